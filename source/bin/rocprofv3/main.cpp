@@ -1,0 +1,273 @@
+// rocprofv3: parses the command line, checks what it can before the application runs (counters
+// through the tool library's helper mode), then runs the application with the tool library
+// preloaded, once per application-replay pass, and exits with the application's code.
+#include "options.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace rocprofv3
+{
+namespace
+{
+struct libraries
+{
+    std::string tool = {};
+    std::string sdk  = {};
+};
+
+// Next to the executable (<prefix>/bin/rocprofv3 -> <prefix>/lib/), unless overridden.
+std::optional<libraries>
+find_libraries(std::string& error)
+{
+    auto exe     = std::error_code{};
+    auto self    = fs::read_symlink("/proc/self/exe", exe);
+    auto lib_dir = exe ? fs::path{} : self.parent_path().parent_path() / "lib";
+    auto pick    = [&](const char* variable, const char* file) -> std::string {
+        if(const auto* value = std::getenv(variable); value != nullptr && *value != '\0')
+            return value;
+        return (lib_dir / file).string();
+    };
+    auto libs = libraries{pick("ROCPROF_TOOL_LIBRARY", "librocprofiler-sdk-tool.so"),
+                          pick("ROCPROF_SDK_LIBRARY", "librocprofiler-sdk.so")};
+    for(const auto& [path, variable] : {std::pair{libs.tool, "ROCPROF_TOOL_LIBRARY"},
+                                        std::pair{libs.sdk, "ROCPROF_SDK_LIBRARY"}})
+    {
+        if(!fs::exists(path))
+        {
+            error = "library '" + path + "' not found (set " + variable + " to override)";
+            return std::nullopt;
+        }
+    }
+    libs.tool = fs::absolute(libs.tool).string();
+    libs.sdk  = fs::absolute(libs.sdk).string();
+    return libs;
+}
+
+// Runs the tool library's helper mode in a child process (the SDK never loads into rocprofv3
+// itself) and returns its JSON.
+std::optional<nlohmann::json>
+query_agents(const libraries& libs, std::string& error)
+{
+    int fds[2];
+    if(pipe(fds) != 0)
+    {
+        error = std::string{"pipe: "} + std::strerror(errno);
+        return std::nullopt;
+    }
+    auto pid = fork();
+    if(pid < 0)
+    {
+        error = std::string{"fork: "} + std::strerror(errno);
+        return std::nullopt;
+    }
+    if(pid == 0)
+    {
+        close(fds[0]);
+        auto* handle = dlopen(libs.tool.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if(handle == nullptr)
+        {
+            std::fprintf(stderr, "rocprofv3: error: cannot load '%s': %s\n", libs.tool.c_str(), dlerror());
+            _exit(3);
+        }
+        using query_fn = int (*)(int);
+        auto fn        = reinterpret_cast<query_fn>(dlsym(handle, "rocprofv3_tool_query_agents"));
+        if(fn == nullptr)
+        {
+            std::fprintf(stderr, "rocprofv3: error: '%s' has no rocprofv3_tool_query_agents\n",
+                         libs.tool.c_str());
+            _exit(3);
+        }
+        auto rc = fn(fds[1]);
+        close(fds[1]);
+        _exit(rc == 0 ? 0 : 4);
+    }
+    close(fds[1]);
+    auto text = std::string{};
+    char buf[4096];
+    for(;;)
+    {
+        auto n = read(fds[0], buf, sizeof(buf));
+        if(n < 0 && errno == EINTR) continue;
+        if(n <= 0) break;
+        text.append(buf, static_cast<size_t>(n));
+    }
+    close(fds[0]);
+    int status = 0;
+    while(waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if(text.empty())
+    {
+        error = "the agent query of the tool library failed";
+        return std::nullopt;
+    }
+    try
+    {
+        return nlohmann::json::parse(text);
+    } catch(const std::exception& e)
+    {
+        error = std::string{"the agent query returned invalid JSON: "} + e.what();
+        return std::nullopt;
+    }
+}
+
+std::vector<agent_counters>
+gpu_agents(const nlohmann::json& query)
+{
+    auto out = std::vector<agent_counters>{};
+    for(const auto& a : query.at("agents"))
+    {
+        if(a.value("type", "") != "GPU") continue;
+        auto entry         = agent_counters{};
+        entry.logical_id   = std::to_string(a.value("logical_node_id", 0));
+        entry.product_name = a.value("product_name", "");
+        if(a.contains("counters_error")) entry.error = a.at("counters_error").get<std::string>();
+        for(const auto& c : a.at("counters"))
+            entry.counters.emplace_back(c.value("name", ""));
+        out.emplace_back(std::move(entry));
+    }
+    return out;
+}
+
+int
+list_available(const nlohmann::json& query)
+{
+    for(const auto& a : query.at("agents"))
+    {
+        std::cout << "Agent " << a.value("logical_node_id", 0) << ": " << a.value("type", "")
+                  << " " << a.value("name", "") << " (" << a.value("product_name", "") << ")\n";
+        if(a.value("type", "") != "GPU") continue;
+        if(a.contains("counters_error"))
+        {
+            std::cout << "  no counters available on this agent ("
+                      << a.at("counters_error").get<std::string>() << ")\n";
+            continue;
+        }
+        if(a.at("counters").empty())
+        {
+            std::cout << "  no counters available on this agent\n";
+            continue;
+        }
+        for(const auto& c : a.at("counters"))
+            std::cout << "  " << c.value("name", "") << "\t" << c.value("description", "") << "\n";
+    }
+    return exit_ok;
+}
+
+std::string
+prepend(const char* variable, const std::string& value)
+{
+    const auto* old = std::getenv(variable);
+    if(old == nullptr || *old == '\0') return value;
+    return value + ":" + old;
+}
+
+// Runs the application once with @p env added; returns rocprofv3's exit code for that run.
+int
+run_application(const options& opts, const libraries& libs,
+                const std::map<std::string, std::string>& env)
+{
+    auto argv = std::vector<char*>{};
+    for(const auto& arg : opts.command)
+        argv.push_back(const_cast<char*>(arg.c_str()));
+    argv.push_back(nullptr);
+
+    auto pid = fork();
+    if(pid < 0)
+    {
+        std::fprintf(stderr, "rocprofv3: error: fork failed: %s\n", std::strerror(errno));
+        return exit_configuration;
+    }
+    if(pid == 0)
+    {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGQUIT, SIG_DFL);
+        for(const auto& [name, value] : env)
+            setenv(name.c_str(), value.c_str(), 1);
+        setenv("LD_PRELOAD", prepend("LD_PRELOAD", libs.tool + ":" + libs.sdk).c_str(), 1);
+        setenv("ROCP_TOOL_LIBRARIES", libs.tool.c_str(), 1);
+        execvp(argv[0], argv.data());
+        auto err = errno;
+        std::fprintf(stderr, "rocprofv3: error: cannot execute '%s': %s\n", argv[0], std::strerror(err));
+        _exit(err == ENOENT ? exit_not_found : exit_not_executable);
+    }
+    // The terminal's Ctrl-C reaches the application too; rocprofv3 waits for its exit code.
+    auto old_int  = signal(SIGINT, SIG_IGN);
+    auto old_quit = signal(SIGQUIT, SIG_IGN);
+    int  status   = 0;
+    while(waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    signal(SIGINT, old_int);
+    signal(SIGQUIT, old_quit);
+    if(WIFEXITED(status)) return WEXITSTATUS(status);
+    if(WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    return exit_configuration;
+}
+}  // namespace
+}  // namespace rocprofv3
+
+int
+main(int argc, char** argv)
+{
+    using namespace rocprofv3;
+    auto parsed = parse_command_line(argc, argv);
+    if(!parsed.opts)
+    {
+        std::cout << parsed.output;
+        std::cerr << parsed.error;
+        return parsed.exit_code;
+    }
+    const auto& opts = *parsed.opts;
+
+    auto error = std::string{};
+    auto libs  = find_libraries(error);
+    if(!libs)
+    {
+        std::cerr << "rocprofv3: error: " << error << "\n";
+        return exit_configuration;
+    }
+
+    if(opts.list_avail || !opts.pmc_groups.empty())
+    {
+        auto query = query_agents(*libs, error);
+        if(!query)
+        {
+            std::cerr << "rocprofv3: error: " << error << "\n";
+            return exit_configuration;
+        }
+        if(opts.list_avail) return list_available(*query);
+        auto errors = validate_counters(opts.pmc_groups, gpu_agents(*query));
+        if(!errors.empty())
+        {
+            for(const auto& e : errors)
+                std::cerr << "rocprofv3: error: " << e << "\n";
+            std::cerr << "rocprofv3: error: the application was not run\n";
+            return exit_configuration;
+        }
+    }
+
+    auto runs   = run_count(opts);
+    auto result = int{exit_ok};
+    for(size_t run = 1; run <= runs; ++run)
+    {
+        auto pass = runs > 1 ? run : 0;
+        if(runs > 1)
+            std::cerr << "rocprofv3: application replay pass " << run << " of " << runs << "\n";
+        auto rc = run_application(opts, *libs, tool_environment(opts, pass));
+        if(rc != exit_ok && result == exit_ok) result = rc;
+    }
+    return result;
+}

@@ -1,0 +1,298 @@
+#include "options.hpp"
+
+#include "parse.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#ifndef ROCPROFV3_VERSION
+#    define ROCPROFV3_VERSION "unknown"
+#endif
+
+namespace rocprofv3
+{
+namespace
+{
+const char* const exit_codes_help =
+    "Exit codes:\n"
+    "  0     success (every run of the application exited with 0)\n"
+    "  N     the application's exit code (application replay: the first failing run's code)\n"
+    "  128+N the application was killed by signal N\n"
+    "  1     usage error: invalid option, value or input file; the application was not run\n"
+    "  2     configuration error: unknown or unavailable counters, tool libraries not found;\n"
+    "        the application was not run\n"
+    "  126   the application could not be executed\n"
+    "  127   the application was not found\n";
+
+const char* const footer_help =
+    "\nOutput files are <dir>/<prefix>_kernel_trace.csv, _agent_info.csv, _kernel_stats.csv,\n"
+    "_counter_collection.csv and _results.json. The default prefix is the application's process\n"
+    "id, so that processes never overwrite each other's files. With several --pmc groups and no\n"
+    "kernel replay, the application runs once per group and run N writes to <dir>/pass_<N>/.\n"
+    "Environment: ROCPROF_TOOL_LIBRARY and ROCPROF_SDK_LIBRARY override the libraries found\n"
+    "next to rocprofv3 (../lib/).\n\n";
+
+parse_result
+usage_error(std::string message)
+{
+    auto out      = parse_result{};
+    out.exit_code = exit_usage;
+    out.error     = "rocprofv3: error: " + std::move(message) +
+                "\nRun 'rocprofv3 --help' for the options.\n";
+    return out;
+}
+}  // namespace
+
+parse_result
+parse_command_line(int argc, const char* const* argv)
+{
+    auto opts = options{};
+    auto app  = CLI::App{"rocprofv3: profile kernels of an application through rocprofiler-sdk.\n"
+                        "Usage: rocprofv3 [options] -- <application> [arguments]",
+                        "rocprofv3"};
+    app.footer(std::string{footer_help} + exit_codes_help);
+    app.set_version_flag("--version", std::string{"rocprofv3 "} + ROCPROFV3_VERSION);
+
+    app.add_option("--pmc", opts.pmc_groups,
+                   "Counters to collect. Each occurrence of --pmc is one counter group, collected "
+                   "in one pass (application replay: one run of the application per group; "
+                   "kernel replay: one replay pass of each dispatch per group)")
+        ->expected(1, -1)
+        ->type_name("COUNTER...");
+    app.add_option("--replay-mode", opts.replay_mode,
+                   "'kernel': replay each dispatch once per counter group instead of re-running "
+                   "the application (needs --pmc and --kernel-replay-beta-enabled)")
+        ->type_name("kernel");
+    app.add_flag("--kernel-replay-beta-enabled", opts.kernel_replay_beta,
+                 "Acknowledge that kernel replay is a beta feature (required by --replay-mode kernel)");
+    app.add_flag("--kernel-trace", opts.kernel_trace, "Trace kernel dispatches (<prefix>_kernel_trace.csv)");
+    app.add_flag("--stats", opts.stats, "Write per-kernel statistics (<prefix>_kernel_stats.csv)");
+    app.add_flag("-S,--summary", opts.summary, "Print the per-kernel statistics table to stderr at the end");
+    app.add_option("-d,--output-directory", opts.output_directory,
+                   "Directory of the output files (default: the current directory; created if "
+                   "missing)");
+    app.add_option("-o,--output-file", opts.output_file,
+                   "Prefix of the output file names (default: the application's process id)");
+    app.add_option("-f,--output-format", opts.output_formats,
+                   "Output formats: csv (default), json; several allowed. pftrace and rocpd are "
+                   "not supported")
+        ->expected(1, -1)
+        ->type_name("FORMAT...");
+    app.add_option("--kernel-include-regex", opts.include_regex,
+                   "Record only kernels whose name matches this ECMAScript regular expression");
+    app.add_option("--kernel-exclude-regex", opts.exclude_regex,
+                   "Do not record kernels whose name matches this regular expression");
+    app.add_option("--kernel-iteration-range", opts.iteration_range,
+                   "Record only these iterations (from 1) of each kernel name, e.g. '[1-3,5]'");
+    app.add_flag("-L,--list-avail", opts.list_avail, "List the agents and their counters, then exit");
+    app.add_option("-i,--input", opts.input_file,
+                   "Text file of 'pmc: <counters...>' lines, one counter group per line");
+    app.add_option("command", opts.command, "The application and its arguments (after --)")
+        ->expected(-1);
+
+    try
+    {
+        app.parse(argc, argv);
+    } catch(const CLI::CallForHelp&)
+    {
+        auto out      = parse_result{};
+        out.exit_code = exit_ok;
+        out.output    = app.help();
+        return out;
+    } catch(const CLI::CallForVersion&)
+    {
+        auto out      = parse_result{};
+        out.exit_code = exit_ok;
+        out.output    = std::string{"rocprofv3 "} + ROCPROFV3_VERSION + "\n";
+        return out;
+    } catch(const CLI::ParseError& e)
+    {
+        return usage_error(e.what());
+    }
+
+    // -i: every "pmc:" line is one more group, after the --pmc groups.
+    if(!opts.input_file.empty())
+    {
+        auto ext = std::filesystem::path{opts.input_file}.extension().string();
+        if(ext == ".json" || ext == ".yaml" || ext == ".yml")
+            return usage_error("input file '" + opts.input_file +
+                               "': json/yaml job files are not supported; use a text file of "
+                               "'pmc:' lines");
+        auto in = std::ifstream{opts.input_file};
+        if(!in) return usage_error("cannot read the input file '" + opts.input_file + "'");
+        auto text = std::stringstream{};
+        text << in.rdbuf();
+        auto why    = std::string{};
+        auto groups = rocprofiler::tool::parse::parse_input_text(text.str(), &why);
+        if(!groups) return usage_error("input file '" + opts.input_file + "': " + why);
+        opts.pmc_groups.insert(opts.pmc_groups.end(), groups->begin(), groups->end());
+    }
+    // "--pmc A,B" is one group of two counters, as is "--pmc A B".
+    for(auto& group : opts.pmc_groups)
+    {
+        auto split = std::vector<std::string>{};
+        for(const auto& item : group)
+            for(auto& name : rocprofiler::tool::parse::parse_counter_list(item))
+                split.emplace_back(std::move(name));
+        group = std::move(split);
+    }
+    opts.pmc_groups.erase(std::remove_if(opts.pmc_groups.begin(), opts.pmc_groups.end(),
+                                         [](const auto& g) { return g.empty(); }),
+                          opts.pmc_groups.end());
+
+    if(!opts.replay_mode.empty() && opts.replay_mode != "kernel")
+        return usage_error("--replay-mode '" + opts.replay_mode +
+                           "' is not supported; the only replay mode is 'kernel' (without "
+                           "--replay-mode, several --pmc groups use application replay)");
+    if(opts.kernel_replay())
+    {
+        if(opts.pmc_groups.empty())
+            return usage_error("--replay-mode kernel requires --pmc: kernel replay only collects "
+                               "counter groups");
+        if(!opts.kernel_replay_beta)
+            return usage_error("--replay-mode kernel requires --kernel-replay-beta-enabled "
+                               "(kernel replay is a beta feature)");
+    }
+    else if(opts.kernel_replay_beta)
+        return usage_error("--kernel-replay-beta-enabled is only meaningful with --replay-mode kernel");
+
+    if(opts.output_formats.empty()) opts.output_formats = {"csv"};
+    {
+        auto formats = std::vector<std::string>{};
+        for(const auto& item : opts.output_formats)
+            for(auto& f : rocprofiler::tool::parse::parse_counter_list(item))
+                formats.emplace_back(std::move(f));
+        for(auto& f : formats)
+        {
+            std::transform(f.begin(), f.end(), f.begin(), ::tolower);
+            if(f == "pftrace" || f == "rocpd")
+                return usage_error("--output-format " + f + " is not supported by this rocprofv3 "
+                                   "(supported: csv, json)");
+            if(f != "csv" && f != "json")
+                return usage_error("unknown --output-format '" + f + "' (supported: csv, json)");
+        }
+        std::sort(formats.begin(), formats.end());
+        formats.erase(std::unique(formats.begin(), formats.end()), formats.end());
+        opts.output_formats = formats;
+    }
+
+    auto why = std::string{};
+    if(!opts.include_regex.empty() &&
+       !rocprofiler::tool::parse::validate_regex(opts.include_regex, &why))
+        return usage_error("--kernel-include-regex '" + opts.include_regex +
+                           "' is not a valid regular expression: " + why);
+    if(!opts.exclude_regex.empty() &&
+       !rocprofiler::tool::parse::validate_regex(opts.exclude_regex, &why))
+        return usage_error("--kernel-exclude-regex '" + opts.exclude_regex +
+                           "' is not a valid regular expression: " + why);
+    if(!opts.iteration_range.empty() &&
+       !rocprofiler::tool::parse::parse_iteration_range(opts.iteration_range, &why))
+        return usage_error("--kernel-iteration-range '" + opts.iteration_range + "': " + why);
+    if(opts.output_file.find('/') != std::string::npos)
+        return usage_error("--output-file '" + opts.output_file +
+                           "' is a file name prefix; put directories in --output-directory");
+
+    if(!opts.list_avail && opts.command.empty())
+        return usage_error("no application given: rocprofv3 [options] -- <application> [arguments]");
+    if(!opts.list_avail && !opts.kernel_trace && !opts.stats && !opts.summary && opts.pmc_groups.empty())
+        return usage_error("nothing to collect: give --kernel-trace, --stats, -S/--summary or --pmc");
+
+    auto out = parse_result{};
+    out.opts = std::move(opts);
+    return out;
+}
+
+std::vector<std::string>
+validate_counters(const std::vector<std::vector<std::string>>& groups,
+                  const std::vector<agent_counters>&           agents)
+{
+    auto errors    = std::vector<std::string>{};
+    auto available = std::set<std::string>{};
+    auto any_agent = false;
+    for(const auto& a : agents)
+    {
+        if(a.error)
+        {
+            errors.emplace_back("agent " + a.logical_id + " (" + a.product_name +
+                                ") reports no counters (" + *a.error +
+                                "); --pmc cannot be collected on it");
+            continue;
+        }
+        any_agent = true;
+        available.insert(a.counters.begin(), a.counters.end());
+    }
+    if(agents.empty()) errors.emplace_back("no GPU agent was found; --pmc needs one");
+    if(!any_agent) return errors;
+    // An agent without counters is only fatal when no agent can collect anything.
+    errors.clear();
+
+    auto all = std::vector<std::string>{available.begin(), available.end()};
+    auto seen = std::set<std::string>{};
+    for(const auto& group : groups)
+        for(const auto& name : group)
+        {
+            if(available.count(name) != 0 || !seen.insert(name).second) continue;
+            auto line    = "unknown counter '" + name + "'";
+            auto matches = rocprofiler::tool::parse::close_matches(name, all);
+            if(!matches.empty())
+            {
+                line += "; did you mean ";
+                for(size_t i = 0; i < matches.size(); ++i)
+                    line += (i == 0 ? "" : i + 1 == matches.size() ? " or " : ", ") + matches[i];
+                line += "?";
+            }
+            else
+                line += " (rocprofv3 -L lists the available counters)";
+            errors.emplace_back(std::move(line));
+        }
+    return errors;
+}
+
+size_t
+run_count(const options& opts)
+{
+    if(!opts.kernel_replay() && opts.pmc_groups.size() > 1) return opts.pmc_groups.size();
+    return 1;
+}
+
+std::map<std::string, std::string>
+tool_environment(const options& opts, size_t pass)
+{
+    namespace fs = std::filesystem;
+    auto env     = std::map<std::string, std::string>{};
+    auto dir     = fs::absolute(fs::path{opts.output_directory}).lexically_normal();
+    if(pass > 0) dir /= "pass_" + std::to_string(pass);
+    env["ROCPROF_OUTPUT_PATH"] = dir.string();
+    if(!opts.output_file.empty()) env["ROCPROF_OUTPUT_FILE_NAME"] = opts.output_file;
+    auto formats = std::string{};
+    for(const auto& f : opts.output_formats)
+        formats += (formats.empty() ? "" : ",") + f;
+    env["ROCPROF_OUTPUT_FORMAT"] = formats.empty() ? "csv" : formats;
+    if(opts.kernel_trace) env["ROCPROF_KERNEL_TRACE"] = "1";
+    if(opts.stats) env["ROCPROF_STATS"] = "1";
+    if(opts.summary) env["ROCPROF_SUMMARY"] = "1";
+    if(!opts.include_regex.empty()) env["ROCPROF_KERNEL_FILTER_INCLUDE_REGEX"] = opts.include_regex;
+    if(!opts.exclude_regex.empty()) env["ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX"] = opts.exclude_regex;
+    if(!opts.iteration_range.empty()) env["ROCPROF_KERNEL_FILTER_RANGE"] = opts.iteration_range;
+
+    if(!opts.pmc_groups.empty())
+    {
+        env["ROCPROF_COUNTER_COLLECTION"] = "1";
+        auto groups = opts.pmc_groups;
+        if(!opts.kernel_replay() && pass > 0) groups = {opts.pmc_groups.at(pass - 1)};
+        auto all = std::string{"pmc:"};
+        for(const auto& g : groups)
+            for(const auto& c : g)
+                all += " " + c;
+        env["ROCPROF_COUNTERS"]       = all;
+        env["ROCPROF_COUNTER_GROUPS"] = rocprofiler::tool::parse::encode_counter_groups(groups);
+        if(opts.kernel_replay()) env["ROCPROF_KERNEL_REPLAY"] = "1";
+    }
+    return env;
+}
+}  // namespace rocprofv3

@@ -1,0 +1,81 @@
+// rocprofv3's command line: parsing (CLI11), validation, and the environment it hands to the tool
+// library. Separate from main.cpp so that tests can check every rule without running anything.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rocprofv3
+{
+// Exit codes of rocprofv3 itself (docs/rocprofv3.md, --help). Otherwise rocprofv3 exits with the
+// application's code (128 + N when the application was killed by signal N).
+enum exit_code : int
+{
+    exit_ok            = 0,
+    exit_usage         = 1,    // invalid command line or input file; nothing was run
+    exit_configuration = 2,    // valid command line that this system cannot honour (unknown or
+                               // unavailable counters, libraries not found); nothing was run
+    exit_not_executable = 126, // the application exists but could not be executed
+    exit_not_found      = 127, // the application was not found
+};
+
+struct options
+{
+    std::vector<std::vector<std::string>> pmc_groups          = {};
+    std::string                           replay_mode         = {};
+    bool                                  kernel_replay_beta  = false;
+    bool                                  kernel_trace        = false;
+    bool                                  stats               = false;
+    bool                                  summary             = false;
+    std::string                           output_directory    = ".";
+    std::string                           output_file         = {};  // empty: the app's pid
+    std::vector<std::string>              output_formats      = {};
+    std::string                           include_regex       = {};
+    std::string                           exclude_regex       = {};
+    std::string                           iteration_range     = {};
+    bool                                  list_avail          = false;
+    std::string                           input_file          = {};
+    std::vector<std::string>              command             = {};
+
+    bool kernel_replay() const { return replay_mode == "kernel"; }
+};
+
+struct parse_result
+{
+    std::optional<options> opts      = {};   // set: proceed
+    int                    exit_code = 0;    // when opts is empty: exit with this code
+    std::string            output    = {};   // text for stdout (help, version)
+    std::string            error     = {};   // text for stderr
+};
+
+// Parses and validates argv. Never runs anything and never exits.
+parse_result
+parse_command_line(int argc, const char* const* argv);
+
+// The counters an agent reports (from the tool library's helper mode).
+struct agent_counters
+{
+    std::string                logical_id   = {};
+    std::string                product_name = {};
+    std::optional<std::string> error        = {};  // why the agent reports no counters
+    std::vector<std::string>   counters     = {};
+};
+
+// Checks that every requested counter exists on some GPU agent; unknown counters come with the
+// close matches among all agents' counters. Returns the error lines (empty: fine).
+std::vector<std::string>
+validate_counters(const std::vector<std::vector<std::string>>& groups,
+                  const std::vector<agent_counters>&           agents);
+
+// The ROCPROF_* variables (not LD_PRELOAD / ROCP_TOOL_LIBRARIES) of one run. @p pass is the
+// application-replay pass (1-based; 0 when there is a single run) and selects both the counter
+// group and the output sub-directory pass_<N>.
+std::map<std::string, std::string>
+tool_environment(const options& opts, size_t pass);
+
+// Number of runs of the application: one per --pmc group under application replay, else 1.
+size_t
+run_count(const options& opts);
+}  // namespace rocprofv3

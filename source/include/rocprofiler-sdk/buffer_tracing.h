@@ -1,0 +1,113 @@
+/**
+ * @file buffer_tracing.h
+ * @brief The buffer tracing service: asynchronous records written to a buffer.
+ */
+#pragma once
+
+#include <rocprofiler-sdk/buffer.h>
+#include <rocprofiler-sdk/defines.h>
+#include <rocprofiler-sdk/fwd.h>
+
+ROCPROFILER_EXTERN_C_INIT
+
+/**
+ * @defgroup BUFFER_TRACING_SERVICE Buffer tracing service
+ * @{
+ */
+
+/**
+ * @brief Record of @ref ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH: one per executed kernel (under
+ * kernel replay, one per pass, all with the same dispatch id). Timestamps in nanoseconds.
+ */
+typedef struct rocprofiler_buffer_tracing_kernel_dispatch_record_t
+{
+    uint64_t                                size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t       kind;            ///< KERNEL_DISPATCH
+    rocprofiler_kernel_dispatch_operation_t operation;       ///< COMPLETE
+    rocprofiler_async_correlation_id_t      correlation_id;  ///< Correlation ids
+    rocprofiler_thread_id_t                 thread_id;       ///< Submitting thread
+    rocprofiler_timestamp_t                 start_timestamp; ///< Kernel start, ns
+    rocprofiler_timestamp_t                 end_timestamp;   ///< Kernel end, ns
+    rocprofiler_kernel_dispatch_info_t      dispatch_info;   ///< The dispatch
+} rocprofiler_buffer_tracing_kernel_dispatch_record_t;
+
+/**
+ * @brief Subscribes a context to a buffer tracing kind.
+ * @param [in] context_id The context.
+ * @param [in] kind The kind.
+ * @param [in] operations Operations to record; NULL with @p operations_count 0 for all.
+ * @param [in] operations_count Number of entries in @p operations.
+ * @param [in] buffer_id The buffer that receives the records (of the same context).
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED Called after initialization.
+ * @retval ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND No such context.
+ * @retval ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND No such buffer.
+ * @retval ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND @p kind is not a kind.
+ * @retval ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND An operation is not one of the kind's.
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p operations NULL with a non-zero count.
+ * @retval ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED The context already records @p kind.
+ * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED The kind has no runtime on this platform.
+ */
+rocprofiler_status_t
+rocprofiler_configure_buffer_tracing_service(rocprofiler_context_id_t               context_id,
+                                             rocprofiler_buffer_tracing_kind_t      kind,
+                                             const rocprofiler_tracing_operation_t* operations,
+                                             size_t                  operations_count,
+                                             rocprofiler_buffer_id_t buffer_id) ROCPROFILER_API;
+
+/**
+ * @brief Name of a buffer tracing kind, e.g. "KERNEL_DISPATCH".
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND @p kind is not a kind.
+ */
+rocprofiler_status_t
+rocprofiler_query_buffer_tracing_kind_name(rocprofiler_buffer_tracing_kind_t kind,
+                                           const char**                      name,
+                                           uint64_t* name_len) ROCPROFILER_API;
+
+/**
+ * @brief Name of an operation of a buffer tracing kind.
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND @p kind is not a kind.
+ * @retval ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND @p operation is not one of its operations.
+ */
+rocprofiler_status_t
+rocprofiler_query_buffer_tracing_kind_operation_name(rocprofiler_buffer_tracing_kind_t kind,
+                                                     rocprofiler_tracing_operation_t   operation,
+                                                     const char**                      name,
+                                                     uint64_t* name_len) ROCPROFILER_API;
+
+/** @brief Called once per kind; return non-zero to stop iterating. */
+typedef int (*rocprofiler_buffer_tracing_kind_cb_t)(rocprofiler_buffer_tracing_kind_t kind,
+                                                    void*                             data);
+
+/** @brief Called once per operation of a kind; return non-zero to stop iterating. */
+typedef int (*rocprofiler_buffer_tracing_kind_operation_cb_t)(
+    rocprofiler_buffer_tracing_kind_t kind,
+    rocprofiler_tracing_operation_t   operation,
+    void*                             data);
+
+/**
+ * @brief Calls @p callback for every buffer tracing kind.
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p callback is NULL.
+ */
+rocprofiler_status_t
+rocprofiler_iterate_buffer_tracing_kinds(rocprofiler_buffer_tracing_kind_cb_t callback,
+                                         void*                                data) ROCPROFILER_API;
+
+/**
+ * @brief Calls @p callback for every operation of @p kind.
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND @p kind is not a kind.
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p callback is NULL.
+ */
+rocprofiler_status_t
+rocprofiler_iterate_buffer_tracing_kind_operations(
+    rocprofiler_buffer_tracing_kind_t              kind,
+    rocprofiler_buffer_tracing_kind_operation_cb_t callback,
+    void*                                          data) ROCPROFILER_API;
+
+/** @} */
+
+ROCPROFILER_EXTERN_C_FINI

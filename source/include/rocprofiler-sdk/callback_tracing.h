@@ -1,0 +1,142 @@
+/**
+ * @file callback_tracing.h
+ * @brief The callback tracing service: synchronous callbacks on the thread that performs an
+ * operation, and the name and iteration queries for every kind and operation.
+ */
+#pragma once
+
+#include <rocprofiler-sdk/defines.h>
+#include <rocprofiler-sdk/experimental/kernel_replay.h>
+#include <rocprofiler-sdk/fwd.h>
+
+ROCPROFILER_EXTERN_C_INIT
+
+/**
+ * @defgroup CALLBACK_TRACING_SERVICE Callback tracing service
+ * @{
+ */
+
+/** @brief One callback tracing record, passed by value to the tool's callback. */
+typedef struct rocprofiler_callback_tracing_record_t
+{
+    rocprofiler_context_id_t            context_id;     ///< Context whose service fired
+    rocprofiler_thread_id_t             thread_id;      ///< Thread of the operation
+    rocprofiler_correlation_id_t        correlation_id; ///< Correlation ids of the operation
+    rocprofiler_callback_tracing_kind_t kind;           ///< Kind of the record
+    rocprofiler_tracing_operation_t     operation;      ///< Operation of that kind
+    rocprofiler_callback_phase_t        phase;          ///< Phase
+    void*                               payload;        ///< Kind-specific payload
+} rocprofiler_callback_tracing_record_t;
+
+/**
+ * @brief Callback of the callback tracing service.
+ * @param [in] record The record.
+ * @param [in,out] user_data Storage kept from ENTER to EXIT of one operation (for kernel replay:
+ * for the whole replay sequence of one dispatch).
+ * @param [in] callback_data The `callback_args` given at configuration.
+ */
+typedef void (*rocprofiler_callback_tracing_cb_t)(rocprofiler_callback_tracing_record_t record,
+                                                  rocprofiler_user_data_t*              user_data,
+                                                  void* callback_data);
+
+/**
+ * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH records. ENQUEUE ENTER/EXIT
+ * fire on the submitting thread with zero timestamps; COMPLETE (phase NONE) fires when the kernel
+ * finished, with its start and end timestamps in nanoseconds.
+ */
+typedef struct rocprofiler_callback_tracing_kernel_dispatch_data_t
+{
+    uint64_t                           size;            ///< Size of this struct
+    rocprofiler_timestamp_t            start_timestamp; ///< Kernel start (COMPLETE only), ns
+    rocprofiler_timestamp_t            end_timestamp;   ///< Kernel end (COMPLETE only), ns
+    rocprofiler_kernel_dispatch_info_t dispatch_info;   ///< The dispatch
+} rocprofiler_callback_tracing_kernel_dispatch_data_t;
+
+/**
+ * @brief Subscribes a context to a callback tracing kind.
+ * @param [in] context_id The context.
+ * @param [in] kind The kind.
+ * @param [in] operations Operations of the kind to deliver; NULL with @p operations_count 0 for
+ * all.
+ * @param [in] operations_count Number of entries in @p operations.
+ * @param [in] callback Called for every record.
+ * @param [in] callback_args Passed to @p callback.
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED Called after initialization.
+ * @retval ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND No such context.
+ * @retval ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND @p kind is not a kind.
+ * @retval ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND An operation is not one of the kind's.
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p callback is NULL, or @p operations is NULL
+ * with a non-zero count.
+ * @retval ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED The context already traces @p kind,
+ * or (kernel replay) another context already configured the replay domain.
+ * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED The kind has no runtime on this platform.
+ */
+rocprofiler_status_t
+rocprofiler_configure_callback_tracing_service(rocprofiler_context_id_t               context_id,
+                                               rocprofiler_callback_tracing_kind_t    kind,
+                                               const rocprofiler_tracing_operation_t* operations,
+                                               size_t                            operations_count,
+                                               rocprofiler_callback_tracing_cb_t callback,
+                                               void* callback_args) ROCPROFILER_API;
+
+/**
+ * @brief Name of a callback tracing kind, e.g. "KERNEL_DISPATCH".
+ * @param [in] kind The kind.
+ * @param [out] name Receives a static NUL-terminated string; may be NULL.
+ * @param [out] name_len Receives its length; may be NULL.
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND @p kind is not a kind.
+ */
+rocprofiler_status_t
+rocprofiler_query_callback_tracing_kind_name(rocprofiler_callback_tracing_kind_t kind,
+                                             const char**                        name,
+                                             uint64_t* name_len) ROCPROFILER_API;
+
+/**
+ * @brief Name of an operation of a callback tracing kind, e.g. "CONFIG" for kernel replay.
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND @p kind is not a kind.
+ * @retval ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND @p operation is not one of its operations.
+ */
+rocprofiler_status_t
+rocprofiler_query_callback_tracing_kind_operation_name(rocprofiler_callback_tracing_kind_t kind,
+                                                       rocprofiler_tracing_operation_t operation,
+                                                       const char**                    name,
+                                                       uint64_t* name_len) ROCPROFILER_API;
+
+/** @brief Called once per kind; return non-zero to stop iterating. */
+typedef int (*rocprofiler_callback_tracing_kind_cb_t)(rocprofiler_callback_tracing_kind_t kind,
+                                                      void*                               data);
+
+/** @brief Called once per operation of a kind; return non-zero to stop iterating. */
+typedef int (*rocprofiler_callback_tracing_kind_operation_cb_t)(
+    rocprofiler_callback_tracing_kind_t kind,
+    rocprofiler_tracing_operation_t     operation,
+    void*                               data);
+
+/**
+ * @brief Calls @p callback for every callback tracing kind, in enum order.
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p callback is NULL.
+ */
+rocprofiler_status_t
+rocprofiler_iterate_callback_tracing_kinds(rocprofiler_callback_tracing_kind_cb_t callback,
+                                           void*                                  data)
+    ROCPROFILER_API;
+
+/**
+ * @brief Calls @p callback for every operation of @p kind, in enum order (NONE excluded).
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND @p kind is not a kind.
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p callback is NULL.
+ */
+rocprofiler_status_t
+rocprofiler_iterate_callback_tracing_kind_operations(
+    rocprofiler_callback_tracing_kind_t              kind,
+    rocprofiler_callback_tracing_kind_operation_cb_t callback,
+    void*                                            data) ROCPROFILER_API;
+
+/** @} */
+
+ROCPROFILER_EXTERN_C_FINI

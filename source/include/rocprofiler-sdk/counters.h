@@ -1,0 +1,130 @@
+/**
+ * @file counters.h
+ * @brief Hardware counters of an agent: which exist, what they mean, and how to read a record.
+ */
+#pragma once
+
+#include <rocprofiler-sdk/defines.h>
+#include <rocprofiler-sdk/fwd.h>
+
+ROCPROFILER_EXTERN_C_INIT
+
+/**
+ * @defgroup COUNTERS Counters
+ * @{
+ */
+
+/** @brief Id of a dimension of a counter (e.g. one instance per SM). */
+typedef uint64_t rocprofiler_counter_dimension_id_t;
+
+/** @brief One dimension of a counter. */
+typedef struct rocprofiler_counter_record_dimension_info_t
+{
+    rocprofiler_counter_dimension_id_t id;            ///< Id of the dimension
+    const char*                        name;          ///< Name
+    size_t                             instance_size; ///< Number of instances
+} rocprofiler_counter_record_dimension_info_t;
+
+/** @brief Former name of @ref rocprofiler_counter_record_dimension_info_t. */
+typedef rocprofiler_counter_record_dimension_info_t rocprofiler_record_dimension_info_t;
+
+/** @brief Description of a counter (version 0). Strings are static. */
+typedef struct rocprofiler_counter_info_v0_t
+{
+    rocprofiler_counter_id_t id;          ///< Id
+    const char*              name;        ///< Name as the agent's vendor spells it
+    const char*              description; ///< What it counts, with its unit
+    const char*              block;       ///< Hardware block (or "host")
+    const char*              expression;  ///< Expression of a derived counter, else ""
+    uint8_t                  is_constant : 1; ///< A constant of the agent
+    uint8_t                  is_derived  : 1; ///< Derived from other counters
+} rocprofiler_counter_info_v0_t;
+
+/** @brief Description of a counter (version 1): version 0 plus its dimensions. */
+typedef struct rocprofiler_counter_info_v1_t
+{
+    uint64_t                 size;        ///< Size of this struct
+    rocprofiler_counter_id_t id;          ///< Id
+    const char*              name;        ///< Name
+    const char*              description; ///< What it counts
+    const char*              block;       ///< Hardware block
+    const char*              expression;  ///< Expression of a derived counter, else ""
+    uint8_t                  is_constant : 1; ///< A constant of the agent
+    uint8_t                  is_derived  : 1; ///< Derived from other counters
+    uint64_t                 dimensions_count; ///< Entries in @p dimensions
+    const rocprofiler_counter_record_dimension_info_t** dimensions; ///< Its dimensions
+} rocprofiler_counter_info_v1_t;
+
+/** @brief One counter value of a dispatch. */
+typedef struct rocprofiler_counter_record_t
+{
+    rocprofiler_counter_instance_id_t id;            ///< Counter instance (decode with the queries)
+    double                            counter_value; ///< The value
+    rocprofiler_dispatch_id_t         dispatch_id;   ///< Dispatch it belongs to
+    rocprofiler_user_data_t           user_data;     ///< The dispatch callback's user data
+    rocprofiler_agent_id_t            agent_id;      ///< Agent
+} rocprofiler_counter_record_t;
+
+/**
+ * @brief Receives an agent's counters.
+ * @param [in] agent_id The agent.
+ * @param [in] counters Ids of its counters.
+ * @param [in] num_counters Number of ids.
+ * @param [in] user_data The `user_data` of the iteration.
+ */
+typedef rocprofiler_status_t (*rocprofiler_available_counters_cb_t)(
+    rocprofiler_agent_id_t    agent_id,
+    rocprofiler_counter_id_t* counters,
+    size_t                    num_counters,
+    void*                     user_data);
+
+/**
+ * @brief Lists the counters an agent supports.
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND No such agent.
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p cb is NULL.
+ * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Counters are not built for this agent yet.
+ */
+rocprofiler_status_t
+rocprofiler_iterate_agent_supported_counters(rocprofiler_agent_id_t              agent_id,
+                                             rocprofiler_available_counters_cb_t cb,
+                                             void* user_data) ROCPROFILER_API;
+
+/**
+ * @brief Describes a counter.
+ * @param [in] counter_id The counter.
+ * @param [in] version VERSION_0 or VERSION_1.
+ * @param [out] info A @ref rocprofiler_counter_info_v0_t or @ref rocprofiler_counter_info_v1_t.
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND No such counter.
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p info is NULL or @p version unknown.
+ * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Counters are not built yet.
+ */
+rocprofiler_status_t
+rocprofiler_query_counter_info(rocprofiler_counter_id_t              counter_id,
+                               rocprofiler_counter_info_version_id_t version,
+                               void*                                 info) ROCPROFILER_API;
+
+/**
+ * @brief The counter of a record's instance id.
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p counter_id is NULL.
+ */
+rocprofiler_status_t
+rocprofiler_query_record_counter_id(rocprofiler_counter_instance_id_t id,
+                                    rocprofiler_counter_id_t* counter_id) ROCPROFILER_API;
+
+/**
+ * @brief Position of a record's instance id along one dimension.
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p pos is NULL.
+ * @retval ROCPROFILER_STATUS_ERROR_DIM_NOT_FOUND The counter has no such dimension.
+ */
+rocprofiler_status_t
+rocprofiler_query_record_dimension_position(rocprofiler_counter_instance_id_t  id,
+                                            rocprofiler_counter_dimension_id_t dim,
+                                            size_t* pos) ROCPROFILER_API;
+
+/** @} */
+
+ROCPROFILER_EXTERN_C_FINI

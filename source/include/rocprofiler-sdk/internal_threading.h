@@ -1,0 +1,41 @@
+/**
+ * @file internal_threading.h
+ * @brief Threads on which buffer callbacks run. Every buffer starts on the default thread; a tool
+ * can create more and assign buffers to them so that a slow consumer does not delay others.
+ */
+#pragma once
+
+#include <rocprofiler-sdk/defines.h>
+#include <rocprofiler-sdk/fwd.h>
+
+ROCPROFILER_EXTERN_C_INIT
+
+/**
+ * @defgroup INTERNAL_THREADING Callback threads
+ * @{
+ */
+
+/**
+ * @brief Creates a callback thread.
+ * @param [out] cb_thread_id Receives its id.
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p cb_thread_id is NULL.
+ * @retval ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED Called after initialization.
+ */
+rocprofiler_status_t
+rocprofiler_create_callback_thread(rocprofiler_callback_thread_t* cb_thread_id) ROCPROFILER_API;
+
+/**
+ * @brief Delivers a buffer's records on the given callback thread from now on.
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND No such buffer.
+ * @retval ROCPROFILER_STATUS_ERROR_THREAD_NOT_FOUND No such callback thread.
+ * @retval ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED Called after initialization.
+ */
+rocprofiler_status_t
+rocprofiler_assign_callback_thread(rocprofiler_buffer_id_t       buffer_id,
+                                   rocprofiler_callback_thread_t cb_thread_id) ROCPROFILER_API;
+
+/** @} */
+
+ROCPROFILER_EXTERN_C_FINI

@@ -1,0 +1,103 @@
+#include "agents.hpp"
+
+#include <rocprofiler-sdk/agent.h>
+#include <rocprofiler-sdk/counters.h>
+#include <rocprofiler-sdk/rocprofiler.h>
+
+#include <cstdio>
+
+namespace rocprofiler::tool
+{
+namespace
+{
+std::string
+copy(const char* text)
+{
+    return text != nullptr ? std::string{text} : std::string{};
+}
+}  // namespace
+
+bool
+check_status(rocprofiler_status_t status, const char* call)
+{
+    if(status == ROCPROFILER_STATUS_SUCCESS) return true;
+    std::fprintf(stderr, "[rocprofv3] %s failed: %s (%s)\n", call,
+                 rocprofiler_get_status_name(status), rocprofiler_get_status_string(status));
+    return false;
+}
+
+std::vector<agent_entry>
+query_agents(std::vector<counter_entry>& counters, std::vector<std::string>& errors)
+{
+    auto agents = std::vector<agent_entry>{};
+    auto status = rocprofiler_query_available_agents(
+        ROCPROFILER_AGENT_INFO_VERSION_0,
+        [](rocprofiler_agent_version_t, const void** list, size_t n, void* data) {
+            auto* out = static_cast<std::vector<agent_entry>*>(data);
+            for(size_t i = 0; i < n; ++i)
+            {
+                const auto* agent  = static_cast<const rocprofiler_agent_v0_t*>(list[i]);
+                auto        entry  = agent_entry{};
+                entry.info         = *agent;
+                entry.name         = copy(agent->name);
+                entry.vendor_name  = copy(agent->vendor_name);
+                entry.product_name = copy(agent->product_name);
+                entry.model_name   = copy(agent->model_name);
+                // The copied struct must not keep the SDK's pointers.
+                entry.info.name = entry.info.vendor_name = entry.info.product_name =
+                    entry.info.model_name                = nullptr;
+                out->emplace_back(std::move(entry));
+            }
+            return ROCPROFILER_STATUS_SUCCESS;
+        },
+        sizeof(rocprofiler_agent_v0_t),
+        &agents);
+    if(status != ROCPROFILER_STATUS_SUCCESS)
+    {
+        errors.emplace_back(std::string{"rocprofiler_query_available_agents failed: "} +
+                            rocprofiler_get_status_name(status));
+        return agents;
+    }
+
+    for(auto& agent : agents)
+    {
+        if(agent.info.type != ROCPROFILER_AGENT_TYPE_GPU) continue;
+        auto ids = std::vector<rocprofiler_counter_id_t>{};
+        auto rc  = rocprofiler_iterate_agent_supported_counters(
+            agent.info.id,
+            [](rocprofiler_agent_id_t, rocprofiler_counter_id_t* list, size_t n, void* data) {
+                auto* out = static_cast<std::vector<rocprofiler_counter_id_t>*>(data);
+                out->insert(out->end(), list, list + n);
+                return ROCPROFILER_STATUS_SUCCESS;
+            },
+            &ids);
+        if(rc != ROCPROFILER_STATUS_SUCCESS)
+        {
+            agent.counters_error = rocprofiler_get_status_name(rc);
+            continue;
+        }
+        for(auto id : ids)
+        {
+            auto info = rocprofiler_counter_info_v0_t{};
+            auto qs   = rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_0, &info);
+            if(qs != ROCPROFILER_STATUS_SUCCESS)
+            {
+                errors.emplace_back("rocprofiler_query_counter_info(" + std::to_string(id.handle) +
+                                    ") failed: " + rocprofiler_get_status_name(qs));
+                continue;
+            }
+            auto entry        = counter_entry{};
+            entry.id          = id.handle;
+            entry.agent       = agent.info.id;
+            entry.name        = copy(info.name);
+            entry.description = copy(info.description);
+            entry.block       = copy(info.block);
+            entry.expression  = copy(info.expression);
+            entry.is_constant = info.is_constant != 0;
+            entry.is_derived  = info.is_derived != 0;
+            counters.emplace_back(std::move(entry));
+        }
+    }
+    return agents;
+}
+}  // namespace rocprofiler::tool

@@ -1,0 +1,25 @@
+// Agents and their counters, through the public query API. Used at tool initialization and by the
+// helper mode that rocprofv3 runs before the application (-L/--list-avail, counter validation).
+#pragma once
+
+#include "output.hpp"
+
+#include <rocprofiler-sdk/fwd.h>
+
+#include <string>
+#include <vector>
+
+namespace rocprofiler::tool
+{
+// Every agent the SDK reports. For each GPU agent, its counters are appended to @p counters, or
+// the agent's counters_error says why there are none (the status name of
+// rocprofiler_iterate_agent_supported_counters). Failures of the agent query itself go to @p errors.
+std::vector<agent_entry>
+query_agents(std::vector<counter_entry>& counters, std::vector<std::string>& errors);
+
+// "pmc" status check: logs the failing call with the SDK's status name; true on success.
+bool
+check_status(rocprofiler_status_t status, const char* call);
+}  // namespace rocprofiler::tool
+
+#define ROCPROFV3_CALL(...) ::rocprofiler::tool::check_status((__VA_ARGS__), #__VA_ARGS__)

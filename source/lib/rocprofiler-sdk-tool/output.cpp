@@ -1,0 +1,431 @@
+#include "output.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+namespace rocprofiler::tool
+{
+namespace
+{
+using json = nlohmann::ordered_json;
+
+uint64_t
+agent_number(const results& data, rocprofiler_agent_id_t id)
+{
+    // Agent_Id columns show the agent's logical node id (its index among all agents), as rocprofv3
+    // does; the handle only when the agent is unknown.
+    if(const auto* agent = data.find_agent(id))
+        return static_cast<uint64_t>(agent->info.logical_node_id);
+    return id.handle;
+}
+
+json
+dim3_json(const rocprofiler_dim3_t& d)
+{
+    return json{{"x", d.x}, {"y", d.y}, {"z", d.z}};
+}
+
+json
+dispatch_info_json(const rocprofiler_kernel_dispatch_info_t& info)
+{
+    return json{{"size", info.size},
+                {"agent_id", {{"handle", info.agent_id.handle}}},
+                {"queue_id", {{"handle", info.queue_id.handle}}},
+                {"kernel_id", info.kernel_id},
+                {"dispatch_id", info.dispatch_id},
+                {"private_segment_size", info.private_segment_size},
+                {"group_segment_size", info.group_segment_size},
+                {"workgroup_size", dim3_json(info.workgroup_size)},
+                {"grid_size", dim3_json(info.grid_size)}};
+}
+
+json
+agent_json(const agent_entry& a)
+{
+    const auto& i = a.info;
+    auto        j = json{{"size", i.size},
+                  {"id", {{"handle", i.id.handle}}},
+                  {"type", i.type == ROCPROFILER_AGENT_TYPE_GPU   ? "GPU"
+                           : i.type == ROCPROFILER_AGENT_TYPE_CPU ? "CPU"
+                                                                  : "NONE"},
+                  {"cpu_cores_count", i.cpu_cores_count},
+                  {"simd_count", i.simd_count},
+                  {"max_waves_per_simd", i.max_waves_per_simd},
+                  {"lds_size_in_kb", i.lds_size_in_kb},
+                  {"wave_front_size", i.wave_front_size},
+                  {"cu_count", i.cu_count},
+                  {"simd_per_cu", i.simd_per_cu},
+                  {"gfx_target_version", i.gfx_target_version},
+                  {"vendor_id", i.vendor_id},
+                  {"device_id", i.device_id},
+                  {"max_waves_per_cu", i.max_waves_per_cu},
+                  {"workgroup_max_size", i.workgroup_max_size},
+                  {"grid_max_size", i.grid_max_size},
+                  {"local_mem_size", i.local_mem_size},
+                  {"workgroup_max_dim", dim3_json(i.workgroup_max_dim)},
+                  {"grid_max_dim", dim3_json(i.grid_max_dim)},
+                  {"name", a.name},
+                  {"vendor_name", a.vendor_name},
+                  {"product_name", a.product_name},
+                  {"model_name", a.model_name},
+                  {"node_id", i.node_id},
+                  {"logical_node_id", i.logical_node_id},
+                  {"logical_node_type_id", i.logical_node_type_id}};
+    if(a.counters_error) j["counters_error"] = *a.counters_error;
+    return j;
+}
+
+bool
+write_file(const std::string& path, const std::string& contents, std::vector<std::string>& errors)
+{
+    auto out = std::ofstream{path, std::ios::binary | std::ios::trunc};
+    out << contents;
+    out.close();
+    if(!out)
+    {
+        errors.emplace_back("could not write '" + path + "'");
+        return false;
+    }
+    return true;
+}
+
+std::string
+kernel_trace_csv(const results& data)
+{
+    auto out = std::ostringstream{};
+    out << "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Thread_Id\",\"Dispatch_Id\","
+           "\"Kernel_Id\",\"Kernel_Name\",\"Correlation_Id\",\"Start_Timestamp\","
+           "\"End_Timestamp\",\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\","
+           "\"Accum_VGPR_Count\",\"SGPR_Count\",\"Workgroup_Size_X\",\"Workgroup_Size_Y\","
+           "\"Workgroup_Size_Z\",\"Grid_Size_X\",\"Grid_Size_Y\",\"Grid_Size_Z\"\n";
+    for(const auto& r : data.dispatches)
+    {
+        const auto& d = r.dispatch_info;
+        // Stream_Id: 0, as rocprofv3 writes when no HIP stream is known. Register counts are not
+        // reported by any backend yet (they need kernel symbol information): 0.
+        out << csv_quote("KERNEL_DISPATCH") << ',' << agent_number(data, d.agent_id) << ','
+            << d.queue_id.handle << ',' << 0 << ',' << r.thread_id << ',' << d.dispatch_id << ','
+            << d.kernel_id << ',' << csv_quote(data.kernel_name(d.kernel_id)) << ','
+            << r.correlation_id.internal << ',' << r.start_timestamp << ',' << r.end_timestamp
+            << ',' << d.group_segment_size << ',' << d.private_segment_size << ",0,0,0,"
+            << d.workgroup_size.x << ',' << d.workgroup_size.y << ',' << d.workgroup_size.z << ','
+            << d.grid_size.x << ',' << d.grid_size.y << ',' << d.grid_size.z << '\n';
+    }
+    return out.str();
+}
+
+std::string
+counter_collection_csv(const results& data)
+{
+    auto out = std::ostringstream{};
+    out << std::setprecision(17);
+    // No Replay_Pass column (spec): the JSON output carries replay_pass.
+    out << "\"Correlation_Id\",\"Dispatch_Id\",\"Agent_Id\",\"Queue_Id\",\"Process_Id\","
+           "\"Thread_Id\",\"Grid_Size\",\"Kernel_Id\",\"Kernel_Name\",\"Workgroup_Size\","
+           "\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\",\"Accum_VGPR_Count\","
+           "\"SGPR_Count\",\"Counter_Name\",\"Counter_Value\",\"Start_Timestamp\","
+           "\"End_Timestamp\"\n";
+    for(const auto& rec : data.counter_records)
+    {
+        const auto& d    = rec.data.dispatch_info;
+        auto        grid = static_cast<uint64_t>(d.grid_size.x) * d.grid_size.y * d.grid_size.z;
+        auto        wg =
+            static_cast<uint64_t>(d.workgroup_size.x) * d.workgroup_size.y * d.workgroup_size.z;
+        for(const auto& v : rec.values)
+        {
+            out << rec.data.correlation_id.internal << ',' << d.dispatch_id << ','
+                << agent_number(data, d.agent_id) << ',' << d.queue_id.handle << ',' << data.pid
+                << ',' << rec.thread_id << ',' << grid << ',' << d.kernel_id << ','
+                << csv_quote(data.kernel_name(d.kernel_id)) << ',' << wg << ','
+                << d.group_segment_size << ',' << d.private_segment_size << ",0,0,0,"
+                << csv_quote(v.name) << ',' << v.value << ',' << rec.data.start_timestamp << ','
+                << rec.data.end_timestamp << '\n';
+        }
+    }
+    return out.str();
+}
+
+std::string
+agent_info_csv(const results& data)
+{
+    auto out = std::ostringstream{};
+    out << "\"Node_Id\",\"Logical_Node_Id\",\"Agent_Type\",\"Cpu_Cores_Count\",\"Simd_Count\","
+           "\"Cpu_Core_Id_Base\",\"Simd_Id_Base\",\"Max_Waves_Per_Simd\",\"Lds_Size_In_Kb\","
+           "\"Gds_Size_In_Kb\",\"Num_Gws\",\"Wave_Front_Size\",\"Num_Xcc\",\"Cu_Count\","
+           "\"Array_Count\",\"Num_Shader_Banks\",\"Simd_Arrays_Per_Engine\","
+           "\"Cu_Per_Simd_Array\",\"Simd_Per_Cu\",\"Max_Slots_Scratch_Cu\","
+           "\"Gfx_Target_Version\",\"Vendor_Id\",\"Device_Id\",\"Location_Id\",\"Domain\","
+           "\"Drm_Render_Minor\",\"Num_Sdma_Engines\",\"Num_Sdma_Xgmi_Engines\","
+           "\"Num_Sdma_Queues_Per_Engine\",\"Num_Cp_Queues\",\"Max_Engine_Clk_Ccompute\","
+           "\"Max_Engine_Clk_Fcompute\",\"Sdma_Fw_Version\",\"Fw_Version\",\"Capability\","
+           "\"Cu_Per_Engine\",\"Max_Waves_Per_Cu\",\"Family_Id\",\"Workgroup_Max_Size\","
+           "\"Grid_Max_Size\",\"Local_Mem_Size\",\"Hive_Id\",\"Gpu_Id\","
+           "\"Workgroup_Max_Dim_X\",\"Workgroup_Max_Dim_Y\",\"Workgroup_Max_Dim_Z\","
+           "\"Grid_Max_Dim_X\",\"Grid_Max_Dim_Y\",\"Grid_Max_Dim_Z\",\"Name\",\"Vendor_Name\","
+           "\"Product_Name\",\"Model_Name\"\n";
+    for(const auto& a : data.agents)
+    {
+        const auto& i = a.info;
+        out << i.node_id << ',' << i.logical_node_id << ','
+            << csv_quote(i.type == ROCPROFILER_AGENT_TYPE_GPU   ? "GPU"
+                         : i.type == ROCPROFILER_AGENT_TYPE_CPU ? "CPU"
+                                                                : "NONE")
+            << ',' << i.cpu_cores_count << ',' << i.simd_count << ',' << i.cpu_core_id_base << ','
+            << i.simd_id_base << ',' << i.max_waves_per_simd << ',' << i.lds_size_in_kb << ','
+            << i.gds_size_in_kb << ',' << i.num_gws << ',' << i.wave_front_size << ','
+            << i.num_xcc << ',' << i.cu_count << ',' << i.array_count << ','
+            << i.num_shader_banks << ',' << i.simd_arrays_per_engine << ','
+            << i.cu_per_simd_array << ',' << i.simd_per_cu << ',' << i.max_slots_scratch_cu
+            << ',' << i.gfx_target_version << ',' << i.vendor_id << ',' << i.device_id << ','
+            << i.location_id << ',' << i.domain << ',' << i.drm_render_minor << ','
+            << i.num_sdma_engines << ',' << i.num_sdma_xgmi_engines << ','
+            << i.num_sdma_queues_per_engine << ',' << i.num_cp_queues << ','
+            << i.max_engine_clk_ccompute << ',' << i.max_engine_clk_fcompute << ','
+            << i.sdma_fw_version << ',' << i.fw_version << ',' << i.capability << ','
+            << i.cu_per_engine << ',' << i.max_waves_per_cu << ',' << i.family_id << ','
+            << i.workgroup_max_size << ',' << i.grid_max_size << ',' << i.local_mem_size << ','
+            << i.hive_id << ',' << i.gpu_id << ',' << i.workgroup_max_dim.x << ','
+            << i.workgroup_max_dim.y << ',' << i.workgroup_max_dim.z << ',' << i.grid_max_dim.x
+            << ',' << i.grid_max_dim.y << ',' << i.grid_max_dim.z << ',' << csv_quote(a.name)
+            << ',' << csv_quote(a.vendor_name) << ',' << csv_quote(a.product_name) << ','
+            << csv_quote(a.model_name) << '\n';
+    }
+    return out.str();
+}
+
+std::string
+kernel_stats_csv(const std::vector<kernel_stat>& stats)
+{
+    auto out = std::ostringstream{};
+    out << std::fixed << std::setprecision(2);
+    out << "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\","
+           "\"MaxNs\",\"StdDev\"\n";
+    for(const auto& s : stats)
+        out << csv_quote(s.name) << ',' << s.calls << ',' << s.total_ns << ',' << s.average_ns
+            << ',' << s.percentage << ',' << s.min_ns << ',' << s.max_ns << ',' << s.stddev_ns
+            << '\n';
+    return out.str();
+}
+
+std::string
+results_json(const config& cfg, const results& data)
+{
+    auto agents = json::array();
+    for(const auto& a : data.agents)
+        agents.push_back(agent_json(a));
+
+    auto counters = json::array();
+    for(const auto& c : data.counters)
+        counters.push_back(json{{"id", {{"handle", c.id}}},
+                                {"agent_id", {{"handle", c.agent.handle}}},
+                                {"name", c.name},
+                                {"description", c.description},
+                                {"block", c.block},
+                                {"expression", c.expression},
+                                {"is_constant", c.is_constant},
+                                {"is_derived", c.is_derived}});
+
+    auto symbols = json::object();
+    for(const auto& [id, name] : data.kernel_names)
+        symbols[std::to_string(id)] = json{{"kernel_id", id}, {"kernel_name", name}};
+
+    // Dispatch records gathered only for --stats / --summary are not part of the trace.
+    auto dispatches = json::array();
+    for(const auto& r : data.dispatches)
+        if(cfg.kernel_trace) dispatches.push_back(json{{"size", r.size},
+                                  {"kind", "KERNEL_DISPATCH"},
+                                  {"operation", "COMPLETE"},
+                                  {"correlation_id",
+                                   {{"internal", r.correlation_id.internal},
+                                    {"external", r.correlation_id.external.value}}},
+                                  {"thread_id", r.thread_id},
+                                  {"start_timestamp", r.start_timestamp},
+                                  {"end_timestamp", r.end_timestamp},
+                                  {"dispatch_info", dispatch_info_json(r.dispatch_info)}});
+
+    auto counter_records = json::array();
+    for(const auto& rec : data.counter_records)
+    {
+        auto values = json::array();
+        for(const auto& v : rec.values)
+            values.push_back(json{{"counter_id", {{"handle", v.counter_id}}}, {"value", v.value}});
+        auto entry = json{
+            {"thread_id", rec.thread_id},
+            {"dispatch_data",
+             {{"size", rec.data.size},
+              {"correlation_id",
+               {{"internal", rec.data.correlation_id.internal},
+                {"external", rec.data.correlation_id.external.value}}},
+              {"start_timestamp", rec.data.start_timestamp},
+              {"end_timestamp", rec.data.end_timestamp},
+              {"dispatch_info", dispatch_info_json(rec.data.dispatch_info)}}},
+            {"records", values}};
+        if(rec.replay_pass) entry["replay_pass"] = *rec.replay_pass;
+        counter_records.push_back(std::move(entry));
+    }
+
+    auto metadata = json{{"pid", data.pid},
+                         {"init_time", data.init_time},
+                         {"fini_time", data.fini_time},
+                         {"command", data.command},
+                         {"kernel_replay", cfg.kernel_replay},
+                         {"dropped_records", data.dropped_records}};
+
+    auto strings = json{{"buffer_records",
+                         json::array({json{{"kind", "KERNEL_DISPATCH"},
+                                           {"operations", {"NONE", "ENQUEUE", "COMPLETE"}}}})},
+                        {"callback_records",
+                         json::array({json{{"kind", "KERNEL_REPLAY"},
+                                           {"operations", {"NONE", "CONFIG", "PASS"}}}})}};
+
+    auto tool = json{{"metadata", metadata},
+                     {"agents", agents},
+                     {"counters", counters},
+                     {"strings", strings},
+                     {"kernel_symbols", symbols},
+                     {"callback_records", {{"counter_collection", counter_records}}},
+                     {"buffer_records", {{"kernel_dispatch", dispatches}}}};
+    auto root = json{{"rocprofiler-sdk-tool", json::array({tool})}};
+    return root.dump(1) + "\n";
+}
+}  // namespace
+
+const std::string&
+results::kernel_name(uint64_t kernel_id) const
+{
+    static const auto unknown = std::string{};
+    auto              it      = kernel_names.find(kernel_id);
+    return it != kernel_names.end() ? it->second : unknown;
+}
+
+const agent_entry*
+results::find_agent(rocprofiler_agent_id_t id) const
+{
+    for(const auto& a : agents)
+        if(a.info.id.handle == id.handle) return &a;
+    return nullptr;
+}
+
+std::vector<kernel_stat>
+compute_kernel_stats(const results& data)
+{
+    struct accumulator
+    {
+        uint64_t calls = 0, total = 0, min = UINT64_MAX, max = 0;
+        double   sum_sq = 0.0;
+    };
+    auto per_name  = std::map<std::string, accumulator>{};
+    auto all_total = 0.0;
+    for(const auto& r : data.dispatches)
+    {
+        auto  duration = r.end_timestamp >= r.start_timestamp ? r.end_timestamp - r.start_timestamp
+                                                              : 0;
+        auto& acc      = per_name[data.kernel_name(r.dispatch_info.kernel_id)];
+        acc.calls += 1;
+        acc.total += duration;
+        acc.min = std::min(acc.min, duration);
+        acc.max = std::max(acc.max, duration);
+        acc.sum_sq += static_cast<double>(duration) * static_cast<double>(duration);
+        all_total += static_cast<double>(duration);
+    }
+    auto out = std::vector<kernel_stat>{};
+    for(const auto& [name, acc] : per_name)
+    {
+        auto s       = kernel_stat{};
+        s.name       = name;
+        s.calls      = acc.calls;
+        s.total_ns   = acc.total;
+        s.average_ns = static_cast<double>(acc.total) / static_cast<double>(acc.calls);
+        s.percentage = all_total > 0 ? 100.0 * static_cast<double>(acc.total) / all_total : 0.0;
+        s.min_ns     = acc.min;
+        s.max_ns     = acc.max;
+        auto var     = acc.sum_sq / static_cast<double>(acc.calls) - s.average_ns * s.average_ns;
+        s.stddev_ns  = var > 0 ? std::sqrt(var) : 0.0;
+        out.emplace_back(std::move(s));
+    }
+    std::sort(out.begin(), out.end(), [](const auto& l, const auto& r) {
+        return l.total_ns != r.total_ns ? l.total_ns > r.total_ns : l.name < r.name;
+    });
+    return out;
+}
+
+std::string
+csv_quote(std::string_view text)
+{
+    auto out = std::string{"\""};
+    for(char c : text)
+    {
+        if(c == '"') out += '"';
+        out += c;
+    }
+    out += '"';
+    return out;
+}
+
+std::string
+format_summary(const std::vector<kernel_stat>& stats)
+{
+    auto width = size_t{4};
+    for(const auto& s : stats)
+        width = std::max(width, s.name.size());
+    width = std::min<size_t>(width, 60);
+    auto out = std::ostringstream{};
+    out << "\nrocprofv3 kernel summary (" << stats.size() << " kernels)\n";
+    out << std::left << std::setw(static_cast<int>(width)) << "NAME" << std::right
+        << std::setw(10) << "CALLS" << std::setw(16) << "TOTAL_NS" << std::setw(14)
+        << "AVERAGE_NS" << std::setw(9) << "PERCENT" << std::setw(12) << "MIN_NS"
+        << std::setw(12) << "MAX_NS" << std::setw(12) << "STDDEV" << '\n';
+    out << std::fixed << std::setprecision(2);
+    for(const auto& s : stats)
+    {
+        auto name = s.name.size() > width ? s.name.substr(0, width - 3) + "..." : s.name;
+        out << std::left << std::setw(static_cast<int>(width)) << name << std::right
+            << std::setw(10) << s.calls << std::setw(16) << s.total_ns << std::setw(14)
+            << s.average_ns << std::setw(9) << s.percentage << std::setw(12) << s.min_ns
+            << std::setw(12) << s.max_ns << std::setw(12) << s.stddev_ns << '\n';
+    }
+    return out.str();
+}
+
+std::string
+output_file(const config& cfg, uint64_t pid, std::string_view suffix)
+{
+    auto prefix = cfg.output_file_name.empty() ? std::to_string(pid) : cfg.output_file_name;
+    return (std::filesystem::path{cfg.output_path} / (prefix + "_" + std::string{suffix})).string();
+}
+
+std::vector<std::string>
+write_outputs(const config& cfg, const results& data, std::vector<std::string>& errors)
+{
+    auto written = std::vector<std::string>{};
+    auto ec      = std::error_code{};
+    std::filesystem::create_directories(cfg.output_path, ec);
+    if(ec)
+    {
+        errors.emplace_back("could not create the output directory '" + cfg.output_path +
+                            "': " + ec.message());
+        return written;
+    }
+    auto emit = [&](std::string_view suffix, const std::string& contents) {
+        auto path = output_file(cfg, data.pid, suffix);
+        if(write_file(path, contents, errors)) written.emplace_back(std::move(path));
+    };
+
+    if(cfg.csv)
+    {
+        emit("agent_info.csv", agent_info_csv(data));
+        if(cfg.kernel_trace) emit("kernel_trace.csv", kernel_trace_csv(data));
+        if(cfg.counter_collection) emit("counter_collection.csv", counter_collection_csv(data));
+        if(cfg.stats) emit("kernel_stats.csv", kernel_stats_csv(compute_kernel_stats(data)));
+    }
+    if(cfg.json) emit("results.json", results_json(cfg, data));
+    return written;
+}
+}  // namespace rocprofiler::tool

@@ -1,0 +1,113 @@
+// What the tool collected, and the files it writes from it at finalization. File names and
+// columns follow API.md ("rocprofv3 (the CLI) facts"); docs/rocprofv3.md describes them.
+// Nothing here calls the SDK: the collected data is plain values, so the writers are testable.
+#pragma once
+
+#include "config.hpp"
+
+#include <rocprofiler-sdk/agent.h>
+#include <rocprofiler-sdk/buffer_tracing.h>
+#include <rocprofiler-sdk/dispatch_counting_service.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rocprofiler::tool
+{
+// An agent, with its strings copied (the SDK's pointers are only valid during the query).
+struct agent_entry
+{
+    rocprofiler_agent_v0_t info         = {};
+    std::string            name         = {};
+    std::string            vendor_name  = {};
+    std::string            product_name = {};
+    std::string            model_name   = {};
+    // Counters the agent reports, or why it reports none (a status name such as
+    // ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED).
+    std::optional<std::string> counters_error = {};
+};
+
+struct counter_entry
+{
+    uint64_t               id          = 0;
+    rocprofiler_agent_id_t agent       = {};
+    std::string            name        = {};
+    std::string            description = {};
+    std::string            block       = {};
+    std::string            expression  = {};
+    bool                   is_constant = false;
+    bool                   is_derived  = false;
+};
+
+// One counter's value for one dispatch (instances summed), as counter_collection.csv shows it.
+struct counter_value
+{
+    uint64_t    counter_id = 0;
+    std::string name       = {};
+    double      value      = 0.0;
+};
+
+// The counters of one executed pass of one dispatch.
+struct counter_dispatch
+{
+    rocprofiler_dispatch_counting_service_data_t data        = {};
+    uint64_t                                     thread_id   = 0;
+    std::optional<uint64_t>                      replay_pass = {};  // set under kernel replay
+    std::vector<counter_value>                   values      = {};
+};
+
+struct results
+{
+    uint64_t                                                  pid        = 0;
+    uint64_t                                                  init_time  = 0;  // ns, SDK clock
+    uint64_t                                                  fini_time  = 0;
+    std::vector<std::string>                                  command    = {};
+    std::vector<agent_entry>                                  agents     = {};
+    std::vector<counter_entry>                                counters   = {};
+    std::map<uint64_t, std::string>                           kernel_names = {};  // by kernel_id
+    std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t> dispatches = {};
+    std::vector<counter_dispatch>                             counter_records = {};
+    uint64_t                                                  dropped_records = 0;
+
+    const std::string& kernel_name(uint64_t kernel_id) const;
+    const agent_entry* find_agent(rocprofiler_agent_id_t id) const;
+};
+
+// One row of kernel_stats.csv.
+struct kernel_stat
+{
+    std::string name       = {};
+    uint64_t    calls      = 0;
+    uint64_t    total_ns   = 0;
+    double      average_ns = 0.0;
+    double      percentage = 0.0;  // of the total duration of all kernels
+    uint64_t    min_ns     = 0;
+    uint64_t    max_ns     = 0;
+    double      stddev_ns  = 0.0;  // population standard deviation
+};
+
+// Per kernel name, sorted by total duration (largest first), ties by name.
+std::vector<kernel_stat>
+compute_kernel_stats(const results& data);
+
+// A CSV field: quoted, with embedded quotes doubled (RFC 4180).
+std::string
+csv_quote(std::string_view text);
+
+// The -S/--summary table, for stderr.
+std::string
+format_summary(const std::vector<kernel_stat>& stats);
+
+// The path of one output file: <output_path>/<prefix>_<suffix>.
+std::string
+output_file(const config& cfg, uint64_t pid, std::string_view suffix);
+
+// Writes every file the configuration asks for. Returns the paths written; errors (a directory
+// that cannot be created, a file that cannot be written) are appended to @p errors.
+std::vector<std::string>
+write_outputs(const config& cfg, const results& data, std::vector<std::string>& errors);
+}  // namespace rocprofiler::tool

@@ -1,0 +1,438 @@
+// librocprofiler-sdk-tool.so: the tool behind rocprofv3. The SDK finds it through
+// ROCP_TOOL_LIBRARIES (rocprofv3 also preloads it), calls rocprofiler_configure, then
+// tool_initialize once the runtime starts, and tool_finalize at exit after it drained the device
+// and flushed the buffers. Everything is written in tool_finalize; until then records are kept in
+// memory (a LOSSLESS buffer guarantees none is dropped).
+//
+// Threading: the ENQUEUE, replay and counter dispatch callbacks run on the submitting thread; the
+// buffer and counter record callbacks on SDK threads. All shared state is behind tool_state::mutex,
+// except the kernel filter (its own lock) and the thread-local replay pass.
+#include "agents.hpp"
+#include "config.hpp"
+#include "kernel_filter.hpp"
+#include "output.hpp"
+
+#include <rocprofiler-sdk-host/host.h>
+#include <rocprofiler-sdk/rocprofiler.h>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace rocprofiler::tool
+{
+namespace
+{
+struct tool_state
+{
+    explicit tool_state(config c)
+    : cfg{std::move(c)}
+    , filter{cfg}
+    {}
+
+    config                   cfg;
+    kernel_filter            filter;
+    std::mutex               mutex         = {};
+    results                  data          = {};
+    rocprofiler_context_id_t context       = {};
+    rocprofiler_context_id_t replay_context = {};
+    rocprofiler_buffer_id_t  buffer        = {};
+    // Per agent handle: the counter configs in group order; under kernel replay pass i collects
+    // configs[i]. Only groups whose counters all exist on the agent are here, so pass i maps to
+    // group i of the agent's own collectable set, with no wrap or skip.
+    std::unordered_map<uint64_t, std::vector<rocprofiler_counter_config_id_t>> agent_configs = {};
+    std::unordered_map<uint64_t, std::string> counter_names = {};  // by counter id
+    bool                                      progress      = false;  // stderr is a terminal
+    std::atomic<uint64_t>                     dispatches_seen = 0;
+    std::atomic<uint64_t>                     passes_run      = 0;
+    std::chrono::steady_clock::time_point     last_progress   = {};
+};
+
+tool_state* state = nullptr;  // intentionally leaked: finalize may run from atexit handlers
+
+// The replay pass being executed on this thread: set at PASS ENTER, cleared at PASS EXIT, so
+// that the counter dispatch callback of that pass (same thread, inside the pass) picks its group.
+thread_local std::optional<uint64_t> current_replay_pass = std::nullopt;
+
+std::string
+resolve_kernel_name(const rocprofiler_kernel_dispatch_info_t& info)
+{
+    {
+        auto lock = std::lock_guard{state->mutex};
+        if(auto it = state->data.kernel_names.find(info.kernel_id);
+           it != state->data.kernel_names.end())
+            return it->second;
+    }
+    // The public SDK API has no kernel symbol information yet (code object tracing is not
+    // implemented). The host reference device names its kernels through its own API, and its
+    // kernel ids are its kernel handles; other agents get a placeholder.
+    auto name = std::string{};
+    auto host = false;
+    if(const auto* agent = state->data.find_agent(info.agent_id)) host = (agent->name == "host");
+    const char* host_name = nullptr;
+    if(host && rocprofiler_host_kernel_name(rocprofiler_host_kernel_t{info.kernel_id}, &host_name) ==
+                   ROCPROFILER_HOST_STATUS_SUCCESS &&
+       host_name != nullptr)
+        name = host_name;
+    else
+        name = "kernel_" + std::to_string(info.kernel_id);
+    auto lock = std::lock_guard{state->mutex};
+    return state->data.kernel_names.emplace(info.kernel_id, name).first->second;
+}
+
+bool
+accept(const rocprofiler_kernel_dispatch_info_t& info)
+{
+    auto name = resolve_kernel_name(info);
+    return state->filter.accept(info.dispatch_id, name);
+}
+
+void
+report_progress(bool force)
+{
+    if(!state->progress) return;
+    auto now = std::chrono::steady_clock::now();
+    {
+        auto lock = std::lock_guard{state->mutex};
+        if(!force && now - state->last_progress < std::chrono::milliseconds{250}) return;
+        state->last_progress = now;
+    }
+    auto passes = state->passes_run.load();
+    if(passes > 0)
+        std::fprintf(stderr, "\r[rocprofv3] %llu dispatches profiled, %llu replay passes",
+                     static_cast<unsigned long long>(state->dispatches_seen.load()),
+                     static_cast<unsigned long long>(passes));
+    else
+        std::fprintf(stderr, "\r[rocprofv3] %llu dispatches profiled",
+                     static_cast<unsigned long long>(state->dispatches_seen.load()));
+    std::fflush(stderr);
+}
+
+void
+kernel_dispatch_callback(rocprofiler_callback_tracing_record_t record,
+                         rocprofiler_user_data_t*,
+                         void*)
+{
+    if(record.kind != ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH ||
+       record.operation != ROCPROFILER_KERNEL_DISPATCH_ENQUEUE ||
+       record.phase != ROCPROFILER_CALLBACK_PHASE_ENTER)
+        return;
+    // Decide on the submitting thread, in submission order, so iteration numbers are stable.
+    const auto* payload =
+        static_cast<const rocprofiler_callback_tracing_kernel_dispatch_data_t*>(record.payload);
+    (void) accept(payload->dispatch_info);
+}
+
+void
+buffer_callback(rocprofiler_context_id_t,
+                rocprofiler_buffer_id_t,
+                rocprofiler_record_header_t** headers,
+                size_t                        num_headers,
+                void*,
+                uint64_t drop_count)
+{
+    auto accepted = std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t>{};
+    for(size_t i = 0; i < num_headers; ++i)
+    {
+        const auto* header = headers[i];
+        if(header->category != ROCPROFILER_BUFFER_CATEGORY_TRACING ||
+           header->kind != ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH)
+            continue;
+        const auto* rec =
+            static_cast<const rocprofiler_buffer_tracing_kernel_dispatch_record_t*>(header->payload);
+        if(accept(rec->dispatch_info)) accepted.push_back(*rec);
+    }
+    {
+        auto lock = std::lock_guard{state->mutex};
+        state->data.dispatches.insert(state->data.dispatches.end(), accepted.begin(), accepted.end());
+        state->data.dropped_records += drop_count;
+    }
+    state->dispatches_seen += accepted.size();
+    report_progress(false);
+}
+
+void
+counting_dispatch_callback(rocprofiler_dispatch_counting_service_data_t dispatch_data,
+                           rocprofiler_counter_config_id_t*             config,
+                           rocprofiler_user_data_t*                     user_data,
+                           void*)
+{
+    const auto& info = dispatch_data.dispatch_info;
+    if(!accept(info)) return;
+    auto pass = current_replay_pass.value_or(0);
+    auto lock = std::lock_guard{state->mutex};
+    auto it   = state->agent_configs.find(info.agent_id.handle);
+    if(it == state->agent_configs.end() || pass >= it->second.size()) return;
+    *config = it->second[pass];
+    // The record callback learns the pass from the user data: pass + 1, 0 = not replayed.
+    user_data->value = current_replay_pass ? *current_replay_pass + 1 : 0;
+}
+
+void
+counting_record_callback(rocprofiler_dispatch_counting_service_data_t dispatch_data,
+                         rocprofiler_counter_record_t*                records,
+                         size_t                                       record_count,
+                         rocprofiler_user_data_t                      user_data,
+                         void*)
+{
+    auto entry      = counter_dispatch{};
+    entry.data      = dispatch_data;
+    auto tid        = rocprofiler_thread_id_t{};
+    entry.thread_id = rocprofiler_get_thread_id(&tid) == ROCPROFILER_STATUS_SUCCESS ? tid : 0;
+    if(state->cfg.kernel_replay) entry.replay_pass = user_data.value > 0 ? user_data.value - 1 : 0;
+
+    // Instances of one counter are summed, as counter_collection.csv shows one value per counter.
+    for(size_t i = 0; i < record_count; ++i)
+    {
+        auto counter = rocprofiler_counter_id_t{};
+        if(rocprofiler_query_record_counter_id(records[i].id, &counter) != ROCPROFILER_STATUS_SUCCESS)
+            continue;
+        auto found = false;
+        for(auto& v : entry.values)
+            if(v.counter_id == counter.handle)
+            {
+                v.value += records[i].counter_value;
+                found = true;
+            }
+        if(!found) entry.values.push_back(counter_value{counter.handle, {}, records[i].counter_value});
+    }
+    auto lock = std::lock_guard{state->mutex};
+    for(auto& v : entry.values)
+        v.name = state->counter_names[v.counter_id];
+    state->data.counter_records.emplace_back(std::move(entry));
+}
+
+uint64_t
+kernel_replay_pass_count_callback(rocprofiler_kernel_dispatch_info_t dispatch_info,
+                                  rocprofiler_user_data_t)
+{
+    // 1 = not replayed: filtered-out dispatches and agents with at most one collectable group.
+    if(!accept(dispatch_info)) return 1;
+    auto lock = std::lock_guard{state->mutex};
+    auto it   = state->agent_configs.find(dispatch_info.agent_id.handle);
+    if(it == state->agent_configs.end() || it->second.empty()) return 1;
+    return it->second.size();
+}
+
+void
+kernel_replay_callback(rocprofiler_callback_tracing_record_t record,
+                       rocprofiler_user_data_t*,
+                       void*)
+{
+    if(record.kind != ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY) return;
+    auto* payload = static_cast<rocprofiler_callback_tracing_kernel_replay_data_t*>(record.payload);
+    if(record.operation == ROCPROFILER_KERNEL_REPLAY_CONFIG &&
+       record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
+    {
+        // rocprofv3 never sets replay_continue and never toggles contexts locally (spec).
+        payload->replay_pass_count = kernel_replay_pass_count_callback;
+    }
+    else if(record.operation == ROCPROFILER_KERNEL_REPLAY_PASS)
+    {
+        if(record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
+        {
+            current_replay_pass = payload->current_pass;
+            ++state->passes_run;
+            report_progress(false);
+        }
+        else
+            current_replay_pass.reset();
+    }
+}
+
+std::vector<std::string>
+read_command_line()
+{
+    auto args = std::vector<std::string>{};
+    auto in   = std::ifstream{"/proc/self/cmdline", std::ios::binary};
+    auto arg  = std::string{};
+    while(std::getline(in, arg, '\0'))
+        args.emplace_back(arg);
+    return args;
+}
+
+// Resolves the configured counter groups on every GPU agent and creates one counter config per
+// collectable group. Errors name the counter and the agent.
+bool
+setup_counters(std::vector<std::string>& errors)
+{
+    auto groups = state->cfg.collected_groups();
+    for(const auto& agent : state->data.agents)
+    {
+        if(agent.info.type != ROCPROFILER_AGENT_TYPE_GPU) continue;
+        if(agent.counters_error)
+        {
+            errors.emplace_back("agent " + std::to_string(agent.info.logical_node_id) + " (" +
+                                agent.product_name + ") has no counters (" +
+                                *agent.counters_error + "); --pmc cannot be collected");
+            continue;
+        }
+        auto by_name = std::unordered_map<std::string, uint64_t>{};
+        for(const auto& c : state->data.counters)
+            if(c.agent.handle == agent.info.id.handle) by_name.emplace(c.name, c.id);
+        auto& configs = state->agent_configs[agent.info.id.handle];
+        for(size_t g = 0; g < groups.size(); ++g)
+        {
+            auto ids     = std::vector<rocprofiler_counter_id_t>{};
+            auto missing = std::string{};
+            for(const auto& name : groups[g])
+            {
+                if(auto it = by_name.find(name); it != by_name.end())
+                    ids.push_back(rocprofiler_counter_id_t{it->second});
+                else
+                    missing += (missing.empty() ? "" : ", ") + name;
+            }
+            if(!missing.empty()) continue;  // not collectable on this agent
+            auto cfg_id = rocprofiler_counter_config_id_t{};
+            auto rc     = rocprofiler_create_counter_config(agent.info.id, ids.data(), ids.size(), &cfg_id);
+            if(rc == ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT)
+            {
+                errors.emplace_back("counter group " + std::to_string(g + 1) +
+                                    " does not fit in one pass on agent " +
+                                    std::to_string(agent.info.logical_node_id) +
+                                    "; split it into several --pmc groups");
+                continue;
+            }
+            if(rc != ROCPROFILER_STATUS_SUCCESS)
+            {
+                errors.emplace_back("rocprofiler_create_counter_config for group " +
+                                    std::to_string(g + 1) + " failed: " +
+                                    rocprofiler_get_status_name(rc));
+                continue;
+            }
+            configs.push_back(cfg_id);
+        }
+    }
+    for(const auto& c : state->data.counters)
+        state->counter_names[c.id] = c.name;
+    auto any = false;
+    for(const auto& [agent, configs] : state->agent_configs)
+        any = any || !configs.empty();
+    if(!any) errors.emplace_back("no requested counter group can be collected on any agent");
+    return errors.empty();
+}
+
+int
+tool_initialize(rocprofiler_client_finalize_t, void*)
+{
+    auto errors  = std::vector<std::string>{};
+    auto agents  = query_agents(state->data.counters, errors);
+    {
+        auto lock          = std::lock_guard{state->mutex};
+        state->data.agents = std::move(agents);
+    }
+    state->data.pid     = static_cast<uint64_t>(getpid());
+    state->data.command = read_command_line();
+    rocprofiler_get_timestamp(&state->data.init_time);
+
+    const auto& cfg = state->cfg;
+    auto        ok  = ROCPROFV3_CALL(rocprofiler_create_context(&state->context));
+    if(ok && cfg.records_dispatches())
+    {
+        ok = ROCPROFV3_CALL(rocprofiler_create_buffer(state->context, 1U << 20U, (1U << 20U) - (1U << 16U),
+                                                      ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                                      buffer_callback, nullptr, &state->buffer)) &&
+             ROCPROFV3_CALL(rocprofiler_configure_buffer_tracing_service(
+                 state->context, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, 0,
+                 state->buffer));
+    }
+    if(ok && (cfg.records_dispatches() || cfg.counter_collection))
+    {
+        auto ops = rocprofiler_tracing_operation_t{ROCPROFILER_KERNEL_DISPATCH_ENQUEUE};
+        ok       = ROCPROFV3_CALL(rocprofiler_configure_callback_tracing_service(
+            state->context, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, &ops, 1,
+            kernel_dispatch_callback, nullptr));
+    }
+    if(ok && cfg.counter_collection)
+    {
+        ok = setup_counters(errors) &&
+             ROCPROFV3_CALL(rocprofiler_configure_callback_dispatch_counting_service(
+                 state->context, counting_dispatch_callback, nullptr, counting_record_callback,
+                 nullptr));
+    }
+    // The replay context exists only when rocprofv3 was given --replay-mode kernel.
+    if(ok && cfg.kernel_replay)
+    {
+        ok = ROCPROFV3_CALL(rocprofiler_create_context(&state->replay_context)) &&
+             ROCPROFV3_CALL(rocprofiler_configure_callback_tracing_service(
+                 state->replay_context, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, nullptr, 0,
+                 kernel_replay_callback, nullptr)) &&
+             ROCPROFV3_CALL(rocprofiler_start_context(state->replay_context));
+    }
+    if(ok) ok = ROCPROFV3_CALL(rocprofiler_start_context(state->context));
+
+    for(const auto& e : errors)
+        std::fprintf(stderr, "[rocprofv3] error: %s\n", e.c_str());
+    if(!ok || !errors.empty())
+    {
+        std::fprintf(stderr, "[rocprofv3] error: profiling is disabled for this process\n");
+        return 1;
+    }
+    return 0;
+}
+
+void
+tool_finalize(void*)
+{
+    if(state->buffer.handle != 0) rocprofiler_flush_buffer(state->buffer);
+    if(state->progress && state->dispatches_seen.load() > 0)
+    {
+        report_progress(true);
+        std::fprintf(stderr, "\n");
+    }
+
+    auto lock = std::lock_guard{state->mutex};
+    rocprofiler_get_timestamp(&state->data.fini_time);
+    auto errors  = std::vector<std::string>{};
+    auto written = write_outputs(state->cfg, state->data, errors);
+    for(const auto& e : errors)
+        std::fprintf(stderr, "[rocprofv3] error: %s\n", e.c_str());
+    if(state->data.dropped_records > 0)
+        std::fprintf(stderr, "[rocprofv3] warning: %llu records were dropped\n",
+                     static_cast<unsigned long long>(state->data.dropped_records));
+    if(state->cfg.summary) std::fputs(format_summary(compute_kernel_stats(state->data)).c_str(), stderr);
+    if(state->progress)
+        for(const auto& path : written)
+            std::fprintf(stderr, "[rocprofv3] wrote %s\n", path.c_str());
+    std::fflush(stderr);
+}
+}  // namespace
+}  // namespace rocprofiler::tool
+
+extern "C" __attribute__((visibility("default"))) rocprofiler_tool_configure_result_t*
+rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* client_id)
+{
+    using namespace rocprofiler::tool;
+    try
+    {
+        if(client_id != nullptr) client_id->name = "rocprofv3";
+        auto parsed = read_config([](const char* name) { return std::getenv(name); });
+        if(!parsed.errors.empty())
+        {
+            // A bad configuration deactivates the tool; the application still runs.
+            for(const auto& e : parsed.errors)
+                std::fprintf(stderr, "[rocprofv3] error: %s\n", e.c_str());
+            std::fprintf(stderr, "[rocprofv3] error: profiling is disabled for this process\n");
+            return nullptr;
+        }
+        state           = new tool_state{std::move(parsed.cfg)};
+        state->progress = isatty(STDERR_FILENO) != 0;
+        static auto result = rocprofiler_tool_configure_result_t{
+            sizeof(rocprofiler_tool_configure_result_t), tool_initialize, tool_finalize, nullptr};
+        return &result;
+    } catch(const std::exception& e)
+    {
+        std::fprintf(stderr, "[rocprofv3] error: %s; profiling is disabled\n", e.what());
+        return nullptr;
+    }
+}

@@ -1,0 +1,171 @@
+// Contexts and the services each one owns.
+//
+// Contexts are created and configured only while the SDK is configuring (before the lock), so the
+// registry is append-only and a context never moves or dies before process exit: the dispatch
+// path reads it without locks. Whether a context is active is an atomic flag; kernel replay can
+// mask it per thread for the length of one replay loop (see kernel_replay/local_context.hpp).
+#pragma once
+
+#include <rocprofiler-sdk/buffer.h>
+#include <rocprofiler-sdk/callback_tracing.h>
+#include <rocprofiler-sdk/dispatch_counting_service.h>
+#include <rocprofiler-sdk/external_correlation.h>
+#include <rocprofiler-sdk/fwd.h>
+
+#include <array>
+#include <atomic>
+#include <bitset>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace rocprofiler::context
+{
+// Widest operation id of any kind we trace, plus one. Operation sets are bitsets of this width.
+inline constexpr size_t max_operations = 64;
+using operation_set                    = std::bitset<max_operations>;
+
+struct callback_kind_config
+{
+    operation_set                     operations = {};  // empty: all operations
+    rocprofiler_callback_tracing_cb_t callback   = nullptr;
+    void*                             data       = nullptr;
+
+    bool covers(int32_t op) const
+    {
+        return operations.none() ||
+               (op >= 0 && static_cast<size_t>(op) < max_operations && operations.test(op));
+    }
+};
+
+struct callback_tracing_service
+{
+    std::array<std::optional<callback_kind_config>, ROCPROFILER_CALLBACK_TRACING_LAST> kinds = {};
+};
+
+struct buffer_kind_config
+{
+    operation_set           operations = {};  // empty: all operations
+    rocprofiler_buffer_id_t buffer     = {};
+
+    bool covers(int32_t op) const
+    {
+        return operations.none() ||
+               (op >= 0 && static_cast<size_t>(op) < max_operations && operations.test(op));
+    }
+};
+
+struct buffer_tracing_service
+{
+    std::array<std::optional<buffer_kind_config>, ROCPROFILER_BUFFER_TRACING_LAST> kinds = {};
+};
+
+struct external_correlation_request_service
+{
+    std::bitset<ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_LAST> kinds    = {};
+    rocprofiler_external_correlation_id_request_cb_t           callback = nullptr;
+    void*                                                      data     = nullptr;
+};
+
+// Per-thread stacks of pushed external correlation ids of one context.
+class external_correlation_stacks
+{
+public:
+    void push(uint64_t tid, rocprofiler_user_data_t value);
+    // False when the thread has nothing pushed.
+    bool pop(uint64_t tid, rocprofiler_user_data_t* value);
+    // The top of the thread's stack, or a zero value.
+    rocprofiler_user_data_t top(uint64_t tid) const;
+
+private:
+    mutable std::mutex                                                    m_mutex = {};
+    std::unordered_map<uint64_t, std::vector<rocprofiler_user_data_t>>    m_stacks = {};
+};
+
+struct dispatch_counting_service
+{
+    rocprofiler_dispatch_counting_service_cb_t dispatch_callback = nullptr;
+    void*                                      dispatch_data     = nullptr;
+    rocprofiler_dispatch_counting_record_cb_t  record_callback   = nullptr;  // callback form
+    void*                                      record_data       = nullptr;
+    rocprofiler_buffer_id_t                    buffer            = {};       // buffer form
+};
+
+struct context
+{
+    uint64_t id     = 0;  // the handle; index in the registry plus one
+    uint32_t client = 0;  // client that created it
+
+    std::unique_ptr<callback_tracing_service>             callback_tracer   = {};
+    std::unique_ptr<buffer_tracing_service>               buffered_tracer   = {};
+    std::unique_ptr<external_correlation_request_service> correlation_request = {};
+    std::unique_ptr<dispatch_counting_service>            dispatch_counter  = {};
+    external_correlation_stacks                           external_ids      = {};
+
+    std::atomic<bool> active   = false;
+    bool              disabled = false;  // its client failed to initialize: it never starts
+
+    // A context with no service configured cannot be started (ERROR_CONTEXT_INVALID).
+    bool has_any_service() const;
+};
+
+// Creates a context. Only while configuring; the caller checks the lock.
+context*
+create();
+
+// The context with this handle, or nullptr.
+context*
+get(rocprofiler_context_id_t id);
+
+// Every registered context, in creation order. Safe to call concurrently with create().
+template <typename FuncT>
+void
+for_each(FuncT&& func);
+
+size_t
+count();
+
+context*
+at(size_t index);
+
+rocprofiler_status_t
+start(rocprofiler_context_id_t id);
+
+rocprofiler_status_t
+stop(rocprofiler_context_id_t id);
+
+// Stops every context (finalization).
+void
+stop_all();
+
+// Whether the context participates in work submitted by the calling thread now: its global
+// active flag, unless a kernel replay loop on this thread has overridden it.
+bool
+is_active_for_this_thread(const context& ctx);
+
+// The per-thread override installed by the replay engine for the length of one loop. nullptr when
+// no loop runs on this thread. Maps a context index to its local participation.
+struct local_override
+{
+    // index -> participates; only entries the tool toggled are present.
+    std::vector<std::optional<bool>> state = {};
+};
+
+const local_override*&
+thread_local_override();
+
+template <typename FuncT>
+void
+for_each(FuncT&& func)
+{
+    auto n = count();
+    for(size_t i = 0; i < n; ++i)
+    {
+        if(auto* ctx = at(i); ctx != nullptr) func(*ctx);
+    }
+}
+}  // namespace rocprofiler::context

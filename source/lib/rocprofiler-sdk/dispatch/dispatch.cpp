@@ -1,0 +1,325 @@
+#include "dispatch/dispatch.hpp"
+
+#include "buffer/buffer.hpp"
+#include "common/logging.hpp"
+#include "common/thread.hpp"
+#include "context/context.hpp"
+#include "kernel_replay/engine.hpp"
+#include "registration/registration.hpp"
+
+#include <rocprofiler-sdk/buffer_tracing.h>
+#include <rocprofiler-sdk/callback_tracing.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+
+namespace rocprofiler::dispatch
+{
+namespace
+{
+std::atomic<uint64_t> dispatch_counter    = 0;
+std::atomic<uint64_t> correlation_counter = 0;
+
+thread_local uint64_t this_thread_operation = 0;
+
+// Sets the calling thread's enclosing operation for the duration of a scope.
+class operation_scope
+{
+public:
+    explicit operation_scope(uint64_t internal_id)
+    : m_previous{this_thread_operation}
+    {
+        this_thread_operation = internal_id;
+    }
+    ~operation_scope() { this_thread_operation = m_previous; }
+
+    operation_scope(const operation_scope&)            = delete;
+    operation_scope& operator=(const operation_scope&) = delete;
+
+private:
+    uint64_t m_previous;
+};
+
+const context::callback_kind_config*
+callback_config(const context::context& ctx)
+{
+    if(!ctx.callback_tracer) return nullptr;
+    const auto& cfg = ctx.callback_tracer->kinds[ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH];
+    return cfg.has_value() ? &*cfg : nullptr;
+}
+
+const context::buffer_kind_config*
+buffer_config(const context::context& ctx)
+{
+    if(!ctx.buffered_tracer) return nullptr;
+    const auto& cfg = ctx.buffered_tracer->kinds[ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH];
+    return cfg.has_value() ? &*cfg : nullptr;
+}
+
+rocprofiler_user_data_t
+external_id_for(context::context& ctx, const logical_dispatch& dispatch)
+{
+    if(const auto* svc = ctx.correlation_request.get();
+       svc != nullptr && svc->callback != nullptr &&
+       (svc->kinds.none() || svc->kinds.test(ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH)))
+    {
+        auto value = rocprofiler_user_data_t{.value = 0};
+        if(svc->callback(dispatch.thread_id,
+                         rocprofiler_context_id_t{ctx.id},
+                         ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,
+                         ROCPROFILER_KERNEL_DISPATCH_ENQUEUE,
+                         dispatch.internal_id,
+                         &value,
+                         svc->data) == 0)
+            return value;
+    }
+    return ctx.external_ids.top(dispatch.thread_id);
+}
+
+// One execution: who takes part, fixed at submit time on the submitting thread.
+struct execution
+{
+    const logical_dispatch*  dispatch     = nullptr;
+    std::vector<participant> participants = {};
+};
+
+std::vector<participant>
+select_participants(const logical_dispatch& dispatch)
+{
+    auto result = std::vector<participant>{};
+    context::for_each([&](context::context& ctx) {
+        if(!context::is_active_for_this_thread(ctx)) return;
+        const auto* cb  = callback_config(ctx);
+        const auto* buf = buffer_config(ctx);
+        auto        p   = participant{};
+        p.ctx           = &ctx;
+        p.callback_trace =
+            cb != nullptr && (cb->covers(ROCPROFILER_KERNEL_DISPATCH_ENQUEUE) ||
+                              cb->covers(ROCPROFILER_KERNEL_DISPATCH_COMPLETE));
+        p.buffer_trace = buf != nullptr && buf->covers(ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
+        if(!p.callback_trace && !p.buffer_trace) return;
+        p.external = external_id_for(ctx, dispatch);
+        result.emplace_back(p);
+    });
+    return result;
+}
+
+rocprofiler_callback_tracing_record_t
+make_record(const logical_dispatch& dispatch,
+            const participant&      p,
+            int32_t                 operation,
+            rocprofiler_callback_phase_t phase,
+            void*                   payload)
+{
+    auto record                    = rocprofiler_callback_tracing_record_t{};
+    record.context_id              = rocprofiler_context_id_t{p.ctx->id};
+    record.thread_id               = dispatch.thread_id;
+    record.correlation_id.internal = dispatch.internal_id;
+    record.correlation_id.external = p.external;
+    record.correlation_id.ancestor = dispatch.ancestor_id;
+    record.kind                    = ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH;
+    record.operation               = operation;
+    record.phase                   = phase;
+    record.payload                 = payload;
+    return record;
+}
+
+void
+fire_enqueue(const logical_dispatch& dispatch,
+             std::vector<participant>& participants,
+             rocprofiler_callback_phase_t phase)
+{
+    for(auto& p : participants)
+    {
+        if(!p.callback_trace) continue;
+        const auto* cb = callback_config(*p.ctx);
+        if(!cb->covers(ROCPROFILER_KERNEL_DISPATCH_ENQUEUE)) continue;
+        auto payload          = rocprofiler_callback_tracing_kernel_dispatch_data_t{};
+        payload.size          = sizeof(payload);
+        payload.dispatch_info = dispatch.info;
+        cb->callback(make_record(dispatch, p, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE, phase, &payload),
+                     &p.callback_data,
+                     cb->data);
+    }
+}
+
+// Delivers the completion of one execution to its participants. Any thread.
+void
+deliver_completion(const logical_dispatch&         dispatch,
+                   std::vector<participant>&       participants,
+                   const execution_result&         result)
+{
+    for(auto& p : participants)
+    {
+        if(p.callback_trace)
+        {
+            const auto* cb = callback_config(*p.ctx);
+            if(cb->covers(ROCPROFILER_KERNEL_DISPATCH_COMPLETE))
+            {
+                auto payload            = rocprofiler_callback_tracing_kernel_dispatch_data_t{};
+                payload.size            = sizeof(payload);
+                payload.start_timestamp = result.start_ns;
+                payload.end_timestamp   = result.end_ns;
+                payload.dispatch_info   = dispatch.info;
+                cb->callback(make_record(dispatch,
+                                         p,
+                                         ROCPROFILER_KERNEL_DISPATCH_COMPLETE,
+                                         ROCPROFILER_CALLBACK_PHASE_NONE,
+                                         &payload),
+                             &p.callback_data,
+                             cb->data);
+            }
+        }
+        if(p.buffer_trace)
+        {
+            const auto* buf                  = buffer_config(*p.ctx);
+            auto        record               = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
+            record.size                      = sizeof(record);
+            record.kind                      = ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH;
+            record.operation                 = ROCPROFILER_KERNEL_DISPATCH_COMPLETE;
+            record.correlation_id.internal   = dispatch.internal_id;
+            record.correlation_id.external   = p.external;
+            record.thread_id                 = dispatch.thread_id;
+            record.start_timestamp           = result.start_ns;
+            record.end_timestamp             = result.end_ns;
+            record.dispatch_info             = dispatch.info;
+            buffer::emplace(buf->buffer,
+                            ROCPROFILER_BUFFER_CATEGORY_TRACING,
+                            ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,
+                            record);
+        }
+    }
+}
+
+// Where the completion of an execution is delivered to the services.
+enum class delivery
+{
+    on_completion_thread,  // in the backend's completion, before on_done
+    by_caller,             // the caller delivers it (run_execution_sync, on the waiting thread)
+};
+
+// Submits one execution: participants, ENQUEUE callbacks, enqueue. on_done runs after the
+// completion was delivered to the services (on_completion_thread) or instead of it (by_caller).
+std::shared_ptr<execution>
+submit_execution(const logical_dispatch&                dispatch,
+                 launch_backend&                        backend,
+                 std::function<void(const execution_result&)> on_done,
+                 delivery                               where = delivery::on_completion_thread)
+{
+    auto exec          = std::make_shared<execution>();
+    exec->dispatch     = &dispatch;
+    exec->participants = select_participants(dispatch);
+
+    auto scope = operation_scope{dispatch.internal_id};
+    fire_enqueue(dispatch, exec->participants, ROCPROFILER_CALLBACK_PHASE_ENTER);
+    // The ENQUEUE EXIT callbacks run after enqueue() returned, so they may race the completion
+    // on another thread; each participant's record is independent, so this is safe.
+    auto exit_participants = exec->participants;
+    backend.enqueue([exec, where, on_done = std::move(on_done)](const execution_result& result) {
+        if(where == delivery::on_completion_thread)
+            deliver_completion(*exec->dispatch, exec->participants, result);
+        on_done(result);
+    });
+    fire_enqueue(dispatch, exit_participants, ROCPROFILER_CALLBACK_PHASE_EXIT);
+    return exec;
+}
+}  // namespace
+
+bool
+any_consumer()
+{
+    if(kernel_replay::is_configured()) return true;
+    auto any = false;
+    context::for_each([&any](context::context& ctx) {
+        if(ctx.active.load(std::memory_order_relaxed)) any = true;
+    });
+    return any;
+}
+
+uint64_t
+current_ancestor()
+{
+    return this_thread_operation;
+}
+
+uint64_t
+dispatch_count()
+{
+    return dispatch_counter.load();
+}
+
+logical_dispatch
+make_logical_dispatch(const launch_info& info)
+{
+    auto result                              = logical_dispatch{};
+    result.info.size                         = sizeof(rocprofiler_kernel_dispatch_info_t);
+    result.info.agent_id                     = info.agent;
+    result.info.queue_id                     = info.queue;
+    result.info.kernel_id                    = info.kernel_id;
+    result.info.dispatch_id                  = ++dispatch_counter;
+    result.info.private_segment_size         = info.private_segment_size;
+    result.info.group_segment_size           = info.group_segment_size;
+    result.info.workgroup_size               = info.workgroup_size;
+    result.info.grid_size                    = info.grid_size;
+    result.thread_id                         = common::thread_id();
+    result.internal_id                       = ++correlation_counter;
+    result.ancestor_id                       = this_thread_operation;
+    result.kernel_name                       = info.kernel_name;
+    return result;
+}
+
+execution_result
+run_execution_sync(const logical_dispatch& dispatch, launch_backend& backend)
+{
+    struct waiter
+    {
+        std::mutex              mutex = {};
+        std::condition_variable cv    = {};
+        bool                    done  = false;
+        execution_result        result = {};
+    };
+    auto state = std::make_shared<waiter>();
+    auto exec  = submit_execution(
+        dispatch,
+        backend,
+        [state](const execution_result& result) {
+            auto lock     = std::lock_guard{state->mutex};
+            state->result = result;
+            state->done   = true;
+            state->cv.notify_all();
+        },
+        delivery::by_caller);
+    auto result = execution_result{};
+    {
+        auto lock = std::unique_lock{state->mutex};
+        state->cv.wait(lock, [&state] { return state->done; });
+        result = state->result;
+    }
+    // On the waiting (submitting) thread, so that a replay pass's COMPLETE callbacks and buffer
+    // records happen on the thread of its PASS callbacks, before PASS EXIT.
+    deliver_completion(dispatch, exec->participants, result);
+    return result;
+}
+
+void
+run_execution_async(const logical_dispatch& dispatch, std::shared_ptr<launch_backend> backend)
+{
+    // The logical dispatch must outlive the completion, which may run after this returns.
+    auto owned   = std::make_shared<logical_dispatch>(dispatch);
+    auto* raw    = backend.get();
+    submit_execution(*owned, *raw, [owned, backend](const execution_result& result) {
+        backend->signal_application(result);
+    });
+}
+
+void
+intercept(const launch_info& info, std::shared_ptr<launch_backend> backend)
+{
+    auto dispatch = make_logical_dispatch(info);
+    if(kernel_replay::try_replay(dispatch, backend)) return;
+
+    auto guard = kernel_replay::ordinary_dispatch_guard{dispatch.info.agent_id, *backend};
+    run_execution_async(dispatch, std::move(backend));
+}
+}  // namespace rocprofiler::dispatch

@@ -1,0 +1,147 @@
+// The dispatch pipeline: the backend-neutral path every kernel launch takes.
+//
+// A runtime adapter (host device, CUDA) intercepts a launch on the submitting thread, describes it
+// with a launch_info and a launch_backend, and calls dispatch::intercept(). The pipeline reserves
+// the dispatch id, captures correlation ids, hands candidates to the kernel replay engine, and
+// otherwise runs the kernel once through the services (callback and buffer kernel dispatch
+// tracing, external correlation). The adapter never signals the application's completion itself:
+// the pipeline calls launch_backend::signal_application() exactly once per logical dispatch.
+#pragma once
+
+#include "context/context.hpp"
+
+#include <rocprofiler-sdk/fwd.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rocprofiler::dispatch
+{
+// What the adapter knows about a launch before the SDK sees it.
+struct launch_info
+{
+    rocprofiler_agent_id_t  agent                = {};
+    rocprofiler_queue_id_t  queue                = {};
+    rocprofiler_kernel_id_t kernel_id            = 0;
+    uint32_t                private_segment_size = 0;
+    uint32_t                group_segment_size   = 0;
+    rocprofiler_dim3_t      workgroup_size       = {};
+    rocprofiler_dim3_t      grid_size            = {};  // work-items, as in HSA
+    const char*             kernel_name          = "";  // valid for the life of the process
+};
+
+// Outcome of one execution of a kernel. Timestamps on the SDK's clock, ns.
+struct execution_result
+{
+    uint64_t    start_ns = 0;
+    uint64_t    end_ns   = 0;
+    bool        ok       = true;
+    std::string error    = {};
+};
+
+using completion_fn = std::function<void(const execution_result&)>;
+
+class memory_backend;
+
+// The adapter's operations on one logical dispatch. Owned through a shared_ptr by the pipeline
+// until the application has been signalled.
+class launch_backend
+{
+public:
+    virtual ~launch_backend() = default;
+
+    // Puts one execution of the kernel into its queue, behind earlier work of that queue, and
+    // returns. on_complete is called exactly once, on any thread, when the kernel finished. Must
+    // not signal the application's completion. May be called several times (kernel replay).
+    virtual void enqueue(completion_fn on_complete) = 0;
+
+    // Signals the application's completion of the logical dispatch. Called exactly once, after the
+    // last execution finished (on the thread that observed it, or the submitting thread).
+    virtual void signal_application(const execution_result& last) = 0;
+
+    // Why this launch can never be replayed (stream capture, graph launch, collective kernel), or
+    // nothing. Checked before the CONFIG callback.
+    virtual std::optional<std::string_view> replay_exclusion() const { return std::nullopt; }
+
+    // The memory of the launch's agent, for snapshots; nullptr when the backend cannot replay.
+    virtual memory_backend* memory() { return nullptr; }
+};
+
+// Device memory of one agent, as kernel replay needs it. Called on the submitting thread while the
+// replaying dispatch holds the agent's isolation lock exclusively.
+class memory_backend
+{
+public:
+    virtual ~memory_backend() = default;
+
+    // Waits until no earlier work of the agent is queued or running. False on timeout.
+    virtual bool drain(uint64_t timeout_ns) = 0;
+
+    // Copies every tracked allocation of the agent aside. On failure returns the decline reason
+    // (footprint_budget, snapshot_failed, untracked_memory) and keeps nothing.
+    virtual std::optional<std::string> snapshot(const void* kernel_args, size_t args_size) = 0;
+
+    // Copies the snapshot back. False on failure (fatal to the replay).
+    virtual bool restore() = 0;
+
+    // Frees the snapshot.
+    virtual void release() = 0;
+};
+
+// One context's share of one execution, fixed on the submitting thread at submit time.
+struct participant
+{
+    context::context*       ctx            = nullptr;
+    rocprofiler_user_data_t external       = {};
+    rocprofiler_user_data_t callback_data  = {};  // user_data of the KERNEL_DISPATCH callbacks
+    bool                    callback_trace = false;  // KERNEL_DISPATCH COMPLETE callback wanted
+    bool                    buffer_trace   = false;  // KERNEL_DISPATCH buffer record wanted
+};
+
+// The logical dispatch: fixed before CONFIG (kernel replay) or before the single execution.
+struct logical_dispatch
+{
+    rocprofiler_kernel_dispatch_info_t info           = {};
+    uint64_t                           thread_id      = 0;
+    uint64_t                           internal_id    = 0;  // internal correlation id
+    uint64_t                           ancestor_id    = 0;  // enclosing operation, or 0
+    const char*                        kernel_name    = "";
+};
+
+// Entry point for adapters; called on the submitting thread. Takes ownership of the backend.
+void
+intercept(const launch_info& info, std::shared_ptr<launch_backend> backend);
+
+// True when some active context could want to see a dispatch (any dispatch-related service or
+// kernel replay configured). Adapters may skip building a launch_backend when false and launch
+// directly.
+bool
+any_consumer();
+
+// Builds the logical dispatch: reserves the dispatch id, captures correlation ids and the thread.
+logical_dispatch
+make_logical_dispatch(const launch_info& info);
+
+// Runs one execution through the services and waits for it, on the calling thread; its
+// completion callbacks and buffer records are delivered on the calling thread before it returns.
+// Used by kernel replay for every pass; honours the thread's local context override.
+execution_result
+run_execution_sync(const logical_dispatch& dispatch, launch_backend& backend);
+
+// Runs one execution through the services asynchronously and signals the application after it.
+void
+run_execution_async(const logical_dispatch& dispatch, std::shared_ptr<launch_backend> backend);
+
+// The internal correlation id of the operation the calling thread is inside, or 0.
+uint64_t
+current_ancestor();
+
+// Number of logical dispatches so far (the dispatch counter).
+uint64_t
+dispatch_count();
+}  // namespace rocprofiler::dispatch

@@ -1,0 +1,170 @@
+#include "host/adapter.hpp"
+
+#include "agent/agent.hpp"
+#include "common/logging.hpp"
+#include "dispatch/dispatch.hpp"
+#include "host/memory.hpp"
+#include "host/runtime/runtime.hpp"
+#include "kernel_replay/engine.hpp"
+#include "registration/registration.hpp"
+#include "registration/shutdown.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <memory>
+
+namespace rocprofiler::host
+{
+namespace
+{
+std::atomic<device*> attached_device = nullptr;
+
+dispatch::execution_result
+convert(const execution_result& result)
+{
+    auto out     = dispatch::execution_result{};
+    out.start_ns = result.start_ns;
+    out.end_ns   = result.end_ns;
+    out.ok       = (result.status == ROCPROFILER_HOST_STATUS_SUCCESS);
+    out.error    = result.error;
+    if(!out.ok && out.error.empty())
+        out.error = rocprofiler_host_status_string(result.status);
+    return out;
+}
+
+// One logical dispatch of the host device, as the pipeline sees it.
+class host_launch final : public dispatch::launch_backend
+{
+public:
+    host_launch(device& dev, packet pkt)
+    : m_device{dev}
+    , m_packet{std::move(pkt)}
+    {}
+
+    void enqueue(dispatch::completion_fn on_complete) override
+    {
+        auto status = m_device.enqueue(
+            m_packet.queue, m_packet, [on_complete](const execution_result& result) {
+                on_complete(convert(result));
+            });
+        if(status != ROCPROFILER_HOST_STATUS_SUCCESS)
+        {
+            auto failed  = dispatch::execution_result{};
+            failed.ok    = false;
+            failed.error = rocprofiler_host_status_string(status);
+            ROCP_LOG(error) << "host device: could not enqueue kernel '" << m_packet.kernel->name
+                            << "': " << failed.error;
+            on_complete(failed);
+        }
+    }
+
+    void signal_application(const dispatch::execution_result&) override
+    {
+        device::signal_completion(m_packet);
+    }
+
+    dispatch::memory_backend* memory() override { return &host_memory(m_device); }
+
+    // A dispatch made from inside a kernel or a completion callback runs on a device thread,
+    // where waiting for a pass would wait for ourselves.
+    std::optional<std::string_view> replay_exclusion() const override
+    {
+        if(m_device.is_device_thread()) return std::string_view{"reentrant_dispatch"};
+        return std::nullopt;
+    }
+
+    const void* kernel_args() const { return m_packet.args.data(); }
+
+private:
+    device& m_device;
+    packet  m_packet;
+};
+
+rocprofiler_host_status_t
+intercept(device& dev, const packet& pkt)
+{
+    // Fast path: nobody is listening, the dispatch goes straight into its queue.
+    if(!dispatch::any_consumer()) return dev.enqueue(pkt.queue, pkt);
+
+    static const auto agent_id = agent::id_of(agent::backend::host, 0);
+    auto info                  = dispatch::launch_info{};
+    info.agent                 = agent_id.value_or(rocprofiler_agent_id_t{0});
+    info.queue                 = rocprofiler_queue_id_t{pkt.queue.handle};
+    info.kernel_id             = pkt.kernel->id;
+    info.private_segment_size  = pkt.kernel->private_segment_size;
+    info.group_segment_size    = pkt.group_segment_size();
+    info.workgroup_size        = {pkt.workgroup_size.x, pkt.workgroup_size.y, pkt.workgroup_size.z};
+    info.grid_size             = {pkt.grid.x * pkt.workgroup_size.x,
+                      pkt.grid.y * pkt.workgroup_size.y,
+                      pkt.grid.z * pkt.workgroup_size.z};
+    info.kernel_name           = pkt.kernel->name.c_str();  // kernels are never unregistered
+    dispatch::intercept(info, std::make_shared<host_launch>(dev, pkt));
+    return ROCPROFILER_HOST_STATUS_SUCCESS;
+}
+
+// At finalization: let queued work finish so its completion records reach the tools.
+void
+drain_at_exit()
+{
+    if(auto* dev = attached_device.load())
+    {
+        if(!dev->drain(5ULL * 1000 * 1000 * 1000))
+            ROCP_LOG(warning) << "host device: work still in flight after 5 s at exit; its "
+                                 "records may be missing";
+    }
+}
+}  // namespace
+
+void
+attach_profiler(device& dev)
+{
+    if(attached_device.load(std::memory_order_acquire) == nullptr)
+    {
+        device* expected = nullptr;
+        if(attached_device.compare_exchange_strong(expected, &dev))
+        {
+            dev.set_dispatch_interceptor([&dev](const packet& pkt) { return intercept(dev, pkt); });
+            kernel_replay::on_tracking_enabled([&dev] { enable_allocation_tracking(dev); });
+            registration::add_shutdown_hook(drain_at_exit);
+        }
+    }
+    registration::initialize();
+}
+}  // namespace rocprofiler::host
+
+namespace rocprofiler::agent
+{
+void
+append_host_agents(std::vector<description>& out)
+{
+    const auto props  = host::get_device().properties();
+    auto       entry  = description{};
+    entry.backend_kind  = backend::host;
+    entry.backend_index = 0;
+    entry.name          = "host";
+    entry.vendor_name   = props.vendor;
+    entry.product_name  = props.name;
+    entry.model_name    = "cpu-threads";
+
+    auto& p              = entry.properties;
+    p.type               = ROCPROFILER_AGENT_TYPE_GPU;
+    p.cu_count           = props.worker_count;
+    p.simd_count         = props.worker_count;
+    p.simd_per_cu        = 1;
+    p.wave_front_size    = 1;
+    p.max_waves_per_simd = 1;
+    p.max_waves_per_cu   = 1;
+    p.cpu_cores_count    = props.cpu_count;
+    p.workgroup_max_size = props.max_workgroup_size;
+    p.workgroup_max_dim  = {props.max_workgroup_size, props.max_workgroup_size, props.max_workgroup_size};
+    p.grid_max_size      = UINT32_MAX;
+    p.grid_max_dim       = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    p.lds_size_in_kb     = props.max_group_segment_size / 1024;
+    auto pages           = sysconf(_SC_PHYS_PAGES);
+    auto page_size       = sysconf(_SC_PAGESIZE);
+    if(pages > 0 && page_size > 0)
+        p.local_mem_size = static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
+    out.emplace_back(std::move(entry));
+}
+}  // namespace rocprofiler::agent

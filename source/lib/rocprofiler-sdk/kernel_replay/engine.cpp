@@ -1,0 +1,353 @@
+#include "kernel_replay/engine.hpp"
+
+#include "common/logging.hpp"
+#include "context/context.hpp"
+#include "kernel_replay/local_context.hpp"
+#include "kernel_replay/plan.hpp"
+#include "kernel_replay/replay_callbacks.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rocprofiler::kernel_replay
+{
+namespace
+{
+constexpr std::string_view reentrant_dispatch = "reentrant_dispatch";
+
+struct domain_state
+{
+    std::mutex                             mutex       = {};
+    std::atomic<uint64_t>                  owner       = 0;  // context that configured the domain
+    std::vector<std::function<void()>>     trackers    = {};
+    std::map<uint64_t, std::shared_mutex*> agent_locks = {};
+};
+
+domain_state&
+get_state()
+{
+    static auto* value = new domain_state{};  // never destroyed
+    return *value;
+}
+
+std::shared_mutex&
+isolation_lock(rocprofiler_agent_id_t agent)
+{
+    auto& st   = get_state();
+    auto  lock = std::lock_guard{st.mutex};
+    auto& slot = st.agent_locks[agent.handle];
+    if(slot == nullptr) slot = new std::shared_mutex{};
+    return *slot;
+}
+
+// Agents whose isolation lock this thread holds exclusively (a replay window is open on it).
+// Dispatches this thread makes from inside replay callbacks must not take the lock again.
+thread_local std::vector<uint64_t> this_thread_exclusive_agents = {};
+// True from CONFIG ENTER to the end of the window on this thread.
+thread_local bool this_thread_in_window = false;
+
+bool
+holds_exclusively(rocprofiler_agent_id_t agent)
+{
+    const auto& held = this_thread_exclusive_agents;
+    return std::find(held.begin(), held.end(), agent.handle) != held.end();
+}
+
+// The agent's isolation lock, held exclusively for the rest of the window.
+class exclusive_agent_lock
+{
+public:
+    explicit exclusive_agent_lock(rocprofiler_agent_id_t agent)
+    : m_agent{agent.handle}
+    , m_lock{isolation_lock(agent)}
+    {
+        m_lock.lock();
+        this_thread_exclusive_agents.emplace_back(m_agent);
+    }
+
+    ~exclusive_agent_lock()
+    {
+        auto& held = this_thread_exclusive_agents;
+        held.erase(std::find(held.begin(), held.end(), m_agent));
+        m_lock.unlock();
+    }
+
+    exclusive_agent_lock(const exclusive_agent_lock&)            = delete;
+    exclusive_agent_lock& operator=(const exclusive_agent_lock&) = delete;
+
+private:
+    uint64_t           m_agent;
+    std::shared_mutex& m_lock;
+};
+
+class window_scope
+{
+public:
+    window_scope() { this_thread_in_window = true; }
+    ~window_scope() { this_thread_in_window = false; }
+
+    window_scope(const window_scope&)            = delete;
+    window_scope& operator=(const window_scope&) = delete;
+};
+
+// ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS bounds the wait for earlier work of the agent before the
+// snapshot; default 30000 ms. Read per window (a getenv next to a replay costs nothing).
+uint64_t
+drain_timeout_ns()
+{
+    constexpr uint64_t default_ms = 30000;
+    auto               ms         = default_ms;
+    if(const char* env = std::getenv("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS"); env != nullptr && *env)
+    {
+        char* end   = nullptr;
+        auto  value = std::strtoull(env, &end, 10);
+        if(end != nullptr && *end == '\0')
+            ms = value;
+        else
+            common::log::warn_once("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS",
+                                   "[kernel-replay] ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS='" +
+                                       std::string{env} +
+                                       "' is not a number of milliseconds; using 30000");
+    }
+    return ms * 1000 * 1000;
+}
+
+// The context that owns the domain, when it is active and covers CONFIG (the activation key).
+context::context*
+replay_context()
+{
+    auto* ctx = context::get(rocprofiler_context_id_t{get_state().owner.load()});
+    if(ctx == nullptr || !ctx->active.load(std::memory_order_acquire) || !ctx->callback_tracer)
+        return nullptr;
+    const auto& cfg = ctx->callback_tracer->kinds[ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY];
+    if(!cfg.has_value() || !cfg->covers(ROCPROFILER_KERNEL_REPLAY_CONFIG)) return nullptr;
+    return ctx;
+}
+
+// --- diagnostics -------------------------------------------------------------------------------
+
+enum class outcome
+{
+    replayed,
+    declined,
+};
+
+std::string
+diagnostic_line(const dispatch::logical_dispatch& dispatch,
+                uint64_t                          executions,
+                outcome                           result,
+                std::string_view                  reason)
+{
+    auto out = std::ostringstream{};
+    out << "[kernel-replay] dispatch_id=" << dispatch.info.dispatch_id
+        << " kernel=" << dispatch.kernel_name << " passes=" << executions
+        << " outcome=" << (result == outcome::replayed ? "replayed" : "declined")
+        << " reason=" << (reason.empty() ? std::string_view{"none"} : reason);
+    return out.str();
+}
+
+// A candidate that ran once. `passes` is how often the kernel executed: 1.
+void
+report_decline(const dispatch::logical_dispatch& dispatch, std::string_view reason)
+{
+    // A tool's per-dispatch opt-out is not a problem worth a warning.
+    if(reason == "not_requested" || reason == "single_pass")
+    {
+        ROCP_LOG(debug) << diagnostic_line(dispatch, 1, outcome::declined, reason);
+        return;
+    }
+    auto line = diagnostic_line(dispatch, 1, outcome::declined, reason);
+    if(reason == "indefinite_without_continue")
+        line += " (replay_pass_count returned 0 but replay_continue is NULL: an indefinite loop "
+                "needs replay_continue to end it)";
+    common::log::warn_once(std::string{"kernel-replay:"} + std::string{reason}, line);
+}
+
+void
+report_replay(const dispatch::logical_dispatch& dispatch,
+              uint64_t                          passes,
+              std::string_view                  failure)
+{
+    if(failure.empty())
+    {
+        ROCP_LOG(debug) << diagnostic_line(dispatch, passes, outcome::replayed, failure);
+        return;
+    }
+    ROCP_LOG(error) << diagnostic_line(dispatch, passes, outcome::replayed, failure)
+                    << " (replay ended after this pass; the application sees its results)";
+}
+
+// --- the window --------------------------------------------------------------------------------
+
+// Why a dispatch is not a candidate at all (no CONFIG callback), or nothing.
+std::optional<std::string_view>
+gate(const dispatch::launch_backend& backend)
+{
+    if(this_thread_in_window) return reentrant_dispatch;
+    return backend.replay_exclusion();
+}
+
+// The single fall-through run of a declined candidate; the caller holds the isolation lock
+// exclusively, or it is taken shared here like for any ordinary dispatch.
+void
+run_once(const dispatch::logical_dispatch& dispatch, std::shared_ptr<dispatch::launch_backend>& backend)
+{
+    auto guard = ordinary_dispatch_guard{dispatch.info.agent_id, *backend};
+    dispatch::run_execution_async(dispatch, backend);
+}
+
+// Drain, then snapshot. Returns the decline reason on failure (nothing is kept then).
+std::optional<std::string>
+prepare_memory(dispatch::launch_backend& backend)
+{
+    auto* memory = backend.memory();
+    if(memory == nullptr) return std::string{"snapshot_failed"};
+    if(!memory->drain(drain_timeout_ns())) return std::string{"agent_drain_stuck"};
+    return memory->snapshot(nullptr, 0);
+}
+
+struct loop_outcome
+{
+    uint64_t                   passes  = 0;   // passes executed
+    dispatch::execution_result last    = {};  // of the last executed pass
+    std::string_view           failure = {};  // pass_failed, restore_failed, or empty
+};
+
+// The pass loop, on the submitting thread, with the memory snapshot taken. Every pass starts from
+// the snapshot; the last executed pass is never followed by a restore.
+loop_outcome
+run_passes(replay_sequence& seq, const plan& loop, dispatch::launch_backend& backend)
+{
+    auto& memory   = *backend.memory();
+    auto  contexts = local_context_scope{};
+    auto  out      = loop_outcome{};
+    for(uint64_t pass = 0;; ++pass)
+    {
+        execute_pass_phase_enter(seq, loop, pass, contexts);
+        out.last   = dispatch::run_execution_sync(*seq.dispatch, backend);
+        out.passes = pass + 1;
+        execute_pass_phase_exit(seq, loop, pass);
+
+        if(!out.last.ok)
+        {
+            out.failure = "pass_failed";
+            break;
+        }
+        if(!should_continue_replay(seq, loop, pass)) break;
+        if(!memory.restore())
+        {
+            out.failure = "restore_failed";
+            break;
+        }
+    }
+    return out;
+}
+
+void
+run_window(const dispatch::logical_dispatch&          dispatch,
+           std::shared_ptr<dispatch::launch_backend>& backend,
+           context::context&                          ctx)
+{
+    auto in_window = window_scope{};
+    auto seq       = make_sequence(dispatch, ctx);
+    execute_config_phase_enter(seq);
+    execute_config_phase_exit(seq);
+
+    const auto loop = make_plan(request_pass_count(seq), seq.continue_cb != nullptr);
+    if(!loop.replays())
+    {
+        report_decline(dispatch, loop.reason);
+        run_once(dispatch, backend);
+        return;
+    }
+
+    auto lock = exclusive_agent_lock{dispatch.info.agent_id};
+    if(auto reason = prepare_memory(*backend))
+    {
+        report_decline(dispatch, *reason);
+        run_once(dispatch, backend);
+        return;
+    }
+
+    const auto result = run_passes(seq, loop, *backend);
+    backend->memory()->release();
+    backend->signal_application(result.last);
+    report_replay(dispatch, result.passes, result.failure);
+}
+}  // namespace
+
+bool
+is_configured()
+{
+    return get_state().owner.load(std::memory_order_relaxed) != 0;
+}
+
+rocprofiler_status_t
+claim_domain(uint64_t context_id)
+{
+    auto& st     = get_state();
+    auto  to_run = std::vector<std::function<void()>>{};
+    {
+        auto lock     = std::lock_guard{st.mutex};
+        auto expected = uint64_t{0};
+        if(!st.owner.compare_exchange_strong(expected, context_id))
+            return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+        to_run = st.trackers;
+    }
+    for(auto& fn : to_run)
+        fn();
+    return ROCPROFILER_STATUS_SUCCESS;
+}
+
+void
+on_tracking_enabled(std::function<void()> enable)
+{
+    auto& st = get_state();
+    {
+        auto lock = std::lock_guard{st.mutex};
+        st.trackers.emplace_back(enable);
+        if(st.owner.load() == 0) return;
+    }
+    enable();
+}
+
+bool
+try_replay(const dispatch::logical_dispatch&          dispatch,
+           std::shared_ptr<dispatch::launch_backend>& backend)
+{
+    if(!is_configured()) return false;
+    auto* ctx = replay_context();
+    if(ctx == nullptr) return false;
+    if(auto reason = gate(*backend))
+    {
+        report_decline(dispatch, *reason);
+        return false;
+    }
+    run_window(dispatch, backend, *ctx);
+    return true;
+}
+
+ordinary_dispatch_guard::ordinary_dispatch_guard(rocprofiler_agent_id_t          agent,
+                                                 const dispatch::launch_backend& backend)
+{
+    if(!is_configured()) return;
+    // The thread already holds the lock exclusively (a dispatch from inside its own replay
+    // callbacks), or the dispatch comes from a device thread that a draining or replaying thread
+    // may be waiting for: taking the lock would deadlock.
+    if(holds_exclusively(agent) || backend.replay_exclusion() == reentrant_dispatch) return;
+    m_lock = &isolation_lock(agent);
+    m_lock->lock_shared();
+}
+
+ordinary_dispatch_guard::~ordinary_dispatch_guard()
+{
+    if(m_lock != nullptr) m_lock->unlock_shared();
+}
+}  // namespace rocprofiler::kernel_replay

@@ -1,0 +1,58 @@
+// The kernel replay engine: the dispatch pipeline's entry into replay. Backend-neutral: it sees
+// a dispatch::logical_dispatch, a dispatch::launch_backend (submit one execution, signal the
+// application) and a dispatch::memory_backend (drain, snapshot, restore). No device header is
+// included anywhere in this folder.
+#pragma once
+
+#include "dispatch/dispatch.hpp"
+
+#include <rocprofiler-sdk/fwd.h>
+
+#include <functional>
+#include <memory>
+#include <shared_mutex>
+
+namespace rocprofiler::kernel_replay
+{
+// True once some context has configured ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY (process-wide;
+// a relaxed atomic load, so the launch path pays nothing when replay is never configured).
+bool
+is_configured();
+
+// Called by rocprofiler_configure_callback_tracing_service for the replay domain. Returns
+// ERROR_SERVICE_ALREADY_CONFIGURED when another context already configured it. Switches the
+// allocation tracker on.
+rocprofiler_status_t
+claim_domain(uint64_t context_id);
+
+// Adapters register how to switch their allocation tracker on. Each function runs once: at
+// registration if the domain is already claimed, else when claim_domain() first succeeds.
+void
+on_tracking_enabled(std::function<void()> enable);
+
+// Runs the dispatch under replay when it is a candidate and returns true; the application's
+// completion has then been signalled (or will be by the fall-through run). Returns false when the
+// dispatch is not a candidate: no CONFIG callback fired and the caller runs it normally.
+// Called on the submitting thread. The whole replay window (CONFIG, drain, snapshot, every pass,
+// the completion) runs inside this call.
+bool
+try_replay(const dispatch::logical_dispatch&          dispatch,
+           std::shared_ptr<dispatch::launch_backend>& backend);
+
+// Holds the agent's isolation lock shared for an ordinary dispatch's submit, only while replay is
+// configured; otherwise does nothing. Re-entrant dispatches never take it: those the calling
+// thread makes while it holds the lock exclusively (from inside its replay callbacks), and those
+// the backend reports as "reentrant_dispatch" (made on a device thread).
+class ordinary_dispatch_guard
+{
+public:
+    ordinary_dispatch_guard(rocprofiler_agent_id_t agent, const dispatch::launch_backend& backend);
+    ~ordinary_dispatch_guard();
+
+    ordinary_dispatch_guard(const ordinary_dispatch_guard&)            = delete;
+    ordinary_dispatch_guard& operator=(const ordinary_dispatch_guard&) = delete;
+
+private:
+    std::shared_mutex* m_lock = nullptr;
+};
+}  // namespace rocprofiler::kernel_replay

@@ -1,0 +1,272 @@
+#include "tracing/names.hpp"
+
+#include "kernel_replay/kernel_replay.hpp"
+
+#include <rocprofiler-sdk/fwd.h>
+
+#include <array>
+#include <cstddef>
+
+namespace rocprofiler::tracing
+{
+namespace
+{
+// ---------------------------------------------------------------------------------------------
+// Operations. Each table holds ids 1 .. LAST-1 of one operation enum of fwd.h, in order; names
+// are spelled from the enumerators so that they cannot drift apart.
+// ---------------------------------------------------------------------------------------------
+struct operation_row
+{
+    int32_t     id;
+    const char* name;
+};
+
+#define ROCP_OPERATION(ENUM_PREFIX, SUFFIX)                                                        \
+    operation_row { ENUM_PREFIX##SUFFIX, #SUFFIX }
+
+constexpr auto kernel_dispatch_operations = std::array{
+    ROCP_OPERATION(ROCPROFILER_KERNEL_DISPATCH_, ENQUEUE),
+    ROCP_OPERATION(ROCPROFILER_KERNEL_DISPATCH_, COMPLETE),
+};
+
+constexpr auto code_object_operations = std::array{
+    ROCP_OPERATION(ROCPROFILER_CODE_OBJECT_, LOAD),
+    ROCP_OPERATION(ROCPROFILER_CODE_OBJECT_, DEVICE_KERNEL_SYMBOL_REGISTER),
+    ROCP_OPERATION(ROCPROFILER_CODE_OBJECT_, HOST_KERNEL_SYMBOL_REGISTER),
+};
+
+constexpr auto memory_copy_operations = std::array{
+    ROCP_OPERATION(ROCPROFILER_MEMORY_COPY_, HOST_TO_HOST),
+    ROCP_OPERATION(ROCPROFILER_MEMORY_COPY_, HOST_TO_DEVICE),
+    ROCP_OPERATION(ROCPROFILER_MEMORY_COPY_, DEVICE_TO_HOST),
+    ROCP_OPERATION(ROCPROFILER_MEMORY_COPY_, DEVICE_TO_DEVICE),
+};
+
+constexpr auto memory_allocation_operations = std::array{
+    ROCP_OPERATION(ROCPROFILER_MEMORY_ALLOCATION_, ALLOCATE),
+    ROCP_OPERATION(ROCPROFILER_MEMORY_ALLOCATION_, VMEM_ALLOCATE),
+    ROCP_OPERATION(ROCPROFILER_MEMORY_ALLOCATION_, FREE),
+    ROCP_OPERATION(ROCPROFILER_MEMORY_ALLOCATION_, VMEM_FREE),
+};
+
+#undef ROCP_OPERATION
+
+template <typename Table>
+constexpr bool
+covers_ids_in_order(const Table& table, int32_t last)
+{
+    if(table.size() != static_cast<size_t>(last - 1)) return false;
+    for(size_t i = 0; i < table.size(); ++i)
+    {
+        if(table[i].id != static_cast<int32_t>(i + 1)) return false;
+    }
+    return true;
+}
+
+static_assert(covers_ids_in_order(kernel_dispatch_operations, ROCPROFILER_KERNEL_DISPATCH_LAST));
+static_assert(covers_ids_in_order(code_object_operations, ROCPROFILER_CODE_OBJECT_LAST));
+static_assert(covers_ids_in_order(memory_copy_operations, ROCPROFILER_MEMORY_COPY_LAST));
+static_assert(covers_ids_in_order(memory_allocation_operations,
+                                  ROCPROFILER_MEMORY_ALLOCATION_LAST));
+
+// Looks up `op` in one of the tables above; nullptr when it is not one of its ids.
+template <const auto& Table>
+const char*
+table_operation_name(int32_t op)
+{
+    if(op < 1 || static_cast<size_t>(op) > Table.size()) return nullptr;
+    return Table[static_cast<size_t>(op - 1)].name;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kinds. One row per kind from 1 to LAST-1, in enum order.
+// ---------------------------------------------------------------------------------------------
+struct kind_row
+{
+    int         kind;
+    const char* name;
+    // LAST value of the kind's operation enum; 1 when the kind has none here.
+    int32_t operation_last;
+    // Name of an operation id, nullptr for one that is not valid; nullptr when operation_last is 1.
+    const char* (*operation_name)(int32_t op);
+    // Whether the kind's runtime exists on this platform.
+    bool supported;
+};
+
+template <const auto& Table>
+constexpr int32_t table_last = static_cast<int32_t>(Table.size() + 1);
+
+#define ROCP_OPERATIONS_OF(TABLE) table_last<TABLE>, &table_operation_name<TABLE>
+#define ROCP_NO_OPERATIONS        1, nullptr
+#define ROCP_REPLAY_OPERATIONS    ROCPROFILER_KERNEL_REPLAY_LAST, &kernel_replay::name_by_id
+
+#define ROCP_CALLBACK_KIND(SUFFIX, OPERATIONS, SUPPORTED)                                          \
+    kind_row { ROCPROFILER_CALLBACK_TRACING_##SUFFIX, #SUFFIX, OPERATIONS, SUPPORTED }
+#define ROCP_BUFFER_KIND(SUFFIX, OPERATIONS, SUPPORTED)                                            \
+    kind_row { ROCPROFILER_BUFFER_TRACING_##SUFFIX, #SUFFIX, OPERATIONS, SUPPORTED }
+
+constexpr auto callback_kinds = std::array{
+    ROCP_CALLBACK_KIND(HSA_CORE_API, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(HSA_AMD_EXT_API, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(HSA_IMAGE_EXT_API, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(HSA_FINALIZE_EXT_API, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(HIP_RUNTIME_API, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(HIP_COMPILER_API, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(MARKER_CORE_API, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(MARKER_CONTROL_API, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(MARKER_NAME_API, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(CODE_OBJECT, ROCP_OPERATIONS_OF(code_object_operations), false),
+    ROCP_CALLBACK_KIND(SCRATCH_MEMORY, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(KERNEL_DISPATCH, ROCP_OPERATIONS_OF(kernel_dispatch_operations), true),
+    ROCP_CALLBACK_KIND(MEMORY_COPY, ROCP_OPERATIONS_OF(memory_copy_operations), false),
+    ROCP_CALLBACK_KIND(RCCL_API, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(OMPT, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(MEMORY_ALLOCATION, ROCP_OPERATIONS_OF(memory_allocation_operations), false),
+    ROCP_CALLBACK_KIND(RUNTIME_INITIALIZATION, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(ROCDECODE_API, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(ROCJPEG_API, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(HIP_STREAM_API, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(KERNEL_REPLAY, ROCP_REPLAY_OPERATIONS, true),
+};
+
+constexpr auto buffer_kinds = std::array{
+    ROCP_BUFFER_KIND(HSA_CORE_API, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(HSA_AMD_EXT_API, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(HSA_IMAGE_EXT_API, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(HSA_FINALIZE_EXT_API, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(HIP_RUNTIME_API, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(HIP_COMPILER_API, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(MARKER_CORE_API, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(MARKER_CONTROL_API, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(MARKER_NAME_API, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(MEMORY_COPY, ROCP_OPERATIONS_OF(memory_copy_operations), false),
+    ROCP_BUFFER_KIND(KERNEL_DISPATCH, ROCP_OPERATIONS_OF(kernel_dispatch_operations), true),
+    ROCP_BUFFER_KIND(PAGE_MIGRATION, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(SCRATCH_MEMORY, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(CORRELATION_ID_RETIREMENT, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(RCCL_API, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(OMPT, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(MEMORY_ALLOCATION, ROCP_OPERATIONS_OF(memory_allocation_operations), false),
+    ROCP_BUFFER_KIND(RUNTIME_INITIALIZATION, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(ROCDECODE_API, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(ROCJPEG_API, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(HIP_STREAM_API, ROCP_NO_OPERATIONS, false),
+};
+
+#undef ROCP_BUFFER_KIND
+#undef ROCP_CALLBACK_KIND
+#undef ROCP_REPLAY_OPERATIONS
+#undef ROCP_NO_OPERATIONS
+#undef ROCP_OPERATIONS_OF
+
+template <typename Table>
+constexpr bool
+covers_kinds_in_order(const Table& table, int last)
+{
+    if(table.size() != static_cast<size_t>(last - 1)) return false;
+    for(size_t i = 0; i < table.size(); ++i)
+    {
+        if(table[i].kind != static_cast<int>(i + 1)) return false;
+        if(table[i].operation_last < 1) return false;
+    }
+    return true;
+}
+
+static_assert(covers_kinds_in_order(callback_kinds, ROCPROFILER_CALLBACK_TRACING_LAST),
+              "callback_kinds needs one row per rocprofiler_callback_tracing_kind_t, in order");
+static_assert(covers_kinds_in_order(buffer_kinds, ROCPROFILER_BUFFER_TRACING_LAST),
+              "buffer_kinds needs one row per rocprofiler_buffer_tracing_kind_t, in order");
+
+template <typename Table>
+const kind_row*
+find_kind(const Table& table, int kind)
+{
+    if(kind < 1 || static_cast<size_t>(kind) > table.size()) return nullptr;
+    return &table[static_cast<size_t>(kind - 1)];
+}
+
+std::optional<std::string_view>
+kind_name(const kind_row* row)
+{
+    if(!row) return std::nullopt;
+    return std::string_view{row->name};
+}
+
+std::optional<std::string_view>
+operation_name(const kind_row* row, int op)
+{
+    if(!row || !row->operation_name || op < 1 || op >= row->operation_last) return std::nullopt;
+    const char* name = row->operation_name(static_cast<int32_t>(op));
+    if(!name) return std::nullopt;
+    return std::string_view{name};
+}
+
+int32_t
+operation_count(const kind_row* row)
+{
+    return row ? row->operation_last : 0;
+}
+}  // namespace
+
+std::optional<std::string_view>
+callback_kind_name(int kind)
+{
+    return kind_name(find_kind(callback_kinds, kind));
+}
+
+std::optional<std::string_view>
+buffer_kind_name(int kind)
+{
+    return kind_name(find_kind(buffer_kinds, kind));
+}
+
+std::optional<std::string_view>
+callback_operation_name(int kind, int op)
+{
+    return operation_name(find_kind(callback_kinds, kind), op);
+}
+
+std::optional<std::string_view>
+buffer_operation_name(int kind, int op)
+{
+    return operation_name(find_kind(buffer_kinds, kind), op);
+}
+
+int32_t
+callback_operation_count(int kind)
+{
+    return operation_count(find_kind(callback_kinds, kind));
+}
+
+int32_t
+buffer_operation_count(int kind)
+{
+    return operation_count(find_kind(buffer_kinds, kind));
+}
+
+bool
+is_valid_callback_operation(int kind, int op)
+{
+    return callback_operation_name(kind, op).has_value();
+}
+
+bool
+is_valid_buffer_operation(int kind, int op)
+{
+    return buffer_operation_name(kind, op).has_value();
+}
+
+bool
+callback_kind_supported(int kind)
+{
+    const auto* row = find_kind(callback_kinds, kind);
+    return row && row->supported;
+}
+
+bool
+buffer_kind_supported(int kind)
+{
+    const auto* row = find_kind(buffer_kinds, kind);
+    return row && row->supported;
+}
+}  // namespace rocprofiler::tracing

@@ -1,0 +1,82 @@
+# One rocprofv3 test case, run by CTest as `cmake -D... -P run_case.cmake`.
+#   WORK_DIR        fresh directory for the case (removed first)
+#   COMMAND         the command, with "|" between arguments; @WORK@ is replaced by WORK_DIR
+#   ENV             optional "NAME=VALUE|NAME=VALUE" added to the environment
+#   EXPECT_RC       expected exit code
+#   EXPECT_STDERR   optional regular expression the combined stderr must match
+#   EXPECT_STDOUT   optional regular expression stdout must match
+#   MARKER          optional file the program creates when it runs (@WORK@ allowed)
+#   EXPECT_MARKER   1: the marker must exist (the app ran); 0: it must not (the app was not run)
+#   VALIDATE        optional second command ("|"-separated, @WORK@ allowed) that must exit 0
+#   EXPECT_FILES    optional "|"-separated files that must exist afterwards (@WORK@ allowed)
+#   ABSENT_FILES    optional "|"-separated files that must not exist afterwards
+foreach(var WORK_DIR COMMAND EXPECT_RC)
+    if(NOT DEFINED ${var})
+        message(FATAL_ERROR "run_case.cmake: ${var} is not set")
+    endif()
+endforeach()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+
+macro(expand_list out text)
+    string(REPLACE "@WORK@" "${WORK_DIR}" _expanded "${text}")
+    string(REPLACE "|" ";" ${out} "${_expanded}")
+endmacro()
+
+expand_list(command "${COMMAND}")
+if(DEFINED ENV AND NOT ENV STREQUAL "")
+    expand_list(env_list "${ENV}")
+    set(command ${CMAKE_COMMAND} -E env ${env_list} ${command})
+endif()
+
+execute_process(
+    COMMAND ${command}
+    WORKING_DIRECTORY "${WORK_DIR}"
+    RESULT_VARIABLE rc
+    OUTPUT_VARIABLE out
+    ERROR_VARIABLE err
+    TIMEOUT 120)
+message(STATUS "command: ${command}\nexit code: ${rc}\nstdout:\n${out}\nstderr:\n${err}")
+
+if(NOT rc STREQUAL "${EXPECT_RC}")
+    message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT_RC}")
+endif()
+if(DEFINED EXPECT_STDERR AND NOT err MATCHES "${EXPECT_STDERR}")
+    message(FATAL_ERROR "stderr does not match '${EXPECT_STDERR}'")
+endif()
+if(DEFINED EXPECT_STDOUT AND NOT out MATCHES "${EXPECT_STDOUT}")
+    message(FATAL_ERROR "stdout does not match '${EXPECT_STDOUT}'")
+endif()
+if(DEFINED MARKER)
+    string(REPLACE "@WORK@" "${WORK_DIR}" marker "${MARKER}")
+    if(EXPECT_MARKER AND NOT EXISTS "${marker}")
+        message(FATAL_ERROR "the application did not run (no ${marker})")
+    elseif(NOT EXPECT_MARKER AND EXISTS "${marker}")
+        message(FATAL_ERROR "the application ran although it must not (${marker} exists)")
+    endif()
+endif()
+if(DEFINED EXPECT_FILES)
+    expand_list(files "${EXPECT_FILES}")
+    foreach(f ${files})
+        if(NOT EXISTS "${f}")
+            message(FATAL_ERROR "missing output ${f}")
+        endif()
+    endforeach()
+endif()
+if(DEFINED ABSENT_FILES)
+    expand_list(files "${ABSENT_FILES}")
+    foreach(f ${files})
+        if(EXISTS "${f}")
+            message(FATAL_ERROR "unexpected output ${f}")
+        endif()
+    endforeach()
+endif()
+if(DEFINED VALIDATE)
+    expand_list(validate "${VALIDATE}")
+    execute_process(COMMAND ${validate} RESULT_VARIABLE vrc OUTPUT_VARIABLE vout ERROR_VARIABLE verr)
+    message(STATUS "validate: ${vout}${verr}")
+    if(NOT vrc EQUAL 0)
+        message(FATAL_ERROR "validation failed: ${verr}")
+    endif()
+endif()

@@ -1,0 +1,230 @@
+// Unit tests of rocprofv3's parsing and validation and of the tool library's configuration,
+// filters and output formatting. Nothing here runs an application or loads the SDK.
+#include "config.hpp"
+#include "kernel_filter.hpp"
+#include "options.hpp"
+#include "output.hpp"
+#include "parse.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace parse = rocprofiler::tool::parse;
+
+TEST(counter_match, edit_distance_is_case_insensitive_levenshtein)
+{
+    EXPECT_EQ(parse::edit_distance("SQ_WAVES", "SQ_WAVES"), 0u);
+    EXPECT_EQ(parse::edit_distance("sq_waves", "SQ_WAVES"), 0u);
+    EXPECT_EQ(parse::edit_distance("SQ_WAVE", "SQ_WAVES"), 1u);
+    EXPECT_EQ(parse::edit_distance("SQ_WVAES", "SQ_WAVES"), 2u);
+    EXPECT_EQ(parse::edit_distance("", "ABC"), 3u);
+}
+
+TEST(counter_match, close_matches_best_first_and_bounded)
+{
+    auto all = std::vector<std::string>{"SQ_WAVES", "SQ_WAVE_CYCLES", "GRBM_COUNT", "GRBM_GUI_ACTIVE",
+                                        "SQ_INSTS_VALU", "TCC_HIT"};
+    auto m   = parse::close_matches("SQ_WAVE", all);
+    ASSERT_FALSE(m.empty());
+    EXPECT_EQ(m.front(), "SQ_WAVES");
+    EXPECT_NE(std::find(m.begin(), m.end(), "SQ_WAVE_CYCLES"), m.end());  // contains the name
+    EXPECT_EQ(std::find(m.begin(), m.end(), "TCC_HIT"), m.end());
+    EXPECT_EQ(parse::close_matches("grbm_count", all).front(), "GRBM_COUNT");
+    EXPECT_TRUE(parse::close_matches("COMPLETELY_DIFFERENT", all).empty());
+    EXPECT_LE(parse::close_matches("S", all, 2).size(), 2u);
+    // An exact match is not "close".
+    auto exact = parse::close_matches("TCC_HIT", all);
+    EXPECT_EQ(std::find(exact.begin(), exact.end(), "TCC_HIT"), exact.end());
+}
+
+TEST(counter_match, validate_counters_reports_unknown_with_suggestions)
+{
+    auto agents = std::vector<rocprofv3::agent_counters>{
+        {"1", "gpu-a", std::nullopt, {"SQ_WAVES", "GRBM_COUNT"}},
+        {"2", "gpu-b", std::nullopt, {"TCC_HIT"}}};
+    EXPECT_TRUE(rocprofv3::validate_counters({{"SQ_WAVES"}, {"TCC_HIT"}}, agents).empty());
+    auto errors = rocprofv3::validate_counters({{"SQ_WAVE", "GRBM_COUNT"}}, agents);
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("unknown counter 'SQ_WAVE'; did you mean SQ_WAVES?"), std::string::npos)
+        << errors[0];
+    auto none = rocprofv3::validate_counters({{"ZZZZZZZZZZ"}}, agents);
+    ASSERT_EQ(none.size(), 1u);
+    EXPECT_NE(none[0].find("rocprofv3 -L"), std::string::npos);
+}
+
+TEST(counter_match, validate_counters_agent_without_counters)
+{
+    auto agents = std::vector<rocprofv3::agent_counters>{
+        {"1", "host", std::string{"ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED"}, {}}};
+    auto errors = rocprofv3::validate_counters({{"A"}}, agents);
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("reports no counters (ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED)"),
+              std::string::npos);
+    // One agent with counters is enough; the other is skipped.
+    agents.push_back({"2", "gpu", std::nullopt, {"A"}});
+    EXPECT_TRUE(rocprofv3::validate_counters({{"A"}}, agents).empty());
+    EXPECT_FALSE(rocprofv3::validate_counters({{"A"}}, {}).empty());
+}
+
+TEST(iteration_range, forms)
+{
+    auto why = std::string{};
+    auto r   = parse::parse_iteration_range("[1-3,5]", &why);
+    ASSERT_TRUE(r) << why;
+    for(uint64_t i : {1, 2, 3, 5}) EXPECT_TRUE(r->contains(i)) << i;
+    for(uint64_t i : {4, 6, 100}) EXPECT_FALSE(r->contains(i)) << i;
+    ASSERT_TRUE(parse::parse_iteration_range("1-3", &why));
+    ASSERT_TRUE(parse::parse_iteration_range("7", &why));
+    ASSERT_TRUE(parse::parse_iteration_range("[2 4]", &why));
+    EXPECT_FALSE(parse::parse_iteration_range("3-1", &why));
+    EXPECT_FALSE(parse::parse_iteration_range("0-2", &why));
+    EXPECT_FALSE(parse::parse_iteration_range("[1-3", &why));
+    EXPECT_FALSE(parse::parse_iteration_range("a", &why));
+    EXPECT_FALSE(parse::parse_iteration_range("", &why));
+    EXPECT_TRUE(parse::iteration_range{}.contains(12345));
+}
+
+TEST(counter_lists, pmc_lines_and_groups)
+{
+    EXPECT_EQ(parse::parse_counter_list("pmc: A B,C"), (std::vector<std::string>{"A", "B", "C"}));
+    auto groups = std::vector<std::vector<std::string>>{{"A", "B"}, {"C"}};
+    EXPECT_EQ(parse::encode_counter_groups(groups), "A B;C");
+    EXPECT_EQ(parse::decode_counter_groups("A B;C"), groups);
+    auto why  = std::string{};
+    auto file = parse::parse_input_text("# comment\npmc: A B\n\npmc: C # trailing\n", &why);
+    ASSERT_TRUE(file) << why;
+    EXPECT_EQ(*file, groups);
+    EXPECT_FALSE(parse::parse_input_text("counters: A\n", &why));
+    EXPECT_FALSE(parse::parse_input_text("pmc:\n", &why));
+}
+
+namespace
+{
+rocprofv3::parse_result
+run(std::vector<const char*> args)
+{
+    args.insert(args.begin(), "rocprofv3");
+    return rocprofv3::parse_command_line(static_cast<int>(args.size()), args.data());
+}
+}  // namespace
+
+TEST(command_line, errors_name_the_problem)
+{
+    auto expect_error = [](std::vector<const char*> args, const std::string& text) {
+        auto r = run(args);
+        EXPECT_FALSE(r.opts);
+        EXPECT_EQ(r.exit_code, rocprofv3::exit_usage);
+        EXPECT_NE(r.error.find(text), std::string::npos) << r.error;
+    };
+    expect_error({"--pmc", "A", "--replay-mode", "kernel", "--", "app"}, "--kernel-replay-beta-enabled");
+    expect_error({"--replay-mode", "kernel", "--kernel-replay-beta-enabled", "--kernel-trace", "--", "app"},
+                 "requires --pmc");
+    expect_error({"--pmc", "A", "--replay-mode", "application", "--", "app"}, "not supported");
+    expect_error({"--kernel-trace", "-f", "rocpd", "--", "app"}, "rocpd is not supported");
+    expect_error({"--kernel-trace"}, "no application");
+    expect_error({"--kernel-trace", "--kernel-exclude-regex", "[", "--", "app"}, "regular expression");
+    expect_error({"--kernel-trace", "-o", "a/b", "--", "app"}, "prefix");
+    expect_error({"--", "app"}, "nothing to collect");
+    expect_error({"--bogus", "--", "app"}, "bogus");
+}
+
+TEST(command_line, groups_and_environment)
+{
+    auto r = run({"--pmc", "A", "B", "--pmc", "C", "--kernel-trace", "-d", "/tmp/x", "--", "app", "-v"});
+    ASSERT_TRUE(r.opts) << r.error;
+    const auto& o = *r.opts;
+    EXPECT_EQ(o.pmc_groups, (std::vector<std::vector<std::string>>{{"A", "B"}, {"C"}}));
+    EXPECT_EQ(o.command, (std::vector<std::string>{"app", "-v"}));
+    EXPECT_EQ(rocprofv3::run_count(o), 2u);  // application replay
+    auto env2 = rocprofv3::tool_environment(o, 2);
+    EXPECT_EQ(env2["ROCPROF_COUNTERS"], "pmc: C");
+    EXPECT_EQ(env2["ROCPROF_OUTPUT_PATH"], "/tmp/x/pass_2");
+    EXPECT_EQ(env2["ROCPROF_KERNEL_TRACE"], "1");
+    EXPECT_EQ(env2.count("ROCPROF_KERNEL_REPLAY"), 0u);
+    EXPECT_EQ(env2.count("ROCPROF_OUTPUT_FILE_NAME"), 0u);  // default prefix: the app's pid
+
+    auto k = run({"--pmc", "A", "B", "--pmc", "C", "--replay-mode", "kernel",
+                  "--kernel-replay-beta-enabled", "-o", "p", "-f", "csv", "json", "--", "app"});
+    ASSERT_TRUE(k.opts) << k.error;
+    EXPECT_EQ(rocprofv3::run_count(*k.opts), 1u);
+    auto env = rocprofv3::tool_environment(*k.opts, 0);
+    EXPECT_EQ(env["ROCPROF_KERNEL_REPLAY"], "1");
+    EXPECT_EQ(env["ROCPROF_COUNTER_GROUPS"], "A B;C");
+    EXPECT_EQ(env["ROCPROF_COUNTERS"], "pmc: A B C");
+    EXPECT_EQ(env["ROCPROF_OUTPUT_FORMAT"], "csv,json");
+    EXPECT_EQ(env["ROCPROF_OUTPUT_FILE_NAME"], "p");
+}
+
+TEST(tool_config, reads_and_validates)
+{
+    auto env = std::map<std::string, std::string>{{"ROCPROF_KERNEL_TRACE", "1"},
+                                                  {"ROCPROF_COUNTER_COLLECTION", "1"},
+                                                  {"ROCPROF_KERNEL_REPLAY", "1"},
+                                                  {"ROCPROF_COUNTER_GROUPS", "A B;C"},
+                                                  {"ROCPROF_OUTPUT_FORMAT", "csv,json"},
+                                                  {"ROCPROF_KERNEL_FILTER_RANGE", "[1-2]"}};
+    auto get = [&env](const char* name) -> const char* {
+        auto it = env.find(name);
+        return it != env.end() ? it->second.c_str() : nullptr;
+    };
+    auto r = rocprofiler::tool::read_config(get);
+    EXPECT_TRUE(r.errors.empty());
+    EXPECT_TRUE(r.cfg.kernel_replay);
+    EXPECT_TRUE(r.cfg.json && r.cfg.csv);
+    EXPECT_EQ(r.cfg.collected_groups().size(), 2u);
+
+    env["ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX"] = "(";
+    env["ROCPROF_OUTPUT_FORMAT"]               = "pftrace";
+    r                                          = rocprofiler::tool::read_config(get);
+    EXPECT_EQ(r.errors.size(), 2u);
+}
+
+TEST(kernel_filter, regex_and_iterations_are_decided_once_per_dispatch)
+{
+    auto cfg          = rocprofiler::tool::config{};
+    cfg.include_regex = std::regex{"^k"};
+    cfg.exclude_regex = std::regex{"skip"};
+    cfg.iteration_range = *parse::parse_iteration_range("[2-3]", nullptr);
+    auto filter       = rocprofiler::tool::kernel_filter{cfg};
+    EXPECT_FALSE(filter.accept(1, "k_a"));  // iteration 1 of k_a
+    EXPECT_FALSE(filter.accept(2, "other"));
+    EXPECT_FALSE(filter.accept(3, "k_skip"));
+    EXPECT_TRUE(filter.accept(4, "k_a"));   // iteration 2
+    EXPECT_TRUE(filter.accept(4, "k_a"));   // same dispatch (another pass / service): same answer
+    EXPECT_TRUE(filter.accept(5, "k_a"));   // iteration 3
+    EXPECT_FALSE(filter.accept(6, "k_a"));  // iteration 4
+    EXPECT_FALSE(filter.accept(1, "k_a"));
+}
+
+TEST(outputs, csv_quoting_and_stats)
+{
+    EXPECT_EQ(rocprofiler::tool::csv_quote("a,b"), "\"a,b\"");
+    EXPECT_EQ(rocprofiler::tool::csv_quote("say \"hi\""), "\"say \"\"hi\"\"\"");
+
+    auto data = rocprofiler::tool::results{};
+    data.kernel_names = {{1, "a"}, {2, "b,c"}};
+    auto add = [&data](uint64_t kernel, uint64_t start, uint64_t end) {
+        auto r                      = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
+        r.dispatch_info.kernel_id   = kernel;
+        r.start_timestamp           = start;
+        r.end_timestamp             = end;
+        data.dispatches.push_back(r);
+    };
+    add(1, 100, 200);
+    add(1, 300, 500);
+    add(2, 0, 700);
+    auto stats = rocprofiler::tool::compute_kernel_stats(data);
+    ASSERT_EQ(stats.size(), 2u);
+    EXPECT_EQ(stats[0].name, "b,c");
+    EXPECT_EQ(stats[0].total_ns, 700u);
+    EXPECT_EQ(stats[1].calls, 2u);
+    EXPECT_EQ(stats[1].total_ns, 300u);
+    EXPECT_DOUBLE_EQ(stats[1].average_ns, 150.0);
+    EXPECT_DOUBLE_EQ(stats[1].stddev_ns, 50.0);
+    EXPECT_EQ(stats[1].min_ns, 100u);
+    EXPECT_EQ(stats[1].max_ns, 200u);
+    EXPECT_DOUBLE_EQ(stats[0].percentage + stats[1].percentage, 100.0);
+}
