@@ -26,7 +26,7 @@ struct run_result
 run_result
 run(const std::vector<std::string>&          argv,
     const std::map<std::string, std::string>& env,
-    std::chrono::milliseconds                 timeout = std::chrono::milliseconds{4000});
+    std::chrono::milliseconds                 timeout = std::chrono::milliseconds{60000});
 
 // The value of a variable the CTest test sets (a tool or program path); fails the test when unset.
 std::string

@@ -79,6 +79,8 @@ query_agents(const libraries& libs, std::string& error)
     if(pid == 0)
     {
         close(fds[0]);
+        // The SDK may initialize itself while enumerating agents; the tool must then decline.
+        setenv("ROCPROFV3_TOOL_HELPER_MODE", "1", 1);
         auto* handle = dlopen(libs.tool.c_str(), RTLD_NOW | RTLD_LOCAL);
         if(handle == nullptr)
         {

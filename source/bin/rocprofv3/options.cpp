@@ -9,6 +9,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #ifndef ROCPROFV3_VERSION
 #    define ROCPROFV3_VERSION "unknown"
@@ -95,9 +96,31 @@ parse_command_line(int argc, const char* const* argv)
     app.add_option("command", opts.command, "The application and its arguments (after --)")
         ->expected(-1);
 
+    // Everything after the first "--" is the application's command line, verbatim: CLI11 never
+    // sees it, so options of rocprofv3 that take several values cannot swallow it.
+    auto own             = std::vector<const char*>{};
+    auto after_separator = std::vector<std::string>{};
+    for(int i = 0; i < argc; ++i)
+    {
+        if(i > 0 && std::string_view{argv[i]} == "--")
+        {
+            for(int j = i + 1; j < argc; ++j)
+                after_separator.emplace_back(argv[j]);
+            break;
+        }
+        own.push_back(argv[i]);
+    }
+
     try
     {
-        app.parse(argc, argv);
+        app.parse(static_cast<int>(own.size()), own.data());
+        if(!after_separator.empty())
+        {
+            if(!opts.command.empty())
+                return usage_error("unexpected argument '" + opts.command.front() +
+                                   "' before '--'");
+            opts.command = after_separator;
+        }
     } catch(const CLI::CallForHelp&)
     {
         auto out      = parse_result{};

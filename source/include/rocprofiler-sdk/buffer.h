@@ -47,6 +47,8 @@ typedef void (*rocprofiler_buffer_tracing_cb_t)(rocprofiler_context_id_t      co
  * @retval ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND No such context.
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT A NULL pointer, zero size, watermark above
  * size, or an unknown policy.
+ * @retval ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES No memory, or the limit of buffers (4096) or
+ * callback threads (255) is reached.
  */
 rocprofiler_status_t
 rocprofiler_create_buffer(rocprofiler_context_id_t        context,

@@ -27,7 +27,9 @@ ROCPROFILER_EXTERN_C_INIT
  * @retval ROCPROFILER_STATUS_ERROR_METRIC_NOT_VALID_FOR_AGENT A counter is of another agent.
  * @retval ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT The counters cannot be collected in one pass.
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT A NULL pointer or zero count.
- * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Counters are not built for this agent yet.
+ * @retval ROCPROFILER_STATUS_ERROR_PROFILE_NOT_FOUND `config_id->handle` names no configuration.
+ * @retval ROCPROFILER_STATUS_ERROR_AGENT_MISMATCH That configuration is of another agent.
+ * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED The agent has no counter support (yet).
  */
 rocprofiler_status_t
 rocprofiler_create_counter_config(rocprofiler_agent_id_t           agent_id,

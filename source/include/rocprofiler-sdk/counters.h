@@ -83,7 +83,7 @@ typedef rocprofiler_status_t (*rocprofiler_available_counters_cb_t)(
  * @retval ROCPROFILER_STATUS_SUCCESS
  * @retval ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND No such agent.
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p cb is NULL.
- * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Counters are not built for this agent yet.
+ * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED The agent has no counter support (yet).
  */
 rocprofiler_status_t
 rocprofiler_iterate_agent_supported_counters(rocprofiler_agent_id_t              agent_id,
@@ -98,7 +98,6 @@ rocprofiler_iterate_agent_supported_counters(rocprofiler_agent_id_t             
  * @retval ROCPROFILER_STATUS_SUCCESS
  * @retval ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND No such counter.
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p info is NULL or @p version unknown.
- * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Counters are not built yet.
  */
 rocprofiler_status_t
 rocprofiler_query_counter_info(rocprofiler_counter_id_t              counter_id,
@@ -109,6 +108,7 @@ rocprofiler_query_counter_info(rocprofiler_counter_id_t              counter_id,
  * @brief The counter of a record's instance id.
  * @retval ROCPROFILER_STATUS_SUCCESS
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p counter_id is NULL.
+ * @retval ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND @p id is not an instance of any counter.
  */
 rocprofiler_status_t
 rocprofiler_query_record_counter_id(rocprofiler_counter_instance_id_t id,
@@ -119,6 +119,7 @@ rocprofiler_query_record_counter_id(rocprofiler_counter_instance_id_t id,
  * @retval ROCPROFILER_STATUS_SUCCESS
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p pos is NULL.
  * @retval ROCPROFILER_STATUS_ERROR_DIM_NOT_FOUND The counter has no such dimension.
+ * @retval ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND @p id is not an instance of any counter.
  */
 rocprofiler_status_t
 rocprofiler_query_record_dimension_position(rocprofiler_counter_instance_id_t  id,

@@ -36,7 +36,7 @@ typedef void (*rocprofiler_device_counting_service_cb_t)(
 
 /**
  * @brief Configures agent-wide counting.
- * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Not built yet on any agent.
+ * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Agent-wide counting is not built yet (after argument checks).
  */
 rocprofiler_status_t
 rocprofiler_configure_device_counting_service(rocprofiler_context_id_t context_id,
@@ -47,7 +47,7 @@ rocprofiler_configure_device_counting_service(rocprofiler_context_id_t context_i
 
 /**
  * @brief Reads the agent-wide counters now.
- * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Not built yet on any agent.
+ * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Agent-wide counting is not built yet (after argument checks).
  */
 rocprofiler_status_t
 rocprofiler_sample_device_counting_service(rocprofiler_context_id_t      context_id,

@@ -74,7 +74,6 @@ typedef void (*rocprofiler_dispatch_counting_record_cb_t)(
  * @retval ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND No such buffer.
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p callback is NULL.
  * @retval ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED Already configured in the context.
- * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Counters are not built yet.
  */
 rocprofiler_status_t
 rocprofiler_configure_buffer_dispatch_counting_service(
@@ -91,7 +90,6 @@ rocprofiler_configure_buffer_dispatch_counting_service(
  * @retval ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND No such context.
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT A callback is NULL.
  * @retval ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED Already configured in the context.
- * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Counters are not built yet.
  */
 rocprofiler_status_t
 rocprofiler_configure_callback_dispatch_counting_service(

@@ -20,6 +20,8 @@ ROCPROFILER_EXTERN_C_INIT
  * @param [out] cb_thread_id Receives its id.
  * @retval ROCPROFILER_STATUS_SUCCESS
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p cb_thread_id is NULL.
+ * @retval ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES No memory, or the limit of buffers (4096) or
+ * callback threads (255) is reached.
  * @retval ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED Called after initialization.
  */
 rocprofiler_status_t

@@ -416,6 +416,8 @@ rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* 
     try
     {
         if(client_id != nullptr) client_id->name = "rocprofv3";
+        // rocprofv3's pre-run agent query (query.cpp) loads this library without profiling.
+        if(std::getenv("ROCPROFV3_TOOL_HELPER_MODE") != nullptr) return nullptr;
         auto parsed = read_config([](const char* name) { return std::getenv(name); });
         if(!parsed.errors.empty())
         {

@@ -39,26 +39,26 @@ footprint(size_t bytes)
 enum class lifetime
 {
     alive,
-    closing,  // destroy() is delivering the last records; emplace refuses
+    closing, // destroy() is delivering the last records; emplace refuses
     destroyed,
 };
 
 // State of the half that is not being filled.
 enum class hand_off
 {
-    idle,        // empty and free: the next swap can happen at once
-    submitted,   // full, posted to a callback thread, callback not started
-    delivering,  // the callback is running
+    idle,       // empty and free: the next swap can happen at once
+    submitted,  // full, posted to a callback thread, callback not started
+    delivering, // the callback is running
 };
 
 struct half
 {
-    std::unique_ptr<uint64_t[]>              storage  = {};  // capacity bytes, 8-aligned
-    size_t                                   used     = 0;   // bytes
-    std::vector<rocprofiler_record_header_t> headers  = {};
-    std::vector<rocprofiler_record_header_t*> pointers = {};  // same length as headers
-    uint64_t                                 drops    = 0;   // drop count handed with this half
-    uint64_t                                 sequence = 0;   // submission number
+    std::unique_ptr<uint64_t[]>               storage  = {}; // capacity bytes, 8-aligned
+    size_t                                    used     = 0;  // bytes
+    std::vector<rocprofiler_record_header_t>  headers  = {};
+    std::vector<rocprofiler_record_header_t*> pointers = {}; // same length as headers
+    uint64_t                                  drops    = 0;  // drop count handed with this half
+    uint64_t                                  sequence = 0;  // submission number
 
     std::byte* bytes() { return reinterpret_cast<std::byte*>(storage.get()); }
 };
@@ -68,27 +68,27 @@ struct instance
     // Fixed at creation.
     uint64_t                        handle    = 0;
     rocprofiler_context_id_t        context   = {};
-    size_t                          capacity  = 0;  // size rounded up to 8
+    size_t                          capacity  = 0; // size rounded up to 8
     size_t                          watermark = 0;
     bool                            lossless  = true;
     rocprofiler_buffer_tracing_cb_t callback  = nullptr;
     void*                           data      = nullptr;
 
     std::atomic<uint64_t> thread = internal_threading::default_thread;
-    std::atomic<lifetime> state  = lifetime::alive;  // written under mutex
+    std::atomic<lifetime> state  = lifetime::alive; // written under mutex
 
     // Everything below is guarded by mutex, except the half in hand-off state delivering, which
     // belongs to the delivering thread.
     std::mutex              mutex           = {};
-    std::condition_variable changed         = {};  // a hand-off completed, or destroy started
+    std::condition_variable changed         = {}; // a hand-off completed, or destroy started
     std::array<half, 2>     halves          = {};
     int                     active          = 0;
     hand_off                other           = hand_off::idle;
-    uint64_t                submitted_to    = 0;  // callback thread the submitted half went to
-    uint64_t                drops           = 0;  // since the last submission
+    uint64_t                submitted_to    = 0; // callback thread the submitted half went to
+    uint64_t                drops           = 0; // since the last submission
     uint64_t                submit_seq      = 0;
     uint64_t                delivered_seq   = 0;
-    bool                    flush_requested = false;  // flush(wait=false) while a half was busy
+    bool                    flush_requested = false; // flush(wait=false) while a half was busy
 };
 
 struct registry
@@ -149,8 +149,7 @@ should_submit(const instance& buf)
     return buf.flush_requested && (has_records || buf.drops > 0);
 }
 
-void
-deliver_task(void* arg);
+void deliver_task(void* arg);
 
 // Lock held, buf.other == submitted. Runs the callback here, and keeps delivering on this thread
 // while a next half is due and no callback thread accepts it. Returns with the lock held.
@@ -175,7 +174,8 @@ deliver(instance& buf, std::unique_lock<std::mutex>& lock)
                          full.headers.size(),
                          buf.data,
                          full.drops);
-        } catch(...)
+        }
+        catch(...)
         {
             ROCP_LOG(error) << "the callback of buffer " << buf.handle << " threw an exception";
         }
@@ -192,10 +192,10 @@ deliver(instance& buf, std::unique_lock<std::mutex>& lock)
 
         if(!should_submit(buf)) return;
         // Same as submit(), looping here instead of recursing when no thread takes the half.
-        auto& act          = buf.halves[buf.active];
-        act.drops          = buf.drops;
-        act.sequence       = ++buf.submit_seq;
-        buf.drops          = 0;
+        auto& act           = buf.halves[buf.active];
+        act.drops           = buf.drops;
+        act.sequence        = ++buf.submit_seq;
+        buf.drops           = 0;
         buf.flush_requested = false;
         buf.active ^= 1;
         buf.other        = hand_off::submitted;
@@ -263,7 +263,7 @@ flush_locked(instance& buf, std::unique_lock<std::mutex>& lock, bool wait)
     while(true)
     {
         if(buf.state.load(std::memory_order_relaxed) == lifetime::destroyed)
-            return ROCPROFILER_STATUS_SUCCESS;  // destroy() delivered everything
+            return ROCPROFILER_STATUS_SUCCESS; // destroy() delivered everything
         const auto& act = buf.halves[buf.active];
         if(act.headers.empty() && buf.drops == 0)
         {
@@ -303,7 +303,7 @@ for_each_buffer(FuncT&& func)
             func(rocprofiler_buffer_id_t{buf->handle});
     }
 }
-}  // namespace
+} // namespace
 
 rocprofiler_status_t
 create(rocprofiler_context_id_t        ctx,
@@ -340,10 +340,12 @@ create(rocprofiler_context_id_t        ctx,
             h.headers.reserve(reserve);
             h.pointers.reserve(reserve);
         }
-    } catch(const std::bad_alloc&)
+    }
+    catch(const std::bad_alloc&)
     {
         return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
-    } catch(const std::length_error&)
+    }
+    catch(const std::length_error&)
     {
         return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
     }
@@ -387,7 +389,7 @@ destroy(rocprofiler_buffer_id_t id)
         return ROCPROFILER_STATUS_ERROR_BUFFER_BUSY;
 
     buf->state.store(lifetime::closing, std::memory_order_relaxed);
-    buf->changed.notify_all();  // producers waiting for room give up: the buffer is going away
+    buf->changed.notify_all(); // producers waiting for room give up: the buffer is going away
     while(true)
     {
         const auto& act = buf->halves[buf->active];
@@ -439,11 +441,8 @@ assign_callback_thread(rocprofiler_buffer_id_t id, rocprofiler_callback_thread_t
 }
 
 bool
-emplace(rocprofiler_buffer_id_t id,
-        uint32_t                category,
-        uint32_t                kind,
-        const void*             record,
-        size_t                  size)
+emplace(
+    rocprofiler_buffer_id_t id, uint32_t category, uint32_t kind, const void* record, size_t size)
 {
     auto* buf = lookup(id);
     if(buf == nullptr || (record == nullptr && size > 0)) return false;
@@ -506,12 +505,14 @@ emplace(rocprofiler_buffer_id_t id,
         try
         {
             act.pointers.push_back(nullptr);
-        } catch(...)
+        }
+        catch(...)
         {
             act.headers.pop_back();
             throw;
         }
-    } catch(const std::bad_alloc&)
+    }
+    catch(const std::bad_alloc&)
     {
         ++buf->drops;
         return false;
@@ -530,17 +531,21 @@ emplace(rocprofiler_buffer_id_t id,
 void
 flush_all()
 {
-    for_each_buffer([](rocprofiler_buffer_id_t id) {
-        if(exists(id)) flush(id, true);
-    });
+    for_each_buffer(
+        [](rocprofiler_buffer_id_t id)
+        {
+            if(exists(id)) flush(id, true);
+        });
 }
 
 void
 destroy_all()
 {
-    for_each_buffer([](rocprofiler_buffer_id_t id) {
-        if(exists(id)) destroy(id);
-    });
+    for_each_buffer(
+        [](rocprofiler_buffer_id_t id)
+        {
+            if(exists(id)) destroy(id);
+        });
     internal_threading::finalize();
 }
-}  // namespace rocprofiler::buffer
+} // namespace rocprofiler::buffer

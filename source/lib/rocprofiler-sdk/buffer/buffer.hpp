@@ -16,12 +16,11 @@
 // buffer on the calling thread rather than waiting for it (that wait could deadlock).
 #pragma once
 
-#include <rocprofiler-sdk/buffer.h>
-#include <rocprofiler-sdk/fwd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <rocprofiler-sdk/buffer.h>
+#include <rocprofiler-sdk/fwd.h>
 #include <type_traits>
 
 namespace rocprofiler::buffer
@@ -30,50 +29,41 @@ namespace rocprofiler::buffer
 // does). ERROR_CONTEXT_NOT_FOUND for an unknown context; ERROR_INVALID_ARGUMENT for a null
 // callback or @p out, size 0, watermark above size, or a policy outside NONE..LOSSLESS;
 // ERROR_OUT_OF_RESOURCES when the storage cannot be allocated. POLICY_NONE behaves as LOSSLESS.
-rocprofiler_status_t
-create(rocprofiler_context_id_t        ctx,
-       size_t                          size,
-       size_t                          watermark,
-       rocprofiler_buffer_policy_t     policy,
-       rocprofiler_buffer_tracing_cb_t cb,
-       void*                           data,
-       rocprofiler_buffer_id_t*        out);
+rocprofiler_status_t create(rocprofiler_context_id_t        ctx,
+                            size_t                          size,
+                            size_t                          watermark,
+                            rocprofiler_buffer_policy_t     policy,
+                            rocprofiler_buffer_tracing_cb_t cb,
+                            void*                           data,
+                            rocprofiler_buffer_id_t*        out);
 
 // Hands the records written before the call to the callback. With @p wait, returns after the
 // callback has run for them. ERROR_BUFFER_NOT_FOUND for an unknown or destroyed buffer;
 // ERROR_BUFFER_BUSY from inside this buffer's own callback, or from inside any buffer callback
 // while this buffer's callback is running on another thread.
-rocprofiler_status_t
-flush(rocprofiler_buffer_id_t id, bool wait);
+rocprofiler_status_t flush(rocprofiler_buffer_id_t id, bool wait);
 
 // Refuses new records, delivers every record already written, then invalidates the id (later
 // flush/destroy: ERROR_BUFFER_NOT_FOUND; later emplace: false). Errors as flush().
-rocprofiler_status_t
-destroy(rocprofiler_buffer_id_t id);
+rocprofiler_status_t destroy(rocprofiler_buffer_id_t id);
 
 // True from create() until destroy() starts.
-bool
-exists(rocprofiler_buffer_id_t id);
+bool exists(rocprofiler_buffer_id_t id);
 
 // The context that owns the buffer, while it exists.
-std::optional<rocprofiler_context_id_t>
-owner(rocprofiler_buffer_id_t id);
+std::optional<rocprofiler_context_id_t> owner(rocprofiler_buffer_id_t id);
 
 // Delivers the buffer's records on callback thread @p thread from now on. The caller checks the
 // configuration lock. ERROR_BUFFER_NOT_FOUND, ERROR_THREAD_NOT_FOUND.
-rocprofiler_status_t
-assign_callback_thread(rocprofiler_buffer_id_t id, rocprofiler_callback_thread_t thread);
+rocprofiler_status_t assign_callback_thread(rocprofiler_buffer_id_t       id,
+                                            rocprofiler_callback_thread_t thread);
 
 // Copies @p size bytes of @p record into the buffer. Thread-safe, from any thread. Returns false
 // when the record was not stored: unknown or destroyed buffer, DISCARD with both halves full (the
 // drop is counted and reported as drop_count), a record larger than the buffer (counted, warned
 // once), or a null @p record with a non-zero @p size.
-bool
-emplace(rocprofiler_buffer_id_t id,
-        uint32_t                category,
-        uint32_t                kind,
-        const void*             record,
-        size_t                  size);
+bool emplace(
+    rocprofiler_buffer_id_t id, uint32_t category, uint32_t kind, const void* record, size_t size);
 
 template <typename T>
 bool
@@ -85,11 +75,9 @@ emplace(rocprofiler_buffer_id_t id, uint32_t category, uint32_t kind, const T& r
 }
 
 // Finalization: delivers every buffer's records and waits for the callbacks.
-void
-flush_all();
+void flush_all();
 
 // Finalization, after flush_all(): destroys every buffer (delivering anything written since) and
 // stops and joins the callback threads.
-void
-destroy_all();
-}  // namespace rocprofiler::buffer
+void destroy_all();
+} // namespace rocprofiler::buffer

@@ -11,10 +11,9 @@
 #include <exception>
 #include <mutex>
 #include <new>
+#include <pthread.h>
 #include <system_error>
 #include <thread>
-
-#include <pthread.h>
 
 namespace rocprofiler::internal_threading
 {
@@ -41,8 +40,9 @@ class callback_thread
 {
 public:
     explicit callback_thread(uint64_t handle)
-    : m_handle{handle}
-    {}
+        : m_handle{handle}
+    {
+    }
 
     callback_thread(const callback_thread&)            = delete;
     callback_thread& operator=(const callback_thread&) = delete;
@@ -73,7 +73,8 @@ callback_thread::post(task work)
         {
             m_thread  = std::thread{[this] { run(); }};
             m_started = true;
-        } catch(const std::system_error& e)
+        }
+        catch(const std::system_error& e)
         {
             common::log::warn_once("callback-thread-start",
                                    std::string{"cannot start a buffer callback thread ("} +
@@ -84,7 +85,8 @@ callback_thread::post(task work)
     try
     {
         m_queue.push_back(work);
-    } catch(const std::bad_alloc&)
+    }
+    catch(const std::bad_alloc&)
     {
         return false;
     }
@@ -105,14 +107,15 @@ callback_thread::run()
     while(true)
     {
         m_wake.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
-        if(m_queue.empty()) break;  // stopping, and everything queued has run
+        if(m_queue.empty()) break; // stopping, and everything queued has run
         auto work = m_queue.front();
         m_queue.pop_front();
         lock.unlock();
         try
         {
             work.function(work.argument);
-        } catch(...)
+        }
+        catch(...)
         {
             ROCP_LOG(error) << "a task of buffer callback thread " << m_handle << " threw";
         }
@@ -142,9 +145,9 @@ struct registry
 {
     registry() { threads[default_thread].store(new callback_thread{default_thread}); }
 
-    std::mutex                                           create_mutex = {};
-    size_t                                               count        = 1;
-    std::array<std::atomic<callback_thread*>, max_threads> threads    = {};
+    std::mutex                                             create_mutex = {};
+    size_t                                                 count        = 1;
+    std::array<std::atomic<callback_thread*>, max_threads> threads      = {};
 };
 
 // Never destroyed: callback threads may be running while static destructors run at exit.
@@ -161,7 +164,7 @@ lookup(uint64_t handle)
     if(handle >= max_threads) return nullptr;
     return get_registry().threads[handle].load(std::memory_order_acquire);
 }
-}  // namespace
+} // namespace
 
 rocprofiler_status_t
 create_callback_thread(rocprofiler_callback_thread_t* id)
@@ -205,4 +208,4 @@ finalize()
             thread->stop_and_join();
     }
 }
-}  // namespace rocprofiler::internal_threading
+} // namespace rocprofiler::internal_threading

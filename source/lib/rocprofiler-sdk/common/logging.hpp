@@ -62,8 +62,10 @@ private:
 }  // namespace rocprofiler::common::log
 
 // ROCP_LOG(warning) << "text " << value;  The operands are not evaluated when the level is off.
+// A single statement (a for loop that runs at most once), so it is safe after an unbraced if.
 #define ROCP_LOG(LEVEL)                                                                            \
-    if(!::rocprofiler::common::log::enabled(::rocprofiler::common::log::level::LEVEL))             \
-    {}                                                                                             \
-    else                                                                                           \
-        ::rocprofiler::common::log::line{::rocprofiler::common::log::level::LEVEL}.stream()
+    for(bool rocp_log_once_ =                                                                      \
+            ::rocprofiler::common::log::enabled(::rocprofiler::common::log::level::LEVEL);         \
+        rocp_log_once_;                                                                            \
+        rocp_log_once_ = false)                                                                    \
+    ::rocprofiler::common::log::line{::rocprofiler::common::log::level::LEVEL}.stream()

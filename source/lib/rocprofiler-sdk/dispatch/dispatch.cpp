@@ -9,6 +9,7 @@
 
 #include <rocprofiler-sdk/buffer_tracing.h>
 #include <rocprofiler-sdk/callback_tracing.h>
+#include <rocprofiler-sdk/dispatch_counting_service.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -84,6 +85,41 @@ struct execution
     std::vector<participant> participants = {};
 };
 
+// Asks the context's dispatch counting service which configuration this execution collects.
+// Called on the submitting thread.
+std::shared_ptr<const counters::config>
+choose_counter_config(context::context&                  ctx,
+                      const context::dispatch_counting_service& svc,
+                      const logical_dispatch&            dispatch,
+                      participant&                       p)
+{
+    auto data = rocprofiler_dispatch_counting_service_data_t{};
+    data.size                    = sizeof(data);
+    data.correlation_id.internal = dispatch.internal_id;
+    data.correlation_id.external = p.external;
+    data.dispatch_info           = dispatch.info;
+    auto chosen                  = rocprofiler_counter_config_id_t{0};
+    svc.dispatch_callback(data, &chosen, &p.counting_user_data, svc.dispatch_data);
+    if(chosen.handle == 0) return nullptr;
+    auto cfg = counters::get_config(chosen);
+    if(!cfg)
+    {
+        common::log::warn_once("dispatch-counting-unknown-config",
+                               "dispatch counting: a tool chose a counter configuration that does "
+                               "not exist; the dispatch is not counted");
+        return nullptr;
+    }
+    if(cfg->agent.handle != dispatch.info.agent_id.handle)
+    {
+        common::log::warn_once("dispatch-counting-agent-mismatch",
+                               "dispatch counting: a tool chose a counter configuration of another "
+                               "agent than the dispatch's; the dispatch is not counted");
+        return nullptr;
+    }
+    (void) ctx;
+    return cfg;
+}
+
 std::vector<participant>
 select_participants(const logical_dispatch& dispatch)
 {
@@ -98,11 +134,105 @@ select_participants(const logical_dispatch& dispatch)
             cb != nullptr && (cb->covers(ROCPROFILER_KERNEL_DISPATCH_ENQUEUE) ||
                               cb->covers(ROCPROFILER_KERNEL_DISPATCH_COMPLETE));
         p.buffer_trace = buf != nullptr && buf->covers(ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
-        if(!p.callback_trace && !p.buffer_trace) return;
+        const auto* counting = ctx.dispatch_counter.get();
+        if(!p.callback_trace && !p.buffer_trace && counting == nullptr) return;
         p.external = external_id_for(ctx, dispatch);
+        if(counting != nullptr) p.counter_config = choose_counter_config(ctx, *counting, dispatch, p);
+        if(!p.callback_trace && !p.buffer_trace && !p.counter_config) return;
         result.emplace_back(p);
     });
     return result;
+}
+
+// The union of the counters every participant's configuration asks for, or nullptr.
+std::shared_ptr<const execution_request>
+make_execution_request(const std::vector<participant>& participants)
+{
+    auto request = std::shared_ptr<execution_request>{};
+    for(const auto& p : participants)
+    {
+        if(!p.counter_config) continue;
+        if(!request) request = std::make_shared<execution_request>();
+        for(const auto* def : p.counter_config->counters)
+        {
+            auto known = false;
+            for(const auto* itr : request->counters)
+                known = known || (itr == def);
+            if(!known) request->counters.emplace_back(def);
+        }
+    }
+    return request;
+}
+
+rocprofiler_dispatch_counting_service_data_t
+make_counting_data(const logical_dispatch& dispatch,
+                   const participant&      p,
+                   const execution_result* result)
+{
+    auto data                    = rocprofiler_dispatch_counting_service_data_t{};
+    data.size                    = sizeof(data);
+    data.correlation_id.internal = dispatch.internal_id;
+    data.correlation_id.external = p.external;
+    data.start_timestamp         = result != nullptr ? result->start_ns : 0;
+    data.end_timestamp           = result != nullptr ? result->end_ns : 0;
+    data.dispatch_info           = dispatch.info;
+    return data;
+}
+
+// Delivers one participant's counter values, in callback or buffer form.
+void
+deliver_counters(const logical_dispatch& dispatch,
+                 const participant&      p,
+                 const execution_result& result)
+{
+    const auto* svc = p.ctx->dispatch_counter.get();
+    if(!p.counter_config || svc == nullptr) return;
+    if(!result.ok)
+    {
+        ROCP_LOG(warning) << "dispatch counting: dispatch " << dispatch.info.dispatch_id << " ("
+                          << dispatch.kernel_name << ") failed: " << result.error
+                          << "; no counter values are reported for it";
+        return;
+    }
+    auto records = std::vector<rocprofiler_counter_record_t>{};
+    records.reserve(p.counter_config->counters.size());
+    for(const auto* def : p.counter_config->counters)
+    {
+        for(const auto& measured : result.counters)
+        {
+            if(measured.id.handle != def->id.handle) continue;
+            auto record          = rocprofiler_counter_record_t{};
+            record.id            = counters::instance_id(def->id);
+            record.counter_value = measured.value;
+            record.dispatch_id   = dispatch.info.dispatch_id;
+            record.user_data     = p.counting_user_data;
+            record.agent_id      = dispatch.info.agent_id;
+            records.emplace_back(record);
+            break;
+        }
+    }
+    auto data = make_counting_data(dispatch, p, &result);
+    if(svc->record_callback != nullptr)
+    {
+        svc->record_callback(data, records.data(), records.size(), p.counting_user_data, svc->record_data);
+        return;
+    }
+    auto header            = rocprofiler_dispatch_counting_service_record_t{};
+    header.size            = sizeof(header);
+    header.num_records     = records.size();
+    header.correlation_id  = data.correlation_id;
+    header.start_timestamp = data.start_timestamp;
+    header.end_timestamp   = data.end_timestamp;
+    header.dispatch_info   = data.dispatch_info;
+    buffer::emplace(svc->buffer,
+                    ROCPROFILER_BUFFER_CATEGORY_COUNTERS,
+                    ROCPROFILER_COUNTER_RECORD_PROFILE_COUNTING_DISPATCH_HEADER,
+                    header);
+    for(const auto& record : records)
+        buffer::emplace(svc->buffer,
+                        ROCPROFILER_BUFFER_CATEGORY_COUNTERS,
+                        ROCPROFILER_COUNTER_RECORD_VALUE,
+                        record);
 }
 
 rocprofiler_callback_tracing_record_t
@@ -125,6 +255,14 @@ make_record(const logical_dispatch& dispatch,
     return record;
 }
 
+// A participant whose client was finalized (fini_func) after the execution was submitted: a tool
+// receives nothing after its finalize, not even completions of work already in flight.
+bool
+client_gone(const participant& p)
+{
+    return p.ctx->client != 0 && registration::client_finalized(p.ctx->client);
+}
+
 void
 fire_enqueue(const logical_dispatch& dispatch,
              std::vector<participant>& participants,
@@ -132,7 +270,7 @@ fire_enqueue(const logical_dispatch& dispatch,
 {
     for(auto& p : participants)
     {
-        if(!p.callback_trace) continue;
+        if(!p.callback_trace || client_gone(p)) continue;
         const auto* cb = callback_config(*p.ctx);
         if(!cb->covers(ROCPROFILER_KERNEL_DISPATCH_ENQUEUE)) continue;
         auto payload          = rocprofiler_callback_tracing_kernel_dispatch_data_t{};
@@ -152,6 +290,7 @@ deliver_completion(const logical_dispatch&         dispatch,
 {
     for(auto& p : participants)
     {
+        if(client_gone(p)) continue;
         if(p.callback_trace)
         {
             const auto* cb = callback_config(*p.ctx);
@@ -189,6 +328,7 @@ deliver_completion(const logical_dispatch&         dispatch,
                             ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,
                             record);
         }
+        deliver_counters(dispatch, p, result);
     }
 }
 
@@ -216,11 +356,15 @@ submit_execution(const logical_dispatch&                dispatch,
     // The ENQUEUE EXIT callbacks run after enqueue() returned, so they may race the completion
     // on another thread; each participant's record is independent, so this is safe.
     auto exit_participants = exec->participants;
-    backend.enqueue([exec, where, on_done = std::move(on_done)](const execution_result& result) {
+    auto complete = [exec, where, on_done = std::move(on_done)](const execution_result& result) {
         if(where == delivery::on_completion_thread)
             deliver_completion(*exec->dispatch, exec->participants, result);
         on_done(result);
-    });
+    };
+    if(auto request = make_execution_request(exec->participants))
+        backend.enqueue_counted(std::move(complete), std::move(request));
+    else
+        backend.enqueue(std::move(complete));
     fire_enqueue(dispatch, exit_participants, ROCPROFILER_CALLBACK_PHASE_EXIT);
     return exec;
 }

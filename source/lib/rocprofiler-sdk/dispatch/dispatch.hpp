@@ -9,6 +9,7 @@
 #pragma once
 
 #include "context/context.hpp"
+#include "counters/counters.hpp"
 
 #include <rocprofiler-sdk/fwd.h>
 
@@ -35,13 +36,28 @@ struct launch_info
     const char*             kernel_name          = "";  // valid for the life of the process
 };
 
+// Counters one execution must measure: the union of the configurations of every context that
+// counts this execution.
+struct execution_request
+{
+    std::vector<const counters::counter_definition*> counters = {};
+};
+
+// A measured counter value.
+struct counter_value
+{
+    rocprofiler_counter_id_t id    = {};
+    double                   value = 0.0;
+};
+
 // Outcome of one execution of a kernel. Timestamps on the SDK's clock, ns.
 struct execution_result
 {
-    uint64_t    start_ns = 0;
-    uint64_t    end_ns   = 0;
-    bool        ok       = true;
-    std::string error    = {};
+    uint64_t                   start_ns = 0;
+    uint64_t                   end_ns   = 0;
+    bool                       ok       = true;
+    std::string                error    = {};
+    std::vector<counter_value> counters = {};  // one per requested counter, when ok
 };
 
 using completion_fn = std::function<void(const execution_result&)>;
@@ -59,6 +75,16 @@ public:
     // returns. on_complete is called exactly once, on any thread, when the kernel finished. Must
     // not signal the application's completion. May be called several times (kernel replay).
     virtual void enqueue(completion_fn on_complete) = 0;
+
+    // The same, measuring the requested counters around the execution. Backends whose agents
+    // have counters override it; the registry never lets a configuration of an agent without
+    // counters exist, so the default is never asked for counters.
+    virtual void enqueue_counted(completion_fn                            on_complete,
+                                 std::shared_ptr<const execution_request> request)
+    {
+        (void) request;
+        enqueue(std::move(on_complete));
+    }
 
     // Signals the application's completion of the logical dispatch. Called exactly once, after the
     // last execution finished (on the thread that observed it, or the submitting thread).
@@ -101,6 +127,8 @@ struct participant
     rocprofiler_user_data_t callback_data  = {};  // user_data of the KERNEL_DISPATCH callbacks
     bool                    callback_trace = false;  // KERNEL_DISPATCH COMPLETE callback wanted
     bool                    buffer_trace   = false;  // KERNEL_DISPATCH buffer record wanted
+    std::shared_ptr<const counters::config> counter_config   = {};  // dispatch counting
+    rocprofiler_user_data_t                 counting_user_data = {};
 };
 
 // The logical dispatch: fixed before CONFIG (kernel replay) or before the single execution.

@@ -3,6 +3,7 @@
 #include "agent/agent.hpp"
 #include "common/logging.hpp"
 #include "dispatch/dispatch.hpp"
+#include "host/counters.hpp"
 #include "host/memory.hpp"
 #include "host/runtime/runtime.hpp"
 #include "kernel_replay/engine.hpp"
@@ -48,15 +49,34 @@ public:
             m_packet.queue, m_packet, [on_complete](const execution_result& result) {
                 on_complete(convert(result));
             });
-        if(status != ROCPROFILER_HOST_STATUS_SUCCESS)
-        {
-            auto failed  = dispatch::execution_result{};
-            failed.ok    = false;
-            failed.error = rocprofiler_host_status_string(status);
-            ROCP_LOG(error) << "host device: could not enqueue kernel '" << m_packet.kernel->name
-                            << "': " << failed.error;
-            on_complete(failed);
-        }
+        if(status != ROCPROFILER_HOST_STATUS_SUCCESS) report_enqueue_failure(status, on_complete);
+    }
+
+    void report_enqueue_failure(rocprofiler_host_status_t status, const dispatch::completion_fn& on_complete)
+    {
+        auto failed  = dispatch::execution_result{};
+        failed.ok    = false;
+        failed.error = rocprofiler_host_status_string(status);
+        ROCP_LOG(error) << "host device: could not enqueue kernel '" << m_packet.kernel->name
+                        << "': " << failed.error;
+        on_complete(failed);
+    }
+
+    void enqueue_counted(dispatch::completion_fn                            on_complete,
+                         std::shared_ptr<const dispatch::execution_request> request) override
+    {
+        auto session = std::make_shared<counter_session>(std::move(request), m_device.worker_count());
+        auto pkt     = m_packet;
+        auto status  = m_device.enqueue(
+            m_packet.queue,
+            m_packet,
+            [on_complete, session, pkt](const execution_result& result) {
+                auto out = convert(result);
+                if(out.ok) out.counters = session->finish(pkt, result);
+                on_complete(out);
+            },
+            session->hooks());
+        if(status != ROCPROFILER_HOST_STATUS_SUCCESS) report_enqueue_failure(status, on_complete);
     }
 
     void signal_application(const dispatch::execution_result&) override
@@ -138,7 +158,7 @@ namespace rocprofiler::agent
 void
 append_host_agents(std::vector<description>& out)
 {
-    const auto props  = host::get_device().properties();
+    const auto props  = host::process_device().properties();
     auto       entry  = description{};
     entry.backend_kind  = backend::host;
     entry.backend_index = 0;

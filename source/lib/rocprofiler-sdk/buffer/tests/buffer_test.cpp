@@ -3,20 +3,18 @@
 #include "buffer/buffer.hpp"
 #include "registration/registration.hpp"
 
-#include <rocprofiler-sdk/buffer.h>
-#include <rocprofiler-sdk/context.h>
-#include <rocprofiler-sdk/fwd.h>
-#include <rocprofiler-sdk/internal_threading.h>
-
-#include <gtest/gtest.h>
-
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <gtest/gtest.h>
 #include <mutex>
+#include <rocprofiler-sdk/buffer.h>
+#include <rocprofiler-sdk/context.h>
+#include <rocprofiler-sdk/fwd.h>
+#include <rocprofiler-sdk/internal_threading.h>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -26,7 +24,7 @@ namespace
 namespace buffer = rocprofiler::buffer;
 using namespace std::chrono_literals;
 
-constexpr auto patience = 10s;  // how long a test waits for an asynchronous delivery
+constexpr auto patience = 10s; // how long a test waits for an asynchronous delivery
 
 struct record
 {
@@ -46,19 +44,19 @@ struct delivered
 // delivery) until the test opens it.
 struct collector
 {
-    std::mutex                  mutex      = {};
-    std::condition_variable     changed    = {};
-    std::vector<record>         records    = {};
-    std::vector<delivered>      raw        = {};
-    std::vector<uint64_t>       drop_counts = {};
-    std::vector<size_t>         batch_sizes = {};
-    std::vector<std::thread::id> threads   = {};
-    size_t                      payload_size = sizeof(record);  // payload size of every record
-    bool                        keep_raw   = false;
-    bool                        gate_closed = false;
-    size_t                      in_callback = 0;
-    rocprofiler_buffer_id_t     last_buffer = {};
-    rocprofiler_context_id_t    last_context = {};
+    std::mutex                   mutex        = {};
+    std::condition_variable      changed      = {};
+    std::vector<record>          records      = {};
+    std::vector<delivered>       raw          = {};
+    std::vector<uint64_t>        drop_counts  = {};
+    std::vector<size_t>          batch_sizes  = {};
+    std::vector<std::thread::id> threads      = {};
+    size_t                       payload_size = sizeof(record); // payload size of every record
+    bool                         keep_raw     = false;
+    bool                         gate_closed  = false;
+    size_t                       in_callback  = 0;
+    rocprofiler_buffer_id_t      last_buffer  = {};
+    rocprofiler_context_id_t     last_context = {};
 
     uint64_t total_drops()
     {
@@ -82,8 +80,7 @@ struct collector
     }
 
     // Waits until pred() holds (under the mutex) or patience runs out.
-    template <typename PredT>
-    bool wait_for(PredT&& pred)
+    template <typename PredT> bool wait_for(PredT&& pred)
     {
         auto lock = std::unique_lock{mutex};
         return changed.wait_for(lock, patience, [&] { return pred(); });
@@ -111,8 +108,8 @@ struct collector
                          void*                         data,
                          uint64_t                      drop_count)
     {
-        auto* self = static_cast<collector*>(data);
-        auto  lock = std::unique_lock{self->mutex};
+        auto* self         = static_cast<collector*>(data);
+        auto  lock         = std::unique_lock{self->mutex};
         self->last_buffer  = id;
         self->last_context = ctx;
         self->drop_counts.push_back(drop_count);
@@ -156,7 +153,8 @@ struct gate_opener
 rocprofiler_context_id_t
 make_context()
 {
-    static const auto ctx = [] {
+    static const auto ctx = []
+    {
         auto value = rocprofiler_context_id_t{};
         EXPECT_EQ(rocprofiler_create_context(&value), ROCPROFILER_STATUS_SUCCESS);
         return value;
@@ -169,13 +167,14 @@ struct scoped_buffer
 {
     rocprofiler_buffer_id_t id = {};
 
-    scoped_buffer(size_t                      size,
-                  size_t                      watermark,
-                  rocprofiler_buffer_policy_t policy,
-                  collector&                  sink,
+    scoped_buffer(size_t                          size,
+                  size_t                          watermark,
+                  rocprofiler_buffer_policy_t     policy,
+                  collector&                      sink,
                   rocprofiler_buffer_tracing_cb_t cb = &collector::callback)
     {
-        auto status = rocprofiler_create_buffer(make_context(), size, watermark, policy, cb, &sink, &id);
+        auto status =
+            rocprofiler_create_buffer(make_context(), size, watermark, policy, cb, &sink, &id);
         EXPECT_EQ(status, ROCPROFILER_STATUS_SUCCESS);
     }
     ~scoped_buffer()
@@ -205,8 +204,9 @@ dummy_callback(rocprofiler_context_id_t,
                size_t,
                void*,
                uint64_t)
-{}
-}  // namespace
+{
+}
+} // namespace
 
 // ---------------------------------------------------------------------------------------------
 // Creation
@@ -215,12 +215,20 @@ dummy_callback(rocprofiler_context_id_t,
 TEST(buffer_create, rejects_unknown_context)
 {
     auto id = rocprofiler_buffer_id_t{};
-    EXPECT_EQ(rocprofiler_create_buffer(rocprofiler_context_id_t{0}, 64, 0,
-                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS, dummy_callback, nullptr,
+    EXPECT_EQ(rocprofiler_create_buffer(rocprofiler_context_id_t{0},
+                                        64,
+                                        0,
+                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                        dummy_callback,
+                                        nullptr,
                                         &id),
               ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND);
-    EXPECT_EQ(rocprofiler_create_buffer(rocprofiler_context_id_t{0xdeadbeef}, 64, 0,
-                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS, dummy_callback, nullptr,
+    EXPECT_EQ(rocprofiler_create_buffer(rocprofiler_context_id_t{0xdeadbeef},
+                                        64,
+                                        0,
+                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                        dummy_callback,
+                                        nullptr,
                                         &id),
               ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND);
     EXPECT_EQ(id.handle, 0u);
@@ -239,14 +247,20 @@ TEST(buffer_create, rejects_invalid_arguments)
               ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(rocprofiler_create_buffer(ctx, 64, 65, lossless, dummy_callback, nullptr, &id),
               ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(rocprofiler_create_buffer(ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_LAST, dummy_callback,
-                                        nullptr, &id),
+    EXPECT_EQ(rocprofiler_create_buffer(
+                  ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_LAST, dummy_callback, nullptr, &id),
               ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(rocprofiler_create_buffer(ctx, 64, 0, static_cast<rocprofiler_buffer_policy_t>(-1),
-                                        dummy_callback, nullptr, &id),
-              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(rocprofiler_create_buffer(ctx, 64, 0, static_cast<rocprofiler_buffer_policy_t>(1000),
-                                        dummy_callback, nullptr, &id),
+    EXPECT_EQ(
+        rocprofiler_create_buffer(
+            ctx, 64, 0, static_cast<rocprofiler_buffer_policy_t>(-1), dummy_callback, nullptr, &id),
+        ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(rocprofiler_create_buffer(ctx,
+                                        64,
+                                        0,
+                                        static_cast<rocprofiler_buffer_policy_t>(1000),
+                                        dummy_callback,
+                                        nullptr,
+                                        &id),
               ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(id.handle, 0u);
     // Watermark equal to size is allowed.
@@ -260,12 +274,14 @@ TEST(buffer_create, impossible_size_is_out_of_resources_not_a_crash)
 {
     auto ctx = make_context();
     auto id  = rocprofiler_buffer_id_t{};
-    EXPECT_EQ(rocprofiler_create_buffer(ctx, SIZE_MAX, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        dummy_callback, nullptr, &id),
-              ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES);
-    EXPECT_EQ(rocprofiler_create_buffer(ctx, SIZE_MAX / 2, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        dummy_callback, nullptr, &id),
-              ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES);
+    EXPECT_EQ(
+        rocprofiler_create_buffer(
+            ctx, SIZE_MAX, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, dummy_callback, nullptr, &id),
+        ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES);
+    EXPECT_EQ(
+        rocprofiler_create_buffer(
+            ctx, SIZE_MAX / 2, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, dummy_callback, nullptr, &id),
+        ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES);
 }
 
 TEST(buffer_create, exists_and_owner)
@@ -273,8 +289,8 @@ TEST(buffer_create, exists_and_owner)
     auto sink = collector{};
     auto ctx  = make_context();
     auto id   = rocprofiler_buffer_id_t{};
-    ASSERT_EQ(rocprofiler_create_buffer(ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_DISCARD,
-                                        collector::callback, &sink, &id),
+    ASSERT_EQ(rocprofiler_create_buffer(
+                  ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_DISCARD, collector::callback, &sink, &id),
               ROCPROFILER_STATUS_SUCCESS);
     EXPECT_TRUE(buffer::exists(id));
     ASSERT_TRUE(buffer::owner(id).has_value());
@@ -299,21 +315,24 @@ TEST(buffer_create, exists_and_owner)
 
 TEST(buffer_records, payloads_are_copied_aligned_and_in_order)
 {
-    auto sink     = collector{};
-    sink.keep_raw = true;
-    sink.payload_size = 0;  // set per record below
-    auto buf      = scoped_buffer{4096, 4096, ROCPROFILER_BUFFER_POLICY_LOSSLESS, sink};
+    auto sink         = collector{};
+    sink.keep_raw     = true;
+    sink.payload_size = 0; // set per record below
+    auto buf          = scoped_buffer{4096, 4096, ROCPROFILER_BUFFER_POLICY_LOSSLESS, sink};
 
     // Sizes that are not multiples of 8; the source is overwritten after each emplace to prove the
     // payload was copied.
-    const std::vector<size_t> sizes = {1, 3, 8, 13, 16, 31, 0, 7};
+    const std::vector<size_t> sizes  = {1, 3, 8, 13, 16, 31, 0, 7};
     auto                      source = std::vector<uint8_t>(64);
     for(size_t i = 0; i < sizes.size(); ++i)
     {
         for(size_t b = 0; b < source.size(); ++b)
             source[b] = static_cast<uint8_t>(i * 16 + b);
-        ASSERT_TRUE(buffer::emplace(buf.id, ROCPROFILER_BUFFER_CATEGORY_COUNTERS,
-                                    static_cast<uint32_t>(100 + i), source.data(), sizes[i]));
+        ASSERT_TRUE(buffer::emplace(buf.id,
+                                    ROCPROFILER_BUFFER_CATEGORY_COUNTERS,
+                                    static_cast<uint32_t>(100 + i),
+                                    source.data(),
+                                    sizes[i]));
         std::memset(source.data(), 0xff, source.size());
     }
     // Payload bytes are checked inside the callback by the next test.
@@ -354,15 +373,20 @@ struct content_checker
         }
     }
 };
-}  // namespace
+} // namespace
 
 TEST(buffer_records, payload_bytes_survive_across_deliveries)
 {
     auto checker = content_checker{};
     auto ctx     = make_context();
     auto id      = rocprofiler_buffer_id_t{};
-    ASSERT_EQ(rocprofiler_create_buffer(ctx, 100, 50, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        content_checker::callback, &checker, &id),
+    ASSERT_EQ(rocprofiler_create_buffer(ctx,
+                                        100,
+                                        50,
+                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                        content_checker::callback,
+                                        &checker,
+                                        &id),
               ROCPROFILER_STATUS_SUCCESS);
     for(size_t i = 0; i < 200; ++i)
     {
@@ -372,8 +396,10 @@ TEST(buffer_records, payload_bytes_survive_across_deliveries)
         checker.expected.push_back(bytes);
     }
     for(size_t i = 0; i < checker.expected.size(); ++i)
-        ASSERT_TRUE(buffer::emplace(id, ROCPROFILER_BUFFER_CATEGORY_TRACING,
-                                    static_cast<uint32_t>(i), checker.expected[i].data(),
+        ASSERT_TRUE(buffer::emplace(id,
+                                    ROCPROFILER_BUFFER_CATEGORY_TRACING,
+                                    static_cast<uint32_t>(i),
+                                    checker.expected[i].data(),
                                     checker.expected[i].size()));
     ASSERT_EQ(rocprofiler_destroy_buffer(id), ROCPROFILER_STATUS_SUCCESS);
     EXPECT_EQ(checker.checked, checker.expected.size());
@@ -397,11 +423,11 @@ TEST(buffer_watermark, reaching_it_delivers_without_flush)
 {
     auto sink = collector{};
     auto buf  = scoped_buffer{1024, 64, ROCPROFILER_BUFFER_POLICY_LOSSLESS, sink};
-    for(uint64_t i = 0; i < 3; ++i)  // 48 bytes: below the watermark
+    for(uint64_t i = 0; i < 3; ++i) // 48 bytes: below the watermark
         ASSERT_TRUE(put(buf.id, 0, i));
     std::this_thread::sleep_for(100ms);
     EXPECT_EQ(sink.deliveries(), 0u);
-    ASSERT_TRUE(put(buf.id, 0, 3));  // 64 bytes: reaches it
+    ASSERT_TRUE(put(buf.id, 0, 3)); // 64 bytes: reaches it
     EXPECT_TRUE(sink.wait_for([&] { return sink.records.size() == 4; }));
     EXPECT_EQ(sink.batch_sizes.at(0), 4u);
 }
@@ -449,12 +475,12 @@ fill_both_halves_with_callback_held(collector& sink, rocprofiler_buffer_id_t id)
     for(uint64_t i = 4; i < 8; ++i)
         ASSERT_TRUE(put(id, 0, i));
 }
-}  // namespace
+} // namespace
 
 TEST(buffer_policy, discard_drops_when_full_and_reports_drop_count_once)
 {
-    auto sink = collector{};
-    auto buf  = scoped_buffer{64, 64, ROCPROFILER_BUFFER_POLICY_DISCARD, sink};
+    auto sink   = collector{};
+    auto buf    = scoped_buffer{64, 64, ROCPROFILER_BUFFER_POLICY_DISCARD, sink};
     auto opener = gate_opener{sink};
     fill_both_halves_with_callback_held(sink, buf.id);
     // Both halves full, one in delivery: DISCARD does not wait.
@@ -479,16 +505,17 @@ TEST(buffer_policy, discard_drops_when_full_and_reports_drop_count_once)
 
 TEST(buffer_policy, lossless_producer_waits_and_never_drops)
 {
-    auto sink = collector{};
-    auto buf  = scoped_buffer{64, 64, ROCPROFILER_BUFFER_POLICY_LOSSLESS, sink};
+    auto sink   = collector{};
+    auto buf    = scoped_buffer{64, 64, ROCPROFILER_BUFFER_POLICY_LOSSLESS, sink};
     auto opener = gate_opener{sink};
     fill_both_halves_with_callback_held(sink, buf.id);
     auto done     = std::atomic<bool>{false};
     auto stored   = std::atomic<bool>{false};
-    auto producer = std::thread{[&] {
-        stored = put(buf.id, 0, 8);
-        done   = true;
-    }};
+    auto producer = std::thread{[&]
+                                {
+                                    stored = put(buf.id, 0, 8);
+                                    done   = true;
+                                }};
     std::this_thread::sleep_for(200ms);
     EXPECT_FALSE(done.load()) << "a LOSSLESS producer must wait for room";
     sink.open_gate();
@@ -503,15 +530,16 @@ TEST(buffer_policy, lossless_producer_waits_and_never_drops)
 
 TEST(buffer_policy, none_behaves_as_lossless)
 {
-    auto sink = collector{};
-    auto buf  = scoped_buffer{64, 64, ROCPROFILER_BUFFER_POLICY_NONE, sink};
+    auto sink   = collector{};
+    auto buf    = scoped_buffer{64, 64, ROCPROFILER_BUFFER_POLICY_NONE, sink};
     auto opener = gate_opener{sink};
     fill_both_halves_with_callback_held(sink, buf.id);
     auto done     = std::atomic<bool>{false};
-    auto producer = std::thread{[&] {
-        EXPECT_TRUE(put(buf.id, 0, 8));
-        done = true;
-    }};
+    auto producer = std::thread{[&]
+                                {
+                                    EXPECT_TRUE(put(buf.id, 0, 8));
+                                    done = true;
+                                }};
     std::this_thread::sleep_for(200ms);
     EXPECT_FALSE(done.load());
     sink.open_gate();
@@ -530,7 +558,7 @@ TEST(buffer_policy, record_larger_than_buffer_is_dropped_and_counted_under_both_
         auto big  = std::vector<uint8_t>(17);
         EXPECT_FALSE(buffer::emplace(buf.id, 1, 1, big.data(), big.size()));
         EXPECT_FALSE(buffer::emplace(buf.id, 1, 1, big.data(), SIZE_MAX));
-        ASSERT_TRUE(put(buf.id, 0, 0));  // exactly the buffer's size: fits
+        ASSERT_TRUE(put(buf.id, 0, 0)); // exactly the buffer's size: fits
         ASSERT_EQ(rocprofiler_flush_buffer(buf.id), ROCPROFILER_STATUS_SUCCESS);
         EXPECT_EQ(sink.count(), 1u);
         EXPECT_EQ(sink.total_drops(), 2u) << "policy " << policy;
@@ -571,21 +599,22 @@ TEST(buffer_flush, returns_after_the_callback_ran)
 
 TEST(buffer_flush, delivers_everything_written_before_it_while_producers_run)
 {
-    auto sink       = collector{};
-    auto buf        = scoped_buffer{256, 128, ROCPROFILER_BUFFER_POLICY_LOSSLESS, sink};
-    auto written    = std::atomic<uint64_t>{0};
-    auto stop       = std::atomic<bool>{false};
-    auto producer   = std::thread{[&] {
-        for(uint64_t i = 1; !stop.load(); ++i)
-        {
-            if(!put(buf.id, 0, i))
-            {
-                ADD_FAILURE() << "LOSSLESS emplace failed";
-                return;
-            }
-            written.store(i);
-        }
-    }};
+    auto sink     = collector{};
+    auto buf      = scoped_buffer{256, 128, ROCPROFILER_BUFFER_POLICY_LOSSLESS, sink};
+    auto written  = std::atomic<uint64_t>{0};
+    auto stop     = std::atomic<bool>{false};
+    auto producer = std::thread{[&]
+                                {
+                                    for(uint64_t i = 1; !stop.load(); ++i)
+                                    {
+                                        if(!put(buf.id, 0, i))
+                                        {
+                                            ADD_FAILURE() << "LOSSLESS emplace failed";
+                                            return;
+                                        }
+                                        written.store(i);
+                                    }
+                                }};
     for(int round = 0; round < 200; ++round)
     {
         auto before = written.load();
@@ -600,8 +629,8 @@ TEST(buffer_flush, delivers_everything_written_before_it_while_producers_run)
 
 TEST(buffer_flush, without_wait_still_delivers)
 {
-    auto sink = collector{};
-    auto buf  = scoped_buffer{4096, 4096, ROCPROFILER_BUFFER_POLICY_LOSSLESS, sink};
+    auto sink   = collector{};
+    auto buf    = scoped_buffer{4096, 4096, ROCPROFILER_BUFFER_POLICY_LOSSLESS, sink};
     auto opener = gate_opener{sink};
     ASSERT_TRUE(put(buf.id, 0, 0));
     EXPECT_EQ(buffer::flush(buf.id, false), ROCPROFILER_STATUS_SUCCESS);
@@ -622,15 +651,15 @@ namespace
 {
 struct reentrant
 {
-    collector                sink           = {};
-    rocprofiler_buffer_id_t  self           = {};
-    rocprofiler_buffer_id_t  other          = {};
-    std::atomic<int>         flush_status   = -1;
-    std::atomic<int>         destroy_status = -1;
-    std::atomic<int>         other_status   = -1;
-    std::atomic<int>         stored         = 0;
-    std::atomic<int>         rejected       = 0;
-    std::atomic<bool>        ran            = false;
+    collector               sink           = {};
+    rocprofiler_buffer_id_t self           = {};
+    rocprofiler_buffer_id_t other          = {};
+    std::atomic<int>        flush_status   = -1;
+    std::atomic<int>        destroy_status = -1;
+    std::atomic<int>        other_status   = -1;
+    std::atomic<int>        stored         = 0;
+    std::atomic<int>        rejected       = 0;
+    std::atomic<bool>       ran            = false;
 };
 
 void
@@ -676,14 +705,19 @@ emplace_self_callback(rocprofiler_context_id_t,
     for(uint64_t i = 0; i < 20; ++i)
         (put(id, 1, i) ? state->stored : state->rejected)++;
 }
-}  // namespace
+} // namespace
 
 TEST(buffer_flush, from_own_callback_is_busy_not_a_deadlock)
 {
     auto state = reentrant{};
     auto ctx   = make_context();
-    ASSERT_EQ(rocprofiler_create_buffer(ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        flush_self_callback, &state, &state.self),
+    ASSERT_EQ(rocprofiler_create_buffer(ctx,
+                                        64,
+                                        0,
+                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                        flush_self_callback,
+                                        &state,
+                                        &state.self),
               ROCPROFILER_STATUS_SUCCESS);
     ASSERT_TRUE(put(state.self, 0, 0));
     ASSERT_EQ(rocprofiler_flush_buffer(state.self), ROCPROFILER_STATUS_SUCCESS);
@@ -697,11 +731,21 @@ TEST(buffer_flush, of_another_buffer_on_the_same_thread_from_a_callback)
 {
     auto state = reentrant{};
     auto ctx   = make_context();
-    ASSERT_EQ(rocprofiler_create_buffer(ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        flush_other_callback, &state, &state.self),
+    ASSERT_EQ(rocprofiler_create_buffer(ctx,
+                                        64,
+                                        0,
+                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                        flush_other_callback,
+                                        &state,
+                                        &state.self),
               ROCPROFILER_STATUS_SUCCESS);
-    ASSERT_EQ(rocprofiler_create_buffer(ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        collector::callback, &state.sink, &state.other),
+    ASSERT_EQ(rocprofiler_create_buffer(ctx,
+                                        64,
+                                        0,
+                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                        collector::callback,
+                                        &state.sink,
+                                        &state.other),
               ROCPROFILER_STATUS_SUCCESS);
     ASSERT_TRUE(put(state.self, 0, 0));
     ASSERT_EQ(rocprofiler_flush_buffer(state.self), ROCPROFILER_STATUS_SUCCESS);
@@ -715,8 +759,13 @@ TEST(buffer_policy, lossless_emplace_from_own_callback_into_full_buffer_does_not
 {
     auto state = reentrant{};
     auto ctx   = make_context();
-    ASSERT_EQ(rocprofiler_create_buffer(ctx, 64, 64, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        emplace_self_callback, &state, &state.self),
+    ASSERT_EQ(rocprofiler_create_buffer(ctx,
+                                        64,
+                                        64,
+                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                        emplace_self_callback,
+                                        &state,
+                                        &state.self),
               ROCPROFILER_STATUS_SUCCESS);
     ASSERT_TRUE(put(state.self, 0, 0));
     ASSERT_EQ(rocprofiler_flush_buffer(state.self), ROCPROFILER_STATUS_SUCCESS);
@@ -731,9 +780,10 @@ TEST(buffer_destroy, flushes_then_invalidates)
     auto sink = collector{};
     auto ctx  = make_context();
     auto id   = rocprofiler_buffer_id_t{};
-    ASSERT_EQ(rocprofiler_create_buffer(ctx, 4096, 4096, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        collector::callback, &sink, &id),
-              ROCPROFILER_STATUS_SUCCESS);
+    ASSERT_EQ(
+        rocprofiler_create_buffer(
+            ctx, 4096, 4096, ROCPROFILER_BUFFER_POLICY_LOSSLESS, collector::callback, &sink, &id),
+        ROCPROFILER_STATUS_SUCCESS);
     for(uint64_t i = 0; i < 10; ++i)
         ASSERT_TRUE(put(id, 0, i));
     ASSERT_EQ(rocprofiler_destroy_buffer(id), ROCPROFILER_STATUS_SUCCESS);
@@ -758,23 +808,26 @@ TEST(buffer_destroy, unknown_ids_are_not_found)
 
 TEST(buffer_destroy, concurrent_with_producers_loses_no_accepted_record)
 {
-    auto sink      = collector{};
-    auto ctx       = make_context();
-    auto id        = rocprofiler_buffer_id_t{};
-    ASSERT_EQ(rocprofiler_create_buffer(ctx, 128, 64, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        collector::callback, &sink, &id),
-              ROCPROFILER_STATUS_SUCCESS);
+    auto sink = collector{};
+    auto ctx  = make_context();
+    auto id   = rocprofiler_buffer_id_t{};
+    ASSERT_EQ(
+        rocprofiler_create_buffer(
+            ctx, 128, 64, ROCPROFILER_BUFFER_POLICY_LOSSLESS, collector::callback, &sink, &id),
+        ROCPROFILER_STATUS_SUCCESS);
     auto accepted  = std::atomic<size_t>{0};
     auto producers = std::vector<std::thread>{};
     auto go        = std::atomic<bool>{false};
     for(uint64_t p = 0; p < 4; ++p)
-        producers.emplace_back([&, p] {
-            while(!go.load())
-                std::this_thread::yield();
-            // Until destroy() refuses records, so that destroy always races with producers.
-            for(uint64_t i = 0; i < 10'000'000 && put(id, p, i); ++i)
-                ++accepted;
-        });
+        producers.emplace_back(
+            [&, p]
+            {
+                while(!go.load())
+                    std::this_thread::yield();
+                // Until destroy() refuses records, so that destroy always races with producers.
+                for(uint64_t i = 0; i < 10'000'000 && put(id, p, i); ++i)
+                    ++accepted;
+            });
     go = true;
     std::this_thread::sleep_for(20ms);
     EXPECT_EQ(rocprofiler_destroy_buffer(id), ROCPROFILER_STATUS_SUCCESS);
@@ -790,12 +843,13 @@ TEST(buffer_destroy, concurrent_with_producers_loses_no_accepted_record)
 
 TEST(callback_thread, create_validates)
 {
-    EXPECT_EQ(rocprofiler_create_callback_thread(nullptr), ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(rocprofiler_create_callback_thread(nullptr),
+              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
     auto a = rocprofiler_callback_thread_t{};
     auto b = rocprofiler_callback_thread_t{};
     ASSERT_EQ(rocprofiler_create_callback_thread(&a), ROCPROFILER_STATUS_SUCCESS);
     ASSERT_EQ(rocprofiler_create_callback_thread(&b), ROCPROFILER_STATUS_SUCCESS);
-    EXPECT_NE(a.handle, 0u);  // 0 is the default thread
+    EXPECT_NE(a.handle, 0u); // 0 is the default thread
     EXPECT_NE(a.handle, b.handle);
 }
 
@@ -805,7 +859,8 @@ TEST(callback_thread, assign_validates)
     auto buf  = scoped_buffer{64, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, sink};
     auto t    = rocprofiler_callback_thread_t{};
     ASSERT_EQ(rocprofiler_create_callback_thread(&t), ROCPROFILER_STATUS_SUCCESS);
-    EXPECT_EQ(rocprofiler_assign_callback_thread({0}, t), ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND);
+    EXPECT_EQ(rocprofiler_assign_callback_thread({0}, t),
+              ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND);
     EXPECT_EQ(rocprofiler_assign_callback_thread({999999}, t),
               ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND);
     EXPECT_EQ(rocprofiler_assign_callback_thread(buf.id, {999999}),
@@ -818,13 +873,13 @@ TEST(callback_thread, assign_validates)
 
 TEST(callback_thread, callbacks_run_on_the_assigned_thread)
 {
-    auto on_default  = collector{};
-    auto on_created  = collector{};
+    auto on_default   = collector{};
+    auto on_created   = collector{};
     auto also_created = collector{};
-    auto a           = scoped_buffer{1024, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, on_default};
-    auto b           = scoped_buffer{1024, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, on_created};
-    auto c           = scoped_buffer{1024, 0, ROCPROFILER_BUFFER_POLICY_DISCARD, also_created};
-    auto thread      = rocprofiler_callback_thread_t{};
+    auto a            = scoped_buffer{1024, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, on_default};
+    auto b            = scoped_buffer{1024, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, on_created};
+    auto c            = scoped_buffer{1024, 0, ROCPROFILER_BUFFER_POLICY_DISCARD, also_created};
+    auto thread       = rocprofiler_callback_thread_t{};
     ASSERT_EQ(rocprofiler_create_callback_thread(&thread), ROCPROFILER_STATUS_SUCCESS);
     ASSERT_EQ(rocprofiler_assign_callback_thread(b.id, thread), ROCPROFILER_STATUS_SUCCESS);
     ASSERT_EQ(rocprofiler_assign_callback_thread(c.id, thread), ROCPROFILER_STATUS_SUCCESS);
@@ -881,14 +936,19 @@ TEST(callback_thread, a_throwing_callback_is_contained)
     auto calls = std::atomic<int>{0};
     auto ctx   = make_context();
     auto id    = rocprofiler_buffer_id_t{};
-    auto cb    = [](rocprofiler_context_id_t, rocprofiler_buffer_id_t,
-                 rocprofiler_record_header_t**, size_t, void* data, uint64_t) {
+    auto cb    = [](rocprofiler_context_id_t,
+                 rocprofiler_buffer_id_t,
+                 rocprofiler_record_header_t**,
+                 size_t,
+                 void* data,
+                 uint64_t)
+    {
         ++*static_cast<std::atomic<int>*>(data);
         throw std::runtime_error{"tool bug"};
     };
-    ASSERT_EQ(rocprofiler_create_buffer(ctx, 64, 64, ROCPROFILER_BUFFER_POLICY_LOSSLESS, cb, &calls,
-                                        &id),
-              ROCPROFILER_STATUS_SUCCESS);
+    ASSERT_EQ(
+        rocprofiler_create_buffer(ctx, 64, 64, ROCPROFILER_BUFFER_POLICY_LOSSLESS, cb, &calls, &id),
+        ROCPROFILER_STATUS_SUCCESS);
     for(int i = 0; i < 3; ++i)
     {
         ASSERT_TRUE(put(id, 0, 0));
@@ -906,11 +966,11 @@ namespace
 {
 struct order_checker
 {
-    std::mutex            mutex      = {};
-    std::vector<uint64_t> next       = {};
-    size_t                total      = 0;
+    std::mutex            mutex        = {};
+    std::vector<uint64_t> next         = {};
+    size_t                total        = 0;
     size_t                out_of_order = 0;
-    uint64_t              drops      = 0;
+    uint64_t              drops        = 0;
 
     static void callback(rocprofiler_context_id_t,
                          rocprofiler_buffer_id_t,
@@ -940,23 +1000,27 @@ struct order_checker
 };
 
 void
-run_producers(rocprofiler_buffer_id_t id, size_t producers, uint64_t per_producer,
-              std::atomic<size_t>& accepted)
+run_producers(rocprofiler_buffer_id_t id,
+              size_t                  producers,
+              uint64_t                per_producer,
+              std::atomic<size_t>&    accepted)
 {
     auto threads = std::vector<std::thread>{};
     auto go      = std::atomic<bool>{false};
     for(uint64_t p = 0; p < producers; ++p)
-        threads.emplace_back([&, p] {
-            while(!go.load())
-                std::this_thread::yield();
-            for(uint64_t i = 0; i < per_producer; ++i)
-                if(put(id, p, i)) ++accepted;
-        });
+        threads.emplace_back(
+            [&, p]
+            {
+                while(!go.load())
+                    std::this_thread::yield();
+                for(uint64_t i = 0; i < per_producer; ++i)
+                    if(put(id, p, i)) ++accepted;
+            });
     go = true;
     for(auto& t : threads)
         t.join();
 }
-}  // namespace
+} // namespace
 
 TEST(buffer_concurrency, lossless_tiny_buffer_many_producers_loses_nothing)
 {
@@ -967,8 +1031,13 @@ TEST(buffer_concurrency, lossless_tiny_buffer_many_producers_loses_nothing)
     auto ctx = make_context();
     auto id  = rocprofiler_buffer_id_t{};
     // Room for 4 records per half; watermark after 3.
-    ASSERT_EQ(rocprofiler_create_buffer(ctx, 64, 48, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        order_checker::callback, &checker, &id),
+    ASSERT_EQ(rocprofiler_create_buffer(ctx,
+                                        64,
+                                        48,
+                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                        order_checker::callback,
+                                        &checker,
+                                        &id),
               ROCPROFILER_STATUS_SUCCESS);
     auto accepted = std::atomic<size_t>{0};
     run_producers(id, producers, per_producer, accepted);
@@ -991,9 +1060,10 @@ TEST(buffer_concurrency, lossless_on_created_thread_with_watermark_zero)
     auto ctx    = make_context();
     auto id     = rocprofiler_buffer_id_t{};
     auto thread = rocprofiler_callback_thread_t{};
-    ASSERT_EQ(rocprofiler_create_buffer(ctx, 16, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        order_checker::callback, &checker, &id),
-              ROCPROFILER_STATUS_SUCCESS);
+    ASSERT_EQ(
+        rocprofiler_create_buffer(
+            ctx, 16, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, order_checker::callback, &checker, &id),
+        ROCPROFILER_STATUS_SUCCESS);
     ASSERT_EQ(rocprofiler_create_callback_thread(&thread), ROCPROFILER_STATUS_SUCCESS);
     ASSERT_EQ(rocprofiler_assign_callback_thread(id, thread), ROCPROFILER_STATUS_SUCCESS);
     auto accepted = std::atomic<size_t>{0};
@@ -1011,8 +1081,13 @@ TEST(buffer_concurrency, discard_accounts_for_every_record)
     checker.next.assign(producers, 0);
     auto ctx = make_context();
     auto id  = rocprofiler_buffer_id_t{};
-    ASSERT_EQ(rocprofiler_create_buffer(ctx, 128, 64, ROCPROFILER_BUFFER_POLICY_DISCARD,
-                                        order_checker::callback, &checker, &id),
+    ASSERT_EQ(rocprofiler_create_buffer(ctx,
+                                        128,
+                                        64,
+                                        ROCPROFILER_BUFFER_POLICY_DISCARD,
+                                        order_checker::callback,
+                                        &checker,
+                                        &id),
               ROCPROFILER_STATUS_SUCCESS);
     auto accepted = std::atomic<size_t>{0};
     run_producers(id, producers, per_producer, accepted);
@@ -1029,16 +1104,23 @@ TEST(buffer_concurrency, concurrent_flushers_and_producers)
     checker.next.assign(4, 0);
     auto ctx = make_context();
     auto id  = rocprofiler_buffer_id_t{};
-    ASSERT_EQ(rocprofiler_create_buffer(ctx, 96, 96, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        order_checker::callback, &checker, &id),
+    ASSERT_EQ(rocprofiler_create_buffer(ctx,
+                                        96,
+                                        96,
+                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                        order_checker::callback,
+                                        &checker,
+                                        &id),
               ROCPROFILER_STATUS_SUCCESS);
     auto stop     = std::atomic<bool>{false};
     auto flushers = std::vector<std::thread>{};
     for(int f = 0; f < 2; ++f)
-        flushers.emplace_back([&] {
-            while(!stop.load())
-                EXPECT_EQ(rocprofiler_flush_buffer(id), ROCPROFILER_STATUS_SUCCESS);
-        });
+        flushers.emplace_back(
+            [&]
+            {
+                while(!stop.load())
+                    EXPECT_EQ(rocprofiler_flush_buffer(id), ROCPROFILER_STATUS_SUCCESS);
+            });
     auto accepted = std::atomic<size_t>{0};
     run_producers(id, 4, 3000, accepted);
     stop = true;
@@ -1059,17 +1141,19 @@ namespace
 int
 finalization_child()
 {
-    auto sink  = collector{};
-    auto idle  = collector{};
-    auto ctx   = make_context();
-    auto a     = rocprofiler_buffer_id_t{};
-    auto b     = rocprofiler_buffer_id_t{};
-    auto t     = rocprofiler_callback_thread_t{};
-    if(rocprofiler_create_buffer(ctx, 4096, 4096, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                 collector::callback, &sink, &a) != ROCPROFILER_STATUS_SUCCESS)
+    auto sink = collector{};
+    auto idle = collector{};
+    auto ctx  = make_context();
+    auto a    = rocprofiler_buffer_id_t{};
+    auto b    = rocprofiler_buffer_id_t{};
+    auto t    = rocprofiler_callback_thread_t{};
+    if(rocprofiler_create_buffer(
+           ctx, 4096, 4096, ROCPROFILER_BUFFER_POLICY_LOSSLESS, collector::callback, &sink, &a) !=
+       ROCPROFILER_STATUS_SUCCESS)
         return 1;
-    if(rocprofiler_create_buffer(ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, collector::callback,
-                                 &idle, &b) != ROCPROFILER_STATUS_SUCCESS)
+    if(rocprofiler_create_buffer(
+           ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, collector::callback, &idle, &b) !=
+       ROCPROFILER_STATUS_SUCCESS)
         return 2;
     if(rocprofiler_create_callback_thread(&t) != ROCPROFILER_STATUS_SUCCESS) return 3;
     if(rocprofiler_assign_callback_thread(b, t) != ROCPROFILER_STATUS_SUCCESS) return 4;
@@ -1083,9 +1167,9 @@ finalization_child()
     rocprofiler::buffer::flush_all();
     if(sink.count() != 101) return 8;
     rocprofiler::buffer::destroy_all();
-    if(put(a, 0, 0) || put(b, 0, 0)) return 9;  // buffers are gone
+    if(put(a, 0, 0) || put(b, 0, 0)) return 9; // buffers are gone
     if(rocprofiler_flush_buffer(a) != ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND) return 10;
-    rocprofiler::buffer::destroy_all();  // idempotent
+    rocprofiler::buffer::destroy_all(); // idempotent
     return 0;
 }
 
@@ -1094,15 +1178,17 @@ locked_child()
 {
     auto ctx = make_context();
     auto id  = rocprofiler_buffer_id_t{};
-    if(rocprofiler_create_buffer(ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, dummy_callback,
-                                 nullptr, &id) != ROCPROFILER_STATUS_SUCCESS)
+    if(rocprofiler_create_buffer(
+           ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, dummy_callback, nullptr, &id) !=
+       ROCPROFILER_STATUS_SUCCESS)
         return 1;
     // The real finalization path: it locks configuration for good.
     rocprofiler::registration::finalize();
     if(!rocprofiler::registration::configuration_locked()) return 2;
     auto other = rocprofiler_buffer_id_t{};
-    if(rocprofiler_create_buffer(ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, dummy_callback,
-                                 nullptr, &other) != ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED)
+    if(rocprofiler_create_buffer(
+           ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, dummy_callback, nullptr, &other) !=
+       ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED)
         return 3;
     if(other.handle != 0) return 4;
     auto t = rocprofiler_callback_thread_t{};
@@ -1112,7 +1198,7 @@ locked_child()
         return 6;
     return 0;
 }
-}  // namespace
+} // namespace
 
 TEST(buffer_finalization, delivers_everything_and_joins_idle_threads)
 {

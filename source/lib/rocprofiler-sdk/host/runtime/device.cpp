@@ -531,7 +531,7 @@ device::shutdown(uint64_t timeout_ns)
 // --- process device --------------------------------------------------------------------------
 
 device&
-get_device()
+process_device()
 {
     static const uint64_t shutdown_timeout_ns = [] {
         constexpr auto default_timeout_ms = uint64_t{5000};
@@ -545,12 +545,21 @@ get_device()
         // Never deleted: calls that arrive after the exit-time shutdown (static destructors of
         // the application or the profiler) find a stopped device, not freed memory.
         auto* dev = new device{options};
-        std::atexit([] { get_device().shutdown(shutdown_timeout_ns); });
+        // Not through get_device(): exit must not attach the profiler to a device never used.
+        std::atexit([] { instance->shutdown(shutdown_timeout_ns); });
         return dev;
     }();
-    // Outside the static initializer above: tool discovery may call back into get_device().
-    attach_profiler(*instance);
     return *instance;
+}
+
+device&
+get_device()
+{
+    auto& dev = process_device();
+    // Outside process_device()'s static initializer: tool discovery may call back into
+    // get_device() (a tool that dispatches or queries agents in its initialize).
+    attach_profiler(dev);
+    return dev;
 }
 }  // namespace host
 }  // namespace rocprofiler

@@ -148,7 +148,8 @@ using completion_callback = std::function<void(const execution_result&)>;
 // thread when a kernel or completion callback dispatches). The interceptor owns the logical
 // dispatch: it executes it with device::enqueue / run_and_wait any number of times and signals the
 // app's completion exactly once (device::signal_completion). Its return value is returned to the
-// application; on a non-SUCCESS return the dispatch is considered not submitted.
+// application; on a non-SUCCESS return the dispatch is considered not submitted. An exception
+// propagates out of device::dispatch (the C API returns it as ERROR).
 using dispatch_interceptor = std::function<rocprofiler_host_status_t(const packet&)>;
 
 struct allocation
@@ -317,5 +318,10 @@ private:
 // touching freed state.
 device&
 get_device();
+
+// The same device without attaching the profiler: for the profiler's own queries (the agent
+// list), which must not start tool discovery while they are being answered.
+device&
+process_device();
 }  // namespace host
 }  // namespace rocprofiler

@@ -15,7 +15,6 @@ namespace
 contexts_t g_contexts = {};
 behaviour  g_behaviour = {};
 recorder*  g_recorder  = new recorder{};  // never destroyed: buffer callbacks may run at exit
-kernels_t  g_kernels   = {};
 
 thread_local int64_t this_thread_pass = -1;
 

@@ -3,10 +3,12 @@
 // device through the backend-neutral dispatch pipeline.
 #include "harness.hpp"
 
+#include "common/logging.hpp"
 #include "dispatch/dispatch.hpp"
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <future>
 #include <thread>
 
@@ -110,11 +112,15 @@ TEST_F(isolation, drain_that_does_not_finish_declines)
     params.completion_signal = sig;
     ASSERT_EQ(rocprofiler_host_dispatch(device().other, &params), ROCPROFILER_HOST_STATUS_SUCCESS);
 
+    setenv("ROCPROFILER_LOG_LEVEL", "debug", 1);  // the warning is once per process
+    rocprofiler::common::log::reset_level_from_environment();
     ::testing::internal::CaptureStderr();
     auto t0 = std::chrono::steady_clock::now();
     p.run();  // a different queue: the fall-through run is not behind the gate
     auto waited = std::chrono::steady_clock::now() - t0;
     auto err    = ::testing::internal::GetCapturedStderr();
+    unsetenv("ROCPROFILER_LOG_LEVEL");
+    rocprofiler::common::log::reset_level_from_environment();
     open.store(true);
     EXPECT_EQ(rocprofiler_host_signal_wait(sig, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, 2'000'000'000ULL, nullptr),
               ROCPROFILER_HOST_STATUS_SUCCESS);

@@ -154,9 +154,13 @@ TEST_F(memory_tests, snapshot_that_cannot_be_taken_declines_and_warns_once)
             ++n;
         return n;
     };
+    // Only this test declines for footprint_budget, so its first run in a process sees the first
+    // warning; later runs (--gtest_repeat) see debug lines only.
+    static auto first_run = true;
     EXPECT_EQ(count("outcome=declined reason=footprint_budget"), 3u) << err;
-    EXPECT_EQ(count("[warning] [kernel-replay]"), 1u) << "warned once per reason\n" << err;
-    EXPECT_EQ(count("[debug] [kernel-replay] dispatch_id="), 2u) << err;
+    EXPECT_EQ(count("[warning] [kernel-replay]"), first_run ? 1u : 0u) << "warned once per reason\n" << err;
+    EXPECT_EQ(count("[debug] [kernel-replay] dispatch_id="), first_run ? 2u : 3u) << err;
+    first_run = false;
 }
 }  // namespace
 }  // namespace replay_test

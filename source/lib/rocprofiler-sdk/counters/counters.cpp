@@ -1,0 +1,158 @@
+#include "counters/counters.hpp"
+
+#include "agent/agent.hpp"
+
+#include <map>
+#include <mutex>
+#include <unordered_map>
+
+namespace rocprofiler::counters
+{
+namespace
+{
+struct agent_entry
+{
+    bool                                             supported      = false;
+    uint32_t                                         slots_per_pass = 0;
+    std::vector<std::unique_ptr<counter_definition>> storage        = {};
+    std::vector<const counter_definition*>           pointers       = {};
+};
+
+struct registry
+{
+    std::mutex                                        mutex       = {};
+    bool                                              built       = false;
+    std::vector<agent_entry>                          agents      = {};  // index: agent handle - 1
+    std::vector<const counter_definition*>            all         = {};  // index: counter handle - 1
+    std::map<uint64_t, std::shared_ptr<const config>> configs     = {};
+    uint64_t                                          next_config = 1;
+};
+
+registry&
+get_registry()
+{
+    static auto* value = new registry{};  // never destroyed
+    auto         lock  = std::lock_guard{value->mutex};
+    if(!value->built)
+    {
+        value->built = true;
+        for(const auto* props : agent::get_agents())
+        {
+            auto entry   = agent_entry{};
+            auto backend = agent::backend_of(props->id);
+            auto found   = std::optional<agent_counters>{};
+            if(backend && backend->first == agent::backend::host) found = host_agent_counters();
+            if(found)
+            {
+                entry.supported      = true;
+                entry.slots_per_pass = found->slots_per_pass;
+                for(size_t i = 0; i < found->counters.size(); ++i)
+                {
+                    auto def           = std::make_unique<counter_definition>();
+                    def->id.handle     = value->all.size() + 1;
+                    def->agent         = props->id;
+                    def->backend_index = static_cast<uint32_t>(i);
+                    def->spec          = found->counters[i];
+                    value->all.emplace_back(def.get());
+                    entry.pointers.emplace_back(def.get());
+                    entry.storage.emplace_back(std::move(def));
+                }
+            }
+            value->agents.emplace_back(std::move(entry));
+        }
+    }
+    return *value;
+}
+
+const agent_entry*
+entry_of(registry& reg, rocprofiler_agent_id_t agent)
+{
+    if(agent.handle == 0 || agent.handle > reg.agents.size()) return nullptr;
+    return &reg.agents[agent.handle - 1];
+}
+}  // namespace
+
+const std::vector<const counter_definition*>*
+counters_of(rocprofiler_agent_id_t agent)
+{
+    auto&       reg   = get_registry();
+    const auto* entry = entry_of(reg, agent);
+    return (entry != nullptr && entry->supported) ? &entry->pointers : nullptr;
+}
+
+const counter_definition*
+find(rocprofiler_counter_id_t id)
+{
+    auto& reg = get_registry();
+    if(id.handle == 0 || id.handle > reg.all.size()) return nullptr;
+    return reg.all[id.handle - 1];
+}
+
+uint32_t
+slots_per_pass(rocprofiler_agent_id_t agent)
+{
+    auto&       reg   = get_registry();
+    const auto* entry = entry_of(reg, agent);
+    return entry != nullptr ? entry->slots_per_pass : 0;
+}
+
+rocprofiler_status_t
+create_config(rocprofiler_agent_id_t           agent,
+              const rocprofiler_counter_id_t*  ids,
+              size_t                           count,
+              rocprofiler_counter_config_id_t* out)
+{
+    auto& reg = get_registry();
+    if(agent::find(agent) == nullptr) return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;
+    const auto* entry = entry_of(reg, agent);
+    if(entry == nullptr || !entry->supported) return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
+
+    auto cfg   = std::make_shared<config>();
+    cfg->agent = agent;
+    if(out->handle != 0)
+    {
+        auto base = get_config(*out);
+        if(!base) return ROCPROFILER_STATUS_ERROR_PROFILE_NOT_FOUND;
+        if(base->agent.handle != agent.handle) return ROCPROFILER_STATUS_ERROR_AGENT_MISMATCH;
+        cfg->counters = base->counters;
+    }
+    for(size_t i = 0; i < count; ++i)
+    {
+        const auto* def = find(ids[i]);
+        if(def == nullptr) return ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND;
+        if(def->agent.handle != agent.handle) return ROCPROFILER_STATUS_ERROR_METRIC_NOT_VALID_FOR_AGENT;
+        auto duplicate = false;
+        for(const auto* itr : cfg->counters)
+            duplicate = duplicate || (itr == def);
+        if(!duplicate) cfg->counters.emplace_back(def);
+    }
+    auto slots = uint32_t{0};
+    for(const auto* def : cfg->counters)
+        slots += def->spec.slots;
+    if(slots > entry->slots_per_pass) return ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT;
+
+    auto lock      = std::lock_guard{reg.mutex};
+    cfg->id.handle = reg.next_config++;
+    *out           = cfg->id;
+    reg.configs.emplace(cfg->id.handle, std::move(cfg));
+    return ROCPROFILER_STATUS_SUCCESS;
+}
+
+rocprofiler_status_t
+destroy_config(rocprofiler_counter_config_id_t id)
+{
+    auto& reg  = get_registry();
+    auto  lock = std::lock_guard{reg.mutex};
+    return reg.configs.erase(id.handle) == 1 ? ROCPROFILER_STATUS_SUCCESS
+                                             : ROCPROFILER_STATUS_ERROR_PROFILE_NOT_FOUND;
+}
+
+std::shared_ptr<const config>
+get_config(rocprofiler_counter_config_id_t id)
+{
+    auto& reg  = get_registry();
+    auto  lock = std::lock_guard{reg.mutex};
+    auto  itr  = reg.configs.find(id.handle);
+    return itr != reg.configs.end() ? itr->second : nullptr;
+}
+}  // namespace rocprofiler::counters
