@@ -53,6 +53,44 @@ typedef struct rocprofiler_callback_tracing_kernel_dispatch_data_t
 } rocprofiler_callback_tracing_kernel_dispatch_data_t;
 
 /**
+ * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT records of operation
+ * @ref ROCPROFILER_CODE_OBJECT_LOAD (phase LOAD). On the host device every registered kernel is
+ * its own code object; on CUDA a code object is a loaded module.
+ */
+typedef struct rocprofiler_callback_tracing_code_object_load_data_t
+{
+    uint64_t               size;           ///< Size of this struct
+    uint64_t               code_object_id; ///< Id of the code object, unique in the process
+    rocprofiler_agent_id_t agent_id;       ///< Agent it was loaded on
+    const char*            uri;            ///< Where it came from, e.g. "host://vector_add"
+    uint64_t               load_base;      ///< Load address, or 0 when not known
+    uint64_t               load_size;      ///< Bytes loaded, or 0 when not known
+    int64_t                load_delta;     ///< Load delta, or 0
+} rocprofiler_callback_tracing_code_object_load_data_t;
+
+/**
+ * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT records of operation
+ * @ref ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER (phase LOAD): how a tool learns the
+ * name of a `kernel_id` that dispatch records carry. A context that starts after kernels were
+ * registered receives their records when it starts, on the starting thread.
+ */
+typedef struct rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t
+{
+    uint64_t                size;                      ///< Size of this struct
+    rocprofiler_kernel_id_t kernel_id;                 ///< The id dispatch records carry
+    uint64_t                code_object_id;            ///< Code object that holds the kernel
+    const char*             kernel_name;               ///< Name (demangled); static storage
+    uint64_t                kernel_object;             ///< Device handle of the kernel, or 0
+    uint32_t                kernarg_segment_size;      ///< Bytes of kernel arguments, or 0
+    uint32_t                kernarg_segment_alignment; ///< Their alignment, or 0
+    uint32_t                group_segment_size;        ///< Static group (shared) memory, bytes
+    uint32_t                private_segment_size;      ///< Private memory per work-item, bytes
+    uint32_t                sgpr_count;                ///< Scalar registers, or 0
+    uint32_t                arch_vgpr_count;           ///< Vector registers (CUDA: registers per thread), or 0
+    uint32_t                accum_vgpr_count;          ///< Accumulation registers, or 0
+} rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t;
+
+/**
  * @brief Subscribes a context to a callback tracing kind.
  * @param [in] context_id The context.
  * @param [in] kind The kind.

@@ -120,7 +120,7 @@ typedef enum rocprofiler_callback_tracing_kind_t  // NOLINT(performance-enum-siz
     ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API,        ///< ROCTx markers (not here)
     ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API,     ///< ROCTx profiler control (not here)
     ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API,        ///< ROCTx naming (not here)
-    ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,            ///< Code object load/unload (not yet)
+    ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,            ///< @see rocprofiler_code_object_operation_t
     ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY,         ///< Scratch memory (not here)
     ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,        ///< @see rocprofiler_kernel_dispatch_operation_t
     ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY,            ///< Memory copies (not yet)
@@ -183,13 +183,13 @@ typedef enum rocprofiler_kernel_replay_operation_t  // NOLINT(performance-enum-s
     ROCPROFILER_KERNEL_REPLAY_LAST,       ///< Sentinel
 } rocprofiler_kernel_replay_operation_t;
 
-/** @brief Operations of code object tracing (listed for source compatibility). */
+/** @brief Operations of @ref ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT. */
 typedef enum rocprofiler_code_object_operation_t  // NOLINT(performance-enum-size)
 {
     ROCPROFILER_CODE_OBJECT_NONE = 0,                      ///< No operation
     ROCPROFILER_CODE_OBJECT_LOAD,                          ///< A code object was loaded
     ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER, ///< A device kernel symbol
-    ROCPROFILER_CODE_OBJECT_HOST_KERNEL_SYMBOL_REGISTER,   ///< A host kernel symbol
+    ROCPROFILER_CODE_OBJECT_HOST_KERNEL_SYMBOL_REGISTER,   ///< A host kernel symbol (not produced)
     ROCPROFILER_CODE_OBJECT_LAST,                          ///< Sentinel
 } rocprofiler_code_object_operation_t;
 

@@ -1,5 +1,6 @@
 #include "context/context.hpp"
 
+#include "code_object/code_object.hpp"
 #include "registration/registration.hpp"
 
 #include <array>
@@ -108,7 +109,7 @@ start(rocprofiler_context_id_t id)
     if(ctx->disabled || !ctx->has_any_service() ||
        (ctx->client != 0 && registration::client_finalized(ctx->client)))
         return ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID;
-    ctx->active.store(true, std::memory_order_release);
+    if(!ctx->active.exchange(true, std::memory_order_acq_rel)) code_object::on_context_start(*ctx);
     return ROCPROFILER_STATUS_SUCCESS;
 }
 

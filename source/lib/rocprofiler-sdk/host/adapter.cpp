@@ -1,6 +1,7 @@
 #include "host/adapter.hpp"
 
 #include "agent/agent.hpp"
+#include "code_object/code_object.hpp"
 #include "common/logging.hpp"
 #include "dispatch/dispatch.hpp"
 #include "host/counters.hpp"
@@ -123,6 +124,23 @@ intercept(device& dev, const packet& pkt)
     return ROCPROFILER_HOST_STATUS_SUCCESS;
 }
 
+// Every registered kernel is its own code object, so that tools learn kernel names the way
+// they do on other devices (CODE_OBJECT tracing).
+void
+report_kernel(const kernel_info& kernel)
+{
+    static const auto agent_id = agent::id_of(agent::backend::host, 0);
+    auto symbol                 = code_object::kernel_symbol{};
+    symbol.kernel_id            = kernel.id;
+    symbol.agent                = agent_id.value_or(rocprofiler_agent_id_t{0});
+    symbol.name                 = kernel.name;
+    symbol.uri                  = "host://" + kernel.name;
+    symbol.kernel_object        = reinterpret_cast<uint64_t>(kernel.function);
+    symbol.group_segment_size   = kernel.group_segment_size;
+    symbol.private_segment_size = kernel.private_segment_size;
+    code_object::register_kernel(std::move(symbol));
+}
+
 // At finalization: let queued work finish so its completion records reach the tools.
 void
 drain_at_exit()
@@ -146,6 +164,7 @@ attach_profiler(device& dev)
         {
             dev.set_dispatch_interceptor([&dev](const packet& pkt) { return intercept(dev, pkt); });
             kernel_replay::on_tracking_enabled([&dev] { enable_allocation_tracking(dev); });
+            dev.set_kernel_observer(report_kernel, /*report_existing=*/true);
             registration::add_shutdown_hook(drain_at_exit);
         }
     }

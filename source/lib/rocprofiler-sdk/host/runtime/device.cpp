@@ -125,6 +125,9 @@ struct device::impl
     activity_counter     activity;  // before pool and queues: they refer to it
     worker_pool          pool;
     kernel_registry      kernels;
+    // Serializes registrations with the kernel observer (see set_kernel_observer).
+    std::mutex                              kernel_observer_mutex = {};
+    std::function<void(const kernel_info&)> kernel_observer       = {};
     allocation_registry  allocations;
 
     std::mutex                                             queues_mutex;
@@ -239,7 +242,25 @@ device::register_kernel(const char*                  name,
                         uint32_t                     group_segment_size,
                         rocprofiler_host_kernel_t*   kernel)
 {
-    return m_impl->kernels.add(name, fn, private_segment_size, group_segment_size, kernel);
+    auto lock   = std::lock_guard{m_impl->kernel_observer_mutex};
+    auto status = m_impl->kernels.add(name, fn, private_segment_size, group_segment_size, kernel);
+    if(status == ROCPROFILER_HOST_STATUS_SUCCESS && m_impl->kernel_observer)
+    {
+        if(auto info = m_impl->kernels.find(kernel->handle)) m_impl->kernel_observer(*info);
+    }
+    return status;
+}
+
+void
+device::set_kernel_observer(std::function<void(const kernel_info&)> observer, bool report_existing)
+{
+    auto lock = std::lock_guard{m_impl->kernel_observer_mutex};
+    if(observer && report_existing)
+    {
+        for(const auto& info : m_impl->kernels.all())
+            observer(*info);
+    }
+    m_impl->kernel_observer = std::move(observer);
 }
 
 std::shared_ptr<const kernel_info>

@@ -52,5 +52,11 @@ kernel_registry::find(uint64_t id) const
     if(id == 0 || id > m_by_id.size()) return nullptr;
     return m_by_id[id - 1];
 }
+std::vector<std::shared_ptr<const kernel_info>>
+kernel_registry::all() const
+{
+    auto lock = std::shared_lock{m_mutex};
+    return m_by_id;
+}
 }  // namespace host
 }  // namespace rocprofiler

@@ -24,6 +24,9 @@ public:
 
     std::shared_ptr<const kernel_info> find(uint64_t id) const;
 
+    // Every registered kernel, in id order.
+    std::vector<std::shared_ptr<const kernel_info>> all() const;
+
 private:
     mutable std::shared_mutex                       m_mutex;
     std::vector<std::shared_ptr<const kernel_info>> m_by_id;  // index id - 1

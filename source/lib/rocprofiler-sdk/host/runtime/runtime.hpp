@@ -239,6 +239,13 @@ public:
     // Null when unknown.
     std::shared_ptr<const kernel_info> find_kernel(rocprofiler_host_kernel_t kernel) const;
 
+    // Installs (or, with an empty function, removes) the kernel observer: called on the
+    // registering thread after every successful registration, a repeated one included. With
+    // `report_existing`, it is first called for every kernel registered so far, on this thread.
+    // Registrations are serialized with the observer's calls and its installation.
+    void set_kernel_observer(std::function<void(const kernel_info&)> observer,
+                             bool                                     report_existing = false);
+
     // --- queues ---
     rocprofiler_host_status_t create_queue(rocprofiler_host_queue_t* queue);
     rocprofiler_host_status_t destroy_queue(rocprofiler_host_queue_t queue);

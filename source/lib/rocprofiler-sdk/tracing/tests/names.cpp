@@ -106,7 +106,8 @@ TEST(tracing_names, supported_kinds)
         ++kind)
     {
         const bool expected = kind == ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH ||
-                              kind == ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY;
+                              kind == ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY ||
+                              kind == ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT;
         EXPECT_EQ(tracing::callback_kind_supported(kind), expected) << "callback kind " << kind;
     }
     for(int kind = ROCPROFILER_BUFFER_TRACING_NONE; kind <= ROCPROFILER_BUFFER_TRACING_LAST; ++kind)
