@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The GPU suite: configures the project with CUDA, builds the CUDA backend and its GPU tests, runs
+# `ctest -L gpu`, and prints a short table last (test, result, key numbers). Run from the repository
+# root on a machine with an NVIDIA GPU (the H200 of the device tool: `bash scripts/gpu-suite.sh`).
+#
+#   GPU_SUITE_BUILD_DIR   build folder (default build-gpu)
+#   GPU_SUITE_JOBS        build jobs (default 16)
+#   OUT                   where logs go (default: the build folder)
+#
+# Machines without the build's header-only dependencies and GoogleTest (nothing can be installed
+# there) use build-deps/, which `scripts/gpu-suite.sh --bundle-deps` makes here from this machine's
+# packages (nlohmann-json3-dev, libcli11-dev, libgtest-dev); carry it with the call.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root="${PWD}"
+deps="${root}/build-deps"
+
+if [ "${1:-}" = "--bundle-deps" ]; then
+    rm -rf "${deps}" && mkdir -p "${deps}/include" "${deps}/cmake/nlohmann_json" "${deps}/cmake/CLI11"
+    cp -r /usr/include/nlohmann /usr/include/CLI "${deps}/include/"
+    cp -r /usr/src/googletest "${deps}/googletest-src"
+    for pkg in nlohmann_json:nlohmann_json:3.11.2 CLI11:CLI11:2.1.2; do
+        IFS=: read -r name target version <<<"${pkg}"
+        cat >"${deps}/cmake/${name}/${name}Config.cmake" <<CFG
+get_filename_component(_dir "\${CMAKE_CURRENT_LIST_DIR}/../../include" ABSOLUTE)
+if(NOT TARGET ${target}::${target})
+    add_library(${target}::${target} INTERFACE IMPORTED)
+    set_target_properties(${target}::${target} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "\${_dir}")
+endif()
+CFG
+        cat >"${deps}/cmake/${name}/${name}ConfigVersion.cmake" <<CFG
+set(PACKAGE_VERSION ${version})
+if(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)
+    set(PACKAGE_VERSION_COMPATIBLE FALSE)
+else()
+    set(PACKAGE_VERSION_COMPATIBLE TRUE)
+endif()
+CFG
+    done
+    du -sh "${deps}"
+    exit 0
+fi
+
+build="${GPU_SUITE_BUILD_DIR:-build-gpu}"
+jobs="${GPU_SUITE_JOBS:-16}"
+logs="${OUT:-${build}}"
+mkdir -p "${build}" "${logs}"
+log="${logs}/gpu-suite.log"
+: >"${log}"
+start_s=$(date +%s)
+
+note() { echo "gpu-suite: $*" | tee -a "${log}"; }
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | tee -a "${log}"
+
+# Dependencies: the system's, else build-deps/.
+prefixes=()
+if [ ! -f /usr/include/nlohmann/json.hpp ] || [ ! -d /usr/include/CLI ]; then
+    [ -d "${deps}" ] || { note "nlohmann_json/CLI11 missing and no build-deps/"; exit 1; }
+    prefixes+=("${deps}/cmake/nlohmann_json" "${deps}/cmake/CLI11")
+    note "using header-only dependencies from build-deps/"
+fi
+if ! ls -d /usr/lib/*/cmake/GTest /usr/lib/cmake/GTest /usr/local/lib/cmake/GTest >/dev/null 2>&1; then
+    [ -d "${deps}/googletest-src" ] || { note "GoogleTest missing and no build-deps/"; exit 1; }
+    gtest_prefix="/tmp/rocp-gtest"
+    if [ ! -d "${gtest_prefix}/lib/cmake/GTest" ] && [ ! -d "${gtest_prefix}/lib64/cmake/GTest" ]; then
+        note "building GoogleTest from build-deps/"
+        cmake -S "${deps}/googletest-src" -B /tmp/rocp-gtest-build -DCMAKE_BUILD_TYPE=Release \
+            -DCMAKE_INSTALL_PREFIX="${gtest_prefix}" -DCMAKE_POSITION_INDEPENDENT_CODE=ON >>"${log}" 2>&1 &&
+            cmake --build /tmp/rocp-gtest-build -j "${jobs}" >>"${log}" 2>&1 &&
+            cmake --install /tmp/rocp-gtest-build >>"${log}" 2>&1 || { note "GoogleTest build failed"; exit 1; }
+    fi
+    prefixes+=("${gtest_prefix}")
+fi
+prefix_path="$(IFS=';'; echo "${prefixes[*]:-}")"
+
+generator=()
+command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+note "configure"
+if ! cmake -S . -B "${build}" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DROCPROFILER_BUILD_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DROCPROFILER_BUILD_SAMPLES=OFF \
+    -DCMAKE_PREFIX_PATH="${prefix_path}" >>"${log}" 2>&1; then
+    tail -30 "${log}"
+    note "configure FAILED"
+    exit 1
+fi
+note "build (-j${jobs})"
+if ! cmake --build "${build}" -j "${jobs}" --target rocprofiler-sdk cuda-gpu-tests cuda-backend-tests \
+    >>"${log}" 2>&1; then
+    grep -E "error|FAILED" "${log}" | head -40
+    note "build FAILED"
+    exit 1
+fi
+build_s=$(($(date +%s) - start_s))
+
+note "ctest -L gpu"
+GPU_TEST_OUTPUT_DIR="$(cd "${logs}" && pwd)/gpu-tests"
+rm -rf "${GPU_TEST_OUTPUT_DIR}"
+export GPU_TEST_OUTPUT_DIR
+ctest --test-dir "${build}" -L gpu --output-on-failure --timeout 120 2>&1 | tee "${logs}/ctest.log"
+ctest_rc=${PIPESTATUS[0]}
+"${build}/source/lib/rocprofiler-sdk/cuda/tests/cuda-backend-tests" >"${logs}/unit.log" 2>&1
+unit_rc=$?
+
+# The table: one row per GPU test, with the numbers its validator printed.
+echo
+echo "== GPU suite: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), build ${build_s} s, total $(($(date +%s) - start_s)) s =="
+printf '%-34s %-7s %s\n' "test" "result" "key numbers"
+while read -r line; do
+    name=$(sed -E 's/.*Test +#[0-9]+: (cuda\.[A-Za-z0-9_]+) .*/\1/' <<<"${line}")
+    result=$(grep -qE ' Passed ' <<<"${line}" && echo PASS || echo FAIL)
+    short="${name#cuda.}"
+    numbers=""
+    if [ -f "${GPU_TEST_OUTPUT_DIR}/${short}/validate.txt" ]; then
+        numbers=$(grep -E '^RESULT ' "${GPU_TEST_OUTPUT_DIR}/${short}/validate.txt" |
+            grep -E 'wall_ms|dispatches|replayed|max_timestamp|one_run|failures|cupti|latency|pass_gap' |
+            sed -E 's/^RESULT //' | tr '\n' ' ')
+    fi
+    printf '%-34s %-7s %s\n' "${name}" "${result}" "${numbers}"
+done < <(grep -E 'Test +#[0-9]+: cuda\.' "${logs}/ctest.log")
+printf '%-34s %-7s %s\n' "cuda-backend-tests (CPU unit)" "$([ ${unit_rc} -eq 0 ] && echo PASS || echo FAIL)" \
+    "$(grep -E 'PASSED|FAILED' "${logs}/unit.log" | head -1)"
+agent_line=$(grep -h -m1 -E '^RESULT agent=' "${GPU_TEST_OUTPUT_DIR}"/*/validate.txt 2>/dev/null | head -1)
+[ -n "${agent_line}" ] && echo "  agent: ${agent_line#RESULT }"
+for t in runtime_trace runtime_replay; do
+    f="${GPU_TEST_OUTPUT_DIR}/${t}/validate.txt"
+    [ -f "${f}" ] && grep -E '^RESULT timed_' "${f}" | sed -E "s/^RESULT /  ${t}: /"
+done
+[ ${ctest_rc} -eq 0 ] && [ ${unit_rc} -eq 0 ]
