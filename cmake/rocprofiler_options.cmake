@@ -7,6 +7,19 @@ target_compile_options(
 if(ROCPROFILER_WERROR)
     target_compile_options(rocprofiler-build-flags INTERFACE -Werror)
 endif()
+if(ROCPROFILER_BUILD_SANITIZERS OR ROCPROFILER_BUILD_TSAN)
+    # GCC's flow analysis reports false "maybe uninitialized" warnings inside libstdc++ (<regex>,
+    # std::function) once sanitizer instrumentation is on.
+    target_compile_options(rocprofiler-build-flags INTERFACE $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized>)
+endif()
+
+if(ROCPROFILER_BUILD_SANITIZERS AND ROCPROFILER_BUILD_TSAN)
+    message(FATAL_ERROR "ROCPROFILER_BUILD_SANITIZERS and ROCPROFILER_BUILD_TSAN cannot be combined")
+endif()
+if(ROCPROFILER_BUILD_TSAN)
+    add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+    add_link_options(-fsanitize=thread)
+endif()
 
 if(ROCPROFILER_BUILD_SANITIZERS)
     # Applied globally so that test programs, tools and the library agree on the runtime.

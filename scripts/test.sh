@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command: configures, builds and runs every CPU test, then the same suite
-# under AddressSanitizer and UndefinedBehaviorSanitizer. Exits non-zero on any failure.
+# under AddressSanitizer and UndefinedBehaviorSanitizer, then the concurrent parts under
+# ThreadSanitizer. Exits non-zero on any failure.
 # Usage: scripts/test.sh [--no-sanitizers]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,9 +10,20 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 sanitizers=1
 [ "${1:-}" = "--no-sanitizers" ] && sanitizers=0
 
+# Says whether the CUDA parts are compiled in a build, so that a machine without the toolkit is
+# noticed.
+report_cuda() {
+    if grep -q '^ROCPROFILER_BUILD_CUDA:BOOL=ON' "$1/CMakeCache.txt"; then
+        echo "scripts/test.sh: $1: CUDA parts compiled (CUDA backend and GPU test programs; GPU tests run only on a GPU machine: scripts/gpu-suite.sh)"
+    else
+        echo "scripts/test.sh: $1: CUDA parts NOT compiled"
+    fi
+}
+
 run_suite() {
     local dir="$1"; shift
     cmake -S . -B "${dir}" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCPROFILER_WERROR=ON "$@"
+    report_cuda "${dir}"
     cmake --build "${dir}" -j "${jobs}"
     ctest --test-dir "${dir}" --output-on-failure -j "${jobs}" --timeout 300 -LE gpu
 }
@@ -21,4 +33,21 @@ if [ "${sanitizers}" -eq 1 ]; then
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         run_suite build-sanitizers -DROCPROFILER_BUILD_SANITIZERS=ON -DROCPROFILER_BUILD_CUDA=OFF
 fi
+if [ "${sanitizers}" -eq 1 ]; then
+    # ThreadSanitizer on the concurrent parts: the host device runtime, buffers and callback
+    # threads, kernel replay, and counters (each binary runs whole, so threads of consecutive tests
+    # overlap as they would in a tool).
+    tsan_targets=(host-runtime-tests rocprofiler-sdk-buffer-tests kernel-replay-tests
+                  rocprofiler-sdk-counters-tests)
+    cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCPROFILER_WERROR=ON \
+        -DROCPROFILER_BUILD_TSAN=ON -DROCPROFILER_BUILD_CUDA=OFF -DROCPROFILER_BUILD_SAMPLES=OFF
+    cmake --build build-tsan -j "${jobs}" --target "${tsan_targets[@]}"
+    for target in "${tsan_targets[@]}"; do
+        binary="$(find build-tsan -type f -name "${target}" -perm -u+x | head -n 1)"
+        echo "scripts/test.sh: ThreadSanitizer: ${target}"
+        TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ROCPROFILER_HOST_WORKERS=4 \
+            "${binary}" --gtest_brief=1
+    done
+fi
+report_cuda build
 echo "scripts/test.sh: all test suites passed"

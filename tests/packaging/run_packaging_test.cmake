@@ -1,0 +1,37 @@
+# Installs the build into a fresh prefix, builds tests/packaging/consumer against it with
+# find_package(rocprofiler-sdk), and runs the consumer's program under the consumer's tool.
+# Variables: BUILD_DIR, SOURCE_DIR, WORK_DIR.
+file(REMOVE_RECURSE "${WORK_DIR}")
+set(prefix "${WORK_DIR}/prefix")
+execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}"
+                RESULT_VARIABLE rc OUTPUT_QUIET)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "install failed: ${rc}")
+endif()
+foreach(required include/rocprofiler-sdk/rocprofiler.h include/rocprofiler-sdk/experimental/kernel_replay.h
+                 include/rocprofiler-sdk-host/host.h lib/cmake/rocprofiler-sdk/rocprofiler-sdk-config.cmake)
+    if(NOT EXISTS "${prefix}/${required}")
+        message(FATAL_ERROR "not installed: ${required}")
+    endif()
+endforeach()
+execute_process(COMMAND "${CMAKE_COMMAND}" -S "${SOURCE_DIR}/tests/packaging/consumer" -B "${WORK_DIR}/build"
+                        "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_BUILD_TYPE=Release
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "configuring the consumer failed:\n${out}\n${err}")
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${WORK_DIR}/build" RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "building the consumer failed:\n${out}\n${err}")
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env "ROCP_TOOL_LIBRARIES=${WORK_DIR}/build/libconsumer-tool.so"
+                        "LD_LIBRARY_PATH=${prefix}/lib" "${WORK_DIR}/build/consumer-program"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the consumer program failed (${rc}):\n${out}\n${err}")
+endif()
+if(NOT out MATCHES "consumer-program: ok" OR NOT out MATCHES "consumer-tool: 3 completions")
+    message(FATAL_ERROR "unexpected output:\n${out}\n${err}")
+endif()
+message(STATUS "packaging: installed SDK found, linked and traced 3 dispatches")
