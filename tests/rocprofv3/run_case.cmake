@@ -8,6 +8,11 @@
 #   MARKER          optional file the program creates when it runs (@WORK@ allowed)
 #   EXPECT_MARKER   1: the marker must exist (the app ran); 0: it must not (the app was not run)
 #   VALIDATE        optional second command ("|"-separated, @WORK@ allowed) that must exit 0
+#   VALIDATE2       optional third command, same rules (e.g. the second application-replay pass)
+#   VALIDATE_FAIL   optional command that must exit non-zero with stderr matching
+#                   VALIDATE_FAIL_MATCH (proves the validator catches that violation)
+#   STDERR_TO_FILE  1: the command's stderr goes to a file (WORK_DIR/stderr.txt), not a pipe
+#   REJECT_STDERR   optional regular expression stderr must NOT match
 #   EXPECT_FILES    optional "|"-separated files that must exist afterwards (@WORK@ allowed)
 #   ABSENT_FILES    optional "|"-separated files that must not exist afterwards
 foreach(var WORK_DIR COMMAND EXPECT_RC)
@@ -30,13 +35,24 @@ if(DEFINED ENV AND NOT ENV STREQUAL "")
     set(command ${CMAKE_COMMAND} -E env ${env_list} ${command})
 endif()
 
-execute_process(
-    COMMAND ${command}
-    WORKING_DIRECTORY "${WORK_DIR}"
-    RESULT_VARIABLE rc
-    OUTPUT_VARIABLE out
-    ERROR_VARIABLE err
-    TIMEOUT 120)
+if(STDERR_TO_FILE)
+    execute_process(
+        COMMAND ${command}
+        WORKING_DIRECTORY "${WORK_DIR}"
+        RESULT_VARIABLE rc
+        OUTPUT_VARIABLE out
+        ERROR_FILE "${WORK_DIR}/stderr.txt"
+        TIMEOUT 150)
+    file(READ "${WORK_DIR}/stderr.txt" err)
+else()
+    execute_process(
+        COMMAND ${command}
+        WORKING_DIRECTORY "${WORK_DIR}"
+        RESULT_VARIABLE rc
+        OUTPUT_VARIABLE out
+        ERROR_VARIABLE err
+        TIMEOUT 150)
+endif()
 message(STATUS "command: ${command}\nexit code: ${rc}\nstdout:\n${out}\nstderr:\n${err}")
 
 if(NOT rc STREQUAL "${EXPECT_RC}")
@@ -44,6 +60,9 @@ if(NOT rc STREQUAL "${EXPECT_RC}")
 endif()
 if(DEFINED EXPECT_STDERR AND NOT err MATCHES "${EXPECT_STDERR}")
     message(FATAL_ERROR "stderr does not match '${EXPECT_STDERR}'")
+endif()
+if(DEFINED REJECT_STDERR AND err MATCHES "${REJECT_STDERR}")
+    message(FATAL_ERROR "stderr matches '${REJECT_STDERR}' although it must not")
 endif()
 if(DEFINED EXPECT_STDOUT AND NOT out MATCHES "${EXPECT_STDOUT}")
     message(FATAL_ERROR "stdout does not match '${EXPECT_STDOUT}'")
@@ -72,11 +91,24 @@ if(DEFINED ABSENT_FILES)
         endif()
     endforeach()
 endif()
-if(DEFINED VALIDATE)
-    expand_list(validate "${VALIDATE}")
+foreach(v VALIDATE VALIDATE2)
+    if(DEFINED ${v})
+        expand_list(validate "${${v}}")
+        execute_process(COMMAND ${validate} RESULT_VARIABLE vrc OUTPUT_VARIABLE vout ERROR_VARIABLE verr)
+        message(STATUS "${v}: ${vout}${verr}")
+        if(NOT vrc EQUAL 0)
+            message(FATAL_ERROR "validation failed: ${verr}")
+        endif()
+    endif()
+endforeach()
+if(DEFINED VALIDATE_FAIL)
+    expand_list(validate "${VALIDATE_FAIL}")
     execute_process(COMMAND ${validate} RESULT_VARIABLE vrc OUTPUT_VARIABLE vout ERROR_VARIABLE verr)
-    message(STATUS "validate: ${vout}${verr}")
-    if(NOT vrc EQUAL 0)
-        message(FATAL_ERROR "validation failed: ${verr}")
+    message(STATUS "VALIDATE_FAIL: ${vout}${verr}")
+    if(vrc EQUAL 0)
+        message(FATAL_ERROR "the validator accepted outputs it must reject")
+    endif()
+    if(DEFINED VALIDATE_FAIL_MATCH AND NOT verr MATCHES "${VALIDATE_FAIL_MATCH}")
+        message(FATAL_ERROR "the validator failed, but not with '${VALIDATE_FAIL_MATCH}'")
     endif()
 endif()

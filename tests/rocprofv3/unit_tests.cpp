@@ -1,5 +1,6 @@
 // Unit tests of rocprofv3's parsing and validation and of the tool library's configuration,
 // filters and output formatting. Nothing here runs an application or loads the SDK.
+#include "callback_guard.hpp"
 #include "config.hpp"
 #include "kernel_filter.hpp"
 #include "options.hpp"
@@ -9,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -205,7 +207,8 @@ TEST(outputs, csv_quoting_and_stats)
     EXPECT_EQ(rocprofiler::tool::csv_quote("say \"hi\""), "\"say \"\"hi\"\"\"");
 
     auto data = rocprofiler::tool::results{};
-    data.kernel_names = {{1, "a"}, {2, "b,c"}};
+    data.kernel_symbols[1].name = "a";
+    data.kernel_symbols[2].name = "b,c";
     auto add = [&data](uint64_t kernel, uint64_t start, uint64_t end) {
         auto r                      = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
         r.dispatch_info.kernel_id   = kernel;
@@ -227,4 +230,53 @@ TEST(outputs, csv_quoting_and_stats)
     EXPECT_EQ(stats[1].min_ns, 100u);
     EXPECT_EQ(stats[1].max_ns, 200u);
     EXPECT_DOUBLE_EQ(stats[0].percentage + stats[1].percentage, 100.0);
+}
+
+TEST(outputs, a_kernel_never_reported_gets_a_placeholder_and_one_warning)
+{
+    auto data = rocprofiler::tool::results{};
+    data.kernel_symbols[7].name = "reported_kernel";
+    auto warning                = std::string{};
+    EXPECT_EQ(rocprofiler::tool::ensure_kernel_symbol(data, 7, &warning).name, "reported_kernel");
+    EXPECT_TRUE(warning.empty());
+    const auto& sym = rocprofiler::tool::ensure_kernel_symbol(data, 42, &warning);
+    EXPECT_EQ(sym.name, "kernel_42");
+    EXPECT_FALSE(sym.reported);
+    EXPECT_EQ(sym.arch_vgpr_count + sym.accum_vgpr_count + sym.sgpr_count, 0u);
+    EXPECT_NE(warning.find("kernel id 42"), std::string::npos);
+    warning.clear();
+    EXPECT_EQ(rocprofiler::tool::ensure_kernel_symbol(data, 42, &warning).name, "kernel_42");
+    EXPECT_TRUE(warning.empty()) << "the warning is given once per kernel id";
+    EXPECT_EQ(data.kernel_name(42), "kernel_42");
+    EXPECT_EQ(data.kernel_name(43), "");
+}
+
+TEST(callback_guard, exceptions_never_leave_a_guarded_callback)
+{
+    using rocprofiler::tool::guarded;
+    EXPECT_EQ(guarded("test", 5, [] { return 7; }), 7);
+    EXPECT_EQ(guarded("test", 5, []() -> int { throw std::runtime_error{"boom"}; }), 5);
+    EXPECT_EQ(guarded("test", 5, []() -> int { throw 3; }), 5);  // not a std::exception
+    auto ran = false;
+    EXPECT_NO_THROW(guarded("test", [&] {
+        ran = true;
+        throw std::logic_error{"void callback"};
+    }));
+    EXPECT_TRUE(ran);
+    static_assert(noexcept(guarded("test", [] {})));
+}
+
+TEST(counter_match, validate_counters_names_the_pass_limit_of_a_group_too_large)
+{
+    auto agent              = rocprofv3::agent_counters{};
+    agent.logical_id        = "0";
+    agent.product_name      = "host";
+    agent.counters          = {"A", "B", "C", "D", "E"};
+    agent.counters_per_pass = 4;
+    agent.groups_exceeding  = {1};
+    auto errors = rocprofv3::validate_counters({{"A"}, {"A", "B", "C", "D", "E"}}, {agent});
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("counter group 2 (A B C D E) has 5 counters"), std::string::npos)
+        << errors[0];
+    EXPECT_NE(errors[0].find("at most 4 counters per pass"), std::string::npos) << errors[0];
 }

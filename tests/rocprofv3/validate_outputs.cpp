@@ -1,6 +1,7 @@
 // Validates the files rocprofv3 wrote for the host_kernels program.
 //
-//   validate_outputs --dir D --prefix P --kernel NAME=COUNT... [--stats] [--json] [--no-csv]
+//   validate_outputs --dir D --prefix P --kernel NAME=COUNT... [--stats] [--json]
+//                    [--group "A B"]... [--kernel-replay] [--truth FILE]
 //
 // Checks, and exits non-zero with a message on the first violation:
 // - <P>_kernel_trace.csv: the header is exactly API.md's columns; one row per dispatch (the sum of
@@ -10,9 +11,22 @@
 // - with --stats, <P>_kernel_stats.csv: exact header; one row per kernel; Calls and
 //   TotalDurationNs equal what the trace gives; Percentage sums to 100.
 // - with --json, <P>_results.json: valid JSON with the documented keys; one kernel_dispatch record
-//   per trace row with the same dispatch ids; kernel_symbols name every kernel.
+//   per trace row with the same dispatch ids; kernel_symbols name every kernel, as reported by code
+//   object tracing, and the register columns of the CSV files are the symbols' counts.
+// - with --group (one per --pmc group, in order), <P>_counter_collection.csv: the header is exactly
+//   API.md's columns (no Replay_Pass); every dispatch has one row per counter of every group
+//   (all groups are collected under --kernel-replay, else the one group given); the rows of one
+//   group share their timestamps; dispatches, kernels, Grid_Size and Workgroup_Size are exactly
+//   those of the program's ground truth (--truth, written by host_kernels --truth); WORK_ITEMS =
+//   Grid_Size, WORKGROUPS = Grid_Size / Workgroup_Size, DURATION_NS > 0 and = End_Timestamp -
+//   Start_Timestamp of its row, CPU_TIME_NS > 0. Under --kernel-replay with G groups,
+//   kernel_trace.csv has G rows per Dispatch_Id (one per pass). With --json, the
+//   counter_collection records of a dispatch carry replay_pass exactly 0..G-1 (none without
+//   --kernel-replay), and pass i holds exactly group i's counters.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <tuple>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -86,7 +100,9 @@ main(int argc, char** argv)
 {
     auto dir = std::string{}, prefix = std::string{};
     auto expected = std::map<std::string, uint64_t>{};
-    bool stats = false, json = false;
+    bool stats = false, json = false, kernel_replay = false;
+    auto groups     = std::vector<std::vector<std::string>>{};
+    auto truth_file = std::string{};
     for(int i = 1; i < argc; ++i)
     {
         auto arg = std::string{argv[i]};
@@ -99,11 +115,25 @@ main(int argc, char** argv)
             if(eq == std::string::npos) fail("--kernel wants NAME=COUNT");
             expected[spec.substr(0, eq)] = number(spec.substr(eq + 1), "--kernel count");
         }
+        else if(arg == "--group" && i + 1 < argc)
+        {
+            auto in    = std::istringstream{argv[++i]};
+            auto group = std::vector<std::string>{};
+            for(auto name = std::string{}; in >> name;)
+                group.push_back(name);
+            if(group.empty()) fail("--group wants counter names");
+            groups.push_back(group);
+        }
+        else if(arg == "--kernel-replay") kernel_replay = true;
+        else if(arg == "--truth" && i + 1 < argc) truth_file = argv[++i];
         else if(arg == "--stats") stats = true;
         else if(arg == "--json") json = true;
         else fail("unknown argument " + arg);
     }
     auto base = dir + "/" + prefix + "_";
+    // Passes per dispatch: one per group under kernel replay.
+    const uint64_t passes = kernel_replay ? std::max<size_t>(groups.size(), 1) : 1;
+    if(stats && passes > 1) fail("--stats is not validated under kernel replay");
 
     const auto trace_header = std::vector<std::string>{
         "Kind", "Agent_Id", "Queue_Id", "Stream_Id", "Thread_Id", "Dispatch_Id", "Kernel_Id",
@@ -130,11 +160,14 @@ main(int argc, char** argv)
     auto total_expected = uint64_t{0};
     for(auto& [name, count] : expected)
         total_expected += count;
-    if(trace.size() - 1 != total_expected)
+    if(trace.size() - 1 != total_expected * passes)
         fail("kernel_trace.csv: " + std::to_string(trace.size() - 1) + " rows, expected " +
-             std::to_string(total_expected));
+             std::to_string(total_expected * passes));
 
     auto ids       = std::set<uint64_t>{};
+    auto id_rows   = std::map<uint64_t, uint64_t>{};
+    // VGPR_Count, Accum_VGPR_Count, SGPR_Count of each Kernel_Id, from both CSV files.
+    auto registers = std::map<std::string, std::set<std::tuple<std::string, std::string, std::string>>>{};
     auto per_name  = std::map<std::string, uint64_t>{};
     auto durations = std::map<std::string, uint64_t>{};
     auto queues    = std::set<std::string>{};
@@ -146,16 +179,24 @@ main(int argc, char** argv)
         if(row[0] != "KERNEL_DISPATCH") fail("kernel_trace.csv: Kind '" + row[0] + "'");
         if(agent_ids.count(row[1]) == 0) fail("kernel_trace.csv: Agent_Id " + row[1] + " not in agent_info.csv");
         auto id = number(row[5], "Dispatch_Id");
-        if(!ids.insert(id).second) fail("kernel_trace.csv: duplicate Dispatch_Id " + row[5]);
+        if(++id_rows[id] > passes)
+            fail("kernel_trace.csv: Dispatch_Id " + row[5] + " in more than " +
+                 std::to_string(passes) + " rows");
+        registers[row[6]].emplace(row[13], row[14], row[15]);
         auto start = number(row[9], "Start_Timestamp");
         auto end   = number(row[10], "End_Timestamp");
         if(start == 0 || start > end) fail("kernel_trace.csv: bad timestamps in row " + std::to_string(r));
-        per_name[row[7]] += 1;
+        if(ids.insert(id).second) per_name[row[7]] += 1;
         durations[row[7]] += end - start;
         queues.insert(row[2]);
         for(size_t c = 16; c < 22; ++c)
             if(number(row[c], trace_header[c]) == 0) fail("kernel_trace.csv: zero " + trace_header[c]);
     }
+    for(auto& [id, rows] : id_rows)
+        if(rows != passes)
+            fail("kernel_trace.csv: Dispatch_Id " + std::to_string(id) + " in " +
+                 std::to_string(rows) + " rows, expected " + std::to_string(passes) +
+                 " (one per pass)");
     if(per_name != expected)
     {
         auto got = std::string{};
@@ -189,6 +230,128 @@ main(int argc, char** argv)
         if(std::fabs(percent - 100.0) > 0.1) fail("kernel_stats.csv: percentages sum to " + std::to_string(percent));
     }
 
+    auto counter_ids = std::set<uint64_t>{};
+    if(!groups.empty())
+    {
+        const auto header = std::vector<std::string>{
+            "Correlation_Id", "Dispatch_Id", "Agent_Id", "Queue_Id", "Process_Id", "Thread_Id",
+            "Grid_Size", "Kernel_Id", "Kernel_Name", "Workgroup_Size", "LDS_Block_Size",
+            "Scratch_Size", "VGPR_Count", "Accum_VGPR_Count", "SGPR_Count", "Counter_Name",
+            "Counter_Value", "Start_Timestamp", "End_Timestamp"};
+        auto rows = read_csv(base + "counter_collection.csv");
+        if(rows.empty() || rows[0] != header)
+            fail("counter_collection.csv: header differs from API.md (no Replay_Pass column)");
+
+        // The counters every dispatch must show, and the group of each.
+        auto group_of = std::map<std::string, size_t>{};
+        for(size_t g = 0; g < (kernel_replay ? groups.size() : 1); ++g)
+            for(const auto& name : groups[g])
+                if(!group_of.emplace(name, g).second) fail("counter " + name + " in two groups");
+
+        struct dispatch_rows
+        {
+            std::string                     kernel = {}, grid = {}, workgroup = {};
+            std::map<std::string, uint64_t> names  = {};
+            // Per group: the (start, end) of its rows; one pair expected.
+            std::map<size_t, std::set<std::pair<uint64_t, uint64_t>>> times = {};
+        };
+        auto per_dispatch = std::map<uint64_t, dispatch_rows>{};
+        for(size_t r = 1; r < rows.size(); ++r)
+        {
+            const auto& row  = rows[r];
+            auto        what = "counter_collection.csv row " + std::to_string(r);
+            if(row.size() != header.size()) fail(what + ": " + std::to_string(row.size()) + " fields");
+            auto id    = number(row[1], "Dispatch_Id");
+            auto grid  = number(row[6], "Grid_Size");
+            auto wg    = number(row[9], "Workgroup_Size");
+            auto start = number(row[17], "Start_Timestamp");
+            auto end   = number(row[18], "End_Timestamp");
+            if(start == 0 || start > end) fail(what + ": bad timestamps");
+            if(agent_ids.count(row[2]) == 0) fail(what + ": Agent_Id not in agent_info.csv");
+            registers[row[7]].emplace(row[12], row[13], row[14]);
+            auto& d = per_dispatch[id];
+            if(d.kernel.empty())
+            {
+                d.kernel    = row[8];
+                d.grid      = row[6];
+                d.workgroup = row[9];
+            }
+            else if(d.kernel != row[8] || d.grid != row[6] || d.workgroup != row[9])
+                fail(what + ": kernel, Grid_Size or Workgroup_Size differ between rows of dispatch " + row[1]);
+            const auto& name = row[15];
+            auto        it   = group_of.find(name);
+            if(it == group_of.end()) fail(what + ": counter " + name + " was not requested (in this run)");
+            d.names[name] += 1;
+            d.times[it->second].emplace(start, end);
+
+            char* endp  = nullptr;
+            auto  value = std::strtod(row[16].c_str(), &endp);
+            if(row[16].empty() || *endp != '\0') fail(what + ": Counter_Value '" + row[16] + "'");
+            auto is = [&](double expected_value, const char* rule) {
+                if(value != expected_value)
+                    fail(what + ": " + name + " = " + row[16] + ", expected " +
+                         std::to_string(expected_value) + " (" + rule + ")");
+            };
+            if(name == "WORK_ITEMS") is(static_cast<double>(grid), "Grid_Size");
+            if(name == "WORKGROUPS")
+            {
+                if(wg == 0 || grid % wg != 0) fail(what + ": Grid_Size not a multiple of Workgroup_Size");
+                is(static_cast<double>(grid / wg), "Grid_Size / Workgroup_Size");
+            }
+            if(name == "DURATION_NS")
+            {
+                if(value <= 0) fail(what + ": DURATION_NS is not positive");
+                is(static_cast<double>(end - start), "End_Timestamp - Start_Timestamp");
+            }
+            if(name == "CPU_TIME_NS" && value <= 0) fail(what + ": CPU_TIME_NS is not positive");
+        }
+        for(const auto& [id, d] : per_dispatch)
+        {
+            counter_ids.insert(id);
+            for(const auto& [name, g] : group_of)
+            {
+                auto it = d.names.find(name);
+                if(it == d.names.end() || it->second != 1)
+                    fail("counter_collection.csv: dispatch " + std::to_string(id) + " has " +
+                         std::to_string(it == d.names.end() ? 0 : it->second) + " rows of " + name +
+                         ", expected 1");
+            }
+            for(const auto& [g, times] : d.times)
+                if(times.size() != 1)
+                    fail("counter_collection.csv: the rows of group " + std::to_string(g + 1) +
+                         " of dispatch " + std::to_string(id) + " have different timestamps");
+        }
+        if(counter_ids != ids) fail("counter_collection.csv: dispatch ids differ from kernel_trace.csv");
+
+        if(!truth_file.empty())
+        {
+            auto in = std::ifstream{truth_file};
+            if(!in) fail("missing ground truth " + truth_file);
+            auto truth = nlohmann::json::parse(in);
+            auto product = [](const nlohmann::json& v) {
+                return std::to_string(v.at(0).get<uint64_t>() * v.at(1).get<uint64_t>() *
+                                      v.at(2).get<uint64_t>());
+            };
+            auto want = std::multiset<std::tuple<std::string, std::string, std::string>>{};
+            for(const auto& t : truth.at("dispatches"))
+            {
+                // The workgroup count the program used must be what Grid_Size/Workgroup_Size gives.
+                if(std::stoull(product(t.at("grid"))) !=
+                   std::stoull(product(t.at("workgroup"))) * std::stoull(product(t.at("workgroups"))))
+                    fail("ground truth: grid is not workgroups x workgroup size");
+                want.emplace(t.at("kernel").get<std::string>(), product(t.at("grid")),
+                             product(t.at("workgroup")));
+            }
+            auto got = std::multiset<std::tuple<std::string, std::string, std::string>>{};
+            for(const auto& [id, d] : per_dispatch)
+                got.emplace(d.kernel, d.grid, d.workgroup);
+            if(got != want)
+                fail("counter_collection.csv: dispatches (kernel, Grid_Size, Workgroup_Size) differ "
+                     "from the program's ground truth: " + std::to_string(got.size()) + " vs " +
+                     std::to_string(want.size()) + " dispatches");
+        }
+    }
+
     if(json)
     {
         auto in = std::ifstream{base + "results.json"};
@@ -206,7 +369,63 @@ main(int argc, char** argv)
         if(!tool["callback_records"].contains("counter_collection"))
             fail("results.json: missing callback_records.counter_collection");
         const auto& records = tool["buffer_records"]["kernel_dispatch"];
-        if(records.size() != total_expected) fail("results.json: kernel_dispatch record count");
+        if(records.size() != total_expected * passes) fail("results.json: kernel_dispatch record count");
+        for(const auto& [kid, sym] : tool["kernel_symbols"].items())
+        {
+            for(const char* key : {"kernel_id", "code_object_id", "kernel_name", "sgpr_count",
+                                   "arch_vgpr_count", "accum_vgpr_count", "group_segment_size",
+                                   "private_segment_size"})
+                if(!sym.contains(key)) fail("results.json: kernel_symbols[" + kid + "] lacks " + key);
+            if(!sym.value("reported", false))
+                fail("results.json: kernel " + kid + " was not reported by code object tracing");
+            auto regs = std::make_tuple(std::to_string(sym.at("arch_vgpr_count").get<uint64_t>()),
+                                        std::to_string(sym.at("accum_vgpr_count").get<uint64_t>()),
+                                        std::to_string(sym.at("sgpr_count").get<uint64_t>()));
+            if(registers.count(kid) != 0 &&
+               registers[kid] != std::set<std::tuple<std::string, std::string, std::string>>{regs})
+                fail("CSV register columns of kernel " + kid + " differ from its symbol");
+        }
+        if(!groups.empty())
+        {
+            auto names = std::map<uint64_t, std::string>{};
+            for(const auto& c : tool["counters"])
+                names[c.at("id").at("handle").get<uint64_t>()] = c.at("name").get<std::string>();
+            auto by_dispatch = std::map<uint64_t, std::map<uint64_t, std::set<std::string>>>{};
+            for(const auto& rec : tool["callback_records"]["counter_collection"])
+            {
+                auto id   = rec.at("dispatch_data").at("dispatch_info").at("dispatch_id").get<uint64_t>();
+                auto pass = uint64_t{0};
+                if(kernel_replay)
+                {
+                    if(!rec.contains("replay_pass")) fail("results.json: a record without replay_pass");
+                    pass = rec.at("replay_pass").get<uint64_t>();
+                }
+                else if(rec.contains("replay_pass"))
+                    fail("results.json: replay_pass without kernel replay");
+                if(by_dispatch[id].count(pass) != 0)
+                    fail("results.json: dispatch " + std::to_string(id) + " has pass " +
+                         std::to_string(pass) + " twice");
+                auto& got = by_dispatch[id][pass];
+                for(const auto& v : rec.at("records"))
+                    got.insert(names[v.at("counter_id").at("handle").get<uint64_t>()]);
+            }
+            for(const auto& [id, per_pass] : by_dispatch)
+            {
+                if(per_pass.size() != passes || per_pass.rbegin()->first != passes - 1)
+                    fail("results.json: dispatch " + std::to_string(id) +
+                         " does not have replay_pass exactly 0.." + std::to_string(passes - 1));
+                for(const auto& [pass, got] : per_pass)
+                    if(got != std::set<std::string>{groups[pass].begin(), groups[pass].end()})
+                        fail("results.json: pass " + std::to_string(pass) + " of dispatch " +
+                             std::to_string(id) + " does not hold exactly group " +
+                             std::to_string(pass + 1) + "'s counters");
+            }
+            auto json_counter_ids = std::set<uint64_t>{};
+            for(const auto& [id, p] : by_dispatch)
+                json_counter_ids.insert(id);
+            if(json_counter_ids != counter_ids)
+                fail("results.json: counter_collection dispatch ids differ from the CSV's");
+        }
         auto json_ids = std::set<uint64_t>{};
         for(const auto& r : records)
         {
@@ -221,7 +440,9 @@ main(int argc, char** argv)
         if(json_ids != ids) fail("results.json: dispatch ids differ from kernel_trace.csv");
         if(tool["agents"].empty()) fail("results.json: no agents");
     }
-    std::printf("validate_outputs: OK (%zu dispatches, %zu kernels, %zu queues)\n", ids.size(),
-                per_name.size(), queues.size());
+    std::printf("validate_outputs: OK (%zu dispatches, %zu kernels, %zu queues, %llu passes, "
+                "%zu counter groups)\n",
+                ids.size(), per_name.size(), queues.size(), static_cast<unsigned long long>(passes),
+                groups.size());
     return 0;
 }

@@ -2,6 +2,7 @@
 // through the tool library's helper mode), then runs the application with the tool library
 // preloaded, once per application-replay pass, and exits with the application's code.
 #include "options.hpp"
+#include "parse.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -62,7 +63,8 @@ find_libraries(std::string& error)
 // Runs the tool library's helper mode in a child process (the SDK never loads into rocprofv3
 // itself) and returns its JSON.
 std::optional<nlohmann::json>
-query_agents(const libraries& libs, std::string& error)
+query_agents(const libraries& libs, const std::vector<std::vector<std::string>>& groups,
+             std::string& error)
 {
     int fds[2];
     if(pipe(fds) != 0)
@@ -81,6 +83,9 @@ query_agents(const libraries& libs, std::string& error)
         close(fds[0]);
         // The SDK may initialize itself while enumerating agents; the tool must then decline.
         setenv("ROCPROFV3_TOOL_HELPER_MODE", "1", 1);
+        // The helper checks that each group fits in one pass of each agent.
+        setenv("ROCPROFV3_TOOL_QUERY_GROUPS",
+               rocprofiler::tool::parse::encode_counter_groups(groups).c_str(), 1);
         auto* handle = dlopen(libs.tool.c_str(), RTLD_NOW | RTLD_LOCAL);
         if(handle == nullptr)
         {
@@ -140,6 +145,11 @@ gpu_agents(const nlohmann::json& query)
         if(a.contains("counters_error")) entry.error = a.at("counters_error").get<std::string>();
         for(const auto& c : a.at("counters"))
             entry.counters.emplace_back(c.value("name", ""));
+        if(a.contains("counters_per_pass"))
+            entry.counters_per_pass = a.at("counters_per_pass").get<size_t>();
+        if(a.contains("groups_exceeding"))
+            for(const auto& g : a.at("groups_exceeding"))
+                entry.groups_exceeding.push_back(g.get<size_t>());
         out.emplace_back(std::move(entry));
     }
     return out;
@@ -164,6 +174,9 @@ list_available(const nlohmann::json& query)
             std::cout << "  no counters available on this agent\n";
             continue;
         }
+        if(a.contains("counters_per_pass"))
+            std::cout << "  at most " << a.at("counters_per_pass").get<size_t>()
+                      << " counters per pass (per --pmc group)\n";
         for(const auto& c : a.at("counters"))
             std::cout << "  " << c.value("name", "") << "\t" << c.value("description", "") << "\n";
     }
@@ -244,7 +257,7 @@ main(int argc, char** argv)
 
     if(opts.list_avail || !opts.pmc_groups.empty())
     {
-        auto query = query_agents(*libs, error);
+        auto query = query_agents(*libs, opts.pmc_groups, error);
         if(!query)
         {
             std::cerr << "rocprofv3: error: " << error << "\n";

@@ -273,6 +273,23 @@ validate_counters(const std::vector<std::vector<std::string>>& groups,
                 line += " (rocprofv3 -L lists the available counters)";
             errors.emplace_back(std::move(line));
         }
+    for(const auto& a : agents)
+        for(auto g : a.groups_exceeding)
+        {
+            if(g >= groups.size()) continue;
+            auto names = std::string{};
+            for(const auto& name : groups[g])
+                names += (names.empty() ? "" : " ") + name;
+            auto line = "counter group " + std::to_string(g + 1) + " (" + names + ") has " +
+                        std::to_string(groups[g].size()) +
+                        " counters and does not fit in one pass on agent " + a.logical_id + " (" +
+                        a.product_name + ")";
+            if(a.counters_per_pass)
+                line += ", which collects at most " + std::to_string(*a.counters_per_pass) +
+                        " counters per pass";
+            line += "; split it into several --pmc groups";
+            errors.emplace_back(std::move(line));
+        }
     return errors;
 }
 

@@ -61,10 +61,17 @@ struct agent_counters
     std::string                product_name = {};
     std::optional<std::string> error        = {};  // why the agent reports no counters
     std::vector<std::string>   counters     = {};
+    // Counters one pass of the agent collects (probed by the tool library), when it is limited.
+    std::optional<size_t> counters_per_pass = {};
+    // 0-based indices of --pmc groups whose counters all exist on the agent but that do not fit in
+    // one pass there (rocprofiler_create_counter_config: ERROR_EXCEEDS_HW_LIMIT).
+    std::vector<size_t> groups_exceeding = {};
 };
 
-// Checks that every requested counter exists on some GPU agent; unknown counters come with the
-// close matches among all agents' counters. Returns the error lines (empty: fine).
+// Checks that every requested counter exists on some GPU agent (unknown counters come with the
+// close matches among all agents' counters) and that every group fits in one pass of the agents
+// that have its counters (the message names the agent's limit). Returns the error lines (empty:
+// fine).
 std::vector<std::string>
 validate_counters(const std::vector<std::vector<std::string>>& groups,
                   const std::vector<agent_counters>&           agents);

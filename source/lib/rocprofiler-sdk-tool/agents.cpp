@@ -1,6 +1,7 @@
 #include "agents.hpp"
 
 #include <rocprofiler-sdk/agent.h>
+#include <rocprofiler-sdk/counter_config.h>
 #include <rocprofiler-sdk/counters.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
@@ -24,6 +25,23 @@ check_status(rocprofiler_status_t status, const char* call)
     std::fprintf(stderr, "[rocprofv3] %s failed: %s (%s)\n", call,
                  rocprofiler_get_status_name(status), rocprofiler_get_status_string(status));
     return false;
+}
+
+std::optional<size_t>
+counters_per_pass(rocprofiler_agent_id_t agent, const std::vector<counter_entry>& counters)
+{
+    auto ids = std::vector<rocprofiler_counter_id_t>{};
+    for(const auto& c : counters)
+        if(c.agent.handle == agent.handle) ids.push_back(rocprofiler_counter_id_t{c.id});
+    for(size_t k = 1; k <= ids.size(); ++k)
+    {
+        auto cfg = rocprofiler_counter_config_id_t{};
+        auto rc  = rocprofiler_create_counter_config(agent, ids.data(), k, &cfg);
+        if(rc == ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT) return k - 1;
+        if(rc != ROCPROFILER_STATUS_SUCCESS) return std::nullopt;
+        rocprofiler_destroy_counter_config(cfg);
+    }
+    return std::nullopt;
 }
 
 std::vector<agent_entry>

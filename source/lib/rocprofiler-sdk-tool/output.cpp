@@ -82,6 +82,16 @@ agent_json(const agent_entry& a)
     return j;
 }
 
+// VGPR_Count, Accum_VGPR_Count, SGPR_Count: from the kernel's symbol, 0 when not reported.
+std::string
+register_columns(const results& data, uint64_t kernel_id)
+{
+    const auto* sym = data.find_symbol(kernel_id);
+    if(sym == nullptr) return "0,0,0";
+    return std::to_string(sym->arch_vgpr_count) + ',' + std::to_string(sym->accum_vgpr_count) +
+           ',' + std::to_string(sym->sgpr_count);
+}
+
 bool
 write_file(const std::string& path, const std::string& contents, std::vector<std::string>& errors)
 {
@@ -108,13 +118,13 @@ kernel_trace_csv(const results& data)
     for(const auto& r : data.dispatches)
     {
         const auto& d = r.dispatch_info;
-        // Stream_Id: 0, as rocprofv3 writes when no HIP stream is known. Register counts are not
-        // reported by any backend yet (they need kernel symbol information): 0.
+        // Stream_Id: 0, as rocprofv3 writes when no HIP stream is known.
         out << csv_quote("KERNEL_DISPATCH") << ',' << agent_number(data, d.agent_id) << ','
             << d.queue_id.handle << ',' << 0 << ',' << r.thread_id << ',' << d.dispatch_id << ','
             << d.kernel_id << ',' << csv_quote(data.kernel_name(d.kernel_id)) << ','
             << r.correlation_id.internal << ',' << r.start_timestamp << ',' << r.end_timestamp
-            << ',' << d.group_segment_size << ',' << d.private_segment_size << ",0,0,0,"
+            << ',' << d.group_segment_size << ',' << d.private_segment_size << ','
+            << register_columns(data, d.kernel_id) << ','
             << d.workgroup_size.x << ',' << d.workgroup_size.y << ',' << d.workgroup_size.z << ','
             << d.grid_size.x << ',' << d.grid_size.y << ',' << d.grid_size.z << '\n';
     }
@@ -144,8 +154,8 @@ counter_collection_csv(const results& data)
                 << agent_number(data, d.agent_id) << ',' << d.queue_id.handle << ',' << data.pid
                 << ',' << rec.thread_id << ',' << grid << ',' << d.kernel_id << ','
                 << csv_quote(data.kernel_name(d.kernel_id)) << ',' << wg << ','
-                << d.group_segment_size << ',' << d.private_segment_size << ",0,0,0,"
-                << csv_quote(v.name) << ',' << v.value << ',' << rec.data.start_timestamp << ','
+                << d.group_segment_size << ',' << d.private_segment_size << ','
+                << register_columns(data, d.kernel_id) << ',' << csv_quote(v.name) << ',' << v.value << ',' << rec.data.start_timestamp << ','
                 << rec.data.end_timestamp << '\n';
         }
     }
@@ -232,9 +242,30 @@ results_json(const config& cfg, const results& data)
                                 {"is_constant", c.is_constant},
                                 {"is_derived", c.is_derived}});
 
+    // Field names as upstream rocprofv3 writes them (the symbol payload's members).
     auto symbols = json::object();
-    for(const auto& [id, name] : data.kernel_names)
-        symbols[std::to_string(id)] = json{{"kernel_id", id}, {"kernel_name", name}};
+    for(const auto& [id, sym] : data.kernel_symbols)
+        symbols[std::to_string(id)] = json{{"kernel_id", id},
+                                           {"code_object_id", sym.code_object_id},
+                                           {"kernel_name", sym.name},
+                                           {"kernel_object", sym.kernel_object},
+                                           {"kernarg_segment_size", sym.kernarg_segment_size},
+                                           {"kernarg_segment_alignment", sym.kernarg_segment_alignment},
+                                           {"group_segment_size", sym.group_segment_size},
+                                           {"private_segment_size", sym.private_segment_size},
+                                           {"sgpr_count", sym.sgpr_count},
+                                           {"arch_vgpr_count", sym.arch_vgpr_count},
+                                           {"accum_vgpr_count", sym.accum_vgpr_count},
+                                           {"reported", sym.reported}};
+
+    auto code_objects = json::array();
+    for(const auto& [id, co] : data.code_objects)
+        code_objects.push_back(json{{"code_object_id", id},
+                                    {"agent_id", {{"handle", co.agent.handle}}},
+                                    {"uri", co.uri},
+                                    {"load_base", co.load_base},
+                                    {"load_size", co.load_size},
+                                    {"load_delta", co.load_delta}});
 
     // Dispatch records gathered only for --stats / --summary are not part of the trace.
     auto dispatches = json::array();
@@ -283,12 +314,17 @@ results_json(const config& cfg, const results& data)
                                            {"operations", {"NONE", "ENQUEUE", "COMPLETE"}}}})},
                         {"callback_records",
                          json::array({json{{"kind", "KERNEL_REPLAY"},
-                                           {"operations", {"NONE", "CONFIG", "PASS"}}}})}};
+                                           {"operations", {"NONE", "CONFIG", "PASS"}}},
+                                      json{{"kind", "CODE_OBJECT"},
+                                           {"operations",
+                                            {"NONE", "LOAD", "DEVICE_KERNEL_SYMBOL_REGISTER",
+                                             "HOST_KERNEL_SYMBOL_REGISTER"}}}})}};
 
     auto tool = json{{"metadata", metadata},
                      {"agents", agents},
                      {"counters", counters},
                      {"strings", strings},
+                     {"code_objects", code_objects},
                      {"kernel_symbols", symbols},
                      {"callback_records", {{"counter_collection", counter_records}}},
                      {"buffer_records", {{"kernel_dispatch", dispatches}}}};
@@ -301,8 +337,30 @@ const std::string&
 results::kernel_name(uint64_t kernel_id) const
 {
     static const auto unknown = std::string{};
-    auto              it      = kernel_names.find(kernel_id);
-    return it != kernel_names.end() ? it->second : unknown;
+    const auto*       sym     = find_symbol(kernel_id);
+    return sym != nullptr ? sym->name : unknown;
+}
+
+const kernel_symbol*
+results::find_symbol(uint64_t kernel_id) const
+{
+    auto it = kernel_symbols.find(kernel_id);
+    return it != kernel_symbols.end() ? &it->second : nullptr;
+}
+
+const kernel_symbol&
+ensure_kernel_symbol(results& data, uint64_t kernel_id, std::string* warning)
+{
+    if(auto it = data.kernel_symbols.find(kernel_id); it != data.kernel_symbols.end())
+        return it->second;
+    auto sym      = kernel_symbol{};
+    sym.kernel_id = kernel_id;
+    sym.name      = "kernel_" + std::to_string(kernel_id);
+    sym.reported  = false;
+    if(warning != nullptr)
+        *warning = "kernel id " + std::to_string(kernel_id) +
+                   " was never reported through code object tracing; it is named " + sym.name;
+    return data.kernel_symbols.emplace(kernel_id, std::move(sym)).first->second;
 }
 
 const agent_entry*

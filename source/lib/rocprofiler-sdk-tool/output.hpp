@@ -43,6 +43,36 @@ struct counter_entry
     bool                   is_derived  = false;
 };
 
+// A kernel as CODE_OBJECT tracing reported it (ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER),
+// or a placeholder for a kernel id that was never reported (reported = false, name kernel_<id>,
+// every size and count 0).
+struct kernel_symbol
+{
+    uint64_t    kernel_id                 = 0;
+    uint64_t    code_object_id            = 0;
+    std::string name                      = {};
+    uint64_t    kernel_object             = 0;
+    uint32_t    kernarg_segment_size      = 0;
+    uint32_t    kernarg_segment_alignment = 0;
+    uint32_t    group_segment_size        = 0;
+    uint32_t    private_segment_size      = 0;
+    uint32_t    sgpr_count                = 0;
+    uint32_t    arch_vgpr_count           = 0;
+    uint32_t    accum_vgpr_count          = 0;
+    bool        reported                  = true;
+};
+
+// A code object as CODE_OBJECT tracing reported it (ROCPROFILER_CODE_OBJECT_LOAD).
+struct code_object_entry
+{
+    uint64_t               id         = 0;
+    rocprofiler_agent_id_t agent      = {};
+    std::string            uri        = {};
+    uint64_t               load_base  = 0;
+    uint64_t               load_size  = 0;
+    int64_t                load_delta = 0;
+};
+
 // One counter's value for one dispatch (instances summed), as counter_collection.csv shows it.
 struct counter_value
 {
@@ -68,14 +98,22 @@ struct results
     std::vector<std::string>                                  command    = {};
     std::vector<agent_entry>                                  agents     = {};
     std::vector<counter_entry>                                counters   = {};
-    std::map<uint64_t, std::string>                           kernel_names = {};  // by kernel_id
+    std::map<uint64_t, kernel_symbol>                         kernel_symbols = {};  // by kernel_id
+    std::map<uint64_t, code_object_entry>                     code_objects   = {};  // by id
     std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t> dispatches = {};
     std::vector<counter_dispatch>                             counter_records = {};
     uint64_t                                                  dropped_records = 0;
 
-    const std::string& kernel_name(uint64_t kernel_id) const;
+    // The kernel's name; empty when the id is not in kernel_symbols.
+    const std::string&   kernel_name(uint64_t kernel_id) const;
+    const kernel_symbol* find_symbol(uint64_t kernel_id) const;
     const agent_entry* find_agent(rocprofiler_agent_id_t id) const;
 };
+
+// The symbol of @p kernel_id, adding the placeholder kernel_<id> when it was never reported. When
+// it adds one, @p warning (if given) receives the one-time warning to print.
+const kernel_symbol&
+ensure_kernel_symbol(results& data, uint64_t kernel_id, std::string* warning);
 
 // One row of kernel_stats.csv.
 struct kernel_stat

@@ -2,19 +2,27 @@
 // and the validation of --pmc counters. rocprofv3 loads this library in a child process and calls
 // rocprofv3_tool_query_agents(); the SDK is never configured there (no tool is registered).
 #include "agents.hpp"
+#include "parse.hpp"
+
+#include <rocprofiler-sdk/counter_config.h>
 
 #include <nlohmann/json.hpp>
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 extern "C" __attribute__((visibility("default"))) int
 rocprofv3_tool_query_agents(int fd);
 
 // Writes {"agents": [{"id", "type", "name", "product_name", "logical_node_id",
-// "counters_error"?, "counters": [{"name", "description", "block", "is_derived"}]}],
-// "errors": [...]} to @p fd. Returns 0 when the agents could be queried.
+// "counters_error"?, "counters": [{"name", "description", "block", "is_derived"}],
+// "counters_per_pass"?, "groups_exceeding": [...]}], "errors": [...]} to @p fd. Returns 0 when the
+// agents could be queried. ROCPROFV3_TOOL_QUERY_GROUPS ("A B;C", set by rocprofv3) names the --pmc
+// groups: groups_exceeding lists (0-based) those whose counters all exist on the agent but that do
+// not fit in one pass there (rocprofiler_create_counter_config: ERROR_EXCEEDS_HW_LIMIT).
 int
 rocprofv3_tool_query_agents(int fd)
 {
@@ -24,6 +32,9 @@ rocprofv3_tool_query_agents(int fd)
         auto counters = std::vector<rocprofiler::tool::counter_entry>{};
         auto errors   = std::vector<std::string>{};
         auto agents   = rocprofiler::tool::query_agents(counters, errors);
+        const auto* groups_text = std::getenv("ROCPROFV3_TOOL_QUERY_GROUPS");
+        auto        groups      = rocprofiler::tool::parse::decode_counter_groups(
+            groups_text != nullptr ? groups_text : "");
 
         auto out = json{{"agents", json::array()}, {"errors", errors}};
         for(const auto& a : agents)
@@ -37,6 +48,27 @@ rocprofv3_tool_query_agents(int fd)
                               {"logical_node_id", a.info.logical_node_id},
                               {"counters", json::array()}};
             if(a.counters_error) entry["counters_error"] = *a.counters_error;
+            entry["groups_exceeding"] = json::array();
+            if(a.info.type == ROCPROFILER_AGENT_TYPE_GPU && !a.counters_error)
+            {
+                if(auto limit = rocprofiler::tool::counters_per_pass(a.info.id, counters))
+                    entry["counters_per_pass"] = *limit;
+                for(size_t g = 0; g < groups.size(); ++g)
+                {
+                    auto ids = std::vector<rocprofiler_counter_id_t>{};
+                    for(const auto& name : groups[g])
+                        for(const auto& c : counters)
+                            if(c.agent.handle == a.info.id.handle && c.name == name)
+                                ids.push_back(rocprofiler_counter_id_t{c.id});
+                    if(ids.empty() || ids.size() != groups[g].size()) continue;  // not all here
+                    auto cfg = rocprofiler_counter_config_id_t{};
+                    auto rc  = rocprofiler_create_counter_config(a.info.id, ids.data(), ids.size(), &cfg);
+                    if(rc == ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT)
+                        entry["groups_exceeding"].push_back(g);
+                    else if(rc == ROCPROFILER_STATUS_SUCCESS)
+                        rocprofiler_destroy_counter_config(cfg);
+                }
+            }
             for(const auto& c : counters)
                 if(c.agent.handle == a.info.id.handle)
                     entry["counters"].push_back(json{{"name", c.name},

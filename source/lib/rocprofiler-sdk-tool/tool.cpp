@@ -4,18 +4,19 @@
 // and flushed the buffers. Everything is written in tool_finalize; until then records are kept in
 // memory (a LOSSLESS buffer guarantees none is dropped).
 //
+// Kernel names come from CODE_OBJECT tracing (kernel symbol records), through the public API only,
+// so the tool works on any agent; it never includes or calls a device's own API.
+//
 // Threading: the ENQUEUE, replay and counter dispatch callbacks run on the submitting thread; the
-// buffer and counter record callbacks on SDK threads. All shared state is behind tool_state::mutex,
-// except the kernel filter (its own lock) and the thread-local replay pass.
+// buffer and counter record callbacks on SDK threads; CODE_OBJECT callbacks on the registering
+// thread, or on the thread that starts the context for symbols registered before. All shared
+// state is behind tool_state::mutex, except the kernel filter (its own lock) and the thread-local
+// replay pass. Every function the SDK calls catches all exceptions (callback_guard.hpp).
 #include "agents.hpp"
+#include "callback_guard.hpp"
 #include "config.hpp"
 #include "kernel_filter.hpp"
 #include "output.hpp"
-
-#include <rocprofiler-sdk-host/host.h>
-#include <rocprofiler-sdk/rocprofiler.h>
-
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -25,7 +26,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <rocprofiler-sdk/rocprofiler.h>
 #include <string>
+#include <unistd.h>
 #include <unordered_map>
 #include <vector>
 
@@ -36,58 +39,98 @@ namespace
 struct tool_state
 {
     explicit tool_state(config c)
-    : cfg{std::move(c)}
-    , filter{cfg}
-    {}
+        : cfg{std::move(c)}
+        , filter{cfg}
+    {
+    }
 
     config                   cfg;
     kernel_filter            filter;
-    std::mutex               mutex         = {};
-    results                  data          = {};
-    rocprofiler_context_id_t context       = {};
+    std::mutex               mutex          = {};
+    results                  data           = {};
+    rocprofiler_context_id_t context        = {};
     rocprofiler_context_id_t replay_context = {};
-    rocprofiler_buffer_id_t  buffer        = {};
+    rocprofiler_buffer_id_t  buffer         = {};
     // Per agent handle: the counter configs in group order; under kernel replay pass i collects
     // configs[i]. Only groups whose counters all exist on the agent are here, so pass i maps to
     // group i of the agent's own collectable set, with no wrap or skip.
     std::unordered_map<uint64_t, std::vector<rocprofiler_counter_config_id_t>> agent_configs = {};
-    std::unordered_map<uint64_t, std::string> counter_names = {};  // by counter id
-    bool                                      progress      = false;  // stderr is a terminal
+    std::unordered_map<uint64_t, std::string> counter_names   = {};    // by counter id
+    bool                                      progress        = false; // stderr is a terminal
     std::atomic<uint64_t>                     dispatches_seen = 0;
     std::atomic<uint64_t>                     passes_run      = 0;
     std::chrono::steady_clock::time_point     last_progress   = {};
 };
 
-tool_state* state = nullptr;  // intentionally leaked: finalize may run from atexit handlers
+tool_state* state = nullptr; // intentionally leaked: finalize may run from atexit handlers
 
 // The replay pass being executed on this thread: set at PASS ENTER, cleared at PASS EXIT, so
 // that the counter dispatch callback of that pass (same thread, inside the pass) picks its group.
 thread_local std::optional<uint64_t> current_replay_pass = std::nullopt;
 
+// The kernel's name from its CODE_OBJECT symbol record; a kernel id never reported gets the
+// placeholder kernel_<id>, with a warning the first time.
 std::string
 resolve_kernel_name(const rocprofiler_kernel_dispatch_info_t& info)
 {
+    auto warning = std::string{};
+    auto name    = std::string{};
     {
         auto lock = std::lock_guard{state->mutex};
-        if(auto it = state->data.kernel_names.find(info.kernel_id);
-           it != state->data.kernel_names.end())
-            return it->second;
+        name      = ensure_kernel_symbol(state->data, info.kernel_id, &warning).name;
     }
-    // The public SDK API has no kernel symbol information yet (code object tracing is not
-    // implemented). The host reference device names its kernels through its own API, and its
-    // kernel ids are its kernel handles; other agents get a placeholder.
-    auto name = std::string{};
-    auto host = false;
-    if(const auto* agent = state->data.find_agent(info.agent_id)) host = (agent->name == "host");
-    const char* host_name = nullptr;
-    if(host && rocprofiler_host_kernel_name(rocprofiler_host_kernel_t{info.kernel_id}, &host_name) ==
-                   ROCPROFILER_HOST_STATUS_SUCCESS &&
-       host_name != nullptr)
-        name = host_name;
-    else
-        name = "kernel_" + std::to_string(info.kernel_id);
-    auto lock = std::lock_guard{state->mutex};
-    return state->data.kernel_names.emplace(info.kernel_id, name).first->second;
+    if(!warning.empty()) std::fprintf(stderr, "[rocprofv3] warning: %s\n", warning.c_str());
+    return name;
+}
+
+void
+code_object_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*, void*)
+{
+    guarded(
+        "the code object callback",
+        [&]
+        {
+            if(record.kind != ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT ||
+               record.phase != ROCPROFILER_CALLBACK_PHASE_LOAD || record.payload == nullptr)
+                return;
+            if(record.operation == ROCPROFILER_CODE_OBJECT_LOAD)
+            {
+                const auto* p =
+                    static_cast<const rocprofiler_callback_tracing_code_object_load_data_t*>(
+                        record.payload);
+                auto entry                         = code_object_entry{};
+                entry.id                           = p->code_object_id;
+                entry.agent                        = p->agent_id;
+                entry.uri                          = p->uri != nullptr ? p->uri : "";
+                entry.load_base                    = p->load_base;
+                entry.load_size                    = p->load_size;
+                entry.load_delta                   = p->load_delta;
+                auto lock                          = std::lock_guard{state->mutex};
+                state->data.code_objects[entry.id] = std::move(entry);
+            }
+            else if(record.operation == ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER)
+            {
+                const auto* p = static_cast<
+                    const rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t*>(
+                    record.payload);
+                auto sym                      = kernel_symbol{};
+                sym.kernel_id                 = p->kernel_id;
+                sym.code_object_id            = p->code_object_id;
+                sym.name                      = p->kernel_name != nullptr ? p->kernel_name : "";
+                sym.kernel_object             = p->kernel_object;
+                sym.kernarg_segment_size      = p->kernarg_segment_size;
+                sym.kernarg_segment_alignment = p->kernarg_segment_alignment;
+                sym.group_segment_size        = p->group_segment_size;
+                sym.private_segment_size      = p->private_segment_size;
+                sym.sgpr_count                = p->sgpr_count;
+                sym.arch_vgpr_count           = p->arch_vgpr_count;
+                sym.accum_vgpr_count          = p->accum_vgpr_count;
+                if(sym.name.empty()) sym.name = "kernel_" + std::to_string(sym.kernel_id);
+                auto lock = std::lock_guard{state->mutex};
+                // A report replaces a placeholder made before it arrived.
+                state->data.kernel_symbols[sym.kernel_id] = std::move(sym);
+            }
+        });
 }
 
 bool
@@ -109,11 +152,13 @@ report_progress(bool force)
     }
     auto passes = state->passes_run.load();
     if(passes > 0)
-        std::fprintf(stderr, "\r[rocprofv3] %llu dispatches profiled, %llu replay passes",
+        std::fprintf(stderr,
+                     "\r[rocprofv3] %llu dispatches profiled, %llu replay passes",
                      static_cast<unsigned long long>(state->dispatches_seen.load()),
                      static_cast<unsigned long long>(passes));
     else
-        std::fprintf(stderr, "\r[rocprofv3] %llu dispatches profiled",
+        std::fprintf(stderr,
+                     "\r[rocprofv3] %llu dispatches profiled",
                      static_cast<unsigned long long>(state->dispatches_seen.load()));
     std::fflush(stderr);
 }
@@ -123,14 +168,20 @@ kernel_dispatch_callback(rocprofiler_callback_tracing_record_t record,
                          rocprofiler_user_data_t*,
                          void*)
 {
-    if(record.kind != ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH ||
-       record.operation != ROCPROFILER_KERNEL_DISPATCH_ENQUEUE ||
-       record.phase != ROCPROFILER_CALLBACK_PHASE_ENTER)
-        return;
-    // Decide on the submitting thread, in submission order, so iteration numbers are stable.
-    const auto* payload =
-        static_cast<const rocprofiler_callback_tracing_kernel_dispatch_data_t*>(record.payload);
-    (void) accept(payload->dispatch_info);
+    guarded("the kernel dispatch callback",
+            [&]
+            {
+                if(record.kind != ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH ||
+                   record.operation != ROCPROFILER_KERNEL_DISPATCH_ENQUEUE ||
+                   record.phase != ROCPROFILER_CALLBACK_PHASE_ENTER)
+                    return;
+                // Decide on the submitting thread, in submission order, so iteration numbers are
+                // stable.
+                const auto* payload =
+                    static_cast<const rocprofiler_callback_tracing_kernel_dispatch_data_t*>(
+                        record.payload);
+                (void)accept(payload->dispatch_info);
+            });
 }
 
 void
@@ -141,24 +192,30 @@ buffer_callback(rocprofiler_context_id_t,
                 void*,
                 uint64_t drop_count)
 {
-    auto accepted = std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t>{};
-    for(size_t i = 0; i < num_headers; ++i)
-    {
-        const auto* header = headers[i];
-        if(header->category != ROCPROFILER_BUFFER_CATEGORY_TRACING ||
-           header->kind != ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH)
-            continue;
-        const auto* rec =
-            static_cast<const rocprofiler_buffer_tracing_kernel_dispatch_record_t*>(header->payload);
-        if(accept(rec->dispatch_info)) accepted.push_back(*rec);
-    }
-    {
-        auto lock = std::lock_guard{state->mutex};
-        state->data.dispatches.insert(state->data.dispatches.end(), accepted.begin(), accepted.end());
-        state->data.dropped_records += drop_count;
-    }
-    state->dispatches_seen += accepted.size();
-    report_progress(false);
+    guarded("the buffer callback",
+            [&]
+            {
+                auto accepted = std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t>{};
+                for(size_t i = 0; i < num_headers; ++i)
+                {
+                    const auto* header = headers[i];
+                    if(header->category != ROCPROFILER_BUFFER_CATEGORY_TRACING ||
+                       header->kind != ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH)
+                        continue;
+                    const auto* rec =
+                        static_cast<const rocprofiler_buffer_tracing_kernel_dispatch_record_t*>(
+                            header->payload);
+                    if(accept(rec->dispatch_info)) accepted.push_back(*rec);
+                }
+                {
+                    auto lock = std::lock_guard{state->mutex};
+                    state->data.dispatches.insert(
+                        state->data.dispatches.end(), accepted.begin(), accepted.end());
+                    state->data.dropped_records += drop_count;
+                }
+                state->dispatches_seen += accepted.size();
+                report_progress(false);
+            });
 }
 
 void
@@ -167,15 +224,20 @@ counting_dispatch_callback(rocprofiler_dispatch_counting_service_data_t dispatch
                            rocprofiler_user_data_t*                     user_data,
                            void*)
 {
-    const auto& info = dispatch_data.dispatch_info;
-    if(!accept(info)) return;
-    auto pass = current_replay_pass.value_or(0);
-    auto lock = std::lock_guard{state->mutex};
-    auto it   = state->agent_configs.find(info.agent_id.handle);
-    if(it == state->agent_configs.end() || pass >= it->second.size()) return;
-    *config = it->second[pass];
-    // The record callback learns the pass from the user data: pass + 1, 0 = not replayed.
-    user_data->value = current_replay_pass ? *current_replay_pass + 1 : 0;
+    guarded("the counter dispatch callback",
+            [&]
+            {
+                const auto& info = dispatch_data.dispatch_info;
+                if(!accept(info)) return;
+                auto pass = current_replay_pass.value_or(0);
+                auto lock = std::lock_guard{state->mutex};
+                auto it   = state->agent_configs.find(info.agent_id.handle);
+                if(it == state->agent_configs.end() || pass >= it->second.size()) return;
+                *config = it->second[pass];
+                // The record callback learns the pass from the user data: pass + 1, 0 = not
+                // replayed.
+                user_data->value = current_replay_pass ? *current_replay_pass + 1 : 0;
+            });
 }
 
 void
@@ -185,31 +247,41 @@ counting_record_callback(rocprofiler_dispatch_counting_service_data_t dispatch_d
                          rocprofiler_user_data_t                      user_data,
                          void*)
 {
-    auto entry      = counter_dispatch{};
-    entry.data      = dispatch_data;
-    auto tid        = rocprofiler_thread_id_t{};
-    entry.thread_id = rocprofiler_get_thread_id(&tid) == ROCPROFILER_STATUS_SUCCESS ? tid : 0;
-    if(state->cfg.kernel_replay) entry.replay_pass = user_data.value > 0 ? user_data.value - 1 : 0;
-
-    // Instances of one counter are summed, as counter_collection.csv shows one value per counter.
-    for(size_t i = 0; i < record_count; ++i)
-    {
-        auto counter = rocprofiler_counter_id_t{};
-        if(rocprofiler_query_record_counter_id(records[i].id, &counter) != ROCPROFILER_STATUS_SUCCESS)
-            continue;
-        auto found = false;
-        for(auto& v : entry.values)
-            if(v.counter_id == counter.handle)
+    guarded("the counter record callback",
+            [&]
             {
-                v.value += records[i].counter_value;
-                found = true;
-            }
-        if(!found) entry.values.push_back(counter_value{counter.handle, {}, records[i].counter_value});
-    }
-    auto lock = std::lock_guard{state->mutex};
-    for(auto& v : entry.values)
-        v.name = state->counter_names[v.counter_id];
-    state->data.counter_records.emplace_back(std::move(entry));
+                auto entry = counter_dispatch{};
+                entry.data = dispatch_data;
+                auto tid   = rocprofiler_thread_id_t{};
+                entry.thread_id =
+                    rocprofiler_get_thread_id(&tid) == ROCPROFILER_STATUS_SUCCESS ? tid : 0;
+                if(state->cfg.kernel_replay)
+                    entry.replay_pass = user_data.value > 0 ? user_data.value - 1 : 0;
+
+                // Instances of one counter are summed, as counter_collection.csv shows one value
+                // per counter.
+                for(size_t i = 0; i < record_count; ++i)
+                {
+                    auto counter = rocprofiler_counter_id_t{};
+                    if(rocprofiler_query_record_counter_id(records[i].id, &counter) !=
+                       ROCPROFILER_STATUS_SUCCESS)
+                        continue;
+                    auto found = false;
+                    for(auto& v : entry.values)
+                        if(v.counter_id == counter.handle)
+                        {
+                            v.value += records[i].counter_value;
+                            found = true;
+                        }
+                    if(!found)
+                        entry.values.push_back(
+                            counter_value{counter.handle, {}, records[i].counter_value});
+                }
+                auto lock = std::lock_guard{state->mutex};
+                for(auto& v : entry.values)
+                    v.name = state->counter_names[v.counter_id];
+                state->data.counter_records.emplace_back(std::move(entry));
+            });
 }
 
 uint64_t
@@ -217,11 +289,16 @@ kernel_replay_pass_count_callback(rocprofiler_kernel_dispatch_info_t dispatch_in
                                   rocprofiler_user_data_t)
 {
     // 1 = not replayed: filtered-out dispatches and agents with at most one collectable group.
-    if(!accept(dispatch_info)) return 1;
-    auto lock = std::lock_guard{state->mutex};
-    auto it   = state->agent_configs.find(dispatch_info.agent_id.handle);
-    if(it == state->agent_configs.end() || it->second.empty()) return 1;
-    return it->second.size();
+    return guarded("the replay pass count callback",
+                   uint64_t{1},
+                   [&]() -> uint64_t
+                   {
+                       if(!accept(dispatch_info)) return 1;
+                       auto lock = std::lock_guard{state->mutex};
+                       auto it   = state->agent_configs.find(dispatch_info.agent_id.handle);
+                       if(it == state->agent_configs.end() || it->second.empty()) return 1;
+                       return it->second.size();
+                   });
 }
 
 void
@@ -229,25 +306,31 @@ kernel_replay_callback(rocprofiler_callback_tracing_record_t record,
                        rocprofiler_user_data_t*,
                        void*)
 {
-    if(record.kind != ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY) return;
-    auto* payload = static_cast<rocprofiler_callback_tracing_kernel_replay_data_t*>(record.payload);
-    if(record.operation == ROCPROFILER_KERNEL_REPLAY_CONFIG &&
-       record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
-    {
-        // rocprofv3 never sets replay_continue and never toggles contexts locally (spec).
-        payload->replay_pass_count = kernel_replay_pass_count_callback;
-    }
-    else if(record.operation == ROCPROFILER_KERNEL_REPLAY_PASS)
-    {
-        if(record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
-        {
-            current_replay_pass = payload->current_pass;
-            ++state->passes_run;
-            report_progress(false);
-        }
-        else
-            current_replay_pass.reset();
-    }
+    guarded("the kernel replay callback",
+            [&]
+            {
+                if(record.kind != ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY) return;
+                auto* payload =
+                    static_cast<rocprofiler_callback_tracing_kernel_replay_data_t*>(record.payload);
+                if(record.operation == ROCPROFILER_KERNEL_REPLAY_CONFIG &&
+                   record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
+                {
+                    // rocprofv3 never sets replay_continue and never toggles contexts locally
+                    // (spec).
+                    payload->replay_pass_count = kernel_replay_pass_count_callback;
+                }
+                else if(record.operation == ROCPROFILER_KERNEL_REPLAY_PASS)
+                {
+                    if(record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
+                    {
+                        current_replay_pass = payload->current_pass;
+                        ++state->passes_run;
+                        report_progress(false);
+                    }
+                    else
+                        current_replay_pass.reset();
+                }
+            });
 }
 
 std::vector<std::string>
@@ -273,8 +356,8 @@ setup_counters(std::vector<std::string>& errors)
         if(agent.counters_error)
         {
             errors.emplace_back("agent " + std::to_string(agent.info.logical_node_id) + " (" +
-                                agent.product_name + ") has no counters (" +
-                                *agent.counters_error + "); --pmc cannot be collected");
+                                agent.product_name + ") has no counters (" + *agent.counters_error +
+                                "); --pmc cannot be collected");
             continue;
         }
         auto by_name = std::unordered_map<std::string, uint64_t>{};
@@ -292,22 +375,28 @@ setup_counters(std::vector<std::string>& errors)
                 else
                     missing += (missing.empty() ? "" : ", ") + name;
             }
-            if(!missing.empty()) continue;  // not collectable on this agent
+            if(!missing.empty()) continue; // not collectable on this agent
             auto cfg_id = rocprofiler_counter_config_id_t{};
-            auto rc     = rocprofiler_create_counter_config(agent.info.id, ids.data(), ids.size(), &cfg_id);
+            auto rc =
+                rocprofiler_create_counter_config(agent.info.id, ids.data(), ids.size(), &cfg_id);
             if(rc == ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT)
             {
-                errors.emplace_back("counter group " + std::to_string(g + 1) +
-                                    " does not fit in one pass on agent " +
+                auto limit = counters_per_pass(agent.info.id, state->data.counters);
+                errors.emplace_back("counter group " + std::to_string(g + 1) + " has " +
+                                    std::to_string(ids.size()) +
+                                    " counters and does not fit in one pass on agent " +
                                     std::to_string(agent.info.logical_node_id) +
+                                    (limit ? ", which collects at most " + std::to_string(*limit) +
+                                                 " counters per pass"
+                                           : std::string{}) +
                                     "; split it into several --pmc groups");
                 continue;
             }
             if(rc != ROCPROFILER_STATUS_SUCCESS)
             {
                 errors.emplace_back("rocprofiler_create_counter_config for group " +
-                                    std::to_string(g + 1) + " failed: " +
-                                    rocprofiler_get_status_name(rc));
+                                    std::to_string(g + 1) +
+                                    " failed: " + rocprofiler_get_status_name(rc));
                 continue;
             }
             configs.push_back(cfg_id);
@@ -323,10 +412,10 @@ setup_counters(std::vector<std::string>& errors)
 }
 
 int
-tool_initialize(rocprofiler_client_finalize_t, void*)
+initialize()
 {
-    auto errors  = std::vector<std::string>{};
-    auto agents  = query_agents(state->data.counters, errors);
+    auto errors = std::vector<std::string>{};
+    auto agents = query_agents(state->data.counters, errors);
     {
         auto lock          = std::lock_guard{state->mutex};
         state->data.agents = std::move(agents);
@@ -337,27 +426,55 @@ tool_initialize(rocprofiler_client_finalize_t, void*)
 
     const auto& cfg = state->cfg;
     auto        ok  = ROCPROFV3_CALL(rocprofiler_create_context(&state->context));
+    // Kernel names: symbols registered before the context starts arrive when it starts. Without
+    // code object tracing the tool still profiles; kernels are then named kernel_<id>.
+    if(ok)
+    {
+        auto ops = std::vector<rocprofiler_tracing_operation_t>{
+            ROCPROFILER_CODE_OBJECT_LOAD, ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER};
+        (void) ROCPROFV3_CALL(
+            rocprofiler_configure_callback_tracing_service(state->context,
+                                                           ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
+                                                           ops.data(),
+                                                           ops.size(),
+                                                           code_object_callback,
+                                                           nullptr));
+    }
     if(ok && cfg.records_dispatches())
     {
-        ok = ROCPROFV3_CALL(rocprofiler_create_buffer(state->context, 1U << 20U, (1U << 20U) - (1U << 16U),
+        ok = ROCPROFV3_CALL(rocprofiler_create_buffer(state->context,
+                                                      1U << 20U,
+                                                      (1U << 20U) - (1U << 16U),
                                                       ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                                      buffer_callback, nullptr, &state->buffer)) &&
+                                                      buffer_callback,
+                                                      nullptr,
+                                                      &state->buffer)) &&
              ROCPROFV3_CALL(rocprofiler_configure_buffer_tracing_service(
-                 state->context, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, 0,
+                 state->context,
+                 ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,
+                 nullptr,
+                 0,
                  state->buffer));
     }
     if(ok && (cfg.records_dispatches() || cfg.counter_collection))
     {
         auto ops = rocprofiler_tracing_operation_t{ROCPROFILER_KERNEL_DISPATCH_ENQUEUE};
         ok       = ROCPROFV3_CALL(rocprofiler_configure_callback_tracing_service(
-            state->context, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, &ops, 1,
-            kernel_dispatch_callback, nullptr));
+            state->context,
+            ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+            &ops,
+            1,
+            kernel_dispatch_callback,
+            nullptr));
     }
     if(ok && cfg.counter_collection)
     {
         ok = setup_counters(errors) &&
              ROCPROFV3_CALL(rocprofiler_configure_callback_dispatch_counting_service(
-                 state->context, counting_dispatch_callback, nullptr, counting_record_callback,
+                 state->context,
+                 counting_dispatch_callback,
+                 nullptr,
+                 counting_record_callback,
                  nullptr));
     }
     // The replay context exists only when rocprofv3 was given --replay-mode kernel.
@@ -365,8 +482,12 @@ tool_initialize(rocprofiler_client_finalize_t, void*)
     {
         ok = ROCPROFV3_CALL(rocprofiler_create_context(&state->replay_context)) &&
              ROCPROFV3_CALL(rocprofiler_configure_callback_tracing_service(
-                 state->replay_context, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, nullptr, 0,
-                 kernel_replay_callback, nullptr)) &&
+                 state->replay_context,
+                 ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                 nullptr,
+                 0,
+                 kernel_replay_callback,
+                 nullptr)) &&
              ROCPROFV3_CALL(rocprofiler_start_context(state->replay_context));
     }
     if(ok) ok = ROCPROFV3_CALL(rocprofiler_start_context(state->context));
@@ -382,7 +503,7 @@ tool_initialize(rocprofiler_client_finalize_t, void*)
 }
 
 void
-tool_finalize(void*)
+finalize()
 {
     if(state->buffer.handle != 0) rocprofiler_flush_buffer(state->buffer);
     if(state->progress && state->dispatches_seen.load() > 0)
@@ -398,16 +519,30 @@ tool_finalize(void*)
     for(const auto& e : errors)
         std::fprintf(stderr, "[rocprofv3] error: %s\n", e.c_str());
     if(state->data.dropped_records > 0)
-        std::fprintf(stderr, "[rocprofv3] warning: %llu records were dropped\n",
+        std::fprintf(stderr,
+                     "[rocprofv3] warning: %llu records were dropped\n",
                      static_cast<unsigned long long>(state->data.dropped_records));
-    if(state->cfg.summary) std::fputs(format_summary(compute_kernel_stats(state->data)).c_str(), stderr);
+    if(state->cfg.summary)
+        std::fputs(format_summary(compute_kernel_stats(state->data)).c_str(), stderr);
     if(state->progress)
         for(const auto& path : written)
             std::fprintf(stderr, "[rocprofv3] wrote %s\n", path.c_str());
     std::fflush(stderr);
 }
-}  // namespace
-}  // namespace rocprofiler::tool
+
+int
+tool_initialize(rocprofiler_client_finalize_t, void*)
+{
+    return guarded("tool_initialize", 1, [] { return initialize(); });
+}
+
+void
+tool_finalize(void*)
+{
+    guarded("tool_finalize", [] { finalize(); });
+}
+} // namespace
+} // namespace rocprofiler::tool
 
 extern "C" __attribute__((visibility("default"))) rocprofiler_tool_configure_result_t*
 rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* client_id)
@@ -427,14 +562,20 @@ rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* 
             std::fprintf(stderr, "[rocprofv3] error: profiling is disabled for this process\n");
             return nullptr;
         }
-        state           = new tool_state{std::move(parsed.cfg)};
-        state->progress = isatty(STDERR_FILENO) != 0;
+        state              = new tool_state{std::move(parsed.cfg)};
+        state->progress    = isatty(STDERR_FILENO) != 0;
         static auto result = rocprofiler_tool_configure_result_t{
             sizeof(rocprofiler_tool_configure_result_t), tool_initialize, tool_finalize, nullptr};
         return &result;
-    } catch(const std::exception& e)
+    }
+    catch(const std::exception& e)
     {
         std::fprintf(stderr, "[rocprofv3] error: %s; profiling is disabled\n", e.what());
+        return nullptr;
+    }
+    catch(...)
+    {
+        std::fprintf(stderr, "[rocprofv3] error: unknown exception; profiling is disabled\n");
         return nullptr;
     }
 }

@@ -1,15 +1,24 @@
 // Test program for rocprofv3: runs named kernels on two queues of the host reference device.
 //
 //   host_kernels [--marker FILE] [--exit-code N] [--exit-in-flight] [--iterations N]
+//                [--accumulate] [--truth FILE]
 //
 // --marker FILE     creates FILE first thing (tests prove "the application was not run" by its
 //                   absence)
 // --exit-code N     returns N from main after the work
 // --exit-in-flight  submits slow kernels and calls exit(0) without waiting for them
 // --iterations N    rounds of dispatches (default 3)
+// --accumulate      also dispatches "accumulate" (a[i] += b[i], not idempotent) each round, and
+//                   checks the final contents of a against a sequential computation: exit 92 and
+//                   "result check: FAILED" when they differ (e.g. a replay that did not restore
+//                   memory), "result check: ok" otherwise
+// --truth FILE      writes the ground truth of every dispatch, in submission order, to FILE:
+//                   {"dispatches": [{"kernel", "grid": [x,y,z] work-items, "workgroup": [x,y,z],
+//                   "workgroups": [x,y,z]}]}
 //
-// Each round dispatches "vector_add" and "scale,with_comma" on queue A and "reduce_sum" on queue
-// B, so a run of R rounds has 3R dispatches: R of each kernel. It prints that count.
+// Each round dispatches "vector_add" (a 3-D grid) and "scale,with_comma" (then "accumulate") on
+// queue A and "reduce_sum" on queue B, so a run of R rounds has 3R dispatches (4R with
+// --accumulate): R of each kernel. It prints that count.
 #include <rocprofiler-sdk-host/host.h>
 
 #include <chrono>
@@ -58,6 +67,13 @@ reduce_sum(const rocprofiler_host_work_item_t* item, void* args)
 }
 
 void
+accumulate(const rocprofiler_host_work_item_t* item, void* args)
+{
+    auto* bufs = static_cast<buffers*>(args);
+    if(item->global_linear_id < bufs->n) bufs->a[item->global_linear_id] += bufs->b[item->global_linear_id];
+}
+
+void
 slow_kernel(const rocprofiler_host_work_item_t*, void*)
 {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -73,15 +89,34 @@ check(rocprofiler_host_status_t status, const char* what)
     }
 }
 
+struct dim3
+{
+    uint32_t x = 1, y = 1, z = 1;
+};
+
+// Ground truth of the dispatches, as JSON objects (no JSON library: the program only needs the
+// host device API).
+std::string truth_json = {};
+
 void
-dispatch(rocprofiler_host_queue_t queue, rocprofiler_host_kernel_t kernel, const buffers& bufs,
-         uint32_t workgroups, uint32_t workgroup_size)
+dispatch(rocprofiler_host_queue_t queue, rocprofiler_host_kernel_t kernel, const char* name,
+         const buffers& bufs, dim3 workgroups, dim3 workgroup_size)
 {
     auto params           = rocprofiler_host_dispatch_params_t{};
     params.size           = sizeof(params);
     params.kernel         = kernel;
-    params.grid           = {workgroups, 1, 1};
-    params.workgroup_size = {workgroup_size, 1, 1};
+    params.grid           = {workgroups.x, workgroups.y, workgroups.z};
+    params.workgroup_size = {workgroup_size.x, workgroup_size.y, workgroup_size.z};
+    auto triple           = [](uint64_t x, uint64_t y, uint64_t z) {
+        return "[" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + "]";
+    };
+    truth_json += std::string{truth_json.empty() ? "" : ",\n"} + "{\"kernel\":\"" + name +
+                  "\",\"grid\":" +
+                  triple(uint64_t{workgroups.x} * workgroup_size.x,
+                         uint64_t{workgroups.y} * workgroup_size.y,
+                         uint64_t{workgroups.z} * workgroup_size.z) +
+                  ",\"workgroup\":" + triple(workgroup_size.x, workgroup_size.y, workgroup_size.z) +
+                  ",\"workgroups\":" + triple(workgroups.x, workgroups.y, workgroups.z) + "}";
     params.args           = &bufs;
     params.args_size      = sizeof(bufs);
     check(rocprofiler_host_dispatch(queue, &params), "dispatch");
@@ -94,6 +129,8 @@ main(int argc, char** argv)
     int  exit_code      = 0;
     int  iterations     = 3;
     bool exit_in_flight = false;
+    bool accumulate_too = false;
+    auto truth_file     = std::string{};
     for(int i = 1; i < argc; ++i)
     {
         auto arg = std::string{argv[i]};
@@ -107,6 +144,10 @@ main(int argc, char** argv)
             iterations = std::atoi(argv[++i]);
         else if(arg == "--exit-in-flight")
             exit_in_flight = true;
+        else if(arg == "--accumulate")
+            accumulate_too = true;
+        else if(arg == "--truth" && i + 1 < argc)
+            truth_file = argv[++i];
         else
         {
             std::fprintf(stderr, "host_kernels: unknown argument '%s'\n", argv[i]);
@@ -125,11 +166,12 @@ main(int argc, char** argv)
         bufs.b[i] = 2.0f;
     }
 
-    rocprofiler_host_kernel_t k_add{}, k_scale{}, k_reduce{}, k_slow{};
+    rocprofiler_host_kernel_t k_add{}, k_scale{}, k_reduce{}, k_slow{}, k_acc{};
     check(rocprofiler_host_register_kernel("vector_add", vector_add, 0, 0, &k_add), "register");
     check(rocprofiler_host_register_kernel("scale,with_comma", scale, 0, 0, &k_scale), "register");
     check(rocprofiler_host_register_kernel("reduce_sum", reduce_sum, 16, 256, &k_reduce), "register");
     check(rocprofiler_host_register_kernel("slow_kernel", slow_kernel, 0, 0, &k_slow), "register");
+    check(rocprofiler_host_register_kernel("accumulate", accumulate, 0, 0, &k_acc), "register");
 
     rocprofiler_host_queue_t qa{}, qb{};
     check(rocprofiler_host_create_queue(&qa), "create_queue");
@@ -140,8 +182,8 @@ main(int argc, char** argv)
         // Four slow kernels per queue, then exit() while they are queued or running.
         for(int i = 0; i < 4; ++i)
         {
-            dispatch(qa, k_slow, bufs, 1, 1);
-            dispatch(qb, k_slow, bufs, 1, 1);
+            dispatch(qa, k_slow, "slow_kernel", bufs, {1, 1, 1}, {1, 1, 1});
+            dispatch(qb, k_slow, "slow_kernel", bufs, {1, 1, 1}, {1, 1, 1});
         }
         std::printf("dispatches: 8\n");
         std::fflush(stdout);
@@ -150,13 +192,41 @@ main(int argc, char** argv)
 
     for(int round = 0; round < iterations; ++round)
     {
-        dispatch(qa, k_add, bufs, 16, 256);
-        dispatch(qa, k_scale, bufs, 8, 512);
-        dispatch(qb, k_reduce, bufs, 2, 64);
+        // 4 x 2 x 2 workgroups of 64 x 2 x 2: 4096 work-items, one per element.
+        dispatch(qa, k_add, "vector_add", bufs, {4, 2, 2}, {64, 2, 2});
+        dispatch(qa, k_scale, "scale,with_comma", bufs, {8, 1, 1}, {512, 1, 1});
+        if(accumulate_too) dispatch(qa, k_acc, "accumulate", bufs, {16, 1, 1}, {256, 1, 1});
+        dispatch(qb, k_reduce, "reduce_sum", bufs, {2, 1, 1}, {64, 1, 1});
     }
     check(rocprofiler_host_queue_synchronize(qa), "synchronize");
     check(rocprofiler_host_queue_synchronize(qb), "synchronize");
-    std::printf("dispatches: %d\n", 3 * iterations);
+    std::printf("dispatches: %d\n", (accumulate_too ? 4 : 3) * iterations);
+
+    if(!truth_file.empty())
+    {
+        auto* f = std::fopen(truth_file.c_str(), "w");
+        if(f == nullptr || std::fprintf(f, "{\"dispatches\": [\n%s\n]}\n", truth_json.c_str()) < 0 ||
+           std::fclose(f) != 0)
+        {
+            std::fprintf(stderr, "host_kernels: cannot write '%s'\n", truth_file.c_str());
+            return 93;
+        }
+    }
+    if(accumulate_too)
+    {
+        // Queue A runs in order and is the only writer of a; queue B only reads b.
+        auto expected = 1.0f;
+        for(int round = 0; round < iterations; ++round)
+            expected = expected * 1.5f + 2.0f;
+        for(uint64_t i = 0; i < n; ++i)
+            if(bufs.a[i] != expected)
+            {
+                std::printf("result check: FAILED (a[%llu] = %g, expected %g)\n",
+                            static_cast<unsigned long long>(i), bufs.a[i], expected);
+                return 92;
+            }
+        std::printf("result check: ok\n");
+    }
     check(rocprofiler_host_destroy_queue(qa), "destroy_queue");
     check(rocprofiler_host_destroy_queue(qb), "destroy_queue");
     return exit_code;

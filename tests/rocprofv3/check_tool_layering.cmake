@@ -1,0 +1,31 @@
+# Layering rule of the rocprofv3 tool library: it uses the public SDK API only, so it works on any
+# agent. No source may include a device's own API (rocprofiler-sdk-host/) or call it
+# (rocprofiler_host_*), and the built library must not import such a symbol.
+#   cmake -DTOOL_DIR=<source dir> -DTOOL_LIB=<librocprofiler-sdk-tool.so> [-DNM=<nm>] -P this
+file(GLOB sources "${TOOL_DIR}/*.cpp" "${TOOL_DIR}/*.hpp")
+set(violations "")
+foreach(f ${sources})
+    file(STRINGS "${f}" hits REGEX "rocprofiler-sdk-host/|rocprofiler_host_")
+    foreach(h ${hits})
+        string(APPEND violations "\n  ${f}: ${h}")
+    endforeach()
+endforeach()
+if(NM AND EXISTS "${NM}")
+    execute_process(COMMAND ${NM} -D --undefined-only "${TOOL_LIB}" OUTPUT_VARIABLE symbols
+                    RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+        message(FATAL_ERROR "${NM} failed on ${TOOL_LIB}")
+    endif()
+    string(REGEX MATCHALL "rocprofiler_host_[A-Za-z0-9_]+" imported "${symbols}")
+    foreach(s ${imported})
+        string(APPEND violations "\n  ${TOOL_LIB} imports ${s}")
+    endforeach()
+    if(NOT symbols MATCHES "rocprofiler_configure_callback_tracing_service")
+        message(FATAL_ERROR "${NM} output of ${TOOL_LIB} lacks the SDK imports; check is vacuous")
+    endif()
+endif()
+if(violations)
+    message(FATAL_ERROR "the tool library depends on a device API:${violations}")
+endif()
+list(LENGTH sources n)
+message(STATUS "${n} sources checked; public SDK API only")
