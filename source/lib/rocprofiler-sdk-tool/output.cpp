@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <set>
 #include <sstream>
 
 namespace rocprofiler::tool
@@ -381,8 +382,13 @@ compute_kernel_stats(const results& data)
     };
     auto per_name  = std::map<std::string, accumulator>{};
     auto all_total = 0.0;
+    // Under kernel replay a dispatch has one record per pass, all with its dispatch id. A call is
+    // a logical dispatch: the first record (pass 0, the execution the application asked for)
+    // stands for it, so that Calls counts what the application launched.
+    auto counted = std::set<uint64_t>{};
     for(const auto& r : data.dispatches)
     {
+        if(!counted.insert(r.dispatch_info.dispatch_id).second) continue;
         auto  duration = r.end_timestamp >= r.start_timestamp ? r.end_timestamp - r.start_timestamp
                                                               : 0;
         auto& acc      = per_name[data.kernel_name(r.dispatch_info.kernel_id)];
