@@ -96,6 +96,10 @@ public:
 
     // The memory of the launch's agent, for snapshots; nullptr when the backend cannot replay.
     virtual memory_backend* memory() { return nullptr; }
+
+    // The kernel's argument bytes (valid while the backend lives), for snapshots that cover only
+    // what the kernel can reach; empty when the backend does not know them.
+    virtual std::pair<const void*, size_t> kernel_arguments() const { return {nullptr, 0}; }
 };
 
 // Device memory of one agent, as kernel replay needs it. Called on the submitting thread while the
@@ -108,8 +112,10 @@ public:
     // Waits until no earlier work of the agent is queued or running. False on timeout.
     virtual bool drain(uint64_t timeout_ns) = 0;
 
-    // Copies every tracked allocation of the agent aside. On failure returns the decline reason
-    // (footprint_budget, snapshot_failed, untracked_memory) and keeps nothing.
+    // Copies aside the tracked allocations of the agent that the kernel may touch (every tracked
+    // allocation when the backend cannot tell; the host device: those reachable from the kernel
+    // arguments). On failure returns the decline reason (footprint_budget, snapshot_failed,
+    // untracked_memory) and keeps nothing.
     virtual std::optional<std::string> snapshot(const void* kernel_args, size_t args_size) = 0;
 
     // Copies the snapshot back. False on failure (fatal to the replay).

@@ -95,7 +95,10 @@ public:
         return std::nullopt;
     }
 
-    const void* kernel_args() const { return m_packet.args.data(); }
+    std::pair<const void*, size_t> kernel_arguments() const override
+    {
+        return {m_packet.args.data(), m_packet.args.size()};
+    }
 
 private:
     device& m_device;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,54 @@ snapshot_budget()
     return static_cast<size_t>(pages) * static_cast<size_t>(page_size) / 2;
 }
 
+bool
+snapshot_everything()
+{
+    const char* env = std::getenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT");
+    if(env == nullptr || *env == '\0' || std::strcmp(env, "reachable") == 0) return false;
+    if(std::strcmp(env, "all") == 0) return true;
+    common::log::warn_once("ROCPROFILER_REPLAY_HOST_SNAPSHOT",
+                           "[kernel-replay] ROCPROFILER_REPLAY_HOST_SNAPSHOT must be 'reachable' or "
+                           "'all'; using 'reachable'");
+    return false;
+}
+
+// The live allocation that contains `address`, if any.
+std::optional<std::pair<uintptr_t, size_t>>
+containing(const std::map<uintptr_t, size_t>& live, uintptr_t address)
+{
+    auto itr = live.upper_bound(address);
+    if(itr == live.begin()) return std::nullopt;
+    --itr;
+    if(address >= itr->first && address < itr->first + itr->second) return *itr;
+    return std::nullopt;
+}
+
+// Allocations reachable from the argument bytes through 8-byte-aligned pointer-sized words.
+std::vector<std::pair<uintptr_t, size_t>>
+reachable(const std::map<uintptr_t, size_t>& live, const void* args, size_t args_size)
+{
+    auto chosen  = std::map<uintptr_t, size_t>{};
+    auto pending = std::vector<std::pair<uintptr_t, size_t>>{};
+    auto scan    = [&](const std::byte* bytes, size_t size) {
+        for(size_t offset = 0; offset + sizeof(uintptr_t) <= size; offset += sizeof(uintptr_t))
+        {
+            auto word = uintptr_t{0};
+            std::memcpy(&word, bytes + offset, sizeof(word));
+            if(auto found = containing(live, word); found && chosen.emplace(*found).second)
+                pending.push_back(*found);
+        }
+    };
+    scan(static_cast<const std::byte*>(args), args_size);
+    while(!pending.empty())
+    {
+        auto [start, bytes] = pending.back();
+        pending.pop_back();
+        scan(reinterpret_cast<const std::byte*>(start), bytes);
+    }
+    return {chosen.begin(), chosen.end()};
+}
+
 class host_memory_backend final : public dispatch::memory_backend
 {
 public:
@@ -60,20 +109,35 @@ public:
 
     bool drain(uint64_t timeout_ns) override { return m_device.drain(timeout_ns); }
 
-    std::optional<std::string> snapshot(const void*, size_t) override
+    // What the snapshot covers: by default the tracked allocations a kernel can reach, that is
+    // those that a pointer-sized, 8-byte-aligned word of its arguments points into, and,
+    // transitively, those that such a word inside an already reached allocation points into
+    // (conservatively, as a garbage collector scans: a word that merely looks like a pointer
+    // only makes the snapshot larger). Allocations the kernel cannot reach are not copied and,
+    // above all, never written back, so other threads may keep using them during the window.
+    // ROCPROFILER_REPLAY_HOST_SNAPSHOT=all snapshots every tracked allocation instead (for
+    // kernels that reach device memory through something other than their arguments).
+    std::optional<std::string> snapshot(const void* args, size_t args_size) override
     {
         release();
         auto& trk  = get_tracker();
         auto  lock = std::lock_guard{trk.mutex};
         if(!trk.enabled) return std::string{"untracked_memory"};
+
+        auto chosen = std::vector<std::pair<uintptr_t, size_t>>{};
+        if(args == nullptr || snapshot_everything())
+            chosen.assign(trk.live.begin(), trk.live.end());
+        else
+            chosen = reachable(trk.live, args, args_size);
+
         auto total = size_t{0};
-        for(const auto& [start, bytes] : trk.live)
+        for(const auto& [start, bytes] : chosen)
             total += bytes;
         if(total > snapshot_budget()) return std::string{"footprint_budget"};
         try
         {
-            m_shadows.reserve(trk.live.size());
-            for(const auto& [start, bytes] : trk.live)
+            m_shadows.reserve(chosen.size());
+            for(const auto& [start, bytes] : chosen)
             {
                 auto copy = std::make_unique<std::byte[]>(bytes);
                 std::memcpy(copy.get(), reinterpret_cast<const void*>(start), bytes);
@@ -84,8 +148,11 @@ public:
             m_shadows.clear();
             return std::string{"snapshot_failed"};
         }
+        m_last_bytes = total;
         return std::nullopt;
     }
+
+    size_t last_snapshot_bytes() const { return m_last_bytes; }
 
     bool restore() override
     {
@@ -112,7 +179,8 @@ private:
     };
 
     device&             m_device;
-    std::vector<shadow> m_shadows = {};
+    std::vector<shadow> m_shadows    = {};
+    size_t              m_last_bytes = 0;
 };
 }  // namespace
 

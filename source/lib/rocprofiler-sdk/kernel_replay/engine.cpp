@@ -210,7 +210,8 @@ prepare_memory(dispatch::launch_backend& backend)
     auto* memory = backend.memory();
     if(memory == nullptr) return std::string{"snapshot_failed"};
     if(!memory->drain(drain_timeout_ns())) return std::string{"agent_drain_stuck"};
-    return memory->snapshot(nullptr, 0);
+    const auto [args, args_size] = backend.kernel_arguments();
+    return memory->snapshot(args, args_size);
 }
 
 struct loop_outcome

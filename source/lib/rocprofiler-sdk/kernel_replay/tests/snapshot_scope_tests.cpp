@@ -1,0 +1,173 @@
+// What a host-device snapshot covers: the allocations a kernel can reach from its arguments,
+// directly or through pointers stored in reached allocations. Allocations it cannot reach are
+// never written back, so the application may use them during the replay window; with
+// ROCPROFILER_REPLAY_HOST_SNAPSHOT=all every tracked allocation is restored instead.
+#include <rocprofiler-sdk-host/host.h>
+#include <rocprofiler-sdk/rocprofiler.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <functional>
+
+namespace
+{
+constexpr uint64_t passes = 3;
+
+// Runs on the submitting thread at every PASS ENTER, with the pass index.
+std::function<void(uint64_t)> on_pass_enter = {};
+
+uint64_t
+pass_count(rocprofiler_kernel_dispatch_info_t, rocprofiler_user_data_t)
+{
+    return passes;
+}
+
+void
+replay_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*, void*)
+{
+    auto* payload = static_cast<rocprofiler_callback_tracing_kernel_replay_data_t*>(record.payload);
+    if(record.operation == ROCPROFILER_KERNEL_REPLAY_CONFIG &&
+       record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
+        payload->replay_pass_count = pass_count;
+    else if(record.operation == ROCPROFILER_KERNEL_REPLAY_PASS &&
+            record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER && on_pass_enter)
+        on_pass_enter(payload->current_pass);
+}
+
+int
+tool_init(rocprofiler_client_finalize_t, void*)
+{
+    auto ctx = rocprofiler_context_id_t{};
+    if(rocprofiler_create_context(&ctx) != ROCPROFILER_STATUS_SUCCESS ||
+       rocprofiler_configure_callback_tracing_service(ctx, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                                                      nullptr, 0, replay_callback, nullptr) !=
+           ROCPROFILER_STATUS_SUCCESS)
+        return 1;
+    return rocprofiler_start_context(ctx) == ROCPROFILER_STATUS_SUCCESS ? 0 : 1;
+}
+
+rocprofiler_tool_configure_result_t*
+configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
+{
+    id->name           = "snapshot-scope-test";
+    static auto result = rocprofiler_tool_configure_result_t{
+        sizeof(rocprofiler_tool_configure_result_t), tool_init, nullptr, nullptr};
+    return &result;
+}
+
+struct direct_args
+{
+    int* data;
+};
+
+void
+increment_direct(const rocprofiler_host_work_item_t* item, void* raw)
+{
+    static_cast<direct_args*>(raw)->data[item->global_linear_id] += 1;
+}
+
+// The kernel's only argument is a table whose first entry points to the data.
+struct table
+{
+    uint64_t tag;
+    int*     data;
+};
+
+struct indirect_args
+{
+    const table* entries;
+};
+
+void
+increment_indirect(const rocprofiler_host_work_item_t* item, void* raw)
+{
+    static_cast<indirect_args*>(raw)->entries->data[item->global_linear_id] += 1;
+}
+
+template <typename T>
+T*
+device_alloc(size_t count)
+{
+    void* ptr = nullptr;
+    EXPECT_EQ(rocprofiler_host_malloc(count * sizeof(T), &ptr), ROCPROFILER_HOST_STATUS_SUCCESS);
+    EXPECT_EQ(rocprofiler_host_memset(ptr, 0, count * sizeof(T)), ROCPROFILER_HOST_STATUS_SUCCESS);
+    return static_cast<T*>(ptr);
+}
+
+void
+run(const char* name, rocprofiler_host_kernel_fn_t fn, const void* args, size_t args_size)
+{
+    auto kernel = rocprofiler_host_kernel_t{};
+    ASSERT_EQ(rocprofiler_host_register_kernel(name, fn, 0, 0, &kernel), ROCPROFILER_HOST_STATUS_SUCCESS);
+    auto queue = rocprofiler_host_queue_t{};
+    ASSERT_EQ(rocprofiler_host_create_queue(&queue), ROCPROFILER_HOST_STATUS_SUCCESS);
+    auto params           = rocprofiler_host_dispatch_params_t{};
+    params.size           = sizeof(params);
+    params.kernel         = kernel;
+    params.grid           = {4, 1, 1};
+    params.workgroup_size = {16, 1, 1};
+    params.args           = args;
+    params.args_size      = args_size;
+    ASSERT_EQ(rocprofiler_host_dispatch(queue, &params), ROCPROFILER_HOST_STATUS_SUCCESS);
+    ASSERT_EQ(rocprofiler_host_queue_synchronize(queue), ROCPROFILER_HOST_STATUS_SUCCESS);
+    ASSERT_EQ(rocprofiler_host_destroy_queue(queue), ROCPROFILER_HOST_STATUS_SUCCESS);
+}
+}  // namespace
+
+TEST(snapshot_scope, an_allocation_the_kernel_cannot_reach_is_never_written_back)
+{
+    unsetenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT");
+    auto* data      = device_alloc<int>(64);
+    auto* unrelated = device_alloc<int>(64);
+    // Another part of the application writes memory the kernel never sees, during the window
+    // (after the snapshot, before the restores of passes 1 and 2).
+    on_pass_enter = [unrelated](uint64_t pass) {
+        if(pass == 0) unrelated[0] = 100;
+    };
+    auto args = direct_args{data};
+    run("scope_direct", increment_direct, &args, sizeof(args));
+    on_pass_enter = {};
+    EXPECT_EQ(unrelated[0], 100) << "the write survives: the allocation was not restored";
+    for(int i = 0; i < 64; ++i)
+        ASSERT_EQ(data[i], 1) << "one run's state at " << i;
+}
+
+TEST(snapshot_scope, memory_reached_through_a_pointer_in_device_memory_is_restored)
+{
+    unsetenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT");
+    auto* data    = device_alloc<int>(64);
+    auto* entries = device_alloc<table>(1);
+    entries->tag  = 7;
+    entries->data = data;
+    auto args     = indirect_args{entries};
+    run("scope_indirect", increment_indirect, &args, sizeof(args));
+    for(int i = 0; i < 64; ++i)
+        ASSERT_EQ(data[i], 1) << "one run's state at " << i << " after " << passes << " passes";
+}
+
+TEST(snapshot_scope, snapshot_all_restores_every_tracked_allocation)
+{
+    setenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT", "all", 1);
+    auto* data      = device_alloc<int>(64);
+    auto* unrelated = device_alloc<int>(64);
+    on_pass_enter   = [unrelated](uint64_t pass) {
+        if(pass == 0) unrelated[0] = 100;
+    };
+    auto args = direct_args{data};
+    run("scope_all", increment_direct, &args, sizeof(args));
+    on_pass_enter = {};
+    unsetenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT");
+    EXPECT_EQ(unrelated[0], 0) << "with 'all', the restore before pass 1 reverts the write";
+    for(int i = 0; i < 64; ++i)
+        ASSERT_EQ(data[i], 1);
+}
+
+int
+main(int argc, char** argv)
+{
+    ::testing::InitGoogleTest(&argc, argv);
+    if(rocprofiler_force_configure(configure) != ROCPROFILER_STATUS_SUCCESS) return 2;
+    return RUN_ALL_TESTS();
+}
