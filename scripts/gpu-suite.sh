@@ -5,7 +5,8 @@
 #
 #   GPU_SUITE_BUILD_DIR   build folder (default build-gpu)
 #   GPU_SUITE_JOBS        build jobs (default 16)
-#   OUT                   where logs go (default: the build folder)
+#   OUT                   where logs go (default: the build folder); the device tool brings back
+#                         at most 8 files, so the per-test outputs come back as one gpu-tests.tgz
 #
 # Machines without the build's header-only dependencies and GoogleTest (nothing can be installed
 # there) use build-deps/, which `scripts/gpu-suite.sh --bundle-deps` makes here from this machine's
@@ -85,7 +86,7 @@ if ! cmake -S . -B "${build}" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInf
     exit 1
 fi
 note "build (-j${jobs})"
-if ! cmake --build "${build}" -j "${jobs}" --target rocprofiler-sdk cuda-gpu-tests cuda-backend-tests \
+if ! cmake --build "${build}" -j "${jobs}" --target rocprofiler-sdk cuda-gpu-tests cuda-backend-tests rocprofv3 rocprofiler-sdk-tool \
     >>"${log}" 2>&1; then
     grep -E "error|FAILED" "${log}" | head -40
     note "build FAILED"
@@ -94,7 +95,7 @@ fi
 build_s=$(($(date +%s) - start_s))
 
 note "ctest -L gpu"
-GPU_TEST_OUTPUT_DIR="$(cd "${logs}" && pwd)/gpu-tests"
+GPU_TEST_OUTPUT_DIR="$(cd "${build}" && pwd)/gpu-tests"
 rm -rf "${GPU_TEST_OUTPUT_DIR}"
 export GPU_TEST_OUTPUT_DIR
 ctest --test-dir "${build}" -L gpu --output-on-failure --timeout 120 2>&1 | tee "${logs}/ctest.log"
@@ -103,18 +104,27 @@ ctest_rc=${PIPESTATUS[0]}
 unit_rc=$?
 
 # The table: one row per GPU test, with the numbers its validator printed.
+tar czf "${logs}/gpu-tests.tgz" -C "$(dirname "${GPU_TEST_OUTPUT_DIR}")" gpu-tests 2>/dev/null
+timing_fields='overhead_ns|dur_err_ns_p50|dur_err_ns_max|start_err_ns_max|flushes|flush_us_max|restore_us_mean|snapshot_bytes_max'
 echo
-echo "== GPU suite: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), build ${build_s} s, total $(($(date +%s) - start_s)) s =="
+echo "== GPU suite: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), $(date -u +%F), build ${build_s} s, total $(($(date +%s) - start_s)) s =="
 printf '%-34s %-7s %s\n' "test" "result" "key numbers"
 while read -r line; do
     name=$(sed -E 's/.*Test +#[0-9]+: (cuda\.[A-Za-z0-9_]+) .*/\1/' <<<"${line}")
-    result=$(grep -qE ' Passed ' <<<"${line}" && echo PASS || echo FAIL)
+    result=FAIL
+    grep -qE ' Passed ' <<<"${line}" && result=PASS
+    grep -qE 'Skipped|Not Run' <<<"${line}" && result=SKIP
     short="${name#cuda.}"
+    f="${GPU_TEST_OUTPUT_DIR}/${short}/validate.txt"
     numbers=""
-    if [ -f "${GPU_TEST_OUTPUT_DIR}/${short}/validate.txt" ]; then
-        numbers=$(grep -E '^RESULT ' "${GPU_TEST_OUTPUT_DIR}/${short}/validate.txt" |
-            grep -E 'wall_ms|dispatches|replayed|max_timestamp|one_run|failures|cupti|latency|pass_gap' |
+    if [ -f "${f}" ]; then
+        grep -q 'comparison_only' "${f}" && result="CMP($(grep -c '^FAIL' "${f}")F)"
+        numbers=$(grep -E '^RESULT ' "${f}" |
+            grep -E 'dispatches=|replayed_|max_timestamp|one_run|failures=[1-9]|latency|pass_gap|pass_detail|launch_call|gpu_start_delay|bit_identical|rows=|symbols=' |
             sed -E 's/^RESULT //' | tr '\n' ' ')
+        timing=$(grep -E '^RESULT timing ' "${f}" | tr ' ' '\n' | grep -E "^(${timing_fields})=" | tr '\n' ' ')
+        [ -n "${timing}" ] && numbers="${numbers}| ${timing}"
+        [ "${result}" = SKIP ] && numbers="$(grep -h '^SKIP' "${GPU_TEST_OUTPUT_DIR}/${short}"/*.stdout 2>/dev/null | head -1) ${numbers}"
     fi
     printf '%-34s %-7s %s\n' "${name}" "${result}" "${numbers}"
 done < <(grep -E 'Test +#[0-9]+: cuda\.' "${logs}/ctest.log")

@@ -17,8 +17,10 @@ env LD_PRELOAD="${SDK_LIBRARY:-}" ROCP_TOOL_LIBRARIES="${tool}" TEST_TOOL_OUTPUT
 rc=$?
 end=$(date +%s%N)
 cat "${out}/stdout"
-grep -v '^\[rocprofiler-sdk\]\[debug\]' "${out}/stderr" | head -40
+grep -v -E '^\[rocprofiler-sdk\]\[debug\]|^\[cuda-timing\]' "${out}/stderr" | head -40
 echo "RESULT wall_ms=$(((end - start) / 1000000))" | tee "${out}/validate.txt"
+grep -E '^\[cuda-timing\] ' "${out}/stderr" | sed -E 's/^\[cuda-timing\] /RESULT timing /' |
+    tee -a "${out}/validate.txt"
 grep -q "kernel timestamps come from CUDA events" "${out}/stderr" &&
     echo "RESULT cupti=no (event timestamps)" | tee -a "${out}/validate.txt"
 if [ ${rc} -ne 0 ]; then
@@ -27,3 +29,9 @@ if [ ${rc} -ne 0 ]; then
 fi
 set -o pipefail
 "${VALIDATOR}" "${mode}" "${out}/tool.json" "${out}/program.json" "${passes}" | tee -a "${out}/validate.txt"
+rc=$?
+if [ "${COMPARE_ONLY:-0}" = 1 ]; then
+    echo "RESULT comparison_only validator_rc=${rc}" | tee -a "${out}/validate.txt"
+    exit 0
+fi
+exit ${rc}

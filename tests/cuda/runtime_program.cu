@@ -77,6 +77,30 @@ host_increment(int* host_value)
 
 std::atomic<int> host_func_calls{0};
 
+// Host time of every launch call (the SDK's work on the launching thread shows up here).
+struct launch_time
+{
+    const char* kernel = "";
+    double      us     = 0.0;
+};
+std::vector<launch_time> launch_times;
+
+double
+now_us()
+{
+    timespec ts = {};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) / 1e3;
+}
+
+#define TIMED(NAME, ...)                                                                           \
+    do                                                                                             \
+    {                                                                                              \
+        const double t0_ = now_us();                                                               \
+        __VA_ARGS__;                                                                               \
+        launch_times.push_back(launch_time{NAME, now_us() - t0_});                                 \
+    } while(0)
+
 // Holds its stream for a while, so that what is enqueued behind it (an event pair around a
 // kernel) is queued before the GPU reaches it: the events then bracket only GPU work.
 void CUDART_CB
@@ -108,9 +132,9 @@ main()
     CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
     // Legacy default stream: fill, accumulate, then a host function that must run once.
-    fill<<<blocks, threads>>>(a, 10, n);
+    TIMED("fill", fill<<<blocks, threads>>>(a, 10, n));
     CHECK(cudaGetLastError());
-    accumulate<<<blocks, threads>>>(a, n);  // 11
+    TIMED("accumulate", accumulate<<<blocks, threads>>>(a, n));  // 11
     CHECK(cudaGetLastError());
     CHECK(cudaLaunchHostFunc(0, on_host, nullptr));
 
@@ -118,16 +142,16 @@ main()
     cudaEvent_t after = nullptr;
     CHECK(cudaEventCreateWithFlags(&after, cudaEventDisableTiming));
     CHECK(cudaStreamSynchronize(0));
-    accumulate<<<blocks, threads, 0, stream>>>(a, n);  // 12
+    TIMED("accumulate", accumulate<<<blocks, threads, 0, stream>>>(a, n));  // 12
     CHECK(cudaGetLastError());
     CHECK(cudaEventRecord(after, stream));
     CHECK(cudaStreamWaitEvent(0, after, 0));
-    accumulate<<<blocks, threads>>>(a, n);  // 13, after the event on the other stream
+    TIMED("accumulate", accumulate<<<blocks, threads>>>(a, n));  // 13, after the event
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
 
     // The per-thread default stream.
-    accumulate<<<blocks, threads, 0, cudaStreamPerThread>>>(a, n);  // 14
+    TIMED("accumulate", accumulate<<<blocks, threads, 0, cudaStreamPerThread>>>(a, n));  // 14
     CHECK(cudaGetLastError());
     CHECK(cudaStreamSynchronize(cudaStreamPerThread));
 
@@ -137,24 +161,26 @@ main()
         config.gridDim            = dim3(blocks);
         config.blockDim           = dim3(threads);
         config.stream             = stream;
-        CHECK(cudaLaunchKernelEx(&config, accumulate, a, n));  // 15
+        TIMED("accumulate", CHECK(cudaLaunchKernelEx(&config, accumulate, a, n)));  // 15
         int   nn     = n;
         void* args[] = {&a, &nn};
-        CHECK(cudaLaunchCooperativeKernel((void*) accumulate, dim3(132), dim3(threads), args, 0,
-                                          stream));  // first 132*256 elements: 16
+        TIMED("accumulate", CHECK(cudaLaunchCooperativeKernel((void*) accumulate, dim3(132),
+                                                              dim3(threads), args, 0,
+                                                              stream)));  // first 132*256: 16
         CHECK(cudaStreamSynchronize(stream));
     }
 
     // Shared and local memory.
     CHECK(cudaMemset(f, 0, n * sizeof(float)));
-    shared_and_local<<<blocks, threads, threads * sizeof(float), stream>>>(f, n, 3);
+    TIMED("shared_and_local",
+          shared_and_local<<<blocks, threads, threads * sizeof(float), stream>>>(f, n, 3));
     CHECK(cudaGetLastError());
 
     // Mapped pinned host memory.
     int* host_value = nullptr;
     CHECK(cudaHostAlloc(&host_value, sizeof(int), cudaHostAllocMapped));
     *host_value = 0;
-    host_increment<<<1, 32, 0, stream>>>(host_value);
+    TIMED("host_increment", host_increment<<<1, 32, 0, stream>>>(host_value));
     CHECK(cudaGetLastError());
     CHECK(cudaStreamSynchronize(stream));
 
@@ -168,7 +194,7 @@ main()
         CHECK(cudaEventCreate(&stop));
         CHECK(cudaLaunchHostFunc(stream, hold_stream, nullptr));
         CHECK(cudaEventRecord(start, stream));
-        timed_spin<<<1, 32, 0, stream>>>(ns, sink);
+        TIMED("timed_spin", timed_spin<<<1, 32, 0, stream>>>(ns, sink));
         CHECK(cudaGetLastError());
         CHECK(cudaEventRecord(stop, stream));
         CHECK(cudaEventSynchronize(stop));
@@ -199,6 +225,10 @@ main()
     std::fprintf(out, "], \"requested_ns\": [");
     for(size_t i = 0; i < sizeof(durations_ns) / sizeof(durations_ns[0]); ++i)
         std::fprintf(out, "%s%llu", i ? ", " : "", durations_ns[i]);
+    std::fprintf(out, "], \"launch\": [");
+    for(size_t i = 0; i < launch_times.size(); ++i)
+        std::fprintf(out, "%s{\"kernel\": \"%s\", \"us\": %.3f}", i ? ", " : "",
+                     launch_times[i].kernel, launch_times[i].us);
     std::fprintf(out, "]}\n");
     if(out != stdout) std::fclose(out);
     std::printf("runtime_program: a[0]=%d (expect 16) a[n-1]=%d (expect 15) wrong=%d host=%d "

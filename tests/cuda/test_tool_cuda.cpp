@@ -12,10 +12,7 @@
 #include <fstream>
 #include <mutex>
 #include <string>
-
-// Exported by the SDK's CUDA backend (experimental).
-extern "C" const char*
-rocprofiler_cuda_kernel_name(uint64_t kernel_id);
+#include <unordered_map>
 
 namespace
 {
@@ -31,6 +28,9 @@ struct tool_state
     json                     dispatch = json::array();
     json                     replay   = json::array();
     json                     errors   = json::array();
+    json                     kernels  = json::array();  // CODE_OBJECT kernel symbols
+    std::unordered_map<uint64_t, std::string> names = {};  // kernel_id -> name
+    uint64_t                 symbols_before_dispatch_missing = 0;
 };
 
 tool_state&
@@ -49,11 +49,39 @@ check(rocprofiler_status_t status, const char* what)
     st.errors.push_back(std::string{what} + ": " + rocprofiler_get_status_name(status));
 }
 
+// Kernel names come from CODE_OBJECT tracing (kernel symbol registrations), as in rocprofv3.
 std::string
 name_of(uint64_t kernel_id)
 {
-    const char* name = rocprofiler_cuda_kernel_name(kernel_id);
-    return name != nullptr ? name : "";
+    auto& st = state();
+    auto  lk = std::lock_guard{st.mutex};
+    auto  itr = st.names.find(kernel_id);
+    if(itr == st.names.end())
+    {
+        ++st.symbols_before_dispatch_missing;
+        return "";
+    }
+    return itr->second;
+}
+
+void
+code_object_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*, void*)
+{
+    if(record.kind != ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT ||
+       record.operation != ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER)
+        return;
+    const auto* sym =
+        static_cast<const rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t*>(
+            record.payload);
+    auto& st = state();
+    auto  lk = std::lock_guard{st.mutex};
+    st.names[sym->kernel_id] = sym->kernel_name != nullptr ? sym->kernel_name : "";
+    st.kernels.push_back(json{{"kernel_id", sym->kernel_id},
+                              {"name", st.names[sym->kernel_id]},
+                              {"code_object_id", sym->code_object_id},
+                              {"registers", sym->arch_vgpr_count},
+                              {"group_segment_size", sym->group_segment_size},
+                              {"private_segment_size", sym->private_segment_size}});
 }
 
 json
@@ -157,6 +185,10 @@ tool_init(rocprofiler_client_finalize_t, void*)
           "query_available_agents");
     check(rocprofiler_create_context(&st.context), "create_context");
     check(rocprofiler_configure_callback_tracing_service(
+              st.context, ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT, nullptr, 0,
+              code_object_callback, nullptr),
+          "configure code object tracing");
+    check(rocprofiler_configure_callback_tracing_service(
               st.context, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, nullptr, 0,
               dispatch_callback, nullptr),
           "configure dispatch tracing");
@@ -178,7 +210,9 @@ tool_fini(void*)
                     {"agents", st.agents},
                     {"dispatch", st.dispatch},
                     {"replay", st.replay},
-                    {"errors", st.errors}};
+                    {"errors", st.errors},
+                    {"kernels", st.kernels},
+                    {"names_missing", st.symbols_before_dispatch_missing}};
     if(const char* path = std::getenv("TEST_TOOL_OUTPUT"))
         std::ofstream{path} << doc.dump(1) << "\n";
 }

@@ -32,6 +32,8 @@ namespace rocprofiler::cuda
     X(cuFuncGetAttribute)                                                                          \
     X(cuFuncGetParamInfo)                                                                          \
     X(cuKernelGetFunction)                                                                         \
+    X(cuKernelGetLibrary)                                                                          \
+    X(cuFuncGetModule)                                                                             \
     X(cuStreamIsCapturing)                                                                         \
     X(cuStreamCreate)                                                                              \
     X(cuStreamSynchronize)                                                                         \

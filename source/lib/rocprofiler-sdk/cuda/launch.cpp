@@ -1,6 +1,7 @@
 #include "cuda/launch.hpp"
 
 #include "agent/agent.hpp"
+#include "code_object/code_object.hpp"
 #include "common/logging.hpp"
 #include "common/thread.hpp"
 #include "cuda/driver.hpp"
@@ -14,6 +15,7 @@
 #include <cxxabi.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -39,9 +41,12 @@ struct kernel_entry
     CUfunction                            function      = nullptr;  // resolved CUfunction
     uint32_t                              local_bytes   = 0;        // per thread
     uint32_t                              static_shared = 0;        // per block
+    uint32_t                              registers     = 0;        // per thread
+    void*                                 module        = nullptr;  // CUmodule or CUlibrary
     bool                                  params_known  = false;
     std::vector<std::pair<size_t, size_t>> params        = {};       // offset, size
     size_t                                args_size     = 0;
+    mutable bool                          reported      = false;  // to CODE_OBJECT tracing
 };
 
 struct kernel_registry
@@ -89,7 +94,17 @@ resolve(CUfunction handle)
         }
     }
     entry.name = demangle(raw);
+    auto module  = CUmodule{};
+    auto library = CUlibrary{};
+    if(entry.function != handle && drv->cuKernelGetLibrary != nullptr &&
+       drv->cuKernelGetLibrary(&library, reinterpret_cast<CUkernel>(handle)) == CUDA_SUCCESS)
+        entry.module = library;
+    else if(drv->cuFuncGetModule != nullptr &&
+            drv->cuFuncGetModule(&module, entry.function) == CUDA_SUCCESS)
+        entry.module = module;
     auto value = 0;
+    if(drv->cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_NUM_REGS, entry.function) == CUDA_SUCCESS)
+        entry.registers = static_cast<uint32_t>(value);
     if(drv->cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, entry.function) ==
        CUDA_SUCCESS)
         entry.local_bytes = static_cast<uint32_t>(value);
@@ -114,6 +129,40 @@ resolve(CUfunction handle)
         }
     }
     return entry;
+}
+
+// A code object id per CUmodule/CUlibrary, from a range of its own (1 << 40 up) so that it never
+// meets the ids the SDK gives kernels reported without one.
+uint64_t
+code_object_id_of(void* module)
+{
+    if(module == nullptr) return 0;
+    static auto* ids  = new std::unordered_map<void*, uint64_t>{};
+    static auto* lock = new std::mutex{};
+    auto         guard = std::lock_guard{*lock};
+    auto [itr, added]  = ids->emplace(module, 0);
+    if(added) itr->second = (uint64_t{1} << 40) + ids->size();
+    return itr->second;
+}
+
+// CODE_OBJECT tracing learns the kernel here, before its first dispatch record.
+void
+report_kernel(const kernel_entry& entry, CUfunction handle, rocprofiler_agent_id_t agent)
+{
+    auto symbol                 = code_object::kernel_symbol{};
+    symbol.kernel_id            = entry.id;
+    symbol.agent                = agent;
+    symbol.name                 = entry.name;
+    symbol.code_object_id       = code_object_id_of(entry.module);
+    char uri[64]                = {};
+    std::snprintf(uri, sizeof(uri), "cuda://module/%p", entry.module);
+    symbol.uri                  = uri;
+    symbol.kernel_object        = reinterpret_cast<uint64_t>(handle);
+    symbol.kernarg_size         = static_cast<uint32_t>(entry.args_size);
+    symbol.group_segment_size   = entry.static_shared;
+    symbol.private_segment_size = entry.local_bytes;
+    symbol.registers            = entry.registers;
+    code_object::register_kernel(std::move(symbol));
 }
 
 const kernel_entry&
@@ -192,7 +241,12 @@ public:
             on_complete(failed);
             return;
         }
-        marks.complete_after_kernel(std::move(on_complete));
+        // Inside a replay window (a snapshot is held) every execution is a pass: it is waited
+        // for on this thread, which waits for it anyway.
+        if(m_memory.in_window())
+            marks.complete_pass(std::move(on_complete));
+        else
+            marks.complete_after_kernel(std::move(on_complete));
     }
 
     // The application's completion is the stream's order: everything it enqueues after this
@@ -341,16 +395,10 @@ ensure_initialized()
         registration::add_shutdown_hook(drain_at_exit);
     });
     registration::initialize();
+    // CUPTI starts here, at the application's first allocation or launch, rather than inside its
+    // first traced launch: its start-up must not delay that kernel.
+    if(dispatch::any_consumer()) timing::initialize();
     initialized.store(true, std::memory_order_release);
-}
-
-const char*
-kernel_name(uint64_t kernel_id)
-{
-    auto& reg  = get_registry();
-    auto  lock = std::shared_lock{reg.mutex};
-    if(kernel_id == 0 || kernel_id > reg.by_id.size()) return nullptr;
-    return reg.by_id[kernel_id - 1]->name.c_str();
 }
 
 CUresult
@@ -411,6 +459,15 @@ handle_launch(const launch_request& request)
 
     timing::initialize();
     const auto& kernel = lookup_kernel(launch.function);
+    {
+        static auto* report_mutex = new std::mutex{};
+        auto         guard        = std::lock_guard{*report_mutex};
+        if(!kernel.reported)
+        {
+            report_kernel(kernel, launch.function, *agent_id);
+            kernel.reported = true;
+        }
+    }
 
     auto info                 = dispatch::launch_info{};
     info.agent                = *agent_id;
@@ -430,11 +487,3 @@ handle_launch(const launch_request& request)
     return backend->status();
 }
 }  // namespace rocprofiler::cuda
-
-// The name of a CUDA kernel by the kernel_id of its dispatches (experimental; until code object
-// tracing reports kernel symbols). Valid for the life of the process; nullptr for unknown ids.
-extern "C" __attribute__((visibility("default"))) const char*
-rocprofiler_cuda_kernel_name(uint64_t kernel_id)
-{
-    return rocprofiler::cuda::kernel_name(kernel_id);
-}

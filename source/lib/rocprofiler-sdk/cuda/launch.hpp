@@ -46,10 +46,6 @@ call_driver(const launch_request& request);
 void
 ensure_initialized();
 
-// Name of a kernel by its kernel_id, or nullptr.
-const char*
-kernel_name(uint64_t kernel_id);
-
 // Queue id of a stream as dispatches report it (see docs/cuda.md).
 uint64_t
 queue_handle(CUstream effective_stream, int device, bool per_thread_default);

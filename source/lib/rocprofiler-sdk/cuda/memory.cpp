@@ -23,6 +23,20 @@ namespace rocprofiler::cuda
 {
 namespace
 {
+std::mutex&
+stats_mutex()
+{
+    static auto* value = new std::mutex{};
+    return *value;
+}
+
+replay_memory_stats&
+stats_value()
+{
+    static auto* value = new replay_memory_stats{};
+    return *value;
+}
+
 struct range
 {
     size_t bytes  = 0;
@@ -338,6 +352,11 @@ launch_memory::snapshot(const void*, size_t)
         release();
         return std::string{"snapshot_failed"};
     }
+    m_window = true;
+    {
+        auto lock = std::lock_guard{stats_mutex()};
+        stats_value().max_snapshot_bytes = std::max(stats_value().max_snapshot_bytes, total);
+    }
     ROCP_LOG(debug) << "[kernel-replay] snapshot of " << m_shadows.size() << " allocations, "
                     << total << " bytes, in " << shadow_kind() << " memory";
     return std::nullopt;
@@ -347,6 +366,7 @@ bool
 launch_memory::restore()
 {
     if(m_shadows.empty()) return true;
+    const auto  started = common::timestamp_ns();
     const auto* drv    = driver();
     auto        scope  = internal_call_scope{};
     auto        stream = private_stream(m_ctx);
@@ -377,7 +397,20 @@ launch_memory::restore()
         ROCP_LOG(error) << "[kernel-replay] restore failed: " << error_name(result);
         return false;
     }
+    const auto took = common::timestamp_ns() - started;
+    auto       lock = std::lock_guard{stats_mutex()};
+    auto&      st   = stats_value();
+    st.restores += 1;
+    st.restore_total_ns += took;
+    st.restore_max_ns = std::max(st.restore_max_ns, took);
     return true;
+}
+
+replay_memory_stats
+memory_stats()
+{
+    auto lock = std::lock_guard{stats_mutex()};
+    return stats_value();
 }
 
 void
@@ -389,6 +422,7 @@ launch_memory::release()
     if(drv != nullptr && m_host_block != nullptr) drv->cuMemFreeHost(m_host_block);
     m_device_block = 0;
     m_host_block   = nullptr;
+    m_window       = false;
     m_shadows.clear();
 }
 }  // namespace rocprofiler::cuda

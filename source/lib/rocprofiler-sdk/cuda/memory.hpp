@@ -81,6 +81,9 @@ public:
     // Where the last snapshot went ("device", "host"), bytes, and the time its copy took.
     const char* shadow_kind() const { return m_host ? "host" : "device"; }
 
+    // True between a successful snapshot and release(): executions are replay passes.
+    bool in_window() const { return m_window; }
+
 private:
     struct shadow
     {
@@ -96,5 +99,19 @@ private:
     CUdeviceptr                   m_device_block = 0;
     void*                         m_host_block   = nullptr;
     bool                          m_host         = false;
+    bool                          m_window       = false;
 };
+
+// Replay memory statistics for ROCPROFILER_CUDA_TIMING_STATS: the largest snapshot (bytes), and the
+// restores (count, total and largest host-side time, ns).
+struct replay_memory_stats
+{
+    size_t   max_snapshot_bytes = 0;
+    uint64_t restores           = 0;
+    uint64_t restore_total_ns   = 0;
+    uint64_t restore_max_ns     = 0;
+};
+
+replay_memory_stats
+memory_stats();
 }  // namespace rocprofiler::cuda

@@ -3,18 +3,22 @@
 #include "common/logging.hpp"
 #include "common/time.hpp"
 #include "cuda/driver.hpp"
+#include "cuda/memory.hpp"
 #include "cuda/record_matcher.hpp"
 
 #include <cupti.h>
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -50,17 +54,134 @@ struct cupti_table
 cupti_table* cupti          = nullptr;  // set once by initialize(), never freed
 std::atomic<bool> cupti_on  = false;
 
+enum class source
+{
+    events,  // event times, calibrated against CUPTI records that arrive later (experimental)
+    cupti,   // wait for every execution's CUPTI record (default: the only one within 1 us)
+};
+
+source
+timestamp_source()
+{
+    static const auto value = [] {
+        const char* env = std::getenv("ROCPROFILER_CUDA_TIMESTAMPS");
+        return (env != nullptr && std::string_view{env} == "events") ? source::events : source::cupti;
+    }();
+    return value;
+}
+
+bool
+stats_enabled()
+{
+    static const bool value = [] {
+        const char* env = std::getenv("ROCPROFILER_CUDA_TIMING_STATS");
+        return env != nullptr && std::string_view{env} == "1";
+    }();
+    return value;
+}
+
+// Medians of the last samples of a quantity (ns).
+class sample_window
+{
+public:
+    void add(int64_t value)
+    {
+        m_values.push_back(value);
+        if(m_values.size() > 63) m_values.pop_front();
+        ++m_count;
+    }
+    bool     empty() const { return m_values.empty(); }
+    uint64_t count() const { return m_count; }
+    int64_t  median() const
+    {
+        if(m_values.empty()) return 0;
+        auto copy = std::vector<int64_t>{m_values.begin(), m_values.end()};
+        std::nth_element(copy.begin(), copy.begin() + copy.size() / 2, copy.end());
+        return copy[copy.size() / 2];
+    }
+
+private:
+    std::deque<int64_t> m_values = {};
+    uint64_t            m_count  = 0;
+};
+
+// Absolute errors (ns) of reported times against CUPTI's, for the statistics.
+struct error_stats
+{
+    std::vector<int64_t> values = {};
+    void                 add(int64_t v)
+    {
+        if(values.size() < 100000) values.push_back(v < 0 ? -v : v);
+    }
+    int64_t quantile(double q) const
+    {
+        if(values.empty()) return -1;
+        auto copy = values;
+        std::sort(copy.begin(), copy.end());
+        return copy[std::min(copy.size() - 1, static_cast<size_t>(q * copy.size()))];
+    }
+};
+}  // namespace
+
+// An event whose time on the SDK clock is known: recorded on the SDK's own (idle) stream between
+// two reads of the SDK clock.
+struct clock_anchor
+{
+    CUevent  event          = nullptr;
+    uint64_t ns             = 0;  // the event's time on the SDK clock (midpoint of the bracket)
+    uint64_t taken_ns       = 0;  // when it was taken
+    uint64_t uncertainty_ns = 0;  // half the bracket
+};
+
+// One execution whose CUPTI record, when it arrives, calibrates event times (and checks them).
+struct calibration_entry
+{
+    uint32_t driver_id  = 0;
+    uint32_t runtime_id = 0;
+    int64_t  event_start = 0;  // the start event's time through the anchor
+    int64_t  event_dur   = 0;  // elapsed(start event, end event)
+    bool     calibrating = false;  // waited for: not counted in the error statistics
+    bool     matched     = false;
+    bool     reported    = false;
+    CUcontext ctx        = nullptr;
+    int64_t  cupti_start = 0, cupti_end = 0;
+    int64_t  rep_start = 0, rep_end = 0;
+};
+
+namespace
+{
 struct pending
 {
-    CUcontext               ctx        = nullptr;
-    CUevent                 start      = nullptr;
-    CUevent                 end        = nullptr;
-    uint32_t                driver_id  = 0;
-    uint32_t                runtime_id = 0;
-    dispatch::completion_fn on_complete = {};
-    bool                    gpu_done   = false;
-    CUresult                gpu_status = CUDA_SUCCESS;
-    uint64_t                done_ns    = 0;  // when the completion thread saw the end event
+    CUcontext                          ctx         = nullptr;
+    CUevent                            start       = nullptr;
+    CUevent                            end         = nullptr;
+    uint32_t                           driver_id   = 0;
+    uint32_t                           runtime_id  = 0;
+    dispatch::completion_fn            on_complete = {};
+    std::shared_ptr<clock_anchor>      anchor      = {};
+    bool                               gpu_done    = false;
+    CUresult                           gpu_status  = CUDA_SUCCESS;
+    uint64_t                           done_ns     = 0;  // when the end event was seen complete
+};
+
+// Per context: the SDK's anchor stream, the current anchor, the calibration.
+struct context_clock
+{
+    CUstream                      stream   = nullptr;
+    std::shared_ptr<clock_anchor> current  = {};
+    sample_window                 overhead = {};  // event duration - CUPTI duration
+    sample_window                 shift    = {};  // CUPTI start - start event (current anchor)
+    uint64_t                      executions = 0;
+};
+
+struct timing_stats
+{
+    uint64_t    flushes = 0, flush_total_ns = 0, flush_max_ns = 0;
+    uint64_t    cal_waits = 0, cal_wait_total_ns = 0, cal_wait_timeouts = 0;
+    uint64_t    anchors = 0, anchor_uncertainty_max_ns = 0;
+    uint64_t    pass_syncs = 0, records = 0;
+    error_stats dur_err   = {};
+    error_stats start_err = {};
 };
 
 struct completion_state
@@ -72,8 +193,13 @@ struct completion_state
     std::thread                          worker  = {};
     bool                                 started = false;
 
-    std::mutex     records_mutex = {};
-    record_matcher records       = {};
+    // records_mutex: CUPTI records (cupti mode), calibration entries, clocks' calibration, stats.
+    std::mutex                                        records_mutex = {};
+    record_matcher                                    records       = {};
+    std::deque<std::shared_ptr<calibration_entry>>    calibration   = {};
+    std::unordered_map<CUcontext, context_clock>      clocks        = {};
+    timing_stats                                      stats         = {};
+    uint64_t                                          last_flush_ns = 0;
 
     std::mutex                                         pool_mutex = {};
     std::unordered_map<CUcontext, std::vector<CUevent>> pool      = {};
@@ -104,6 +230,24 @@ buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records)
     *max_records = 0;
 }
 
+// Under records_mutex: a record of an execution that calibrates event times.
+void
+add_calibration_sample(completion_state& st, calibration_entry& e)
+{
+    auto& clock = st.clocks[e.ctx];
+    clock.overhead.add(e.event_dur - (e.cupti_end - e.cupti_start));
+    clock.shift.add(e.cupti_start - e.event_start);
+}
+
+// Under records_mutex: once both the record and the reported times are known.
+void
+add_error_sample(completion_state& st, const calibration_entry& e)
+{
+    if(e.calibrating || !e.matched || !e.reported) return;
+    st.stats.dur_err.add((e.rep_end - e.rep_start) - (e.cupti_end - e.cupti_start));
+    st.stats.start_err.add(e.rep_start - e.cupti_start);
+}
+
 void CUPTIAPI
 buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid)
 {
@@ -117,7 +261,23 @@ buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid)
                record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
                 continue;
             const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-            st.records.add(kernel->correlationId, kernel_times{kernel->start, kernel->end});
+            ++st.stats.records;
+            if(timestamp_source() == source::cupti)
+                st.records.add(kernel->correlationId, kernel_times{kernel->start, kernel->end});
+            if(kernel->start == 0 || kernel->end <= kernel->start) continue;
+            const auto id = kernel->correlationId;
+            for(auto itr = st.calibration.begin(); itr != st.calibration.end(); ++itr)
+            {
+                auto& e = **itr;
+                if(id == 0 || (e.driver_id != id && e.runtime_id != id)) continue;
+                e.matched     = true;
+                e.cupti_start = static_cast<int64_t>(kernel->start);
+                e.cupti_end   = static_cast<int64_t>(kernel->end);
+                add_calibration_sample(st, e);
+                add_error_sample(st, e);
+                st.calibration.erase(itr);
+                break;
+            }
         }
     }
     std::free(buffer);
@@ -239,11 +399,21 @@ void
 flush_records(uint32_t flags = 0)
 {
     if(!cupti_on.load()) return;
-    auto scope = internal_call_scope{};
-    cupti->cuptiActivityFlushAll(flags);
+    const auto started = common::timestamp_ns();
+    {
+        auto scope = internal_call_scope{};
+        cupti->cuptiActivityFlushAll(flags);
+    }
+    const auto took = common::timestamp_ns() - started;
+    auto&      st   = get_state();
+    auto       lock = std::lock_guard{st.records_mutex};
+    st.stats.flushes += 1;
+    st.stats.flush_total_ns += took;
+    st.stats.flush_max_ns = std::max(st.stats.flush_max_ns, took);
+    st.last_flush_ns      = common::timestamp_ns();
 }
 
-// --- events ----------------------------------------------------------------------------------------
+// --- events ------------------------------------------------------------------------------------
 
 CUevent
 take_event(CUcontext ctx)
@@ -273,9 +443,188 @@ give_event(CUcontext ctx, CUevent event)
     st.pool[ctx].push_back(event);
 }
 
-// --- the completion thread ---------------------------------------------------------------------------
+// --- clock anchors and calibration ---------------------------------------------------------------
 
-// How long a finished kernel may wait for its CUPTI record before event times are used.
+// An anchor older than this is replaced (cuEventElapsedTime is a float of milliseconds: its step
+// stays under 0.1 us up to about 1 s).
+constexpr uint64_t anchor_refresh_ns = 500ULL * 1000 * 1000;
+// Executions of a context whose CUPTI record is waited for before event times are trusted.
+constexpr uint64_t calibration_waits = 2;
+// How long such a wait may last.
+constexpr uint64_t calibration_wait_ns = 50ULL * 1000 * 1000;
+// Background flushes (calibration samples) at most this often.
+constexpr uint64_t background_flush_ns = 50ULL * 1000 * 1000;
+
+// Takes an anchor on the SDK's stream of the current context `ctx`. Outside records_mutex.
+std::shared_ptr<clock_anchor>
+take_anchor(CUcontext ctx, CUstream stream)
+{
+    const auto* drv   = driver();
+    auto        scope = internal_call_scope{};
+    auto        event = CUevent{};
+    if(stream == nullptr || drv->cuEventCreate(&event, CU_EVENT_DEFAULT) != CUDA_SUCCESS)
+        return nullptr;
+    const auto before = common::timestamp_ns();
+    auto       ok     = drv->cuEventRecord(event, stream) == CUDA_SUCCESS &&
+               drv->cuEventSynchronize(event) == CUDA_SUCCESS;
+    const auto after = common::timestamp_ns();
+    if(!ok)
+    {
+        drv->cuEventDestroy_v2(event);
+        return nullptr;
+    }
+    (void) ctx;
+    auto* anchor           = new clock_anchor{};
+    anchor->event          = event;
+    anchor->ns             = before + (after - before) / 2;
+    anchor->taken_ns       = after;
+    anchor->uncertainty_ns = (after - before) / 2;
+    return std::shared_ptr<clock_anchor>{anchor, [](clock_anchor* a) {
+                                             if(const auto* d = driver(false); d != nullptr)
+                                             {
+                                                 auto inner = internal_call_scope{};
+                                                 d->cuEventDestroy_v2(a->event);
+                                             }
+                                             delete a;
+                                         }};
+}
+
+// The current anchor of `ctx` (current on the calling thread); taken when there is none, or
+// replaced when `refresh` and it is stale.
+std::shared_ptr<clock_anchor>
+anchor_for(CUcontext ctx, bool refresh)
+{
+    auto& st     = get_state();
+    auto  stream = CUstream{};
+    {
+        auto  lock  = std::lock_guard{st.records_mutex};
+        auto& clock = st.clocks[ctx];
+        if(clock.current &&
+           (!refresh || common::timestamp_ns() - clock.current->taken_ns < anchor_refresh_ns))
+            return clock.current;
+        stream = clock.stream;
+    }
+    if(stream == nullptr)
+    {
+        auto scope = internal_call_scope{};
+        if(driver()->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING) != CUDA_SUCCESS)
+            stream = nullptr;
+    }
+    auto anchor = take_anchor(ctx, stream);
+    auto lock   = std::lock_guard{st.records_mutex};
+    auto& clock = st.clocks[ctx];
+    if(clock.stream == nullptr) clock.stream = stream;
+    if(anchor)
+    {
+        clock.current = anchor;
+        clock.shift   = sample_window{};  // the start shift belongs to one anchor
+        st.stats.anchors += 1;
+        st.stats.anchor_uncertainty_max_ns =
+            std::max(st.stats.anchor_uncertainty_max_ns, anchor->uncertainty_ns);
+    }
+    return clock.current;
+}
+
+float
+elapsed_ms(CUevent from, CUevent to)
+{
+    auto ms = 0.0f;
+    if(driver()->cuEventElapsedTime_v2(&ms, from, to) != CUDA_SUCCESS) return -1.0f;
+    return ms;
+}
+
+// Registers an execution for calibration (every execution while few samples exist, then one in
+// eight). Returns it, or nullptr.
+std::shared_ptr<calibration_entry>
+register_calibration(const pending& p, int64_t event_start, int64_t event_dur, bool& wait)
+{
+    wait = false;
+    if(!cupti_on.load() || (p.driver_id == 0 && p.runtime_id == 0)) return nullptr;
+    auto& st    = get_state();
+    auto  lock  = std::lock_guard{st.records_mutex};
+    auto& clock = st.clocks[p.ctx];
+    const auto n = clock.executions++;
+    wait         = clock.overhead.count() < calibration_waits && n < 2 * calibration_waits;
+    if(!wait && clock.overhead.count() >= 64 && n % 8 != 0) return nullptr;
+    auto e         = std::make_shared<calibration_entry>();
+    e->ctx         = p.ctx;
+    e->driver_id   = p.driver_id;
+    e->runtime_id  = p.runtime_id;
+    e->event_start = event_start;
+    e->event_dur   = event_dur;
+    e->calibrating = wait;
+    st.calibration.push_back(e);
+    while(st.calibration.size() > 4096)
+        st.calibration.pop_front();
+    return e;
+}
+
+// Waits (bounded) for the record of a calibrating execution. Flushes every 200 us meanwhile.
+void
+wait_for_record(const std::shared_ptr<calibration_entry>& e)
+{
+    auto&      st      = get_state();
+    const auto started = common::timestamp_ns();
+    auto       found   = false;
+    while(common::timestamp_ns() - started < calibration_wait_ns)
+    {
+        flush_records();
+        {
+            auto lock = std::lock_guard{st.records_mutex};
+            found     = e->matched;
+        }
+        if(found) break;
+        std::this_thread::sleep_for(std::chrono::microseconds{200});
+    }
+    auto lock = std::lock_guard{st.records_mutex};
+    st.stats.cal_waits += 1;
+    st.stats.cal_wait_total_ns += common::timestamp_ns() - started;
+    if(!found) st.stats.cal_wait_timeouts += 1;
+}
+
+// Event times of a finished execution, on the SDK clock, calibrated.
+void
+event_times(pending& p, dispatch::execution_result& result)
+{
+    const auto dur_ms = elapsed_ms(p.start, p.end);
+    auto       dur    = static_cast<int64_t>(static_cast<double>(std::max(dur_ms, 0.0f)) * 1.0e6);
+    auto       start  = int64_t{0};
+    if(p.anchor)
+    {
+        const auto from_anchor = elapsed_ms(p.anchor->event, p.start);
+        start = static_cast<int64_t>(p.anchor->ns) +
+                static_cast<int64_t>(static_cast<double>(from_anchor) * 1.0e6);
+    }
+    else
+        start = static_cast<int64_t>(p.done_ns) - dur;
+
+    auto wait  = false;
+    auto entry = register_calibration(p, start, dur, wait);
+    if(wait) wait_for_record(entry);
+
+    auto& st = get_state();
+    auto  lock = std::lock_guard{st.records_mutex};
+    auto& clock = st.clocks[p.ctx];
+    const auto overhead = clock.overhead.empty() ? 0 : clock.overhead.median();
+    // The start shift is per anchor; without one for this anchor, half the overhead.
+    const auto shift = (!clock.shift.empty() && p.anchor == clock.current) ? clock.shift.median()
+                                                                            : overhead / 2;
+    auto rep_start = start + shift;
+    auto rep_end   = rep_start + std::max<int64_t>(1, dur - overhead);
+    result.start_ns = static_cast<uint64_t>(rep_start);
+    result.end_ns   = static_cast<uint64_t>(rep_end);
+    if(entry)
+    {
+        entry->rep_start = rep_start;
+        entry->rep_end   = rep_end;
+        entry->reported  = true;
+        add_error_sample(st, *entry);
+    }
+}
+
+// --- the completion thread ---------------------------------------------------------------------
+
+// How long a finished kernel may wait for its CUPTI record before event times are used (cupti).
 constexpr auto record_wait = std::chrono::milliseconds{500};
 
 dispatch::execution_result
@@ -286,6 +635,11 @@ result_of(pending& p)
     {
         result.ok    = false;
         result.error = error_name(p.gpu_status);
+    }
+    if(timestamp_source() == source::events)
+    {
+        if(result.ok) event_times(p, result);
+        return result;
     }
     auto times = std::optional<kernel_times>{};
     if(cupti_on.load())
@@ -309,10 +663,12 @@ result_of(pending& p)
     return result;
 }
 
+// cupti mode: whether the record is there (or waited for long enough).
 bool
 ready(pending& p)
 {
     if(!p.gpu_done) return false;
+    if(timestamp_source() == source::events) return true;
     if(!cupti_on.load() || p.gpu_status != CUDA_SUCCESS) return true;
     {
         auto& st   = get_state();
@@ -330,6 +686,30 @@ ready(pending& p)
     return false;
 }
 
+// events mode: a flush now and then, so that calibration samples keep arriving, never more often
+// than background_flush_ns and only while samples are wanted.
+void
+maybe_background_flush()
+{
+    if(timestamp_source() != source::events || !cupti_on.load()) return;
+    auto& st = get_state();
+    {
+        auto lock = std::lock_guard{st.records_mutex};
+        if(st.calibration.empty() || common::timestamp_ns() - st.last_flush_ns < background_flush_ns)
+            return;
+    }
+    flush_records();
+}
+
+void
+deliver(const std::shared_ptr<pending>& p)
+{
+    auto result = result_of(*p);
+    give_event(p->ctx, p->start);
+    give_event(p->ctx, p->end);
+    p->on_complete(result);
+}
+
 void
 worker_loop()
 {
@@ -341,17 +721,23 @@ worker_loop()
         auto front = std::shared_ptr<pending>{};
         {
             auto lock = std::unique_lock{st.mutex};
-            st.cv.wait(lock, [&st] { return !st.queue.empty(); });
+            if(!st.cv.wait_for(lock, std::chrono::milliseconds{50},
+                               [&st] { return !st.queue.empty(); }))
+            {
+                lock.unlock();
+                maybe_background_flush();
+                continue;
+            }
             front = st.queue.front();
         }
+        drv->cuCtxSetCurrent(front->ctx);
         if(!front->gpu_done)
         {
-            drv->cuCtxSetCurrent(front->ctx);
             front->gpu_status = drv->cuEventSynchronize(front->end);
             front->done_ns    = common::timestamp_ns();
             front->gpu_done   = true;
         }
-        // Others that finished meanwhile share one flush.
+        // Others that finished meanwhile are delivered together.
         auto batch = std::vector<std::shared_ptr<pending>>{};
         {
             auto lock = std::lock_guard{st.mutex};
@@ -363,7 +749,7 @@ worker_loop()
                 p->done_ns  = common::timestamp_ns();
                 p->gpu_done = true;
             }
-        flush_records();
+        if(timestamp_source() == source::cupti) flush_records();
 
         auto delivered = std::vector<std::shared_ptr<pending>>{};
         for(auto& p : batch)
@@ -379,12 +765,9 @@ worker_loop()
                 std::erase(st.queue, p);
         }
         for(auto& p : delivered)
-        {
-            auto result = result_of(*p);
-            give_event(p->ctx, p->start);
-            give_event(p->ctx, p->end);
-            p->on_complete(result);
-        }
+            deliver(p);
+        anchor_for(front->ctx, true);
+        maybe_background_flush();
         {
             auto lock = std::lock_guard{st.mutex};
             if(st.queue.empty()) st.idle_cv.notify_all();
@@ -405,6 +788,47 @@ hand_over(std::shared_ptr<pending> p)
     }
     st.queue.emplace_back(std::move(p));
     st.cv.notify_all();
+}
+
+void
+print_stats()
+{
+    auto& st   = get_state();
+    auto  lock = std::lock_guard{st.records_mutex};
+    auto  overhead = int64_t{0}, shift = int64_t{0};
+    auto  samples  = uint64_t{0};
+    for(auto& [ctx, clock] : st.clocks)
+    {
+        overhead = clock.overhead.median();
+        shift    = clock.shift.median();
+        samples += clock.overhead.count();
+    }
+    const auto mem = memory_stats();
+    const auto& s  = st.stats;
+    std::fprintf(stderr,
+                 "[cuda-timing] source=%s records=%llu flushes=%llu flush_us_total=%.1f "
+                 "flush_us_max=%.1f cal_samples=%llu overhead_ns=%lld shift_ns=%lld "
+                 "dur_err_ns_p50=%lld dur_err_ns_max=%lld start_err_ns_p50=%lld "
+                 "start_err_ns_max=%lld err_samples=%zu cal_waits=%llu cal_wait_us_total=%.1f "
+                 "cal_wait_timeouts=%llu anchors=%llu anchor_uncertainty_us_max=%.1f "
+                 "pass_syncs=%llu snapshot_bytes_max=%zu restores=%llu restore_us_mean=%.1f "
+                 "restore_us_max=%.1f\n",
+                 timestamp_source() == source::events ? "events" : "cupti",
+                 static_cast<unsigned long long>(s.records),
+                 static_cast<unsigned long long>(s.flushes), s.flush_total_ns / 1e3,
+                 s.flush_max_ns / 1e3, static_cast<unsigned long long>(samples),
+                 static_cast<long long>(overhead), static_cast<long long>(shift),
+                 static_cast<long long>(s.dur_err.quantile(0.5)),
+                 static_cast<long long>(s.dur_err.quantile(1.0)),
+                 static_cast<long long>(s.start_err.quantile(0.5)),
+                 static_cast<long long>(s.start_err.quantile(1.0)), s.dur_err.values.size(),
+                 static_cast<unsigned long long>(s.cal_waits), s.cal_wait_total_ns / 1e3,
+                 static_cast<unsigned long long>(s.cal_wait_timeouts),
+                 static_cast<unsigned long long>(s.anchors), s.anchor_uncertainty_max_ns / 1e3,
+                 static_cast<unsigned long long>(s.pass_syncs), mem.max_snapshot_bytes,
+                 static_cast<unsigned long long>(mem.restores),
+                 mem.restores ? mem.restore_total_ns / 1e3 / mem.restores : 0.0,
+                 mem.restore_max_ns / 1e3);
 }
 }  // namespace
 
@@ -430,6 +854,7 @@ execution_marks::execution_marks(CUcontext ctx, CUstream stream)
 {
     auto scope             = internal_call_scope{};
     this_thread_driver_id  = 0;
+    if(timestamp_source() == source::events) m_anchor = anchor_for(ctx, false);
     m_start                = take_event(ctx);
     m_end                  = take_event(ctx);
     if(m_start != nullptr) driver()->cuEventRecord(m_start, stream);
@@ -451,6 +876,7 @@ execution_marks::complete_after_kernel(dispatch::completion_fn on_complete)
     p->end        = m_end;
     p->driver_id  = this_thread_driver_id;
     p->runtime_id = this_thread_runtime_id;
+    p->anchor     = m_anchor;
     p->on_complete = std::move(on_complete);
     {
         auto scope = internal_call_scope{};
@@ -467,9 +893,46 @@ execution_marks::complete_after_kernel(dispatch::completion_fn on_complete)
 }
 
 void
+execution_marks::complete_pass(dispatch::completion_fn on_complete)
+{
+    if(timestamp_source() == source::cupti)
+    {
+        complete_after_kernel(std::move(on_complete));
+        return;
+    }
+    auto p        = std::make_shared<pending>();
+    p->ctx        = m_ctx;
+    p->start      = m_start;
+    p->end        = m_end;
+    p->driver_id  = this_thread_driver_id;
+    p->runtime_id = this_thread_runtime_id;
+    p->anchor     = m_anchor;
+    p->on_complete = std::move(on_complete);
+    auto scope    = internal_call_scope{};
+    if(m_end == nullptr || driver()->cuEventRecord(m_end, m_stream) != CUDA_SUCCESS)
+    {
+        auto result = dispatch::execution_result{};
+        p->on_complete(result);
+        return;
+    }
+    m_handed      = true;
+    p->gpu_status = driver()->cuEventSynchronize(m_end);
+    p->done_ns    = common::timestamp_ns();
+    p->gpu_done   = true;
+    {
+        auto& st   = get_state();
+        auto  lock = std::lock_guard{st.records_mutex};
+        st.stats.pass_syncs += 1;
+    }
+    deliver(p);
+    // The device is drained inside a replay window: a stale anchor is cheap to replace here.
+    anchor_for(m_ctx, true);
+}
+
+void
 drain(uint64_t timeout_ns)
 {
-    flush_records();
+    if(timestamp_source() == source::cupti) flush_records();
     auto& st   = get_state();
     auto  lock = std::unique_lock{st.mutex};
     if(!st.idle_cv.wait_for(lock, std::chrono::nanoseconds{timeout_ns}, [&st] { return st.queue.empty(); }))
@@ -477,5 +940,6 @@ drain(uint64_t timeout_ns)
                           << " kernel completions still pending at exit; their records are missing";
     lock.unlock();
     flush_records(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    if(stats_enabled()) print_stats();
 }
 }  // namespace rocprofiler::cuda::timing
