@@ -209,16 +209,18 @@ TEST(outputs, csv_quoting_and_stats)
     auto data = rocprofiler::tool::results{};
     data.kernel_symbols[1].name = "a";
     data.kernel_symbols[2].name = "b,c";
-    auto add = [&data](uint64_t kernel, uint64_t start, uint64_t end) {
+    auto add = [&data](uint64_t dispatch, uint64_t kernel, uint64_t start, uint64_t end) {
         auto r                      = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
+        r.dispatch_info.dispatch_id = dispatch;
         r.dispatch_info.kernel_id   = kernel;
         r.start_timestamp           = start;
         r.end_timestamp             = end;
         data.dispatches.push_back(r);
     };
-    add(1, 100, 200);
-    add(1, 300, 500);
-    add(2, 0, 700);
+    add(1, 1, 100, 200);
+    add(1, 1, 250, 290);  // a further replay pass of dispatch 1: not another call
+    add(2, 1, 300, 500);
+    add(3, 2, 0, 700);
     auto stats = rocprofiler::tool::compute_kernel_stats(data);
     ASSERT_EQ(stats.size(), 2u);
     EXPECT_EQ(stats[0].name, "b,c");
