@@ -20,7 +20,7 @@
 
 namespace
 {
-uint64_t passes = 0;  // 0: do not configure replay
+uint64_t passes = 0; // 0: do not configure replay
 
 uint64_t
 pass_count(rocprofiler_kernel_dispatch_info_t, rocprofiler_user_data_t)
@@ -33,8 +33,8 @@ replay_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_d
 {
     if(record.operation == ROCPROFILER_KERNEL_REPLAY_CONFIG &&
        record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
-        static_cast<rocprofiler_callback_tracing_kernel_replay_data_t*>(record.payload)->replay_pass_count =
-            pass_count;
+        static_cast<rocprofiler_callback_tracing_kernel_replay_data_t*>(record.payload)
+            ->replay_pass_count = pass_count;
 }
 
 int
@@ -42,8 +42,8 @@ tool_init(rocprofiler_client_finalize_t, void*)
 {
     auto ctx = rocprofiler_context_id_t{};
     if(rocprofiler_create_context(&ctx) != ROCPROFILER_STATUS_SUCCESS) return 1;
-    if(rocprofiler_configure_callback_tracing_service(ctx, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
-                                                      nullptr, 0, replay_callback, nullptr) !=
+    if(rocprofiler_configure_callback_tracing_service(
+           ctx, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, nullptr, 0, replay_callback, nullptr) !=
        ROCPROFILER_STATUS_SUCCESS)
         return 1;
     return rocprofiler_start_context(ctx) == ROCPROFILER_STATUS_SUCCESS ? 0 : 1;
@@ -73,10 +73,13 @@ bool
 ok(rocprofiler_host_status_t status, const char* what)
 {
     if(status == ROCPROFILER_HOST_STATUS_SUCCESS) return true;
-    std::fprintf(stderr, "host-dispatch-overhead: %s failed: %s\n", what, rocprofiler_host_status_string(status));
+    std::fprintf(stderr,
+                 "host-dispatch-overhead: %s failed: %s\n",
+                 what,
+                 rocprofiler_host_status_string(status));
     return false;
 }
-}  // namespace
+} // namespace
 
 int
 main()
@@ -94,10 +97,10 @@ main()
     constexpr int      warmup     = 200;
     constexpr int      iterations = 2000;
 
-    auto kernel = rocprofiler_host_kernel_t{};
-    auto queue  = rocprofiler_host_queue_t{};
-    auto signal = rocprofiler_host_signal_t{};
-    void* data  = nullptr;
+    auto  kernel = rocprofiler_host_kernel_t{};
+    auto  queue  = rocprofiler_host_queue_t{};
+    auto  signal = rocprofiler_host_signal_t{};
+    void* data   = nullptr;
     if(!ok(rocprofiler_host_register_kernel("scale", scale, 0, 0, &kernel), "register") ||
        !ok(rocprofiler_host_create_queue(&queue), "queue") ||
        !ok(rocprofiler_host_malloc(elements * sizeof(float), &data), "malloc") ||
@@ -105,8 +108,8 @@ main()
        !ok(rocprofiler_host_create_signal(0, &signal), "signal"))
         return 1;
 
-    auto args   = args_t{static_cast<float*>(data)};
-    auto params = rocprofiler_host_dispatch_params_t{};
+    auto args                = args_t{static_cast<float*>(data)};
+    auto params              = rocprofiler_host_dispatch_params_t{};
     params.size              = sizeof(params);
     params.kernel            = kernel;
     params.grid              = {elements / 256, 1, 1};
@@ -122,16 +125,23 @@ main()
         if(!ok(rocprofiler_host_signal_store(signal, 1), "signal store")) return 1;
         auto start = std::chrono::steady_clock::now();
         if(!ok(rocprofiler_host_dispatch(queue, &params), "dispatch") ||
-           !ok(rocprofiler_host_signal_wait(signal, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1,
-                                            ROCPROFILER_HOST_TIMEOUT_INFINITE, nullptr),
+           !ok(rocprofiler_host_signal_wait(signal,
+                                            ROCPROFILER_HOST_SIGNAL_CONDITION_LT,
+                                            1,
+                                            ROCPROFILER_HOST_TIMEOUT_INFINITE,
+                                            nullptr),
                "wait"))
             return 1;
         auto end = std::chrono::steady_clock::now();
-        if(i >= warmup) samples.push_back(std::chrono::duration<double, std::micro>(end - start).count());
+        if(i >= warmup)
+            samples.push_back(std::chrono::duration<double, std::micro>(end - start).count());
     }
     std::sort(samples.begin(), samples.end());
-    std::printf("host-dispatch-overhead: replay passes=%llu dispatches=%d median_us=%.2f p90_us=%.2f\n",
-                static_cast<unsigned long long>(passes), iterations, samples[samples.size() / 2],
-                samples[samples.size() * 9 / 10]);
+    std::printf(
+        "host-dispatch-overhead: replay passes=%llu dispatches=%d median_us=%.2f p90_us=%.2f\n",
+        static_cast<unsigned long long>(passes),
+        iterations,
+        samples[samples.size() / 2],
+        samples[samples.size() * 9 / 10]);
     return 0;
 }

@@ -55,7 +55,7 @@ typedef struct vector_add_args
 static void
 vector_add(const rocprofiler_host_work_item_t* item, void* args)
 {
-    const vector_add_args* p = (const vector_add_args*) args;
+    const vector_add_args* p = (const vector_add_args*)args;
     uint64_t               i = item->global_linear_id;
     if(i < p->n) p->c[i] = p->a[i] + p->b[i];
 }
@@ -73,7 +73,7 @@ typedef struct saxpy_args
 static void
 saxpy(const rocprofiler_host_work_item_t* item, void* args)
 {
-    const saxpy_args* p = (const saxpy_args*) args;
+    const saxpy_args* p = (const saxpy_args*)args;
     uint64_t          i = item->global_linear_id;
     if(i < p->n) p->z[i] = p->alpha * p->x[i] + p->y[i];
 }
@@ -89,7 +89,7 @@ typedef struct accumulate_args
 static void
 accumulate(const rocprofiler_host_work_item_t* item, void* args)
 {
-    const accumulate_args* p = (const accumulate_args*) args;
+    const accumulate_args* p = (const accumulate_args*)args;
     uint64_t               i = item->global_linear_id;
     if(i < p->n) p->a[i] += p->b[i];
 }
@@ -108,11 +108,10 @@ typedef struct histogram_args
 static void
 histogram(const rocprofiler_host_work_item_t* item, void* args)
 {
-    const histogram_args* p     = (const histogram_args*) args;
-    uint32_t*             local = (uint32_t*) item->group_segment;
+    const histogram_args* p     = (const histogram_args*)args;
+    uint32_t*             local = (uint32_t*)item->group_segment;
     uint64_t              i     = item->global_linear_id;
-    uint32_t              wg_items =
-        item->workgroup_size.x * item->workgroup_size.y * item->workgroup_size.z;
+    uint32_t wg_items = item->workgroup_size.x * item->workgroup_size.y * item->workgroup_size.z;
 
     if(i < p->n) local[p->data[i] % HISTOGRAM_BINS] += 1;
     if(item->local_linear_id + 1 == wg_items)
@@ -134,7 +133,7 @@ typedef struct scale_args
 static void
 scale_inplace(const rocprofiler_host_work_item_t* item, void* args)
 {
-    const scale_args* p = (const scale_args*) args;
+    const scale_args* p = (const scale_args*)args;
     uint64_t          i = item->global_linear_id;
     if(i < p->n) p->x[i] *= p->s;
 }
@@ -184,7 +183,7 @@ dispatch(rocprofiler_host_queue_t  queue,
     memset(&params, 0, sizeof(params));
     params.size                       = sizeof(params);
     params.kernel                     = kernel;
-    params.grid.x                     = (uint32_t) ((n + WORKGROUP_SIZE - 1) / WORKGROUP_SIZE);
+    params.grid.x                     = (uint32_t)((n + WORKGROUP_SIZE - 1) / WORKGROUP_SIZE);
     params.grid.y                     = 1;
     params.grid.z                     = 1;
     params.workgroup_size.x           = WORKGROUP_SIZE;
@@ -268,24 +267,24 @@ main(int argc, char** argv)
     CHECK_HOST(rocprofiler_host_create_queue(&queue_a));
     CHECK_HOST(rocprofiler_host_create_queue(&queue_b));
 
-    a    = (float*) device_alloc(n * sizeof(float));
-    b    = (float*) device_alloc(n * sizeof(float));
-    c    = (float*) device_alloc(n * sizeof(float));
-    z    = (float*) device_alloc(n * sizeof(float));
-    acc  = (int64_t*) device_alloc(n * sizeof(int64_t));
-    inc  = (int64_t*) device_alloc(n * sizeof(int64_t));
-    data = (uint32_t*) device_alloc(n * sizeof(uint32_t));
-    bins = (uint32_t*) device_alloc(HISTOGRAM_BINS * sizeof(uint32_t));
-    x    = (double*) device_alloc(n * sizeof(double));
+    a    = (float*)device_alloc(n * sizeof(float));
+    b    = (float*)device_alloc(n * sizeof(float));
+    c    = (float*)device_alloc(n * sizeof(float));
+    z    = (float*)device_alloc(n * sizeof(float));
+    acc  = (int64_t*)device_alloc(n * sizeof(int64_t));
+    inc  = (int64_t*)device_alloc(n * sizeof(int64_t));
+    data = (uint32_t*)device_alloc(n * sizeof(uint32_t));
+    bins = (uint32_t*)device_alloc(HISTOGRAM_BINS * sizeof(uint32_t));
+    x    = (double*)device_alloc(n * sizeof(double));
 
     for(i = 0; i < n; ++i)
     {
-        a[i]    = (float) (i % 1000) * 0.25f;
-        b[i]    = (float) (i % 7) - 3.0f;
-        acc[i]  = (int64_t) i * 3 - 100;
-        inc[i]  = (int64_t) (i % 11) + 1;
-        data[i] = (uint32_t) ((i * 2654435761u) >> 7);
-        x[i]    = 1.0 + (double) (i % 5);
+        a[i]    = (float)(i % 1000) * 0.25f;
+        b[i]    = (float)(i % 7) - 3.0f;
+        acc[i]  = (int64_t)i * 3 - 100;
+        inc[i]  = (int64_t)(i % 11) + 1;
+        data[i] = (uint32_t)((i * 2654435761u) >> 7);
+        x[i]    = 1.0 + (double)(i % 5);
     }
     CHECK_HOST(rocprofiler_host_memset(bins, 0, HISTOGRAM_BINS * sizeof(uint32_t)));
 
@@ -310,7 +309,7 @@ main(int argc, char** argv)
                  n,
                  &hg,
                  sizeof(hg),
-                 (uint32_t) (HISTOGRAM_BINS * sizeof(uint32_t)),
+                 (uint32_t)(HISTOGRAM_BINS * sizeof(uint32_t)),
                  done);
         dispatch(queue_b, k_scale, n, &sc, sizeof(sc), 0, done);
 
@@ -320,8 +319,8 @@ main(int argc, char** argv)
         {
             fprintf(stderr,
                     "host_demo: iteration %llu: completion signal still %lld after waiting: %s\n",
-                    (unsigned long long) it,
-                    (long long) observed,
+                    (unsigned long long)it,
+                    (long long)observed,
                     rocprofiler_host_status_string(wait_status));
             return 2;
         }
@@ -334,40 +333,55 @@ main(int argc, char** argv)
     /* x starts at one of 5 values; each is multiplied by s once per iteration, in order. */
     for(i = 0; i < 5; ++i)
     {
-        expected_x[i] = 1.0 + (double) i;
+        expected_x[i] = 1.0 + (double)i;
         for(it = 0; it < iterations; ++it)
             expected_x[i] *= s;
     }
     memset(expected_bins, 0, sizeof(expected_bins));
     for(i = 0; i < n; ++i)
-        expected_bins[data[i] % HISTOGRAM_BINS] += (uint32_t) iterations;
+        expected_bins[data[i] % HISTOGRAM_BINS] += (uint32_t)iterations;
 
     for(i = 0; i < n; ++i)
     {
         float   want_c   = a[i] + b[i];
         float   want_z   = alpha * a[i] + b[i];
-        int64_t want_acc = (int64_t) i * 3 - 100 + (int64_t) iterations * inc[i];
+        int64_t want_acc = (int64_t)i * 3 - 100 + (int64_t)iterations * inc[i];
         double  want_x   = expected_x[i % 5];
 
         if(!close_enough(want_c, c[i]) && mismatches++ < 10)
-            fprintf(stderr, "host_demo: vector_add[%llu] = %g, expected %g\n",
-                    (unsigned long long) i, (double) c[i], (double) want_c);
+            fprintf(stderr,
+                    "host_demo: vector_add[%llu] = %g, expected %g\n",
+                    (unsigned long long)i,
+                    (double)c[i],
+                    (double)want_c);
         if(!close_enough(want_z, z[i]) && mismatches++ < 10)
-            fprintf(stderr, "host_demo: saxpy[%llu] = %g, expected %g\n",
-                    (unsigned long long) i, (double) z[i], (double) want_z);
+            fprintf(stderr,
+                    "host_demo: saxpy[%llu] = %g, expected %g\n",
+                    (unsigned long long)i,
+                    (double)z[i],
+                    (double)want_z);
         if(acc[i] != want_acc && mismatches++ < 10)
-            fprintf(stderr, "host_demo: accumulate[%llu] = %lld, expected %lld (applied %s)\n",
-                    (unsigned long long) i, (long long) acc[i], (long long) want_acc,
+            fprintf(stderr,
+                    "host_demo: accumulate[%llu] = %lld, expected %lld (applied %s)\n",
+                    (unsigned long long)i,
+                    (long long)acc[i],
+                    (long long)want_acc,
                     acc[i] > want_acc ? "too often" : "too rarely");
         if(x[i] != want_x && mismatches++ < 10)
-            fprintf(stderr, "host_demo: scale_inplace[%llu] = %.17g, expected %.17g\n",
-                    (unsigned long long) i, x[i], want_x);
+            fprintf(stderr,
+                    "host_demo: scale_inplace[%llu] = %.17g, expected %.17g\n",
+                    (unsigned long long)i,
+                    x[i],
+                    want_x);
     }
     for(i = 0; i < HISTOGRAM_BINS; ++i)
     {
         if(bins[i] != expected_bins[i] && mismatches++ < 10)
-            fprintf(stderr, "host_demo: histogram bin %llu = %u, expected %u\n",
-                    (unsigned long long) i, bins[i], expected_bins[i]);
+            fprintf(stderr,
+                    "host_demo: histogram bin %llu = %u, expected %u\n",
+                    (unsigned long long)i,
+                    bins[i],
+                    expected_bins[i]);
     }
 
     CHECK_HOST(rocprofiler_host_destroy_queue(queue_a));

@@ -22,8 +22,9 @@ namespace
     do                                                                                             \
     {                                                                                              \
         auto _status = (CALL);                                                                     \
-        EXPECT_EQ(_status, EXPECTED) << #CALL << " returned " << rocprofiler_get_status_name(_status) \
-                                     << ", expected " << rocprofiler_get_status_name(EXPECTED);  \
+        EXPECT_EQ(_status, EXPECTED)                                                               \
+            << #CALL << " returned " << rocprofiler_get_status_name(_status) << ", expected "      \
+            << rocprofiler_get_status_name(EXPECTED);                                              \
     } while(0)
 
 constexpr auto kSuccess = ROCPROFILER_STATUS_SUCCESS;
@@ -31,7 +32,8 @@ constexpr auto kUnknown = uint64_t{0xdead'beef'0000ull};
 
 void
 dispatch_cb(rocprofiler_callback_tracing_record_t, rocprofiler_user_data_t*, void*)
-{}
+{
+}
 
 void
 buffer_cb(rocprofiler_context_id_t,
@@ -40,7 +42,8 @@ buffer_cb(rocprofiler_context_id_t,
           size_t,
           void*,
           uint64_t)
-{}
+{
+}
 
 int
 request_cb(rocprofiler_thread_id_t,
@@ -59,7 +62,8 @@ counting_dispatch_cb(rocprofiler_dispatch_counting_service_data_t,
                      rocprofiler_counter_config_id_t*,
                      rocprofiler_user_data_t*,
                      void*)
-{}
+{
+}
 
 void
 counting_record_cb(rocprofiler_dispatch_counting_service_data_t,
@@ -67,14 +71,16 @@ counting_record_cb(rocprofiler_dispatch_counting_service_data_t,
                    size_t,
                    rocprofiler_user_data_t,
                    void*)
-{}
+{
+}
 
 void
 device_counting_cb(rocprofiler_context_id_t,
                    rocprofiler_agent_id_t,
                    rocprofiler_device_counting_agent_cb_t,
                    void*)
-{}
+{
+}
 
 bool
 sdk_initialized()
@@ -88,7 +94,7 @@ sdk_initialized()
 #define REQUIRE_UNCONFIGURED()                                                                     \
     do                                                                                             \
     {                                                                                              \
-        if(sdk_initialized()) GTEST_SKIP() << "the SDK is already configured in this process";    \
+        if(sdk_initialized()) GTEST_SKIP() << "the SDK is already configured in this process";     \
     } while(0)
 
 rocprofiler_context_id_t
@@ -137,8 +143,13 @@ forced_initialize(rocprofiler_client_finalize_t fini, void*)
     ++t.initialize_calls;
     t.fini             = fini;
     t.init_statuses[0] = rocprofiler_create_context(&t.context);
-    t.init_statuses[1] = rocprofiler_configure_callback_tracing_service(
-        t.context, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, nullptr, 0, counting_callback, nullptr);
+    t.init_statuses[1] =
+        rocprofiler_configure_callback_tracing_service(t.context,
+                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                                                       nullptr,
+                                                       0,
+                                                       counting_callback,
+                                                       nullptr);
     t.init_statuses[2] = rocprofiler_create_buffer(
         t.context, 4096, 1024, ROCPROFILER_BUFFER_POLICY_DISCARD, buffer_cb, nullptr, &t.buffer);
     t.init_statuses[3] = rocprofiler_start_context(t.context);
@@ -156,9 +167,9 @@ forced_configure(uint32_t, const char*, uint32_t priority, rocprofiler_client_id
 {
     auto& t = tool();
     ++t.configure_calls;
-    t.priority   = priority;
-    t.client     = client;
-    client->name = "api-errors-forced-tool";
+    t.priority         = priority;
+    t.client           = client;
+    client->name       = "api-errors-forced-tool";
     static auto result = rocprofiler_tool_configure_result_t{
         sizeof(rocprofiler_tool_configure_result_t), forced_initialize, forced_finalize, nullptr};
     return t.decline ? nullptr : &result;
@@ -179,14 +190,15 @@ lock_configuration()
 #define LOCK_CONFIGURATION()                                                                       \
     do                                                                                             \
     {                                                                                              \
-        if(!lock_configuration()) GTEST_SKIP() << "the SDK was configured without the test tool"; \
+        if(!lock_configuration()) GTEST_SKIP() << "the SDK was configured without the test tool";  \
     } while(0)
 
 rocprofiler_agent_id_t
 host_agent()
 {
     auto found = rocprofiler_agent_id_t{0};
-    auto cb    = [](rocprofiler_agent_version_t, const void** agents, size_t n, void* data) {
+    auto cb    = [](rocprofiler_agent_version_t, const void** agents, size_t n, void* data)
+    {
         for(size_t i = 0; i < n; ++i)
         {
             const auto* a = static_cast<const rocprofiler_agent_v0_t*>(agents[i]);
@@ -195,13 +207,14 @@ host_agent()
         }
         return ROCPROFILER_STATUS_SUCCESS;
     };
-    EXPECT_STATUS(kSuccess,
-                  rocprofiler_query_available_agents(
-                      ROCPROFILER_AGENT_INFO_VERSION_0, cb, sizeof(rocprofiler_agent_v0_t), &found));
+    EXPECT_STATUS(
+        kSuccess,
+        rocprofiler_query_available_agents(
+            ROCPROFILER_AGENT_INFO_VERSION_0, cb, sizeof(rocprofiler_agent_v0_t), &found));
     EXPECT_NE(found.handle, 0u);
     return found;
 }
-}  // namespace
+} // namespace
 
 // =================================== before configuration ====================================
 
@@ -243,7 +256,8 @@ TEST(api_errors, contexts)
     REQUIRE_UNCONFIGURED();
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT, rocprofiler_create_context(nullptr));
     auto nonzero = rocprofiler_context_id_t{7};
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONTEXT_ID_NOT_ZERO, rocprofiler_create_context(&nonzero));
+    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONTEXT_ID_NOT_ZERO,
+                  rocprofiler_create_context(&nonzero));
     EXPECT_EQ(nonzero.handle, 7u) << "left unchanged";
 
     int  status  = -1;
@@ -260,8 +274,10 @@ TEST(api_errors, contexts)
     }
 
     auto ctx = new_context();
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT, rocprofiler_context_is_active(ctx, nullptr));
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT, rocprofiler_context_is_valid(ctx, nullptr));
+    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
+                  rocprofiler_context_is_active(ctx, nullptr));
+    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
+                  rocprofiler_context_is_valid(ctx, nullptr));
     // No service: not valid, cannot start.
     EXPECT_STATUS(kSuccess, rocprofiler_context_is_valid(ctx, &status));
     EXPECT_EQ(status, 0);
@@ -272,9 +288,10 @@ TEST(api_errors, contexts)
     EXPECT_STATUS(kSuccess, rocprofiler_stop_context(ctx));
 
     // With a service: valid; start twice is SUCCESS both times; stop twice too.
-    EXPECT_STATUS(kSuccess,
-                  rocprofiler_configure_callback_tracing_service(
-                      ctx, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, nullptr, 0, dispatch_cb, nullptr));
+    EXPECT_STATUS(
+        kSuccess,
+        rocprofiler_configure_callback_tracing_service(
+            ctx, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, nullptr, 0, dispatch_cb, nullptr));
     EXPECT_STATUS(kSuccess, rocprofiler_context_is_valid(ctx, &status));
     EXPECT_EQ(status, 1);
     EXPECT_STATUS(kSuccess, rocprofiler_start_context(ctx));
@@ -298,58 +315,77 @@ TEST(api_errors, callback_tracing_service)
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND,
                   rocprofiler_configure_callback_tracing_service(
                       rocprofiler_context_id_t{kUnknown}, kd, nullptr, 0, dispatch_cb, nullptr));
-    for(int kind : {int{ROCPROFILER_CALLBACK_TRACING_NONE}, int{ROCPROFILER_CALLBACK_TRACING_LAST}, 9999, -1})
+    for(int kind :
+        {int{ROCPROFILER_CALLBACK_TRACING_NONE}, int{ROCPROFILER_CALLBACK_TRACING_LAST}, 9999, -1})
         EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
                       rocprofiler_configure_callback_tracing_service(
-                          ctx, static_cast<rocprofiler_callback_tracing_kind_t>(kind), nullptr, 0,
-                          dispatch_cb, nullptr));
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
-                  rocprofiler_configure_callback_tracing_service(ctx, kd, nullptr, 0, nullptr, nullptr));
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
-                  rocprofiler_configure_callback_tracing_service(ctx, kd, nullptr, 1, dispatch_cb, nullptr));
-    for(int32_t op : {int32_t{ROCPROFILER_KERNEL_DISPATCH_NONE}, int32_t{ROCPROFILER_KERNEL_DISPATCH_LAST}, 63, -5})
-        EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND,
-                      rocprofiler_configure_callback_tracing_service(ctx, kd, &op, 1, dispatch_cb, nullptr));
+                          ctx,
+                          static_cast<rocprofiler_callback_tracing_kind_t>(kind),
+                          nullptr,
+                          0,
+                          dispatch_cb,
+                          nullptr));
+    EXPECT_STATUS(
+        ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
+        rocprofiler_configure_callback_tracing_service(ctx, kd, nullptr, 0, nullptr, nullptr));
+    EXPECT_STATUS(
+        ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
+        rocprofiler_configure_callback_tracing_service(ctx, kd, nullptr, 1, dispatch_cb, nullptr));
+    for(int32_t op : {int32_t{ROCPROFILER_KERNEL_DISPATCH_NONE},
+                      int32_t{ROCPROFILER_KERNEL_DISPATCH_LAST},
+                      63,
+                      -5})
+        EXPECT_STATUS(
+            ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND,
+            rocprofiler_configure_callback_tracing_service(ctx, kd, &op, 1, dispatch_cb, nullptr));
     // Kinds without a runtime on this platform.
     for(auto kind : {ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API,
                      ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API,
                      ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API})
         EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED,
-                      rocprofiler_configure_callback_tracing_service(ctx, kind, nullptr, 0, dispatch_cb, nullptr));
+                      rocprofiler_configure_callback_tracing_service(
+                          ctx, kind, nullptr, 0, dispatch_cb, nullptr));
     // A failed call configures nothing: the context is still empty.
     int valid = -1;
     EXPECT_STATUS(kSuccess, rocprofiler_context_is_valid(ctx, &valid));
     EXPECT_EQ(valid, 0);
 
     const auto op = int32_t{ROCPROFILER_KERNEL_DISPATCH_COMPLETE};
-    EXPECT_STATUS(kSuccess, rocprofiler_configure_callback_tracing_service(ctx, kd, &op, 1, dispatch_cb, nullptr));
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED,
-                  rocprofiler_configure_callback_tracing_service(ctx, kd, nullptr, 0, dispatch_cb, nullptr));
+    EXPECT_STATUS(
+        kSuccess,
+        rocprofiler_configure_callback_tracing_service(ctx, kd, &op, 1, dispatch_cb, nullptr));
+    EXPECT_STATUS(
+        ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED,
+        rocprofiler_configure_callback_tracing_service(ctx, kd, nullptr, 0, dispatch_cb, nullptr));
     // Another context may trace the same kind.
     auto other = new_context();
-    EXPECT_STATUS(kSuccess, rocprofiler_configure_callback_tracing_service(other, kd, nullptr, 0, dispatch_cb, nullptr));
+    EXPECT_STATUS(kSuccess,
+                  rocprofiler_configure_callback_tracing_service(
+                      other, kd, nullptr, 0, dispatch_cb, nullptr));
 }
 
 TEST(api_errors, buffers)
 {
     REQUIRE_UNCONFIGURED();
-    auto ctx = new_context();
-    auto id  = rocprofiler_buffer_id_t{};
+    auto       ctx      = new_context();
+    auto       id       = rocprofiler_buffer_id_t{};
     const auto lossless = ROCPROFILER_BUFFER_POLICY_LOSSLESS;
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND,
-                  rocprofiler_create_buffer(rocprofiler_context_id_t{kUnknown}, 4096, 1024, lossless,
-                                            buffer_cb, nullptr, &id));
+    EXPECT_STATUS(
+        ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND,
+        rocprofiler_create_buffer(
+            rocprofiler_context_id_t{kUnknown}, 4096, 1024, lossless, buffer_cb, nullptr, &id));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
                   rocprofiler_create_buffer(ctx, 0, 0, lossless, buffer_cb, nullptr, &id));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
                   rocprofiler_create_buffer(ctx, 4096, 4097, lossless, buffer_cb, nullptr, &id));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
-                  rocprofiler_create_buffer(ctx, 4096, 1024, ROCPROFILER_BUFFER_POLICY_LAST, buffer_cb,
-                                            nullptr, &id));
+                  rocprofiler_create_buffer(
+                      ctx, 4096, 1024, ROCPROFILER_BUFFER_POLICY_LAST, buffer_cb, nullptr, &id));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
                   rocprofiler_create_buffer(ctx, 4096, 1024, lossless, nullptr, nullptr, &id));
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
-                  rocprofiler_create_buffer(ctx, 4096, 1024, lossless, buffer_cb, nullptr, nullptr));
+    EXPECT_STATUS(
+        ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
+        rocprofiler_create_buffer(ctx, 4096, 1024, lossless, buffer_cb, nullptr, nullptr));
 
     auto unknown = rocprofiler_buffer_id_t{kUnknown};
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND, rocprofiler_flush_buffer(unknown));
@@ -358,10 +394,12 @@ TEST(api_errors, buffers)
                   rocprofiler_flush_buffer(rocprofiler_buffer_id_t{0}));
 
     // Watermark equal to size, and 0, are valid; so is POLICY_NONE.
-    EXPECT_STATUS(kSuccess, rocprofiler_create_buffer(ctx, 4096, 4096, lossless, buffer_cb, nullptr, &id));
+    EXPECT_STATUS(kSuccess,
+                  rocprofiler_create_buffer(ctx, 4096, 4096, lossless, buffer_cb, nullptr, &id));
     auto other = rocprofiler_buffer_id_t{};
-    EXPECT_STATUS(kSuccess, rocprofiler_create_buffer(ctx, 4096, 0, ROCPROFILER_BUFFER_POLICY_NONE,
-                                                      buffer_cb, nullptr, &other));
+    EXPECT_STATUS(kSuccess,
+                  rocprofiler_create_buffer(
+                      ctx, 4096, 0, ROCPROFILER_BUFFER_POLICY_NONE, buffer_cb, nullptr, &other));
     EXPECT_NE(id.handle, other.handle);
     EXPECT_STATUS(kSuccess, rocprofiler_flush_buffer(id));
     EXPECT_STATUS(kSuccess, rocprofiler_destroy_buffer(id));
@@ -374,25 +412,30 @@ TEST(api_errors, buffer_tracing_service)
     REQUIRE_UNCONFIGURED();
     auto ctx = new_context();
     auto buf = rocprofiler_buffer_id_t{};
-    EXPECT_STATUS(kSuccess, rocprofiler_create_buffer(ctx, 4096, 1024, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                                      buffer_cb, nullptr, &buf));
+    EXPECT_STATUS(
+        kSuccess,
+        rocprofiler_create_buffer(
+            ctx, 4096, 1024, ROCPROFILER_BUFFER_POLICY_LOSSLESS, buffer_cb, nullptr, &buf));
     const auto kd = ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH;
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND,
-                  rocprofiler_configure_buffer_tracing_service(rocprofiler_context_id_t{kUnknown}, kd,
-                                                               nullptr, 0, buf));
-    for(int kind : {int{ROCPROFILER_BUFFER_TRACING_NONE}, int{ROCPROFILER_BUFFER_TRACING_LAST}, 777})
-        EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
-                      rocprofiler_configure_buffer_tracing_service(
-                          ctx, static_cast<rocprofiler_buffer_tracing_kind_t>(kind), nullptr, 0, buf));
+                  rocprofiler_configure_buffer_tracing_service(
+                      rocprofiler_context_id_t{kUnknown}, kd, nullptr, 0, buf));
+    for(int kind :
+        {int{ROCPROFILER_BUFFER_TRACING_NONE}, int{ROCPROFILER_BUFFER_TRACING_LAST}, 777})
+        EXPECT_STATUS(
+            ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
+            rocprofiler_configure_buffer_tracing_service(
+                ctx, static_cast<rocprofiler_buffer_tracing_kind_t>(kind), nullptr, 0, buf));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND,
-                  rocprofiler_configure_buffer_tracing_service(ctx, kd, nullptr, 0,
-                                                               rocprofiler_buffer_id_t{kUnknown}));
+                  rocprofiler_configure_buffer_tracing_service(
+                      ctx, kd, nullptr, 0, rocprofiler_buffer_id_t{kUnknown}));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
                   rocprofiler_configure_buffer_tracing_service(ctx, kd, nullptr, 2, buf));
     const auto bad_op = int32_t{ROCPROFILER_KERNEL_DISPATCH_LAST};
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND,
                   rocprofiler_configure_buffer_tracing_service(ctx, kd, &bad_op, 1, buf));
-    for(auto kind : {ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API, ROCPROFILER_BUFFER_TRACING_MEMORY_COPY})
+    for(auto kind :
+        {ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API, ROCPROFILER_BUFFER_TRACING_MEMORY_COPY})
         EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED,
                       rocprofiler_configure_buffer_tracing_service(ctx, kind, nullptr, 0, buf));
     EXPECT_STATUS(kSuccess, rocprofiler_configure_buffer_tracing_service(ctx, kd, nullptr, 0, buf));
@@ -403,14 +446,17 @@ TEST(api_errors, buffer_tracing_service)
 TEST(api_errors, callback_threads)
 {
     REQUIRE_UNCONFIGURED();
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT, rocprofiler_create_callback_thread(nullptr));
+    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
+                  rocprofiler_create_callback_thread(nullptr));
     auto thread = rocprofiler_callback_thread_t{};
     EXPECT_STATUS(kSuccess, rocprofiler_create_callback_thread(&thread));
     EXPECT_NE(thread.handle, 0u);
     auto ctx = new_context();
     auto buf = rocprofiler_buffer_id_t{};
-    EXPECT_STATUS(kSuccess, rocprofiler_create_buffer(ctx, 4096, 1024, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                                      buffer_cb, nullptr, &buf));
+    EXPECT_STATUS(
+        kSuccess,
+        rocprofiler_create_buffer(
+            ctx, 4096, 1024, ROCPROFILER_BUFFER_POLICY_LOSSLESS, buffer_cb, nullptr, &buf));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND,
                   rocprofiler_assign_callback_thread(rocprofiler_buffer_id_t{kUnknown}, thread));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_THREAD_NOT_FOUND,
@@ -436,7 +482,7 @@ TEST(api_errors, external_correlation)
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_THREAD_NOT_FOUND,
                   rocprofiler_pop_external_correlation_id(ctx, 0, &value));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_THREAD_NOT_FOUND,
-                  rocprofiler_pop_external_correlation_id(ctx, tid, &value));  // nothing pushed
+                  rocprofiler_pop_external_correlation_id(ctx, tid, &value)); // nothing pushed
 
     // A stack per thread and context: last in, first out; the output may be NULL.
     EXPECT_STATUS(kSuccess, rocprofiler_push_external_correlation_id(ctx, tid, {.value = 1}));
@@ -455,19 +501,26 @@ TEST(api_errors, external_correlation)
     const auto none = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_NONE;
     const auto last = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_LAST;
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND,
-                  rocprofiler_configure_external_correlation_id_request_service(unknown, &kd, 1, request_cb, nullptr));
+                  rocprofiler_configure_external_correlation_id_request_service(
+                      unknown, &kd, 1, request_cb, nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
-                  rocprofiler_configure_external_correlation_id_request_service(ctx, &kd, 1, nullptr, nullptr));
+                  rocprofiler_configure_external_correlation_id_request_service(
+                      ctx, &kd, 1, nullptr, nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
-                  rocprofiler_configure_external_correlation_id_request_service(ctx, nullptr, 1, request_cb, nullptr));
+                  rocprofiler_configure_external_correlation_id_request_service(
+                      ctx, nullptr, 1, request_cb, nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
-                  rocprofiler_configure_external_correlation_id_request_service(ctx, &none, 1, request_cb, nullptr));
+                  rocprofiler_configure_external_correlation_id_request_service(
+                      ctx, &none, 1, request_cb, nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
-                  rocprofiler_configure_external_correlation_id_request_service(ctx, &last, 1, request_cb, nullptr));
+                  rocprofiler_configure_external_correlation_id_request_service(
+                      ctx, &last, 1, request_cb, nullptr));
     EXPECT_STATUS(kSuccess,
-                  rocprofiler_configure_external_correlation_id_request_service(ctx, &kd, 1, request_cb, nullptr));
+                  rocprofiler_configure_external_correlation_id_request_service(
+                      ctx, &kd, 1, request_cb, nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED,
-                  rocprofiler_configure_external_correlation_id_request_service(ctx, nullptr, 0, request_cb, nullptr));
+                  rocprofiler_configure_external_correlation_id_request_service(
+                      ctx, nullptr, 0, request_cb, nullptr));
 }
 
 TEST(api_errors, name_queries_and_iteration)
@@ -476,29 +529,34 @@ TEST(api_errors, name_queries_and_iteration)
     const char* name = nullptr;
     uint64_t    len  = 0;
     const auto  kd   = ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH;
-    for(int kind : {int{ROCPROFILER_CALLBACK_TRACING_NONE}, int{ROCPROFILER_CALLBACK_TRACING_LAST}, 4096, -3})
+    for(int kind :
+        {int{ROCPROFILER_CALLBACK_TRACING_NONE}, int{ROCPROFILER_CALLBACK_TRACING_LAST}, 4096, -3})
     {
         auto k = static_cast<rocprofiler_callback_tracing_kind_t>(kind);
         EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
                       rocprofiler_query_callback_tracing_kind_name(k, &name, &len));
         EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
                       rocprofiler_query_callback_tracing_kind_operation_name(k, 1, &name, &len));
-        EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
-                      rocprofiler_iterate_callback_tracing_kind_operations(
-                          k, [](rocprofiler_callback_tracing_kind_t, int32_t, void*) { return 0; }, nullptr));
+        EXPECT_STATUS(
+            ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
+            rocprofiler_iterate_callback_tracing_kind_operations(
+                k, [](rocprofiler_callback_tracing_kind_t, int32_t, void*) { return 0; }, nullptr));
     }
-    for(int kind : {int{ROCPROFILER_BUFFER_TRACING_NONE}, int{ROCPROFILER_BUFFER_TRACING_LAST}, 4096})
+    for(int kind :
+        {int{ROCPROFILER_BUFFER_TRACING_NONE}, int{ROCPROFILER_BUFFER_TRACING_LAST}, 4096})
     {
         auto k = static_cast<rocprofiler_buffer_tracing_kind_t>(kind);
         EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
                       rocprofiler_query_buffer_tracing_kind_name(k, &name, &len));
         EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
                       rocprofiler_query_buffer_tracing_kind_operation_name(k, 1, &name, &len));
-        EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
-                      rocprofiler_iterate_buffer_tracing_kind_operations(
-                          k, [](rocprofiler_buffer_tracing_kind_t, int32_t, void*) { return 0; }, nullptr));
+        EXPECT_STATUS(
+            ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
+            rocprofiler_iterate_buffer_tracing_kind_operations(
+                k, [](rocprofiler_buffer_tracing_kind_t, int32_t, void*) { return 0; }, nullptr));
     }
-    for(int32_t op : {int32_t{ROCPROFILER_KERNEL_DISPATCH_NONE}, int32_t{ROCPROFILER_KERNEL_DISPATCH_LAST}, 100})
+    for(int32_t op :
+        {int32_t{ROCPROFILER_KERNEL_DISPATCH_NONE}, int32_t{ROCPROFILER_KERNEL_DISPATCH_LAST}, 100})
     {
         EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND,
                       rocprofiler_query_callback_tracing_kind_operation_name(kd, op, &name, &len));
@@ -508,12 +566,17 @@ TEST(api_errors, name_queries_and_iteration)
     }
     // Outputs may be NULL.
     EXPECT_STATUS(kSuccess, rocprofiler_query_callback_tracing_kind_name(kd, nullptr, nullptr));
-    EXPECT_STATUS(kSuccess, rocprofiler_query_callback_tracing_kind_operation_name(kd, 1, nullptr, nullptr));
-    EXPECT_STATUS(kSuccess, rocprofiler_query_buffer_tracing_kind_name(
-                                ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, nullptr));
-    EXPECT_STATUS(kSuccess, rocprofiler_query_callback_tracing_kind_operation_name(
-                                ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, ROCPROFILER_KERNEL_REPLAY_PASS,
-                                &name, &len));
+    EXPECT_STATUS(kSuccess,
+                  rocprofiler_query_callback_tracing_kind_operation_name(kd, 1, nullptr, nullptr));
+    EXPECT_STATUS(kSuccess,
+                  rocprofiler_query_buffer_tracing_kind_name(
+                      ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, nullptr));
+    EXPECT_STATUS(kSuccess,
+                  rocprofiler_query_callback_tracing_kind_operation_name(
+                      ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                      ROCPROFILER_KERNEL_REPLAY_PASS,
+                      &name,
+                      &len));
     EXPECT_STREQ(name, "PASS");
     EXPECT_EQ(len, 4u);
 
@@ -529,21 +592,25 @@ TEST(api_errors, name_queries_and_iteration)
 
     // A non-zero return stops the iteration.
     int calls = 0;
-    EXPECT_STATUS(kSuccess, rocprofiler_iterate_callback_tracing_kinds(
-                                [](rocprofiler_callback_tracing_kind_t, void* data) {
-                                    ++*static_cast<int*>(data);
-                                    return 1;
-                                },
-                                &calls));
+    EXPECT_STATUS(kSuccess,
+                  rocprofiler_iterate_callback_tracing_kinds(
+                      [](rocprofiler_callback_tracing_kind_t, void* data)
+                      {
+                          ++*static_cast<int*>(data);
+                          return 1;
+                      },
+                      &calls));
     EXPECT_EQ(calls, 1);
     calls = 0;
-    EXPECT_STATUS(kSuccess, rocprofiler_iterate_callback_tracing_kind_operations(
-                                kd,
-                                [](rocprofiler_callback_tracing_kind_t, int32_t, void* data) {
-                                    ++*static_cast<int*>(data);
-                                    return 0;
-                                },
-                                &calls));
+    EXPECT_STATUS(kSuccess,
+                  rocprofiler_iterate_callback_tracing_kind_operations(
+                      kd,
+                      [](rocprofiler_callback_tracing_kind_t, int32_t, void* data)
+                      {
+                          ++*static_cast<int*>(data);
+                          return 0;
+                      },
+                      &calls));
     EXPECT_EQ(calls, ROCPROFILER_KERNEL_DISPATCH_LAST - 1);
 }
 
@@ -555,12 +622,16 @@ TEST(api_errors, counting_services)
     auto ctx     = new_context();
     auto unknown = rocprofiler_context_id_t{kUnknown};
     auto buf     = rocprofiler_buffer_id_t{};
-    EXPECT_STATUS(kSuccess, rocprofiler_create_buffer(ctx, 4096, 1024, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                                      buffer_cb, nullptr, &buf));
+    EXPECT_STATUS(
+        kSuccess,
+        rocprofiler_create_buffer(
+            ctx, 4096, 1024, ROCPROFILER_BUFFER_POLICY_LOSSLESS, buffer_cb, nullptr, &buf));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND,
-                  rocprofiler_configure_buffer_dispatch_counting_service(unknown, buf, counting_dispatch_cb, nullptr));
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
-                  rocprofiler_configure_buffer_dispatch_counting_service(ctx, buf, nullptr, nullptr));
+                  rocprofiler_configure_buffer_dispatch_counting_service(
+                      unknown, buf, counting_dispatch_cb, nullptr));
+    EXPECT_STATUS(
+        ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
+        rocprofiler_configure_buffer_dispatch_counting_service(ctx, buf, nullptr, nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND,
                   rocprofiler_configure_buffer_dispatch_counting_service(
                       ctx, rocprofiler_buffer_id_t{kUnknown}, counting_dispatch_cb, nullptr));
@@ -574,21 +645,24 @@ TEST(api_errors, counting_services)
                   rocprofiler_configure_callback_dispatch_counting_service(
                       ctx, counting_dispatch_cb, nullptr, nullptr, nullptr));
 
-    auto first = rocprofiler_configure_buffer_dispatch_counting_service(ctx, buf, counting_dispatch_cb, nullptr);
+    auto first = rocprofiler_configure_buffer_dispatch_counting_service(
+        ctx, buf, counting_dispatch_cb, nullptr);
     EXPECT_TRUE(first == kSuccess || first == ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED)
         << rocprofiler_get_status_name(first);
     if(first == kSuccess)
     {
         // One dispatch counting service per context, in either form.
         EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED,
-                      rocprofiler_configure_buffer_dispatch_counting_service(ctx, buf, counting_dispatch_cb, nullptr));
+                      rocprofiler_configure_buffer_dispatch_counting_service(
+                          ctx, buf, counting_dispatch_cb, nullptr));
         EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED,
                       rocprofiler_configure_callback_dispatch_counting_service(
                           ctx, counting_dispatch_cb, nullptr, counting_record_cb, nullptr));
     }
 
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND,
-                  rocprofiler_configure_device_counting_service(unknown, buf, {1}, device_counting_cb, nullptr));
+                  rocprofiler_configure_device_counting_service(
+                      unknown, buf, {1}, device_counting_cb, nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
                   rocprofiler_configure_device_counting_service(ctx, buf, {1}, nullptr, nullptr));
     size_t count = 0;
@@ -604,11 +678,14 @@ TEST(api_errors, counting_services)
     auto info0 = rocprofiler_counter_info_v0_t{};
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
                   rocprofiler_query_counter_info({1}, ROCPROFILER_COUNTER_INFO_VERSION_0, nullptr));
+    EXPECT_STATUS(
+        ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
+        rocprofiler_query_counter_info({1}, ROCPROFILER_COUNTER_INFO_VERSION_NONE, &info0));
+    EXPECT_STATUS(
+        ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
+        rocprofiler_query_counter_info({1}, ROCPROFILER_COUNTER_INFO_VERSION_LAST, &info0));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
-                  rocprofiler_query_counter_info({1}, ROCPROFILER_COUNTER_INFO_VERSION_NONE, &info0));
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
-                  rocprofiler_query_counter_info({1}, ROCPROFILER_COUNTER_INFO_VERSION_LAST, &info0));
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT, rocprofiler_query_record_counter_id(1, nullptr));
+                  rocprofiler_query_record_counter_id(1, nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
                   rocprofiler_query_record_dimension_position(1, 0, nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_PROFILE_NOT_FOUND,
@@ -622,10 +699,13 @@ TEST(api_errors, device_counting_not_implemented)
     REQUIRE_UNCONFIGURED();
     auto ctx = new_context();
     auto buf = rocprofiler_buffer_id_t{};
-    EXPECT_STATUS(kSuccess, rocprofiler_create_buffer(ctx, 4096, 1024, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                                      buffer_cb, nullptr, &buf));
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED,
-                  rocprofiler_configure_device_counting_service(ctx, buf, {1}, device_counting_cb, nullptr));
+    EXPECT_STATUS(
+        kSuccess,
+        rocprofiler_create_buffer(
+            ctx, 4096, 1024, ROCPROFILER_BUFFER_POLICY_LOSSLESS, buffer_cb, nullptr, &buf));
+    EXPECT_STATUS(
+        ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED,
+        rocprofiler_configure_device_counting_service(ctx, buf, {1}, device_counting_cb, nullptr));
 }
 
 // ==================================== after configuration ====================================
@@ -647,34 +727,45 @@ TEST(api_errors, force_configure_then_locked)
     EXPECT_EQ(value, 0);
 
     // Configuration calls are refused now.
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED, rocprofiler_force_configure(forced_configure));
+    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED,
+                  rocprofiler_force_configure(forced_configure));
     auto ctx = rocprofiler_context_id_t{0};
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED, rocprofiler_create_context(&ctx));
     EXPECT_EQ(ctx.handle, 0u);
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED,
-                  rocprofiler_configure_callback_tracing_service(
-                      t.context, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, nullptr, 0, dispatch_cb, nullptr));
+    EXPECT_STATUS(
+        ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED,
+        rocprofiler_configure_callback_tracing_service(t.context,
+                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                                                       nullptr,
+                                                       0,
+                                                       dispatch_cb,
+                                                       nullptr));
     auto buf = rocprofiler_buffer_id_t{};
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED,
-                  rocprofiler_create_buffer(t.context, 4096, 1024, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                            buffer_cb, nullptr, &buf));
+    EXPECT_STATUS(
+        ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED,
+        rocprofiler_create_buffer(
+            t.context, 4096, 1024, ROCPROFILER_BUFFER_POLICY_LOSSLESS, buffer_cb, nullptr, &buf));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED,
                   rocprofiler_configure_buffer_tracing_service(
                       t.context, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, 0, t.buffer));
     auto thread = rocprofiler_callback_thread_t{};
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED, rocprofiler_create_callback_thread(&thread));
+    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED,
+                  rocprofiler_create_callback_thread(&thread));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED,
                   rocprofiler_assign_callback_thread(t.buffer, rocprofiler_callback_thread_t{0}));
     const auto kd = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH;
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED,
-                  rocprofiler_configure_external_correlation_id_request_service(t.context, &kd, 1, request_cb, nullptr));
+                  rocprofiler_configure_external_correlation_id_request_service(
+                      t.context, &kd, 1, request_cb, nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED,
-                  rocprofiler_configure_buffer_dispatch_counting_service(t.context, t.buffer, counting_dispatch_cb, nullptr));
+                  rocprofiler_configure_buffer_dispatch_counting_service(
+                      t.context, t.buffer, counting_dispatch_cb, nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED,
                   rocprofiler_configure_callback_dispatch_counting_service(
                       t.context, counting_dispatch_cb, nullptr, counting_record_cb, nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED,
-                  rocprofiler_configure_device_counting_service(t.context, t.buffer, {1}, device_counting_cb, nullptr));
+                  rocprofiler_configure_device_counting_service(
+                      t.context, t.buffer, {1}, device_counting_cb, nullptr));
 
     // What is not configuration still works.
     int active = -1;
@@ -696,7 +787,8 @@ namespace
 {
 void
 noop_kernel(const rocprofiler_host_work_item_t*, void*)
-{}
+{
+}
 
 // Dispatches one kernel on a fresh queue and waits for it.
 void
@@ -715,7 +807,7 @@ dispatch_once()
     ASSERT_EQ(rocprofiler_host_dispatch(queue, &params), ROCPROFILER_HOST_STATUS_SUCCESS);
     ASSERT_EQ(rocprofiler_host_destroy_queue(queue), ROCPROFILER_HOST_STATUS_SUCCESS);
 }
-}  // namespace
+} // namespace
 
 // A stopped context delivers nothing; a started one delivers ENTER, EXIT and COMPLETE.
 TEST(api_errors, stopped_context_delivers_nothing)
@@ -756,33 +848,35 @@ TEST(api_errors, client_finalize)
 // binary runs as one process.
 TEST(api_errors, agents_and_counters_of_agents)
 {
-    auto cb = [](rocprofiler_agent_version_t, const void**, size_t n, void* data) {
+    auto cb = [](rocprofiler_agent_version_t, const void**, size_t n, void* data)
+    {
         *static_cast<size_t*>(data) = n;
-        return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;  // propagated to the caller
+        return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND; // propagated to the caller
     };
     size_t n = 0;
+    EXPECT_STATUS(
+        ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
+        rocprofiler_query_available_agents(
+            ROCPROFILER_AGENT_INFO_VERSION_0, nullptr, sizeof(rocprofiler_agent_v0_t), &n));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
-                  rocprofiler_query_available_agents(ROCPROFILER_AGENT_INFO_VERSION_0, nullptr,
-                                                     sizeof(rocprofiler_agent_v0_t), &n));
+                  rocprofiler_query_available_agents(
+                      ROCPROFILER_AGENT_INFO_VERSION_NONE, cb, sizeof(rocprofiler_agent_v0_t), &n));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
-                  rocprofiler_query_available_agents(ROCPROFILER_AGENT_INFO_VERSION_NONE, cb,
-                                                     sizeof(rocprofiler_agent_v0_t), &n));
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
-                  rocprofiler_query_available_agents(ROCPROFILER_AGENT_INFO_VERSION_LAST, cb,
-                                                     sizeof(rocprofiler_agent_v0_t), &n));
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI,
-                  rocprofiler_query_available_agents(ROCPROFILER_AGENT_INFO_VERSION_0, cb,
-                                                     sizeof(rocprofiler_agent_v0_t) + 8, &n));
+                  rocprofiler_query_available_agents(
+                      ROCPROFILER_AGENT_INFO_VERSION_LAST, cb, sizeof(rocprofiler_agent_v0_t), &n));
+    EXPECT_STATUS(
+        ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI,
+        rocprofiler_query_available_agents(
+            ROCPROFILER_AGENT_INFO_VERSION_0, cb, sizeof(rocprofiler_agent_v0_t) + 8, &n));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND,
-                  rocprofiler_query_available_agents(ROCPROFILER_AGENT_INFO_VERSION_0, cb,
-                                                     sizeof(rocprofiler_agent_v0_t), &n));
+                  rocprofiler_query_available_agents(
+                      ROCPROFILER_AGENT_INFO_VERSION_0, cb, sizeof(rocprofiler_agent_v0_t), &n));
     EXPECT_GE(n, 1u);
 
-    const auto agent   = host_agent();
-    const auto unknown = rocprofiler_agent_id_t{kUnknown};
-    auto counters_cb   = [](rocprofiler_agent_id_t, rocprofiler_counter_id_t*, size_t, void*) {
-        return ROCPROFILER_STATUS_SUCCESS;
-    };
+    const auto agent       = host_agent();
+    const auto unknown     = rocprofiler_agent_id_t{kUnknown};
+    auto       counters_cb = [](rocprofiler_agent_id_t, rocprofiler_counter_id_t*, size_t, void*)
+    { return ROCPROFILER_STATUS_SUCCESS; };
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
                   rocprofiler_iterate_agent_supported_counters(agent, nullptr, nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND,
@@ -815,4 +909,3 @@ TEST(api_errors, agents_and_counters_of_agents)
                       rocprofiler_create_counter_config(agent, bad_list.data(), 1, &config));
     }
 }
-

@@ -30,7 +30,7 @@ read_text(const fs::path& path)
 }
 
 run_result
-run(const std::vector<std::string>&          argv,
+run(const std::vector<std::string>&           argv,
     const std::map<std::string, std::string>& env,
     std::chrono::milliseconds                 timeout)
 {
@@ -142,7 +142,8 @@ read_json(const fs::path& path, std::string* why)
     try
     {
         return nlohmann::json::parse(read_text(path));
-    } catch(const std::exception& e)
+    }
+    catch(const std::exception& e)
     {
         if(why) *why = path.string() + ": " + e.what();
         return std::nullopt;
@@ -159,4 +160,4 @@ describe(const run_result& result)
        << result.err;
     return ss.str();
 }
-}  // namespace rocprofiler::integration
+} // namespace rocprofiler::integration

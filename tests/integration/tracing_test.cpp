@@ -71,8 +71,9 @@ struct session
 rocprofiler::integration::run_result
 run_two_thread_program(const session& s, const std::string& tools)
 {
-    return run({required_env("TWO_THREAD_PROGRAM"), "--dispatches", std::to_string(kDispatchesPerThread)},
-               s.env(tools));
+    return run(
+        {required_env("TWO_THREAD_PROGRAM"), "--dispatches", std::to_string(kDispatchesPerThread)},
+        s.env(tools));
 }
 
 json
@@ -98,7 +99,8 @@ host_agent_id(const json& tool)
 {
     for(const auto& a : tool.at("agents"))
         if(a.at("type") == ROCPROFILER_AGENT_TYPE_GPU &&
-           a.at("vendor_name").get<std::string>().find("host reference device") != std::string::npos)
+           a.at("vendor_name").get<std::string>().find("host reference device") !=
+               std::string::npos)
             return a.at("id").get<uint64_t>();
     ADD_FAILURE() << "no GPU agent of the host reference device in " << tool.at("agents").dump();
     return 0;
@@ -106,11 +108,11 @@ host_agent_id(const json& tool)
 
 // Checks every field of one dispatch_info against what the program submitted.
 void
-expect_dispatch_info(const json& info,
-                     const json& submitted,
-                     const json& kernels,
-                     uint64_t    queue,
-                     uint64_t    agent,
+expect_dispatch_info(const json&        info,
+                     const json&        submitted,
+                     const json&        kernels,
+                     uint64_t           queue,
+                     uint64_t           agent,
                      const std::string& where)
 {
     SCOPED_TRACE(where);
@@ -177,14 +179,14 @@ validate_cxx_tool_on_program(const json& tool, const json& prog, uint32_t expect
     EXPECT_EQ(fini.at("start_context_status"), "ROCPROFILER_STATUS_ERROR_FINALIZED");
     EXPECT_EQ(fini.at("active_after_start"), 0);
 
-    const auto agent     = host_agent_id(tool);
-    const auto context   = tool.at("context_id").get<uint64_t>();
-    const auto t_begin   = prog.at("t_begin").get<uint64_t>();
-    const auto t_end     = prog.at("t_end").get<uint64_t>();
-    const auto& kernels  = prog.at("kernels");
-    const auto& threads  = prog.at("threads");
-    const auto init_ts   = init.at("timestamp").get<uint64_t>();
-    const auto fini_ts   = fini.at("timestamp").get<uint64_t>();
+    const auto  agent   = host_agent_id(tool);
+    const auto  context = tool.at("context_id").get<uint64_t>();
+    const auto  t_begin = prog.at("t_begin").get<uint64_t>();
+    const auto  t_end   = prog.at("t_end").get<uint64_t>();
+    const auto& kernels = prog.at("kernels");
+    const auto& threads = prog.at("threads");
+    const auto  init_ts = init.at("timestamp").get<uint64_t>();
+    const auto  fini_ts = fini.at("timestamp").get<uint64_t>();
     EXPECT_LE(init_ts, fini_ts);
 
     auto program_tids = std::set<uint64_t>{};
@@ -205,18 +207,23 @@ validate_cxx_tool_on_program(const json& tool, const json& prog, uint32_t expect
         EXPECT_EQ(r.at("context_id"), context);
         EXPECT_EQ(r.at("callback_data_ok"), true);
         EXPECT_EQ(r.at("correlation_ancestor"), 0);
-        EXPECT_EQ(r.at("payload_size"), sizeof(rocprofiler_callback_tracing_kernel_dispatch_data_t));
+        EXPECT_EQ(r.at("payload_size"),
+                  sizeof(rocprofiler_callback_tracing_kernel_dispatch_data_t));
     }
-    const auto enters   = select(records, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE, ROCPROFILER_CALLBACK_PHASE_ENTER);
-    const auto exits    = select(records, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE, ROCPROFILER_CALLBACK_PHASE_EXIT);
-    const auto completes = select(records, ROCPROFILER_KERNEL_DISPATCH_COMPLETE, ROCPROFILER_CALLBACK_PHASE_NONE);
+    const auto enters =
+        select(records, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE, ROCPROFILER_CALLBACK_PHASE_ENTER);
+    const auto exits =
+        select(records, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE, ROCPROFILER_CALLBACK_PHASE_EXIT);
+    const auto completes =
+        select(records, ROCPROFILER_KERNEL_DISPATCH_COMPLETE, ROCPROFILER_CALLBACK_PHASE_NONE);
     ASSERT_EQ(enters.size(), total);
     ASSERT_EQ(exits.size(), total);
     ASSERT_EQ(completes.size(), total);
     ASSERT_EQ(records.size(), 3 * total) << "no record of another operation or phase";
 
     // Records of each dispatch, by dispatch id; each phase exactly once.
-    auto by_id = [](const std::vector<json>& list) {
+    auto by_id = [](const std::vector<json>& list)
+    {
         auto out = std::map<uint64_t, json>{};
         for(const auto& r : list)
         {
@@ -233,7 +240,8 @@ validate_cxx_tool_on_program(const json& tool, const json& prog, uint32_t expect
     auto expected_ids = std::set<uint64_t>{};
     for(uint64_t i = 1; i <= total; ++i)
         expected_ids.insert(i);
-    auto keys = [](const std::map<uint64_t, json>& m) {
+    auto keys = [](const std::map<uint64_t, json>& m)
+    {
         auto out = std::set<uint64_t>{};
         for(const auto& [k, v] : m)
             out.insert(k);
@@ -255,10 +263,11 @@ validate_cxx_tool_on_program(const json& tool, const json& prog, uint32_t expect
         EXPECT_EQ(b.at("operation"), ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
         EXPECT_EQ(b.at("size"), sizeof(rocprofiler_buffer_tracing_kernel_dispatch_record_t));
         auto id = b.at("dispatch_info").at("dispatch_id").get<uint64_t>();
-        EXPECT_TRUE(buffer_of.emplace(id, b).second) << "buffer record of dispatch " << id << " twice";
+        EXPECT_TRUE(buffer_of.emplace(id, b).second)
+            << "buffer record of dispatch " << id << " twice";
     }
     EXPECT_EQ(keys(buffer_of), expected_ids);
-    auto delivered       = uint64_t{0};
+    auto delivered        = uint64_t{0};
     auto delivery_threads = std::set<uint64_t>{};
     for(const auto& d : tool.at("buffer_deliveries"))
     {
@@ -296,10 +305,10 @@ validate_cxx_tool_on_program(const json& tool, const json& prog, uint32_t expect
     auto queue_ids    = std::set<uint64_t>{};
     for(size_t t = 0; t < threads.size(); ++t)
     {
-        const auto  tid        = threads.at(t).at("tid").get<uint64_t>();
-        const auto  queue      = threads.at(t).at("queue").get<uint64_t>();
-        const auto& submitted  = threads.at(t).at("dispatches");
-        auto        on_thread  = std::vector<json>{};
+        const auto  tid       = threads.at(t).at("tid").get<uint64_t>();
+        const auto  queue     = threads.at(t).at("queue").get<uint64_t>();
+        const auto& submitted = threads.at(t).at("dispatches");
+        auto        on_thread = std::vector<json>{};
         for(const auto& e : enters)
             if(e.at("thread_id") == tid) on_thread.push_back(e);
         ASSERT_EQ(on_thread.size(), submitted.size()) << "thread " << t;
@@ -331,7 +340,8 @@ validate_cxx_tool_on_program(const json& tool, const json& prog, uint32_t expect
                 EXPECT_EQ(r->at("end_timestamp"), 0);
             }
             // ENTER order: EXIT is received after ENTER.
-            EXPECT_LE(enter.at("received_at").get<uint64_t>(), exit.at("received_at").get<uint64_t>());
+            EXPECT_LE(enter.at("received_at").get<uint64_t>(),
+                      exit.at("received_at").get<uint64_t>());
             // user_data written at ENTER reaches EXIT.
             EXPECT_EQ(enter.at("user_data_in"), 0);
             EXPECT_EQ(exit.at("user_data_in"), kUserDataBase + id);
@@ -384,7 +394,7 @@ validate_cxx_tool_on_program(const json& tool, const json& prog, uint32_t expect
     }
     EXPECT_EQ(queue_ids.size(), 2u) << "queue ids distinct per queue";
 }
-}  // namespace
+} // namespace
 
 // ---- test-tool-cxx on the two-thread program: every record of every dispatch -------------------
 
@@ -428,7 +438,8 @@ TEST(cxx_tool, queries_and_names)
     }
 
     // Every kind and every operation has a non-empty name; kinds come in enum order.
-    auto check_kinds = [](const json& kinds, int last, const char* what) {
+    auto check_kinds = [](const json& kinds, int last, const char* what)
+    {
         SCOPED_TRACE(what);
         ASSERT_EQ(kinds.size(), static_cast<size_t>(last - 1));
         auto names = std::set<std::string>{};
@@ -454,21 +465,25 @@ TEST(cxx_tool, queries_and_names)
     check_kinds(tool.at("callback_kinds"), ROCPROFILER_CALLBACK_TRACING_LAST, "callback kinds");
     check_kinds(tool.at("buffer_kinds"), ROCPROFILER_BUFFER_TRACING_LAST, "buffer kinds");
 
-    auto ops_of = [](const json& kinds, int kind) {
+    auto ops_of = [](const json& kinds, int kind)
+    {
         auto out = std::vector<std::pair<int, std::string>>{};
         for(const auto& op : kinds.at(kind - 1).at("operations"))
             out.emplace_back(op.at("operation").get<int>(), op.at("name").get<std::string>());
         return out;
     };
     const auto cb_kinds = tool.at("callback_kinds");
-    EXPECT_EQ(cb_kinds.at(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH - 1).at("name"), "KERNEL_DISPATCH");
+    EXPECT_EQ(cb_kinds.at(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH - 1).at("name"),
+              "KERNEL_DISPATCH");
     EXPECT_EQ(ops_of(cb_kinds, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH),
               (std::vector<std::pair<int, std::string>>{{1, "ENQUEUE"}, {2, "COMPLETE"}}));
-    EXPECT_EQ(cb_kinds.at(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY - 1).at("name"), "KERNEL_REPLAY");
+    EXPECT_EQ(cb_kinds.at(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY - 1).at("name"),
+              "KERNEL_REPLAY");
     EXPECT_EQ(ops_of(cb_kinds, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY),
               (std::vector<std::pair<int, std::string>>{{1, "CONFIG"}, {2, "PASS"}}));
     const auto buf_kinds = tool.at("buffer_kinds");
-    EXPECT_EQ(buf_kinds.at(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH - 1).at("name"), "KERNEL_DISPATCH");
+    EXPECT_EQ(buf_kinds.at(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH - 1).at("name"),
+              "KERNEL_DISPATCH");
 
     // Every status code has a distinct name with the prefix, and a message.
     const auto& statuses = tool.at("statuses");
@@ -500,12 +515,14 @@ TEST(host_demo, correct_under_tracing)
     auto result = run({required_env("HOST_DEMO"), "--iterations", "4", "--size", "1000"},
                       s.env(required_env("TEST_TOOL_CXX")));
     ASSERT_EQ(result.exit_code, 0) << describe(result);
-    EXPECT_NE(result.out.find("host_demo: OK: 4 iterations, size 1000, 20 dispatches"), std::string::npos)
+    EXPECT_NE(result.out.find("host_demo: OK: 4 iterations, size 1000, 20 dispatches"),
+              std::string::npos)
         << result.out;
     auto tool = load(s.tool_output);
     ASSERT_FALSE(tool.empty());
     EXPECT_TRUE(tool.at("errors").empty()) << tool.at("errors").dump();
-    const auto enters = select(tool.at("callback_records"), ROCPROFILER_KERNEL_DISPATCH_ENQUEUE,
+    const auto enters = select(tool.at("callback_records"),
+                               ROCPROFILER_KERNEL_DISPATCH_ENQUEUE,
                                ROCPROFILER_CALLBACK_PHASE_ENTER);
     ASSERT_EQ(enters.size(), 20u);
     EXPECT_EQ(tool.at("buffer_records").size(), 20u);
@@ -523,9 +540,12 @@ TEST(host_demo, correct_under_tracing)
         EXPECT_EQ(info.at("grid_size").at("x"), 16 * 64) << "ceil(1000 / 64) workgroups of 64";
         EXPECT_EQ(info.at("group_segment_size"), name == "histogram" ? 64 : 0);
     }
-    EXPECT_EQ(names, (std::map<std::string, int>{
-                         {"vector_add", 4}, {"saxpy", 4}, {"accumulate", 4}, {"histogram", 4},
-                         {"scale_inplace", 4}}));
+    EXPECT_EQ(names,
+              (std::map<std::string, int>{{"vector_add", 4},
+                                          {"saxpy", 4},
+                                          {"accumulate", 4},
+                                          {"histogram", 4},
+                                          {"scale_inplace", 4}}));
     EXPECT_EQ(queues["vector_add"], queues["accumulate"]);
     EXPECT_NE(queues["vector_add"], queues["histogram"]);
 }
@@ -573,12 +593,14 @@ TEST(tool_list, duplicate_entry_configured_once)
 
 TEST(tool_list, unloadable_entry_is_skipped)
 {
-    auto s      = session{};
-    auto result = run_two_thread_program(s, "/nonexistent/libnothing.so:" + required_env("TEST_TOOL_CXX"));
+    auto s = session{};
+    auto result =
+        run_two_thread_program(s, "/nonexistent/libnothing.so:" + required_env("TEST_TOOL_CXX"));
     ASSERT_EQ(result.exit_code, 0) << describe(result);
     auto tool = load(s.tool_output);
     ASSERT_FALSE(tool.empty());
-    EXPECT_EQ(tool.at("configure").at("priority"), 0) << "a library that fails to load is no client";
+    EXPECT_EQ(tool.at("configure").at("priority"), 0)
+        << "a library that fails to load is no client";
     EXPECT_EQ(tool.at("buffer_records").size(), 2u * kDispatchesPerThread);
 }
 
@@ -589,8 +611,8 @@ TEST(tool_list, last_entry_loaded_with_priority_order)
     auto result = run_two_thread_program(
         s, required_env("TEST_TOOL_DECLINE") + ":" + required_env("TEST_TOOL_CXX"));
     ASSERT_EQ(result.exit_code, 0) << describe(result);
-    auto prog = load(s.program_output);
-    auto tool = load(s.tool_output);
+    auto prog  = load(s.program_output);
+    auto tool  = load(s.tool_output);
     auto first = load(s.lifecycle("decline"));
     ASSERT_FALSE(tool.empty());
     ASSERT_FALSE(first.empty());
@@ -656,7 +678,7 @@ TEST(lifecycle, initialize_failure_deactivates)
 // nothing is delivered to it afterwards; the SDK itself is not finalized by it.
 TEST(lifecycle, early_finalize_runs_once)
 {
-    auto s      = session{};
+    auto s = session{};
     // host_demo submits from one thread, so "the 3rd dispatch" is deterministic.
     auto result = run({required_env("HOST_DEMO"), "--iterations", "3", "--size", "500"},
                       s.env(required_env("TEST_TOOL_EARLY_FINI")));
@@ -709,8 +731,9 @@ num(const std::map<std::string, std::string>& f, const char* key)
 std::string
 dim(const json& d)
 {
-    return std::to_string(d.at("x").get<uint64_t>()) + "," + std::to_string(d.at("y").get<uint64_t>()) +
-           "," + std::to_string(d.at("z").get<uint64_t>());
+    return std::to_string(d.at("x").get<uint64_t>()) + "," +
+           std::to_string(d.at("y").get<uint64_t>()) + "," +
+           std::to_string(d.at("z").get<uint64_t>());
 }
 
 std::string
@@ -736,7 +759,7 @@ validate_c_tool(const fs::path& path, const json& prog, uint32_t expected_priori
     EXPECT_EQ(lines.front(), "tool test-tool-c priority=" + std::to_string(expected_priority));
     EXPECT_EQ(lines.back(), "end");
 
-    const auto total = 2u * kDispatchesPerThread;
+    const auto total  = 2u * kDispatchesPerThread;
     auto       counts = fields(lines.at(1));
     EXPECT_EQ(num(counts, "enqueue_enter"), total);
     EXPECT_EQ(num(counts, "enqueue_exit"), total);
@@ -746,8 +769,8 @@ validate_c_tool(const fs::path& path, const json& prog, uint32_t expected_priori
     EXPECT_EQ(num(counts, "overflow"), 0u);
 
     // ENQUEUE ENTER lines per thread, in order: the k-th is the thread's k-th dispatch.
-    auto enter_ids  = std::map<uint64_t, std::vector<uint64_t>>{};  // tid -> dispatch ids
-    auto enter_corr = std::map<uint64_t, uint64_t>{};                // dispatch id -> internal
+    auto enter_ids  = std::map<uint64_t, std::vector<uint64_t>>{}; // tid -> dispatch ids
+    auto enter_corr = std::map<uint64_t, uint64_t>{};              // dispatch id -> internal
     auto bufs       = std::map<uint64_t, std::map<std::string, std::string>>{};
     for(const auto& line : lines)
     {
@@ -780,7 +803,7 @@ validate_c_tool(const fs::path& path, const json& prog, uint32_t expected_priori
     const auto t_end   = prog.at("t_end").get<uint64_t>();
     for(const auto& t : prog.at("threads"))
     {
-        const auto tid = t.at("tid").get<uint64_t>();
+        const auto  tid = t.at("tid").get<uint64_t>();
         const auto& ids = enter_ids[tid];
         ASSERT_EQ(ids.size(), t.at("dispatches").size());
         for(size_t k = 0; k < ids.size(); ++k)
@@ -795,8 +818,9 @@ validate_c_tool(const fs::path& path, const json& prog, uint32_t expected_priori
             EXPECT_EQ(f.at("wg"), dim(sub.at("workgroup_size")));
             EXPECT_EQ(f.at("grid"), grid_items(sub));
             EXPECT_EQ(num(f, "private"), kernel.at("private_segment_size").get<uint64_t>());
-            EXPECT_EQ(num(f, "group"), kernel.at("group_segment_size").get<uint64_t>() +
-                                           sub.at("dynamic_group_segment_size").get<uint64_t>());
+            EXPECT_EQ(num(f, "group"),
+                      kernel.at("group_segment_size").get<uint64_t>() +
+                          sub.at("dynamic_group_segment_size").get<uint64_t>());
             EXPECT_EQ(num(f, "thread"), tid);
             EXPECT_EQ(num(f, "corr"), enter_corr.at(ids[k]));
             EXPECT_EQ(num(f, "kind"), ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH);
@@ -807,7 +831,7 @@ validate_c_tool(const fs::path& path, const json& prog, uint32_t expected_priori
         }
     }
 }
-}  // namespace
+} // namespace
 
 TEST(c_tool, records_field_by_field)
 {

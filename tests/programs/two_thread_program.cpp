@@ -64,14 +64,15 @@ void
 fill_pattern(const rocprofiler_host_work_item_t* item, void* args)
 {
     const auto* p = static_cast<const fill_args*>(args);
-    if(item->global_linear_id < p->n) p->out[item->global_linear_id] = item->global_linear_id + p->seed;
+    if(item->global_linear_id < p->n)
+        p->out[item->global_linear_id] = item->global_linear_id + p->seed;
 }
 
 // Counts work-items over a 3-D grid, using its private and group segments.
 void
 grid_3d(const rocprofiler_host_work_item_t* item, void* args)
 {
-    const auto* p = static_cast<const fill_args*>(args);
+    const auto* p    = static_cast<const fill_args*>(args);
     auto*       priv = static_cast<uint64_t*>(item->private_segment);
     priv[0]          = item->global_linear_id;
     static_cast<uint32_t*>(item->group_segment)[0] += 1;
@@ -112,10 +113,10 @@ using context_getter_t = uint64_t (*)();
 
 struct thread_result
 {
-    uint64_t                 tid      = 0;
-    rocprofiler_host_queue_t queue    = {};
+    uint64_t                 tid        = 0;
+    rocprofiler_host_queue_t queue      = {};
     json                     dispatches = json::array();
-    int                      failures = 0;
+    int                      failures   = 0;
 };
 
 uint64_t
@@ -137,8 +138,8 @@ pushed_value(int thread_index, int dispatch_index)
 void
 run_thread(int thread_index, int count, rocprofiler_context_id_t tool_ctx, thread_result& out)
 {
-    out.tid          = this_thread();
-    const uint64_t n = 256;
+    out.tid               = this_thread();
+    const uint64_t n      = 256;
     uint64_t*      buffer = nullptr;
     CHECK_HOST(rocprofiler_host_malloc(n * sizeof(uint64_t), reinterpret_cast<void**>(&buffer)));
 
@@ -152,9 +153,8 @@ run_thread(int thread_index, int count, rocprofiler_context_id_t tool_ctx, threa
         // Thread 0 keeps 7001 pushed across dispatches 4 and 5; thread 1 pushes around one.
         const bool do_push = push != 0 && (thread_index != 0 || i == 4);
         const bool do_pop  = push != 0 && (thread_index != 0 || i == 5);
-        if(do_push &&
-           rocprofiler_push_external_correlation_id(tool_ctx, out.tid, {.value = push}) !=
-               ROCPROFILER_STATUS_SUCCESS)
+        if(do_push && rocprofiler_push_external_correlation_id(
+                          tool_ctx, out.tid, {.value = push}) != ROCPROFILER_STATUS_SUCCESS)
         {
             std::fprintf(stderr, "two-thread-program: push failed\n");
             ++out.failures;
@@ -180,24 +180,23 @@ run_thread(int thread_index, int count, rocprofiler_context_id_t tool_ctx, threa
                    ROCPROFILER_STATUS_SUCCESS ||
                popped.value != push)
             {
-                std::fprintf(stderr, "two-thread-program: pop returned %llu, pushed %llu\n",
+                std::fprintf(stderr,
+                             "two-thread-program: pop returned %llu, pushed %llu\n",
                              static_cast<unsigned long long>(popped.value),
                              static_cast<unsigned long long>(push));
                 ++out.failures;
             }
         }
 
-        CHECK_HOST(rocprofiler_host_signal_wait(signal,
-                                                ROCPROFILER_HOST_SIGNAL_CONDITION_LT,
-                                                1,
-                                                10ull * 1000 * 1000 * 1000,
-                                                nullptr));
+        CHECK_HOST(rocprofiler_host_signal_wait(
+            signal, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, 10ull * 1000 * 1000 * 1000, nullptr));
         CHECK_HOST(rocprofiler_host_destroy_signal(signal));
 
         // Results of the kernel.
-        const uint64_t wg_items = uint64_t{k.workgroup_size.x} * k.workgroup_size.y * k.workgroup_size.z;
-        const uint64_t items    = wg_items * k.grid.x * k.grid.y * k.grid.z;
-        auto           ok       = true;
+        const uint64_t wg_items =
+            uint64_t{k.workgroup_size.x} * k.workgroup_size.y * k.workgroup_size.z;
+        const uint64_t items = wg_items * k.grid.x * k.grid.y * k.grid.z;
+        auto           ok    = true;
         if(k.fn == fill_pattern)
         {
             for(uint64_t j = 0; j < n && j < items; ++j)
@@ -219,8 +218,11 @@ run_thread(int thread_index, int count, rocprofiler_context_id_t tool_ctx, threa
         }
         if(!ok)
         {
-            std::fprintf(stderr, "two-thread-program: wrong result of %s (thread %d, dispatch %d)\n",
-                         k.name, thread_index, i);
+            std::fprintf(stderr,
+                         "two-thread-program: wrong result of %s (thread %d, dispatch %d)\n",
+                         k.name,
+                         thread_index,
+                         i);
             ++out.failures;
         }
 
@@ -235,7 +237,7 @@ run_thread(int thread_index, int count, rocprofiler_context_id_t tool_ctx, threa
     }
     CHECK_HOST(rocprofiler_host_free(buffer));
 }
-}  // namespace
+} // namespace
 
 int
 main(int argc, char** argv)
@@ -266,7 +268,8 @@ main(int argc, char** argv)
             k.name, k.fn, k.private_segment_size, k.group_segment_size, &k.handle));
 
     auto tool_ctx = rocprofiler_context_id_t{0};
-    if(auto* getter = reinterpret_cast<context_getter_t>(dlsym(RTLD_DEFAULT, "test_tool_cxx_context")))
+    if(auto* getter =
+           reinterpret_cast<context_getter_t>(dlsym(RTLD_DEFAULT, "test_tool_cxx_context")))
         tool_ctx.handle = getter();
 
     auto results = std::vector<thread_result>(2);

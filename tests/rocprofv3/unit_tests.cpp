@@ -27,12 +27,12 @@ TEST(counter_match, edit_distance_is_case_insensitive_levenshtein)
 
 TEST(counter_match, close_matches_best_first_and_bounded)
 {
-    auto all = std::vector<std::string>{"SQ_WAVES", "SQ_WAVE_CYCLES", "GRBM_COUNT", "GRBM_GUI_ACTIVE",
-                                        "SQ_INSTS_VALU", "TCC_HIT"};
-    auto m   = parse::close_matches("SQ_WAVE", all);
+    auto all = std::vector<std::string>{
+        "SQ_WAVES", "SQ_WAVE_CYCLES", "GRBM_COUNT", "GRBM_GUI_ACTIVE", "SQ_INSTS_VALU", "TCC_HIT"};
+    auto m = parse::close_matches("SQ_WAVE", all);
     ASSERT_FALSE(m.empty());
     EXPECT_EQ(m.front(), "SQ_WAVES");
-    EXPECT_NE(std::find(m.begin(), m.end(), "SQ_WAVE_CYCLES"), m.end());  // contains the name
+    EXPECT_NE(std::find(m.begin(), m.end(), "SQ_WAVE_CYCLES"), m.end()); // contains the name
     EXPECT_EQ(std::find(m.begin(), m.end(), "TCC_HIT"), m.end());
     EXPECT_EQ(parse::close_matches("grbm_count", all).front(), "GRBM_COUNT");
     EXPECT_TRUE(parse::close_matches("COMPLETELY_DIFFERENT", all).empty());
@@ -50,7 +50,8 @@ TEST(counter_match, validate_counters_reports_unknown_with_suggestions)
     EXPECT_TRUE(rocprofv3::validate_counters({{"SQ_WAVES"}, {"TCC_HIT"}}, agents).empty());
     auto errors = rocprofv3::validate_counters({{"SQ_WAVE", "GRBM_COUNT"}}, agents);
     ASSERT_EQ(errors.size(), 1u);
-    EXPECT_NE(errors[0].find("unknown counter 'SQ_WAVE'; did you mean SQ_WAVES?"), std::string::npos)
+    EXPECT_NE(errors[0].find("unknown counter 'SQ_WAVE'; did you mean SQ_WAVES?"),
+              std::string::npos)
         << errors[0];
     auto none = rocprofv3::validate_counters({{"ZZZZZZZZZZ"}}, agents);
     ASSERT_EQ(none.size(), 1u);
@@ -76,8 +77,10 @@ TEST(iteration_range, forms)
     auto why = std::string{};
     auto r   = parse::parse_iteration_range("[1-3,5]", &why);
     ASSERT_TRUE(r) << why;
-    for(uint64_t i : {1, 2, 3, 5}) EXPECT_TRUE(r->contains(i)) << i;
-    for(uint64_t i : {4, 6, 100}) EXPECT_FALSE(r->contains(i)) << i;
+    for(uint64_t i : {1, 2, 3, 5})
+        EXPECT_TRUE(r->contains(i)) << i;
+    for(uint64_t i : {4, 6, 100})
+        EXPECT_FALSE(r->contains(i)) << i;
     ASSERT_TRUE(parse::parse_iteration_range("1-3", &why));
     ASSERT_TRUE(parse::parse_iteration_range("7", &why));
     ASSERT_TRUE(parse::parse_iteration_range("[2 4]", &why));
@@ -111,23 +114,27 @@ run(std::vector<const char*> args)
     args.insert(args.begin(), "rocprofv3");
     return rocprofv3::parse_command_line(static_cast<int>(args.size()), args.data());
 }
-}  // namespace
+} // namespace
 
 TEST(command_line, errors_name_the_problem)
 {
-    auto expect_error = [](std::vector<const char*> args, const std::string& text) {
+    auto expect_error = [](std::vector<const char*> args, const std::string& text)
+    {
         auto r = run(args);
         EXPECT_FALSE(r.opts);
         EXPECT_EQ(r.exit_code, rocprofv3::exit_usage);
         EXPECT_NE(r.error.find(text), std::string::npos) << r.error;
     };
-    expect_error({"--pmc", "A", "--replay-mode", "kernel", "--", "app"}, "--kernel-replay-beta-enabled");
-    expect_error({"--replay-mode", "kernel", "--kernel-replay-beta-enabled", "--kernel-trace", "--", "app"},
-                 "requires --pmc");
+    expect_error({"--pmc", "A", "--replay-mode", "kernel", "--", "app"},
+                 "--kernel-replay-beta-enabled");
+    expect_error(
+        {"--replay-mode", "kernel", "--kernel-replay-beta-enabled", "--kernel-trace", "--", "app"},
+        "requires --pmc");
     expect_error({"--pmc", "A", "--replay-mode", "application", "--", "app"}, "not supported");
     expect_error({"--kernel-trace", "-f", "rocpd", "--", "app"}, "rocpd is not supported");
     expect_error({"--kernel-trace"}, "no application");
-    expect_error({"--kernel-trace", "--kernel-exclude-regex", "[", "--", "app"}, "regular expression");
+    expect_error({"--kernel-trace", "--kernel-exclude-regex", "[", "--", "app"},
+                 "regular expression");
     expect_error({"--kernel-trace", "-o", "a/b", "--", "app"}, "prefix");
     expect_error({"--", "app"}, "nothing to collect");
     expect_error({"--bogus", "--", "app"}, "bogus");
@@ -135,21 +142,35 @@ TEST(command_line, errors_name_the_problem)
 
 TEST(command_line, groups_and_environment)
 {
-    auto r = run({"--pmc", "A", "B", "--pmc", "C", "--kernel-trace", "-d", "/tmp/x", "--", "app", "-v"});
+    auto r =
+        run({"--pmc", "A", "B", "--pmc", "C", "--kernel-trace", "-d", "/tmp/x", "--", "app", "-v"});
     ASSERT_TRUE(r.opts) << r.error;
     const auto& o = *r.opts;
     EXPECT_EQ(o.pmc_groups, (std::vector<std::vector<std::string>>{{"A", "B"}, {"C"}}));
     EXPECT_EQ(o.command, (std::vector<std::string>{"app", "-v"}));
-    EXPECT_EQ(rocprofv3::run_count(o), 2u);  // application replay
+    EXPECT_EQ(rocprofv3::run_count(o), 2u); // application replay
     auto env2 = rocprofv3::tool_environment(o, 2);
     EXPECT_EQ(env2["ROCPROF_COUNTERS"], "pmc: C");
     EXPECT_EQ(env2["ROCPROF_OUTPUT_PATH"], "/tmp/x/pass_2");
     EXPECT_EQ(env2["ROCPROF_KERNEL_TRACE"], "1");
     EXPECT_EQ(env2.count("ROCPROF_KERNEL_REPLAY"), 0u);
-    EXPECT_EQ(env2.count("ROCPROF_OUTPUT_FILE_NAME"), 0u);  // default prefix: the app's pid
+    EXPECT_EQ(env2.count("ROCPROF_OUTPUT_FILE_NAME"), 0u); // default prefix: the app's pid
 
-    auto k = run({"--pmc", "A", "B", "--pmc", "C", "--replay-mode", "kernel",
-                  "--kernel-replay-beta-enabled", "-o", "p", "-f", "csv", "json", "--", "app"});
+    auto k = run({"--pmc",
+                  "A",
+                  "B",
+                  "--pmc",
+                  "C",
+                  "--replay-mode",
+                  "kernel",
+                  "--kernel-replay-beta-enabled",
+                  "-o",
+                  "p",
+                  "-f",
+                  "csv",
+                  "json",
+                  "--",
+                  "app"});
     ASSERT_TRUE(k.opts) << k.error;
     EXPECT_EQ(rocprofv3::run_count(*k.opts), 1u);
     auto env = rocprofv3::tool_environment(*k.opts, 0);
@@ -168,7 +189,8 @@ TEST(tool_config, reads_and_validates)
                                                   {"ROCPROF_COUNTER_GROUPS", "A B;C"},
                                                   {"ROCPROF_OUTPUT_FORMAT", "csv,json"},
                                                   {"ROCPROF_KERNEL_FILTER_RANGE", "[1-2]"}};
-    auto get = [&env](const char* name) -> const char* {
+    auto get = [&env](const char* name) -> const char*
+    {
         auto it = env.find(name);
         return it != env.end() ? it->second.c_str() : nullptr;
     };
@@ -186,18 +208,18 @@ TEST(tool_config, reads_and_validates)
 
 TEST(kernel_filter, regex_and_iterations_are_decided_once_per_dispatch)
 {
-    auto cfg          = rocprofiler::tool::config{};
-    cfg.include_regex = std::regex{"^k"};
-    cfg.exclude_regex = std::regex{"skip"};
+    auto cfg            = rocprofiler::tool::config{};
+    cfg.include_regex   = std::regex{"^k"};
+    cfg.exclude_regex   = std::regex{"skip"};
     cfg.iteration_range = *parse::parse_iteration_range("[2-3]", nullptr);
-    auto filter       = rocprofiler::tool::kernel_filter{cfg};
-    EXPECT_FALSE(filter.accept(1, "k_a"));  // iteration 1 of k_a
+    auto filter         = rocprofiler::tool::kernel_filter{cfg};
+    EXPECT_FALSE(filter.accept(1, "k_a")); // iteration 1 of k_a
     EXPECT_FALSE(filter.accept(2, "other"));
     EXPECT_FALSE(filter.accept(3, "k_skip"));
-    EXPECT_TRUE(filter.accept(4, "k_a"));   // iteration 2
-    EXPECT_TRUE(filter.accept(4, "k_a"));   // same dispatch (another pass / service): same answer
-    EXPECT_TRUE(filter.accept(5, "k_a"));   // iteration 3
-    EXPECT_FALSE(filter.accept(6, "k_a"));  // iteration 4
+    EXPECT_TRUE(filter.accept(4, "k_a"));  // iteration 2
+    EXPECT_TRUE(filter.accept(4, "k_a"));  // same dispatch (another pass / service): same answer
+    EXPECT_TRUE(filter.accept(5, "k_a"));  // iteration 3
+    EXPECT_FALSE(filter.accept(6, "k_a")); // iteration 4
     EXPECT_FALSE(filter.accept(1, "k_a"));
 }
 
@@ -206,10 +228,11 @@ TEST(outputs, csv_quoting_and_stats)
     EXPECT_EQ(rocprofiler::tool::csv_quote("a,b"), "\"a,b\"");
     EXPECT_EQ(rocprofiler::tool::csv_quote("say \"hi\""), "\"say \"\"hi\"\"\"");
 
-    auto data = rocprofiler::tool::results{};
+    auto data                   = rocprofiler::tool::results{};
     data.kernel_symbols[1].name = "a";
     data.kernel_symbols[2].name = "b,c";
-    auto add = [&data](uint64_t dispatch, uint64_t kernel, uint64_t start, uint64_t end) {
+    auto add = [&data](uint64_t dispatch, uint64_t kernel, uint64_t start, uint64_t end)
+    {
         auto r                      = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
         r.dispatch_info.dispatch_id = dispatch;
         r.dispatch_info.kernel_id   = kernel;
@@ -218,7 +241,7 @@ TEST(outputs, csv_quoting_and_stats)
         data.dispatches.push_back(r);
     };
     add(1, 1, 100, 200);
-    add(1, 1, 250, 290);  // a further replay pass of dispatch 1: not another call
+    add(1, 1, 250, 290); // a further replay pass of dispatch 1: not another call
     add(2, 1, 300, 500);
     add(3, 2, 0, 700);
     auto stats = rocprofiler::tool::compute_kernel_stats(data);
@@ -236,7 +259,7 @@ TEST(outputs, csv_quoting_and_stats)
 
 TEST(outputs, a_kernel_never_reported_gets_a_placeholder_and_one_warning)
 {
-    auto data = rocprofiler::tool::results{};
+    auto data                   = rocprofiler::tool::results{};
     data.kernel_symbols[7].name = "reported_kernel";
     auto warning                = std::string{};
     EXPECT_EQ(rocprofiler::tool::ensure_kernel_symbol(data, 7, &warning).name, "reported_kernel");
@@ -258,12 +281,14 @@ TEST(callback_guard, exceptions_never_leave_a_guarded_callback)
     using rocprofiler::tool::guarded;
     EXPECT_EQ(guarded("test", 5, [] { return 7; }), 7);
     EXPECT_EQ(guarded("test", 5, []() -> int { throw std::runtime_error{"boom"}; }), 5);
-    EXPECT_EQ(guarded("test", 5, []() -> int { throw 3; }), 5);  // not a std::exception
+    EXPECT_EQ(guarded("test", 5, []() -> int { throw 3; }), 5); // not a std::exception
     auto ran = false;
-    EXPECT_NO_THROW(guarded("test", [&] {
-        ran = true;
-        throw std::logic_error{"void callback"};
-    }));
+    EXPECT_NO_THROW(guarded("test",
+                            [&]
+                            {
+                                ran = true;
+                                throw std::logic_error{"void callback"};
+                            }));
     EXPECT_TRUE(ran);
     static_assert(noexcept(guarded("test", [] {})));
 }

@@ -26,7 +26,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <tuple>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +34,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace
@@ -54,22 +54,37 @@ read_csv(const std::string& path)
     if(!in) fail("missing file " + path);
     auto text = std::stringstream{};
     text << in.rdbuf();
-    auto data  = text.str();
-    auto rows  = std::vector<std::vector<std::string>>{};
-    auto row   = std::vector<std::string>{};
-    auto field = std::string{};
+    auto data   = text.str();
+    auto rows   = std::vector<std::vector<std::string>>{};
+    auto row    = std::vector<std::string>{};
+    auto field  = std::string{};
     bool quoted = false, any = false;
     for(size_t i = 0; i < data.size(); ++i)
     {
         char c = data[i];
         if(quoted)
         {
-            if(c == '"' && i + 1 < data.size() && data[i + 1] == '"') { field += '"'; ++i; }
-            else if(c == '"') quoted = false;
-            else field += c;
+            if(c == '"' && i + 1 < data.size() && data[i + 1] == '"')
+            {
+                field += '"';
+                ++i;
+            }
+            else if(c == '"')
+                quoted = false;
+            else
+                field += c;
         }
-        else if(c == '"') { quoted = true; any = true; }
-        else if(c == ',') { row.push_back(field); field.clear(); any = true; }
+        else if(c == '"')
+        {
+            quoted = true;
+            any    = true;
+        }
+        else if(c == ',')
+        {
+            row.push_back(field);
+            field.clear();
+            any = true;
+        }
         else if(c == '\n')
         {
             row.push_back(field);
@@ -78,7 +93,11 @@ read_csv(const std::string& path)
             field.clear();
             any = false;
         }
-        else { field += c; any = true; }
+        else
+        {
+            field += c;
+            any = true;
+        }
     }
     if(quoted) fail(path + ": unterminated quoted field");
     if(any) fail(path + ": last line does not end with a newline");
@@ -88,12 +107,12 @@ read_csv(const std::string& path)
 uint64_t
 number(const std::string& text, const std::string& what)
 {
-    char* end = nullptr;
-    auto value = std::strtoull(text.c_str(), &end, 10);
+    char* end   = nullptr;
+    auto  value = std::strtoull(text.c_str(), &end, 10);
     if(text.empty() || *end != '\0') fail(what + ": '" + text + "' is not a number");
     return value;
 }
-}  // namespace
+} // namespace
 
 int
 main(int argc, char** argv)
@@ -106,8 +125,10 @@ main(int argc, char** argv)
     for(int i = 1; i < argc; ++i)
     {
         auto arg = std::string{argv[i]};
-        if(arg == "--dir" && i + 1 < argc) dir = argv[++i];
-        else if(arg == "--prefix" && i + 1 < argc) prefix = argv[++i];
+        if(arg == "--dir" && i + 1 < argc)
+            dir = argv[++i];
+        else if(arg == "--prefix" && i + 1 < argc)
+            prefix = argv[++i];
         else if(arg == "--kernel" && i + 1 < argc)
         {
             auto spec = std::string{argv[++i]};
@@ -124,23 +145,46 @@ main(int argc, char** argv)
             if(group.empty()) fail("--group wants counter names");
             groups.push_back(group);
         }
-        else if(arg == "--kernel-replay") kernel_replay = true;
-        else if(arg == "--truth" && i + 1 < argc) truth_file = argv[++i];
-        else if(arg == "--stats") stats = true;
-        else if(arg == "--json") json = true;
-        else fail("unknown argument " + arg);
+        else if(arg == "--kernel-replay")
+            kernel_replay = true;
+        else if(arg == "--truth" && i + 1 < argc)
+            truth_file = argv[++i];
+        else if(arg == "--stats")
+            stats = true;
+        else if(arg == "--json")
+            json = true;
+        else
+            fail("unknown argument " + arg);
     }
     auto base = dir + "/" + prefix + "_";
     // Passes per dispatch: one per group under kernel replay.
     const uint64_t passes = kernel_replay ? std::max<size_t>(groups.size(), 1) : 1;
 
-    const auto trace_header = std::vector<std::string>{
-        "Kind", "Agent_Id", "Queue_Id", "Stream_Id", "Thread_Id", "Dispatch_Id", "Kernel_Id",
-        "Kernel_Name", "Correlation_Id", "Start_Timestamp", "End_Timestamp", "LDS_Block_Size",
-        "Scratch_Size", "VGPR_Count", "Accum_VGPR_Count", "SGPR_Count", "Workgroup_Size_X",
-        "Workgroup_Size_Y", "Workgroup_Size_Z", "Grid_Size_X", "Grid_Size_Y", "Grid_Size_Z"};
-    auto trace = read_csv(base + "kernel_trace.csv");
-    if(trace.empty() || trace[0] != trace_header) fail("kernel_trace.csv: header differs from API.md");
+    const auto trace_header = std::vector<std::string>{"Kind",
+                                                       "Agent_Id",
+                                                       "Queue_Id",
+                                                       "Stream_Id",
+                                                       "Thread_Id",
+                                                       "Dispatch_Id",
+                                                       "Kernel_Id",
+                                                       "Kernel_Name",
+                                                       "Correlation_Id",
+                                                       "Start_Timestamp",
+                                                       "End_Timestamp",
+                                                       "LDS_Block_Size",
+                                                       "Scratch_Size",
+                                                       "VGPR_Count",
+                                                       "Accum_VGPR_Count",
+                                                       "SGPR_Count",
+                                                       "Workgroup_Size_X",
+                                                       "Workgroup_Size_Y",
+                                                       "Workgroup_Size_Z",
+                                                       "Grid_Size_X",
+                                                       "Grid_Size_Y",
+                                                       "Grid_Size_Z"};
+    auto       trace        = read_csv(base + "kernel_trace.csv");
+    if(trace.empty() || trace[0] != trace_header)
+        fail("kernel_trace.csv: header differs from API.md");
 
     auto agents = read_csv(base + "agent_info.csv");
     if(agents.size() < 2 || agents[0].size() < 3 || agents[0][0] != "Node_Id" ||
@@ -150,7 +194,8 @@ main(int argc, char** argv)
     auto any_gpu   = false;
     for(size_t r = 1; r < agents.size(); ++r)
     {
-        if(agents[r].size() != agents[0].size()) fail("agent_info.csv: row with a wrong field count");
+        if(agents[r].size() != agents[0].size())
+            fail("agent_info.csv: row with a wrong field count");
         agent_ids.insert(agents[r][1]);
         any_gpu = any_gpu || agents[r][2] == "GPU";
     }
@@ -163,10 +208,11 @@ main(int argc, char** argv)
         fail("kernel_trace.csv: " + std::to_string(trace.size() - 1) + " rows, expected " +
              std::to_string(total_expected * passes));
 
-    auto ids       = std::set<uint64_t>{};
-    auto id_rows   = std::map<uint64_t, uint64_t>{};
+    auto ids     = std::set<uint64_t>{};
+    auto id_rows = std::map<uint64_t, uint64_t>{};
     // VGPR_Count, Accum_VGPR_Count, SGPR_Count of each Kernel_Id, from both CSV files.
-    auto registers = std::map<std::string, std::set<std::tuple<std::string, std::string, std::string>>>{};
+    auto registers =
+        std::map<std::string, std::set<std::tuple<std::string, std::string, std::string>>>{};
     auto per_name  = std::map<std::string, uint64_t>{};
     auto durations = std::map<std::string, uint64_t>{};
     auto queues    = std::set<std::string>{};
@@ -174,9 +220,11 @@ main(int argc, char** argv)
     {
         const auto& row = trace[r];
         if(row.size() != trace_header.size())
-            fail("kernel_trace.csv row " + std::to_string(r) + ": " + std::to_string(row.size()) + " fields");
+            fail("kernel_trace.csv row " + std::to_string(r) + ": " + std::to_string(row.size()) +
+                 " fields");
         if(row[0] != "KERNEL_DISPATCH") fail("kernel_trace.csv: Kind '" + row[0] + "'");
-        if(agent_ids.count(row[1]) == 0) fail("kernel_trace.csv: Agent_Id " + row[1] + " not in agent_info.csv");
+        if(agent_ids.count(row[1]) == 0)
+            fail("kernel_trace.csv: Agent_Id " + row[1] + " not in agent_info.csv");
         auto id = number(row[5], "Dispatch_Id");
         if(++id_rows[id] > passes)
             fail("kernel_trace.csv: Dispatch_Id " + row[5] + " in more than " +
@@ -184,7 +232,8 @@ main(int argc, char** argv)
         registers[row[6]].emplace(row[13], row[14], row[15]);
         auto start = number(row[9], "Start_Timestamp");
         auto end   = number(row[10], "End_Timestamp");
-        if(start == 0 || start > end) fail("kernel_trace.csv: bad timestamps in row " + std::to_string(r));
+        if(start == 0 || start > end)
+            fail("kernel_trace.csv: bad timestamps in row " + std::to_string(r));
         // A call is a logical dispatch; under kernel replay its first row (pass 0) stands for it.
         if(ids.insert(id).second)
         {
@@ -193,7 +242,8 @@ main(int argc, char** argv)
         }
         queues.insert(row[2]);
         for(size_t c = 16; c < 22; ++c)
-            if(number(row[c], trace_header[c]) == 0) fail("kernel_trace.csv: zero " + trace_header[c]);
+            if(number(row[c], trace_header[c]) == 0)
+                fail("kernel_trace.csv: zero " + trace_header[c]);
     }
     for(auto& [id, rows] : id_rows)
         if(rows != passes)
@@ -210,38 +260,63 @@ main(int argc, char** argv)
 
     if(stats)
     {
-        const auto header = std::vector<std::string>{"Name", "Calls", "TotalDurationNs", "AverageNs",
-                                                     "Percentage", "MinNs", "MaxNs", "StdDev"};
-        auto rows = read_csv(base + "kernel_stats.csv");
+        const auto header = std::vector<std::string>{"Name",
+                                                     "Calls",
+                                                     "TotalDurationNs",
+                                                     "AverageNs",
+                                                     "Percentage",
+                                                     "MinNs",
+                                                     "MaxNs",
+                                                     "StdDev"};
+        auto       rows   = read_csv(base + "kernel_stats.csv");
         if(rows.empty() || rows[0] != header) fail("kernel_stats.csv: header differs from API.md");
-        if(rows.size() - 1 != expected.size()) fail("kernel_stats.csv: one row per kernel expected");
+        if(rows.size() - 1 != expected.size())
+            fail("kernel_stats.csv: one row per kernel expected");
         auto percent = 0.0;
         for(size_t r = 1; r < rows.size(); ++r)
         {
             const auto& row = rows[r];
             if(row.size() != header.size()) fail("kernel_stats.csv: wrong field count");
-            if(expected.count(row[0]) == 0) fail("kernel_stats.csv: unexpected kernel '" + row[0] + "'");
-            if(number(row[1], "Calls") != per_name[row[0]]) fail("kernel_stats.csv: Calls of " + row[0]);
+            if(expected.count(row[0]) == 0)
+                fail("kernel_stats.csv: unexpected kernel '" + row[0] + "'");
+            if(number(row[1], "Calls") != per_name[row[0]])
+                fail("kernel_stats.csv: Calls of " + row[0]);
             if(number(row[2], "TotalDurationNs") != durations[row[0]])
                 fail("kernel_stats.csv: TotalDurationNs of " + row[0] + " is not the trace's sum");
             auto avg = std::stod(row[3]);
             if(std::fabs(avg - static_cast<double>(durations[row[0]]) / per_name[row[0]]) > 0.01)
                 fail("kernel_stats.csv: AverageNs of " + row[0]);
-            if(number(row[5], "MinNs") > number(row[6], "MaxNs")) fail("kernel_stats.csv: MinNs > MaxNs");
+            if(number(row[5], "MinNs") > number(row[6], "MaxNs"))
+                fail("kernel_stats.csv: MinNs > MaxNs");
             percent += std::stod(row[4]);
         }
-        if(std::fabs(percent - 100.0) > 0.1) fail("kernel_stats.csv: percentages sum to " + std::to_string(percent));
+        if(std::fabs(percent - 100.0) > 0.1)
+            fail("kernel_stats.csv: percentages sum to " + std::to_string(percent));
     }
 
     auto counter_ids = std::set<uint64_t>{};
     if(!groups.empty())
     {
-        const auto header = std::vector<std::string>{
-            "Correlation_Id", "Dispatch_Id", "Agent_Id", "Queue_Id", "Process_Id", "Thread_Id",
-            "Grid_Size", "Kernel_Id", "Kernel_Name", "Workgroup_Size", "LDS_Block_Size",
-            "Scratch_Size", "VGPR_Count", "Accum_VGPR_Count", "SGPR_Count", "Counter_Name",
-            "Counter_Value", "Start_Timestamp", "End_Timestamp"};
-        auto rows = read_csv(base + "counter_collection.csv");
+        const auto header = std::vector<std::string>{"Correlation_Id",
+                                                     "Dispatch_Id",
+                                                     "Agent_Id",
+                                                     "Queue_Id",
+                                                     "Process_Id",
+                                                     "Thread_Id",
+                                                     "Grid_Size",
+                                                     "Kernel_Id",
+                                                     "Kernel_Name",
+                                                     "Workgroup_Size",
+                                                     "LDS_Block_Size",
+                                                     "Scratch_Size",
+                                                     "VGPR_Count",
+                                                     "Accum_VGPR_Count",
+                                                     "SGPR_Count",
+                                                     "Counter_Name",
+                                                     "Counter_Value",
+                                                     "Start_Timestamp",
+                                                     "End_Timestamp"};
+        auto       rows   = read_csv(base + "counter_collection.csv");
         if(rows.empty() || rows[0] != header)
             fail("counter_collection.csv: header differs from API.md (no Replay_Pass column)");
 
@@ -254,7 +329,7 @@ main(int argc, char** argv)
         struct dispatch_rows
         {
             std::string                     kernel = {}, grid = {}, workgroup = {};
-            std::map<std::string, uint64_t> names  = {};
+            std::map<std::string, uint64_t> names = {};
             // Per group: the (start, end) of its rows; one pair expected.
             std::map<size_t, std::set<std::pair<uint64_t, uint64_t>>> times = {};
         };
@@ -263,7 +338,8 @@ main(int argc, char** argv)
         {
             const auto& row  = rows[r];
             auto        what = "counter_collection.csv row " + std::to_string(r);
-            if(row.size() != header.size()) fail(what + ": " + std::to_string(row.size()) + " fields");
+            if(row.size() != header.size())
+                fail(what + ": " + std::to_string(row.size()) + " fields");
             auto id    = number(row[1], "Dispatch_Id");
             auto grid  = number(row[6], "Grid_Size");
             auto wg    = number(row[9], "Workgroup_Size");
@@ -280,17 +356,21 @@ main(int argc, char** argv)
                 d.workgroup = row[9];
             }
             else if(d.kernel != row[8] || d.grid != row[6] || d.workgroup != row[9])
-                fail(what + ": kernel, Grid_Size or Workgroup_Size differ between rows of dispatch " + row[1]);
+                fail(what +
+                     ": kernel, Grid_Size or Workgroup_Size differ between rows of dispatch " +
+                     row[1]);
             const auto& name = row[15];
             auto        it   = group_of.find(name);
-            if(it == group_of.end()) fail(what + ": counter " + name + " was not requested (in this run)");
+            if(it == group_of.end())
+                fail(what + ": counter " + name + " was not requested (in this run)");
             d.names[name] += 1;
             d.times[it->second].emplace(start, end);
 
             char* endp  = nullptr;
             auto  value = std::strtod(row[16].c_str(), &endp);
             if(row[16].empty() || *endp != '\0') fail(what + ": Counter_Value '" + row[16] + "'");
-            auto is = [&](double expected_value, const char* rule) {
+            auto is = [&](double expected_value, const char* rule)
+            {
                 if(value != expected_value)
                     fail(what + ": " + name + " = " + row[16] + ", expected " +
                          std::to_string(expected_value) + " (" + rule + ")");
@@ -298,7 +378,8 @@ main(int argc, char** argv)
             if(name == "WORK_ITEMS") is(static_cast<double>(grid), "Grid_Size");
             if(name == "WORKGROUPS")
             {
-                if(wg == 0 || grid % wg != 0) fail(what + ": Grid_Size not a multiple of Workgroup_Size");
+                if(wg == 0 || grid % wg != 0)
+                    fail(what + ": Grid_Size not a multiple of Workgroup_Size");
                 is(static_cast<double>(grid / wg), "Grid_Size / Workgroup_Size");
             }
             if(name == "DURATION_NS")
@@ -324,14 +405,16 @@ main(int argc, char** argv)
                     fail("counter_collection.csv: the rows of group " + std::to_string(g + 1) +
                          " of dispatch " + std::to_string(id) + " have different timestamps");
         }
-        if(counter_ids != ids) fail("counter_collection.csv: dispatch ids differ from kernel_trace.csv");
+        if(counter_ids != ids)
+            fail("counter_collection.csv: dispatch ids differ from kernel_trace.csv");
 
         if(!truth_file.empty())
         {
             auto in = std::ifstream{truth_file};
             if(!in) fail("missing ground truth " + truth_file);
-            auto truth = nlohmann::json::parse(in);
-            auto product = [](const nlohmann::json& v) {
+            auto truth   = nlohmann::json::parse(in);
+            auto product = [](const nlohmann::json& v)
+            {
                 return std::to_string(v.at(0).get<uint64_t>() * v.at(1).get<uint64_t>() *
                                       v.at(2).get<uint64_t>());
             };
@@ -340,18 +423,22 @@ main(int argc, char** argv)
             {
                 // The workgroup count the program used must be what Grid_Size/Workgroup_Size gives.
                 if(std::stoull(product(t.at("grid"))) !=
-                   std::stoull(product(t.at("workgroup"))) * std::stoull(product(t.at("workgroups"))))
+                   std::stoull(product(t.at("workgroup"))) *
+                       std::stoull(product(t.at("workgroups"))))
                     fail("ground truth: grid is not workgroups x workgroup size");
-                want.emplace(t.at("kernel").get<std::string>(), product(t.at("grid")),
+                want.emplace(t.at("kernel").get<std::string>(),
+                             product(t.at("grid")),
                              product(t.at("workgroup")));
             }
             auto got = std::multiset<std::tuple<std::string, std::string, std::string>>{};
             for(const auto& [id, d] : per_dispatch)
                 got.emplace(d.kernel, d.grid, d.workgroup);
             if(got != want)
-                fail("counter_collection.csv: dispatches (kernel, Grid_Size, Workgroup_Size) differ "
-                     "from the program's ground truth: " + std::to_string(got.size()) + " vs " +
-                     std::to_string(want.size()) + " dispatches");
+                fail(
+                    "counter_collection.csv: dispatches (kernel, Grid_Size, Workgroup_Size) differ "
+                    "from the program's ground truth: " +
+                    std::to_string(got.size()) + " vs " + std::to_string(want.size()) +
+                    " dispatches");
         }
     }
 
@@ -360,25 +447,43 @@ main(int argc, char** argv)
         auto in = std::ifstream{base + "results.json"};
         if(!in) fail("missing results.json");
         auto doc = nlohmann::json{};
-        try { doc = nlohmann::json::parse(in); }
-        catch(const std::exception& e) { fail(std::string{"results.json is not valid JSON: "} + e.what()); }
+        try
+        {
+            doc = nlohmann::json::parse(in);
+        }
+        catch(const std::exception& e)
+        {
+            fail(std::string{"results.json is not valid JSON: "} + e.what());
+        }
         if(!doc.contains("rocprofiler-sdk-tool") || !doc["rocprofiler-sdk-tool"].is_array() ||
            doc["rocprofiler-sdk-tool"].size() != 1)
             fail("results.json: no rocprofiler-sdk-tool array of one element");
         const auto& tool = doc["rocprofiler-sdk-tool"][0];
-        for(const char* key : {"metadata", "agents", "counters", "strings", "kernel_symbols",
-                               "callback_records", "buffer_records"})
+        for(const char* key : {"metadata",
+                               "agents",
+                               "counters",
+                               "strings",
+                               "kernel_symbols",
+                               "callback_records",
+                               "buffer_records"})
             if(!tool.contains(key)) fail(std::string{"results.json: missing key "} + key);
         if(!tool["callback_records"].contains("counter_collection"))
             fail("results.json: missing callback_records.counter_collection");
         const auto& records = tool["buffer_records"]["kernel_dispatch"];
-        if(records.size() != total_expected * passes) fail("results.json: kernel_dispatch record count");
+        if(records.size() != total_expected * passes)
+            fail("results.json: kernel_dispatch record count");
         for(const auto& [kid, sym] : tool["kernel_symbols"].items())
         {
-            for(const char* key : {"kernel_id", "code_object_id", "kernel_name", "sgpr_count",
-                                   "arch_vgpr_count", "accum_vgpr_count", "group_segment_size",
+            for(const char* key : {"kernel_id",
+                                   "code_object_id",
+                                   "kernel_name",
+                                   "sgpr_count",
+                                   "arch_vgpr_count",
+                                   "accum_vgpr_count",
+                                   "group_segment_size",
                                    "private_segment_size"})
-                if(!sym.contains(key)) fail("results.json: kernel_symbols[" + kid + "] lacks " + key);
+                if(!sym.contains(key))
+                    fail("results.json: kernel_symbols[" + kid + "] lacks " + key);
             if(!sym.value("reported", false))
                 fail("results.json: kernel " + kid + " was not reported by code object tracing");
             auto regs = std::make_tuple(std::to_string(sym.at("arch_vgpr_count").get<uint64_t>()),
@@ -396,11 +501,13 @@ main(int argc, char** argv)
             auto by_dispatch = std::map<uint64_t, std::map<uint64_t, std::set<std::string>>>{};
             for(const auto& rec : tool["callback_records"]["counter_collection"])
             {
-                auto id   = rec.at("dispatch_data").at("dispatch_info").at("dispatch_id").get<uint64_t>();
+                auto id =
+                    rec.at("dispatch_data").at("dispatch_info").at("dispatch_id").get<uint64_t>();
                 auto pass = uint64_t{0};
                 if(kernel_replay)
                 {
-                    if(!rec.contains("replay_pass")) fail("results.json: a record without replay_pass");
+                    if(!rec.contains("replay_pass"))
+                        fail("results.json: a record without replay_pass");
                     pass = rec.at("replay_pass").get<uint64_t>();
                 }
                 else if(rec.contains("replay_pass"))
@@ -436,8 +543,10 @@ main(int argc, char** argv)
             if(r.at("start_timestamp").get<uint64_t>() > r.at("end_timestamp").get<uint64_t>())
                 fail("results.json: start after end");
             auto kid = std::to_string(r.at("dispatch_info").at("kernel_id").get<uint64_t>());
-            if(!tool["kernel_symbols"].contains(kid)) fail("results.json: kernel_symbols lacks " + kid);
-            if(expected.count(tool["kernel_symbols"][kid].at("kernel_name").get<std::string>()) == 0)
+            if(!tool["kernel_symbols"].contains(kid))
+                fail("results.json: kernel_symbols lacks " + kid);
+            if(expected.count(tool["kernel_symbols"][kid].at("kernel_name").get<std::string>()) ==
+               0)
                 fail("results.json: unexpected kernel name for " + kid);
         }
         if(json_ids != ids) fail("results.json: dispatch ids differ from kernel_trace.csv");
@@ -445,7 +554,10 @@ main(int argc, char** argv)
     }
     std::printf("validate_outputs: OK (%zu dispatches, %zu kernels, %zu queues, %llu passes, "
                 "%zu counter groups)\n",
-                ids.size(), per_name.size(), queues.size(), static_cast<unsigned long long>(passes),
+                ids.size(),
+                per_name.size(),
+                queues.size(),
+                static_cast<unsigned long long>(passes),
                 groups.size());
     return 0;
 }

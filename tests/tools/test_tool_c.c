@@ -63,8 +63,8 @@ static cb_line                                             g_cb[MAX_RECORDS];
 static size_t                                              g_cb_count;
 static rocprofiler_buffer_tracing_kernel_dispatch_record_t g_buf[MAX_RECORDS];
 static size_t                                              g_buf_count;
-static uint64_t g_enqueue_enter, g_enqueue_exit, g_complete, g_drops, g_overflow;
-static uint32_t g_priority;
+static uint64_t                 g_enqueue_enter, g_enqueue_exit, g_complete, g_drops, g_overflow;
+static uint32_t                 g_priority;
 static rocprofiler_context_id_t g_context;
 static rocprofiler_buffer_id_t  g_buffer;
 
@@ -81,9 +81,9 @@ dispatch_callback(rocprofiler_callback_tracing_record_t record,
                   void*                                 callback_data)
 {
     const rocprofiler_callback_tracing_kernel_dispatch_data_t* payload =
-        (const rocprofiler_callback_tracing_kernel_dispatch_data_t*) record.payload;
-    (void) user_data;
-    (void) callback_data;
+        (const rocprofiler_callback_tracing_kernel_dispatch_data_t*)record.payload;
+    (void)user_data;
+    (void)callback_data;
     pthread_mutex_lock(&g_mutex);
     if(record.operation == ROCPROFILER_KERNEL_DISPATCH_ENQUEUE)
     {
@@ -98,7 +98,7 @@ dispatch_callback(rocprofiler_callback_tracing_record_t record,
     {
         cb_line* line     = &g_cb[g_cb_count++];
         line->operation   = record.operation;
-        line->phase       = (int32_t) record.phase;
+        line->phase       = (int32_t)record.phase;
         line->dispatch_id = payload != NULL ? payload->dispatch_info.dispatch_id : 0;
         line->thread      = record.thread_id;
         line->corr        = record.correlation_id.internal;
@@ -121,9 +121,9 @@ buffer_callback(rocprofiler_context_id_t      context,
                 uint64_t                      drop_count)
 {
     size_t i;
-    (void) context;
-    (void) buffer_id;
-    (void) data;
+    (void)context;
+    (void)buffer_id;
+    (void)data;
     pthread_mutex_lock(&g_mutex);
     g_drops += drop_count;
     for(i = 0; i < num_headers; ++i)
@@ -134,7 +134,7 @@ buffer_callback(rocprofiler_context_id_t      context,
             continue;
         if(g_buf_count < MAX_RECORDS)
             g_buf[g_buf_count++] =
-                *(const rocprofiler_buffer_tracing_kernel_dispatch_record_t*) header->payload;
+                *(const rocprofiler_buffer_tracing_kernel_dispatch_record_t*)header->payload;
         else
             ++g_overflow;
     }
@@ -145,17 +145,18 @@ static int
 tool_initialize(rocprofiler_client_finalize_t fini_func, void* tool_data)
 {
     rocprofiler_context_id_t none = ROCPROFILER_CONTEXT_NONE;
-    (void) fini_func;
-    (void) tool_data;
+    (void)fini_func;
+    (void)tool_data;
     g_context = none;
     report(rocprofiler_create_context(&g_context), "rocprofiler_create_context");
-    report(rocprofiler_configure_callback_tracing_service(g_context,
-                                                          ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
-                                                          NULL,
-                                                          0,
-                                                          dispatch_callback,
-                                                          NULL),
-           "rocprofiler_configure_callback_tracing_service");
+    report(
+        rocprofiler_configure_callback_tracing_service(g_context,
+                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                                                       NULL,
+                                                       0,
+                                                       dispatch_callback,
+                                                       NULL),
+        "rocprofiler_configure_callback_tracing_service");
     report(rocprofiler_create_buffer(g_context,
                                      4096,
                                      2048,
@@ -178,13 +179,13 @@ callback_name(int kind, int op)
     uint64_t    len  = 0;
     if(op == 0)
     {
-        if(rocprofiler_query_callback_tracing_kind_name(
-               (rocprofiler_callback_tracing_kind_t) kind, &name, &len) !=
-           ROCPROFILER_STATUS_SUCCESS)
+        if(rocprofiler_query_callback_tracing_kind_name((rocprofiler_callback_tracing_kind_t)kind,
+                                                        &name,
+                                                        &len) != ROCPROFILER_STATUS_SUCCESS)
             return "?";
     }
     else if(rocprofiler_query_callback_tracing_kind_operation_name(
-                (rocprofiler_callback_tracing_kind_t) kind, op, &name, &len) !=
+                (rocprofiler_callback_tracing_kind_t)kind, op, &name, &len) !=
             ROCPROFILER_STATUS_SUCCESS)
     {
         return "?";
@@ -198,7 +199,7 @@ tool_finalize(void* tool_data)
     const char* path = getenv("TEST_TOOL_C_OUTPUT");
     FILE*       out;
     size_t      i;
-    (void) tool_data;
+    (void)tool_data;
     if(path == NULL || *path == '\0')
     {
         fprintf(stderr, "test-tool-c: TEST_TOOL_C_OUTPUT is not set; nothing written\n");
@@ -218,7 +219,7 @@ tool_finalize(void* tool_data)
             g_enqueue_enter,
             g_enqueue_exit,
             g_complete,
-            (unsigned long) g_buf_count,
+            (unsigned long)g_buf_count,
             g_drops,
             g_overflow);
     for(i = 0; i < g_cb_count; ++i)
@@ -260,8 +261,8 @@ tool_finalize(void* tool_data)
                 r->end_timestamp,
                 r->thread_id,
                 r->correlation_id.internal,
-                (int) r->kind,
-                (int) r->operation);
+                (int)r->kind,
+                (int)r->operation);
     }
     fprintf(out,
             "name kind=%s enqueue=%s complete=%s\n",
@@ -283,8 +284,8 @@ rocprofiler_configure(uint32_t                 version,
 {
     static rocprofiler_tool_configure_result_t result = {
         sizeof(rocprofiler_tool_configure_result_t), tool_initialize, tool_finalize, NULL};
-    (void) version;
-    (void) runtime_version;
+    (void)version;
+    (void)runtime_version;
     g_priority      = priority;
     client_id->name = "test-tool-c";
     return &result;

@@ -58,15 +58,15 @@ struct tool_state
     rocprofiler_callback_thread_t cb_thread   = {};
     std::atomic<bool>             lock_tested = false;
 
-    json doc                = json::object();
-    json callback_records   = json::array();
-    json buffer_records     = json::array();
-    json buffer_deliveries  = json::array();
-    json external_requests  = json::array();
-    json errors             = json::array();
-    int  finalize_calls     = 0;
-    int  initialize_calls   = 0;
-    int  configure_calls    = 0;
+    json doc               = json::object();
+    json callback_records  = json::array();
+    json buffer_records    = json::array();
+    json buffer_deliveries = json::array();
+    json external_requests = json::array();
+    json errors            = json::array();
+    int  finalize_calls    = 0;
+    int  initialize_calls  = 0;
+    int  configure_calls   = 0;
 };
 
 tool_state&
@@ -128,8 +128,8 @@ dim3_json(rocprofiler_dim3_t d)
 json
 dispatch_info_json(const rocprofiler_kernel_dispatch_info_t& info)
 {
-    auto        name   = std::string{};
-    const char* cname  = nullptr;
+    auto        name  = std::string{};
+    const char* cname = nullptr;
     // On this platform the kernel id is the host device's kernel handle.
     if(rocprofiler_host_kernel_name(rocprofiler_host_kernel_t{info.kernel_id}, &cname) ==
            ROCPROFILER_HOST_STATUS_SUCCESS &&
@@ -162,9 +162,9 @@ dispatch_callback(rocprofiler_callback_tracing_record_t record,
     // Configuration is locked once every initialize has run: check it once from a real callback.
     if(!st.lock_tested.exchange(true))
     {
-        auto ctx    = rocprofiler_context_id_t{0};
-        auto thread = rocprofiler_callback_thread_t{};
-        auto locked = json::object();
+        auto ctx                 = rocprofiler_context_id_t{0};
+        auto thread              = rocprofiler_callback_thread_t{};
+        auto locked              = json::object();
         locked["create_context"] = rocprofiler_get_status_name(rocprofiler_create_context(&ctx));
         locked["configure_callback_tracing"] =
             rocprofiler_get_status_name(rocprofiler_configure_callback_tracing_service(
@@ -180,19 +180,19 @@ dispatch_callback(rocprofiler_callback_tracing_record_t record,
         st.doc["after_lock_status"] = locked;
     }
 
-    auto entry                       = json::object();
-    entry["callback_data_ok"]        = (callback_data == &st);
-    entry["context_id"]              = record.context_id.handle;
-    entry["thread_id"]               = record.thread_id;
-    entry["callback_thread"]         = this_thread();
-    entry["correlation_internal"]    = record.correlation_id.internal;
-    entry["correlation_external"]    = record.correlation_id.external.value;
-    entry["correlation_ancestor"]    = record.correlation_id.ancestor;
-    entry["kind"]                    = record.kind;
-    entry["operation"]               = record.operation;
-    entry["phase"]                   = record.phase;
-    entry["user_data_in"]            = user_data->value;
-    entry["received_at"]             = now();
+    auto entry                    = json::object();
+    entry["callback_data_ok"]     = (callback_data == &st);
+    entry["context_id"]           = record.context_id.handle;
+    entry["thread_id"]            = record.thread_id;
+    entry["callback_thread"]      = this_thread();
+    entry["correlation_internal"] = record.correlation_id.internal;
+    entry["correlation_external"] = record.correlation_id.external.value;
+    entry["correlation_ancestor"] = record.correlation_id.ancestor;
+    entry["kind"]                 = record.kind;
+    entry["operation"]            = record.operation;
+    entry["phase"]                = record.phase;
+    entry["user_data_in"]         = user_data->value;
+    entry["received_at"]          = now();
     if(record.kind == ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH && record.payload != nullptr)
     {
         const auto* payload =
@@ -329,7 +329,8 @@ callback_operation_cb(rocprofiler_callback_tracing_kind_t kind,
     auto*       ops  = static_cast<json*>(data);
     const char* name = nullptr;
     uint64_t    len  = 0;
-    auto status = rocprofiler_query_callback_tracing_kind_operation_name(kind, operation, &name, &len);
+    auto        status =
+        rocprofiler_query_callback_tracing_kind_operation_name(kind, operation, &name, &len);
     ops->push_back(json{{"operation", operation},
                         {"status", rocprofiler_get_status_name(status)},
                         {"name", name != nullptr ? name : ""},
@@ -340,12 +341,13 @@ callback_operation_cb(rocprofiler_callback_tracing_kind_t kind,
 int
 callback_kind_cb(rocprofiler_callback_tracing_kind_t kind, void* data)
 {
-    auto*       walk = static_cast<name_walk*>(data);
-    const char* name = nullptr;
-    uint64_t    len  = 0;
+    auto*       walk   = static_cast<name_walk*>(data);
+    const char* name   = nullptr;
+    uint64_t    len    = 0;
     auto        status = rocprofiler_query_callback_tracing_kind_name(kind, &name, &len);
     auto        ops    = json::array();
-    auto iter_status = rocprofiler_iterate_callback_tracing_kind_operations(kind, callback_operation_cb, &ops);
+    auto        iter_status =
+        rocprofiler_iterate_callback_tracing_kind_operations(kind, callback_operation_cb, &ops);
     walk->kinds.push_back(json{{"kind", kind},
                                {"status", rocprofiler_get_status_name(status)},
                                {"name", name != nullptr ? name : ""},
@@ -363,7 +365,8 @@ buffer_operation_cb(rocprofiler_buffer_tracing_kind_t kind,
     auto*       ops  = static_cast<json*>(data);
     const char* name = nullptr;
     uint64_t    len  = 0;
-    auto status = rocprofiler_query_buffer_tracing_kind_operation_name(kind, operation, &name, &len);
+    auto        status =
+        rocprofiler_query_buffer_tracing_kind_operation_name(kind, operation, &name, &len);
     ops->push_back(json{{"operation", operation},
                         {"status", rocprofiler_get_status_name(status)},
                         {"name", name != nullptr ? name : ""},
@@ -374,12 +377,13 @@ buffer_operation_cb(rocprofiler_buffer_tracing_kind_t kind,
 int
 buffer_kind_cb(rocprofiler_buffer_tracing_kind_t kind, void* data)
 {
-    auto*       walk = static_cast<name_walk*>(data);
-    const char* name = nullptr;
-    uint64_t    len  = 0;
+    auto*       walk   = static_cast<name_walk*>(data);
+    const char* name   = nullptr;
+    uint64_t    len    = 0;
     auto        status = rocprofiler_query_buffer_tracing_kind_name(kind, &name, &len);
     auto        ops    = json::array();
-    auto iter_status = rocprofiler_iterate_buffer_tracing_kind_operations(kind, buffer_operation_cb, &ops);
+    auto        iter_status =
+        rocprofiler_iterate_buffer_tracing_kind_operations(kind, buffer_operation_cb, &ops);
     walk->kinds.push_back(json{{"kind", kind},
                                {"status", rocprofiler_get_status_name(status)},
                                {"name", name != nullptr ? name : ""},
@@ -437,23 +441,24 @@ tool_initialize(rocprofiler_client_finalize_t fini_func, void* tool_data)
     auto& st = state();
     auto  lk = std::unique_lock{st.mutex};
     ++st.initialize_calls;
-    st.fini_func                         = fini_func;
-    st.doc["initialize"]                 = json::object();
-    st.doc["initialize"]["thread"]       = this_thread();
-    st.doc["initialize"]["timestamp"]    = now();
-    st.doc["initialize"]["tool_data_ok"] = (tool_data == &st);
+    st.fini_func                           = fini_func;
+    st.doc["initialize"]                   = json::object();
+    st.doc["initialize"]["thread"]         = this_thread();
+    st.doc["initialize"]["timestamp"]      = now();
+    st.doc["initialize"]["tool_data_ok"]   = (tool_data == &st);
     st.doc["initialize"]["is_initialized"] = is_initialized();
     st.doc["initialize"]["is_finalized"]   = is_finalized();
     lk.unlock();
 
     check(rocprofiler_create_context(&st.context), "rocprofiler_create_context");
-    check(rocprofiler_configure_callback_tracing_service(st.context,
-                                                         ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
-                                                         nullptr,
-                                                         0,
-                                                         dispatch_callback,
-                                                         &st),
-          "rocprofiler_configure_callback_tracing_service");
+    check(
+        rocprofiler_configure_callback_tracing_service(st.context,
+                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                                                       nullptr,
+                                                       0,
+                                                       dispatch_callback,
+                                                       &st),
+        "rocprofiler_configure_callback_tracing_service");
     check(rocprofiler_create_buffer(st.context,
                                     kBufferBytes,
                                     kWatermark,
@@ -488,22 +493,24 @@ tool_initialize(rocprofiler_client_finalize_t fini_func, void* tool_data)
 
     int valid = -1, active_before = -1, active_after = -1;
     check(rocprofiler_context_is_valid(st.context, &valid), "rocprofiler_context_is_valid");
-    check(rocprofiler_context_is_active(st.context, &active_before), "rocprofiler_context_is_active");
+    check(rocprofiler_context_is_active(st.context, &active_before),
+          "rocprofiler_context_is_active");
     check(rocprofiler_start_context(st.context), "rocprofiler_start_context");
     // Starting an active context again is not an error.
     auto second_start = rocprofiler_start_context(st.context);
-    check(rocprofiler_context_is_active(st.context, &active_after), "rocprofiler_context_is_active");
+    check(rocprofiler_context_is_active(st.context, &active_after),
+          "rocprofiler_context_is_active");
 
     lk.lock();
-    st.doc["context_id"]                     = st.context.handle;
-    st.doc["buffer_id"]                      = st.buffer.handle;
-    st.doc["callback_thread_handle"]         = st.cb_thread.handle;
-    st.doc["pushed_external_id"]             = kPushedBase;
-    st.doc["popped_external_id"]             = popped.value;
-    st.doc["initialize"]["context_valid"]    = valid;
-    st.doc["initialize"]["active_before"]    = active_before;
-    st.doc["initialize"]["active_after"]     = active_after;
-    st.doc["initialize"]["second_start"]     = rocprofiler_get_status_name(second_start);
+    st.doc["context_id"]                  = st.context.handle;
+    st.doc["buffer_id"]                   = st.buffer.handle;
+    st.doc["callback_thread_handle"]      = st.cb_thread.handle;
+    st.doc["pushed_external_id"]          = kPushedBase;
+    st.doc["popped_external_id"]          = popped.value;
+    st.doc["initialize"]["context_valid"] = valid;
+    st.doc["initialize"]["active_before"] = active_before;
+    st.doc["initialize"]["active_after"]  = active_after;
+    st.doc["initialize"]["second_start"]  = rocprofiler_get_status_name(second_start);
     for(auto& [key, value] : queries.items())
         st.doc[key] = value;
     return 0;
@@ -521,7 +528,7 @@ tool_finalize(void* tool_data)
 
     auto lk = std::lock_guard{st.mutex};
     ++st.finalize_calls;
-    st.doc["finalize"] = json{{"thread", this_thread()},
+    st.doc["finalize"]          = json{{"thread", this_thread()},
                               {"timestamp", now()},
                               {"tool_data_ok", tool_data == &st},
                               {"is_initialized", is_initialized()},
@@ -548,38 +555,38 @@ tool_finalize(void* tool_data)
     out << st.doc.dump(1) << "\n";
     if(!out) std::fprintf(stderr, "test-tool-cxx: cannot write %s\n", path);
 }
-}  // namespace
+} // namespace
 
-extern "C" {
-// For test programs (found with dlsym): the context this tool traces with, 0 before initialize.
-__attribute__((visibility("default"))) uint64_t
-test_tool_cxx_context()
+extern "C"
 {
-    return state().context.handle;
-}
+    // For test programs (found with dlsym): the context this tool traces with, 0 before initialize.
+    __attribute__((visibility("default"))) uint64_t test_tool_cxx_context()
+    {
+        return state().context.handle;
+    }
 
-rocprofiler_tool_configure_result_t*
-rocprofiler_configure(uint32_t                 version,
-                      const char*              runtime_version,
-                      uint32_t                 priority,
-                      rocprofiler_client_id_t* client_id)
-{
-    auto& st = state();
-    auto  lk = std::lock_guard{st.mutex};
-    ++st.configure_calls;
-    client_id->name = "test-tool-cxx";
-    st.client_id    = client_id;
-    st.doc["configure"] = json{{"version", version},
-                               {"runtime_version", runtime_version != nullptr ? runtime_version : ""},
-                               {"priority", priority},
-                               {"client_handle", client_id->handle},
-                               {"client_size", client_id->size},
-                               {"thread", this_thread()},
-                               {"timestamp", now()},
-                               {"is_initialized", is_initialized()},
-                               {"is_finalized", is_finalized()}};
-    static auto result = rocprofiler_tool_configure_result_t{
-        sizeof(rocprofiler_tool_configure_result_t), tool_initialize, tool_finalize, &st};
-    return &result;
-}
+    rocprofiler_tool_configure_result_t* rocprofiler_configure(uint32_t    version,
+                                                               const char* runtime_version,
+                                                               uint32_t    priority,
+                                                               rocprofiler_client_id_t* client_id)
+    {
+        auto& st = state();
+        auto  lk = std::lock_guard{st.mutex};
+        ++st.configure_calls;
+        client_id->name = "test-tool-cxx";
+        st.client_id    = client_id;
+        st.doc["configure"] =
+            json{{"version", version},
+                 {"runtime_version", runtime_version != nullptr ? runtime_version : ""},
+                 {"priority", priority},
+                 {"client_handle", client_id->handle},
+                 {"client_size", client_id->size},
+                 {"thread", this_thread()},
+                 {"timestamp", now()},
+                 {"is_initialized", is_initialized()},
+                 {"is_finalized", is_finalized()}};
+        static auto result = rocprofiler_tool_configure_result_t{
+            sizeof(rocprofiler_tool_configure_result_t), tool_initialize, tool_finalize, &st};
+        return &result;
+    }
 }

@@ -29,7 +29,7 @@
 #    error "TEST_TOOL_MODE must be decline, init_fail or early_fini"
 #endif
 #define TEST_TOOL_STR2(X) #X
-#define TEST_TOOL_STR(X)  TEST_TOOL_STR2(X)
+#define TEST_TOOL_STR(X) TEST_TOOL_STR2(X)
 
 namespace
 {
@@ -46,15 +46,15 @@ mode_is(const char* name)
 
 struct tool_state
 {
-    std::mutex                    mutex          = {};
-    rocprofiler_client_id_t*      client_id      = nullptr;
-    rocprofiler_client_finalize_t fini_func      = nullptr;
-    rocprofiler_context_id_t      context        = {};
-    bool                          finalized      = false;
-    uint64_t                      enqueue_enters = 0;
-    json                          doc            = json::object();
-    json                          after_fini     = json::array();
-    json                          dispatch_ids   = json::array();
+    std::mutex                    mutex            = {};
+    rocprofiler_client_id_t*      client_id        = nullptr;
+    rocprofiler_client_finalize_t fini_func        = nullptr;
+    rocprofiler_context_id_t      context          = {};
+    bool                          finalized        = false;
+    uint64_t                      enqueue_enters   = 0;
+    json                          doc              = json::object();
+    json                          after_fini       = json::array();
+    json                          dispatch_ids     = json::array();
     int                           configure_calls  = 0;
     int                           initialize_calls = 0;
     int                           finalize_calls   = 0;
@@ -77,11 +77,9 @@ is_finalized()
 }
 
 void
-dispatch_callback(rocprofiler_callback_tracing_record_t record,
-                  rocprofiler_user_data_t*,
-                  void*)
+dispatch_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*, void*)
 {
-    auto& st = state();
+    auto&       st = state();
     const auto* payload =
         static_cast<const rocprofiler_callback_tracing_kernel_dispatch_data_t*>(record.payload);
     const auto dispatch_id = payload != nullptr ? payload->dispatch_info.dispatch_id : 0;
@@ -111,10 +109,10 @@ dispatch_callback(rocprofiler_callback_tracing_record_t record,
         st.fini_func(*st.client_id);
         auto active = -1;
         rocprofiler_context_is_active(st.context, &active);
-        auto restart = rocprofiler_start_context(st.context);
-        auto lk      = std::lock_guard{st.mutex};
-        st.doc["active_after_fini"]  = active;
-        st.doc["restart_after_fini"] = rocprofiler_get_status_name(restart);
+        auto restart                       = rocprofiler_start_context(st.context);
+        auto lk                            = std::lock_guard{st.mutex};
+        st.doc["active_after_fini"]        = active;
+        st.doc["restart_after_fini"]       = rocprofiler_get_status_name(restart);
         st.doc["sdk_finalized_after_fini"] = is_finalized();
     }
 }
@@ -129,10 +127,15 @@ tool_initialize(rocprofiler_client_finalize_t fini_func, void*)
         st.fini_func = fini_func;
     }
     auto create = rocprofiler_create_context(&st.context);
-    auto config = rocprofiler_configure_callback_tracing_service(
-        st.context, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, nullptr, 0, dispatch_callback, nullptr);
-    auto start = rocprofiler_start_context(st.context);
-    auto lk    = std::lock_guard{st.mutex};
+    auto config =
+        rocprofiler_configure_callback_tracing_service(st.context,
+                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                                                       nullptr,
+                                                       0,
+                                                       dispatch_callback,
+                                                       nullptr);
+    auto start               = rocprofiler_start_context(st.context);
+    auto lk                  = std::lock_guard{st.mutex};
     st.doc["create_context"] = rocprofiler_get_status_name(create);
     st.doc["configure"]      = rocprofiler_get_status_name(config);
     st.doc["start_context"]  = rocprofiler_get_status_name(start);
@@ -146,8 +149,8 @@ tool_finalize(void*)
     auto& st = state();
     auto  lk = std::lock_guard{st.mutex};
     ++st.finalize_calls;
-    st.finalized                        = true;
-    st.doc["is_finalized_in_finalize"]  = is_finalized();
+    st.finalized                         = true;
+    st.doc["is_finalized_in_finalize"]   = is_finalized();
     st.doc["enqueue_enters_at_finalize"] = st.enqueue_enters;
 }
 
@@ -167,14 +170,14 @@ write_output()
         st.doc["active_at_exit"] = active;
         st.doc["valid_at_exit"]  = valid;
     }
-    st.doc["mode"]               = kMode;
-    st.doc["configure_calls"]    = st.configure_calls;
-    st.doc["initialize_calls"]   = st.initialize_calls;
-    st.doc["finalize_calls"]     = st.finalize_calls;
-    st.doc["callbacks"]          = st.callbacks;
-    st.doc["enqueue_enters"]     = st.enqueue_enters;
-    st.doc["dispatch_ids"]       = st.dispatch_ids;
-    st.doc["callbacks_after_fini"] = st.after_fini;
+    st.doc["mode"]                  = kMode;
+    st.doc["configure_calls"]       = st.configure_calls;
+    st.doc["initialize_calls"]      = st.initialize_calls;
+    st.doc["finalize_calls"]        = st.finalize_calls;
+    st.doc["callbacks"]             = st.callbacks;
+    st.doc["enqueue_enters"]        = st.enqueue_enters;
+    st.doc["dispatch_ids"]          = st.dispatch_ids;
+    st.doc["callbacks_after_fini"]  = st.after_fini;
     st.doc["sdk_finalized_at_exit"] = is_finalized();
 
     const char* base = std::getenv("TEST_TOOL_LIFECYCLE_OUTPUT");
@@ -190,7 +193,7 @@ at_unload()
 {
     write_output();
 }
-}  // namespace
+} // namespace
 
 extern "C" rocprofiler_tool_configure_result_t*
 rocprofiler_configure(uint32_t, const char*, uint32_t priority, rocprofiler_client_id_t* client_id)

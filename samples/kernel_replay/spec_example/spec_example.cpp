@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include <stddef.h>  // NULL, as the spec's snippet writes it
+#include <stddef.h> // NULL, as the spec's snippet writes it
 
 namespace
 {
@@ -59,18 +59,17 @@ uint64_t
 groups_for_agent(rocprofiler_agent_id_t agent_id)
 {
     ++pass_count_calls;
-    if(agent_id.handle == 0) return 1;  // no agent: do not replay
+    if(agent_id.handle == 0) return 1; // no agent: do not replay
     const char* env = std::getenv("SPEC_EXAMPLE_GROUPS");
     if(env == nullptr || *env == '\0') return 3;
     char* end   = nullptr;
     auto  value = std::strtoull(env, &end, 10);
-    if(*end != '\0' || value == 0) return 1;  // never 0: there is no replay_continue here
+    if(*end != '\0' || value == 0) return 1; // never 0: there is no replay_continue here
     return value;
 }
 
-uint64_t
-tool_pass_count_callback(rocprofiler_kernel_dispatch_info_t dispatch_info,
-                         rocprofiler_user_data_t /* user_data */);
+uint64_t tool_pass_count_callback(rocprofiler_kernel_dispatch_info_t dispatch_info,
+                                  rocprofiler_user_data_t /* user_data */);
 
 // ===== VERBATIM from kernel_replay_callback_api.md: tool_kernel_replay_callback ===============
 void
@@ -80,8 +79,7 @@ tool_kernel_replay_callback(rocprofiler_callback_tracing_record_t record,
 {
     if(record.kind != ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY) return;
 
-    auto* payload =
-        static_cast<rocprofiler_callback_tracing_kernel_replay_data_t*>(record.payload);
+    auto* payload = static_cast<rocprofiler_callback_tracing_kernel_replay_data_t*>(record.payload);
 
     if(record.operation == ROCPROFILER_KERNEL_REPLAY_CONFIG &&
        record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
@@ -122,19 +120,20 @@ struct row
 
 struct tool_state
 {
-    std::mutex               mutex  = {};
-    std::vector<row>         rows   = {};
-    rocprofiler_buffer_id_t  buffer = {};
-    bool                     ok     = false;
+    std::mutex              mutex  = {};
+    std::vector<row>        rows   = {};
+    rocprofiler_buffer_id_t buffer = {};
+    bool                    ok     = false;
 };
 
-tool_state* state = nullptr;  // leaked on purpose: buffer callbacks and finalize run at exit
+tool_state* state = nullptr; // leaked on purpose: buffer callbacks and finalize run at exit
 
 bool
 check(rocprofiler_status_t status, const char* what)
 {
     if(status == ROCPROFILER_STATUS_SUCCESS) return true;
-    std::fprintf(stderr, "spec_example: %s failed: %s\n", what, rocprofiler_get_status_string(status));
+    std::fprintf(
+        stderr, "spec_example: %s failed: %s\n", what, rocprofiler_get_status_string(status));
     return false;
 }
 
@@ -167,8 +166,8 @@ buffer_callback(rocprofiler_context_id_t,
         if(headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_TRACING ||
            headers[i]->kind != ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH)
             continue;
-        const auto* rec =
-            static_cast<const rocprofiler_buffer_tracing_kernel_dispatch_record_t*>(headers[i]->payload);
+        const auto* rec = static_cast<const rocprofiler_buffer_tracing_kernel_dispatch_record_t*>(
+            headers[i]->payload);
         auto r        = row{};
         r.dispatch_id = rec->dispatch_info.dispatch_id;
         r.kernel_id   = rec->dispatch_info.kernel_id;
@@ -184,17 +183,17 @@ tool_initialize(rocprofiler_client_finalize_t, void*)
 {
     // ===== VERBATIM from kernel_replay_callback_api.md: the configuration snippet =============
     // (kept at column 0, as printed, so that it is the spec's text byte for byte)
-rocprofiler_context_id_t ctx = {0};
-rocprofiler_create_context(&ctx);
+    rocprofiler_context_id_t ctx = {0};
+    rocprofiler_create_context(&ctx);
 
-rocprofiler_configure_callback_tracing_service(ctx,
-                                               ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
-                                               NULL,   // all operations
-                                               0,
-                                               tool_kernel_replay_callback,
-                                               NULL);  // callback_args
+    rocprofiler_configure_callback_tracing_service(ctx,
+                                                   ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                                                   NULL, // all operations
+                                                   0,
+                                                   tool_kernel_replay_callback,
+                                                   NULL); // callback_args
 
-rocprofiler_start_context(ctx);
+    rocprofiler_start_context(ctx);
     // ===== end VERBATIM =======================================================================
 
     // The snippet ignores the statuses; this tool checks that its context is the active one.
@@ -210,8 +209,13 @@ rocprofiler_start_context(ctx);
     auto kind   = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH;
     state->ok =
         check(rocprofiler_create_context(&traced), "rocprofiler_create_context") &&
-        check(rocprofiler_create_buffer(traced, 64 * 1024, 48 * 1024, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        buffer_callback, nullptr, &state->buffer),
+        check(rocprofiler_create_buffer(traced,
+                                        64 * 1024,
+                                        48 * 1024,
+                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                        buffer_callback,
+                                        nullptr,
+                                        &state->buffer),
               "rocprofiler_create_buffer") &&
         check(rocprofiler_configure_buffer_tracing_service(
                   traced, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, 0, state->buffer),
@@ -235,7 +239,8 @@ tool_finalize(void*)
         {
             std::fprintf(out, "dispatch_id,kernel_id,pass,start,end\n");
             for(const auto& r : state->rows)
-                std::fprintf(out, "%llu,%llu,%lld,%llu,%llu\n",
+                std::fprintf(out,
+                             "%llu,%llu,%lld,%llu,%llu\n",
                              static_cast<unsigned long long>(r.dispatch_id),
                              static_cast<unsigned long long>(r.kernel_id),
                              static_cast<long long>(r.pass),
@@ -246,19 +251,21 @@ tool_finalize(void*)
         else
             std::fprintf(stderr, "spec_example: cannot write %s\n", path);
     }
-    std::fprintf(stderr, "spec_example: pass_count_calls=%llu pass_enters=%llu pass_exits=%llu records=%zu\n",
-                 static_cast<unsigned long long>(pass_count_calls.load()),
-                 static_cast<unsigned long long>(pass_enters.load()),
-                 static_cast<unsigned long long>(pass_exits.load()),
-                 state->rows.size());
+    std::fprintf(
+        stderr,
+        "spec_example: pass_count_calls=%llu pass_enters=%llu pass_exits=%llu records=%zu\n",
+        static_cast<unsigned long long>(pass_count_calls.load()),
+        static_cast<unsigned long long>(pass_enters.load()),
+        static_cast<unsigned long long>(pass_exits.load()),
+        state->rows.size());
 }
-}  // namespace
+} // namespace
 
 extern "C" __attribute__((visibility("default"))) rocprofiler_tool_configure_result_t*
 rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* client_id)
 {
-    client_id->name = "spec_example";
-    state           = new tool_state{};
+    client_id->name    = "spec_example";
+    state              = new tool_state{};
     static auto result = rocprofiler_tool_configure_result_t{
         sizeof(rocprofiler_tool_configure_result_t), tool_initialize, tool_finalize, nullptr};
     return &result;

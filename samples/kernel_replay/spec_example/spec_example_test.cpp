@@ -27,7 +27,7 @@ namespace
 {
 namespace fs = std::filesystem;
 
-constexpr uint64_t dispatches = 2 * 5;  // host_demo --iterations 2: 5 kernels per iteration
+constexpr uint64_t dispatches = 2 * 5; // host_demo --iterations 2: 5 kernels per iteration
 
 std::string
 slurp(const fs::path& path)
@@ -69,7 +69,8 @@ protected:
     {
         const char* program = std::getenv("HOST_DEMO");
         const char* tool    = std::getenv("SPEC_EXAMPLE_TOOL");
-        EXPECT_TRUE(program != nullptr && tool != nullptr) << "CTest sets HOST_DEMO and SPEC_EXAMPLE_TOOL";
+        EXPECT_TRUE(program != nullptr && tool != nullptr)
+            << "CTest sets HOST_DEMO and SPEC_EXAMPLE_TOOL";
         auto r = result{};
         if(program == nullptr || tool == nullptr) return r;
         auto out = dir / "stdout.txt", err = dir / "stderr.txt", csv = dir / "records.csv";
@@ -87,7 +88,13 @@ protected:
             if(fo < 0 || fe < 0) _exit(126);
             dup2(fo, STDOUT_FILENO);
             dup2(fe, STDERR_FILENO);
-            execl(program, program, "--iterations", "2", "--size", "1024", static_cast<char*>(nullptr));
+            execl(program,
+                  program,
+                  "--iterations",
+                  "2",
+                  "--size",
+                  "1024",
+                  static_cast<char*>(nullptr));
             _exit(127);
         }
         auto status = 0;
@@ -136,7 +143,9 @@ parse(const std::string& csv)
     {
         unsigned long long id = 0, kernel = 0, start = 0, end = 0;
         long long          pass = 0;
-        EXPECT_EQ(std::sscanf(line.c_str(), "%llu,%llu,%lld,%llu,%llu", &id, &kernel, &pass, &start, &end), 5)
+        EXPECT_EQ(std::sscanf(
+                      line.c_str(), "%llu,%llu,%lld,%llu,%llu", &id, &kernel, &pass, &start, &end),
+                  5)
             << line;
         by_id[id].push_back({kernel, pass, start, end});
     }
@@ -208,4 +217,4 @@ TEST_F(spec_example, one_pass_is_not_replayed)
         EXPECT_EQ(recs[0].pass, -1) << "dispatch " << id;
     }
 }
-}  // namespace
+} // namespace

@@ -39,15 +39,16 @@ find_libraries(std::string& error)
     auto exe     = std::error_code{};
     auto self    = fs::read_symlink("/proc/self/exe", exe);
     auto lib_dir = exe ? fs::path{} : self.parent_path().parent_path() / "lib";
-    auto pick    = [&](const char* variable, const char* file) -> std::string {
+    auto pick    = [&](const char* variable, const char* file) -> std::string
+    {
         if(const auto* value = std::getenv(variable); value != nullptr && *value != '\0')
             return value;
         return (lib_dir / file).string();
     };
     auto libs = libraries{pick("ROCPROF_TOOL_LIBRARY", "librocprofiler-sdk-tool.so"),
                           pick("ROCPROF_SDK_LIBRARY", "librocprofiler-sdk.so")};
-    for(const auto& [path, variable] : {std::pair{libs.tool, "ROCPROF_TOOL_LIBRARY"},
-                                        std::pair{libs.sdk, "ROCPROF_SDK_LIBRARY"}})
+    for(const auto& [path, variable] :
+        {std::pair{libs.tool, "ROCPROF_TOOL_LIBRARY"}, std::pair{libs.sdk, "ROCPROF_SDK_LIBRARY"}})
     {
         if(!fs::exists(path))
         {
@@ -63,8 +64,9 @@ find_libraries(std::string& error)
 // Runs the tool library's helper mode in a child process (the SDK never loads into rocprofv3
 // itself) and returns its JSON.
 std::optional<nlohmann::json>
-query_agents(const libraries& libs, const std::vector<std::vector<std::string>>& groups,
-             std::string& error)
+query_agents(const libraries&                             libs,
+             const std::vector<std::vector<std::string>>& groups,
+             std::string&                                 error)
 {
     int fds[2];
     if(pipe(fds) != 0)
@@ -85,18 +87,21 @@ query_agents(const libraries& libs, const std::vector<std::vector<std::string>>&
         setenv("ROCPROFV3_TOOL_HELPER_MODE", "1", 1);
         // The helper checks that each group fits in one pass of each agent.
         setenv("ROCPROFV3_TOOL_QUERY_GROUPS",
-               rocprofiler::tool::parse::encode_counter_groups(groups).c_str(), 1);
+               rocprofiler::tool::parse::encode_counter_groups(groups).c_str(),
+               1);
         auto* handle = dlopen(libs.tool.c_str(), RTLD_NOW | RTLD_LOCAL);
         if(handle == nullptr)
         {
-            std::fprintf(stderr, "rocprofv3: error: cannot load '%s': %s\n", libs.tool.c_str(), dlerror());
+            std::fprintf(
+                stderr, "rocprofv3: error: cannot load '%s': %s\n", libs.tool.c_str(), dlerror());
             _exit(3);
         }
         using query_fn = int (*)(int);
         auto fn        = reinterpret_cast<query_fn>(dlsym(handle, "rocprofv3_tool_query_agents"));
         if(fn == nullptr)
         {
-            std::fprintf(stderr, "rocprofv3: error: '%s' has no rocprofv3_tool_query_agents\n",
+            std::fprintf(stderr,
+                         "rocprofv3: error: '%s' has no rocprofv3_tool_query_agents\n",
                          libs.tool.c_str());
             _exit(3);
         }
@@ -116,7 +121,9 @@ query_agents(const libraries& libs, const std::vector<std::vector<std::string>>&
     }
     close(fds[0]);
     int status = 0;
-    while(waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    while(waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    {
+    }
     if(text.empty())
     {
         error = "the agent query of the tool library failed";
@@ -125,7 +132,8 @@ query_agents(const libraries& libs, const std::vector<std::vector<std::string>>&
     try
     {
         return nlohmann::json::parse(text);
-    } catch(const std::exception& e)
+    }
+    catch(const std::exception& e)
     {
         error = std::string{"the agent query returned invalid JSON: "} + e.what();
         return std::nullopt;
@@ -160,8 +168,8 @@ list_available(const nlohmann::json& query)
 {
     for(const auto& a : query.at("agents"))
     {
-        std::cout << "Agent " << a.value("logical_node_id", 0) << ": " << a.value("type", "")
-                  << " " << a.value("name", "") << " (" << a.value("product_name", "") << ")\n";
+        std::cout << "Agent " << a.value("logical_node_id", 0) << ": " << a.value("type", "") << " "
+                  << a.value("name", "") << " (" << a.value("product_name", "") << ")\n";
         if(a.value("type", "") != "GPU") continue;
         if(a.contains("counters_error"))
         {
@@ -193,7 +201,8 @@ prepend(const char* variable, const std::string& value)
 
 // Runs the application once with @p env added; returns rocprofv3's exit code for that run.
 int
-run_application(const options& opts, const libraries& libs,
+run_application(const options&                            opts,
+                const libraries&                          libs,
                 const std::map<std::string, std::string>& env)
 {
     auto argv = std::vector<char*>{};
@@ -217,22 +226,25 @@ run_application(const options& opts, const libraries& libs,
         setenv("ROCP_TOOL_LIBRARIES", libs.tool.c_str(), 1);
         execvp(argv[0], argv.data());
         auto err = errno;
-        std::fprintf(stderr, "rocprofv3: error: cannot execute '%s': %s\n", argv[0], std::strerror(err));
+        std::fprintf(
+            stderr, "rocprofv3: error: cannot execute '%s': %s\n", argv[0], std::strerror(err));
         _exit(err == ENOENT ? exit_not_found : exit_not_executable);
     }
     // The terminal's Ctrl-C reaches the application too; rocprofv3 waits for its exit code.
     auto old_int  = signal(SIGINT, SIG_IGN);
     auto old_quit = signal(SIGQUIT, SIG_IGN);
     int  status   = 0;
-    while(waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    while(waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    {
+    }
     signal(SIGINT, old_int);
     signal(SIGQUIT, old_quit);
     if(WIFEXITED(status)) return WEXITSTATUS(status);
     if(WIFSIGNALED(status)) return 128 + WTERMSIG(status);
     return exit_configuration;
 }
-}  // namespace
-}  // namespace rocprofv3
+} // namespace
+} // namespace rocprofv3
 
 int
 main(int argc, char** argv)

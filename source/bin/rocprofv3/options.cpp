@@ -43,55 +43,69 @@ usage_error(std::string message)
 {
     auto out      = parse_result{};
     out.exit_code = exit_usage;
-    out.error     = "rocprofv3: error: " + std::move(message) +
-                "\nRun 'rocprofv3 --help' for the options.\n";
+    out.error =
+        "rocprofv3: error: " + std::move(message) + "\nRun 'rocprofv3 --help' for the options.\n";
     return out;
 }
-}  // namespace
+} // namespace
 
 parse_result
 parse_command_line(int argc, const char* const* argv)
 {
     auto opts = options{};
     auto app  = CLI::App{"rocprofv3: profile kernels of an application through rocprofiler-sdk.\n"
-                        "Usage: rocprofv3 [options] -- <application> [arguments]",
+                         "Usage: rocprofv3 [options] -- <application> [arguments]",
                         "rocprofv3"};
     app.footer(std::string{footer_help} + exit_codes_help);
     app.set_version_flag("--version", std::string{"rocprofv3 "} + ROCPROFV3_VERSION);
 
-    app.add_option("--pmc", opts.pmc_groups,
+    app.add_option("--pmc",
+                   opts.pmc_groups,
                    "Counters to collect. Each occurrence of --pmc is one counter group, collected "
                    "in one pass (application replay: one run of the application per group; "
                    "kernel replay: one replay pass of each dispatch per group)")
         ->expected(1, -1)
         ->type_name("COUNTER...");
-    app.add_option("--replay-mode", opts.replay_mode,
+    app.add_option("--replay-mode",
+                   opts.replay_mode,
                    "'kernel': replay each dispatch once per counter group instead of re-running "
                    "the application (needs --pmc and --kernel-replay-beta-enabled)")
         ->type_name("kernel");
-    app.add_flag("--kernel-replay-beta-enabled", opts.kernel_replay_beta,
-                 "Acknowledge that kernel replay is a beta feature (required by --replay-mode kernel)");
-    app.add_flag("--kernel-trace", opts.kernel_trace, "Trace kernel dispatches (<prefix>_kernel_trace.csv)");
+    app.add_flag(
+        "--kernel-replay-beta-enabled",
+        opts.kernel_replay_beta,
+        "Acknowledge that kernel replay is a beta feature (required by --replay-mode kernel)");
+    app.add_flag(
+        "--kernel-trace", opts.kernel_trace, "Trace kernel dispatches (<prefix>_kernel_trace.csv)");
     app.add_flag("--stats", opts.stats, "Write per-kernel statistics (<prefix>_kernel_stats.csv)");
-    app.add_flag("-S,--summary", opts.summary, "Print the per-kernel statistics table to stderr at the end");
-    app.add_option("-d,--output-directory", opts.output_directory,
+    app.add_flag(
+        "-S,--summary", opts.summary, "Print the per-kernel statistics table to stderr at the end");
+    app.add_option("-d,--output-directory",
+                   opts.output_directory,
                    "Directory of the output files (default: the current directory; created if "
                    "missing)");
-    app.add_option("-o,--output-file", opts.output_file,
+    app.add_option("-o,--output-file",
+                   opts.output_file,
                    "Prefix of the output file names (default: the application's process id)");
-    app.add_option("-f,--output-format", opts.output_formats,
+    app.add_option("-f,--output-format",
+                   opts.output_formats,
                    "Output formats: csv (default), json; several allowed. pftrace and rocpd are "
                    "not supported")
         ->expected(1, -1)
         ->type_name("FORMAT...");
-    app.add_option("--kernel-include-regex", opts.include_regex,
+    app.add_option("--kernel-include-regex",
+                   opts.include_regex,
                    "Record only kernels whose name matches this ECMAScript regular expression");
-    app.add_option("--kernel-exclude-regex", opts.exclude_regex,
+    app.add_option("--kernel-exclude-regex",
+                   opts.exclude_regex,
                    "Do not record kernels whose name matches this regular expression");
-    app.add_option("--kernel-iteration-range", opts.iteration_range,
+    app.add_option("--kernel-iteration-range",
+                   opts.iteration_range,
                    "Record only these iterations (from 1) of each kernel name, e.g. '[1-3,5]'");
-    app.add_flag("-L,--list-avail", opts.list_avail, "List the agents and their counters, then exit");
-    app.add_option("-i,--input", opts.input_file,
+    app.add_flag(
+        "-L,--list-avail", opts.list_avail, "List the agents and their counters, then exit");
+    app.add_option("-i,--input",
+                   opts.input_file,
                    "Text file of 'pmc: <counters...>' lines, one counter group per line");
     app.add_option("command", opts.command, "The application and its arguments (after --)")
         ->expected(-1);
@@ -121,19 +135,22 @@ parse_command_line(int argc, const char* const* argv)
                                    "' before '--'");
             opts.command = after_separator;
         }
-    } catch(const CLI::CallForHelp&)
+    }
+    catch(const CLI::CallForHelp&)
     {
         auto out      = parse_result{};
         out.exit_code = exit_ok;
         out.output    = app.help();
         return out;
-    } catch(const CLI::CallForVersion&)
+    }
+    catch(const CLI::CallForVersion&)
     {
         auto out      = parse_result{};
         out.exit_code = exit_ok;
         out.output    = std::string{"rocprofv3 "} + ROCPROFV3_VERSION + "\n";
         return out;
-    } catch(const CLI::ParseError& e)
+    }
+    catch(const CLI::ParseError& e)
     {
         return usage_error(e.what());
     }
@@ -164,7 +181,8 @@ parse_command_line(int argc, const char* const* argv)
                 split.emplace_back(std::move(name));
         group = std::move(split);
     }
-    opts.pmc_groups.erase(std::remove_if(opts.pmc_groups.begin(), opts.pmc_groups.end(),
+    opts.pmc_groups.erase(std::remove_if(opts.pmc_groups.begin(),
+                                         opts.pmc_groups.end(),
                                          [](const auto& g) { return g.empty(); }),
                           opts.pmc_groups.end());
 
@@ -182,7 +200,8 @@ parse_command_line(int argc, const char* const* argv)
                                "(kernel replay is a beta feature)");
     }
     else if(opts.kernel_replay_beta)
-        return usage_error("--kernel-replay-beta-enabled is only meaningful with --replay-mode kernel");
+        return usage_error(
+            "--kernel-replay-beta-enabled is only meaningful with --replay-mode kernel");
 
     if(opts.output_formats.empty()) opts.output_formats = {"csv"};
     {
@@ -194,7 +213,8 @@ parse_command_line(int argc, const char* const* argv)
         {
             std::transform(f.begin(), f.end(), f.begin(), ::tolower);
             if(f == "pftrace" || f == "rocpd")
-                return usage_error("--output-format " + f + " is not supported by this rocprofv3 "
+                return usage_error("--output-format " + f +
+                                   " is not supported by this rocprofv3 "
                                    "(supported: csv, json)");
             if(f != "csv" && f != "json")
                 return usage_error("unknown --output-format '" + f + "' (supported: csv, json)");
@@ -221,9 +241,12 @@ parse_command_line(int argc, const char* const* argv)
                            "' is a file name prefix; put directories in --output-directory");
 
     if(!opts.list_avail && opts.command.empty())
-        return usage_error("no application given: rocprofv3 [options] -- <application> [arguments]");
-    if(!opts.list_avail && !opts.kernel_trace && !opts.stats && !opts.summary && opts.pmc_groups.empty())
-        return usage_error("nothing to collect: give --kernel-trace, --stats, -S/--summary or --pmc");
+        return usage_error(
+            "no application given: rocprofv3 [options] -- <application> [arguments]");
+    if(!opts.list_avail && !opts.kernel_trace && !opts.stats && !opts.summary &&
+       opts.pmc_groups.empty())
+        return usage_error(
+            "nothing to collect: give --kernel-trace, --stats, -S/--summary or --pmc");
 
     auto out = parse_result{};
     out.opts = std::move(opts);
@@ -254,7 +277,7 @@ validate_counters(const std::vector<std::vector<std::string>>& groups,
     // An agent without counters is only fatal when no agent can collect anything.
     errors.clear();
 
-    auto all = std::vector<std::string>{available.begin(), available.end()};
+    auto all  = std::vector<std::string>{available.begin(), available.end()};
     auto seen = std::set<std::string>{};
     for(const auto& group : groups)
         for(const auto& name : group)
@@ -323,7 +346,7 @@ tool_environment(const options& opts, size_t pass)
     if(!opts.pmc_groups.empty())
     {
         env["ROCPROF_COUNTER_COLLECTION"] = "1";
-        auto groups = opts.pmc_groups;
+        auto groups                       = opts.pmc_groups;
         if(!opts.kernel_replay() && pass > 0) groups = {opts.pmc_groups.at(pass - 1)};
         auto all = std::string{"pmc:"};
         for(const auto& g : groups)
@@ -335,4 +358,4 @@ tool_environment(const options& opts, size_t pass)
     }
     return env;
 }
-}  // namespace rocprofv3
+} // namespace rocprofv3

@@ -23,43 +23,42 @@ enum exit_code : int
 
 struct options
 {
-    std::vector<std::vector<std::string>> pmc_groups          = {};
-    std::string                           replay_mode         = {};
-    bool                                  kernel_replay_beta  = false;
-    bool                                  kernel_trace        = false;
-    bool                                  stats               = false;
-    bool                                  summary             = false;
-    std::string                           output_directory    = ".";
-    std::string                           output_file         = {};  // empty: the app's pid
-    std::vector<std::string>              output_formats      = {};
-    std::string                           include_regex       = {};
-    std::string                           exclude_regex       = {};
-    std::string                           iteration_range     = {};
-    bool                                  list_avail          = false;
-    std::string                           input_file          = {};
-    std::vector<std::string>              command             = {};
+    std::vector<std::vector<std::string>> pmc_groups         = {};
+    std::string                           replay_mode        = {};
+    bool                                  kernel_replay_beta = false;
+    bool                                  kernel_trace       = false;
+    bool                                  stats              = false;
+    bool                                  summary            = false;
+    std::string                           output_directory   = ".";
+    std::string                           output_file        = {}; // empty: the app's pid
+    std::vector<std::string>              output_formats     = {};
+    std::string                           include_regex      = {};
+    std::string                           exclude_regex      = {};
+    std::string                           iteration_range    = {};
+    bool                                  list_avail         = false;
+    std::string                           input_file         = {};
+    std::vector<std::string>              command            = {};
 
     bool kernel_replay() const { return replay_mode == "kernel"; }
 };
 
 struct parse_result
 {
-    std::optional<options> opts      = {};   // set: proceed
-    int                    exit_code = 0;    // when opts is empty: exit with this code
-    std::string            output    = {};   // text for stdout (help, version)
-    std::string            error     = {};   // text for stderr
+    std::optional<options> opts      = {}; // set: proceed
+    int                    exit_code = 0;  // when opts is empty: exit with this code
+    std::string            output    = {}; // text for stdout (help, version)
+    std::string            error     = {}; // text for stderr
 };
 
 // Parses and validates argv. Never runs anything and never exits.
-parse_result
-parse_command_line(int argc, const char* const* argv);
+parse_result parse_command_line(int argc, const char* const* argv);
 
 // The counters an agent reports (from the tool library's helper mode).
 struct agent_counters
 {
     std::string                logical_id   = {};
     std::string                product_name = {};
-    std::optional<std::string> error        = {};  // why the agent reports no counters
+    std::optional<std::string> error        = {}; // why the agent reports no counters
     std::vector<std::string>   counters     = {};
     // Counters one pass of the agent collects (probed by the tool library), when it is limited.
     std::optional<size_t> counters_per_pass = {};
@@ -72,17 +71,14 @@ struct agent_counters
 // close matches among all agents' counters) and that every group fits in one pass of the agents
 // that have its counters (the message names the agent's limit). Returns the error lines (empty:
 // fine).
-std::vector<std::string>
-validate_counters(const std::vector<std::vector<std::string>>& groups,
-                  const std::vector<agent_counters>&           agents);
+std::vector<std::string> validate_counters(const std::vector<std::vector<std::string>>& groups,
+                                           const std::vector<agent_counters>&           agents);
 
 // The ROCPROF_* variables (not LD_PRELOAD / ROCP_TOOL_LIBRARIES) of one run. @p pass is the
 // application-replay pass (1-based; 0 when there is a single run) and selects both the counter
 // group and the output sub-directory pass_<N>.
-std::map<std::string, std::string>
-tool_environment(const options& opts, size_t pass);
+std::map<std::string, std::string> tool_environment(const options& opts, size_t pass);
 
 // Number of runs of the application: one per --pmc group under application replay, else 1.
-size_t
-run_count(const options& opts);
-}  // namespace rocprofv3
+size_t run_count(const options& opts);
+} // namespace rocprofv3

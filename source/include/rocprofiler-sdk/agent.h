@@ -30,48 +30,48 @@ typedef union rocprofiler_uuid_t
  */
 typedef struct rocprofiler_agent_v0_t
 {
-    uint64_t                 size;                 ///< Size of this struct
-    rocprofiler_agent_id_t   id;                   ///< Id of the agent
-    rocprofiler_agent_type_t type;                 ///< CPU or GPU
-    uint32_t                 cpu_cores_count;      ///< CPU cores (CPU agents)
-    uint32_t                 simd_count;           ///< SIMD units in all (GPU: SMSPs)
-    uint32_t                 mem_banks_count;      ///< Memory banks
-    uint32_t                 caches_count;         ///< Caches
-    uint32_t                 io_links_count;       ///< I/O links
-    uint32_t                 cpu_core_id_base;     ///< First CPU core id
-    uint32_t                 simd_id_base;         ///< First SIMD id
-    uint32_t                 max_waves_per_simd;   ///< Maximum waves (warps) per SIMD
-    uint32_t                 lds_size_in_kb;       ///< Group (shared) memory per CU, KiB
-    uint32_t                 gds_size_in_kb;       ///< Global data share, KiB
-    uint32_t                 num_gws;              ///< Global wave syncs
-    uint32_t                 wave_front_size;      ///< Wavefront (warp) width, work-items
-    uint32_t                 num_xcc;              ///< Compute dies
-    uint32_t                 cu_count;             ///< Compute units (CUDA: SMs; host: workers)
-    uint32_t                 array_count;          ///< SIMD arrays
-    uint32_t                 num_shader_banks;     ///< Shader engines
+    uint64_t                 size;                   ///< Size of this struct
+    rocprofiler_agent_id_t   id;                     ///< Id of the agent
+    rocprofiler_agent_type_t type;                   ///< CPU or GPU
+    uint32_t                 cpu_cores_count;        ///< CPU cores (CPU agents)
+    uint32_t                 simd_count;             ///< SIMD units in all (GPU: SMSPs)
+    uint32_t                 mem_banks_count;        ///< Memory banks
+    uint32_t                 caches_count;           ///< Caches
+    uint32_t                 io_links_count;         ///< I/O links
+    uint32_t                 cpu_core_id_base;       ///< First CPU core id
+    uint32_t                 simd_id_base;           ///< First SIMD id
+    uint32_t                 max_waves_per_simd;     ///< Maximum waves (warps) per SIMD
+    uint32_t                 lds_size_in_kb;         ///< Group (shared) memory per CU, KiB
+    uint32_t                 gds_size_in_kb;         ///< Global data share, KiB
+    uint32_t                 num_gws;                ///< Global wave syncs
+    uint32_t                 wave_front_size;        ///< Wavefront (warp) width, work-items
+    uint32_t                 num_xcc;                ///< Compute dies
+    uint32_t                 cu_count;               ///< Compute units (CUDA: SMs; host: workers)
+    uint32_t                 array_count;            ///< SIMD arrays
+    uint32_t                 num_shader_banks;       ///< Shader engines
     uint32_t                 simd_arrays_per_engine; ///< SIMD arrays per engine
-    uint32_t                 cu_per_simd_array;    ///< CUs per SIMD array
-    uint32_t                 simd_per_cu;          ///< SIMDs per CU
-    uint32_t                 max_slots_scratch_cu; ///< Scratch slots per CU
-    uint32_t                 gfx_target_version;   ///< Architecture version (CUDA: 10*major+minor)
-    uint16_t                 vendor_id;            ///< PCI vendor id
-    uint16_t                 device_id;            ///< PCI device id
-    uint32_t                 location_id;          ///< PCI location (bus/device/function)
-    uint32_t                 domain;               ///< PCI domain
-    uint32_t                 drm_render_minor;     ///< DRM render node
-    uint32_t                 num_sdma_engines;     ///< Copy engines
+    uint32_t                 cu_per_simd_array;      ///< CUs per SIMD array
+    uint32_t                 simd_per_cu;            ///< SIMDs per CU
+    uint32_t                 max_slots_scratch_cu;   ///< Scratch slots per CU
+    uint32_t                 gfx_target_version;    ///< Architecture version (CUDA: 10*major+minor)
+    uint16_t                 vendor_id;             ///< PCI vendor id
+    uint16_t                 device_id;             ///< PCI device id
+    uint32_t                 location_id;           ///< PCI location (bus/device/function)
+    uint32_t                 domain;                ///< PCI domain
+    uint32_t                 drm_render_minor;      ///< DRM render node
+    uint32_t                 num_sdma_engines;      ///< Copy engines
     uint32_t                 num_sdma_xgmi_engines; ///< Peer copy engines
     uint32_t                 num_sdma_queues_per_engine; ///< Queues per copy engine
-    uint32_t                 num_cp_queues;        ///< Compute queues
-    uint32_t                 max_engine_clk_ccompute; ///< CPU clock, MHz
-    uint32_t                 max_engine_clk_fcompute; ///< Device clock, MHz
-    uint32_t                 sdma_fw_version;      ///< Copy engine firmware
-    uint32_t                 fw_version;           ///< Firmware
-    uint32_t                 capability;           ///< Capability bits
-    uint32_t                 cu_per_engine;        ///< CUs per engine
-    uint32_t                 max_waves_per_cu;     ///< Maximum waves (warps) per CU
-    uint32_t                 family_id;            ///< Family
-    uint32_t                 workgroup_max_size;   ///< Maximum work-items per workgroup
+    uint32_t                 num_cp_queues;              ///< Compute queues
+    uint32_t                 max_engine_clk_ccompute;    ///< CPU clock, MHz
+    uint32_t                 max_engine_clk_fcompute;    ///< Device clock, MHz
+    uint32_t                 sdma_fw_version;            ///< Copy engine firmware
+    uint32_t                 fw_version;                 ///< Firmware
+    uint32_t                 capability;                 ///< Capability bits
+    uint32_t                 cu_per_engine;              ///< CUs per engine
+    uint32_t                 max_waves_per_cu;           ///< Maximum waves (warps) per CU
+    uint32_t                 family_id;                  ///< Family
+    uint32_t                 workgroup_max_size;         ///< Maximum work-items per workgroup
     uint32_t                 grid_max_size;        ///< Maximum work-items per grid (saturated)
     uint64_t                 local_mem_size;       ///< Device memory, bytes
     uint64_t                 hive_id;              ///< Interconnect hive
@@ -100,10 +100,7 @@ typedef rocprofiler_agent_v0_t rocprofiler_agent_t;
  * @param [in] user_data The `user_data` of the query.
  */
 typedef rocprofiler_status_t (*rocprofiler_query_available_agents_cb_t)(
-    rocprofiler_agent_version_t version,
-    const void**                agents,
-    size_t                      num_agents,
-    void*                       user_data);
+    rocprofiler_agent_version_t version, const void** agents, size_t num_agents, void* user_data);
 
 /**
  * @brief Lists the agents.

@@ -50,14 +50,13 @@ typedef void (*rocprofiler_buffer_tracing_cb_t)(rocprofiler_context_id_t      co
  * @retval ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES No memory, or the limit of buffers (4096) or
  * callback threads (255) is reached.
  */
-rocprofiler_status_t
-rocprofiler_create_buffer(rocprofiler_context_id_t        context,
-                          size_t                          size,
-                          size_t                          watermark,
-                          rocprofiler_buffer_policy_t     policy,
-                          rocprofiler_buffer_tracing_cb_t callback,
-                          void*                           callback_data,
-                          rocprofiler_buffer_id_t*        buffer_id) ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_create_buffer(rocprofiler_context_id_t        context,
+                                               size_t                          size,
+                                               size_t                          watermark,
+                                               rocprofiler_buffer_policy_t     policy,
+                                               rocprofiler_buffer_tracing_cb_t callback,
+                                               void*                           callback_data,
+                                               rocprofiler_buffer_id_t* buffer_id) ROCPROFILER_API;
 
 /**
  * @brief Delivers every record in the buffer and returns once the callback has run.
@@ -65,8 +64,7 @@ rocprofiler_create_buffer(rocprofiler_context_id_t        context,
  * @retval ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND No such buffer (or it was destroyed).
  * @retval ROCPROFILER_STATUS_ERROR_BUFFER_BUSY Called from the buffer's own callback.
  */
-rocprofiler_status_t
-rocprofiler_flush_buffer(rocprofiler_buffer_id_t buffer_id) ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_flush_buffer(rocprofiler_buffer_id_t buffer_id) ROCPROFILER_API;
 
 /**
  * @brief Flushes a buffer and destroys it; later records for it are dropped and its id is
@@ -75,8 +73,7 @@ rocprofiler_flush_buffer(rocprofiler_buffer_id_t buffer_id) ROCPROFILER_API;
  * @retval ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND No such buffer.
  * @retval ROCPROFILER_STATUS_ERROR_BUFFER_BUSY Called from the buffer's own callback.
  */
-rocprofiler_status_t
-rocprofiler_destroy_buffer(rocprofiler_buffer_id_t buffer_id) ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_destroy_buffer(rocprofiler_buffer_id_t buffer_id) ROCPROFILER_API;
 
 /** @} */
 

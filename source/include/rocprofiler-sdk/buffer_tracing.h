@@ -60,10 +60,8 @@ rocprofiler_configure_buffer_tracing_service(rocprofiler_context_id_t           
  * @retval ROCPROFILER_STATUS_SUCCESS
  * @retval ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND @p kind is not a kind.
  */
-rocprofiler_status_t
-rocprofiler_query_buffer_tracing_kind_name(rocprofiler_buffer_tracing_kind_t kind,
-                                           const char**                      name,
-                                           uint64_t* name_len) ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_query_buffer_tracing_kind_name(
+    rocprofiler_buffer_tracing_kind_t kind, const char** name, uint64_t* name_len) ROCPROFILER_API;
 
 /**
  * @brief Name of an operation of a buffer tracing kind.
@@ -83,9 +81,7 @@ typedef int (*rocprofiler_buffer_tracing_kind_cb_t)(rocprofiler_buffer_tracing_k
 
 /** @brief Called once per operation of a kind; return non-zero to stop iterating. */
 typedef int (*rocprofiler_buffer_tracing_kind_operation_cb_t)(
-    rocprofiler_buffer_tracing_kind_t kind,
-    rocprofiler_tracing_operation_t   operation,
-    void*                             data);
+    rocprofiler_buffer_tracing_kind_t kind, rocprofiler_tracing_operation_t operation, void* data);
 
 /**
  * @brief Calls @p callback for every buffer tracing kind.
@@ -102,8 +98,7 @@ rocprofiler_iterate_buffer_tracing_kinds(rocprofiler_buffer_tracing_kind_cb_t ca
  * @retval ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND @p kind is not a kind.
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p callback is NULL.
  */
-rocprofiler_status_t
-rocprofiler_iterate_buffer_tracing_kind_operations(
+rocprofiler_status_t rocprofiler_iterate_buffer_tracing_kind_operations(
     rocprofiler_buffer_tracing_kind_t              kind,
     rocprofiler_buffer_tracing_kind_operation_cb_t callback,
     void*                                          data) ROCPROFILER_API;

@@ -86,8 +86,8 @@ typedef struct rocprofiler_callback_tracing_code_object_kernel_symbol_register_d
     uint32_t                group_segment_size;        ///< Static group (shared) memory, bytes
     uint32_t                private_segment_size;      ///< Private memory per work-item, bytes
     uint32_t                sgpr_count;                ///< Scalar registers, or 0
-    uint32_t                arch_vgpr_count;           ///< Vector registers (CUDA: registers per thread), or 0
-    uint32_t                accum_vgpr_count;          ///< Accumulation registers, or 0
+    uint32_t arch_vgpr_count;  ///< Vector registers (CUDA: registers per thread), or 0
+    uint32_t accum_vgpr_count; ///< Accumulation registers, or 0
 } rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t;
 
 /**
@@ -160,8 +160,7 @@ typedef int (*rocprofiler_callback_tracing_kind_operation_cb_t)(
  */
 rocprofiler_status_t
 rocprofiler_iterate_callback_tracing_kinds(rocprofiler_callback_tracing_kind_cb_t callback,
-                                           void*                                  data)
-    ROCPROFILER_API;
+                                           void* data) ROCPROFILER_API;
 
 /**
  * @brief Calls @p callback for every operation of @p kind, in enum order (NONE excluded).
@@ -169,8 +168,7 @@ rocprofiler_iterate_callback_tracing_kinds(rocprofiler_callback_tracing_kind_cb_
  * @retval ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND @p kind is not a kind.
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p callback is NULL.
  */
-rocprofiler_status_t
-rocprofiler_iterate_callback_tracing_kind_operations(
+rocprofiler_status_t rocprofiler_iterate_callback_tracing_kind_operations(
     rocprofiler_callback_tracing_kind_t              kind,
     rocprofiler_callback_tracing_kind_operation_cb_t callback,
     void*                                            data) ROCPROFILER_API;

@@ -34,16 +34,14 @@ rocprofiler_create_context(rocprofiler_context_id_t* context_id) ROCPROFILER_API
  * @retval ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID The context has no valid configuration.
  * @retval ROCPROFILER_STATUS_ERROR_FINALIZED The SDK has finalized.
  */
-rocprofiler_status_t
-rocprofiler_start_context(rocprofiler_context_id_t context_id) ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_start_context(rocprofiler_context_id_t context_id) ROCPROFILER_API;
 
 /**
  * @brief Stops a context. Work already in flight may still deliver its completion records.
  * @retval ROCPROFILER_STATUS_SUCCESS Stopped, or already inactive.
  * @retval ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND No such context.
  */
-rocprofiler_status_t
-rocprofiler_stop_context(rocprofiler_context_id_t context_id) ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_stop_context(rocprofiler_context_id_t context_id) ROCPROFILER_API;
 
 /**
  * @brief Whether a context is active.
@@ -52,8 +50,8 @@ rocprofiler_stop_context(rocprofiler_context_id_t context_id) ROCPROFILER_API;
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p status is NULL.
  * @retval ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND No such context.
  */
-rocprofiler_status_t
-rocprofiler_context_is_active(rocprofiler_context_id_t context_id, int* status) ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_context_is_active(rocprofiler_context_id_t context_id,
+                                                   int*                     status) ROCPROFILER_API;
 
 /**
  * @brief Whether a context's configuration is valid (it can be started).
@@ -62,8 +60,8 @@ rocprofiler_context_is_active(rocprofiler_context_id_t context_id, int* status) 
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p status is NULL.
  * @retval ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND No such context.
  */
-rocprofiler_status_t
-rocprofiler_context_is_valid(rocprofiler_context_id_t context_id, int* status) ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_context_is_valid(rocprofiler_context_id_t context_id,
+                                                  int*                     status) ROCPROFILER_API;
 
 /** @} */
 

@@ -31,26 +31,26 @@ typedef rocprofiler_counter_record_dimension_info_t rocprofiler_record_dimension
 /** @brief Description of a counter (version 0). Strings are static. */
 typedef struct rocprofiler_counter_info_v0_t
 {
-    rocprofiler_counter_id_t id;          ///< Id
-    const char*              name;        ///< Name as the agent's vendor spells it
-    const char*              description; ///< What it counts, with its unit
-    const char*              block;       ///< Hardware block (or "host")
-    const char*              expression;  ///< Expression of a derived counter, else ""
+    rocprofiler_counter_id_t id;              ///< Id
+    const char*              name;            ///< Name as the agent's vendor spells it
+    const char*              description;     ///< What it counts, with its unit
+    const char*              block;           ///< Hardware block (or "host")
+    const char*              expression;      ///< Expression of a derived counter, else ""
     uint8_t                  is_constant : 1; ///< A constant of the agent
-    uint8_t                  is_derived  : 1; ///< Derived from other counters
+    uint8_t                  is_derived : 1;  ///< Derived from other counters
 } rocprofiler_counter_info_v0_t;
 
 /** @brief Description of a counter (version 1): version 0 plus its dimensions. */
 typedef struct rocprofiler_counter_info_v1_t
 {
-    uint64_t                 size;        ///< Size of this struct
-    rocprofiler_counter_id_t id;          ///< Id
-    const char*              name;        ///< Name
-    const char*              description; ///< What it counts
-    const char*              block;       ///< Hardware block
-    const char*              expression;  ///< Expression of a derived counter, else ""
-    uint8_t                  is_constant : 1; ///< A constant of the agent
-    uint8_t                  is_derived  : 1; ///< Derived from other counters
+    uint64_t                 size;             ///< Size of this struct
+    rocprofiler_counter_id_t id;               ///< Id
+    const char*              name;             ///< Name
+    const char*              description;      ///< What it counts
+    const char*              block;            ///< Hardware block
+    const char*              expression;       ///< Expression of a derived counter, else ""
+    uint8_t                  is_constant : 1;  ///< A constant of the agent
+    uint8_t                  is_derived : 1;   ///< Derived from other counters
     uint64_t                 dimensions_count; ///< Entries in @p dimensions
     const rocprofiler_counter_record_dimension_info_t** dimensions; ///< Its dimensions
 } rocprofiler_counter_info_v1_t;
@@ -99,10 +99,9 @@ rocprofiler_iterate_agent_supported_counters(rocprofiler_agent_id_t             
  * @retval ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND No such counter.
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p info is NULL or @p version unknown.
  */
-rocprofiler_status_t
-rocprofiler_query_counter_info(rocprofiler_counter_id_t              counter_id,
-                               rocprofiler_counter_info_version_id_t version,
-                               void*                                 info) ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_query_counter_info(rocprofiler_counter_id_t counter_id,
+                                                    rocprofiler_counter_info_version_id_t version,
+                                                    void* info) ROCPROFILER_API;
 
 /**
  * @brief The counter of a record's instance id.
@@ -112,7 +111,7 @@ rocprofiler_query_counter_info(rocprofiler_counter_id_t              counter_id,
  */
 rocprofiler_status_t
 rocprofiler_query_record_counter_id(rocprofiler_counter_instance_id_t id,
-                                    rocprofiler_counter_id_t* counter_id) ROCPROFILER_API;
+                                    rocprofiler_counter_id_t*         counter_id) ROCPROFILER_API;
 
 /**
  * @brief Position of a record's instance id along one dimension.
@@ -124,7 +123,7 @@ rocprofiler_query_record_counter_id(rocprofiler_counter_instance_id_t id,
 rocprofiler_status_t
 rocprofiler_query_record_dimension_position(rocprofiler_counter_instance_id_t  id,
                                             rocprofiler_counter_dimension_id_t dim,
-                                            size_t* pos) ROCPROFILER_API;
+                                            size_t*                            pos) ROCPROFILER_API;
 
 /** @} */
 

@@ -18,8 +18,7 @@ ROCPROFILER_EXTERN_C_INIT
 
 /** @brief Sets the configuration an agent collects in a context. */
 typedef rocprofiler_status_t (*rocprofiler_device_counting_agent_cb_t)(
-    rocprofiler_context_id_t        context_id,
-    rocprofiler_counter_config_id_t config_id);
+    rocprofiler_context_id_t context_id, rocprofiler_counter_config_id_t config_id);
 
 /**
  * @brief Asked when the context starts which configuration to collect on the agent.
@@ -36,25 +35,27 @@ typedef void (*rocprofiler_device_counting_service_cb_t)(
 
 /**
  * @brief Configures agent-wide counting.
- * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Agent-wide counting is not built yet (after argument checks).
+ * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Agent-wide counting is not built yet (after
+ * argument checks).
  */
 rocprofiler_status_t
-rocprofiler_configure_device_counting_service(rocprofiler_context_id_t context_id,
-                                              rocprofiler_buffer_id_t  buffer_id,
-                                              rocprofiler_agent_id_t   agent_id,
+rocprofiler_configure_device_counting_service(rocprofiler_context_id_t                 context_id,
+                                              rocprofiler_buffer_id_t                  buffer_id,
+                                              rocprofiler_agent_id_t                   agent_id,
                                               rocprofiler_device_counting_service_cb_t cb,
                                               void* user_data) ROCPROFILER_API;
 
 /**
  * @brief Reads the agent-wide counters now.
- * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Agent-wide counting is not built yet (after argument checks).
+ * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Agent-wide counting is not built yet (after
+ * argument checks).
  */
 rocprofiler_status_t
 rocprofiler_sample_device_counting_service(rocprofiler_context_id_t      context_id,
                                            rocprofiler_user_data_t       user_data,
                                            uint64_t                      flags,
                                            rocprofiler_counter_record_t* output_records,
-                                           size_t* rec_count) ROCPROFILER_API;
+                                           size_t*                       rec_count) ROCPROFILER_API;
 
 /** @} */
 

@@ -75,8 +75,7 @@ typedef void (*rocprofiler_dispatch_counting_record_cb_t)(
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p callback is NULL.
  * @retval ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED Already configured in the context.
  */
-rocprofiler_status_t
-rocprofiler_configure_buffer_dispatch_counting_service(
+rocprofiler_status_t rocprofiler_configure_buffer_dispatch_counting_service(
     rocprofiler_context_id_t                   context_id,
     rocprofiler_buffer_id_t                    buffer_id,
     rocprofiler_dispatch_counting_service_cb_t callback,
@@ -91,8 +90,7 @@ rocprofiler_configure_buffer_dispatch_counting_service(
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT A callback is NULL.
  * @retval ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED Already configured in the context.
  */
-rocprofiler_status_t
-rocprofiler_configure_callback_dispatch_counting_service(
+rocprofiler_status_t rocprofiler_configure_callback_dispatch_counting_service(
     rocprofiler_context_id_t                   context_id,
     rocprofiler_dispatch_counting_service_cb_t dispatch_callback,
     void*                                      dispatch_callback_args,

@@ -23,11 +23,10 @@ ROCPROFILER_EXTERN_C_INIT
  * @retval ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND No such context.
  * @retval ROCPROFILER_STATUS_ERROR_THREAD_NOT_FOUND @p tid is 0.
  */
-rocprofiler_status_t
-rocprofiler_push_external_correlation_id(rocprofiler_context_id_t context,
-                                         rocprofiler_thread_id_t  tid,
-                                         rocprofiler_user_data_t  external_correlation_id)
-    ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_push_external_correlation_id(
+    rocprofiler_context_id_t context,
+    rocprofiler_thread_id_t  tid,
+    rocprofiler_user_data_t  external_correlation_id) ROCPROFILER_API;
 
 /**
  * @brief Pops the top external id of @p tid in @p context.
@@ -36,11 +35,10 @@ rocprofiler_push_external_correlation_id(rocprofiler_context_id_t context,
  * @retval ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND No such context.
  * @retval ROCPROFILER_STATUS_ERROR_THREAD_NOT_FOUND @p tid is 0 or has no pushed id.
  */
-rocprofiler_status_t
-rocprofiler_pop_external_correlation_id(rocprofiler_context_id_t context,
-                                        rocprofiler_thread_id_t  tid,
-                                        rocprofiler_user_data_t* external_correlation_id)
-    ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_pop_external_correlation_id(
+    rocprofiler_context_id_t context,
+    rocprofiler_thread_id_t  tid,
+    rocprofiler_user_data_t* external_correlation_id) ROCPROFILER_API;
 
 /**
  * @brief Asked for an external id for one operation, on the thread of the operation, before its
@@ -78,8 +76,7 @@ typedef int (*rocprofiler_external_correlation_id_request_cb_t)(
  * non-zero count.
  * @retval ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED Already configured in the context.
  */
-rocprofiler_status_t
-rocprofiler_configure_external_correlation_id_request_service(
+rocprofiler_status_t rocprofiler_configure_external_correlation_id_request_service(
     rocprofiler_context_id_t                                  context_id,
     const rocprofiler_external_correlation_id_request_kind_t* kinds,
     size_t                                                    kinds_count,

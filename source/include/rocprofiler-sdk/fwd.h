@@ -25,23 +25,23 @@ ROCPROFILER_EXTERN_C_INIT
  * Every code has a name (@ref rocprofiler_get_status_name) and a one-line message
  * (@ref rocprofiler_get_status_string).
  */
-typedef enum rocprofiler_status_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_status_t // NOLINT(performance-enum-size)
 {
-    ROCPROFILER_STATUS_SUCCESS = 0,                      ///< No error occurred
-    ROCPROFILER_STATUS_ERROR,                            ///< Generic error
-    ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND,          ///< No context exists for the given id
-    ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND,           ///< No buffer exists for the given id
-    ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,             ///< The tracing kind is not valid
-    ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND,        ///< The operation is not valid for the kind
-    ROCPROFILER_STATUS_ERROR_THREAD_NOT_FOUND,           ///< No thread exists for the given id
-    ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND,            ///< No agent exists for the given id
-    ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND,          ///< No counter exists for the given id
-    ROCPROFILER_STATUS_ERROR_CONTEXT_ERROR,              ///< Generic context error
-    ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID,            ///< The context configuration is not valid
-    ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_STARTED,        ///< The context is not active
-    ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT,           ///< Conflicts with another context
-    ROCPROFILER_STATUS_ERROR_CONTEXT_ID_NOT_ZERO,        ///< The context id was not zero on entry
-    ROCPROFILER_STATUS_ERROR_BUFFER_BUSY,                ///< The buffer is busy (e.g. flushing)
+    ROCPROFILER_STATUS_SUCCESS = 0,               ///< No error occurred
+    ROCPROFILER_STATUS_ERROR,                     ///< Generic error
+    ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND,   ///< No context exists for the given id
+    ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND,    ///< No buffer exists for the given id
+    ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,      ///< The tracing kind is not valid
+    ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND, ///< The operation is not valid for the kind
+    ROCPROFILER_STATUS_ERROR_THREAD_NOT_FOUND,    ///< No thread exists for the given id
+    ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND,     ///< No agent exists for the given id
+    ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND,   ///< No counter exists for the given id
+    ROCPROFILER_STATUS_ERROR_CONTEXT_ERROR,       ///< Generic context error
+    ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID,     ///< The context configuration is not valid
+    ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_STARTED, ///< The context is not active
+    ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT,    ///< Conflicts with another context
+    ROCPROFILER_STATUS_ERROR_CONTEXT_ID_NOT_ZERO, ///< The context id was not zero on entry
+    ROCPROFILER_STATUS_ERROR_BUFFER_BUSY,         ///< The buffer is busy (e.g. flushing)
     ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED, ///< The service is already configured
     ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED,       ///< Configuration is locked after init
     ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED,            ///< The function is not implemented
@@ -66,13 +66,13 @@ typedef enum rocprofiler_status_t  // NOLINT(performance-enum-size)
     ROCPROFILER_STATUS_ERROR_AGENT_MISMATCH,             ///< The agent does not match the config
     ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE,              ///< The service is not available here
     ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT,           ///< Does not fit the hardware in one pass
-    ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED,   ///< The agent's architecture is unsupported
-    ROCPROFILER_STATUS_ERROR_PERMISSION_DENIED,          ///< Permission denied
-    ROCPROFILER_STATUS_LAST,                             ///< Sentinel: number of status codes
+    ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED, ///< The agent's architecture is unsupported
+    ROCPROFILER_STATUS_ERROR_PERMISSION_DENIED,        ///< Permission denied
+    ROCPROFILER_STATUS_LAST,                           ///< Sentinel: number of status codes
 } rocprofiler_status_t;
 
 /** @brief Categories of buffer records, stored in @ref rocprofiler_record_header_t. */
-typedef enum rocprofiler_buffer_category_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_buffer_category_t // NOLINT(performance-enum-size)
 {
     ROCPROFILER_BUFFER_CATEGORY_NONE = 0,    ///< No category
     ROCPROFILER_BUFFER_CATEGORY_TRACING,     ///< Records of @ref rocprofiler_buffer_tracing_kind_t
@@ -82,7 +82,7 @@ typedef enum rocprofiler_buffer_category_t  // NOLINT(performance-enum-size)
 } rocprofiler_buffer_category_t;
 
 /** @brief Type of an agent. */
-typedef enum rocprofiler_agent_type_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_agent_type_t // NOLINT(performance-enum-size)
 {
     ROCPROFILER_AGENT_TYPE_NONE = 0, ///< Unknown
     ROCPROFILER_AGENT_TYPE_CPU,      ///< A CPU
@@ -91,7 +91,7 @@ typedef enum rocprofiler_agent_type_t  // NOLINT(performance-enum-size)
 } rocprofiler_agent_type_t;
 
 /** @brief Phase of a callback. */
-typedef enum rocprofiler_callback_phase_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_callback_phase_t // NOLINT(performance-enum-size)
 {
     ROCPROFILER_CALLBACK_PHASE_NONE = 0,                                 ///< No phase
     ROCPROFILER_CALLBACK_PHASE_ENTER,                                    ///< Before the operation
@@ -108,50 +108,51 @@ typedef enum rocprofiler_callback_phase_t  // NOLINT(performance-enum-size)
  * the values. Kinds whose runtime does not exist on this platform are listed so that tools compile
  * unchanged; configuring one of them returns @ref ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED.
  */
-typedef enum rocprofiler_callback_tracing_kind_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_callback_tracing_kind_t // NOLINT(performance-enum-size)
 {
-    ROCPROFILER_CALLBACK_TRACING_NONE = 0,               ///< No kind
-    ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API,           ///< HSA core API (not on this platform)
-    ROCPROFILER_CALLBACK_TRACING_HSA_AMD_EXT_API,        ///< HSA AMD extension API (not here)
-    ROCPROFILER_CALLBACK_TRACING_HSA_IMAGE_EXT_API,      ///< HSA image extension API (not here)
-    ROCPROFILER_CALLBACK_TRACING_HSA_FINALIZE_EXT_API,   ///< HSA finalizer API (not here)
-    ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API,        ///< HIP runtime API (not here)
-    ROCPROFILER_CALLBACK_TRACING_HIP_COMPILER_API,       ///< HIP compiler API (not here)
-    ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API,        ///< ROCTx markers (not here)
-    ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API,     ///< ROCTx profiler control (not here)
-    ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API,        ///< ROCTx naming (not here)
-    ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,            ///< @see rocprofiler_code_object_operation_t
-    ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY,         ///< Scratch memory (not here)
-    ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,        ///< @see rocprofiler_kernel_dispatch_operation_t
-    ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY,            ///< Memory copies (not yet)
-    ROCPROFILER_CALLBACK_TRACING_RCCL_API,               ///< RCCL API (not here)
-    ROCPROFILER_CALLBACK_TRACING_OMPT,                   ///< OpenMP tools interface (not here)
+    ROCPROFILER_CALLBACK_TRACING_NONE = 0,             ///< No kind
+    ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API,         ///< HSA core API (not on this platform)
+    ROCPROFILER_CALLBACK_TRACING_HSA_AMD_EXT_API,      ///< HSA AMD extension API (not here)
+    ROCPROFILER_CALLBACK_TRACING_HSA_IMAGE_EXT_API,    ///< HSA image extension API (not here)
+    ROCPROFILER_CALLBACK_TRACING_HSA_FINALIZE_EXT_API, ///< HSA finalizer API (not here)
+    ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API,      ///< HIP runtime API (not here)
+    ROCPROFILER_CALLBACK_TRACING_HIP_COMPILER_API,     ///< HIP compiler API (not here)
+    ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API,      ///< ROCTx markers (not here)
+    ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API,   ///< ROCTx profiler control (not here)
+    ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API,      ///< ROCTx naming (not here)
+    ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,          ///< @see rocprofiler_code_object_operation_t
+    ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY,       ///< Scratch memory (not here)
+    ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, ///< @see rocprofiler_kernel_dispatch_operation_t
+    ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY,     ///< Memory copies (not yet)
+    ROCPROFILER_CALLBACK_TRACING_RCCL_API,        ///< RCCL API (not here)
+    ROCPROFILER_CALLBACK_TRACING_OMPT,            ///< OpenMP tools interface (not here)
     ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION,      ///< Memory allocation (not yet)
     ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION, ///< Runtime initialization (not yet)
     ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API,          ///< rocDecode API (not here)
     ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API,            ///< rocJPEG API (not here)
     ROCPROFILER_CALLBACK_TRACING_HIP_STREAM_API,         ///< HIP stream handles (not here)
-    ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,          ///< @see rocprofiler_kernel_replay_operation_t
-    ROCPROFILER_CALLBACK_TRACING_LAST,                   ///< Sentinel
+    ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, ///< @see rocprofiler_kernel_replay_operation_t
+    ROCPROFILER_CALLBACK_TRACING_LAST,          ///< Sentinel
 } rocprofiler_callback_tracing_kind_t;
 
 /**
  * @brief Kinds of the buffer tracing service. Same conventions as the callback kinds.
  */
-typedef enum rocprofiler_buffer_tracing_kind_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_buffer_tracing_kind_t // NOLINT(performance-enum-size)
 {
-    ROCPROFILER_BUFFER_TRACING_NONE = 0,                  ///< No kind
-    ROCPROFILER_BUFFER_TRACING_HSA_CORE_API,              ///< HSA core API (not on this platform)
-    ROCPROFILER_BUFFER_TRACING_HSA_AMD_EXT_API,           ///< HSA AMD extension API (not here)
-    ROCPROFILER_BUFFER_TRACING_HSA_IMAGE_EXT_API,         ///< HSA image extension API (not here)
-    ROCPROFILER_BUFFER_TRACING_HSA_FINALIZE_EXT_API,      ///< HSA finalizer API (not here)
-    ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API,           ///< HIP runtime API (not here)
-    ROCPROFILER_BUFFER_TRACING_HIP_COMPILER_API,          ///< HIP compiler API (not here)
-    ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API,           ///< ROCTx markers (not here)
-    ROCPROFILER_BUFFER_TRACING_MARKER_CONTROL_API,        ///< ROCTx profiler control (not here)
-    ROCPROFILER_BUFFER_TRACING_MARKER_NAME_API,           ///< ROCTx naming (not here)
-    ROCPROFILER_BUFFER_TRACING_MEMORY_COPY,               ///< Memory copies (not yet)
-    ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,           ///< @see rocprofiler_buffer_tracing_kernel_dispatch_record_t
+    ROCPROFILER_BUFFER_TRACING_NONE = 0,             ///< No kind
+    ROCPROFILER_BUFFER_TRACING_HSA_CORE_API,         ///< HSA core API (not on this platform)
+    ROCPROFILER_BUFFER_TRACING_HSA_AMD_EXT_API,      ///< HSA AMD extension API (not here)
+    ROCPROFILER_BUFFER_TRACING_HSA_IMAGE_EXT_API,    ///< HSA image extension API (not here)
+    ROCPROFILER_BUFFER_TRACING_HSA_FINALIZE_EXT_API, ///< HSA finalizer API (not here)
+    ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API,      ///< HIP runtime API (not here)
+    ROCPROFILER_BUFFER_TRACING_HIP_COMPILER_API,     ///< HIP compiler API (not here)
+    ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API,      ///< ROCTx markers (not here)
+    ROCPROFILER_BUFFER_TRACING_MARKER_CONTROL_API,   ///< ROCTx profiler control (not here)
+    ROCPROFILER_BUFFER_TRACING_MARKER_NAME_API,      ///< ROCTx naming (not here)
+    ROCPROFILER_BUFFER_TRACING_MEMORY_COPY,          ///< Memory copies (not yet)
+    ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,      ///< @see
+                                                ///< rocprofiler_buffer_tracing_kernel_dispatch_record_t
     ROCPROFILER_BUFFER_TRACING_PAGE_MIGRATION,            ///< Page migration (not here)
     ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY,            ///< Scratch memory (not here)
     ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT, ///< Correlation id retirement (not yet)
@@ -166,7 +167,7 @@ typedef enum rocprofiler_buffer_tracing_kind_t  // NOLINT(performance-enum-size)
 } rocprofiler_buffer_tracing_kind_t;
 
 /** @brief Operations of @ref ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH. */
-typedef enum rocprofiler_kernel_dispatch_operation_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_kernel_dispatch_operation_t // NOLINT(performance-enum-size)
 {
     ROCPROFILER_KERNEL_DISPATCH_NONE = 0, ///< No operation
     ROCPROFILER_KERNEL_DISPATCH_ENQUEUE,  ///< The dispatch is entering its queue (ENTER and EXIT)
@@ -175,7 +176,7 @@ typedef enum rocprofiler_kernel_dispatch_operation_t  // NOLINT(performance-enum
 } rocprofiler_kernel_dispatch_operation_t;
 
 /** @brief Operations of @ref ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY (experimental). */
-typedef enum rocprofiler_kernel_replay_operation_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_kernel_replay_operation_t // NOLINT(performance-enum-size)
 {
     ROCPROFILER_KERNEL_REPLAY_NONE   = 0, ///< No operation
     ROCPROFILER_KERNEL_REPLAY_CONFIG = 1, ///< Pass-count / loop configuration, once per dispatch
@@ -184,7 +185,7 @@ typedef enum rocprofiler_kernel_replay_operation_t  // NOLINT(performance-enum-s
 } rocprofiler_kernel_replay_operation_t;
 
 /** @brief Operations of @ref ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT. */
-typedef enum rocprofiler_code_object_operation_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_code_object_operation_t // NOLINT(performance-enum-size)
 {
     ROCPROFILER_CODE_OBJECT_NONE = 0,                      ///< No operation
     ROCPROFILER_CODE_OBJECT_LOAD,                          ///< A code object was loaded
@@ -194,7 +195,7 @@ typedef enum rocprofiler_code_object_operation_t  // NOLINT(performance-enum-siz
 } rocprofiler_code_object_operation_t;
 
 /** @brief Directions of memory copies (listed for source compatibility). */
-typedef enum rocprofiler_memory_copy_operation_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_memory_copy_operation_t // NOLINT(performance-enum-size)
 {
     ROCPROFILER_MEMORY_COPY_NONE = 0,         ///< Unknown direction
     ROCPROFILER_MEMORY_COPY_HOST_TO_HOST,     ///< Host to host
@@ -205,7 +206,7 @@ typedef enum rocprofiler_memory_copy_operation_t  // NOLINT(performance-enum-siz
 } rocprofiler_memory_copy_operation_t;
 
 /** @brief Memory allocation operations (listed for source compatibility). */
-typedef enum rocprofiler_memory_allocation_operation_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_memory_allocation_operation_t // NOLINT(performance-enum-size)
 {
     ROCPROFILER_MEMORY_ALLOCATION_NONE = 0,      ///< Unknown
     ROCPROFILER_MEMORY_ALLOCATION_ALLOCATE,      ///< Allocation
@@ -216,7 +217,7 @@ typedef enum rocprofiler_memory_allocation_operation_t  // NOLINT(performance-en
 } rocprofiler_memory_allocation_operation_t;
 
 /** @brief What a buffer does when it is full. */
-typedef enum rocprofiler_buffer_policy_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_buffer_policy_t // NOLINT(performance-enum-size)
 {
     ROCPROFILER_BUFFER_POLICY_NONE = 0, ///< Same as LOSSLESS
     ROCPROFILER_BUFFER_POLICY_DISCARD,  ///< Drop new records while full and count them
@@ -225,7 +226,7 @@ typedef enum rocprofiler_buffer_policy_t  // NOLINT(performance-enum-size)
 } rocprofiler_buffer_policy_t;
 
 /** @brief Operations for which a tool may be asked for an external correlation id. */
-typedef enum rocprofiler_external_correlation_id_request_kind_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_external_correlation_id_request_kind_t // NOLINT(performance-enum-size)
 {
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_NONE = 0,             ///< No kind
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HSA_CORE_API,         ///< HSA core API (not here)
@@ -249,7 +250,7 @@ typedef enum rocprofiler_external_correlation_id_request_kind_t  // NOLINT(perfo
 } rocprofiler_external_correlation_id_request_kind_t;
 
 /** @brief Version of @ref rocprofiler_counter_info_v0_t / v1 requested from the query. */
-typedef enum rocprofiler_counter_info_version_id_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_counter_info_version_id_t // NOLINT(performance-enum-size)
 {
     ROCPROFILER_COUNTER_INFO_VERSION_NONE = 0, ///< No version
     ROCPROFILER_COUNTER_INFO_VERSION_0,        ///< @ref rocprofiler_counter_info_v0_t
@@ -258,16 +259,17 @@ typedef enum rocprofiler_counter_info_version_id_t  // NOLINT(performance-enum-s
 } rocprofiler_counter_info_version_id_t;
 
 /** @brief Kinds of records of @ref ROCPROFILER_BUFFER_CATEGORY_COUNTERS. */
-typedef enum rocprofiler_counter_record_kind_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_counter_record_kind_t // NOLINT(performance-enum-size)
 {
-    ROCPROFILER_COUNTER_RECORD_NONE = 0,                      ///< No kind
-    ROCPROFILER_COUNTER_RECORD_PROFILE_COUNTING_DISPATCH_HEADER, ///< @ref rocprofiler_dispatch_counting_service_record_t
-    ROCPROFILER_COUNTER_RECORD_VALUE,                         ///< @ref rocprofiler_counter_record_t
-    ROCPROFILER_COUNTER_RECORD_LAST,                          ///< Sentinel
+    ROCPROFILER_COUNTER_RECORD_NONE = 0,                         ///< No kind
+    ROCPROFILER_COUNTER_RECORD_PROFILE_COUNTING_DISPATCH_HEADER, ///< @ref
+                                                                 ///< rocprofiler_dispatch_counting_service_record_t
+    ROCPROFILER_COUNTER_RECORD_VALUE, ///< @ref rocprofiler_counter_record_t
+    ROCPROFILER_COUNTER_RECORD_LAST,  ///< Sentinel
 } rocprofiler_counter_record_kind_t;
 
 /** @brief Version of the agent struct passed to @ref rocprofiler_query_available_agents. */
-typedef enum rocprofiler_agent_version_t  // NOLINT(performance-enum-size)
+typedef enum rocprofiler_agent_version_t // NOLINT(performance-enum-size)
 {
     ROCPROFILER_AGENT_INFO_VERSION_NONE = 0, ///< No version
     ROCPROFILER_AGENT_INFO_VERSION_0    = 1, ///< @ref rocprofiler_agent_v0_t
@@ -386,21 +388,25 @@ typedef struct rocprofiler_record_header_t
  */
 typedef struct rocprofiler_kernel_dispatch_info_t
 {
-    uint64_t               size;                 ///< Size of this struct
-    rocprofiler_agent_id_t agent_id;             ///< Agent that runs the kernel
-    rocprofiler_queue_id_t queue_id;             ///< Queue (CUDA: stream) of the dispatch
-    rocprofiler_kernel_id_t   kernel_id;         ///< Stable id of the kernel
-    rocprofiler_dispatch_id_t dispatch_id;       ///< Id of the logical dispatch
-    uint32_t private_segment_size;               ///< Private (local) memory per work-item, bytes
-    uint32_t group_segment_size;                 ///< Group (shared) memory per workgroup, bytes
-    rocprofiler_dim3_t workgroup_size;           ///< Work-items per workgroup
-    rocprofiler_dim3_t grid_size;                ///< Work-items in the grid (as in HSA)
-    uint8_t            reserved_padding[56];     ///< Reserved; zero
+    uint64_t                  size;                 ///< Size of this struct
+    rocprofiler_agent_id_t    agent_id;             ///< Agent that runs the kernel
+    rocprofiler_queue_id_t    queue_id;             ///< Queue (CUDA: stream) of the dispatch
+    rocprofiler_kernel_id_t   kernel_id;            ///< Stable id of the kernel
+    rocprofiler_dispatch_id_t dispatch_id;          ///< Id of the logical dispatch
+    uint32_t                  private_segment_size; ///< Private (local) memory per work-item, bytes
+    uint32_t                  group_segment_size;   ///< Group (shared) memory per workgroup, bytes
+    rocprofiler_dim3_t        workgroup_size;       ///< Work-items per workgroup
+    rocprofiler_dim3_t        grid_size;            ///< Work-items in the grid (as in HSA)
+    uint8_t                   reserved_padding[56]; ///< Reserved; zero
 } rocprofiler_kernel_dispatch_info_t;
 
 /** @brief A handle value of type @p TYPE, written so that it compiles as C99 and as C++. */
 #if defined(__cplusplus)
-#    define ROCPROFILER_HANDLE_LITERAL(TYPE, VALUE) TYPE{VALUE}
+#    define ROCPROFILER_HANDLE_LITERAL(TYPE, VALUE)                                                \
+        TYPE                                                                                       \
+        {                                                                                          \
+            VALUE                                                                                  \
+        }
 #else
 #    define ROCPROFILER_HANDLE_LITERAL(TYPE, VALUE) ((TYPE){VALUE})
 #endif

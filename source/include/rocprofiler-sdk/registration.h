@@ -93,8 +93,7 @@ rocprofiler_force_configure(rocprofiler_configure_func_t configure_func) ROCPROF
  * @retval ROCPROFILER_STATUS_SUCCESS
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p status is NULL.
  */
-rocprofiler_status_t
-rocprofiler_is_initialized(int* status) ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_is_initialized(int* status) ROCPROFILER_API;
 
 /**
  * @brief Whether the SDK has finalized.
@@ -102,8 +101,7 @@ rocprofiler_is_initialized(int* status) ROCPROFILER_API;
  * @retval ROCPROFILER_STATUS_SUCCESS
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p status is NULL.
  */
-rocprofiler_status_t
-rocprofiler_is_finalized(int* status) ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_is_finalized(int* status) ROCPROFILER_API;
 
 /** @} */
 

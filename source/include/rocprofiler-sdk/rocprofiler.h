@@ -42,30 +42,26 @@ rocprofiler_get_version(uint32_t* major, uint32_t* minor, uint32_t* patch) ROCPR
  * @retval ROCPROFILER_STATUS_SUCCESS
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p ts is NULL.
  */
-rocprofiler_status_t
-rocprofiler_get_timestamp(rocprofiler_timestamp_t* ts) ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_get_timestamp(rocprofiler_timestamp_t* ts) ROCPROFILER_API;
 
 /**
  * @brief Operating-system id of the calling thread (as in records' `thread_id`).
  * @retval ROCPROFILER_STATUS_SUCCESS
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p tid is NULL.
  */
-rocprofiler_status_t
-rocprofiler_get_thread_id(rocprofiler_thread_id_t* tid) ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_get_thread_id(rocprofiler_thread_id_t* tid) ROCPROFILER_API;
 
 /**
  * @brief Name of a status code, e.g. "ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND".
  * @return A static string; for a value outside the enum, a string saying so (never NULL).
  */
-const char*
-rocprofiler_get_status_name(rocprofiler_status_t status) ROCPROFILER_API;
+const char* rocprofiler_get_status_name(rocprofiler_status_t status) ROCPROFILER_API;
 
 /**
  * @brief One-line message of a status code.
  * @return A static string; for a value outside the enum, a string saying so (never NULL).
  */
-const char*
-rocprofiler_get_status_string(rocprofiler_status_t status) ROCPROFILER_API;
+const char* rocprofiler_get_status_string(rocprofiler_status_t status) ROCPROFILER_API;
 
 /** @} */
 

@@ -16,14 +16,17 @@ copy(const char* text)
 {
     return text != nullptr ? std::string{text} : std::string{};
 }
-}  // namespace
+} // namespace
 
 bool
 check_status(rocprofiler_status_t status, const char* call)
 {
     if(status == ROCPROFILER_STATUS_SUCCESS) return true;
-    std::fprintf(stderr, "[rocprofv3] %s failed: %s (%s)\n", call,
-                 rocprofiler_get_status_name(status), rocprofiler_get_status_string(status));
+    std::fprintf(stderr,
+                 "[rocprofv3] %s failed: %s (%s)\n",
+                 call,
+                 rocprofiler_get_status_name(status),
+                 rocprofiler_get_status_string(status));
     return false;
 }
 
@@ -50,7 +53,8 @@ query_agents(std::vector<counter_entry>& counters, std::vector<std::string>& err
     auto agents = std::vector<agent_entry>{};
     auto status = rocprofiler_query_available_agents(
         ROCPROFILER_AGENT_INFO_VERSION_0,
-        [](rocprofiler_agent_version_t, const void** list, size_t n, void* data) {
+        [](rocprofiler_agent_version_t, const void** list, size_t n, void* data)
+        {
             auto* out = static_cast<std::vector<agent_entry>*>(data);
             for(size_t i = 0; i < n; ++i)
             {
@@ -83,7 +87,8 @@ query_agents(std::vector<counter_entry>& counters, std::vector<std::string>& err
         auto ids = std::vector<rocprofiler_counter_id_t>{};
         auto rc  = rocprofiler_iterate_agent_supported_counters(
             agent.info.id,
-            [](rocprofiler_agent_id_t, rocprofiler_counter_id_t* list, size_t n, void* data) {
+            [](rocprofiler_agent_id_t, rocprofiler_counter_id_t* list, size_t n, void* data)
+            {
                 auto* out = static_cast<std::vector<rocprofiler_counter_id_t>*>(data);
                 out->insert(out->end(), list, list + n);
                 return ROCPROFILER_STATUS_SUCCESS;
@@ -97,7 +102,7 @@ query_agents(std::vector<counter_entry>& counters, std::vector<std::string>& err
         for(auto id : ids)
         {
             auto info = rocprofiler_counter_info_v0_t{};
-            auto qs   = rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_0, &info);
+            auto qs = rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_0, &info);
             if(qs != ROCPROFILER_STATUS_SUCCESS)
             {
                 errors.emplace_back("rocprofiler_query_counter_info(" + std::to_string(id.handle) +
@@ -118,4 +123,4 @@ query_agents(std::vector<counter_entry>& counters, std::vector<std::string>& err
     }
     return agents;
 }
-}  // namespace rocprofiler::tool
+} // namespace rocprofiler::tool

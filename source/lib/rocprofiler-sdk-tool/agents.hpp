@@ -14,20 +14,20 @@ namespace rocprofiler::tool
 {
 // Every agent the SDK reports. For each GPU agent, its counters are appended to @p counters, or
 // the agent's counters_error says why there are none (the status name of
-// rocprofiler_iterate_agent_supported_counters). Failures of the agent query itself go to @p errors.
-std::vector<agent_entry>
-query_agents(std::vector<counter_entry>& counters, std::vector<std::string>& errors);
+// rocprofiler_iterate_agent_supported_counters). Failures of the agent query itself go to @p
+// errors.
+std::vector<agent_entry> query_agents(std::vector<counter_entry>& counters,
+                                      std::vector<std::string>&   errors);
 
 // How many counters one pass of @p agent collects: configurations of the agent's first k counters
 // (in its own order) are created for growing k until rocprofiler_create_counter_config answers
 // ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT. nullopt when all of them fit or no configuration can
 // be created. It names the limit in messages; whether a group fits is decided by creating it.
-std::optional<size_t>
-counters_per_pass(rocprofiler_agent_id_t agent, const std::vector<counter_entry>& counters);
+std::optional<size_t> counters_per_pass(rocprofiler_agent_id_t            agent,
+                                        const std::vector<counter_entry>& counters);
 
 // "pmc" status check: logs the failing call with the SDK's status name; true on success.
-bool
-check_status(rocprofiler_status_t status, const char* call);
-}  // namespace rocprofiler::tool
+bool check_status(rocprofiler_status_t status, const char* call);
+} // namespace rocprofiler::tool
 
 #define ROCPROFV3_CALL(...) ::rocprofiler::tool::check_status((__VA_ARGS__), #__VA_ARGS__)

@@ -15,9 +15,10 @@ config::collected_groups() const
 config_result
 read_config(const std::function<const char*(const char*)>& getenv)
 {
-    auto result = config_result{};
-    auto& cfg   = result.cfg;
-    auto  get   = [&getenv](const char* name) -> std::string {
+    auto  result = config_result{};
+    auto& cfg    = result.cfg;
+    auto  get    = [&getenv](const char* name) -> std::string
+    {
         const auto* value = getenv(name);
         return value != nullptr ? std::string{value} : std::string{};
     };
@@ -63,8 +64,9 @@ read_config(const std::function<const char*(const char*)>& getenv)
         }
     }
 
-    auto compile = [&result](const char* variable, const std::string& text,
-                             std::optional<std::regex>& out) {
+    auto compile =
+        [&result](const char* variable, const std::string& text, std::optional<std::regex>& out)
+    {
         if(text.empty()) return;
         auto why = std::string{};
         if(!parse::validate_regex(text, &why))
@@ -91,4 +93,4 @@ read_config(const std::function<const char*(const char*)>& getenv)
     }
     return result;
 }
-}  // namespace rocprofiler::tool
+} // namespace rocprofiler::tool

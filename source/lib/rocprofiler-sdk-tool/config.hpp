@@ -14,13 +14,13 @@ namespace rocprofiler::tool
 {
 struct config
 {
-    bool kernel_trace       = false;  // ROCPROF_KERNEL_TRACE
-    bool counter_collection = false;  // ROCPROF_COUNTER_COLLECTION
+    bool kernel_trace       = false; // ROCPROF_KERNEL_TRACE
+    bool counter_collection = false; // ROCPROF_COUNTER_COLLECTION
     // ROCPROF_KERNEL_REPLAY=1: the kernel replay context exists and every counter group of a
     // dispatch's agent is collected in its own replay pass.
     bool kernel_replay = false;
-    bool stats         = false;  // ROCPROF_STATS: write <prefix>_kernel_stats.csv
-    bool summary       = false;  // ROCPROF_SUMMARY: print the kernel stats table to stderr
+    bool stats         = false; // ROCPROF_STATS: write <prefix>_kernel_stats.csv
+    bool summary       = false; // ROCPROF_SUMMARY: print the kernel stats table to stderr
 
     // ROCPROF_COUNTERS ("pmc: A B"): the counters of this run. Without kernel replay they form the
     // one group collected on every dispatch.
@@ -28,16 +28,16 @@ struct config
     // ROCPROF_COUNTER_GROUPS ("A B;C"): under kernel replay, pass i collects group i.
     std::vector<std::vector<std::string>> counter_groups = {};
 
-    std::string output_path      = ".";  // ROCPROF_OUTPUT_PATH
-    std::string output_file_name = {};   // ROCPROF_OUTPUT_FILE_NAME; default: the process id
+    std::string output_path      = ".";   // ROCPROF_OUTPUT_PATH
+    std::string output_file_name = {};    // ROCPROF_OUTPUT_FILE_NAME; default: the process id
     bool        csv              = true;  // ROCPROF_OUTPUT_FORMAT contains "csv" (default)
     bool        json             = false; // ROCPROF_OUTPUT_FORMAT contains "json"
 
-    std::string              include_regex_text = {};  // ROCPROF_KERNEL_FILTER_INCLUDE_REGEX
-    std::string              exclude_regex_text = {};  // ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX
-    std::optional<std::regex> include_regex     = {};
-    std::optional<std::regex> exclude_regex     = {};
-    parse::iteration_range    iteration_range   = {};  // ROCPROF_KERNEL_FILTER_RANGE
+    std::string               include_regex_text = {}; // ROCPROF_KERNEL_FILTER_INCLUDE_REGEX
+    std::string               exclude_regex_text = {}; // ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX
+    std::optional<std::regex> include_regex      = {};
+    std::optional<std::regex> exclude_regex      = {};
+    parse::iteration_range    iteration_range    = {}; // ROCPROF_KERNEL_FILTER_RANGE
 
     // Groups this run collects: counter_groups under kernel replay, else the one group `counters`.
     std::vector<std::vector<std::string>> collected_groups() const;
@@ -48,10 +48,9 @@ struct config
 struct config_result
 {
     config                   cfg    = {};
-    std::vector<std::string> errors = {};  // non-empty: the tool must deactivate itself
+    std::vector<std::string> errors = {}; // non-empty: the tool must deactivate itself
 };
 
 // Reads and validates the variables through @p getenv (tests pass their own).
-config_result
-read_config(const std::function<const char*(const char*)>& getenv);
-}  // namespace rocprofiler::tool
+config_result read_config(const std::function<const char*(const char*)>& getenv);
+} // namespace rocprofiler::tool

@@ -5,9 +5,10 @@
 namespace rocprofiler::tool
 {
 kernel_filter::kernel_filter(const config& cfg)
-: m_cfg{cfg}
-, m_accepts_all{!cfg.include_regex && !cfg.exclude_regex && cfg.iteration_range.empty()}
-{}
+    : m_cfg{cfg}
+    , m_accepts_all{!cfg.include_regex && !cfg.exclude_regex && cfg.iteration_range.empty()}
+{
+}
 
 bool
 kernel_filter::name_matches(const std::string& kernel_name) const
@@ -29,4 +30,4 @@ kernel_filter::accept(uint64_t dispatch_id, const std::string& kernel_name)
     m_decisions.emplace(dispatch_id, decision);
     return decision;
 }
-}  // namespace rocprofiler::tool
+} // namespace rocprofiler::tool

@@ -53,9 +53,10 @@ agent_json(const agent_entry& a)
     const auto& i = a.info;
     auto        j = json{{"size", i.size},
                   {"id", {{"handle", i.id.handle}}},
-                  {"type", i.type == ROCPROFILER_AGENT_TYPE_GPU   ? "GPU"
-                           : i.type == ROCPROFILER_AGENT_TYPE_CPU ? "CPU"
-                                                                  : "NONE"},
+                  {"type",
+                   i.type == ROCPROFILER_AGENT_TYPE_GPU   ? "GPU"
+                          : i.type == ROCPROFILER_AGENT_TYPE_CPU ? "CPU"
+                                                                 : "NONE"},
                   {"cpu_cores_count", i.cpu_cores_count},
                   {"simd_count", i.simd_count},
                   {"max_waves_per_simd", i.max_waves_per_simd},
@@ -125,9 +126,9 @@ kernel_trace_csv(const results& data)
             << d.kernel_id << ',' << csv_quote(data.kernel_name(d.kernel_id)) << ','
             << r.correlation_id.internal << ',' << r.start_timestamp << ',' << r.end_timestamp
             << ',' << d.group_segment_size << ',' << d.private_segment_size << ','
-            << register_columns(data, d.kernel_id) << ','
-            << d.workgroup_size.x << ',' << d.workgroup_size.y << ',' << d.workgroup_size.z << ','
-            << d.grid_size.x << ',' << d.grid_size.y << ',' << d.grid_size.z << '\n';
+            << register_columns(data, d.kernel_id) << ',' << d.workgroup_size.x << ','
+            << d.workgroup_size.y << ',' << d.workgroup_size.z << ',' << d.grid_size.x << ','
+            << d.grid_size.y << ',' << d.grid_size.z << '\n';
     }
     return out.str();
 }
@@ -156,8 +157,8 @@ counter_collection_csv(const results& data)
                 << ',' << rec.thread_id << ',' << grid << ',' << d.kernel_id << ','
                 << csv_quote(data.kernel_name(d.kernel_id)) << ',' << wg << ','
                 << d.group_segment_size << ',' << d.private_segment_size << ','
-                << register_columns(data, d.kernel_id) << ',' << csv_quote(v.name) << ',' << v.value << ',' << rec.data.start_timestamp << ','
-                << rec.data.end_timestamp << '\n';
+                << register_columns(data, d.kernel_id) << ',' << csv_quote(v.name) << ',' << v.value
+                << ',' << rec.data.start_timestamp << ',' << rec.data.end_timestamp << '\n';
         }
     }
     return out.str();
@@ -190,13 +191,12 @@ agent_info_csv(const results& data)
                                                                 : "NONE")
             << ',' << i.cpu_cores_count << ',' << i.simd_count << ',' << i.cpu_core_id_base << ','
             << i.simd_id_base << ',' << i.max_waves_per_simd << ',' << i.lds_size_in_kb << ','
-            << i.gds_size_in_kb << ',' << i.num_gws << ',' << i.wave_front_size << ','
-            << i.num_xcc << ',' << i.cu_count << ',' << i.array_count << ','
-            << i.num_shader_banks << ',' << i.simd_arrays_per_engine << ','
-            << i.cu_per_simd_array << ',' << i.simd_per_cu << ',' << i.max_slots_scratch_cu
-            << ',' << i.gfx_target_version << ',' << i.vendor_id << ',' << i.device_id << ','
-            << i.location_id << ',' << i.domain << ',' << i.drm_render_minor << ','
-            << i.num_sdma_engines << ',' << i.num_sdma_xgmi_engines << ','
+            << i.gds_size_in_kb << ',' << i.num_gws << ',' << i.wave_front_size << ',' << i.num_xcc
+            << ',' << i.cu_count << ',' << i.array_count << ',' << i.num_shader_banks << ','
+            << i.simd_arrays_per_engine << ',' << i.cu_per_simd_array << ',' << i.simd_per_cu << ','
+            << i.max_slots_scratch_cu << ',' << i.gfx_target_version << ',' << i.vendor_id << ','
+            << i.device_id << ',' << i.location_id << ',' << i.domain << ',' << i.drm_render_minor
+            << ',' << i.num_sdma_engines << ',' << i.num_sdma_xgmi_engines << ','
             << i.num_sdma_queues_per_engine << ',' << i.num_cp_queues << ','
             << i.max_engine_clk_ccompute << ',' << i.max_engine_clk_fcompute << ','
             << i.sdma_fw_version << ',' << i.fw_version << ',' << i.capability << ','
@@ -204,8 +204,8 @@ agent_info_csv(const results& data)
             << i.workgroup_max_size << ',' << i.grid_max_size << ',' << i.local_mem_size << ','
             << i.hive_id << ',' << i.gpu_id << ',' << i.workgroup_max_dim.x << ','
             << i.workgroup_max_dim.y << ',' << i.workgroup_max_dim.z << ',' << i.grid_max_dim.x
-            << ',' << i.grid_max_dim.y << ',' << i.grid_max_dim.z << ',' << csv_quote(a.name)
-            << ',' << csv_quote(a.vendor_name) << ',' << csv_quote(a.product_name) << ','
+            << ',' << i.grid_max_dim.y << ',' << i.grid_max_dim.z << ',' << csv_quote(a.name) << ','
+            << csv_quote(a.vendor_name) << ',' << csv_quote(a.product_name) << ','
             << csv_quote(a.model_name) << '\n';
     }
     return out.str();
@@ -246,18 +246,19 @@ results_json(const config& cfg, const results& data)
     // Field names as upstream rocprofv3 writes them (the symbol payload's members).
     auto symbols = json::object();
     for(const auto& [id, sym] : data.kernel_symbols)
-        symbols[std::to_string(id)] = json{{"kernel_id", id},
-                                           {"code_object_id", sym.code_object_id},
-                                           {"kernel_name", sym.name},
-                                           {"kernel_object", sym.kernel_object},
-                                           {"kernarg_segment_size", sym.kernarg_segment_size},
-                                           {"kernarg_segment_alignment", sym.kernarg_segment_alignment},
-                                           {"group_segment_size", sym.group_segment_size},
-                                           {"private_segment_size", sym.private_segment_size},
-                                           {"sgpr_count", sym.sgpr_count},
-                                           {"arch_vgpr_count", sym.arch_vgpr_count},
-                                           {"accum_vgpr_count", sym.accum_vgpr_count},
-                                           {"reported", sym.reported}};
+        symbols[std::to_string(id)] =
+            json{{"kernel_id", id},
+                 {"code_object_id", sym.code_object_id},
+                 {"kernel_name", sym.name},
+                 {"kernel_object", sym.kernel_object},
+                 {"kernarg_segment_size", sym.kernarg_segment_size},
+                 {"kernarg_segment_alignment", sym.kernarg_segment_alignment},
+                 {"group_segment_size", sym.group_segment_size},
+                 {"private_segment_size", sym.private_segment_size},
+                 {"sgpr_count", sym.sgpr_count},
+                 {"arch_vgpr_count", sym.arch_vgpr_count},
+                 {"accum_vgpr_count", sym.accum_vgpr_count},
+                 {"reported", sym.reported}};
 
     auto code_objects = json::array();
     for(const auto& [id, co] : data.code_objects)
@@ -271,16 +272,17 @@ results_json(const config& cfg, const results& data)
     // Dispatch records gathered only for --stats / --summary are not part of the trace.
     auto dispatches = json::array();
     for(const auto& r : data.dispatches)
-        if(cfg.kernel_trace) dispatches.push_back(json{{"size", r.size},
-                                  {"kind", "KERNEL_DISPATCH"},
-                                  {"operation", "COMPLETE"},
-                                  {"correlation_id",
-                                   {{"internal", r.correlation_id.internal},
-                                    {"external", r.correlation_id.external.value}}},
-                                  {"thread_id", r.thread_id},
-                                  {"start_timestamp", r.start_timestamp},
-                                  {"end_timestamp", r.end_timestamp},
-                                  {"dispatch_info", dispatch_info_json(r.dispatch_info)}});
+        if(cfg.kernel_trace)
+            dispatches.push_back(json{{"size", r.size},
+                                      {"kind", "KERNEL_DISPATCH"},
+                                      {"operation", "COMPLETE"},
+                                      {"correlation_id",
+                                       {{"internal", r.correlation_id.internal},
+                                        {"external", r.correlation_id.external.value}}},
+                                      {"thread_id", r.thread_id},
+                                      {"start_timestamp", r.start_timestamp},
+                                      {"end_timestamp", r.end_timestamp},
+                                      {"dispatch_info", dispatch_info_json(r.dispatch_info)}});
 
     auto counter_records = json::array();
     for(const auto& rec : data.counter_records)
@@ -288,17 +290,16 @@ results_json(const config& cfg, const results& data)
         auto values = json::array();
         for(const auto& v : rec.values)
             values.push_back(json{{"counter_id", {{"handle", v.counter_id}}}, {"value", v.value}});
-        auto entry = json{
-            {"thread_id", rec.thread_id},
-            {"dispatch_data",
-             {{"size", rec.data.size},
-              {"correlation_id",
-               {{"internal", rec.data.correlation_id.internal},
-                {"external", rec.data.correlation_id.external.value}}},
-              {"start_timestamp", rec.data.start_timestamp},
-              {"end_timestamp", rec.data.end_timestamp},
-              {"dispatch_info", dispatch_info_json(rec.data.dispatch_info)}}},
-            {"records", values}};
+        auto entry = json{{"thread_id", rec.thread_id},
+                          {"dispatch_data",
+                           {{"size", rec.data.size},
+                            {"correlation_id",
+                             {{"internal", rec.data.correlation_id.internal},
+                              {"external", rec.data.correlation_id.external.value}}},
+                            {"start_timestamp", rec.data.start_timestamp},
+                            {"end_timestamp", rec.data.end_timestamp},
+                            {"dispatch_info", dispatch_info_json(rec.data.dispatch_info)}}},
+                          {"records", values}};
         if(rec.replay_pass) entry["replay_pass"] = *rec.replay_pass;
         counter_records.push_back(std::move(entry));
     }
@@ -310,16 +311,18 @@ results_json(const config& cfg, const results& data)
                          {"kernel_replay", cfg.kernel_replay},
                          {"dropped_records", data.dropped_records}};
 
-    auto strings = json{{"buffer_records",
-                         json::array({json{{"kind", "KERNEL_DISPATCH"},
-                                           {"operations", {"NONE", "ENQUEUE", "COMPLETE"}}}})},
-                        {"callback_records",
-                         json::array({json{{"kind", "KERNEL_REPLAY"},
-                                           {"operations", {"NONE", "CONFIG", "PASS"}}},
-                                      json{{"kind", "CODE_OBJECT"},
-                                           {"operations",
-                                            {"NONE", "LOAD", "DEVICE_KERNEL_SYMBOL_REGISTER",
-                                             "HOST_KERNEL_SYMBOL_REGISTER"}}}})}};
+    auto strings = json{
+        {"buffer_records",
+         json::array(
+             {json{{"kind", "KERNEL_DISPATCH"}, {"operations", {"NONE", "ENQUEUE", "COMPLETE"}}}})},
+        {"callback_records",
+         json::array({json{{"kind", "KERNEL_REPLAY"}, {"operations", {"NONE", "CONFIG", "PASS"}}},
+                      json{{"kind", "CODE_OBJECT"},
+                           {"operations",
+                            {"NONE",
+                             "LOAD",
+                             "DEVICE_KERNEL_SYMBOL_REGISTER",
+                             "HOST_KERNEL_SYMBOL_REGISTER"}}}})}};
 
     auto tool = json{{"metadata", metadata},
                      {"agents", agents},
@@ -332,7 +335,7 @@ results_json(const config& cfg, const results& data)
     auto root = json{{"rocprofiler-sdk-tool", json::array({tool})}};
     return root.dump(1) + "\n";
 }
-}  // namespace
+} // namespace
 
 const std::string&
 results::kernel_name(uint64_t kernel_id) const
@@ -389,9 +392,9 @@ compute_kernel_stats(const results& data)
     for(const auto& r : data.dispatches)
     {
         if(!counted.insert(r.dispatch_info.dispatch_id).second) continue;
-        auto  duration = r.end_timestamp >= r.start_timestamp ? r.end_timestamp - r.start_timestamp
-                                                              : 0;
-        auto& acc      = per_name[data.kernel_name(r.dispatch_info.kernel_id)];
+        auto duration =
+            r.end_timestamp >= r.start_timestamp ? r.end_timestamp - r.start_timestamp : 0;
+        auto& acc = per_name[data.kernel_name(r.dispatch_info.kernel_id)];
         acc.calls += 1;
         acc.total += duration;
         acc.min = std::min(acc.min, duration);
@@ -414,9 +417,10 @@ compute_kernel_stats(const results& data)
         s.stddev_ns  = var > 0 ? std::sqrt(var) : 0.0;
         out.emplace_back(std::move(s));
     }
-    std::sort(out.begin(), out.end(), [](const auto& l, const auto& r) {
-        return l.total_ns != r.total_ns ? l.total_ns > r.total_ns : l.name < r.name;
-    });
+    std::sort(out.begin(),
+              out.end(),
+              [](const auto& l, const auto& r)
+              { return l.total_ns != r.total_ns ? l.total_ns > r.total_ns : l.name < r.name; });
     return out;
 }
 
@@ -439,13 +443,13 @@ format_summary(const std::vector<kernel_stat>& stats)
     auto width = size_t{4};
     for(const auto& s : stats)
         width = std::max(width, s.name.size());
-    width = std::min<size_t>(width, 60);
+    width    = std::min<size_t>(width, 60);
     auto out = std::ostringstream{};
     out << "\nrocprofv3 kernel summary (" << stats.size() << " kernels)\n";
-    out << std::left << std::setw(static_cast<int>(width)) << "NAME" << std::right
-        << std::setw(10) << "CALLS" << std::setw(16) << "TOTAL_NS" << std::setw(14)
-        << "AVERAGE_NS" << std::setw(9) << "PERCENT" << std::setw(12) << "MIN_NS"
-        << std::setw(12) << "MAX_NS" << std::setw(12) << "STDDEV" << '\n';
+    out << std::left << std::setw(static_cast<int>(width)) << "NAME" << std::right << std::setw(10)
+        << "CALLS" << std::setw(16) << "TOTAL_NS" << std::setw(14) << "AVERAGE_NS" << std::setw(9)
+        << "PERCENT" << std::setw(12) << "MIN_NS" << std::setw(12) << "MAX_NS" << std::setw(12)
+        << "STDDEV" << '\n';
     out << std::fixed << std::setprecision(2);
     for(const auto& s : stats)
     {
@@ -477,7 +481,8 @@ write_outputs(const config& cfg, const results& data, std::vector<std::string>& 
                             "': " + ec.message());
         return written;
     }
-    auto emit = [&](std::string_view suffix, const std::string& contents) {
+    auto emit = [&](std::string_view suffix, const std::string& contents)
+    {
         auto path = output_file(cfg, data.pid, suffix);
         if(write_file(path, contents, errors)) written.emplace_back(std::move(path));
     };
@@ -492,4 +497,4 @@ write_outputs(const config& cfg, const results& data, std::vector<std::string>& 
     if(cfg.json) emit("results.json", results_json(cfg, data));
     return written;
 }
-}  // namespace rocprofiler::tool
+} // namespace rocprofiler::tool

@@ -43,9 +43,9 @@ struct counter_entry
     bool                   is_derived  = false;
 };
 
-// A kernel as CODE_OBJECT tracing reported it (ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER),
-// or a placeholder for a kernel id that was never reported (reported = false, name kernel_<id>,
-// every size and count 0).
+// A kernel as CODE_OBJECT tracing reported it
+// (ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER), or a placeholder for a kernel id that
+// was never reported (reported = false, name kernel_<id>, every size and count 0).
 struct kernel_symbol
 {
     uint64_t    kernel_id                 = 0;
@@ -86,34 +86,33 @@ struct counter_dispatch
 {
     rocprofiler_dispatch_counting_service_data_t data        = {};
     uint64_t                                     thread_id   = 0;
-    std::optional<uint64_t>                      replay_pass = {};  // set under kernel replay
+    std::optional<uint64_t>                      replay_pass = {}; // set under kernel replay
     std::vector<counter_value>                   values      = {};
 };
 
 struct results
 {
-    uint64_t                                                  pid        = 0;
-    uint64_t                                                  init_time  = 0;  // ns, SDK clock
-    uint64_t                                                  fini_time  = 0;
-    std::vector<std::string>                                  command    = {};
-    std::vector<agent_entry>                                  agents     = {};
-    std::vector<counter_entry>                                counters   = {};
-    std::map<uint64_t, kernel_symbol>                         kernel_symbols = {};  // by kernel_id
-    std::map<uint64_t, code_object_entry>                     code_objects   = {};  // by id
-    std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t> dispatches = {};
-    std::vector<counter_dispatch>                             counter_records = {};
-    uint64_t                                                  dropped_records = 0;
+    uint64_t                              pid            = 0;
+    uint64_t                              init_time      = 0; // ns, SDK clock
+    uint64_t                              fini_time      = 0;
+    std::vector<std::string>              command        = {};
+    std::vector<agent_entry>              agents         = {};
+    std::vector<counter_entry>            counters       = {};
+    std::map<uint64_t, kernel_symbol>     kernel_symbols = {}; // by kernel_id
+    std::map<uint64_t, code_object_entry> code_objects   = {}; // by id
+    std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t> dispatches      = {};
+    std::vector<counter_dispatch>                                    counter_records = {};
+    uint64_t                                                         dropped_records = 0;
 
     // The kernel's name; empty when the id is not in kernel_symbols.
     const std::string&   kernel_name(uint64_t kernel_id) const;
     const kernel_symbol* find_symbol(uint64_t kernel_id) const;
-    const agent_entry* find_agent(rocprofiler_agent_id_t id) const;
+    const agent_entry*   find_agent(rocprofiler_agent_id_t id) const;
 };
 
 // The symbol of @p kernel_id, adding the placeholder kernel_<id> when it was never reported. When
 // it adds one, @p warning (if given) receives the one-time warning to print.
-const kernel_symbol&
-ensure_kernel_symbol(results& data, uint64_t kernel_id, std::string* warning);
+const kernel_symbol& ensure_kernel_symbol(results& data, uint64_t kernel_id, std::string* warning);
 
 // One row of kernel_stats.csv.
 struct kernel_stat
@@ -122,30 +121,26 @@ struct kernel_stat
     uint64_t    calls      = 0;
     uint64_t    total_ns   = 0;
     double      average_ns = 0.0;
-    double      percentage = 0.0;  // of the total duration of all kernels
+    double      percentage = 0.0; // of the total duration of all kernels
     uint64_t    min_ns     = 0;
     uint64_t    max_ns     = 0;
-    double      stddev_ns  = 0.0;  // population standard deviation
+    double      stddev_ns  = 0.0; // population standard deviation
 };
 
 // Per kernel name, sorted by total duration (largest first), ties by name.
-std::vector<kernel_stat>
-compute_kernel_stats(const results& data);
+std::vector<kernel_stat> compute_kernel_stats(const results& data);
 
 // A CSV field: quoted, with embedded quotes doubled (RFC 4180).
-std::string
-csv_quote(std::string_view text);
+std::string csv_quote(std::string_view text);
 
 // The -S/--summary table, for stderr.
-std::string
-format_summary(const std::vector<kernel_stat>& stats);
+std::string format_summary(const std::vector<kernel_stat>& stats);
 
 // The path of one output file: <output_path>/<prefix>_<suffix>.
-std::string
-output_file(const config& cfg, uint64_t pid, std::string_view suffix);
+std::string output_file(const config& cfg, uint64_t pid, std::string_view suffix);
 
 // Writes every file the configuration asks for. Returns the paths written; errors (a directory
 // that cannot be created, a file that cannot be written) are appended to @p errors.
 std::vector<std::string>
 write_outputs(const config& cfg, const results& data, std::vector<std::string>& errors);
-}  // namespace rocprofiler::tool
+} // namespace rocprofiler::tool

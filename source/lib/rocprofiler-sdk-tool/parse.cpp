@@ -35,9 +35,10 @@ std::string
 lower(std::string_view text)
 {
     auto out = std::string{text};
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
-        return static_cast<char>(std::tolower(c));
-    });
+    std::transform(out.begin(),
+                   out.end(),
+                   out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;
 }
 
@@ -59,21 +60,23 @@ split_any(std::string_view text, std::string_view separators)
     if(!current.empty()) out.emplace_back(std::move(current));
     return out;
 }
-}  // namespace
+} // namespace
 
 bool
 iteration_range::contains(uint64_t iteration) const
 {
     if(intervals.empty()) return true;
-    return std::any_of(intervals.begin(), intervals.end(), [iteration](const auto& i) {
-        return iteration >= i.first && iteration <= i.last;
-    });
+    return std::any_of(intervals.begin(),
+                       intervals.end(),
+                       [iteration](const auto& i)
+                       { return iteration >= i.first && iteration <= i.last; });
 }
 
 std::optional<iteration_range>
 parse_iteration_range(std::string_view text, std::string* error)
 {
-    auto fail = [error](const std::string& why) -> std::optional<iteration_range> {
+    auto fail = [error](const std::string& why) -> std::optional<iteration_range>
+    {
         if(error != nullptr) *error = why;
         return std::nullopt;
     };
@@ -149,9 +152,9 @@ decode_counter_groups(std::string_view text)
 std::optional<std::vector<std::vector<std::string>>>
 parse_input_text(std::string_view contents, std::string* error)
 {
-    auto groups = std::vector<std::vector<std::string>>{};
-    auto stream = std::istringstream{std::string{contents}};
-    auto line   = std::string{};
+    auto   groups = std::vector<std::vector<std::string>>{};
+    auto   stream = std::istringstream{std::string{contents}};
+    auto   line   = std::string{};
     size_t number = 0;
     while(std::getline(stream, line))
     {
@@ -163,14 +166,15 @@ parse_input_text(std::string_view contents, std::string* error)
         if(view.size() < 4 || lower(view.substr(0, 4)) != "pmc:")
         {
             if(error != nullptr)
-                *error = "line " + std::to_string(number) + ": expected 'pmc: <counters...>', got '" +
-                         std::string{view} + "'";
+                *error = "line " + std::to_string(number) +
+                         ": expected 'pmc: <counters...>', got '" + std::string{view} + "'";
             return std::nullopt;
         }
         auto names = parse_counter_list(view);
         if(names.empty())
         {
-            if(error != nullptr) *error = "line " + std::to_string(number) + ": 'pmc:' lists no counter";
+            if(error != nullptr)
+                *error = "line " + std::to_string(number) + ": 'pmc:' lists no counter";
             return std::nullopt;
         }
         groups.emplace_back(std::move(names));
@@ -184,9 +188,10 @@ validate_regex(const std::string& pattern, std::string* error)
     try
     {
         auto compiled = std::regex{pattern, std::regex::ECMAScript};
-        (void) compiled;
+        (void)compiled;
         return true;
-    } catch(const std::regex_error& e)
+    }
+    catch(const std::regex_error& e)
     {
         if(error != nullptr) *error = e.what();
         return false;
@@ -196,8 +201,8 @@ validate_regex(const std::string& pattern, std::string* error)
 size_t
 edit_distance(std::string_view a, std::string_view b)
 {
-    auto la = lower(a);
-    auto lb = lower(b);
+    auto la   = lower(a);
+    auto lb   = lower(b);
     auto prev = std::vector<size_t>(lb.size() + 1);
     auto curr = std::vector<size_t>(lb.size() + 1);
     for(size_t j = 0; j <= lb.size(); ++j)
@@ -218,9 +223,9 @@ edit_distance(std::string_view a, std::string_view b)
 std::vector<std::string>
 close_matches(std::string_view name, const std::vector<std::string>& candidates, size_t max_results)
 {
-    const auto limit = std::max<size_t>(2, name.size() / 3);
-    const auto lname = lower(name);
-    auto scored      = std::vector<std::pair<size_t, std::string>>{};
+    const auto limit  = std::max<size_t>(2, name.size() / 3);
+    const auto lname  = lower(name);
+    auto       scored = std::vector<std::pair<size_t, std::string>>{};
     for(const auto& candidate : candidates)
     {
         if(candidate == name) continue;
@@ -234,9 +239,10 @@ close_matches(std::string_view name, const std::vector<std::string>& candidates,
         else if(contained)
             scored.emplace_back(limit + 1, candidate);
     }
-    std::stable_sort(scored.begin(), scored.end(), [](const auto& l, const auto& r) {
-        return l.first != r.first ? l.first < r.first : l.second < r.second;
-    });
+    std::stable_sort(scored.begin(),
+                     scored.end(),
+                     [](const auto& l, const auto& r)
+                     { return l.first != r.first ? l.first < r.first : l.second < r.second; });
     auto out = std::vector<std::string>{};
     for(auto& [score, candidate] : scored)
     {
@@ -253,4 +259,4 @@ parse_bool(const char* value)
     auto v = lower(trim(value));
     return v == "1" || v == "true" || v == "yes" || v == "on";
 }
-}  // namespace rocprofiler::tool::parse
+} // namespace rocprofiler::tool::parse

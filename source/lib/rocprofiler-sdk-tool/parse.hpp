@@ -31,42 +31,35 @@ struct iteration_range
 // Parses "[1-3,5]", "1-3", "5", "[2]" (optional brackets, comma- or space-separated items, each a
 // number or an inclusive "a-b" with a <= b, numbers from 1). On error returns nothing and sets
 // @p error to a sentence naming the offending item.
-std::optional<iteration_range>
-parse_iteration_range(std::string_view text, std::string* error);
+std::optional<iteration_range> parse_iteration_range(std::string_view text, std::string* error);
 
 // Splits a counter list such as "pmc: SQ_WAVES GRBM_COUNT" or "SQ_WAVES,GRBM_COUNT" into names.
 // A leading "pmc:" is optional; separators are blanks and commas.
-std::vector<std::string>
-parse_counter_list(std::string_view text);
+std::vector<std::string> parse_counter_list(std::string_view text);
 
 // ROCPROF_COUNTER_GROUPS: groups separated by ';', counters in a group by blanks.
-std::string
-encode_counter_groups(const std::vector<std::vector<std::string>>& groups);
-std::vector<std::vector<std::string>>
-decode_counter_groups(std::string_view text);
+std::string encode_counter_groups(const std::vector<std::vector<std::string>>& groups);
+std::vector<std::vector<std::string>> decode_counter_groups(std::string_view text);
 
 // Reads the "pmc:" lines of an input text file (each line one group; '#' starts a comment; other
 // non-empty lines are errors). Returns nothing and sets @p error on failure.
-std::optional<std::vector<std::vector<std::string>>>
-parse_input_text(std::string_view contents, std::string* error);
+std::optional<std::vector<std::vector<std::string>>> parse_input_text(std::string_view contents,
+                                                                      std::string*     error);
 
 // True when @p pattern compiles as an ECMAScript regular expression (what the tool uses); else
 // sets @p error to the library's explanation.
-bool
-validate_regex(const std::string& pattern, std::string* error);
+bool validate_regex(const std::string& pattern, std::string* error);
 
 // Case-insensitive Levenshtein distance.
-size_t
-edit_distance(std::string_view a, std::string_view b);
+size_t edit_distance(std::string_view a, std::string_view b);
 
 // Names of @p candidates close to @p name, best first, at most @p max_results: those within an
 // edit distance of max(2, |name| / 3), plus those that contain @p name or are contained in it
 // (case-insensitive). An exact match is never "close": callers check membership first.
-std::vector<std::string>
-close_matches(std::string_view name, const std::vector<std::string>& candidates,
-              size_t max_results = 5);
+std::vector<std::string> close_matches(std::string_view                name,
+                                       const std::vector<std::string>& candidates,
+                                       size_t                          max_results = 5);
 
 // Parses a boolean environment value: 1/true/yes/on (any case) are true, anything else false.
-bool
-parse_bool(const char* value);
-}  // namespace rocprofiler::tool::parse
+bool parse_bool(const char* value);
+} // namespace rocprofiler::tool::parse

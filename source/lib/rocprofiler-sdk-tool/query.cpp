@@ -14,8 +14,7 @@
 #include <string>
 #include <vector>
 
-extern "C" __attribute__((visibility("default"))) int
-rocprofv3_tool_query_agents(int fd);
+extern "C" __attribute__((visibility("default"))) int rocprofv3_tool_query_agents(int fd);
 
 // Writes {"agents": [{"id", "type", "name", "product_name", "logical_node_id",
 // "counters_error"?, "counters": [{"name", "description", "block", "is_derived"}],
@@ -29,9 +28,9 @@ rocprofv3_tool_query_agents(int fd)
     using json = nlohmann::ordered_json;
     try
     {
-        auto counters = std::vector<rocprofiler::tool::counter_entry>{};
-        auto errors   = std::vector<std::string>{};
-        auto agents   = rocprofiler::tool::query_agents(counters, errors);
+        auto        counters    = std::vector<rocprofiler::tool::counter_entry>{};
+        auto        errors      = std::vector<std::string>{};
+        auto        agents      = rocprofiler::tool::query_agents(counters, errors);
         const auto* groups_text = std::getenv("ROCPROFV3_TOOL_QUERY_GROUPS");
         auto        groups      = rocprofiler::tool::parse::decode_counter_groups(
             groups_text != nullptr ? groups_text : "");
@@ -40,9 +39,10 @@ rocprofv3_tool_query_agents(int fd)
         for(const auto& a : agents)
         {
             auto entry = json{{"id", a.info.id.handle},
-                              {"type", a.info.type == ROCPROFILER_AGENT_TYPE_GPU   ? "GPU"
-                                       : a.info.type == ROCPROFILER_AGENT_TYPE_CPU ? "CPU"
-                                                                                   : "NONE"},
+                              {"type",
+                               a.info.type == ROCPROFILER_AGENT_TYPE_GPU   ? "GPU"
+                               : a.info.type == ROCPROFILER_AGENT_TYPE_CPU ? "CPU"
+                                                                           : "NONE"},
                               {"name", a.name},
                               {"product_name", a.product_name},
                               {"logical_node_id", a.info.logical_node_id},
@@ -60,9 +60,10 @@ rocprofv3_tool_query_agents(int fd)
                         for(const auto& c : counters)
                             if(c.agent.handle == a.info.id.handle && c.name == name)
                                 ids.push_back(rocprofiler_counter_id_t{c.id});
-                    if(ids.empty() || ids.size() != groups[g].size()) continue;  // not all here
+                    if(ids.empty() || ids.size() != groups[g].size()) continue; // not all here
                     auto cfg = rocprofiler_counter_config_id_t{};
-                    auto rc  = rocprofiler_create_counter_config(a.info.id, ids.data(), ids.size(), &cfg);
+                    auto rc =
+                        rocprofiler_create_counter_config(a.info.id, ids.data(), ids.size(), &cfg);
                     if(rc == ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT)
                         entry["groups_exceeding"].push_back(g);
                     else if(rc == ROCPROFILER_STATUS_SUCCESS)
@@ -85,7 +86,8 @@ rocprofv3_tool_query_agents(int fd)
             done += static_cast<size_t>(n);
         }
         return errors.empty() ? 0 : 1;
-    } catch(...)
+    }
+    catch(...)
     {
         return 1;
     }

@@ -432,7 +432,7 @@ initialize()
     {
         auto ops = std::vector<rocprofiler_tracing_operation_t>{
             ROCPROFILER_CODE_OBJECT_LOAD, ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER};
-        (void) ROCPROFV3_CALL(
+        (void)ROCPROFV3_CALL(
             rocprofiler_configure_callback_tracing_service(state->context,
                                                            ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
                                                            ops.data(),

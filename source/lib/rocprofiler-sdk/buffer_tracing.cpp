@@ -9,36 +9,39 @@
 
 #include <rocprofiler-sdk/buffer_tracing.h>
 
-extern "C" {
-rocprofiler_status_t
-rocprofiler_configure_buffer_tracing_service(rocprofiler_context_id_t               context_id,
-                                             rocprofiler_buffer_tracing_kind_t      kind,
-                                             const rocprofiler_tracing_operation_t* operations,
-                                             size_t                                 operations_count,
-                                             rocprofiler_buffer_id_t                buffer_id)
+extern "C"
 {
-    ROCP_API_GUARD_BEGIN
-    namespace rp = rocprofiler;
-    if(rp::registration::configuration_locked()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-    auto* ctx = rp::context::get(context_id);
-    if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-    if(kind <= ROCPROFILER_BUFFER_TRACING_NONE || kind >= ROCPROFILER_BUFFER_TRACING_LAST)
-        return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
-    if(!rp::buffer::exists(buffer_id)) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
+    rocprofiler_status_t
+    rocprofiler_configure_buffer_tracing_service(rocprofiler_context_id_t               context_id,
+                                                 rocprofiler_buffer_tracing_kind_t      kind,
+                                                 const rocprofiler_tracing_operation_t* operations,
+                                                 size_t                  operations_count,
+                                                 rocprofiler_buffer_id_t buffer_id)
+    {
+        ROCP_API_GUARD_BEGIN
+        namespace rp = rocprofiler;
+        if(rp::registration::configuration_locked())
+            return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+        auto* ctx = rp::context::get(context_id);
+        if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+        if(kind <= ROCPROFILER_BUFFER_TRACING_NONE || kind >= ROCPROFILER_BUFFER_TRACING_LAST)
+            return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+        if(!rp::buffer::exists(buffer_id)) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
 
-    auto ops = rp::context::operation_set{};
-    ROCP_RETURN_IF_ERROR(rp::tracing::make_operation_set(
-        rp::tracing::buffer_operation_count(kind), operations, operations_count, ops));
+        auto ops = rp::context::operation_set{};
+        ROCP_RETURN_IF_ERROR(rp::tracing::make_operation_set(
+            rp::tracing::buffer_operation_count(kind), operations, operations_count, ops));
 
-    if(!rp::tracing::buffer_kind_supported(kind)) return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
+        if(!rp::tracing::buffer_kind_supported(kind))
+            return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
 
-    if(ctx->buffered_tracer && ctx->buffered_tracer->kinds[kind].has_value())
-        return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+        if(ctx->buffered_tracer && ctx->buffered_tracer->kinds[kind].has_value())
+            return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
 
-    if(!ctx->buffered_tracer)
-        ctx->buffered_tracer = std::make_unique<rp::context::buffer_tracing_service>();
-    ctx->buffered_tracer->kinds[kind] = rp::context::buffer_kind_config{ops, buffer_id};
-    return ROCPROFILER_STATUS_SUCCESS;
-    ROCP_API_GUARD_END("rocprofiler_configure_buffer_tracing_service")
-}
+        if(!ctx->buffered_tracer)
+            ctx->buffered_tracer = std::make_unique<rp::context::buffer_tracing_service>();
+        ctx->buffered_tracer->kinds[kind] = rp::context::buffer_kind_config{ops, buffer_id};
+        return ROCPROFILER_STATUS_SUCCESS;
+        ROCP_API_GUARD_END("rocprofiler_configure_buffer_tracing_service")
+    }
 }

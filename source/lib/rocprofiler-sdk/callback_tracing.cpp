@@ -9,40 +9,44 @@
 
 #include <rocprofiler-sdk/callback_tracing.h>
 
-extern "C" {
-rocprofiler_status_t
-rocprofiler_configure_callback_tracing_service(rocprofiler_context_id_t               context_id,
-                                               rocprofiler_callback_tracing_kind_t    kind,
-                                               const rocprofiler_tracing_operation_t* operations,
-                                               size_t                            operations_count,
-                                               rocprofiler_callback_tracing_cb_t callback,
-                                               void*                             callback_args)
+extern "C"
 {
-    ROCP_API_GUARD_BEGIN
-    namespace rp = rocprofiler;
-    if(rp::registration::configuration_locked()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-    auto* ctx = rp::context::get(context_id);
-    if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-    if(kind <= ROCPROFILER_CALLBACK_TRACING_NONE || kind >= ROCPROFILER_CALLBACK_TRACING_LAST)
-        return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
-    if(callback == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+    rocprofiler_status_t rocprofiler_configure_callback_tracing_service(
+        rocprofiler_context_id_t               context_id,
+        rocprofiler_callback_tracing_kind_t    kind,
+        const rocprofiler_tracing_operation_t* operations,
+        size_t                                 operations_count,
+        rocprofiler_callback_tracing_cb_t      callback,
+        void*                                  callback_args)
+    {
+        ROCP_API_GUARD_BEGIN
+        namespace rp = rocprofiler;
+        if(rp::registration::configuration_locked())
+            return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+        auto* ctx = rp::context::get(context_id);
+        if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+        if(kind <= ROCPROFILER_CALLBACK_TRACING_NONE || kind >= ROCPROFILER_CALLBACK_TRACING_LAST)
+            return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+        if(callback == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
 
-    auto ops = rp::context::operation_set{};
-    ROCP_RETURN_IF_ERROR(rp::tracing::make_operation_set(
-        rp::tracing::callback_operation_count(kind), operations, operations_count, ops));
+        auto ops = rp::context::operation_set{};
+        ROCP_RETURN_IF_ERROR(rp::tracing::make_operation_set(
+            rp::tracing::callback_operation_count(kind), operations, operations_count, ops));
 
-    if(!rp::tracing::callback_kind_supported(kind)) return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
+        if(!rp::tracing::callback_kind_supported(kind))
+            return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
 
-    if(ctx->callback_tracer && ctx->callback_tracer->kinds[kind].has_value())
-        return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+        if(ctx->callback_tracer && ctx->callback_tracer->kinds[kind].has_value())
+            return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
 
-    if(kind == ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY)
-        ROCP_RETURN_IF_ERROR(rp::kernel_replay::claim_domain(ctx->id));
+        if(kind == ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY)
+            ROCP_RETURN_IF_ERROR(rp::kernel_replay::claim_domain(ctx->id));
 
-    if(!ctx->callback_tracer)
-        ctx->callback_tracer = std::make_unique<rp::context::callback_tracing_service>();
-    ctx->callback_tracer->kinds[kind] = rp::context::callback_kind_config{ops, callback, callback_args};
-    return ROCPROFILER_STATUS_SUCCESS;
-    ROCP_API_GUARD_END("rocprofiler_configure_callback_tracing_service")
-}
+        if(!ctx->callback_tracer)
+            ctx->callback_tracer = std::make_unique<rp::context::callback_tracing_service>();
+        ctx->callback_tracer->kinds[kind] =
+            rp::context::callback_kind_config{ops, callback, callback_args};
+        return ROCPROFILER_STATUS_SUCCESS;
+        ROCP_API_GUARD_END("rocprofiler_configure_callback_tracing_service")
+    }
 }

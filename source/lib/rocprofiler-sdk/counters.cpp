@@ -1,11 +1,11 @@
 // C entry points of counters.h, counter_config.h, dispatch_counting_service.h and
 // device_counting_service.h. Agents without counter support answer NOT_IMPLEMENTED, never a
 // made-up value.
+#include "counters/counters.hpp"
 #include "agent/agent.hpp"
 #include "buffer/buffer.hpp"
 #include "common/api_guard.hpp"
 #include "context/context.hpp"
-#include "counters/counters.hpp"
 #include "registration/registration.hpp"
 
 #include <rocprofiler-sdk/counter_config.h>
@@ -17,185 +17,185 @@
 
 namespace rp = rocprofiler;
 
-extern "C" {
-rocprofiler_status_t
-rocprofiler_iterate_agent_supported_counters(rocprofiler_agent_id_t              agent_id,
-                                             rocprofiler_available_counters_cb_t cb,
-                                             void*                               user_data)
+extern "C"
 {
-    ROCP_API_GUARD_BEGIN
-    if(cb == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-    if(rp::agent::find(agent_id) == nullptr) return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;
-    const auto* defs = rp::counters::counters_of(agent_id);
-    if(defs == nullptr) return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
-    auto ids = std::vector<rocprofiler_counter_id_t>{};
-    ids.reserve(defs->size());
-    for(const auto* def : *defs)
-        ids.emplace_back(def->id);
-    return cb(agent_id, ids.data(), ids.size(), user_data);
-    ROCP_API_GUARD_END("rocprofiler_iterate_agent_supported_counters")
-}
-
-rocprofiler_status_t
-rocprofiler_query_counter_info(rocprofiler_counter_id_t              counter_id,
-                               rocprofiler_counter_info_version_id_t version,
-                               void*                                 info)
-{
-    ROCP_API_GUARD_BEGIN
-    if(info == nullptr || version <= ROCPROFILER_COUNTER_INFO_VERSION_NONE ||
-       version >= ROCPROFILER_COUNTER_INFO_VERSION_LAST)
-        return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-    const auto* def = rp::counters::find(counter_id);
-    if(def == nullptr) return ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND;
-    if(version == ROCPROFILER_COUNTER_INFO_VERSION_0)
+    rocprofiler_status_t rocprofiler_iterate_agent_supported_counters(
+        rocprofiler_agent_id_t agent_id, rocprofiler_available_counters_cb_t cb, void* user_data)
     {
-        auto* out        = static_cast<rocprofiler_counter_info_v0_t*>(info);
-        *out             = rocprofiler_counter_info_v0_t{};
-        out->id          = def->id;
-        out->name        = def->spec.name.c_str();
-        out->description = def->spec.description.c_str();
-        out->block       = def->spec.block.c_str();
-        out->expression  = def->spec.expression.c_str();
-        out->is_constant = def->spec.is_constant ? 1 : 0;
-        out->is_derived  = def->spec.is_derived ? 1 : 0;
+        ROCP_API_GUARD_BEGIN
+        if(cb == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        if(rp::agent::find(agent_id) == nullptr) return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;
+        const auto* defs = rp::counters::counters_of(agent_id);
+        if(defs == nullptr) return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
+        auto ids = std::vector<rocprofiler_counter_id_t>{};
+        ids.reserve(defs->size());
+        for(const auto* def : *defs)
+            ids.emplace_back(def->id);
+        return cb(agent_id, ids.data(), ids.size(), user_data);
+        ROCP_API_GUARD_END("rocprofiler_iterate_agent_supported_counters")
+    }
+
+    rocprofiler_status_t
+    rocprofiler_query_counter_info(rocprofiler_counter_id_t              counter_id,
+                                   rocprofiler_counter_info_version_id_t version,
+                                   void*                                 info)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(info == nullptr || version <= ROCPROFILER_COUNTER_INFO_VERSION_NONE ||
+           version >= ROCPROFILER_COUNTER_INFO_VERSION_LAST)
+            return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        const auto* def = rp::counters::find(counter_id);
+        if(def == nullptr) return ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND;
+        if(version == ROCPROFILER_COUNTER_INFO_VERSION_0)
+        {
+            auto* out        = static_cast<rocprofiler_counter_info_v0_t*>(info);
+            *out             = rocprofiler_counter_info_v0_t{};
+            out->id          = def->id;
+            out->name        = def->spec.name.c_str();
+            out->description = def->spec.description.c_str();
+            out->block       = def->spec.block.c_str();
+            out->expression  = def->spec.expression.c_str();
+            out->is_constant = def->spec.is_constant ? 1 : 0;
+            out->is_derived  = def->spec.is_derived ? 1 : 0;
+            return ROCPROFILER_STATUS_SUCCESS;
+        }
+        auto* out             = static_cast<rocprofiler_counter_info_v1_t*>(info);
+        *out                  = rocprofiler_counter_info_v1_t{};
+        out->size             = sizeof(rocprofiler_counter_info_v1_t);
+        out->id               = def->id;
+        out->name             = def->spec.name.c_str();
+        out->description      = def->spec.description.c_str();
+        out->block            = def->spec.block.c_str();
+        out->expression       = def->spec.expression.c_str();
+        out->is_constant      = def->spec.is_constant ? 1 : 0;
+        out->is_derived       = def->spec.is_derived ? 1 : 0;
+        out->dimensions_count = 0; // host counters are per dispatch, without dimensions
+        out->dimensions       = nullptr;
+        return ROCPROFILER_STATUS_SUCCESS;
+        ROCP_API_GUARD_END("rocprofiler_query_counter_info")
+    }
+
+    rocprofiler_status_t rocprofiler_query_record_counter_id(rocprofiler_counter_instance_id_t id,
+                                                             rocprofiler_counter_id_t* counter_id)
+    {
+        if(counter_id == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        auto candidate = rocprofiler_counter_id_t{id};
+        if(rp::counters::find(candidate) == nullptr)
+            return ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND;
+        *counter_id = candidate;
         return ROCPROFILER_STATUS_SUCCESS;
     }
-    auto* out             = static_cast<rocprofiler_counter_info_v1_t*>(info);
-    *out                  = rocprofiler_counter_info_v1_t{};
-    out->size             = sizeof(rocprofiler_counter_info_v1_t);
-    out->id               = def->id;
-    out->name             = def->spec.name.c_str();
-    out->description      = def->spec.description.c_str();
-    out->block            = def->spec.block.c_str();
-    out->expression       = def->spec.expression.c_str();
-    out->is_constant      = def->spec.is_constant ? 1 : 0;
-    out->is_derived       = def->spec.is_derived ? 1 : 0;
-    out->dimensions_count = 0;  // host counters are per dispatch, without dimensions
-    out->dimensions       = nullptr;
-    return ROCPROFILER_STATUS_SUCCESS;
-    ROCP_API_GUARD_END("rocprofiler_query_counter_info")
-}
 
-rocprofiler_status_t
-rocprofiler_query_record_counter_id(rocprofiler_counter_instance_id_t id,
-                                    rocprofiler_counter_id_t*         counter_id)
-{
-    if(counter_id == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-    auto candidate = rocprofiler_counter_id_t{id};
-    if(rp::counters::find(candidate) == nullptr) return ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND;
-    *counter_id = candidate;
-    return ROCPROFILER_STATUS_SUCCESS;
-}
+    rocprofiler_status_t rocprofiler_query_record_dimension_position(
+        rocprofiler_counter_instance_id_t id, rocprofiler_counter_dimension_id_t dim, size_t* pos)
+    {
+        (void)dim;
+        if(pos == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        if(rp::counters::find(rocprofiler_counter_id_t{id}) == nullptr)
+            return ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND;
+        return ROCPROFILER_STATUS_ERROR_DIM_NOT_FOUND; // no counter has dimensions yet
+    }
 
-rocprofiler_status_t
-rocprofiler_query_record_dimension_position(rocprofiler_counter_instance_id_t  id,
-                                            rocprofiler_counter_dimension_id_t dim,
-                                            size_t*                            pos)
-{
-    (void) dim;
-    if(pos == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-    if(rp::counters::find(rocprofiler_counter_id_t{id}) == nullptr)
-        return ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND;
-    return ROCPROFILER_STATUS_ERROR_DIM_NOT_FOUND;  // no counter has dimensions yet
-}
+    rocprofiler_status_t
+    rocprofiler_create_counter_config(rocprofiler_agent_id_t           agent_id,
+                                      rocprofiler_counter_id_t*        counters_list,
+                                      size_t                           counters_count,
+                                      rocprofiler_counter_config_id_t* config_id)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(counters_list == nullptr || counters_count == 0 || config_id == nullptr)
+            return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        return rp::counters::create_config(agent_id, counters_list, counters_count, config_id);
+        ROCP_API_GUARD_END("rocprofiler_create_counter_config")
+    }
 
-rocprofiler_status_t
-rocprofiler_create_counter_config(rocprofiler_agent_id_t           agent_id,
-                                  rocprofiler_counter_id_t*        counters_list,
-                                  size_t                           counters_count,
-                                  rocprofiler_counter_config_id_t* config_id)
-{
-    ROCP_API_GUARD_BEGIN
-    if(counters_list == nullptr || counters_count == 0 || config_id == nullptr)
-        return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-    return rp::counters::create_config(agent_id, counters_list, counters_count, config_id);
-    ROCP_API_GUARD_END("rocprofiler_create_counter_config")
-}
+    rocprofiler_status_t
+    rocprofiler_destroy_counter_config(rocprofiler_counter_config_id_t config_id)
+    {
+        ROCP_API_GUARD_BEGIN
+        return rp::counters::destroy_config(config_id);
+        ROCP_API_GUARD_END("rocprofiler_destroy_counter_config")
+    }
 
-rocprofiler_status_t
-rocprofiler_destroy_counter_config(rocprofiler_counter_config_id_t config_id)
-{
-    ROCP_API_GUARD_BEGIN
-    return rp::counters::destroy_config(config_id);
-    ROCP_API_GUARD_END("rocprofiler_destroy_counter_config")
-}
+    rocprofiler_status_t rocprofiler_configure_buffer_dispatch_counting_service(
+        rocprofiler_context_id_t                   context_id,
+        rocprofiler_buffer_id_t                    buffer_id,
+        rocprofiler_dispatch_counting_service_cb_t callback,
+        void*                                      callback_args)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(rp::registration::configuration_locked())
+            return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+        auto* ctx = rp::context::get(context_id);
+        if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+        if(callback == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        if(!rp::buffer::exists(buffer_id)) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
+        if(ctx->dispatch_counter) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+        auto svc               = std::make_unique<rp::context::dispatch_counting_service>();
+        svc->dispatch_callback = callback;
+        svc->dispatch_data     = callback_args;
+        svc->buffer            = buffer_id;
+        ctx->dispatch_counter  = std::move(svc);
+        return ROCPROFILER_STATUS_SUCCESS;
+        ROCP_API_GUARD_END("rocprofiler_configure_buffer_dispatch_counting_service")
+    }
 
-rocprofiler_status_t
-rocprofiler_configure_buffer_dispatch_counting_service(
-    rocprofiler_context_id_t                   context_id,
-    rocprofiler_buffer_id_t                    buffer_id,
-    rocprofiler_dispatch_counting_service_cb_t callback,
-    void*                                      callback_args)
-{
-    ROCP_API_GUARD_BEGIN
-    if(rp::registration::configuration_locked()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-    auto* ctx = rp::context::get(context_id);
-    if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-    if(callback == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-    if(!rp::buffer::exists(buffer_id)) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
-    if(ctx->dispatch_counter) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
-    auto svc               = std::make_unique<rp::context::dispatch_counting_service>();
-    svc->dispatch_callback = callback;
-    svc->dispatch_data     = callback_args;
-    svc->buffer            = buffer_id;
-    ctx->dispatch_counter  = std::move(svc);
-    return ROCPROFILER_STATUS_SUCCESS;
-    ROCP_API_GUARD_END("rocprofiler_configure_buffer_dispatch_counting_service")
-}
+    rocprofiler_status_t rocprofiler_configure_callback_dispatch_counting_service(
+        rocprofiler_context_id_t                   context_id,
+        rocprofiler_dispatch_counting_service_cb_t dispatch_callback,
+        void*                                      dispatch_callback_args,
+        rocprofiler_dispatch_counting_record_cb_t  record_callback,
+        void*                                      record_callback_args)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(rp::registration::configuration_locked())
+            return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+        auto* ctx = rp::context::get(context_id);
+        if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+        if(dispatch_callback == nullptr || record_callback == nullptr)
+            return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        if(ctx->dispatch_counter) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+        auto svc               = std::make_unique<rp::context::dispatch_counting_service>();
+        svc->dispatch_callback = dispatch_callback;
+        svc->dispatch_data     = dispatch_callback_args;
+        svc->record_callback   = record_callback;
+        svc->record_data       = record_callback_args;
+        ctx->dispatch_counter  = std::move(svc);
+        return ROCPROFILER_STATUS_SUCCESS;
+        ROCP_API_GUARD_END("rocprofiler_configure_callback_dispatch_counting_service")
+    }
 
-rocprofiler_status_t
-rocprofiler_configure_callback_dispatch_counting_service(
-    rocprofiler_context_id_t                   context_id,
-    rocprofiler_dispatch_counting_service_cb_t dispatch_callback,
-    void*                                      dispatch_callback_args,
-    rocprofiler_dispatch_counting_record_cb_t  record_callback,
-    void*                                      record_callback_args)
-{
-    ROCP_API_GUARD_BEGIN
-    if(rp::registration::configuration_locked()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-    auto* ctx = rp::context::get(context_id);
-    if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-    if(dispatch_callback == nullptr || record_callback == nullptr)
-        return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-    if(ctx->dispatch_counter) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
-    auto svc               = std::make_unique<rp::context::dispatch_counting_service>();
-    svc->dispatch_callback = dispatch_callback;
-    svc->dispatch_data     = dispatch_callback_args;
-    svc->record_callback   = record_callback;
-    svc->record_data       = record_callback_args;
-    ctx->dispatch_counter  = std::move(svc);
-    return ROCPROFILER_STATUS_SUCCESS;
-    ROCP_API_GUARD_END("rocprofiler_configure_callback_dispatch_counting_service")
-}
+    rocprofiler_status_t
+    rocprofiler_configure_device_counting_service(rocprofiler_context_id_t context_id,
+                                                  rocprofiler_buffer_id_t  buffer_id,
+                                                  rocprofiler_agent_id_t   agent_id,
+                                                  rocprofiler_device_counting_service_cb_t cb,
+                                                  void* user_data)
+    {
+        (void)buffer_id;
+        (void)user_data;
+        if(rp::registration::configuration_locked())
+            return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+        if(rp::context::get(context_id) == nullptr)
+            return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+        if(cb == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        if(rp::agent::find(agent_id) == nullptr) return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;
+        return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED; // agent-wide counting is not built yet
+    }
 
-rocprofiler_status_t
-rocprofiler_configure_device_counting_service(rocprofiler_context_id_t                 context_id,
-                                              rocprofiler_buffer_id_t                  buffer_id,
-                                              rocprofiler_agent_id_t                   agent_id,
-                                              rocprofiler_device_counting_service_cb_t cb,
-                                              void*                                    user_data)
-{
-    (void) buffer_id;
-    (void) user_data;
-    if(rp::registration::configuration_locked()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-    if(rp::context::get(context_id) == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-    if(cb == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-    if(rp::agent::find(agent_id) == nullptr) return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;
-    return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;  // agent-wide counting is not built yet
-}
-
-rocprofiler_status_t
-rocprofiler_sample_device_counting_service(rocprofiler_context_id_t      context_id,
-                                           rocprofiler_user_data_t       user_data,
-                                           uint64_t                      flags,
-                                           rocprofiler_counter_record_t* output_records,
-                                           size_t*                       rec_count)
-{
-    (void) user_data;
-    (void) flags;
-    (void) output_records;
-    if(rp::context::get(context_id) == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-    if(rec_count == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-    return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;  // agent-wide counting is not built yet
-}
+    rocprofiler_status_t
+    rocprofiler_sample_device_counting_service(rocprofiler_context_id_t      context_id,
+                                               rocprofiler_user_data_t       user_data,
+                                               uint64_t                      flags,
+                                               rocprofiler_counter_record_t* output_records,
+                                               size_t*                       rec_count)
+    {
+        (void)user_data;
+        (void)flags;
+        (void)output_records;
+        if(rp::context::get(context_id) == nullptr)
+            return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+        if(rec_count == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED; // agent-wide counting is not built yet
+    }
 }

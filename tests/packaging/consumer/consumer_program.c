@@ -6,7 +6,7 @@
 static void
 increment(const rocprofiler_host_work_item_t* item, void* args)
 {
-    int* data = *(int**) args;
+    int* data = *(int**)args;
     data[item->global_linear_id] += 1;
 }
 
@@ -17,9 +17,11 @@ main(void)
     rocprofiler_host_queue_t  queue;
     int*                      data = NULL;
     int                       i;
-    if(rocprofiler_host_register_kernel("increment", increment, 0, 0, &kernel) != ROCPROFILER_HOST_STATUS_SUCCESS ||
+    if(rocprofiler_host_register_kernel("increment", increment, 0, 0, &kernel) !=
+           ROCPROFILER_HOST_STATUS_SUCCESS ||
        rocprofiler_host_create_queue(&queue) != ROCPROFILER_HOST_STATUS_SUCCESS ||
-       rocprofiler_host_malloc(64 * sizeof(int), (void**) &data) != ROCPROFILER_HOST_STATUS_SUCCESS ||
+       rocprofiler_host_malloc(64 * sizeof(int), (void**)&data) !=
+           ROCPROFILER_HOST_STATUS_SUCCESS ||
        rocprofiler_host_memset(data, 0, 64 * sizeof(int)) != ROCPROFILER_HOST_STATUS_SUCCESS)
         return 2;
     for(i = 0; i < 3; ++i)
@@ -28,10 +30,10 @@ main(void)
         params.size                               = sizeof(params);
         params.kernel                             = kernel;
         params.grid.x = params.grid.y = params.grid.z = 1;
-        params.workgroup_size.x                   = 64;
+        params.workgroup_size.x                       = 64;
         params.workgroup_size.y = params.workgroup_size.z = 1;
-        params.args                               = &data;
-        params.args_size                          = sizeof(data);
+        params.args                                       = &data;
+        params.args_size                                  = sizeof(data);
         if(rocprofiler_host_dispatch(queue, &params) != ROCPROFILER_HOST_STATUS_SUCCESS) return 2;
     }
     if(rocprofiler_host_queue_synchronize(queue) != ROCPROFILER_HOST_STATUS_SUCCESS) return 2;

@@ -43,7 +43,8 @@ vector_add(const rocprofiler_host_work_item_t* item, void* args)
 {
     auto* bufs = static_cast<buffers*>(args);
     if(item->global_linear_id < bufs->n)
-        bufs->c[item->global_linear_id] = bufs->a[item->global_linear_id] + bufs->b[item->global_linear_id];
+        bufs->c[item->global_linear_id] =
+            bufs->a[item->global_linear_id] + bufs->b[item->global_linear_id];
 }
 
 void
@@ -70,7 +71,8 @@ void
 accumulate(const rocprofiler_host_work_item_t* item, void* args)
 {
     auto* bufs = static_cast<buffers*>(args);
-    if(item->global_linear_id < bufs->n) bufs->a[item->global_linear_id] += bufs->b[item->global_linear_id];
+    if(item->global_linear_id < bufs->n)
+        bufs->a[item->global_linear_id] += bufs->b[item->global_linear_id];
 }
 
 void
@@ -84,7 +86,8 @@ check(rocprofiler_host_status_t status, const char* what)
 {
     if(status != ROCPROFILER_HOST_STATUS_SUCCESS)
     {
-        std::fprintf(stderr, "host_kernels: %s failed: %s\n", what, rocprofiler_host_status_string(status));
+        std::fprintf(
+            stderr, "host_kernels: %s failed: %s\n", what, rocprofiler_host_status_string(status));
         std::exit(90);
     }
 }
@@ -99,17 +102,20 @@ struct dim3
 std::string truth_json = {};
 
 void
-dispatch(rocprofiler_host_queue_t queue, rocprofiler_host_kernel_t kernel, const char* name,
-         const buffers& bufs, dim3 workgroups, dim3 workgroup_size)
+dispatch(rocprofiler_host_queue_t  queue,
+         rocprofiler_host_kernel_t kernel,
+         const char*               name,
+         const buffers&            bufs,
+         dim3                      workgroups,
+         dim3                      workgroup_size)
 {
     auto params           = rocprofiler_host_dispatch_params_t{};
     params.size           = sizeof(params);
     params.kernel         = kernel;
     params.grid           = {workgroups.x, workgroups.y, workgroups.z};
     params.workgroup_size = {workgroup_size.x, workgroup_size.y, workgroup_size.z};
-    auto triple           = [](uint64_t x, uint64_t y, uint64_t z) {
-        return "[" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + "]";
-    };
+    auto triple           = [](uint64_t x, uint64_t y, uint64_t z)
+    { return "[" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + "]"; };
     truth_json += std::string{truth_json.empty() ? "" : ",\n"} + "{\"kernel\":\"" + name +
                   "\",\"grid\":" +
                   triple(uint64_t{workgroups.x} * workgroup_size.x,
@@ -117,11 +123,11 @@ dispatch(rocprofiler_host_queue_t queue, rocprofiler_host_kernel_t kernel, const
                          uint64_t{workgroups.z} * workgroup_size.z) +
                   ",\"workgroup\":" + triple(workgroup_size.x, workgroup_size.y, workgroup_size.z) +
                   ",\"workgroups\":" + triple(workgroups.x, workgroups.y, workgroups.z) + "}";
-    params.args           = &bufs;
-    params.args_size      = sizeof(bufs);
+    params.args      = &bufs;
+    params.args_size = sizeof(bufs);
     check(rocprofiler_host_dispatch(queue, &params), "dispatch");
 }
-}  // namespace
+} // namespace
 
 int
 main(int argc, char** argv)
@@ -155,8 +161,8 @@ main(int argc, char** argv)
         }
     }
 
-    constexpr uint64_t n = 4096;
-    auto bufs            = buffers{nullptr, nullptr, nullptr, n};
+    constexpr uint64_t n    = 4096;
+    auto               bufs = buffers{nullptr, nullptr, nullptr, n};
     check(rocprofiler_host_malloc(n * sizeof(float), reinterpret_cast<void**>(&bufs.a)), "malloc");
     check(rocprofiler_host_malloc(n * sizeof(float), reinterpret_cast<void**>(&bufs.b)), "malloc");
     check(rocprofiler_host_malloc(n * sizeof(float), reinterpret_cast<void**>(&bufs.c)), "malloc");
@@ -169,7 +175,8 @@ main(int argc, char** argv)
     rocprofiler_host_kernel_t k_add{}, k_scale{}, k_reduce{}, k_slow{}, k_acc{};
     check(rocprofiler_host_register_kernel("vector_add", vector_add, 0, 0, &k_add), "register");
     check(rocprofiler_host_register_kernel("scale,with_comma", scale, 0, 0, &k_scale), "register");
-    check(rocprofiler_host_register_kernel("reduce_sum", reduce_sum, 16, 256, &k_reduce), "register");
+    check(rocprofiler_host_register_kernel("reduce_sum", reduce_sum, 16, 256, &k_reduce),
+          "register");
     check(rocprofiler_host_register_kernel("slow_kernel", slow_kernel, 0, 0, &k_slow), "register");
     check(rocprofiler_host_register_kernel("accumulate", accumulate, 0, 0, &k_acc), "register");
 
@@ -205,7 +212,8 @@ main(int argc, char** argv)
     if(!truth_file.empty())
     {
         auto* f = std::fopen(truth_file.c_str(), "w");
-        if(f == nullptr || std::fprintf(f, "{\"dispatches\": [\n%s\n]}\n", truth_json.c_str()) < 0 ||
+        if(f == nullptr ||
+           std::fprintf(f, "{\"dispatches\": [\n%s\n]}\n", truth_json.c_str()) < 0 ||
            std::fclose(f) != 0)
         {
             std::fprintf(stderr, "host_kernels: cannot write '%s'\n", truth_file.c_str());
@@ -222,7 +230,9 @@ main(int argc, char** argv)
             if(bufs.a[i] != expected)
             {
                 std::printf("result check: FAILED (a[%llu] = %g, expected %g)\n",
-                            static_cast<unsigned long long>(i), bufs.a[i], expected);
+                            static_cast<unsigned long long>(i),
+                            bufs.a[i],
+                            expected);
                 return 92;
             }
         std::printf("result check: ok\n");

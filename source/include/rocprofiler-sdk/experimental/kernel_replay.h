@@ -13,7 +13,8 @@
  * - `replay_pass_count` left NULL: not replayed (the dispatch runs once, no snapshot).
  * - returns 1: not replayed.
  * - returns N > 1, `replay_continue` NULL: exactly N passes.
- * - returns N > 1, `replay_continue` set: up to N passes; it may end the loop early, never extend it.
+ * - returns N > 1, `replay_continue` set: up to N passes; it may end the loop early, never extend
+ * it.
  * - returns 0, `replay_continue` set: indefinite loop until `replay_continue` returns 0;
  *   `total_passes` is reported as 0. The tool must guarantee termination.
  * - returns 0, `replay_continue` NULL: rejected with a warning; not replayed.
@@ -41,8 +42,7 @@ ROCPROFILER_EXTERN_C_INIT
  * @return 0 (indefinite, needs `replay_continue`), 1 (no replay) or N > 1 passes.
  */
 typedef uint64_t (*rocprofiler_kernel_replay_pass_count_cb_t)(
-    rocprofiler_kernel_dispatch_info_t dispatch_info,
-    rocprofiler_user_data_t            user_data);
+    rocprofiler_kernel_dispatch_info_t dispatch_info, rocprofiler_user_data_t user_data);
 
 /**
  * @brief Decides whether a further pass follows. Called after a pass completes and after that

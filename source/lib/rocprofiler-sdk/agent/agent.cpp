@@ -9,16 +9,17 @@ namespace
 {
 struct registry
 {
-    std::vector<std::unique_ptr<description>>   storage  = {};
+    std::vector<std::unique_ptr<description>>  storage  = {};
     std::vector<const rocprofiler_agent_v0_t*> pointers = {};
 };
 
 const registry&
 get_registry()
 {
-    static auto* value = [] {
-        auto* reg    = new registry{};  // never destroyed: agents are read at exit
-        auto  found  = std::vector<description>{};
+    static auto* value = []
+    {
+        auto* reg   = new registry{}; // never destroyed: agents are read at exit
+        auto  found = std::vector<description>{};
 #if defined(ROCPROFILER_HAVE_CUDA)
         append_cuda_agents(found);
 #endif
@@ -26,18 +27,17 @@ get_registry()
         int32_t gpu_index = 0;
         for(size_t i = 0; i < found.size(); ++i)
         {
-            auto  entry = std::make_unique<description>(std::move(found[i]));
-            auto& props = entry->properties;
-            props.size            = sizeof(rocprofiler_agent_v0_t);
-            props.id.handle       = i + 1;
-            props.node_id         = static_cast<uint32_t>(i);
-            props.logical_node_id = static_cast<int32_t>(i);
-            props.logical_node_type_id =
-                props.type == ROCPROFILER_AGENT_TYPE_GPU ? gpu_index++ : 0;
-            props.name         = entry->name.c_str();
-            props.vendor_name  = entry->vendor_name.c_str();
-            props.product_name = entry->product_name.c_str();
-            props.model_name   = entry->model_name.c_str();
+            auto  entry                = std::make_unique<description>(std::move(found[i]));
+            auto& props                = entry->properties;
+            props.size                 = sizeof(rocprofiler_agent_v0_t);
+            props.id.handle            = i + 1;
+            props.node_id              = static_cast<uint32_t>(i);
+            props.logical_node_id      = static_cast<int32_t>(i);
+            props.logical_node_type_id = props.type == ROCPROFILER_AGENT_TYPE_GPU ? gpu_index++ : 0;
+            props.name                 = entry->name.c_str();
+            props.vendor_name          = entry->vendor_name.c_str();
+            props.product_name         = entry->product_name.c_str();
+            props.model_name           = entry->model_name.c_str();
             reg->pointers.emplace_back(&entry->properties);
             reg->storage.emplace_back(std::move(entry));
         }
@@ -45,7 +45,7 @@ get_registry()
     }();
     return *value;
 }
-}  // namespace
+} // namespace
 
 const std::vector<const rocprofiler_agent_v0_t*>&
 get_agents()
@@ -78,4 +78,4 @@ backend_of(rocprofiler_agent_id_t id)
     const auto& entry = storage[id.handle - 1];
     return std::make_pair(entry->backend_kind, entry->backend_index);
 }
-}  // namespace rocprofiler::agent
+} // namespace rocprofiler::agent

@@ -16,23 +16,23 @@ namespace
 struct entry
 {
     kernel_symbol symbol = {};
-    uint64_t      id     = 0;  // code object id
+    uint64_t      id     = 0; // code object id
 };
 
 struct registry
 {
     // Deliveries are serialized with registrations, so a starting context sees every symbol
     // exactly once: either in its start-up replay or as a new registration.
-    std::recursive_mutex                                   mutex    = {};
-    std::deque<entry>                                      entries  = {};  // stable addresses
+    std::recursive_mutex                                  mutex     = {};
+    std::deque<entry>                                     entries   = {}; // stable addresses
     std::map<std::pair<uint64_t, uint64_t>, const entry*> by_kernel = {};
-    uint64_t                                               next_id  = 1;
+    uint64_t                                              next_id   = 1;
 };
 
 registry&
 get_registry()
 {
-    static auto* value = new registry{};  // never destroyed: names are read at exit
+    static auto* value = new registry{}; // never destroyed: names are read at exit
     return *value;
 }
 
@@ -67,7 +67,7 @@ deliver(context::context& ctx, const entry& e)
     if(cfg->covers(ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER))
     {
         auto payload = rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t{};
-        payload.size                      = sizeof(payload);
+        payload.size = sizeof(payload);
         payload.kernel_id                 = e.symbol.kernel_id;
         payload.code_object_id            = e.id;
         payload.kernel_name               = e.symbol.name.c_str();
@@ -83,7 +83,7 @@ deliver(context::context& ctx, const entry& e)
         cfg->callback(record, &user_data, cfg->data);
     }
 }
-}  // namespace
+} // namespace
 
 void
 register_kernel(kernel_symbol symbol)
@@ -96,9 +96,11 @@ register_kernel(kernel_symbol symbol)
     e.id     = symbol.code_object_id != 0 ? symbol.code_object_id : reg.next_id++;
     e.symbol = std::move(symbol);
     reg.by_kernel.emplace(key, &e);
-    context::for_each([&e](context::context& ctx) {
-        if(ctx.active.load(std::memory_order_acquire)) deliver(ctx, e);
-    });
+    context::for_each(
+        [&e](context::context& ctx)
+        {
+            if(ctx.active.load(std::memory_order_acquire)) deliver(ctx, e);
+        });
 }
 
 const char*
@@ -118,4 +120,4 @@ on_context_start(context::context& ctx)
     for(const auto& e : reg.entries)
         deliver(ctx, e);
 }
-}  // namespace rocprofiler::code_object
+} // namespace rocprofiler::code_object

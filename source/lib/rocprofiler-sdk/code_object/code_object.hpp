@@ -19,25 +19,22 @@ struct kernel_symbol
     rocprofiler_kernel_id_t kernel_id            = 0;
     rocprofiler_agent_id_t  agent                = {};
     std::string             name                 = {};
-    std::string             uri                  = {};  // of its code object
-    uint64_t                code_object_id       = 0;   // 0: the SDK makes one code object per kernel
+    std::string             uri                  = {}; // of its code object
+    uint64_t                code_object_id       = 0; // 0: the SDK makes one code object per kernel
     uint64_t                kernel_object        = 0;
     uint32_t                kernarg_size         = 0;
     uint32_t                kernarg_alignment    = 0;
     uint32_t                group_segment_size   = 0;
     uint32_t                private_segment_size = 0;
-    uint32_t                registers            = 0;  // arch_vgpr_count
+    uint32_t                registers            = 0; // arch_vgpr_count
 };
 
 // Reports a kernel. Repeated reports of the same (agent, kernel_id) are ignored. Any thread.
-void
-register_kernel(kernel_symbol symbol);
+void register_kernel(kernel_symbol symbol);
 
 // The name of a kernel, or nullptr when it was never reported.
-const char*
-kernel_name(rocprofiler_agent_id_t agent, rocprofiler_kernel_id_t kernel_id);
+const char* kernel_name(rocprofiler_agent_id_t agent, rocprofiler_kernel_id_t kernel_id);
 
 // Called when a context starts: delivers the symbols reported so far to it, if it traces them.
-void
-on_context_start(context::context& ctx);
-}  // namespace rocprofiler::code_object
+void on_context_start(context::context& ctx);
+} // namespace rocprofiler::code_object

@@ -9,22 +9,24 @@
 #include <exception>
 #include <new>
 
-#define ROCP_API_GUARD_BEGIN try {
+#define ROCP_API_GUARD_BEGIN                                                                       \
+    try                                                                                            \
+    {
 #define ROCP_API_GUARD_END(FUNCTION_NAME)                                                          \
     }                                                                                              \
     catch(const std::bad_alloc&)                                                                   \
     {                                                                                              \
-        ROCP_LOG(error) << FUNCTION_NAME << ": out of memory";                                    \
+        ROCP_LOG(error) << FUNCTION_NAME << ": out of memory";                                     \
         return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;                                          \
     }                                                                                              \
     catch(const std::exception& e)                                                                 \
     {                                                                                              \
-        ROCP_LOG(error) << FUNCTION_NAME << ": internal error: " << e.what();                     \
+        ROCP_LOG(error) << FUNCTION_NAME << ": internal error: " << e.what();                      \
         return ROCPROFILER_STATUS_ERROR;                                                           \
     }                                                                                              \
     catch(...)                                                                                     \
     {                                                                                              \
-        ROCP_LOG(error) << FUNCTION_NAME << ": unknown internal error";                           \
+        ROCP_LOG(error) << FUNCTION_NAME << ": unknown internal error";                            \
         return ROCPROFILER_STATUS_ERROR;                                                           \
     }
 

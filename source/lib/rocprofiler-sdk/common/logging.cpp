@@ -26,7 +26,8 @@ parse_level(const char* text)
     for(auto& c : value)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if(value == "error" || value == "0") return static_cast<int>(level::error);
-    if(value == "warning" || value == "warn" || value == "1") return static_cast<int>(level::warning);
+    if(value == "warning" || value == "warn" || value == "1")
+        return static_cast<int>(level::warning);
     if(value == "info" || value == "2") return static_cast<int>(level::info);
     if(value == "debug" || value == "3") return static_cast<int>(level::debug);
     if(value == "trace" || value == "4") return static_cast<int>(level::trace);
@@ -42,15 +43,20 @@ level_name(level lvl)
 {
     switch(lvl)
     {
-        case level::error: return "error";
-        case level::warning: return "warning";
-        case level::info: return "info";
-        case level::debug: return "debug";
-        case level::trace: return "trace";
+    case level::error:
+        return "error";
+    case level::warning:
+        return "warning";
+    case level::info:
+        return "info";
+    case level::debug:
+        return "debug";
+    case level::trace:
+        return "trace";
     }
     return "?";
 }
-}  // namespace
+} // namespace
 
 level
 current_level()
@@ -85,7 +91,8 @@ void
 warn_once(std::string_view key, std::string_view message)
 {
     static std::mutex             mutex;
-    static std::set<std::string>* seen = new std::set<std::string>{};  // never destroyed: used at exit
+    static std::set<std::string>* seen =
+        new std::set<std::string>{}; // never destroyed: used at exit
     bool first = false;
     {
         auto lock = std::lock_guard{mutex};
@@ -96,4 +103,4 @@ warn_once(std::string_view key, std::string_view message)
     else if(!first && enabled(level::debug))
         write(level::debug, message);
 }
-}  // namespace rocprofiler::common::log
+} // namespace rocprofiler::common::log

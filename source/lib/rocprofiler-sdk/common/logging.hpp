@@ -19,8 +19,7 @@ enum class level : int
 };
 
 // Thread-safe; reads the environment once.
-level
-current_level();
+level current_level();
 
 inline bool
 enabled(level lvl)
@@ -29,25 +28,23 @@ enabled(level lvl)
 }
 
 // Writes one complete line to stderr with a "[rocprofiler-sdk][<level>]" prefix.
-void
-write(level lvl, std::string_view message);
+void write(level lvl, std::string_view message);
 
 // Writes @p message at warning level the first time @p key is seen in this process, and at debug
 // level afterwards. For diagnostics that would otherwise repeat on every dispatch.
-void
-warn_once(std::string_view key, std::string_view message);
+void warn_once(std::string_view key, std::string_view message);
 
 // Re-reads ROCPROFILER_LOG_LEVEL (tests change it).
-void
-reset_level_from_environment();
+void reset_level_from_environment();
 
 // Collects one line and writes it when destroyed.
 class line
 {
 public:
     explicit line(level lvl)
-    : m_level{lvl}
-    {}
+        : m_level{lvl}
+    {
+    }
     ~line() { write(m_level, m_stream.str()); }
 
     line(const line&)            = delete;
@@ -59,7 +56,7 @@ private:
     level              m_level;
     std::ostringstream m_stream;
 };
-}  // namespace rocprofiler::common::log
+} // namespace rocprofiler::common::log
 
 // ROCP_LOG(warning) << "text " << value;  The operands are not evaluated when the level is off.
 // A single statement (a for loop that runs at most once), so it is safe after an unbraced if.

@@ -13,4 +13,4 @@ thread_id()
     static thread_local const uint64_t tid = static_cast<uint64_t>(::syscall(SYS_gettid));
     return tid;
 }
-}  // namespace rocprofiler::common
+} // namespace rocprofiler::common

@@ -14,4 +14,4 @@ timestamp_ns()
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL) + static_cast<uint64_t>(ts.tv_nsec);
 }
-}  // namespace rocprofiler::common
+} // namespace rocprofiler::common

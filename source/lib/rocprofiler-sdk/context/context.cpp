@@ -24,10 +24,10 @@ struct registry
 registry&
 get_registry()
 {
-    static auto* value = new registry{};  // never destroyed: used at exit
+    static auto* value = new registry{}; // never destroyed: used at exit
     return *value;
 }
-}  // namespace
+} // namespace
 
 void
 external_correlation_stacks::push(uint64_t tid, rocprofiler_user_data_t value)
@@ -146,4 +146,4 @@ is_active_for_this_thread(const context& ctx)
     }
     return ctx.active.load(std::memory_order_acquire);
 }
-}  // namespace rocprofiler::context
+} // namespace rocprofiler::context

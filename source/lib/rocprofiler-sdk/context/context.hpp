@@ -31,7 +31,7 @@ using operation_set                    = std::bitset<max_operations>;
 
 struct callback_kind_config
 {
-    operation_set                     operations = {};  // empty: all operations
+    operation_set                     operations = {}; // empty: all operations
     rocprofiler_callback_tracing_cb_t callback   = nullptr;
     void*                             data       = nullptr;
 
@@ -49,7 +49,7 @@ struct callback_tracing_service
 
 struct buffer_kind_config
 {
-    operation_set           operations = {};  // empty: all operations
+    operation_set           operations = {}; // empty: all operations
     rocprofiler_buffer_id_t buffer     = {};
 
     bool covers(int32_t op) const
@@ -82,70 +82,60 @@ public:
     rocprofiler_user_data_t top(uint64_t tid) const;
 
 private:
-    mutable std::mutex                                                    m_mutex = {};
-    std::unordered_map<uint64_t, std::vector<rocprofiler_user_data_t>>    m_stacks = {};
+    mutable std::mutex                                                 m_mutex  = {};
+    std::unordered_map<uint64_t, std::vector<rocprofiler_user_data_t>> m_stacks = {};
 };
 
 struct dispatch_counting_service
 {
     rocprofiler_dispatch_counting_service_cb_t dispatch_callback = nullptr;
     void*                                      dispatch_data     = nullptr;
-    rocprofiler_dispatch_counting_record_cb_t  record_callback   = nullptr;  // callback form
+    rocprofiler_dispatch_counting_record_cb_t  record_callback   = nullptr; // callback form
     void*                                      record_data       = nullptr;
-    rocprofiler_buffer_id_t                    buffer            = {};       // buffer form
+    rocprofiler_buffer_id_t                    buffer            = {}; // buffer form
 };
 
 struct context
 {
-    uint64_t id     = 0;  // the handle; index in the registry plus one
-    uint32_t client = 0;  // client that created it
+    uint64_t id     = 0; // the handle; index in the registry plus one
+    uint32_t client = 0; // client that created it
 
-    std::unique_ptr<callback_tracing_service>             callback_tracer   = {};
-    std::unique_ptr<buffer_tracing_service>               buffered_tracer   = {};
+    std::unique_ptr<callback_tracing_service>             callback_tracer     = {};
+    std::unique_ptr<buffer_tracing_service>               buffered_tracer     = {};
     std::unique_ptr<external_correlation_request_service> correlation_request = {};
-    std::unique_ptr<dispatch_counting_service>            dispatch_counter  = {};
-    external_correlation_stacks                           external_ids      = {};
+    std::unique_ptr<dispatch_counting_service>            dispatch_counter    = {};
+    external_correlation_stacks                           external_ids        = {};
 
     std::atomic<bool> active   = false;
-    bool              disabled = false;  // its client failed to initialize: it never starts
+    bool              disabled = false; // its client failed to initialize: it never starts
 
     // A context with no service configured cannot be started (ERROR_CONTEXT_INVALID).
     bool has_any_service() const;
 };
 
 // Creates a context. Only while configuring; the caller checks the lock.
-context*
-create();
+context* create();
 
 // The context with this handle, or nullptr.
-context*
-get(rocprofiler_context_id_t id);
+context* get(rocprofiler_context_id_t id);
 
 // Every registered context, in creation order. Safe to call concurrently with create().
-template <typename FuncT>
-void
-for_each(FuncT&& func);
+template <typename FuncT> void for_each(FuncT&& func);
 
-size_t
-count();
+size_t count();
 
-context*
-at(size_t index);
+context* at(size_t index);
 
-rocprofiler_status_t
-start(rocprofiler_context_id_t id);
+rocprofiler_status_t start(rocprofiler_context_id_t id);
 
-rocprofiler_status_t
-stop(rocprofiler_context_id_t id);
+rocprofiler_status_t stop(rocprofiler_context_id_t id);
 
 // Stops every context (finalization).
-void
-stop_all();
+void stop_all();
 
 // Whether the context participates in work submitted by the calling thread now: its global
 // active flag, unless a kernel replay loop on this thread has overridden it.
-bool
-is_active_for_this_thread(const context& ctx);
+bool is_active_for_this_thread(const context& ctx);
 
 // The per-thread override installed by the replay engine for the length of one loop. nullptr when
 // no loop runs on this thread. Maps a context index to its local participation.
@@ -155,8 +145,7 @@ struct local_override
     std::vector<std::optional<bool>> state = {};
 };
 
-const local_override*&
-thread_local_override();
+const local_override*& thread_local_override();
 
 template <typename FuncT>
 void
@@ -168,4 +157,4 @@ for_each(FuncT&& func)
         if(auto* ctx = at(i); ctx != nullptr) func(*ctx);
     }
 }
-}  // namespace rocprofiler::context
+} // namespace rocprofiler::context

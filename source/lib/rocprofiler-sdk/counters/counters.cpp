@@ -22,8 +22,8 @@ struct registry
 {
     std::mutex                                        mutex       = {};
     bool                                              built       = false;
-    std::vector<agent_entry>                          agents      = {};  // index: agent handle - 1
-    std::vector<const counter_definition*>            all         = {};  // index: counter handle - 1
+    std::vector<agent_entry>                          agents      = {}; // index: agent handle - 1
+    std::vector<const counter_definition*>            all         = {}; // index: counter handle - 1
     std::map<uint64_t, std::shared_ptr<const config>> configs     = {};
     uint64_t                                          next_config = 1;
 };
@@ -31,7 +31,7 @@ struct registry
 registry&
 get_registry()
 {
-    static auto* value = new registry{};  // never destroyed
+    static auto* value = new registry{}; // never destroyed
     auto         lock  = std::lock_guard{value->mutex};
     if(!value->built)
     {
@@ -70,7 +70,7 @@ entry_of(registry& reg, rocprofiler_agent_id_t agent)
     if(agent.handle == 0 || agent.handle > reg.agents.size()) return nullptr;
     return &reg.agents[agent.handle - 1];
 }
-}  // namespace
+} // namespace
 
 const std::vector<const counter_definition*>*
 counters_of(rocprofiler_agent_id_t agent)
@@ -120,7 +120,8 @@ create_config(rocprofiler_agent_id_t           agent,
     {
         const auto* def = find(ids[i]);
         if(def == nullptr) return ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND;
-        if(def->agent.handle != agent.handle) return ROCPROFILER_STATUS_ERROR_METRIC_NOT_VALID_FOR_AGENT;
+        if(def->agent.handle != agent.handle)
+            return ROCPROFILER_STATUS_ERROR_METRIC_NOT_VALID_FOR_AGENT;
         auto duplicate = false;
         for(const auto* itr : cfg->counters)
             duplicate = duplicate || (itr == def);
@@ -155,4 +156,4 @@ get_config(rocprofiler_counter_config_id_t id)
     auto  itr  = reg.configs.find(id.handle);
     return itr != reg.configs.end() ? itr->second : nullptr;
 }
-}  // namespace rocprofiler::counters
+} // namespace rocprofiler::counters

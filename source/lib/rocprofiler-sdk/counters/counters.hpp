@@ -21,10 +21,10 @@ struct counter_spec
     std::string name        = {};
     std::string description = {};
     std::string block       = {};
-    std::string expression  = {};  // derived counters only
+    std::string expression  = {}; // derived counters only
     bool        is_constant = false;
     bool        is_derived  = false;
-    uint32_t    slots       = 1;   // hardware slots it takes in one pass
+    uint32_t    slots       = 1; // hardware slots it takes in one pass
 };
 
 // What a backend says about one agent.
@@ -38,38 +38,32 @@ struct counter_definition
 {
     rocprofiler_counter_id_t id            = {};
     rocprofiler_agent_id_t   agent         = {};
-    uint32_t                 backend_index = 0;  // index in the backend's counter list
+    uint32_t                 backend_index = 0; // index in the backend's counter list
     counter_spec             spec          = {};
 };
 
 struct config
 {
-    rocprofiler_counter_config_id_t          id       = {};
-    rocprofiler_agent_id_t                   agent    = {};
-    std::vector<const counter_definition*>   counters = {};
+    rocprofiler_counter_config_id_t        id       = {};
+    rocprofiler_agent_id_t                 agent    = {};
+    std::vector<const counter_definition*> counters = {};
 };
 
 // The counters of an agent (stable pointers), or nullptr when the agent has no counter support.
-const std::vector<const counter_definition*>*
-counters_of(rocprofiler_agent_id_t agent);
+const std::vector<const counter_definition*>* counters_of(rocprofiler_agent_id_t agent);
 
-const counter_definition*
-find(rocprofiler_counter_id_t id);
+const counter_definition* find(rocprofiler_counter_id_t id);
 
-uint32_t
-slots_per_pass(rocprofiler_agent_id_t agent);
+uint32_t slots_per_pass(rocprofiler_agent_id_t agent);
 
-rocprofiler_status_t
-create_config(rocprofiler_agent_id_t           agent,
-              const rocprofiler_counter_id_t*  ids,
-              size_t                           count,
-              rocprofiler_counter_config_id_t* out);
+rocprofiler_status_t create_config(rocprofiler_agent_id_t           agent,
+                                   const rocprofiler_counter_id_t*  ids,
+                                   size_t                           count,
+                                   rocprofiler_counter_config_id_t* out);
 
-rocprofiler_status_t
-destroy_config(rocprofiler_counter_config_id_t id);
+rocprofiler_status_t destroy_config(rocprofiler_counter_config_id_t id);
 
-std::shared_ptr<const config>
-get_config(rocprofiler_counter_config_id_t id);
+std::shared_ptr<const config> get_config(rocprofiler_counter_config_id_t id);
 
 // Counter instance ids in records: counters have no dimensions yet, so an instance id is the
 // counter id.
@@ -80,6 +74,5 @@ instance_id(rocprofiler_counter_id_t id)
 }
 
 // Backends: the counters of one of their agents, or nothing. Defined by each backend.
-std::optional<agent_counters>
-host_agent_counters();
-}  // namespace rocprofiler::counters
+std::optional<agent_counters> host_agent_counters();
+} // namespace rocprofiler::counters

@@ -29,7 +29,7 @@ class operation_scope
 {
 public:
     explicit operation_scope(uint64_t internal_id)
-    : m_previous{this_thread_operation}
+        : m_previous{this_thread_operation}
     {
         this_thread_operation = internal_id;
     }
@@ -63,7 +63,8 @@ external_id_for(context::context& ctx, const logical_dispatch& dispatch)
 {
     if(const auto* svc = ctx.correlation_request.get();
        svc != nullptr && svc->callback != nullptr &&
-       (svc->kinds.none() || svc->kinds.test(ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH)))
+       (svc->kinds.none() ||
+        svc->kinds.test(ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH)))
     {
         auto value = rocprofiler_user_data_t{.value = 0};
         if(svc->callback(dispatch.thread_id,
@@ -88,12 +89,12 @@ struct execution
 // Asks the context's dispatch counting service which configuration this execution collects.
 // Called on the submitting thread.
 std::shared_ptr<const counters::config>
-choose_counter_config(context::context&                  ctx,
+choose_counter_config(context::context&                         ctx,
                       const context::dispatch_counting_service& svc,
-                      const logical_dispatch&            dispatch,
-                      participant&                       p)
+                      const logical_dispatch&                   dispatch,
+                      participant&                              p)
 {
-    auto data = rocprofiler_dispatch_counting_service_data_t{};
+    auto data                    = rocprofiler_dispatch_counting_service_data_t{};
     data.size                    = sizeof(data);
     data.correlation_id.internal = dispatch.internal_id;
     data.correlation_id.external = p.external;
@@ -116,7 +117,7 @@ choose_counter_config(context::context&                  ctx,
                                "agent than the dispatch's; the dispatch is not counted");
         return nullptr;
     }
-    (void) ctx;
+    (void)ctx;
     return cfg;
 }
 
@@ -124,23 +125,25 @@ std::vector<participant>
 select_participants(const logical_dispatch& dispatch)
 {
     auto result = std::vector<participant>{};
-    context::for_each([&](context::context& ctx) {
-        if(!context::is_active_for_this_thread(ctx)) return;
-        const auto* cb  = callback_config(ctx);
-        const auto* buf = buffer_config(ctx);
-        auto        p   = participant{};
-        p.ctx           = &ctx;
-        p.callback_trace =
-            cb != nullptr && (cb->covers(ROCPROFILER_KERNEL_DISPATCH_ENQUEUE) ||
-                              cb->covers(ROCPROFILER_KERNEL_DISPATCH_COMPLETE));
-        p.buffer_trace = buf != nullptr && buf->covers(ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
-        const auto* counting = ctx.dispatch_counter.get();
-        if(!p.callback_trace && !p.buffer_trace && counting == nullptr) return;
-        p.external = external_id_for(ctx, dispatch);
-        if(counting != nullptr) p.counter_config = choose_counter_config(ctx, *counting, dispatch, p);
-        if(!p.callback_trace && !p.buffer_trace && !p.counter_config) return;
-        result.emplace_back(p);
-    });
+    context::for_each(
+        [&](context::context& ctx)
+        {
+            if(!context::is_active_for_this_thread(ctx)) return;
+            const auto* cb   = callback_config(ctx);
+            const auto* buf  = buffer_config(ctx);
+            auto        p    = participant{};
+            p.ctx            = &ctx;
+            p.callback_trace = cb != nullptr && (cb->covers(ROCPROFILER_KERNEL_DISPATCH_ENQUEUE) ||
+                                                 cb->covers(ROCPROFILER_KERNEL_DISPATCH_COMPLETE));
+            p.buffer_trace   = buf != nullptr && buf->covers(ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
+            const auto* counting = ctx.dispatch_counter.get();
+            if(!p.callback_trace && !p.buffer_trace && counting == nullptr) return;
+            p.external = external_id_for(ctx, dispatch);
+            if(counting != nullptr)
+                p.counter_config = choose_counter_config(ctx, *counting, dispatch, p);
+            if(!p.callback_trace && !p.buffer_trace && !p.counter_config) return;
+            result.emplace_back(p);
+        });
     return result;
 }
 
@@ -214,7 +217,8 @@ deliver_counters(const logical_dispatch& dispatch,
     auto data = make_counting_data(dispatch, p, &result);
     if(svc->record_callback != nullptr)
     {
-        svc->record_callback(data, records.data(), records.size(), p.counting_user_data, svc->record_data);
+        svc->record_callback(
+            data, records.data(), records.size(), p.counting_user_data, svc->record_data);
         return;
     }
     auto header            = rocprofiler_dispatch_counting_service_record_t{};
@@ -236,11 +240,11 @@ deliver_counters(const logical_dispatch& dispatch,
 }
 
 rocprofiler_callback_tracing_record_t
-make_record(const logical_dispatch& dispatch,
-            const participant&      p,
-            int32_t                 operation,
+make_record(const logical_dispatch&      dispatch,
+            const participant&           p,
+            int32_t                      operation,
             rocprofiler_callback_phase_t phase,
-            void*                   payload)
+            void*                        payload)
 {
     auto record                    = rocprofiler_callback_tracing_record_t{};
     record.context_id              = rocprofiler_context_id_t{p.ctx->id};
@@ -264,8 +268,8 @@ client_gone(const participant& p)
 }
 
 void
-fire_enqueue(const logical_dispatch& dispatch,
-             std::vector<participant>& participants,
+fire_enqueue(const logical_dispatch&      dispatch,
+             std::vector<participant>&    participants,
              rocprofiler_callback_phase_t phase)
 {
     for(auto& p : participants)
@@ -284,9 +288,9 @@ fire_enqueue(const logical_dispatch& dispatch,
 
 // Delivers the completion of one execution to its participants. Any thread.
 void
-deliver_completion(const logical_dispatch&         dispatch,
-                   std::vector<participant>&       participants,
-                   const execution_result&         result)
+deliver_completion(const logical_dispatch&   dispatch,
+                   std::vector<participant>& participants,
+                   const execution_result&   result)
 {
     for(auto& p : participants)
     {
@@ -312,17 +316,17 @@ deliver_completion(const logical_dispatch&         dispatch,
         }
         if(p.buffer_trace)
         {
-            const auto* buf                  = buffer_config(*p.ctx);
-            auto        record               = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
-            record.size                      = sizeof(record);
-            record.kind                      = ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH;
-            record.operation                 = ROCPROFILER_KERNEL_DISPATCH_COMPLETE;
-            record.correlation_id.internal   = dispatch.internal_id;
-            record.correlation_id.external   = p.external;
-            record.thread_id                 = dispatch.thread_id;
-            record.start_timestamp           = result.start_ns;
-            record.end_timestamp             = result.end_ns;
-            record.dispatch_info             = dispatch.info;
+            const auto* buf                = buffer_config(*p.ctx);
+            auto        record             = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
+            record.size                    = sizeof(record);
+            record.kind                    = ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH;
+            record.operation               = ROCPROFILER_KERNEL_DISPATCH_COMPLETE;
+            record.correlation_id.internal = dispatch.internal_id;
+            record.correlation_id.external = p.external;
+            record.thread_id               = dispatch.thread_id;
+            record.start_timestamp         = result.start_ns;
+            record.end_timestamp           = result.end_ns;
+            record.dispatch_info           = dispatch.info;
             buffer::emplace(buf->buffer,
                             ROCPROFILER_BUFFER_CATEGORY_TRACING,
                             ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,
@@ -335,17 +339,17 @@ deliver_completion(const logical_dispatch&         dispatch,
 // Where the completion of an execution is delivered to the services.
 enum class delivery
 {
-    on_completion_thread,  // in the backend's completion, before on_done
-    by_caller,             // the caller delivers it (run_execution_sync, on the waiting thread)
+    on_completion_thread, // in the backend's completion, before on_done
+    by_caller,            // the caller delivers it (run_execution_sync, on the waiting thread)
 };
 
 // Submits one execution: participants, ENQUEUE callbacks, enqueue. on_done runs after the
 // completion was delivered to the services (on_completion_thread) or instead of it (by_caller).
 std::shared_ptr<execution>
-submit_execution(const logical_dispatch&                dispatch,
-                 launch_backend&                        backend,
+submit_execution(const logical_dispatch&                      dispatch,
+                 launch_backend&                              backend,
                  std::function<void(const execution_result&)> on_done,
-                 delivery                               where = delivery::on_completion_thread)
+                 delivery where = delivery::on_completion_thread)
 {
     auto exec          = std::make_shared<execution>();
     exec->dispatch     = &dispatch;
@@ -356,7 +360,8 @@ submit_execution(const logical_dispatch&                dispatch,
     // The ENQUEUE EXIT callbacks run after enqueue() returned, so they may race the completion
     // on another thread; each participant's record is independent, so this is safe.
     auto exit_participants = exec->participants;
-    auto complete = [exec, where, on_done = std::move(on_done)](const execution_result& result) {
+    auto complete = [exec, where, on_done = std::move(on_done)](const execution_result& result)
+    {
         if(where == delivery::on_completion_thread)
             deliver_completion(*exec->dispatch, exec->participants, result);
         on_done(result);
@@ -368,16 +373,18 @@ submit_execution(const logical_dispatch&                dispatch,
     fire_enqueue(dispatch, exit_participants, ROCPROFILER_CALLBACK_PHASE_EXIT);
     return exec;
 }
-}  // namespace
+} // namespace
 
 bool
 any_consumer()
 {
     if(kernel_replay::is_configured()) return true;
     auto any = false;
-    context::for_each([&any](context::context& ctx) {
-        if(ctx.active.load(std::memory_order_relaxed)) any = true;
-    });
+    context::for_each(
+        [&any](context::context& ctx)
+        {
+            if(ctx.active.load(std::memory_order_relaxed)) any = true;
+        });
     return any;
 }
 
@@ -396,20 +403,20 @@ dispatch_count()
 logical_dispatch
 make_logical_dispatch(const launch_info& info)
 {
-    auto result                              = logical_dispatch{};
-    result.info.size                         = sizeof(rocprofiler_kernel_dispatch_info_t);
-    result.info.agent_id                     = info.agent;
-    result.info.queue_id                     = info.queue;
-    result.info.kernel_id                    = info.kernel_id;
-    result.info.dispatch_id                  = ++dispatch_counter;
-    result.info.private_segment_size         = info.private_segment_size;
-    result.info.group_segment_size           = info.group_segment_size;
-    result.info.workgroup_size               = info.workgroup_size;
-    result.info.grid_size                    = info.grid_size;
-    result.thread_id                         = common::thread_id();
-    result.internal_id                       = ++correlation_counter;
-    result.ancestor_id                       = this_thread_operation;
-    result.kernel_name                       = info.kernel_name;
+    auto result                      = logical_dispatch{};
+    result.info.size                 = sizeof(rocprofiler_kernel_dispatch_info_t);
+    result.info.agent_id             = info.agent;
+    result.info.queue_id             = info.queue;
+    result.info.kernel_id            = info.kernel_id;
+    result.info.dispatch_id          = ++dispatch_counter;
+    result.info.private_segment_size = info.private_segment_size;
+    result.info.group_segment_size   = info.group_segment_size;
+    result.info.workgroup_size       = info.workgroup_size;
+    result.info.grid_size            = info.grid_size;
+    result.thread_id                 = common::thread_id();
+    result.internal_id               = ++correlation_counter;
+    result.ancestor_id               = this_thread_operation;
+    result.kernel_name               = info.kernel_name;
     return result;
 }
 
@@ -418,16 +425,17 @@ run_execution_sync(const logical_dispatch& dispatch, launch_backend& backend)
 {
     struct waiter
     {
-        std::mutex              mutex = {};
-        std::condition_variable cv    = {};
-        bool                    done  = false;
+        std::mutex              mutex  = {};
+        std::condition_variable cv     = {};
+        bool                    done   = false;
         execution_result        result = {};
     };
     auto state = std::make_shared<waiter>();
     auto exec  = submit_execution(
         dispatch,
         backend,
-        [state](const execution_result& result) {
+        [state](const execution_result& result)
+        {
             auto lock     = std::lock_guard{state->mutex};
             state->result = result;
             state->done   = true;
@@ -450,11 +458,12 @@ void
 run_execution_async(const logical_dispatch& dispatch, std::shared_ptr<launch_backend> backend)
 {
     // The logical dispatch must outlive the completion, which may run after this returns.
-    auto owned   = std::make_shared<logical_dispatch>(dispatch);
-    auto* raw    = backend.get();
-    submit_execution(*owned, *raw, [owned, backend](const execution_result& result) {
-        backend->signal_application(result);
-    });
+    auto  owned = std::make_shared<logical_dispatch>(dispatch);
+    auto* raw   = backend.get();
+    submit_execution(*owned,
+                     *raw,
+                     [owned, backend](const execution_result& result)
+                     { backend->signal_application(result); });
 }
 
 void
@@ -466,4 +475,4 @@ intercept(const launch_info& info, std::shared_ptr<launch_backend> backend)
     auto guard = kernel_replay::ordinary_dispatch_guard{dispatch.info.agent_id, *backend};
     run_execution_async(dispatch, std::move(backend));
 }
-}  // namespace rocprofiler::dispatch
+} // namespace rocprofiler::dispatch

@@ -32,8 +32,8 @@ struct launch_info
     uint32_t                private_segment_size = 0;
     uint32_t                group_segment_size   = 0;
     rocprofiler_dim3_t      workgroup_size       = {};
-    rocprofiler_dim3_t      grid_size            = {};  // work-items, as in HSA
-    const char*             kernel_name          = "";  // valid for the life of the process
+    rocprofiler_dim3_t      grid_size            = {}; // work-items, as in HSA
+    const char*             kernel_name          = ""; // valid for the life of the process
 };
 
 // Counters one execution must measure: the union of the configurations of every context that
@@ -57,7 +57,7 @@ struct execution_result
     uint64_t                   end_ns   = 0;
     bool                       ok       = true;
     std::string                error    = {};
-    std::vector<counter_value> counters = {};  // one per requested counter, when ok
+    std::vector<counter_value> counters = {}; // one per requested counter, when ok
 };
 
 using completion_fn = std::function<void(const execution_result&)>;
@@ -82,7 +82,7 @@ public:
     virtual void enqueue_counted(completion_fn                            on_complete,
                                  std::shared_ptr<const execution_request> request)
     {
-        (void) request;
+        (void)request;
         enqueue(std::move(on_complete));
     }
 
@@ -130,52 +130,45 @@ struct participant
 {
     context::context*       ctx            = nullptr;
     rocprofiler_user_data_t external       = {};
-    rocprofiler_user_data_t callback_data  = {};  // user_data of the KERNEL_DISPATCH callbacks
-    bool                    callback_trace = false;  // KERNEL_DISPATCH COMPLETE callback wanted
-    bool                    buffer_trace   = false;  // KERNEL_DISPATCH buffer record wanted
-    std::shared_ptr<const counters::config> counter_config   = {};  // dispatch counting
+    rocprofiler_user_data_t callback_data  = {};    // user_data of the KERNEL_DISPATCH callbacks
+    bool                    callback_trace = false; // KERNEL_DISPATCH COMPLETE callback wanted
+    bool                    buffer_trace   = false; // KERNEL_DISPATCH buffer record wanted
+    std::shared_ptr<const counters::config> counter_config     = {}; // dispatch counting
     rocprofiler_user_data_t                 counting_user_data = {};
 };
 
 // The logical dispatch: fixed before CONFIG (kernel replay) or before the single execution.
 struct logical_dispatch
 {
-    rocprofiler_kernel_dispatch_info_t info           = {};
-    uint64_t                           thread_id      = 0;
-    uint64_t                           internal_id    = 0;  // internal correlation id
-    uint64_t                           ancestor_id    = 0;  // enclosing operation, or 0
-    const char*                        kernel_name    = "";
+    rocprofiler_kernel_dispatch_info_t info        = {};
+    uint64_t                           thread_id   = 0;
+    uint64_t                           internal_id = 0; // internal correlation id
+    uint64_t                           ancestor_id = 0; // enclosing operation, or 0
+    const char*                        kernel_name = "";
 };
 
 // Entry point for adapters; called on the submitting thread. Takes ownership of the backend.
-void
-intercept(const launch_info& info, std::shared_ptr<launch_backend> backend);
+void intercept(const launch_info& info, std::shared_ptr<launch_backend> backend);
 
 // True when some active context could want to see a dispatch (any dispatch-related service or
 // kernel replay configured). Adapters may skip building a launch_backend when false and launch
 // directly.
-bool
-any_consumer();
+bool any_consumer();
 
 // Builds the logical dispatch: reserves the dispatch id, captures correlation ids and the thread.
-logical_dispatch
-make_logical_dispatch(const launch_info& info);
+logical_dispatch make_logical_dispatch(const launch_info& info);
 
 // Runs one execution through the services and waits for it, on the calling thread; its
 // completion callbacks and buffer records are delivered on the calling thread before it returns.
 // Used by kernel replay for every pass; honours the thread's local context override.
-execution_result
-run_execution_sync(const logical_dispatch& dispatch, launch_backend& backend);
+execution_result run_execution_sync(const logical_dispatch& dispatch, launch_backend& backend);
 
 // Runs one execution through the services asynchronously and signals the application after it.
-void
-run_execution_async(const logical_dispatch& dispatch, std::shared_ptr<launch_backend> backend);
+void run_execution_async(const logical_dispatch& dispatch, std::shared_ptr<launch_backend> backend);
 
 // The internal correlation id of the operation the calling thread is inside, or 0.
-uint64_t
-current_ancestor();
+uint64_t current_ancestor();
 
 // Number of logical dispatches so far (the dispatch counter).
-uint64_t
-dispatch_count();
-}  // namespace rocprofiler::dispatch
+uint64_t dispatch_count();
+} // namespace rocprofiler::dispatch

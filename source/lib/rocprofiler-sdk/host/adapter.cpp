@@ -30,8 +30,7 @@ convert(const execution_result& result)
     out.end_ns   = result.end_ns;
     out.ok       = (result.status == ROCPROFILER_HOST_STATUS_SUCCESS);
     out.error    = result.error;
-    if(!out.ok && out.error.empty())
-        out.error = rocprofiler_host_status_string(result.status);
+    if(!out.ok && out.error.empty()) out.error = rocprofiler_host_status_string(result.status);
     return out;
 }
 
@@ -40,20 +39,22 @@ class host_launch final : public dispatch::launch_backend
 {
 public:
     host_launch(device& dev, packet pkt)
-    : m_device{dev}
-    , m_packet{std::move(pkt)}
-    {}
+        : m_device{dev}
+        , m_packet{std::move(pkt)}
+    {
+    }
 
     void enqueue(dispatch::completion_fn on_complete) override
     {
-        auto status = m_device.enqueue(
-            m_packet.queue, m_packet, [on_complete](const execution_result& result) {
-                on_complete(convert(result));
-            });
+        auto status = m_device.enqueue(m_packet.queue,
+                                       m_packet,
+                                       [on_complete](const execution_result& result)
+                                       { on_complete(convert(result)); });
         if(status != ROCPROFILER_HOST_STATUS_SUCCESS) report_enqueue_failure(status, on_complete);
     }
 
-    void report_enqueue_failure(rocprofiler_host_status_t status, const dispatch::completion_fn& on_complete)
+    void report_enqueue_failure(rocprofiler_host_status_t      status,
+                                const dispatch::completion_fn& on_complete)
     {
         auto failed  = dispatch::execution_result{};
         failed.ok    = false;
@@ -66,12 +67,14 @@ public:
     void enqueue_counted(dispatch::completion_fn                            on_complete,
                          std::shared_ptr<const dispatch::execution_request> request) override
     {
-        auto session = std::make_shared<counter_session>(std::move(request), m_device.worker_count());
-        auto pkt     = m_packet;
-        auto status  = m_device.enqueue(
+        auto session =
+            std::make_shared<counter_session>(std::move(request), m_device.worker_count());
+        auto pkt    = m_packet;
+        auto status = m_device.enqueue(
             m_packet.queue,
             m_packet,
-            [on_complete, session, pkt](const execution_result& result) {
+            [on_complete, session, pkt](const execution_result& result)
+            {
                 auto out = convert(result);
                 if(out.ok) out.counters = session->finish(pkt, result);
                 on_complete(out);
@@ -112,7 +115,7 @@ intercept(device& dev, const packet& pkt)
     if(!dispatch::any_consumer()) return dev.enqueue(pkt.queue, pkt);
 
     static const auto agent_id = agent::id_of(agent::backend::host, 0);
-    auto info                  = dispatch::launch_info{};
+    auto              info     = dispatch::launch_info{};
     info.agent                 = agent_id.value_or(rocprofiler_agent_id_t{0});
     info.queue                 = rocprofiler_queue_id_t{pkt.queue.handle};
     info.kernel_id             = pkt.kernel->id;
@@ -120,9 +123,9 @@ intercept(device& dev, const packet& pkt)
     info.group_segment_size    = pkt.group_segment_size();
     info.workgroup_size        = {pkt.workgroup_size.x, pkt.workgroup_size.y, pkt.workgroup_size.z};
     info.grid_size             = {pkt.grid.x * pkt.workgroup_size.x,
-                      pkt.grid.y * pkt.workgroup_size.y,
-                      pkt.grid.z * pkt.workgroup_size.z};
-    info.kernel_name           = pkt.kernel->name.c_str();  // kernels are never unregistered
+                                  pkt.grid.y * pkt.workgroup_size.y,
+                                  pkt.grid.z * pkt.workgroup_size.z};
+    info.kernel_name           = pkt.kernel->name.c_str(); // kernels are never unregistered
     dispatch::intercept(info, std::make_shared<host_launch>(dev, pkt));
     return ROCPROFILER_HOST_STATUS_SUCCESS;
 }
@@ -132,8 +135,8 @@ intercept(device& dev, const packet& pkt)
 void
 report_kernel(const kernel_info& kernel)
 {
-    static const auto agent_id = agent::id_of(agent::backend::host, 0);
-    auto symbol                 = code_object::kernel_symbol{};
+    static const auto agent_id  = agent::id_of(agent::backend::host, 0);
+    auto              symbol    = code_object::kernel_symbol{};
     symbol.kernel_id            = kernel.id;
     symbol.agent                = agent_id.value_or(rocprofiler_agent_id_t{0});
     symbol.name                 = kernel.name;
@@ -155,7 +158,7 @@ drain_at_exit()
                                  "records may be missing";
     }
 }
-}  // namespace
+} // namespace
 
 void
 attach_profiler(device& dev)
@@ -173,15 +176,15 @@ attach_profiler(device& dev)
     }
     registration::initialize();
 }
-}  // namespace rocprofiler::host
+} // namespace rocprofiler::host
 
 namespace rocprofiler::agent
 {
 void
 append_host_agents(std::vector<description>& out)
 {
-    const auto props  = host::process_device().properties();
-    auto       entry  = description{};
+    const auto props    = host::process_device().properties();
+    auto       entry    = description{};
     entry.backend_kind  = backend::host;
     entry.backend_index = 0;
     entry.name          = "host";
@@ -199,14 +202,15 @@ append_host_agents(std::vector<description>& out)
     p.max_waves_per_cu   = 1;
     p.cpu_cores_count    = props.cpu_count;
     p.workgroup_max_size = props.max_workgroup_size;
-    p.workgroup_max_dim  = {props.max_workgroup_size, props.max_workgroup_size, props.max_workgroup_size};
-    p.grid_max_size      = UINT32_MAX;
-    p.grid_max_dim       = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
-    p.lds_size_in_kb     = props.max_group_segment_size / 1024;
-    auto pages           = sysconf(_SC_PHYS_PAGES);
-    auto page_size       = sysconf(_SC_PAGESIZE);
+    p.workgroup_max_dim  = {
+         props.max_workgroup_size, props.max_workgroup_size, props.max_workgroup_size};
+    p.grid_max_size  = UINT32_MAX;
+    p.grid_max_dim   = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    p.lds_size_in_kb = props.max_group_segment_size / 1024;
+    auto pages       = sysconf(_SC_PHYS_PAGES);
+    auto page_size   = sysconf(_SC_PAGESIZE);
     if(pages > 0 && page_size > 0)
         p.local_mem_size = static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
     out.emplace_back(std::move(entry));
 }
-}  // namespace rocprofiler::agent
+} // namespace rocprofiler::agent

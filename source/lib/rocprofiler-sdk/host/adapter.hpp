@@ -10,6 +10,5 @@ class device;
 // Connects the profiler to the process's device: installs the dispatch interceptor, registers
 // the finalization hook, then initializes the SDK (tool discovery). Called by get_device() after
 // the device exists, on every first use from any thread; cheap after the first call.
-void
-attach_profiler(device& dev);
-}  // namespace rocprofiler::host
+void attach_profiler(device& dev);
+} // namespace rocprofiler::host

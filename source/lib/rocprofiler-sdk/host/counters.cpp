@@ -28,7 +28,7 @@ enum class measure : uint32_t
     workers,
     work_items,
     workgroups,
-    perf,  // a perf event, see perf_events
+    perf, // a perf event, see perf_events
 };
 
 struct perf_event_spec
@@ -40,25 +40,45 @@ struct perf_event_spec
 };
 
 constexpr auto perf_events = std::array<perf_event_spec, 10>{{
-    {"PERF_CPU_CYCLES", "CPU cycles of the worker threads while executing the dispatch",
-     PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
-    {"PERF_INSTRUCTIONS", "Instructions retired by the worker threads while executing the dispatch",
-     PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
-    {"PERF_CACHE_REFERENCES", "Last-level cache references of the worker threads",
-     PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
-    {"PERF_CACHE_MISSES", "Last-level cache misses of the worker threads", PERF_TYPE_HARDWARE,
+    {"PERF_CPU_CYCLES",
+     "CPU cycles of the worker threads while executing the dispatch",
+     PERF_TYPE_HARDWARE,
+     PERF_COUNT_HW_CPU_CYCLES},
+    {"PERF_INSTRUCTIONS",
+     "Instructions retired by the worker threads while executing the dispatch",
+     PERF_TYPE_HARDWARE,
+     PERF_COUNT_HW_INSTRUCTIONS},
+    {"PERF_CACHE_REFERENCES",
+     "Last-level cache references of the worker threads",
+     PERF_TYPE_HARDWARE,
+     PERF_COUNT_HW_CACHE_REFERENCES},
+    {"PERF_CACHE_MISSES",
+     "Last-level cache misses of the worker threads",
+     PERF_TYPE_HARDWARE,
      PERF_COUNT_HW_CACHE_MISSES},
-    {"PERF_BRANCH_INSTRUCTIONS", "Branch instructions retired by the worker threads",
-     PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
-    {"PERF_BRANCH_MISSES", "Mispredicted branches of the worker threads", PERF_TYPE_HARDWARE,
+    {"PERF_BRANCH_INSTRUCTIONS",
+     "Branch instructions retired by the worker threads",
+     PERF_TYPE_HARDWARE,
+     PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"PERF_BRANCH_MISSES",
+     "Mispredicted branches of the worker threads",
+     PERF_TYPE_HARDWARE,
      PERF_COUNT_HW_BRANCH_MISSES},
-    {"PERF_TASK_CLOCK_NS", "Task clock of the worker threads (ns), from the kernel's perf events",
-     PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
-    {"PERF_PAGE_FAULTS", "Page faults taken by the worker threads", PERF_TYPE_SOFTWARE,
+    {"PERF_TASK_CLOCK_NS",
+     "Task clock of the worker threads (ns), from the kernel's perf events",
+     PERF_TYPE_SOFTWARE,
+     PERF_COUNT_SW_TASK_CLOCK},
+    {"PERF_PAGE_FAULTS",
+     "Page faults taken by the worker threads",
+     PERF_TYPE_SOFTWARE,
      PERF_COUNT_SW_PAGE_FAULTS},
-    {"PERF_CONTEXT_SWITCHES", "Context switches of the worker threads", PERF_TYPE_SOFTWARE,
+    {"PERF_CONTEXT_SWITCHES",
+     "Context switches of the worker threads",
+     PERF_TYPE_SOFTWARE,
      PERF_COUNT_SW_CONTEXT_SWITCHES},
-    {"PERF_CPU_MIGRATIONS", "Migrations of the worker threads between CPUs", PERF_TYPE_SOFTWARE,
+    {"PERF_CPU_MIGRATIONS",
+     "Migrations of the worker threads between CPUs",
+     PERF_TYPE_SOFTWARE,
      PERF_COUNT_SW_CPU_MIGRATIONS},
 }};
 
@@ -81,8 +101,7 @@ struct host_counter
     uint32_t perf_index = 0;
 };
 
-const std::vector<host_counter>&
-host_counter_table();
+const std::vector<host_counter>& host_counter_table();
 
 uint32_t
 slots_from_environment()
@@ -103,17 +122,22 @@ slots_from_environment()
 
 struct listing
 {
-    std::vector<host_counter>          table = {};
+    std::vector<host_counter>           table = {};
     std::vector<counters::counter_spec> specs = {};
 };
 
 const listing&
 get_listing()
 {
-    static const auto* value = [] {
+    static const auto* value = []
+    {
         auto* out = new listing{};
-        auto  add = [out](measure what, uint32_t perf_index, const char* name, const char* block,
-                         const char* description) {
+        auto  add = [out](measure     what,
+                         uint32_t    perf_index,
+                         const char* name,
+                         const char* block,
+                         const char* description)
+        {
             out->table.push_back(host_counter{what, perf_index});
             auto spec        = counters::counter_spec{};
             spec.name        = name;
@@ -121,18 +145,27 @@ get_listing()
             spec.description = description;
             out->specs.push_back(std::move(spec));
         };
-        add(measure::duration, 0, "DURATION_NS", "timer",
+        add(measure::duration,
+            0,
+            "DURATION_NS",
+            "timer",
             "Time from the first workgroup's start to the last workgroup's end (ns)");
-        add(measure::cpu_time, 0, "CPU_TIME_NS", "cpu",
+        add(measure::cpu_time,
+            0,
+            "CPU_TIME_NS",
+            "cpu",
             "CPU time the worker threads spent executing the dispatch (ns)");
-        add(measure::workers, 0, "WORKERS_ACTIVE", "scheduler",
+        add(measure::workers,
+            0,
+            "WORKERS_ACTIVE",
+            "scheduler",
             "Worker threads that executed at least one workgroup of the dispatch");
         add(measure::work_items, 0, "WORK_ITEMS", "dispatch", "Work-items executed");
         add(measure::workgroups, 0, "WORKGROUPS", "dispatch", "Workgroups executed");
         for(uint32_t i = 0; i < perf_events.size(); ++i)
         {
             auto fd = open_perf_event(perf_events[i]);
-            if(fd < 0) continue;  // not permitted or not supported here: not listed
+            if(fd < 0) continue; // not permitted or not supported here: not listed
             close(fd);
             add(measure::perf, i, perf_events[i].name, "perf", perf_events[i].description);
         }
@@ -160,9 +193,10 @@ thread_cpu_ns()
 int
 thread_perf_fd(uint32_t perf_index)
 {
-    static thread_local auto fds = [] {
+    static thread_local auto fds = []
+    {
         auto init = std::array<int, perf_events.size()>{};
-        init.fill(-2);  // -2: not opened yet; -1: failed
+        init.fill(-2); // -2: not opened yet; -1: failed
         return init;
     }();
     auto& fd = fds[perf_index];
@@ -177,13 +211,13 @@ read_perf(int fd)
     if(fd < 0 || ::read(fd, &value, sizeof(value)) != static_cast<ssize_t>(sizeof(value))) return 0;
     return value;
 }
-}  // namespace
+} // namespace
 
 struct counter_session::impl final : public execution_hooks
 {
     impl(std::shared_ptr<const dispatch::execution_request> req, uint32_t workers)
-    : request{std::move(req)}
-    , starts(workers)
+        : request{std::move(req)}
+        , starts(workers)
     {
         for(const auto* def : request->counters)
         {
@@ -229,8 +263,9 @@ struct counter_session::impl final : public execution_hooks
 
 counter_session::counter_session(std::shared_ptr<const dispatch::execution_request> request,
                                  uint32_t                                           workers)
-: m_impl{std::make_shared<impl>(std::move(request), workers)}
-{}
+    : m_impl{std::make_shared<impl>(std::move(request), workers)}
+{
+}
 
 counter_session::~counter_session() = default;
 
@@ -250,24 +285,32 @@ counter_session::finish(const packet& pkt, const execution_result& result)
         auto        value = 0.0;
         switch(entry.what)
         {
-            case measure::duration:
-                value = static_cast<double>(result.end_ns - result.start_ns);
-                break;
-            case measure::cpu_time: value = static_cast<double>(m_impl->cpu_total.load()); break;
-            case measure::workers: value = static_cast<double>(result.worker_count); break;
-            case measure::work_items: value = static_cast<double>(pkt.work_item_count()); break;
-            case measure::workgroups: value = static_cast<double>(pkt.workgroup_count()); break;
-            case measure::perf:
-                for(size_t i = 0; i < m_impl->perf_indices.size(); ++i)
-                    if(m_impl->perf_indices[i] == entry.perf_index)
-                        value = static_cast<double>(m_impl->perf_totals[i].load());
-                break;
+        case measure::duration:
+            value = static_cast<double>(result.end_ns - result.start_ns);
+            break;
+        case measure::cpu_time:
+            value = static_cast<double>(m_impl->cpu_total.load());
+            break;
+        case measure::workers:
+            value = static_cast<double>(result.worker_count);
+            break;
+        case measure::work_items:
+            value = static_cast<double>(pkt.work_item_count());
+            break;
+        case measure::workgroups:
+            value = static_cast<double>(pkt.workgroup_count());
+            break;
+        case measure::perf:
+            for(size_t i = 0; i < m_impl->perf_indices.size(); ++i)
+                if(m_impl->perf_indices[i] == entry.perf_index)
+                    value = static_cast<double>(m_impl->perf_totals[i].load());
+            break;
         }
         values.push_back(dispatch::counter_value{def->id, value});
     }
     return values;
 }
-}  // namespace rocprofiler::host
+} // namespace rocprofiler::host
 
 namespace rocprofiler::counters
 {
@@ -279,4 +322,4 @@ host_agent_counters()
     out.slots_per_pass = host::slots_from_environment();
     return out;
 }
-}  // namespace rocprofiler::counters
+} // namespace rocprofiler::counters

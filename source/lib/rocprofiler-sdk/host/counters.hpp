@@ -38,4 +38,4 @@ private:
     struct impl;
     std::shared_ptr<impl> m_impl;
 };
-}  // namespace rocprofiler::host
+} // namespace rocprofiler::host

@@ -23,13 +23,13 @@ struct tracker
 {
     std::mutex                  mutex   = {};
     bool                        enabled = false;
-    std::map<uintptr_t, size_t> live    = {};  // start -> bytes
+    std::map<uintptr_t, size_t> live    = {}; // start -> bytes
 };
 
 tracker&
 get_tracker()
 {
-    static auto* value = new tracker{};  // never destroyed: frees can happen at exit
+    static auto* value = new tracker{}; // never destroyed: frees can happen at exit
     return *value;
 }
 
@@ -58,9 +58,10 @@ snapshot_everything()
     const char* env = std::getenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT");
     if(env == nullptr || *env == '\0' || std::strcmp(env, "reachable") == 0) return false;
     if(std::strcmp(env, "all") == 0) return true;
-    common::log::warn_once("ROCPROFILER_REPLAY_HOST_SNAPSHOT",
-                           "[kernel-replay] ROCPROFILER_REPLAY_HOST_SNAPSHOT must be 'reachable' or "
-                           "'all'; using 'reachable'");
+    common::log::warn_once(
+        "ROCPROFILER_REPLAY_HOST_SNAPSHOT",
+        "[kernel-replay] ROCPROFILER_REPLAY_HOST_SNAPSHOT must be 'reachable' or "
+        "'all'; using 'reachable'");
     return false;
 }
 
@@ -81,7 +82,8 @@ reachable(const std::map<uintptr_t, size_t>& live, const void* args, size_t args
 {
     auto chosen  = std::map<uintptr_t, size_t>{};
     auto pending = std::vector<std::pair<uintptr_t, size_t>>{};
-    auto scan    = [&](const std::byte* bytes, size_t size) {
+    auto scan    = [&](const std::byte* bytes, size_t size)
+    {
         for(size_t offset = 0; offset + sizeof(uintptr_t) <= size; offset += sizeof(uintptr_t))
         {
             auto word = uintptr_t{0};
@@ -104,8 +106,9 @@ class host_memory_backend final : public dispatch::memory_backend
 {
 public:
     explicit host_memory_backend(device& dev)
-    : m_device{dev}
-    {}
+        : m_device{dev}
+    {
+    }
 
     bool drain(uint64_t timeout_ns) override { return m_device.drain(timeout_ns); }
 
@@ -143,7 +146,8 @@ public:
                 std::memcpy(copy.get(), reinterpret_cast<const void*>(start), bytes);
                 m_shadows.push_back(shadow{start, bytes, std::move(copy)});
             }
-        } catch(const std::bad_alloc&)
+        }
+        catch(const std::bad_alloc&)
         {
             m_shadows.clear();
             return std::string{"snapshot_failed"};
@@ -182,7 +186,7 @@ private:
     std::vector<shadow> m_shadows    = {};
     size_t              m_last_bytes = 0;
 };
-}  // namespace
+} // namespace
 
 void
 enable_allocation_tracking(device& dev)
@@ -194,12 +198,14 @@ enable_allocation_tracking(device& dev)
         trk.enabled = true;
     }
     auto observer        = allocation_observer{};
-    observer.on_allocate = [](const allocation& a) {
-        auto& t    = get_tracker();
-        auto  lock = std::lock_guard{t.mutex};
+    observer.on_allocate = [](const allocation& a)
+    {
+        auto& t                                    = get_tracker();
+        auto  lock                                 = std::lock_guard{t.mutex};
         t.live[reinterpret_cast<uintptr_t>(a.ptr)] = a.size;
     };
-    observer.on_free = [](const allocation& a) {
+    observer.on_free = [](const allocation& a)
+    {
         auto& t    = get_tracker();
         auto  lock = std::lock_guard{t.mutex};
         t.live.erase(reinterpret_cast<uintptr_t>(a.ptr));
@@ -211,9 +217,9 @@ enable_allocation_tracking(device& dev)
 tracked_footprint
 tracked()
 {
-    auto& trk  = get_tracker();
-    auto  lock = std::lock_guard{trk.mutex};
-    auto  out  = tracked_footprint{};
+    auto& trk       = get_tracker();
+    auto  lock      = std::lock_guard{trk.mutex};
+    auto  out       = tracked_footprint{};
     out.allocations = trk.live.size();
     for(const auto& [start, bytes] : trk.live)
         out.bytes += bytes;
@@ -226,4 +232,4 @@ host_memory(device& dev)
     static auto* backend = new host_memory_backend{dev};
     return *backend;
 }
-}  // namespace rocprofiler::host
+} // namespace rocprofiler::host

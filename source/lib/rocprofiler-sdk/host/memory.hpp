@@ -14,8 +14,7 @@ class device;
 
 // Starts tracking: every live allocation is taken in, and every later allocation and free is
 // observed. Idempotent.
-void
-enable_allocation_tracking(device& dev);
+void enable_allocation_tracking(device& dev);
 
 // Number of allocations and bytes tracked now (0, 0 while tracking is off).
 struct tracked_footprint
@@ -24,10 +23,8 @@ struct tracked_footprint
     size_t bytes       = 0;
 };
 
-tracked_footprint
-tracked();
+tracked_footprint tracked();
 
 // The memory backend of the host agent.
-dispatch::memory_backend&
-host_memory(device& dev);
-}  // namespace rocprofiler::host
+dispatch::memory_backend& host_memory(device& dev);
+} // namespace rocprofiler::host

@@ -25,7 +25,7 @@ constexpr std::string_view reentrant_dispatch = "reentrant_dispatch";
 struct domain_state
 {
     std::mutex                             mutex       = {};
-    std::atomic<uint64_t>                  owner       = 0;  // context that configured the domain
+    std::atomic<uint64_t>                  owner       = 0; // context that configured the domain
     std::vector<std::function<void()>>     trackers    = {};
     std::map<uint64_t, std::shared_mutex*> agent_locks = {};
 };
@@ -33,7 +33,7 @@ struct domain_state
 domain_state&
 get_state()
 {
-    static auto* value = new domain_state{};  // never destroyed
+    static auto* value = new domain_state{}; // never destroyed
     return *value;
 }
 
@@ -65,8 +65,8 @@ class exclusive_agent_lock
 {
 public:
     explicit exclusive_agent_lock(rocprofiler_agent_id_t agent)
-    : m_agent{agent.handle}
-    , m_lock{isolation_lock(agent)}
+        : m_agent{agent.handle}
+        , m_lock{isolation_lock(agent)}
     {
         m_lock.lock();
         this_thread_exclusive_agents.emplace_back(m_agent);
@@ -171,9 +171,7 @@ report_decline(const dispatch::logical_dispatch& dispatch, std::string_view reas
 }
 
 void
-report_replay(const dispatch::logical_dispatch& dispatch,
-              uint64_t                          passes,
-              std::string_view                  failure)
+report_replay(const dispatch::logical_dispatch& dispatch, uint64_t passes, std::string_view failure)
 {
     if(failure.empty())
     {
@@ -197,7 +195,8 @@ gate(const dispatch::launch_backend& backend)
 // The single fall-through run of a declined candidate; the caller holds the isolation lock
 // exclusively, or it is taken shared here like for any ordinary dispatch.
 void
-run_once(const dispatch::logical_dispatch& dispatch, std::shared_ptr<dispatch::launch_backend>& backend)
+run_once(const dispatch::logical_dispatch&          dispatch,
+         std::shared_ptr<dispatch::launch_backend>& backend)
 {
     auto guard = ordinary_dispatch_guard{dispatch.info.agent_id, *backend};
     dispatch::run_execution_async(dispatch, backend);
@@ -216,9 +215,9 @@ prepare_memory(dispatch::launch_backend& backend)
 
 struct loop_outcome
 {
-    uint64_t                   passes  = 0;   // passes executed
-    dispatch::execution_result last    = {};  // of the last executed pass
-    std::string_view           failure = {};  // pass_failed, restore_failed, or empty
+    uint64_t                   passes  = 0;  // passes executed
+    dispatch::execution_result last    = {}; // of the last executed pass
+    std::string_view           failure = {}; // pass_failed, restore_failed, or empty
 };
 
 // The pass loop, on the submitting thread, with the memory snapshot taken. Every pass starts from
@@ -282,7 +281,7 @@ run_window(const dispatch::logical_dispatch&          dispatch,
     backend->signal_application(result.last);
     report_replay(dispatch, result.passes, result.failure);
 }
-}  // namespace
+} // namespace
 
 bool
 is_configured()
@@ -351,4 +350,4 @@ ordinary_dispatch_guard::~ordinary_dispatch_guard()
 {
     if(m_lock != nullptr) m_lock->unlock_shared();
 }
-}  // namespace rocprofiler::kernel_replay
+} // namespace rocprofiler::kernel_replay

@@ -16,28 +16,24 @@ namespace rocprofiler::kernel_replay
 {
 // True once some context has configured ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY (process-wide;
 // a relaxed atomic load, so the launch path pays nothing when replay is never configured).
-bool
-is_configured();
+bool is_configured();
 
 // Called by rocprofiler_configure_callback_tracing_service for the replay domain. Returns
 // ERROR_SERVICE_ALREADY_CONFIGURED when another context already configured it. Switches the
 // allocation tracker on.
-rocprofiler_status_t
-claim_domain(uint64_t context_id);
+rocprofiler_status_t claim_domain(uint64_t context_id);
 
 // Adapters register how to switch their allocation tracker on. Each function runs once: at
 // registration if the domain is already claimed, else when claim_domain() first succeeds.
-void
-on_tracking_enabled(std::function<void()> enable);
+void on_tracking_enabled(std::function<void()> enable);
 
 // Runs the dispatch under replay when it is a candidate and returns true; the application's
 // completion has then been signalled (or will be by the fall-through run). Returns false when the
 // dispatch is not a candidate: no CONFIG callback fired and the caller runs it normally.
 // Called on the submitting thread. The whole replay window (CONFIG, drain, snapshot, every pass,
 // the completion) runs inside this call.
-bool
-try_replay(const dispatch::logical_dispatch&          dispatch,
-           std::shared_ptr<dispatch::launch_backend>& backend);
+bool try_replay(const dispatch::logical_dispatch&          dispatch,
+                std::shared_ptr<dispatch::launch_backend>& backend);
 
 // Holds the agent's isolation lock shared for an ordinary dispatch's submit, only while replay is
 // configured; otherwise does nothing. Re-entrant dispatches never take it: those the calling
@@ -55,4 +51,4 @@ public:
 private:
     std::shared_mutex* m_lock = nullptr;
 };
-}  // namespace rocprofiler::kernel_replay
+} // namespace rocprofiler::kernel_replay

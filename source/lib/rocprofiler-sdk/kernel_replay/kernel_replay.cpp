@@ -17,7 +17,7 @@ constexpr auto operation_names = std::array<const char*, ROCPROFILER_KERNEL_REPL
 
 static_assert(ROCPROFILER_KERNEL_REPLAY_CONFIG == 1 && ROCPROFILER_KERNEL_REPLAY_PASS == 2,
               "the replay operation ids are fixed by the spec");
-}  // namespace
+} // namespace
 
 const char*
 name_by_id(int32_t op)
@@ -35,4 +35,4 @@ id_by_name(std::string_view name)
     }
     return std::nullopt;
 }
-}  // namespace rocprofiler::kernel_replay
+} // namespace rocprofiler::kernel_replay

@@ -11,10 +11,8 @@ namespace rocprofiler::kernel_replay
 {
 // Name of a rocprofiler_kernel_replay_operation_t value ("CONFIG", "PASS"); a static string, or
 // nullptr for NONE, LAST and any other value.
-const char*
-name_by_id(int32_t op);
+const char* name_by_id(int32_t op);
 
 // Inverse of name_by_id: "CONFIG" -> 1, "PASS" -> 2; exact, case-sensitive match.
-std::optional<int32_t>
-id_by_name(std::string_view name);
-}  // namespace rocprofiler::kernel_replay
+std::optional<int32_t> id_by_name(std::string_view name);
+} // namespace rocprofiler::kernel_replay

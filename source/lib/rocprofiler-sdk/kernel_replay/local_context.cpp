@@ -33,11 +33,11 @@ set_participation(rocprofiler_context_id_t context_id, std::optional<bool> value
     this_thread_loop->override.state[index] = value;
     return ROCPROFILER_STATUS_SUCCESS;
 }
-}  // namespace
+} // namespace
 
 local_context_scope::local_context_scope()
-: m_previous{this_thread_loop}
-, m_previous_override{context::thread_local_override()}
+    : m_previous{this_thread_loop}
+    , m_previous_override{context::thread_local_override()}
 {
     auto n = context::count();
     m_state.active_at_start.assign(n, false);
@@ -58,12 +58,15 @@ local_context_scope::~local_context_scope()
 }
 
 local_context_scope::armed::armed(local_context_scope& scope)
-: m_scope{scope}
+    : m_scope{scope}
 {
     m_scope.m_state.armed = true;
 }
 
-local_context_scope::armed::~armed() { m_scope.m_state.armed = false; }
+local_context_scope::armed::~armed()
+{
+    m_scope.m_state.armed = false;
+}
 
 rocprofiler_status_t
 replay_local_enable_context(rocprofiler_context_id_t context_id) noexcept
@@ -78,4 +81,4 @@ replay_local_disable_context(rocprofiler_context_id_t context_id) noexcept
 {
     return set_participation(context_id, false);
 }
-}  // namespace rocprofiler::kernel_replay
+} // namespace rocprofiler::kernel_replay

@@ -41,24 +41,22 @@ public:
     struct state
     {
         context::local_override override        = {};
-        std::vector<bool>       active_at_start = {};  // by context index
+        std::vector<bool>       active_at_start = {}; // by context index
         bool                    armed           = false;
     };
 
 private:
-    state                          m_state    = {};
-    state*                         m_previous = nullptr;
+    state                          m_state             = {};
+    state*                         m_previous          = nullptr;
     const context::local_override* m_previous_override = nullptr;
 };
 
 // The payload's replay_start_context: the context takes part again from the next submit of this
 // loop (following its global state). Legal only during PASS PHASE_ENTER on the replaying thread.
-rocprofiler_status_t
-replay_local_enable_context(rocprofiler_context_id_t context_id) noexcept;
+rocprofiler_status_t replay_local_enable_context(rocprofiler_context_id_t context_id) noexcept;
 
 // The payload's replay_stop_context: the context takes no part in this loop's submits from now
 // on, until replay_local_enable_context. Legal only during PASS PHASE_ENTER on the replaying
 // thread.
-rocprofiler_status_t
-replay_local_disable_context(rocprofiler_context_id_t context_id) noexcept;
-}  // namespace rocprofiler::kernel_replay
+rocprofiler_status_t replay_local_disable_context(rocprofiler_context_id_t context_id) noexcept;
+} // namespace rocprofiler::kernel_replay

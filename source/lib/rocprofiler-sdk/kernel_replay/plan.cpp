@@ -11,7 +11,7 @@ not_replayed(std::string_view reason)
     value.reason = reason;
     return value;
 }
-}  // namespace
+} // namespace
 
 plan
 make_plan(std::optional<uint64_t> pass_count, bool has_continue)
@@ -39,4 +39,4 @@ is_rejected(const plan& value)
 {
     return value.reason == "indefinite_without_continue";
 }
-}  // namespace rocprofiler::kernel_replay
+} // namespace rocprofiler::kernel_replay

@@ -50,7 +50,7 @@ make_pass_payload(const replay_sequence& seq, const plan& loop, uint64_t pass)
     payload.replay_stop_context  = &replay_local_disable_context;
     return payload;
 }
-}  // namespace
+} // namespace
 
 replay_sequence
 make_sequence(const dispatch::logical_dispatch& dispatch, context::context& ctx)
@@ -100,10 +100,10 @@ request_pass_count(const replay_sequence& seq)
 }
 
 void
-execute_pass_phase_enter(replay_sequence&       seq,
-                         const plan&            loop,
-                         uint64_t               pass,
-                         local_context_scope&   contexts)
+execute_pass_phase_enter(replay_sequence&     seq,
+                         const plan&          loop,
+                         uint64_t             pass,
+                         local_context_scope& contexts)
 {
     auto payload = make_pass_payload(seq, loop, pass);
     auto armed   = local_context_scope::armed{contexts};
@@ -122,7 +122,7 @@ should_continue_replay(const replay_sequence& seq, const plan& loop, uint64_t pa
 {
     if(loop.kind == loop_kind::fixed && pass + 1 >= loop.total_passes) return false;
     if(seq.continue_cb == nullptr) return loop.kind == loop_kind::fixed;
-    return seq.continue_cb(make_dispatch_info(*seq.dispatch), pass, loop.total_passes, seq.user_data) !=
-           0;
+    return seq.continue_cb(
+               make_dispatch_info(*seq.dispatch), pass, loop.total_passes, seq.user_data) != 0;
 }
-}  // namespace rocprofiler::kernel_replay
+} // namespace rocprofiler::kernel_replay

@@ -22,49 +22,41 @@ namespace rocprofiler::kernel_replay
 struct replay_sequence
 {
     const dispatch::logical_dispatch*         dispatch    = nullptr;
-    context::context*                         ctx         = nullptr;  // owner of the domain
-    const context::callback_kind_config*      config      = nullptr;  // its KERNEL_REPLAY config
+    context::context*                         ctx         = nullptr; // owner of the domain
+    const context::callback_kind_config*      config      = nullptr; // its KERNEL_REPLAY config
     rocprofiler_user_data_t                   user_data   = {};
-    rocprofiler_user_data_t                   external    = {};  // captured when the window opens
-    rocprofiler_kernel_replay_pass_count_cb_t pass_count  = nullptr;  // as left by CONFIG
-    rocprofiler_kernel_replay_continue_cb_t   continue_cb = nullptr;  // as left by CONFIG
+    rocprofiler_user_data_t                   external    = {}; // captured when the window opens
+    rocprofiler_kernel_replay_pass_count_cb_t pass_count  = nullptr; // as left by CONFIG
+    rocprofiler_kernel_replay_continue_cb_t   continue_cb = nullptr; // as left by CONFIG
 };
 
 // The sequence for a dispatch of the replay context `ctx`.
-replay_sequence
-make_sequence(const dispatch::logical_dispatch& dispatch, context::context& ctx);
+replay_sequence make_sequence(const dispatch::logical_dispatch& dispatch, context::context& ctx);
 
 // The dispatch info every callback and tool function of the sequence receives: the logical
 // dispatch's, with its reserved dispatch id.
-rocprofiler_kernel_dispatch_info_t
-make_dispatch_info(const dispatch::logical_dispatch& dispatch);
+rocprofiler_kernel_dispatch_info_t make_dispatch_info(const dispatch::logical_dispatch& dispatch);
 
 // CONFIG PHASE_ENTER: pass fields zero; the tool may set replay_pass_count/replay_continue.
-void
-execute_config_phase_enter(replay_sequence& seq);
+void execute_config_phase_enter(replay_sequence& seq);
 
 // CONFIG PHASE_EXIT: the payload shows what the tool set at ENTER, pass fields zero; the
 // replay_pass_count/replay_continue left in it when EXIT returns are the sequence's.
-void
-execute_config_phase_exit(replay_sequence& seq);
+void execute_config_phase_exit(replay_sequence& seq);
 
 // Calls replay_pass_count once, or nullopt when the tool left it NULL.
-std::optional<uint64_t>
-request_pass_count(const replay_sequence& seq);
+std::optional<uint64_t> request_pass_count(const replay_sequence& seq);
 
 // PASS PHASE_ENTER of pass `pass`; localized start/stop are armed for its duration only.
-void
-execute_pass_phase_enter(replay_sequence&       seq,
-                         const plan&            loop,
-                         uint64_t               pass,
-                         local_context_scope&   contexts);
+void execute_pass_phase_enter(replay_sequence&     seq,
+                              const plan&          loop,
+                              uint64_t             pass,
+                              local_context_scope& contexts);
 
 // PASS PHASE_EXIT of pass `pass`; localized start/stop return ERROR_CONTEXT_ERROR here.
-void
-execute_pass_phase_exit(replay_sequence& seq, const plan& loop, uint64_t pass);
+void execute_pass_phase_exit(replay_sequence& seq, const plan& loop, uint64_t pass);
 
 // Whether a further pass follows pass `pass`: a fixed loop ends after pass N-1 without asking
 // replay_continue; otherwise replay_continue decides (a fixed loop without it always continues).
-bool
-should_continue_replay(const replay_sequence& seq, const plan& loop, uint64_t pass);
-}  // namespace rocprofiler::kernel_replay
+bool should_continue_replay(const replay_sequence& seq, const plan& loop, uint64_t pass);
+} // namespace rocprofiler::kernel_replay

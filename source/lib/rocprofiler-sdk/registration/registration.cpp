@@ -33,7 +33,7 @@ enum class state : int
 struct client
 {
     rocprofiler_configure_func_t         configure = nullptr;
-    std::string                          origin    = {};  // where it was found, for diagnostics
+    std::string                          origin    = {}; // where it was found, for diagnostics
     rocprofiler_client_id_t*             id        = nullptr;
     rocprofiler_tool_configure_result_t* result    = nullptr;
     std::atomic<bool>                    finalized = false;
@@ -43,12 +43,12 @@ struct client
 // Never destroyed: read from atexit handlers and library destructors.
 struct registry
 {
-    std::mutex                    init_mutex = {};
-    std::mutex                    fini_mutex = {};
-    std::atomic<state>            current    = state::uninitialized;
-    rocprofiler_configure_func_t  forced     = nullptr;
-    std::vector<client*>          clients    = {};
-    std::vector<shutdown_hook>    hooks      = {};
+    std::mutex                   init_mutex = {};
+    std::mutex                   fini_mutex = {};
+    std::atomic<state>           current    = state::uninitialized;
+    rocprofiler_configure_func_t forced     = nullptr;
+    std::vector<client*>         clients    = {};
+    std::vector<shutdown_hook>   hooks      = {};
 };
 
 registry&
@@ -112,7 +112,8 @@ discover()
 {
     auto found = std::vector<client*>{};
 
-    if(auto* forced = get_registry().forced) add_candidate(found, forced, "rocprofiler_force_configure");
+    if(auto* forced = get_registry().forced)
+        add_candidate(found, forced, "rocprofiler_force_configure");
 
     for(const auto& path : split_paths(std::getenv("ROCP_TOOL_LIBRARIES")))
     {
@@ -160,9 +161,11 @@ void
 finalize_one(client& entry)
 {
     if(entry.finalized.exchange(true)) return;
-    context::for_each([&entry](context::context& ctx) {
-        if(ctx.client == entry.id->handle) ctx.active.store(false);
-    });
+    context::for_each(
+        [&entry](context::context& ctx)
+        {
+            if(ctx.client == entry.id->handle) ctx.active.store(false);
+        });
     if(entry.active && entry.result != nullptr && entry.result->finalize != nullptr)
     {
         ROCP_LOG(debug) << "finalizing tool '" << (entry.id->name ? entry.id->name : "?") << "'";
@@ -188,7 +191,7 @@ library_destructor()
 {
     finalize();
 }
-}  // namespace
+} // namespace
 
 void
 add_shutdown_hook(shutdown_hook hook)
@@ -212,15 +215,15 @@ initialize()
     this_thread_initializes = true;
     reg.current.store(state::configuring);
 
-    reg.clients = discover();
+    reg.clients       = discover();
     uint32_t priority = 0;
     for(auto* entry : reg.clients)
     {
-        entry->id     = new rocprofiler_client_id_t{sizeof(rocprofiler_client_id_t), nullptr,
-                                                priority + 1};
+        entry->id =
+            new rocprofiler_client_id_t{sizeof(rocprofiler_client_id_t), nullptr, priority + 1};
         this_thread_client = entry->id->handle;
-        entry->result      = entry->configure(ROCPROFILER_VERSION, ROCPROFILER_VERSION_STRING,
-                                         priority, entry->id);
+        entry->result =
+            entry->configure(ROCPROFILER_VERSION, ROCPROFILER_VERSION_STRING, priority, entry->id);
         this_thread_client = 0;
         entry->active      = (entry->result != nullptr);
         ROCP_LOG(info) << "tool #" << priority << " from " << entry->origin << " ("
@@ -243,13 +246,15 @@ initialize()
                               << "); it is deactivated";
             entry->active = false;
             entry->finalized.store(true);
-            context::for_each([entry](context::context& ctx) {
-                if(ctx.client == entry->id->handle)
+            context::for_each(
+                [entry](context::context& ctx)
                 {
-                    ctx.active.store(false);
-                    ctx.disabled = true;
-                }
-            });
+                    if(ctx.client == entry->id->handle)
+                    {
+                        ctx.active.store(false);
+                        ctx.disabled = true;
+                    }
+                });
         }
     }
 
@@ -351,7 +356,8 @@ bool
 client_finalized(uint32_t client_handle)
 {
     for(auto* entry : get_registry().clients)
-        if(entry->id != nullptr && entry->id->handle == client_handle) return entry->finalized.load();
+        if(entry->id != nullptr && entry->id->handle == client_handle)
+            return entry->finalized.load();
     return false;
 }
-}  // namespace rocprofiler::registration
+} // namespace rocprofiler::registration

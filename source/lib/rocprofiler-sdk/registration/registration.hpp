@@ -14,44 +14,34 @@
 namespace rocprofiler::registration
 {
 // Runs discovery and every client's configure and initialize, once.
-void
-initialize();
+void initialize();
 
 // Finalizes every client still active (once each), flushes and destroys buffers. Runs at process
 // exit; safe to call more than once.
-void
-finalize();
+void finalize();
 
 // True once every client's initialize has run: configuration calls must then be refused.
-bool
-configuration_locked();
+bool configuration_locked();
 
 // True between initialize() completing and finalize() starting.
-bool
-is_active();
+bool is_active();
 
 // 0 before initialize(), 1 from its start on (rocprofiler_is_initialized).
-int
-initialized_status();
+int initialized_status();
 
 // 0 before finalize(), 1 from its start on (rocprofiler_is_finalized).
-int
-finalized_status();
+int finalized_status();
 
 // rocprofiler_force_configure.
-rocprofiler_status_t
-force_configure(rocprofiler_configure_func_t func);
+rocprofiler_status_t force_configure(rocprofiler_configure_func_t func);
 
 // The client whose configure or initialize is running on this thread (0 when none). Contexts
 // created then belong to it.
-uint32_t
-current_client();
+uint32_t current_client();
 
 // Finalizes one client (the fini_func handed to a client's initialize).
-void
-finalize_client(uint32_t client_handle);
+void finalize_client(uint32_t client_handle);
 
 // True when the client has been finalized (its contexts deliver nothing further).
-bool
-client_finalized(uint32_t client_handle);
-}  // namespace rocprofiler::registration
+bool client_finalized(uint32_t client_handle);
+} // namespace rocprofiler::registration

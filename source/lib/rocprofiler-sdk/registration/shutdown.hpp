@@ -7,6 +7,5 @@ namespace rocprofiler::registration
 using shutdown_hook = void (*)();
 
 // Hooks run in registration order, once, on the finalizing thread.
-void
-add_shutdown_hook(shutdown_hook hook);
-}  // namespace rocprofiler::registration
+void add_shutdown_hook(shutdown_hook hook);
+} // namespace rocprofiler::registration

@@ -16,7 +16,10 @@ struct status_row
 
 // The name is spelled from the enumerator itself so that the two cannot drift apart.
 #define ROCP_STATUS_ROW(SUFFIX, MESSAGE)                                                           \
-    status_row { ROCPROFILER_STATUS_##SUFFIX, "ROCPROFILER_STATUS_" #SUFFIX, MESSAGE }
+    status_row                                                                                     \
+    {                                                                                              \
+        ROCPROFILER_STATUS_##SUFFIX, "ROCPROFILER_STATUS_" #SUFFIX, MESSAGE                        \
+    }
 
 // One row per code, in enum order. The static_assert below fails to compile when a code is added
 // to fwd.h without a row here, or when a row is out of order.
@@ -64,7 +67,8 @@ constexpr auto status_table = std::array{
     ROCP_STATUS_ROW(ERROR_NOT_AVAILABLE, "the service is not available on this platform"),
     ROCP_STATUS_ROW(ERROR_EXCEEDS_HW_LIMIT,
                     "the request does not fit the hardware in a single pass"),
-    ROCP_STATUS_ROW(ERROR_AGENT_ARCH_NOT_SUPPORTED, "the architecture of the agent is not supported"),
+    ROCP_STATUS_ROW(ERROR_AGENT_ARCH_NOT_SUPPORTED,
+                    "the architecture of the agent is not supported"),
     ROCP_STATUS_ROW(ERROR_PERMISSION_DENIED, "permission denied"),
 };
 
@@ -83,7 +87,7 @@ table_is_complete_and_ordered()
 
 static_assert(table_is_complete_and_ordered(),
               "status_table needs exactly one row per rocprofiler_status_t code, in enum order");
-}  // namespace
+} // namespace
 
 bool
 is_valid(int code)
@@ -102,4 +106,4 @@ message(int code)
 {
     return is_valid(code) ? status_table[static_cast<size_t>(code)].message : unknown_message;
 }
-}  // namespace rocprofiler::status
+} // namespace rocprofiler::status

@@ -22,7 +22,10 @@ struct operation_row
 };
 
 #define ROCP_OPERATION(ENUM_PREFIX, SUFFIX)                                                        \
-    operation_row { ENUM_PREFIX##SUFFIX, #SUFFIX }
+    operation_row                                                                                  \
+    {                                                                                              \
+        ENUM_PREFIX##SUFFIX, #SUFFIX                                                               \
+    }
 
 constexpr auto kernel_dispatch_operations = std::array{
     ROCP_OPERATION(ROCPROFILER_KERNEL_DISPATCH_, ENQUEUE),
@@ -93,17 +96,22 @@ struct kind_row
     bool supported;
 };
 
-template <const auto& Table>
-constexpr int32_t table_last = static_cast<int32_t>(Table.size() + 1);
+template <const auto& Table> constexpr int32_t table_last = static_cast<int32_t>(Table.size() + 1);
 
 #define ROCP_OPERATIONS_OF(TABLE) table_last<TABLE>, &table_operation_name<TABLE>
-#define ROCP_NO_OPERATIONS        1, nullptr
-#define ROCP_REPLAY_OPERATIONS    ROCPROFILER_KERNEL_REPLAY_LAST, &kernel_replay::name_by_id
+#define ROCP_NO_OPERATIONS 1, nullptr
+#define ROCP_REPLAY_OPERATIONS ROCPROFILER_KERNEL_REPLAY_LAST, &kernel_replay::name_by_id
 
 #define ROCP_CALLBACK_KIND(SUFFIX, OPERATIONS, SUPPORTED)                                          \
-    kind_row { ROCPROFILER_CALLBACK_TRACING_##SUFFIX, #SUFFIX, OPERATIONS, SUPPORTED }
+    kind_row                                                                                       \
+    {                                                                                              \
+        ROCPROFILER_CALLBACK_TRACING_##SUFFIX, #SUFFIX, OPERATIONS, SUPPORTED                      \
+    }
 #define ROCP_BUFFER_KIND(SUFFIX, OPERATIONS, SUPPORTED)                                            \
-    kind_row { ROCPROFILER_BUFFER_TRACING_##SUFFIX, #SUFFIX, OPERATIONS, SUPPORTED }
+    kind_row                                                                                       \
+    {                                                                                              \
+        ROCPROFILER_BUFFER_TRACING_##SUFFIX, #SUFFIX, OPERATIONS, SUPPORTED                        \
+    }
 
 constexpr auto callback_kinds = std::array{
     ROCP_CALLBACK_KIND(HSA_CORE_API, ROCP_NO_OPERATIONS, false),
@@ -206,7 +214,7 @@ operation_count(const kind_row* row)
 {
     return row ? row->operation_last : 0;
 }
-}  // namespace
+} // namespace
 
 std::optional<std::string_view>
 callback_kind_name(int kind)
@@ -269,4 +277,4 @@ buffer_kind_supported(int kind)
     const auto* row = find_kind(buffer_kinds, kind);
     return row && row->supported;
 }
-}  // namespace rocprofiler::tracing
+} // namespace rocprofiler::tracing

@@ -15,37 +15,27 @@ namespace rocprofiler::tracing
 // The enumerator without its ROCPROFILER_CALLBACK_TRACING_ / ROCPROFILER_BUFFER_TRACING_ prefix
 // ("KERNEL_DISPATCH"), or nullopt for NONE, LAST and any non-kind. The view refers to a static
 // NUL-terminated string, so data() may be handed out as a C string.
-std::optional<std::string_view>
-callback_kind_name(int kind);
-std::optional<std::string_view>
-buffer_kind_name(int kind);
+std::optional<std::string_view> callback_kind_name(int kind);
+std::optional<std::string_view> buffer_kind_name(int kind);
 
 // Name of operation `op` of `kind` (the operation enumerator without its enum's prefix, e.g.
 // "ENQUEUE", "CONFIG"), or nullopt when `kind` is not a kind or `op` is not one of its operations.
 // Same lifetime and NUL-termination guarantee as the kind names.
-std::optional<std::string_view>
-callback_operation_name(int kind, int op);
-std::optional<std::string_view>
-buffer_operation_name(int kind, int op);
+std::optional<std::string_view> callback_operation_name(int kind, int op);
+std::optional<std::string_view> buffer_operation_name(int kind, int op);
 
 // The LAST value of the kind's operation enum: valid operation ids are [1, count). A kind without
 // an operation enum on this platform gives 1 (no valid id); a non-kind gives 0.
-int32_t
-callback_operation_count(int kind);
-int32_t
-buffer_operation_count(int kind);
+int32_t callback_operation_count(int kind);
+int32_t buffer_operation_count(int kind);
 
 // True when `op` is one of the operations of `kind` (so false for every op of a non-kind).
-bool
-is_valid_callback_operation(int kind, int op);
-bool
-is_valid_buffer_operation(int kind, int op);
+bool is_valid_callback_operation(int kind, int op);
+bool is_valid_buffer_operation(int kind, int op);
 
 // True only for the kinds whose runtime exists here: callback KERNEL_DISPATCH and KERNEL_REPLAY,
 // buffer KERNEL_DISPATCH. Every other kind has a name (tools compile and can list it) but cannot
 // be configured: the configure functions return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED.
-bool
-callback_kind_supported(int kind);
-bool
-buffer_kind_supported(int kind);
-}  // namespace rocprofiler::tracing
+bool callback_kind_supported(int kind);
+bool buffer_kind_supported(int kind);
+} // namespace rocprofiler::tracing

@@ -29,4 +29,4 @@ make_operation_set(int32_t                                operation_count,
     }
     return ROCPROFILER_STATUS_SUCCESS;
 }
-}  // namespace rocprofiler::tracing
+} // namespace rocprofiler::tracing

@@ -25,18 +25,20 @@ struct symbol_seen
 
 struct observed
 {
-    std::mutex                     mutex       = {};
-    std::vector<symbol_seen>       symbols     = {};
-    std::map<uint64_t, std::string> loads      = {};  // code object id -> uri
-    std::vector<uint64_t>          dispatched  = {};  // kernel ids of COMPLETE records
+    std::mutex                      mutex      = {};
+    std::vector<symbol_seen>        symbols    = {};
+    std::map<uint64_t, std::string> loads      = {}; // code object id -> uri
+    std::vector<uint64_t>           dispatched = {}; // kernel ids of COMPLETE records
 };
 
-observed early;  // context started in initialize
-observed late;   // context started by a test
+observed                 early; // context started in initialize
+observed                 late;  // context started by a test
 rocprofiler_context_id_t late_ctx = {};
 
 void
-code_object_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*, void* data)
+code_object_callback(rocprofiler_callback_tracing_record_t record,
+                     rocprofiler_user_data_t*,
+                     void* data)
 {
     auto* out  = static_cast<observed*>(data);
     auto  lock = std::lock_guard{out->mutex};
@@ -52,17 +54,22 @@ code_object_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_u
     EXPECT_EQ(record.phase, ROCPROFILER_CALLBACK_PHASE_LOAD);
     if(record.operation == ROCPROFILER_CODE_OBJECT_LOAD)
     {
-        auto* p = static_cast<rocprofiler_callback_tracing_code_object_load_data_t*>(record.payload);
+        auto* p =
+            static_cast<rocprofiler_callback_tracing_code_object_load_data_t*>(record.payload);
         EXPECT_EQ(p->size, sizeof(*p));
         out->loads[p->code_object_id] = p->uri;
     }
     else if(record.operation == ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER)
     {
-        auto* p = static_cast<rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t*>(
-            record.payload);
+        auto* p =
+            static_cast<rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t*>(
+                record.payload);
         EXPECT_EQ(p->size, sizeof(*p));
-        out->symbols.push_back(symbol_seen{p->kernel_id, p->code_object_id, p->kernel_name,
-                                           p->group_segment_size, p->private_segment_size});
+        out->symbols.push_back(symbol_seen{p->kernel_id,
+                                           p->code_object_id,
+                                           p->kernel_name,
+                                           p->group_segment_size,
+                                           p->private_segment_size});
     }
     else
     {
@@ -75,19 +82,29 @@ tool_init(rocprofiler_client_finalize_t, void*)
 {
     auto ctx = rocprofiler_context_id_t{};
     if(rocprofiler_create_context(&ctx) != ROCPROFILER_STATUS_SUCCESS) return 1;
-    if(rocprofiler_configure_callback_tracing_service(ctx, ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
-                                                      nullptr, 0, code_object_callback, &early) !=
-       ROCPROFILER_STATUS_SUCCESS)
+    if(rocprofiler_configure_callback_tracing_service(ctx,
+                                                      ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
+                                                      nullptr,
+                                                      0,
+                                                      code_object_callback,
+                                                      &early) != ROCPROFILER_STATUS_SUCCESS)
         return 1;
-    if(rocprofiler_configure_callback_tracing_service(ctx, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
-                                                      nullptr, 0, code_object_callback, &early) !=
-       ROCPROFILER_STATUS_SUCCESS)
+    if(rocprofiler_configure_callback_tracing_service(ctx,
+                                                      ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                                                      nullptr,
+                                                      0,
+                                                      code_object_callback,
+                                                      &early) != ROCPROFILER_STATUS_SUCCESS)
         return 1;
-    auto symbols_only = rocprofiler_tracing_operation_t{ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER};
+    auto symbols_only =
+        rocprofiler_tracing_operation_t{ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER};
     if(rocprofiler_create_context(&late_ctx) != ROCPROFILER_STATUS_SUCCESS) return 1;
-    if(rocprofiler_configure_callback_tracing_service(late_ctx, ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
-                                                      &symbols_only, 1, code_object_callback, &late) !=
-       ROCPROFILER_STATUS_SUCCESS)
+    if(rocprofiler_configure_callback_tracing_service(late_ctx,
+                                                      ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
+                                                      &symbols_only,
+                                                      1,
+                                                      code_object_callback,
+                                                      &late) != ROCPROFILER_STATUS_SUCCESS)
         return 1;
     return rocprofiler_start_context(ctx) == ROCPROFILER_STATUS_SUCCESS ? 0 : 1;
 }
@@ -103,7 +120,8 @@ configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
 
 void
 noop_kernel(const rocprofiler_host_work_item_t*, void*)
-{}
+{
+}
 
 rocprofiler_host_kernel_t
 register_kernel(const char* name, uint32_t priv, uint32_t group)
@@ -113,13 +131,13 @@ register_kernel(const char* name, uint32_t priv, uint32_t group)
               ROCPROFILER_HOST_STATUS_SUCCESS);
     return k;
 }
-}  // namespace
+} // namespace
 
 TEST(code_object, every_kernel_is_reported_once_with_its_name_and_sizes)
 {
-    auto a = register_kernel("code_object_test_a", 16, 256);
-    auto b = register_kernel("code_object_test_b", 0, 0);
-    auto again = register_kernel("code_object_test_a", 16, 256);  // same registration: no new symbol
+    auto a     = register_kernel("code_object_test_a", 16, 256);
+    auto b     = register_kernel("code_object_test_b", 0, 0);
+    auto again = register_kernel("code_object_test_a", 16, 256); // same registration: no new symbol
     EXPECT_EQ(again.handle, a.handle);
 
     auto lock = std::lock_guard{early.mutex};
@@ -162,11 +180,12 @@ TEST(code_object, a_context_started_later_receives_the_kernels_registered_before
     register_kernel("code_object_test_before_start", 0, 0);
     ASSERT_EQ(rocprofiler_start_context(late_ctx), ROCPROFILER_STATUS_SUCCESS);
     {
-        auto lock = std::lock_guard{late.mutex};
+        auto lock  = std::lock_guard{late.mutex};
         auto names = std::vector<std::string>{};
         for(const auto& s : late.symbols)
             names.push_back(s.name);
-        EXPECT_NE(std::find(names.begin(), names.end(), "code_object_test_before_start"), names.end());
+        EXPECT_NE(std::find(names.begin(), names.end(), "code_object_test_before_start"),
+                  names.end());
         EXPECT_TRUE(late.loads.empty()) << "the context asked for kernel symbols only";
     }
     register_kernel("code_object_test_after_start", 0, 0);

@@ -8,8 +8,8 @@
 
 #include <atomic>
 #include <chrono>
-#include <ctime>
 #include <cstdlib>
+#include <ctime>
 #include <map>
 #include <mutex>
 #include <string>
@@ -20,21 +20,21 @@ namespace
 {
 struct counted
 {
-    rocprofiler_dispatch_counting_service_data_t data    = {};
-    std::map<std::string, double>                values  = {};
-    uint64_t                                     user    = 0;
+    rocprofiler_dispatch_counting_service_data_t data   = {};
+    std::map<std::string, double>                values = {};
+    uint64_t                                     user   = 0;
 };
 
 struct tool_state
 {
-    rocprofiler_context_id_t        callback_ctx = {};
-    rocprofiler_context_id_t        buffer_ctx   = {};
-    rocprofiler_buffer_id_t         buffer       = {};
-    rocprofiler_agent_id_t          host_agent   = {};
-    std::atomic<uint64_t>           config       = 0;  // what the dispatch callback chooses
-    std::atomic<uint64_t>           buffer_config = 0;
-    std::mutex                      mutex        = {};
-    std::vector<counted>            callback_records = {};
+    rocprofiler_context_id_t callback_ctx     = {};
+    rocprofiler_context_id_t buffer_ctx       = {};
+    rocprofiler_buffer_id_t  buffer           = {};
+    rocprofiler_agent_id_t   host_agent       = {};
+    std::atomic<uint64_t>    config           = 0; // what the dispatch callback chooses
+    std::atomic<uint64_t>    buffer_config    = 0;
+    std::mutex               mutex            = {};
+    std::vector<counted>     callback_records = {};
     std::vector<rocprofiler_dispatch_counting_service_record_t> headers = {};
     std::vector<rocprofiler_counter_record_t>                   values  = {};
 };
@@ -64,8 +64,8 @@ choose_config(rocprofiler_dispatch_counting_service_data_t,
               rocprofiler_user_data_t*         user_data,
               void*                            args)
 {
-    auto* which    = static_cast<std::atomic<uint64_t>*>(args);
-    config->handle = which->load();
+    auto* which      = static_cast<std::atomic<uint64_t>*>(args);
+    config->handle   = which->load();
     user_data->value = 42;
 }
 
@@ -99,7 +99,8 @@ buffer_callback(rocprofiler_context_id_t,
             state().headers.push_back(
                 *static_cast<rocprofiler_dispatch_counting_service_record_t*>(headers[i]->payload));
         else if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_VALUE)
-            state().values.push_back(*static_cast<rocprofiler_counter_record_t*>(headers[i]->payload));
+            state().values.push_back(
+                *static_cast<rocprofiler_counter_record_t*>(headers[i]->payload));
     }
 }
 
@@ -113,11 +114,17 @@ tool_init(rocprofiler_client_finalize_t, void*)
        ROCPROFILER_STATUS_SUCCESS)
         return 1;
     if(rocprofiler_create_context(&st.buffer_ctx) != ROCPROFILER_STATUS_SUCCESS) return 1;
-    if(rocprofiler_create_buffer(st.buffer_ctx, 4096, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                 buffer_callback, nullptr, &st.buffer) != ROCPROFILER_STATUS_SUCCESS)
+    if(rocprofiler_create_buffer(st.buffer_ctx,
+                                 4096,
+                                 0,
+                                 ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                 buffer_callback,
+                                 nullptr,
+                                 &st.buffer) != ROCPROFILER_STATUS_SUCCESS)
         return 1;
     if(rocprofiler_configure_buffer_dispatch_counting_service(
-           st.buffer_ctx, st.buffer, choose_config, &st.buffer_config) != ROCPROFILER_STATUS_SUCCESS)
+           st.buffer_ctx, st.buffer, choose_config, &st.buffer_config) !=
+       ROCPROFILER_STATUS_SUCCESS)
         return 1;
     if(rocprofiler_start_context(st.callback_ctx) != ROCPROFILER_STATUS_SUCCESS) return 1;
     if(rocprofiler_start_context(st.buffer_ctx) != ROCPROFILER_STATUS_SUCCESS) return 1;
@@ -127,7 +134,7 @@ tool_init(rocprofiler_client_finalize_t, void*)
 rocprofiler_tool_configure_result_t*
 configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
 {
-    id->name = "counters-test";
+    id->name           = "counters-test";
     static auto result = rocprofiler_tool_configure_result_t{
         sizeof(rocprofiler_tool_configure_result_t), tool_init, nullptr, nullptr};
     return &result;
@@ -139,7 +146,8 @@ find_host_agent()
     auto found = rocprofiler_agent_id_t{};
     rocprofiler_query_available_agents(
         ROCPROFILER_AGENT_INFO_VERSION_0,
-        [](rocprofiler_agent_version_t, const void** agents, size_t n, void* data) {
+        [](rocprofiler_agent_version_t, const void** agents, size_t n, void* data)
+        {
             for(size_t i = 0; i < n; ++i)
             {
                 const auto* agent = static_cast<const rocprofiler_agent_v0_t*>(agents[i]);
@@ -159,7 +167,8 @@ host_counters()
     auto ids = std::vector<rocprofiler_counter_id_t>{};
     EXPECT_EQ(rocprofiler_iterate_agent_supported_counters(
                   state().host_agent,
-                  [](rocprofiler_agent_id_t, rocprofiler_counter_id_t* list, size_t n, void* data) {
+                  [](rocprofiler_agent_id_t, rocprofiler_counter_id_t* list, size_t n, void* data)
+                  {
                       auto* out = static_cast<std::vector<rocprofiler_counter_id_t>*>(data);
                       out->assign(list, list + n);
                       return ROCPROFILER_STATUS_SUCCESS;
@@ -211,14 +220,16 @@ spin_kernel(const rocprofiler_host_work_item_t*, void* raw)
     const auto* args  = static_cast<const spin_args*>(raw);
     auto        until = thread_cpu_ns() + uint64_t{args->spin_us} * 1000;
     while(thread_cpu_ns() < until)
-    {}
+    {
+    }
 }
 
 // Runs `workgroups` x `workgroup_size` work-items and waits for the completion.
 void
 run_spin(uint32_t workgroups, uint32_t workgroup_size, uint32_t spin_us)
 {
-    static auto kernel = [] {
+    static auto kernel = []
+    {
         auto k = rocprofiler_host_kernel_t{};
         EXPECT_EQ(rocprofiler_host_register_kernel("spin", spin_kernel, 0, 0, &k),
                   ROCPROFILER_HOST_STATUS_SUCCESS);
@@ -226,8 +237,8 @@ run_spin(uint32_t workgroups, uint32_t workgroup_size, uint32_t spin_us)
     }();
     auto queue = rocprofiler_host_queue_t{};
     ASSERT_EQ(rocprofiler_host_create_queue(&queue), ROCPROFILER_HOST_STATUS_SUCCESS);
-    auto args   = spin_args{spin_us};
-    auto params = rocprofiler_host_dispatch_params_t{};
+    auto args             = spin_args{spin_us};
+    auto params           = rocprofiler_host_dispatch_params_t{};
     params.size           = sizeof(params);
     params.kernel         = kernel;
     params.grid           = {workgroups, 1, 1};
@@ -247,12 +258,13 @@ reset_records()
     state().headers.clear();
     state().values.clear();
 }
-}  // namespace
+} // namespace
 
 TEST(host_counters, the_host_agent_lists_its_measurements)
 {
     auto all = host_counters();
-    for(const auto* name : {"DURATION_NS", "CPU_TIME_NS", "WORKERS_ACTIVE", "WORK_ITEMS", "WORKGROUPS"})
+    for(const auto* name :
+        {"DURATION_NS", "CPU_TIME_NS", "WORKERS_ACTIVE", "WORK_ITEMS", "WORKGROUPS"})
         EXPECT_EQ(all.count(name), 1u) << name;
     for(const auto& [name, id] : all)
     {
@@ -276,36 +288,40 @@ TEST(host_counters, the_host_agent_lists_its_measurements)
 TEST(host_counters, bad_queries_return_the_documented_status)
 {
     auto info = rocprofiler_counter_info_v0_t{};
-    EXPECT_EQ(rocprofiler_query_counter_info(rocprofiler_counter_id_t{999999},
-                                             ROCPROFILER_COUNTER_INFO_VERSION_0, &info),
+    EXPECT_EQ(rocprofiler_query_counter_info(
+                  rocprofiler_counter_id_t{999999}, ROCPROFILER_COUNTER_INFO_VERSION_0, &info),
               ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND);
     auto any = host_counters().begin()->second;
     EXPECT_EQ(rocprofiler_query_counter_info(any, ROCPROFILER_COUNTER_INFO_VERSION_0, nullptr),
               ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(rocprofiler_query_counter_info(any, ROCPROFILER_COUNTER_INFO_VERSION_LAST, &info),
               ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(rocprofiler_iterate_agent_supported_counters(rocprofiler_agent_id_t{999}, nullptr, nullptr),
-              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(
+        rocprofiler_iterate_agent_supported_counters(rocprofiler_agent_id_t{999}, nullptr, nullptr),
+        ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(rocprofiler_iterate_agent_supported_counters(
                   rocprofiler_agent_id_t{999},
-                  [](rocprofiler_agent_id_t, rocprofiler_counter_id_t*, size_t, void*) {
-                      return ROCPROFILER_STATUS_SUCCESS;
-                  },
+                  [](rocprofiler_agent_id_t, rocprofiler_counter_id_t*, size_t, void*)
+                  { return ROCPROFILER_STATUS_SUCCESS; },
                   nullptr),
               ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND);
     auto id = rocprofiler_counter_id_t{};
-    EXPECT_EQ(rocprofiler_query_record_counter_id(0, &id), ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND);
-    EXPECT_EQ(rocprofiler_query_record_counter_id(1, nullptr), ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(rocprofiler_query_record_counter_id(0, &id),
+              ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND);
+    EXPECT_EQ(rocprofiler_query_record_counter_id(1, nullptr),
+              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
 }
 
 TEST(host_counters, a_configuration_that_does_not_fit_one_pass_exceeds_the_hardware_limit)
 {
     // The test runs with ROCPROFILER_HOST_COUNTER_SLOTS=4 (set in main).
-    auto all   = host_counters();
-    auto five  = std::vector<rocprofiler_counter_id_t>{all.at("DURATION_NS"), all.at("CPU_TIME_NS"),
-                                                      all.at("WORKERS_ACTIVE"), all.at("WORK_ITEMS"),
+    auto all  = host_counters();
+    auto five = std::vector<rocprofiler_counter_id_t>{all.at("DURATION_NS"),
+                                                      all.at("CPU_TIME_NS"),
+                                                      all.at("WORKERS_ACTIVE"),
+                                                      all.at("WORK_ITEMS"),
                                                       all.at("WORKGROUPS")};
-    auto cfg   = rocprofiler_counter_config_id_t{};
+    auto cfg  = rocprofiler_counter_config_id_t{};
     EXPECT_EQ(rocprofiler_create_counter_config(state().host_agent, five.data(), 5, &cfg),
               ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT);
     EXPECT_EQ(cfg.handle, 0u);
@@ -343,21 +359,21 @@ TEST(host_counters, bad_configurations_return_the_documented_status)
 TEST(host_counters, callback_counting_reports_what_the_dispatch_did)
 {
     reset_records();
-    auto cfg = make_config({"DURATION_NS", "CPU_TIME_NS", "WORK_ITEMS", "WORKGROUPS"});
+    auto cfg       = make_config({"DURATION_NS", "CPU_TIME_NS", "WORK_ITEMS", "WORKGROUPS"});
     state().config = cfg.handle;
-    run_spin(6, 4, 500);  // 24 work-items of 0.5 ms each: at least 12 ms of CPU time
+    run_spin(6, 4, 500); // 24 work-items of 0.5 ms each: at least 12 ms of CPU time
     state().config = 0;
 
     auto lock = std::lock_guard{state().mutex};
     ASSERT_EQ(state().callback_records.size(), 1u);
     const auto& rec = state().callback_records.front();
-    EXPECT_EQ(rec.user, 42u);  // the dispatch callback's user data reaches the records
+    EXPECT_EQ(rec.user, 42u); // the dispatch callback's user data reaches the records
     EXPECT_EQ(rec.values.size(), 4u);
     EXPECT_EQ(rec.values.at("WORK_ITEMS"), 24.0);
     EXPECT_EQ(rec.values.at("WORKGROUPS"), 6.0);
     EXPECT_EQ(rec.values.at("DURATION_NS"),
               static_cast<double>(rec.data.end_timestamp - rec.data.start_timestamp));
-    EXPECT_GE(rec.values.at("DURATION_NS"), 500e3 * 4);  // one workgroup runs its items serially
+    EXPECT_GE(rec.values.at("DURATION_NS"), 500e3 * 4); // one workgroup runs its items serially
     EXPECT_GE(rec.values.at("CPU_TIME_NS"), 24 * 500e3);
     EXPECT_EQ(rec.data.dispatch_info.grid_size.x, 24u);
     EXPECT_EQ(rec.data.dispatch_info.agent_id.handle, state().host_agent.handle);
@@ -368,11 +384,11 @@ TEST(host_counters, callback_counting_reports_what_the_dispatch_did)
 TEST(host_counters, workers_active_is_between_one_and_the_worker_count)
 {
     reset_records();
-    auto cfg = make_config({"WORKERS_ACTIVE"});
+    auto cfg       = make_config({"WORKERS_ACTIVE"});
     state().config = cfg.handle;
     run_spin(16, 1, 2000);
     state().config = 0;
-    auto workers = uint32_t{0};
+    auto workers   = uint32_t{0};
     ASSERT_EQ(rocprofiler_host_get_worker_count(&workers), ROCPROFILER_HOST_STATUS_SUCCESS);
     auto lock = std::lock_guard{state().mutex};
     ASSERT_EQ(state().callback_records.size(), 1u);
@@ -384,7 +400,7 @@ TEST(host_counters, workers_active_is_between_one_and_the_worker_count)
 TEST(host_counters, buffer_counting_writes_a_header_then_its_values)
 {
     reset_records();
-    auto cfg = make_config({"WORK_ITEMS", "WORKGROUPS"});
+    auto cfg              = make_config({"WORK_ITEMS", "WORKGROUPS"});
     state().buffer_config = cfg.handle;
     run_spin(3, 5, 10);
     run_spin(2, 7, 10);
@@ -399,7 +415,7 @@ TEST(host_counters, buffer_counting_writes_a_header_then_its_values)
         const auto& header = state().headers[i];
         EXPECT_EQ(header.num_records, 2u);
         EXPECT_LE(header.start_timestamp, header.end_timestamp);
-        auto items = static_cast<double>(header.dispatch_info.grid_size.x);
+        auto items  = static_cast<double>(header.dispatch_info.grid_size.x);
         auto groups = items / header.dispatch_info.workgroup_size.x;
         auto seen   = 0;
         for(const auto& value : state().values)
@@ -409,9 +425,12 @@ TEST(host_counters, buffer_counting_writes_a_header_then_its_values)
             EXPECT_EQ(value.user_data.value, 42u);
             EXPECT_EQ(value.agent_id.handle, state().host_agent.handle);
             auto name = counter_name(value.id);
-            if(name == "WORK_ITEMS") EXPECT_EQ(value.counter_value, items);
-            else if(name == "WORKGROUPS") EXPECT_EQ(value.counter_value, groups);
-            else ADD_FAILURE() << "unexpected counter " << name;
+            if(name == "WORK_ITEMS")
+                EXPECT_EQ(value.counter_value, items);
+            else if(name == "WORKGROUPS")
+                EXPECT_EQ(value.counter_value, groups);
+            else
+                ADD_FAILURE() << "unexpected counter " << name;
         }
         EXPECT_EQ(seen, 2);
     }
@@ -433,17 +452,17 @@ TEST(host_counters, perf_task_clock_measures_the_workers_when_the_kernel_permits
     if(all.count("PERF_TASK_CLOCK_NS") == 0)
         GTEST_SKIP() << "perf events are not permitted for this process";
     reset_records();
-    auto cfg = make_config({"PERF_TASK_CLOCK_NS", "CPU_TIME_NS"});
+    auto cfg       = make_config({"PERF_TASK_CLOCK_NS", "CPU_TIME_NS"});
     state().config = cfg.handle;
     run_spin(4, 2, 1000);
     state().config = 0;
-    auto lock = std::lock_guard{state().mutex};
+    auto lock      = std::lock_guard{state().mutex};
     ASSERT_EQ(state().callback_records.size(), 1u);
     const auto& values = state().callback_records.front().values;
     EXPECT_GE(values.at("PERF_TASK_CLOCK_NS"), 8 * 1000e3 * 0.95);
     // Two independent clocks of the same threads agree to within a quarter.
-    EXPECT_NEAR(values.at("PERF_TASK_CLOCK_NS"), values.at("CPU_TIME_NS"),
-                0.25 * values.at("CPU_TIME_NS"));
+    EXPECT_NEAR(
+        values.at("PERF_TASK_CLOCK_NS"), values.at("CPU_TIME_NS"), 0.25 * values.at("CPU_TIME_NS"));
 }
 
 TEST(host_counters, configuring_dispatch_counting_twice_in_a_context_is_refused_after_lock)

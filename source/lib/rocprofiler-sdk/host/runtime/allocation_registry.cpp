@@ -17,7 +17,7 @@ struct observer_scope
 {
     observer_scope() noexcept { tl_in_observer = true; }
     ~observer_scope() { tl_in_observer = false; }
-    observer_scope(const observer_scope&) = delete;
+    observer_scope(const observer_scope&)            = delete;
     observer_scope& operator=(const observer_scope&) = delete;
 };
 
@@ -29,12 +29,13 @@ notify(const std::function<void(const allocation&)>& fn, const allocation& alloc
     try
     {
         fn(alloc);
-    } catch(...)
+    }
+    catch(...)
     {
         // An observer's failure must not turn a successful allocation into a failed one.
     }
 }
-}  // namespace
+} // namespace
 
 allocation_registry::~allocation_registry()
 {
@@ -63,7 +64,8 @@ allocation_registry::allocate(size_t bytes, void** ptr)
     {
         auto registry_lock = std::lock_guard{m_registry_mutex};
         m_live.emplace(reinterpret_cast<uintptr_t>(memory), bytes);
-    } catch(const std::bad_alloc&)
+    }
+    catch(const std::bad_alloc&)
     {
         std::free(memory);
         return ROCPROFILER_HOST_STATUS_OUT_OF_MEMORY;
@@ -150,5 +152,5 @@ allocation_registry::range_is_valid(const void* ptr, size_t bytes) const
     auto offset = reinterpret_cast<uintptr_t>(ptr) - reinterpret_cast<uintptr_t>(alloc->ptr);
     return bytes <= alloc->size - offset;
 }
-}  // namespace host
-}  // namespace rocprofiler
+} // namespace host
+} // namespace rocprofiler

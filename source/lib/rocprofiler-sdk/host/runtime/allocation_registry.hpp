@@ -21,7 +21,7 @@ public:
     // Releases every live allocation without notifying.
     ~allocation_registry();
 
-    allocation_registry(const allocation_registry&) = delete;
+    allocation_registry(const allocation_registry&)            = delete;
     allocation_registry& operator=(const allocation_registry&) = delete;
 
     rocprofiler_host_status_t allocate(size_t bytes, void** ptr);
@@ -39,11 +39,11 @@ private:
 
     // Serializes notifications, observer changes, and the registry updates they report. Taken
     // before m_registry_mutex, never the other way round.
-    std::mutex m_observer_mutex;
+    std::mutex                                 m_observer_mutex;
     std::shared_ptr<const allocation_observer> m_observer;
 
-    mutable std::mutex       m_registry_mutex;
-    std::map<uintptr_t, size_t> m_live;  // start address -> requested size
+    mutable std::mutex          m_registry_mutex;
+    std::map<uintptr_t, size_t> m_live; // start address -> requested size
 };
-}  // namespace host
-}  // namespace rocprofiler
+} // namespace host
+} // namespace rocprofiler

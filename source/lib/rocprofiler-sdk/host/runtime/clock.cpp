@@ -14,5 +14,5 @@ now_ns() noexcept
                                      std::chrono::steady_clock::now().time_since_epoch())
                                      .count());
 }
-}  // namespace host
-}  // namespace rocprofiler
+} // namespace host
+} // namespace rocprofiler

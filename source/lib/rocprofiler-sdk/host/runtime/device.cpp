@@ -1,7 +1,7 @@
+#include "rocprofiler-sdk/host/adapter.hpp"
 #include "rocprofiler-sdk/host/runtime/allocation_registry.hpp"
 #include "rocprofiler-sdk/host/runtime/kernel_registry.hpp"
 #include "rocprofiler-sdk/host/runtime/runtime.hpp"
-#include "rocprofiler-sdk/host/adapter.hpp"
 #include "rocprofiler-sdk/host/runtime/scheduler.hpp"
 #include "rocprofiler-sdk/host/runtime/wait.hpp"
 
@@ -32,16 +32,17 @@ positive_env(const char* name, uint64_t max_value)
 {
     const char* text = std::getenv(name);
     if(!text || text[0] == '\0') return std::nullopt;
-    char* end = nullptr;
-    errno     = 0;
+    char* end  = nullptr;
+    errno      = 0;
     auto value = std::strtoull(text, &end, 10);
     if(errno != 0 || *end != '\0' || text[0] == '-' || value == 0 || value > max_value)
     {
-        std::fprintf(stderr,
-                     "[rocprofiler-sdk-host] ignoring %s=\"%s\": expected an integer in [1, %llu]\n",
-                     name,
-                     text,
-                     static_cast<unsigned long long>(max_value));
+        std::fprintf(
+            stderr,
+            "[rocprofiler-sdk-host] ignoring %s=\"%s\": expected an integer in [1, %llu]\n",
+            name,
+            text,
+            static_cast<unsigned long long>(max_value));
         return std::nullopt;
     }
     return value;
@@ -57,7 +58,8 @@ uint32_t
 resolve_worker_count(uint32_t requested)
 {
     if(requested > 0) return requested;
-    if(auto env = positive_env("ROCPROFILER_HOST_WORKERS", 4096)) return static_cast<uint32_t>(*env);
+    if(auto env = positive_env("ROCPROFILER_HOST_WORKERS", 4096))
+        return static_cast<uint32_t>(*env);
     return std::max<uint32_t>(cpu_count(), 2);
 }
 
@@ -76,11 +78,13 @@ validate_packet(const packet& pkt)
     if(!valid_dims(pkt.grid) || !valid_dims(pkt.workgroup_size))
         return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
     auto wg_items = uint64_t{pkt.workgroup_size.x} * pkt.workgroup_size.y * pkt.workgroup_size.z;
-    if(wg_items > ROCPROFILER_HOST_MAX_WORKGROUP_SIZE) return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
+    if(wg_items > ROCPROFILER_HOST_MAX_WORKGROUP_SIZE)
+        return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
     if(pkt.dynamic_group_segment_size >
        ROCPROFILER_HOST_MAX_GROUP_SEGMENT_SIZE - pkt.kernel->group_segment_size)
         return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
-    if(pkt.args.size() > ROCPROFILER_HOST_MAX_ARGS_SIZE) return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
+    if(pkt.args.size() > ROCPROFILER_HOST_MAX_ARGS_SIZE)
+        return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
     auto groups = uint64_t{pkt.grid.x} * pkt.grid.y;
     auto items  = uint64_t{0};
     if(__builtin_mul_overflow(groups, uint64_t{pkt.grid.z}, &groups) ||
@@ -88,14 +92,15 @@ validate_packet(const packet& pkt)
         return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
     return ROCPROFILER_HOST_STATUS_SUCCESS;
 }
-}  // namespace
+} // namespace
 
 struct device::impl
 {
     explicit impl(device_options opts)
-    : options{opts}
-    , pool{resolve_worker_count(opts.worker_count), this}
-    {}
+        : options{opts}
+        , pool{resolve_worker_count(opts.worker_count), this}
+    {
+    }
 
     std::shared_ptr<host_queue> find_queue(rocprofiler_host_queue_t queue)
     {
@@ -110,8 +115,9 @@ struct device::impl
         if(auto status = validate_packet(entry.pkt); status != ROCPROFILER_HOST_STATUS_SUCCESS)
             return status;
         auto q = find_queue(queue);
-        if(!q) return shutting_down() ? ROCPROFILER_HOST_STATUS_SHUTDOWN
-                                      : ROCPROFILER_HOST_STATUS_NOT_FOUND;
+        if(!q)
+            return shutting_down() ? ROCPROFILER_HOST_STATUS_SHUTDOWN
+                                   : ROCPROFILER_HOST_STATUS_NOT_FOUND;
         return q->push(std::move(entry));
     }
 
@@ -122,38 +128,39 @@ struct device::impl
     }
 
     const device_options options;
-    activity_counter     activity;  // before pool and queues: they refer to it
+    activity_counter     activity; // before pool and queues: they refer to it
     worker_pool          pool;
     kernel_registry      kernels;
     // Serializes registrations with the kernel observer (see set_kernel_observer).
     std::mutex                              kernel_observer_mutex = {};
     std::function<void(const kernel_info&)> kernel_observer       = {};
-    allocation_registry  allocations;
+    allocation_registry                     allocations;
 
-    std::mutex                                             queues_mutex;
-    std::map<uint64_t, std::shared_ptr<host_queue>>        queues;
-    uint64_t                                               next_queue_id = 1;
-    bool                                                   stopping      = false;
-    std::optional<bool>                                    shutdown_joined;  // set once shut down
+    std::mutex                                      queues_mutex;
+    std::map<uint64_t, std::shared_ptr<host_queue>> queues;
+    uint64_t                                        next_queue_id = 1;
+    bool                                            stopping      = false;
+    std::optional<bool>                             shutdown_joined; // set once shut down
 
-    mutable std::mutex                                     signals_mutex;
-    std::unordered_map<uint64_t, std::shared_ptr<signal>>  signals;
-    uint64_t                                               next_signal_id = 1;
+    mutable std::mutex                                    signals_mutex;
+    std::unordered_map<uint64_t, std::shared_ptr<signal>> signals;
+    uint64_t                                              next_signal_id = 1;
 
-    std::mutex                                             interceptor_mutex;
-    std::shared_ptr<const dispatch_interceptor>            interceptor;
+    std::mutex                                  interceptor_mutex;
+    std::shared_ptr<const dispatch_interceptor> interceptor;
 
-    std::mutex                                             shutdown_mutex;  // serializes shutdown()
+    std::mutex shutdown_mutex; // serializes shutdown()
 };
 
 device::device(device_options options)
-: m_impl{std::make_unique<impl>(options)}
-{}
+    : m_impl{std::make_unique<impl>(options)}
+{
+}
 
 device::~device()
 {
     // Threads left running on this object would use freed memory: keep the object alive instead.
-    if(!shutdown(m_impl->options.shutdown_timeout_ns)) (void) m_impl.release();
+    if(!shutdown(m_impl->options.shutdown_timeout_ns)) (void)m_impl.release();
 }
 
 agent_properties
@@ -210,7 +217,8 @@ device::fill(void* dst, int value, size_t bytes) const
 {
     if(bytes == 0) return ROCPROFILER_HOST_STATUS_SUCCESS;
     if(!dst) return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
-    if(!m_impl->allocations.range_is_valid(dst, bytes)) return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
+    if(!m_impl->allocations.range_is_valid(dst, bytes))
+        return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
     std::memset(dst, value, bytes);
     return ROCPROFILER_HOST_STATUS_SUCCESS;
 }
@@ -283,17 +291,20 @@ device::create_queue(rocprofiler_host_queue_t* queue)
     try
     {
         q = std::make_shared<host_queue>(id, m_impl->pool, m_impl->activity, m_impl.get());
-    } catch(const std::bad_alloc&)
+    }
+    catch(const std::bad_alloc&)
     {
         return ROCPROFILER_HOST_STATUS_OUT_OF_MEMORY;
-    } catch(const std::system_error&)
+    }
+    catch(const std::system_error&)
     {
         return ROCPROFILER_HOST_STATUS_ERROR;
     }
     try
     {
         m_impl->queues.emplace(id, q);
-    } catch(...)
+    }
+    catch(...)
     {
         q->request_stop();
         q->join();
@@ -324,7 +335,8 @@ device::synchronize_queue(rocprofiler_host_queue_t queue, uint64_t timeout_ns)
     if(is_device_thread()) return ROCPROFILER_HOST_STATUS_INVALID_OPERATION;
     auto q = m_impl->find_queue(queue);
     if(!q) return ROCPROFILER_HOST_STATUS_NOT_FOUND;
-    return q->wait_idle(timeout_ns) ? ROCPROFILER_HOST_STATUS_SUCCESS : ROCPROFILER_HOST_STATUS_TIMEOUT;
+    return q->wait_idle(timeout_ns) ? ROCPROFILER_HOST_STATUS_SUCCESS
+                                    : ROCPROFILER_HOST_STATUS_TIMEOUT;
 }
 
 // --- signals ---------------------------------------------------------------------------------
@@ -369,7 +381,8 @@ device::dispatch(rocprofiler_host_queue_t queue, const rocprofiler_host_dispatch
        params->kernel.handle == 0)
         return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
     if(params->args_size > 0 && !params->args) return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
-    if(params->args_size > ROCPROFILER_HOST_MAX_ARGS_SIZE) return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
+    if(params->args_size > ROCPROFILER_HOST_MAX_ARGS_SIZE)
+        return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
 
     auto pkt   = packet{};
     pkt.kernel = find_kernel(params->kernel);
@@ -395,7 +408,8 @@ device::dispatch(rocprofiler_host_queue_t queue, const rocprofiler_host_dispatch
     try
     {
         pkt.args = kernel_args{params->args, params->args_size};
-    } catch(const std::bad_alloc&)
+    }
+    catch(const std::bad_alloc&)
     {
         return ROCPROFILER_HOST_STATUS_OUT_OF_MEMORY;
     }
@@ -447,7 +461,8 @@ device::run_and_wait(rocprofiler_host_queue_t         queue,
                      uint64_t                         timeout_ns,
                      std::shared_ptr<execution_hooks> hooks)
 {
-    auto failed = [](rocprofiler_host_status_t status) {
+    auto failed = [](rocprofiler_host_status_t status)
+    {
         auto result   = execution_result{};
         result.status = status;
         return result;
@@ -466,7 +481,8 @@ device::run_and_wait(rocprofiler_host_queue_t         queue,
     auto status = enqueue(
         queue,
         pkt,
-        [state](const execution_result& result) {
+        [state](const execution_result& result)
+        {
             auto lock     = std::lock_guard{state->mutex};
             state->result = result;
             state->done   = true;
@@ -513,7 +529,8 @@ device::shutdown(uint64_t timeout_ns)
     // A device thread cannot wait for its own work: abandon the threads at once.
     const auto deadline_ns = is_device_thread() ? 0 : timeout_ns;
     const auto start       = now_ns();
-    auto       remaining   = [&]() -> uint64_t {
+    auto       remaining   = [&]() -> uint64_t
+    {
         if(deadline_ns == ROCPROFILER_HOST_TIMEOUT_INFINITE) return deadline_ns;
         auto elapsed = now_ns() - start;
         return elapsed >= deadline_ns ? 0 : deadline_ns - elapsed;
@@ -523,7 +540,7 @@ device::shutdown(uint64_t timeout_ns)
     if(joined)
     {
         for(auto& q : queues)
-            q->join();  // quick: their entries are retired and they are stopped
+            q->join(); // quick: their entries are retired and they are stopped
         m_impl->pool.request_stop();
         joined = m_impl->pool.wait_exited(remaining());
     }
@@ -554,13 +571,15 @@ device::shutdown(uint64_t timeout_ns)
 device&
 process_device()
 {
-    static const uint64_t shutdown_timeout_ns = [] {
+    static const uint64_t shutdown_timeout_ns = []
+    {
         constexpr auto default_timeout_ms = uint64_t{5000};
         auto timeout_ms = positive_env("ROCPROFILER_HOST_SHUTDOWN_TIMEOUT_MS", uint64_t{1} << 40)
                               .value_or(default_timeout_ms);
         return timeout_ms * 1000000;
     }();
-    static device* const instance = [] {
+    static device* const instance = []
+    {
         auto options                = device_options{};
         options.shutdown_timeout_ns = shutdown_timeout_ns;
         // Never deleted: calls that arrive after the exit-time shutdown (static destructors of
@@ -582,5 +601,5 @@ get_device()
     attach_profiler(dev);
     return dev;
 }
-}  // namespace host
-}  // namespace rocprofiler
+} // namespace host
+} // namespace rocprofiler

@@ -38,7 +38,7 @@ kernel_registry::add(const char*                  name,
     info->function             = fn;
     info->private_segment_size = private_segment_size;
     info->group_segment_size   = group_segment_size;
-    m_by_id.reserve(m_by_id.size() + 1);  // so that the emplace below cannot throw half-way
+    m_by_id.reserve(m_by_id.size() + 1); // so that the emplace below cannot throw half-way
     m_by_name.emplace(std::move(key), info->id);
     m_by_id.push_back(info);
     kernel->handle = info->id;
@@ -58,5 +58,5 @@ kernel_registry::all() const
     auto lock = std::shared_lock{m_mutex};
     return m_by_id;
 }
-}  // namespace host
-}  // namespace rocprofiler
+} // namespace host
+} // namespace rocprofiler

@@ -29,8 +29,8 @@ public:
 
 private:
     mutable std::shared_mutex                       m_mutex;
-    std::vector<std::shared_ptr<const kernel_info>> m_by_id;  // index id - 1
+    std::vector<std::shared_ptr<const kernel_info>> m_by_id; // index id - 1
     std::unordered_map<std::string, uint64_t>       m_by_name;
 };
-}  // namespace host
-}  // namespace rocprofiler
+} // namespace host
+} // namespace rocprofiler

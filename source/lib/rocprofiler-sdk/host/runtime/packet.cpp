@@ -33,5 +33,5 @@ packet::group_segment_size() const noexcept
 {
     return (kernel ? kernel->group_segment_size : 0) + dynamic_group_segment_size;
 }
-}  // namespace host
-}  // namespace rocprofiler
+} // namespace host
+} // namespace rocprofiler

@@ -31,8 +31,7 @@ namespace host
 {
 // The device clock: nanoseconds of std::chrono::steady_clock (CLOCK_MONOTONIC on Linux). Every
 // timestamp the device reports comes from this function.
-uint64_t
-now_ns() noexcept;
+uint64_t now_ns() noexcept;
 
 // An HSA-like signal: a 64-bit value with waiters. All members are thread-safe.
 class signal
@@ -40,7 +39,7 @@ class signal
 public:
     explicit signal(int64_t initial_value) noexcept;
 
-    signal(const signal&) = delete;
+    signal(const signal&)            = delete;
     signal& operator=(const signal&) = delete;
 
     int64_t load() const noexcept;
@@ -64,11 +63,11 @@ private:
 // A registered kernel. Immutable and alive as long as its device.
 struct kernel_info
 {
-    uint64_t                     id = 0;  // the handle value of rocprofiler_host_kernel_t
+    uint64_t                     id = 0; // the handle value of rocprofiler_host_kernel_t
     std::string                  name;
     rocprofiler_host_kernel_fn_t function             = nullptr;
     uint32_t                     private_segment_size = 0;
-    uint32_t                     group_segment_size   = 0;  // static part
+    uint32_t                     group_segment_size   = 0; // static part
 };
 
 // Immutable argument bytes of a dispatch, copied once at submit time and shared by every copy of
@@ -94,17 +93,17 @@ private:
 struct packet
 {
     std::shared_ptr<const kernel_info> kernel                     = {};
-    rocprofiler_host_dim3_t            grid                       = {1, 1, 1};  // in workgroups
-    rocprofiler_host_dim3_t            workgroup_size             = {1, 1, 1};  // in work-items
+    rocprofiler_host_dim3_t            grid                       = {1, 1, 1}; // in workgroups
+    rocprofiler_host_dim3_t            workgroup_size             = {1, 1, 1}; // in work-items
     kernel_args                        args                       = {};
     uint32_t                           dynamic_group_segment_size = 0;
-    rocprofiler_host_queue_t           queue                      = {0};  // the app's queue
-    rocprofiler_host_signal_t          completion_signal_handle   = {0};  // 0: none
-    std::shared_ptr<signal>            completion_signal          = {};   // null: none
+    rocprofiler_host_queue_t           queue                      = {0}; // the app's queue
+    rocprofiler_host_signal_t          completion_signal_handle   = {0}; // 0: none
+    std::shared_ptr<signal>            completion_signal          = {};  // null: none
 
     uint64_t workgroup_count() const noexcept;
     uint64_t work_item_count() const noexcept;
-    uint32_t group_segment_size() const noexcept;  // static + dynamic
+    uint32_t group_segment_size() const noexcept; // static + dynamic
 };
 
 // Outcome of one execution of a packet.
@@ -117,7 +116,7 @@ struct execution_result
     // the last workgroup returned. Neither includes the execution hooks. 0 when nothing ran.
     uint64_t    start_ns     = 0;
     uint64_t    end_ns       = 0;
-    uint32_t    worker_count = 0;  // worker threads that took part
+    uint32_t    worker_count = 0; // worker threads that took part
     std::string error        = {};
 };
 
@@ -135,8 +134,8 @@ class execution_hooks
 public:
     virtual ~execution_hooks() = default;
     // `worker_index` < the device's worker count identifies the thread.
-    virtual void on_worker_begin(uint32_t worker_index) { (void) worker_index; }
-    virtual void on_worker_end(uint32_t worker_index) { (void) worker_index; }
+    virtual void on_worker_begin(uint32_t worker_index) { (void)worker_index; }
+    virtual void on_worker_end(uint32_t worker_index) { (void)worker_index; }
 };
 
 // Called once per accepted enqueue, on the queue's thread, after the execution completed (or was
@@ -155,7 +154,7 @@ using dispatch_interceptor = std::function<rocprofiler_host_status_t(const packe
 struct allocation
 {
     void*  ptr  = nullptr;
-    size_t size = 0;  // bytes requested by the application
+    size_t size = 0; // bytes requested by the application
 };
 
 // Observes device memory, on the allocating/freeing thread. Notifications are serialized with
@@ -173,15 +172,15 @@ struct allocation_observer
 // What the profiler reports about the device as an agent.
 struct agent_properties
 {
-    std::string name                       = "Host reference device";
-    std::string vendor                     = "rocprofiler-sdk host reference device";
-    uint32_t    worker_count               = 0;
-    uint32_t    cpu_count                  = 0;  // std::thread::hardware_concurrency()
-    uint32_t    max_workgroup_size         = ROCPROFILER_HOST_MAX_WORKGROUP_SIZE;
-    uint32_t    max_group_segment_size     = ROCPROFILER_HOST_MAX_GROUP_SEGMENT_SIZE;
-    uint32_t    max_private_segment_size   = ROCPROFILER_HOST_MAX_PRIVATE_SEGMENT_SIZE;
-    uint32_t    max_args_size              = ROCPROFILER_HOST_MAX_ARGS_SIZE;
-    uint32_t    allocation_alignment       = ROCPROFILER_HOST_ALLOCATION_ALIGNMENT;
+    std::string name                     = "Host reference device";
+    std::string vendor                   = "rocprofiler-sdk host reference device";
+    uint32_t    worker_count             = 0;
+    uint32_t    cpu_count                = 0; // std::thread::hardware_concurrency()
+    uint32_t    max_workgroup_size       = ROCPROFILER_HOST_MAX_WORKGROUP_SIZE;
+    uint32_t    max_group_segment_size   = ROCPROFILER_HOST_MAX_GROUP_SEGMENT_SIZE;
+    uint32_t    max_private_segment_size = ROCPROFILER_HOST_MAX_PRIVATE_SEGMENT_SIZE;
+    uint32_t    max_args_size            = ROCPROFILER_HOST_MAX_ARGS_SIZE;
+    uint32_t    allocation_alignment     = ROCPROFILER_HOST_ALLOCATION_ALIGNMENT;
 };
 
 struct device_options
@@ -203,7 +202,7 @@ public:
     // device (get_device) never is.
     ~device();
 
-    device(const device&) = delete;
+    device(const device&)            = delete;
     device& operator=(const device&) = delete;
 
     agent_properties properties() const;
@@ -244,15 +243,16 @@ public:
     // `report_existing`, it is first called for every kernel registered so far, on this thread.
     // Registrations are serialized with the observer's calls and its installation.
     void set_kernel_observer(std::function<void(const kernel_info&)> observer,
-                             bool                                     report_existing = false);
+                             bool                                    report_existing = false);
 
     // --- queues ---
     rocprofiler_host_status_t create_queue(rocprofiler_host_queue_t* queue);
     rocprofiler_host_status_t destroy_queue(rocprofiler_host_queue_t queue);
     // SUCCESS once the queue was idle (nothing pending or executing) at some point after the call;
     // TIMEOUT after `timeout_ns`.
-    rocprofiler_host_status_t synchronize_queue(rocprofiler_host_queue_t queue,
-                                                uint64_t timeout_ns = ROCPROFILER_HOST_TIMEOUT_INFINITE);
+    rocprofiler_host_status_t
+    synchronize_queue(rocprofiler_host_queue_t queue,
+                      uint64_t                 timeout_ns = ROCPROFILER_HOST_TIMEOUT_INFINITE);
 
     // --- signals ---
     rocprofiler_host_status_t create_signal(int64_t initial_value, rocprofiler_host_signal_t* sig);
@@ -292,9 +292,9 @@ public:
     // `timeout_ns`. On timeout the result has status TIMEOUT and the execution still completes
     // later. Refused on device threads (status INVALID_OPERATION). Enqueue failures are returned
     // as the result's status.
-    execution_result run_and_wait(rocprofiler_host_queue_t         queue,
-                                  const packet&                    pkt,
-                                  uint64_t                         timeout_ns = ROCPROFILER_HOST_TIMEOUT_INFINITE,
+    execution_result run_and_wait(rocprofiler_host_queue_t queue,
+                                  const packet&            pkt,
+                                  uint64_t timeout_ns = ROCPROFILER_HOST_TIMEOUT_INFINITE,
                                   std::shared_ptr<execution_hooks> hooks = {});
 
     // Decrements the packet's app completion signal by one (no-op without signal). The
@@ -323,12 +323,10 @@ private:
 // down at process exit (atexit; ROCPROFILER_HOST_SHUTDOWN_TIMEOUT_MS bounds the wait, default
 // 5000 ms), and never destroyed, so calls made after the shutdown return SHUTDOWN instead of
 // touching freed state.
-device&
-get_device();
+device& get_device();
 
 // The same device without attaching the profiler: for the profiler's own queries (the agent
 // list), which must not start tool discovery while they are being answered.
-device&
-process_device();
-}  // namespace host
-}  // namespace rocprofiler
+device& process_device();
+} // namespace host
+} // namespace rocprofiler

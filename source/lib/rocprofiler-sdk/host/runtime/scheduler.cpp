@@ -24,10 +24,12 @@ describe_current_exception()
     try
     {
         throw;
-    } catch(const std::exception& e)
+    }
+    catch(const std::exception& e)
     {
         return e.what();
-    } catch(...)
+    }
+    catch(...)
     {
         return "unknown exception";
     }
@@ -40,7 +42,7 @@ public:
     aligned_buffer() = default;
     ~aligned_buffer() { std::free(m_data); }
 
-    aligned_buffer(const aligned_buffer&) = delete;
+    aligned_buffer(const aligned_buffer&)            = delete;
     aligned_buffer& operator=(const aligned_buffer&) = delete;
 
     // Returns at least `bytes` bytes (null for 0); throws std::bad_alloc.
@@ -64,7 +66,7 @@ private:
     void*  m_data     = nullptr;
     size_t m_capacity = 0;
 };
-}  // namespace
+} // namespace
 
 const void*
 current_thread_owner() noexcept
@@ -105,11 +107,11 @@ struct worker_pool::execution
     const packet*      pkt      = nullptr;
     const kernel_info* kernel   = nullptr;
     execution_hooks*   hooks    = nullptr;
-    void*              args     = nullptr;  // this execution's private copy
-    uint64_t           total    = 0;        // workgroups
+    void*              args     = nullptr; // this execution's private copy
+    uint64_t           total    = 0;       // workgroups
     uint32_t           group_sz = 0;
 
-    std::atomic<uint64_t> next{0};  // next unclaimed workgroup
+    std::atomic<uint64_t> next{0}; // next unclaimed workgroup
 
     // Guarded by worker_pool::m_mutex.
     uint32_t                  active       = 0;
@@ -130,14 +132,14 @@ struct worker_pool::scratch
 // What one worker did for one execution.
 struct worker_pool::participation
 {
-    uint64_t    start_ns       = 0;
-    uint64_t    end_ns         = 0;
-    bool        failed         = false;
+    uint64_t    start_ns = 0;
+    uint64_t    end_ns   = 0;
+    bool        failed   = false;
     std::string error;
 };
 
 worker_pool::worker_pool(uint32_t count, const void* owner)
-: m_owner{owner}
+    : m_owner{owner}
 {
     count = std::max<uint32_t>(count, 1);
     m_threads.reserve(count);
@@ -151,11 +153,12 @@ worker_pool::worker_pool(uint32_t count, const void* owner)
             }
             m_threads.emplace_back([this, i] { worker_main(i); });
         }
-    } catch(...)
+    }
+    catch(...)
     {
         {
             auto lock = std::lock_guard{m_mutex};
-            --m_running;  // the thread that failed to start
+            --m_running; // the thread that failed to start
         }
         request_stop();
         join();
@@ -187,7 +190,7 @@ worker_pool::worker_main(uint32_t index)
     {
         m_work_cv.wait(lock, [this] { return m_stop || pick_locked() != nullptr; });
         auto* exec = pick_locked();
-        if(!exec) break;  // stopped and nothing left to do
+        if(!exec) break; // stopped and nothing left to do
         // Claiming the first workgroup under the lock makes "participant" mean "ran at least one
         // workgroup". If the claim fails, the last workgroups belong to active participants, and
         // the last of them to leave completes the execution.
@@ -224,7 +227,8 @@ worker_pool::participation
 worker_pool::participate(execution& exec, uint64_t first, uint32_t index, scratch& buffers)
 {
     auto part = participation{};
-    auto fail = [&part] {
+    auto fail = [&part]
+    {
         if(!part.failed) part.error = describe_current_exception();
         part.failed = true;
     };
@@ -234,7 +238,8 @@ worker_pool::participate(execution& exec, uint64_t first, uint32_t index, scratc
         try
         {
             exec.hooks->on_worker_begin(index);
-        } catch(...)
+        }
+        catch(...)
         {
             fail();
         }
@@ -245,7 +250,8 @@ worker_pool::participate(execution& exec, uint64_t first, uint32_t index, scratc
         try
         {
             run_workgroup(exec, wg, index, buffers);
-        } catch(...)
+        }
+        catch(...)
         {
             fail();
         }
@@ -256,7 +262,8 @@ worker_pool::participate(execution& exec, uint64_t first, uint32_t index, scratc
         try
         {
             exec.hooks->on_worker_end(index);
-        } catch(...)
+        }
+        catch(...)
         {
             fail();
         }
@@ -303,11 +310,11 @@ worker_pool::run_workgroup(execution& exec, uint64_t workgroup, uint32_t index, 
         {
             for(uint32_t x = 0; x < wgs.x; ++x, ++local_linear)
             {
-                item.local_id         = {x, y, z};
-                item.global_id        = {base_x + x, base_y + y, base_z + z};
-                item.local_linear_id  = local_linear;
-                item.global_linear_id = item.global_id.x +
-                                        global_x * (item.global_id.y + global_y * item.global_id.z);
+                item.local_id        = {x, y, z};
+                item.global_id       = {base_x + x, base_y + y, base_z + z};
+                item.local_linear_id = local_linear;
+                item.global_linear_id =
+                    item.global_id.x + global_x * (item.global_id.y + global_y * item.global_id.z);
                 if(item.private_segment) std::memset(item.private_segment, 0, private_sz);
                 fn(&item, exec.args);
             }
@@ -388,13 +395,17 @@ worker_pool::detach()
 // ---------------------------------------------------------------------------------------------
 // host_queue
 
-host_queue::host_queue(uint64_t id, worker_pool& pool, activity_counter& activity, const void* owner)
-: m_id{id}
-, m_pool{pool}
-, m_activity{activity}
-, m_owner{owner}
-, m_thread{[this] { main(); }}
-{}
+host_queue::host_queue(uint64_t          id,
+                       worker_pool&      pool,
+                       activity_counter& activity,
+                       const void*       owner)
+    : m_id{id}
+    , m_pool{pool}
+    , m_activity{activity}
+    , m_owner{owner}
+    , m_thread{[this] { main(); }}
+{
+}
 
 host_queue::~host_queue() = default;
 
@@ -480,7 +491,8 @@ host_queue::complete(queue_entry& entry, const execution_result& result) noexcep
     try
     {
         entry.on_complete(result);
-    } catch(...)
+    }
+    catch(...)
     {
         // The callback's failure is its owner's business; the queue must go on.
     }
@@ -509,11 +521,11 @@ host_queue::main()
                 complete(entry, result);
                 m_activity.remove();
             }
-            dropped.clear();  // release captured state before reporting idle
+            dropped.clear(); // release captured state before reporting idle
             lock.lock();
             m_busy = false;
             m_idle_cv.notify_all();
-            continue;  // pushes are refused once stopped, so this ends the loop
+            continue; // pushes are refused once stopped, so this ends the loop
         }
 
         auto entry = std::move(m_pending.front());
@@ -525,13 +537,14 @@ host_queue::main()
         try
         {
             result = m_pool.execute(entry.pkt, entry.hooks.get());
-        } catch(...)
+        }
+        catch(...)
         {
             result.status = ROCPROFILER_HOST_STATUS_ERROR;
             result.error  = describe_current_exception();
         }
         complete(entry, result);
-        entry = queue_entry{};  // release the callback and packet before reporting completion
+        entry = queue_entry{}; // release the callback and packet before reporting completion
 
         lock.lock();
         m_busy = false;
@@ -540,5 +553,5 @@ host_queue::main()
     }
     m_idle_cv.notify_all();
 }
-}  // namespace host
-}  // namespace rocprofiler
+} // namespace host
+} // namespace rocprofiler

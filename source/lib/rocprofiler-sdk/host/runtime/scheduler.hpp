@@ -20,8 +20,7 @@ namespace host
 {
 // The device (as an opaque owner token) whose worker or queue thread the calling thread is; null
 // on every other thread.
-const void*
-current_thread_owner() noexcept;
+const void* current_thread_owner() noexcept;
 
 // Counts the entries accepted by the queues of one device that have not been retired yet (retired:
 // completion handled, or dropped and reported). Thread-safe.
@@ -52,7 +51,7 @@ public:
     // The threads must have been joined or detached.
     ~worker_pool();
 
-    worker_pool(const worker_pool&) = delete;
+    worker_pool(const worker_pool&)            = delete;
     worker_pool& operator=(const worker_pool&) = delete;
 
     uint32_t size() const noexcept { return static_cast<uint32_t>(m_threads.size()); }
@@ -73,20 +72,21 @@ private:
     struct scratch;
     struct participation;
 
-    void           worker_main(uint32_t index);
-    execution*     pick_locked() const;
+    void       worker_main(uint32_t index);
+    execution* pick_locked() const;
     // Runs workgroup `first` (already claimed) and then claims more until none is left.
-    participation  participate(execution& exec, uint64_t first, uint32_t index, scratch& buffers);
-    static void    run_workgroup(execution& exec, uint64_t workgroup, uint32_t index, scratch& buffers);
+    participation participate(execution& exec, uint64_t first, uint32_t index, scratch& buffers);
+    static void
+    run_workgroup(execution& exec, uint64_t workgroup, uint32_t index, scratch& buffers);
 
     const void*              m_owner = nullptr;
     std::mutex               m_mutex;
-    std::condition_variable  m_work_cv;  // workers: new execution or stop
-    std::condition_variable  m_done_cv;  // queue threads: an execution finished
-    std::condition_variable  m_exit_cv;  // shutdown: a worker left its loop
-    std::vector<execution*>  m_active;   // published, not finished
+    std::condition_variable  m_work_cv; // workers: new execution or stop
+    std::condition_variable  m_done_cv; // queue threads: an execution finished
+    std::condition_variable  m_exit_cv; // shutdown: a worker left its loop
+    std::vector<execution*>  m_active;  // published, not finished
     bool                     m_stop    = false;
-    uint32_t                 m_running = 0;  // workers still in their loop
+    uint32_t                 m_running = 0; // workers still in their loop
     std::vector<std::thread> m_threads;
 };
 
@@ -109,7 +109,7 @@ public:
     // The thread must have been joined or detached.
     ~host_queue();
 
-    host_queue(const host_queue&) = delete;
+    host_queue(const host_queue&)            = delete;
     host_queue& operator=(const host_queue&) = delete;
 
     uint64_t id() const noexcept { return m_id; }
@@ -142,12 +142,12 @@ private:
     std::condition_variable m_work_cv;
     std::condition_variable m_idle_cv;
     std::deque<queue_entry> m_pending;
-    bool                    m_busy       = false;  // an entry is executing or completing
-    bool                    m_stop       = false;  // drop pending entries and exit
-    bool                    m_closed     = false;  // refuse pushes (destroyed)
+    bool                    m_busy       = false; // an entry is executing or completing
+    bool                    m_stop       = false; // drop pending entries and exit
+    bool                    m_closed     = false; // refuse pushes (destroyed)
     bool                    m_destroying = false;
-    std::mutex              m_thread_mutex;  // serializes join/detach
+    std::mutex              m_thread_mutex; // serializes join/detach
     std::thread             m_thread;
 };
-}  // namespace host
-}  // namespace rocprofiler
+} // namespace host
+} // namespace rocprofiler

@@ -12,19 +12,25 @@ satisfied(rocprofiler_host_signal_condition_t condition, int64_t value, int64_t 
 {
     switch(condition)
     {
-        case ROCPROFILER_HOST_SIGNAL_CONDITION_EQ: return value == compare_value;
-        case ROCPROFILER_HOST_SIGNAL_CONDITION_NE: return value != compare_value;
-        case ROCPROFILER_HOST_SIGNAL_CONDITION_LT: return value < compare_value;
-        case ROCPROFILER_HOST_SIGNAL_CONDITION_GTE: return value >= compare_value;
-        case ROCPROFILER_HOST_SIGNAL_CONDITION_LAST: break;
+    case ROCPROFILER_HOST_SIGNAL_CONDITION_EQ:
+        return value == compare_value;
+    case ROCPROFILER_HOST_SIGNAL_CONDITION_NE:
+        return value != compare_value;
+    case ROCPROFILER_HOST_SIGNAL_CONDITION_LT:
+        return value < compare_value;
+    case ROCPROFILER_HOST_SIGNAL_CONDITION_GTE:
+        return value >= compare_value;
+    case ROCPROFILER_HOST_SIGNAL_CONDITION_LAST:
+        break;
     }
     return false;
 }
-}  // namespace
+} // namespace
 
 signal::signal(int64_t initial_value) noexcept
-: m_value{initial_value}
-{}
+    : m_value{initial_value}
+{
+}
 
 int64_t
 signal::load() const noexcept
@@ -64,12 +70,16 @@ signal::wait(rocprofiler_host_signal_condition_t condition,
 {
     auto lock = std::unique_lock{m_mutex};
     auto last = m_value.load(std::memory_order_acquire);
-    auto ok   = wait_for_ns(m_cv, lock, timeout_ns, [&] {
-        last = m_value.load(std::memory_order_acquire);
-        return satisfied(condition, last, compare_value);
-    });
+    auto ok   = wait_for_ns(m_cv,
+                          lock,
+                          timeout_ns,
+                          [&]
+                          {
+                              last = m_value.load(std::memory_order_acquire);
+                              return satisfied(condition, last, compare_value);
+                          });
     if(observed) *observed = last;
     return ok;
 }
-}  // namespace host
-}  // namespace rocprofiler
+} // namespace host
+} // namespace rocprofiler

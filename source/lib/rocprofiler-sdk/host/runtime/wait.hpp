@@ -30,5 +30,5 @@ wait_for_ns(std::condition_variable&      cv,
     auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds{timeout_ns};
     return cv.wait_until(lock, deadline, pred);
 }
-}  // namespace host
-}  // namespace rocprofiler
+} // namespace host
+} // namespace rocprofiler

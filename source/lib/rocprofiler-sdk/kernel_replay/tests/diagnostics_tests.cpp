@@ -31,7 +31,8 @@ protected:
 std::string
 line_for(uint64_t dispatch_id, const char* rest)
 {
-    return "[kernel-replay] dispatch_id=" + std::to_string(dispatch_id) + " kernel=replay_add " + rest;
+    return "[kernel-replay] dispatch_id=" + std::to_string(dispatch_id) + " kernel=replay_add " +
+           rest;
 }
 
 TEST_F(diagnostics, replayed_candidate)
@@ -43,14 +44,15 @@ TEST_F(diagnostics, replayed_candidate)
     ::testing::internal::CaptureStderr();
     p.run();
     auto err = ::testing::internal::GetCapturedStderr();
-    EXPECT_NE(err.find("[debug] " + line_for(id, "passes=3 outcome=replayed reason=none")), std::string::npos)
+    EXPECT_NE(err.find("[debug] " + line_for(id, "passes=3 outcome=replayed reason=none")),
+              std::string::npos)
         << err;
 }
 
 TEST_F(diagnostics, declined_candidate)
 {
     auto p         = add_problem{};
-    tool().targets = {device().add.handle};  // replay_pass_count left NULL
+    tool().targets = {device().add.handle}; // replay_pass_count left NULL
     auto id        = rocprofiler::dispatch::dispatch_count() + 1;
     ::testing::internal::CaptureStderr();
     p.run();
@@ -60,5 +62,5 @@ TEST_F(diagnostics, declined_candidate)
         << err;
     EXPECT_EQ(err.find("[warning]"), std::string::npos) << "an opt-out is not a warning\n" << err;
 }
-}  // namespace
-}  // namespace replay_test
+} // namespace
+} // namespace replay_test

@@ -12,9 +12,9 @@ namespace replay_test
 {
 namespace
 {
-contexts_t g_contexts = {};
+contexts_t g_contexts  = {};
 behaviour  g_behaviour = {};
-recorder*  g_recorder  = new recorder{};  // never destroyed: buffer callbacks may run at exit
+recorder*  g_recorder  = new recorder{}; // never destroyed: buffer callbacks may run at exit
 
 thread_local int64_t this_thread_pass = -1;
 
@@ -47,7 +47,8 @@ tool_continue(rocprofiler_kernel_dispatch_info_t info,
 {
     {
         auto lock = std::lock_guard{g_recorder->mutex};
-        g_recorder->continues.push_back({current_pass, total_passes, user_data.value, info.dispatch_id});
+        g_recorder->continues.push_back(
+            {current_pass, total_passes, user_data.value, info.dispatch_id});
     }
     return g_behaviour.continue_fn(current_pass, total_passes, user_data);
 }
@@ -69,10 +70,13 @@ record_replay(const rocprofiler_callback_tracing_record_t& record,
     ev.user_data      = user_data->value;
     ev.has_pass_count = payload.replay_pass_count != nullptr;
     ev.has_continue   = payload.replay_continue != nullptr;
-    ev.has_start_stop = payload.replay_start_context != nullptr && payload.replay_stop_context != nullptr;
-    auto name = std::string{record.operation == ROCPROFILER_KERNEL_REPLAY_CONFIG ? "config" : "pass"} +
-                (record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER ? "-enter" : "-exit");
-    if(record.operation == ROCPROFILER_KERNEL_REPLAY_PASS) name += " " + std::to_string(payload.current_pass);
+    ev.has_start_stop =
+        payload.replay_start_context != nullptr && payload.replay_stop_context != nullptr;
+    auto name =
+        std::string{record.operation == ROCPROFILER_KERNEL_REPLAY_CONFIG ? "config" : "pass"} +
+        (record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER ? "-enter" : "-exit");
+    if(record.operation == ROCPROFILER_KERNEL_REPLAY_PASS)
+        name += " " + std::to_string(payload.current_pass);
     auto lock = std::lock_guard{g_recorder->mutex};
     g_recorder->replay.push_back(ev);
     g_recorder->order.push_back(name);
@@ -128,7 +132,8 @@ void
 dispatch_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*, void*)
 {
     if(record.kind != ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH) return;
-    const auto* payload = static_cast<const rocprofiler_callback_tracing_kernel_dispatch_data_t*>(record.payload);
+    const auto* payload =
+        static_cast<const rocprofiler_callback_tracing_kernel_dispatch_data_t*>(record.payload);
     if(!g_behaviour.is_target(payload->dispatch_info.kernel_id)) return;
     auto ev           = dispatch_event{};
     ev.context        = record.context_id.handle;
@@ -160,8 +165,8 @@ buffer_callback(rocprofiler_context_id_t,
         if(headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_TRACING ||
            headers[i]->kind != ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH)
             continue;
-        const auto* rec =
-            static_cast<const rocprofiler_buffer_tracing_kernel_dispatch_record_t*>(headers[i]->payload);
+        const auto* rec = static_cast<const rocprofiler_buffer_tracing_kernel_dispatch_record_t*>(
+            headers[i]->payload);
         auto ev        = buffer_event{};
         ev.dispatch_id = rec->dispatch_info.dispatch_id;
         ev.kernel_id   = rec->dispatch_info.kernel_id;
@@ -194,16 +199,26 @@ tool_initialize(rocprofiler_client_finalize_t, void*)
 {
     auto& c = g_contexts;
     TOOL_CHECK(rocprofiler_create_context(&c.replay));
-    TOOL_CHECK(rocprofiler_configure_callback_tracing_service(
-        c.replay, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, nullptr, 0, replay_callback, nullptr));
+    TOOL_CHECK(
+        rocprofiler_configure_callback_tracing_service(c.replay,
+                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                                                       nullptr,
+                                                       0,
+                                                       replay_callback,
+                                                       nullptr));
 
     TOOL_CHECK(rocprofiler_create_context(&c.second));
     c.second_status = rocprofiler_configure_callback_tracing_service(
         c.second, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, nullptr, 0, replay_callback, nullptr);
 
     TOOL_CHECK(rocprofiler_create_context(&c.traced));
-    TOOL_CHECK(rocprofiler_configure_callback_tracing_service(
-        c.traced, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, nullptr, 0, dispatch_callback, nullptr));
+    TOOL_CHECK(
+        rocprofiler_configure_callback_tracing_service(c.traced,
+                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                                                       nullptr,
+                                                       0,
+                                                       dispatch_callback,
+                                                       nullptr));
     auto kind = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH;
     TOOL_CHECK(rocprofiler_configure_external_correlation_id_request_service(
         c.traced, &kind, 1, external_request, nullptr));
@@ -220,8 +235,13 @@ tool_initialize(rocprofiler_client_finalize_t, void*)
         c.buffered, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, 0, c.buffer));
 
     TOOL_CHECK(rocprofiler_create_context(&c.idle));
-    TOOL_CHECK(rocprofiler_configure_callback_tracing_service(
-        c.idle, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, nullptr, 0, dispatch_callback, nullptr));
+    TOOL_CHECK(
+        rocprofiler_configure_callback_tracing_service(c.idle,
+                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                                                       nullptr,
+                                                       0,
+                                                       dispatch_callback,
+                                                       nullptr));
 
     TOOL_CHECK(rocprofiler_start_context(c.replay));
     TOOL_CHECK(rocprofiler_start_context(c.traced));
@@ -232,10 +252,10 @@ tool_initialize(rocprofiler_client_finalize_t, void*)
 rocprofiler_tool_configure_result_t*
 tool_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
 {
-    id->name            = "kernel-replay-tests";
-    static auto result  = rocprofiler_tool_configure_result_t{};
-    result.size         = sizeof(result);
-    result.initialize   = tool_initialize;
+    id->name           = "kernel-replay-tests";
+    static auto result = rocprofiler_tool_configure_result_t{};
+    result.size        = sizeof(result);
+    result.initialize  = tool_initialize;
     return &result;
 }
 
@@ -272,9 +292,9 @@ void
 spawn_kernel(const rocprofiler_host_work_item_t* item, void* args)
 {
     if(item->global_linear_id != 0) return;
-    auto* a      = static_cast<spawn_args*>(args);
-    auto  child  = count_args{a->counter};
-    auto  params = rocprofiler_host_dispatch_params_t{};
+    auto* a               = static_cast<spawn_args*>(args);
+    auto  child           = count_args{a->counter};
+    auto  params          = rocprofiler_host_dispatch_params_t{};
     params.size           = sizeof(params);
     params.kernel         = a->child;
     params.grid           = {1, 1, 1};
@@ -301,7 +321,7 @@ register_kernel(const char* name, rocprofiler_host_kernel_fn_t fn)
         std::abort();
     return kernel;
 }
-}  // namespace
+} // namespace
 
 bool
 behaviour::is_target(uint64_t kernel_id) const
@@ -383,7 +403,8 @@ os_thread_id()
 const kernels_t&
 device()
 {
-    static const kernels_t value = [] {
+    static const kernels_t value = []
+    {
         auto k      = kernels_t{};
         k.add       = register_kernel("replay_add", add_kernel);
         k.histogram = register_kernel("replay_histogram", histogram_kernel);
@@ -438,7 +459,7 @@ signal_value(rocprofiler_host_signal_t sig)
 void
 replay_fixture::SetUp()
 {
-    (void) device();
+    (void)device();
     g_behaviour = behaviour{};
     log().clear();
 }
@@ -448,10 +469,10 @@ replay_fixture::TearDown()
 {
     EXPECT_EQ(rocprofiler_host_device_synchronize(), ROCPROFILER_HOST_STATUS_SUCCESS);
     g_behaviour = behaviour{};
-    (void) flushed_buffer();
+    (void)flushed_buffer();
     log().clear();
 }
-}  // namespace replay_test
+} // namespace replay_test
 
 int
 main(int argc, char** argv)

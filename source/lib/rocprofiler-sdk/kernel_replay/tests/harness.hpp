@@ -37,8 +37,7 @@ struct contexts_t
     rocprofiler_status_t     second_status = ROCPROFILER_STATUS_SUCCESS;
 };
 
-const contexts_t&
-contexts();
+const contexts_t& contexts();
 
 // What the tool does for dispatches of the target kernels; others are left alone (CONFIG fires,
 // replay_pass_count stays NULL, so they run once).
@@ -58,30 +57,28 @@ struct behaviour
     bool is_target(uint64_t kernel_id) const;
 };
 
-behaviour&
-tool();
+behaviour& tool();
 
 // Fixed N passes for the target kernels.
-void
-replay_fixed(uint64_t passes);
+void replay_fixed(uint64_t passes);
 
 struct replay_event
 {
-    int32_t                      operation    = 0;
-    int32_t                      phase        = 0;
-    uint64_t                     current_pass = 0;
-    uint64_t                     total_passes = 0;
-    uint64_t                     dispatch_id  = 0;
-    uint64_t                     kernel_id    = 0;
-    rocprofiler_correlation_id_t correlation  = {};
-    uint64_t                     thread_id    = 0;
-    uint64_t                     user_data    = 0;
-    bool                         has_pass_count = false;  // replay_pass_count non-NULL
+    int32_t                      operation      = 0;
+    int32_t                      phase          = 0;
+    uint64_t                     current_pass   = 0;
+    uint64_t                     total_passes   = 0;
+    uint64_t                     dispatch_id    = 0;
+    uint64_t                     kernel_id      = 0;
+    rocprofiler_correlation_id_t correlation    = {};
+    uint64_t                     thread_id      = 0;
+    uint64_t                     user_data      = 0;
+    bool                         has_pass_count = false; // replay_pass_count non-NULL
     bool                         has_continue   = false;
-    bool                         has_start_stop = false;  // both context callbacks non-NULL
+    bool                         has_start_stop = false; // both context callbacks non-NULL
 };
 
-struct call_event  // replay_pass_count (pass == UINT64_MAX) or replay_continue
+struct call_event // replay_pass_count (pass == UINT64_MAX) or replay_continue
 {
     uint64_t pass        = 0;
     uint64_t total       = 0;
@@ -89,18 +86,18 @@ struct call_event  // replay_pass_count (pass == UINT64_MAX) or replay_continue
     uint64_t dispatch_id = 0;
 };
 
-struct dispatch_event  // KERNEL_DISPATCH callback of the `traced` (or `idle`) context
+struct dispatch_event // KERNEL_DISPATCH callback of the `traced` (or `idle`) context
 {
-    uint64_t                     context     = 0;
-    int32_t                      operation   = 0;
-    int32_t                      phase       = 0;
-    uint64_t                     dispatch_id = 0;
-    uint64_t                     kernel_id   = 0;
-    rocprofiler_correlation_id_t correlation = {};
-    uint64_t                     thread_id   = 0;  // OS thread the callback ran on
-    uint64_t                     start       = 0;
-    uint64_t                     end         = 0;
-    int64_t                      pass_on_thread = -1;  // pass published by PASS ENTER on that thread
+    uint64_t                     context        = 0;
+    int32_t                      operation      = 0;
+    int32_t                      phase          = 0;
+    uint64_t                     dispatch_id    = 0;
+    uint64_t                     kernel_id      = 0;
+    rocprofiler_correlation_id_t correlation    = {};
+    uint64_t                     thread_id      = 0; // OS thread the callback ran on
+    uint64_t                     start          = 0;
+    uint64_t                     end            = 0;
+    int64_t                      pass_on_thread = -1; // pass published by PASS ENTER on that thread
 };
 
 struct buffer_event
@@ -115,47 +112,43 @@ struct buffer_event
 
 struct recorder
 {
-    std::mutex                  mutex      = {};
-    std::vector<replay_event>   replay     = {};
-    std::vector<uint64_t>       config_kernels = {};  // kernel of every CONFIG ENTER, targets or not
-    std::vector<call_event>     pass_count = {};
-    std::vector<call_event>     continues  = {};
-    std::vector<dispatch_event> dispatches = {};  // target kernels only
-    std::vector<buffer_event>   buffer     = {};  // target kernels only
-    std::vector<std::string>    order      = {};  // "config-enter", "pass-enter 0", "complete 0", ...
+    std::mutex                  mutex          = {};
+    std::vector<replay_event>   replay         = {};
+    std::vector<uint64_t>       config_kernels = {}; // kernel of every CONFIG ENTER, targets or not
+    std::vector<call_event>     pass_count     = {};
+    std::vector<call_event>     continues      = {};
+    std::vector<dispatch_event> dispatches     = {}; // target kernels only
+    std::vector<buffer_event>   buffer         = {}; // target kernels only
+    std::vector<std::string>    order = {}; // "config-enter", "pass-enter 0", "complete 0", ...
 
-    void clear();
+    void                        clear();
     std::vector<replay_event>   replay_of(int32_t operation, int32_t phase);
     std::vector<dispatch_event> dispatches_of(uint64_t context, int32_t operation);
 };
 
-recorder&
-log();
+recorder& log();
 
 // Flushes the tool's buffer and returns the buffer records of target kernels so far.
-std::vector<buffer_event>
-flushed_buffer();
+std::vector<buffer_event> flushed_buffer();
 
 // The calling thread's OS id (what records report as thread_id).
-uint64_t
-os_thread_id();
+uint64_t os_thread_id();
 
 // --- the host device ---------------------------------------------------------------------------
 
 struct kernels_t
 {
-    rocprofiler_host_kernel_t add       = {};  // a[i] += b[i]
-    rocprofiler_host_kernel_t histogram = {};  // atomic hist[in[i] % bins] += 1
-    rocprofiler_host_kernel_t scan      = {};  // in-place inclusive prefix sum (one work-item)
-    rocprofiler_host_kernel_t count     = {};  // ++*counter (host memory, untracked), once
-    rocprofiler_host_kernel_t spawn     = {};  // work-item 0 dispatches `count` onto a queue
-    rocprofiler_host_kernel_t gate      = {};  // spins until *open (bounded)
+    rocprofiler_host_kernel_t add       = {}; // a[i] += b[i]
+    rocprofiler_host_kernel_t histogram = {}; // atomic hist[in[i] % bins] += 1
+    rocprofiler_host_kernel_t scan      = {}; // in-place inclusive prefix sum (one work-item)
+    rocprofiler_host_kernel_t count     = {}; // ++*counter (host memory, untracked), once
+    rocprofiler_host_kernel_t spawn     = {}; // work-item 0 dispatches `count` onto a queue
+    rocprofiler_host_kernel_t gate      = {}; // spins until *open (bounded)
     rocprofiler_host_queue_t  queue     = {};
     rocprofiler_host_queue_t  other     = {};
 };
 
-const kernels_t&
-device();
+const kernels_t& device();
 
 struct add_args
 {
@@ -185,9 +178,9 @@ struct count_args
 
 struct spawn_args
 {
-    rocprofiler_host_kernel_t    child;
-    rocprofiler_host_queue_t     queue;
-    std::atomic<int>*            counter;
+    rocprofiler_host_kernel_t child;
+    rocprofiler_host_queue_t  queue;
+    std::atomic<int>*         counter;
 };
 
 struct gate_args
@@ -198,17 +191,15 @@ struct gate_args
 // Dispatches `kernel` on `queue` with a completion signal that starts at 1, waits for it, and
 // checks it ended at exactly 0. `grid` in workgroups of 64 work-items (1 for single work-item
 // kernels).
-void
-run_kernel(rocprofiler_host_kernel_t kernel,
-           const void*               args,
-           size_t                    args_size,
-           uint32_t                  grid,
-           uint32_t                  workgroup = 64,
-           rocprofiler_host_queue_t  queue     = {});
+void run_kernel(rocprofiler_host_kernel_t kernel,
+                const void*               args,
+                size_t                    args_size,
+                uint32_t                  grid,
+                uint32_t                  workgroup = 64,
+                rocprofiler_host_queue_t  queue     = {});
 
 // The signal value a dispatch started with 1 has right now (for PASS callbacks).
-int64_t
-signal_value(rocprofiler_host_signal_t sig);
+int64_t signal_value(rocprofiler_host_signal_t sig);
 
 // Device memory helpers.
 template <typename T>
@@ -223,9 +214,9 @@ device_alloc(size_t n)
 // a[i] += b[i] over n = 4096 work-items, with a known initial state.
 struct add_problem
 {
-    static constexpr uint64_t n = 4096;
-    int32_t*                  a = device_alloc<int32_t>(n);
-    int32_t*                  b = device_alloc<int32_t>(n);
+    static constexpr uint64_t n    = 4096;
+    int32_t*                  a    = device_alloc<int32_t>(n);
+    int32_t*                  b    = device_alloc<int32_t>(n);
     add_args                  args = {a, b, n};
 
     add_problem()
@@ -267,4 +258,4 @@ protected:
     void SetUp() override;
     void TearDown() override;
 };
-}  // namespace replay_test
+} // namespace replay_test

@@ -23,7 +23,8 @@ size_t
 configs_of(uint64_t kernel)
 {
     auto lock = std::lock_guard{log().mutex};
-    return static_cast<size_t>(std::count(log().config_kernels.begin(), log().config_kernels.end(), kernel));
+    return static_cast<size_t>(
+        std::count(log().config_kernels.begin(), log().config_kernels.end(), kernel));
 }
 
 // Dispatches count_kernel on the other queue and waits for it (from inside a replay callback).
@@ -40,12 +41,14 @@ TEST_F(isolation, reentrant_dispatch_from_replay_callbacks_runs_once_without_dea
     tool().targets = {device().add.handle};
     replay_fixed(2);
     auto counter     = std::atomic<int>{0};
-    tool().on_config = [&](payload_t&, auto*, rocprofiler_callback_phase_t phase) {
+    tool().on_config = [&](payload_t&, auto*, rocprofiler_callback_phase_t phase)
+    {
         if(phase == ROCPROFILER_CALLBACK_PHASE_ENTER) count_on_other_queue(counter);
     };
-    tool().on_pass = [&](payload_t& payload, auto*, rocprofiler_callback_phase_t phase) {
-        if(payload.current_pass == 0) count_on_other_queue(counter);  // ENTER and EXIT
-        (void) phase;
+    tool().on_pass = [&](payload_t& payload, auto*, rocprofiler_callback_phase_t phase)
+    {
+        if(payload.current_pass == 0) count_on_other_queue(counter); // ENTER and EXIT
+        (void)phase;
     };
     p.run();
     EXPECT_EQ(counter.load(), 3);
@@ -62,7 +65,9 @@ TEST_F(isolation, dispatch_from_inside_a_replayed_kernel_is_not_a_candidate)
     auto args    = spawn_args{device().count, device().other, &counter};
     run_kernel(device().spawn, &args, sizeof(args), 1, 1);
     ASSERT_EQ(rocprofiler_host_device_synchronize(), ROCPROFILER_HOST_STATUS_SUCCESS);
-    EXPECT_EQ(log().replay_of(ROCPROFILER_KERNEL_REPLAY_PASS, ROCPROFILER_CALLBACK_PHASE_ENTER).size(), 3u);
+    EXPECT_EQ(
+        log().replay_of(ROCPROFILER_KERNEL_REPLAY_PASS, ROCPROFILER_CALLBACK_PHASE_ENTER).size(),
+        3u);
     EXPECT_EQ(counter.load(), 3) << "a launch from a device thread repeats per pass (documented)";
     EXPECT_EQ(configs_of(device().count.handle), 0u);
 }
@@ -72,15 +77,16 @@ TEST_F(isolation, ordinary_dispatch_from_another_thread_waits_for_the_window)
     auto p         = add_problem{};
     tool().targets = {device().add.handle};
     replay_fixed(3);
-    auto counter = std::atomic<int>{0};
-    auto other   = std::thread{};
+    auto counter            = std::atomic<int>{0};
+    auto other              = std::thread{};
     auto seen_during_window = std::vector<int>{};
-    tool().on_pass = [&](payload_t& payload, auto*, rocprofiler_callback_phase_t phase) {
+    tool().on_pass          = [&](payload_t& payload, auto*, rocprofiler_callback_phase_t phase)
+    {
         if(phase == ROCPROFILER_CALLBACK_PHASE_ENTER && payload.current_pass == 0)
             other = std::thread{[&] { count_on_other_queue(counter); }};
         if(phase == ROCPROFILER_CALLBACK_PHASE_EXIT)
         {
-            std::this_thread::sleep_for(20ms);  // ample time for an unblocked dispatch to run
+            std::this_thread::sleep_for(20ms); // ample time for an unblocked dispatch to run
             seen_during_window.push_back(counter.load());
         }
     };
@@ -98,9 +104,9 @@ TEST_F(isolation, drain_that_does_not_finish_declines)
     auto p         = add_problem{};
     tool().targets = {device().add.handle};
     replay_fixed(3);
-    auto open  = std::atomic<bool>{false};
-    auto gate  = gate_args{&open};
-    auto sig   = rocprofiler_host_signal_t{};
+    auto open = std::atomic<bool>{false};
+    auto gate = gate_args{&open};
+    auto sig  = rocprofiler_host_signal_t{};
     ASSERT_EQ(rocprofiler_host_create_signal(1, &sig), ROCPROFILER_HOST_STATUS_SUCCESS);
     auto params              = rocprofiler_host_dispatch_params_t{};
     params.size              = sizeof(params);
@@ -112,25 +118,30 @@ TEST_F(isolation, drain_that_does_not_finish_declines)
     params.completion_signal = sig;
     ASSERT_EQ(rocprofiler_host_dispatch(device().other, &params), ROCPROFILER_HOST_STATUS_SUCCESS);
 
-    setenv("ROCPROFILER_LOG_LEVEL", "debug", 1);  // the warning is once per process
+    setenv("ROCPROFILER_LOG_LEVEL", "debug", 1); // the warning is once per process
     rocprofiler::common::log::reset_level_from_environment();
     ::testing::internal::CaptureStderr();
     auto t0 = std::chrono::steady_clock::now();
-    p.run();  // a different queue: the fall-through run is not behind the gate
+    p.run(); // a different queue: the fall-through run is not behind the gate
     auto waited = std::chrono::steady_clock::now() - t0;
     auto err    = ::testing::internal::GetCapturedStderr();
     unsetenv("ROCPROFILER_LOG_LEVEL");
     rocprofiler::common::log::reset_level_from_environment();
     open.store(true);
-    EXPECT_EQ(rocprofiler_host_signal_wait(sig, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, 2'000'000'000ULL, nullptr),
+    EXPECT_EQ(rocprofiler_host_signal_wait(
+                  sig, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, 2'000'000'000ULL, nullptr),
               ROCPROFILER_HOST_STATUS_SUCCESS);
     rocprofiler_host_destroy_signal(sig);
 
     EXPECT_NE(err.find("outcome=declined reason=agent_drain_stuck"), std::string::npos) << err;
     EXPECT_GE(waited, 100ms);
     EXPECT_LT(waited, 2s);
-    EXPECT_EQ(log().replay_of(ROCPROFILER_KERNEL_REPLAY_CONFIG, ROCPROFILER_CALLBACK_PHASE_EXIT).size(), 1u);
-    EXPECT_EQ(log().replay_of(ROCPROFILER_KERNEL_REPLAY_PASS, ROCPROFILER_CALLBACK_PHASE_ENTER).size(), 0u);
+    EXPECT_EQ(
+        log().replay_of(ROCPROFILER_KERNEL_REPLAY_CONFIG, ROCPROFILER_CALLBACK_PHASE_EXIT).size(),
+        1u);
+    EXPECT_EQ(
+        log().replay_of(ROCPROFILER_KERNEL_REPLAY_PASS, ROCPROFILER_CALLBACK_PHASE_ENTER).size(),
+        0u);
     EXPECT_TRUE(p.one_run());
 }
 
@@ -138,22 +149,23 @@ TEST_F(isolation, drain_that_does_not_finish_declines)
 
 struct script
 {
-    std::atomic<int>  snapshots       = 0;
-    std::atomic<int>  restores        = 0;
-    std::atomic<int>  executions      = 0;
-    std::atomic<int>  app_signals     = 0;
-    bool              restore_result  = true;
+    std::atomic<int> snapshots      = 0;
+    std::atomic<int> restores       = 0;
+    std::atomic<int> executions     = 0;
+    std::atomic<int> app_signals    = 0;
+    bool             restore_result = true;
     // Called inside every execution (on the submitting thread for passes).
-    std::function<void()> on_execute  = {};
+    std::function<void()> on_execute = {};
 };
 
 class scripted_memory final : public rocprofiler::dispatch::memory_backend
 {
 public:
     explicit scripted_memory(script& s)
-    : m_script{s}
-    {}
-    bool drain(uint64_t) override { return true; }
+        : m_script{s}
+    {
+    }
+    bool                       drain(uint64_t) override { return true; }
     std::optional<std::string> snapshot(const void*, size_t) override
     {
         ++m_script.snapshots;
@@ -174,9 +186,10 @@ class scripted_launch final : public rocprofiler::dispatch::launch_backend
 {
 public:
     explicit scripted_launch(script& s)
-    : m_script{s}
-    , m_memory{s}
-    {}
+        : m_script{s}
+        , m_memory{s}
+    {
+    }
     void enqueue(rocprofiler::dispatch::completion_fn on_complete) override
     {
         ++m_script.executions;
@@ -200,11 +213,11 @@ private:
 void
 intercept_scripted(script& s, uint64_t agent, uint64_t kernel)
 {
-    auto info        = rocprofiler::dispatch::launch_info{};
-    info.agent       = rocprofiler_agent_id_t{agent};
-    info.queue       = rocprofiler_queue_id_t{agent};
-    info.kernel_id   = kernel;
-    info.kernel_name = "scripted";
+    auto info           = rocprofiler::dispatch::launch_info{};
+    info.agent          = rocprofiler_agent_id_t{agent};
+    info.queue          = rocprofiler_queue_id_t{agent};
+    info.kernel_id      = kernel;
+    info.kernel_name    = "scripted";
     info.workgroup_size = {1, 1, 1};
     info.grid_size      = {1, 1, 1};
     rocprofiler::dispatch::intercept(info, std::make_shared<scripted_launch>(s));
@@ -216,7 +229,8 @@ constexpr uint64_t scripted_kernel_b = 0x5C0002;
 TEST_F(isolation, plan_declines_take_no_snapshot)
 {
     tool().targets = {scripted_kernel_a};
-    for(auto count : {std::optional<uint64_t>{}, std::optional<uint64_t>{1}, std::optional<uint64_t>{0}})
+    for(auto count :
+        {std::optional<uint64_t>{}, std::optional<uint64_t>{1}, std::optional<uint64_t>{0}})
     {
         auto s = script{};
         if(count) replay_fixed(*count);
@@ -251,7 +265,9 @@ TEST_F(isolation, failed_restore_ends_the_replay_and_is_reported)
     EXPECT_EQ(s.executions.load(), 1) << "no pass runs on unrestored memory";
     EXPECT_EQ(s.restores.load(), 1);
     EXPECT_EQ(s.app_signals.load(), 1);
-    EXPECT_EQ(log().replay_of(ROCPROFILER_KERNEL_REPLAY_PASS, ROCPROFILER_CALLBACK_PHASE_EXIT).size(), 1u);
+    EXPECT_EQ(
+        log().replay_of(ROCPROFILER_KERNEL_REPLAY_PASS, ROCPROFILER_CALLBACK_PHASE_EXIT).size(),
+        1u);
     EXPECT_NE(err.find("[error] [kernel-replay]"), std::string::npos) << err;
     EXPECT_NE(err.find("reason=restore_failed"), std::string::npos) << err;
 }
@@ -262,20 +278,27 @@ TEST_F(isolation, different_agents_replay_concurrently)
 {
     tool().targets = {scripted_kernel_a, scripted_kernel_b};
     replay_fixed(2);
-    auto a = script{};
-    auto b = script{};
-    auto mutex   = std::mutex{};
-    auto cv      = std::condition_variable{};
-    auto running = std::array<bool, 2>{false, false};
-    auto met     = std::array<bool, 2>{false, false};
-    auto rendezvous = [&](int me) {
+    auto a          = script{};
+    auto b          = script{};
+    auto mutex      = std::mutex{};
+    auto cv         = std::condition_variable{};
+    auto running    = std::array<bool, 2>{false, false};
+    auto met        = std::array<bool, 2>{false, false};
+    auto rendezvous = [&](int me)
+    {
         auto lock   = std::unique_lock{mutex};
         running[me] = true;
         cv.notify_all();
         met[me] = cv.wait_for(lock, 2s, [&] { return running[1 - me]; }) || met[me];
     };
-    a.on_execute = [&] { if(a.executions == 1) rendezvous(0); };
-    b.on_execute = [&] { if(b.executions == 1) rendezvous(1); };
+    a.on_execute = [&]
+    {
+        if(a.executions == 1) rendezvous(0);
+    };
+    b.on_execute = [&]
+    {
+        if(b.executions == 1) rendezvous(1);
+    };
     auto ta = std::thread{[&] { intercept_scripted(a, 0xA1, scripted_kernel_a); }};
     auto tb = std::thread{[&] { intercept_scripted(b, 0xB2, scripted_kernel_b); }};
     ta.join();
@@ -284,5 +307,5 @@ TEST_F(isolation, different_agents_replay_concurrently)
     EXPECT_EQ(a.executions.load(), 2);
     EXPECT_EQ(b.executions.load(), 2);
 }
-}  // namespace
-}  // namespace replay_test
+} // namespace
+} // namespace replay_test

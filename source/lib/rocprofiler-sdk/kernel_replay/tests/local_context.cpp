@@ -26,7 +26,8 @@ std::vector<int64_t>
 traced_passes()
 {
     auto out = std::vector<int64_t>{};
-    for(const auto& ev : log().dispatches_of(contexts().traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE))
+    for(const auto& ev :
+        log().dispatches_of(contexts().traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE))
         out.push_back(ev.pass_on_thread);
     return out;
 }
@@ -42,7 +43,8 @@ struct toggle
 void
 toggle_at_pass_enter(std::vector<toggle> toggles)
 {
-    tool().on_pass = [toggles](payload_t& payload, auto*, rocprofiler_callback_phase_t phase) {
+    tool().on_pass = [toggles](payload_t& payload, auto*, rocprofiler_callback_phase_t phase)
+    {
         if(phase != ROCPROFILER_CALLBACK_PHASE_ENTER) return;
         for(const auto& t : toggles)
         {
@@ -60,8 +62,9 @@ TEST_F(local_context, stop_is_sticky_scoped_to_the_loop_and_never_global)
     replay_fixed(3);
     auto active_in_pass = std::vector<int>{};
     toggle_at_pass_enter({{0, false, contexts().traced}});
-    auto inner = tool().on_pass;
-    tool().on_pass = [&](payload_t& payload, auto* ud, rocprofiler_callback_phase_t phase) {
+    auto inner     = tool().on_pass;
+    tool().on_pass = [&](payload_t& payload, auto* ud, rocprofiler_callback_phase_t phase)
+    {
         inner(payload, ud, phase);
         active_in_pass.push_back(is_active(contexts().traced));
     };
@@ -97,8 +100,9 @@ TEST_F(local_context, buffer_tracing_honours_the_mask)
     replay_fixed(3);
     toggle_at_pass_enter({{1, false, contexts().buffered}, {2, true, contexts().buffered}});
     p.run();
-    auto buf       = flushed_buffer();
-    auto completes = log().dispatches_of(contexts().traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
+    auto buf = flushed_buffer();
+    auto completes =
+        log().dispatches_of(contexts().traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
     ASSERT_EQ(completes.size(), 3u);
     ASSERT_EQ(buf.size(), 2u);
     EXPECT_EQ(buf[0].start, completes[0].start) << "pass 0 recorded";
@@ -110,13 +114,17 @@ TEST_F(local_context, return_codes_in_pass_enter)
     auto p         = add_problem{};
     tool().targets = {device().add.handle};
     replay_fixed(2);
-    tool().on_pass = [](payload_t& payload, auto*, rocprofiler_callback_phase_t phase) {
+    tool().on_pass = [](payload_t& payload, auto*, rocprofiler_callback_phase_t phase)
+    {
         if(phase != ROCPROFILER_CALLBACK_PHASE_ENTER || payload.current_pass != 0) return;
         auto unknown = rocprofiler_context_id_t{9999};
         EXPECT_EQ(payload.replay_stop_context(unknown), ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND);
-        EXPECT_EQ(payload.replay_start_context(unknown), ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND);
-        EXPECT_EQ(payload.replay_start_context(contexts().idle), ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_STARTED);
-        EXPECT_EQ(payload.replay_stop_context(contexts().idle), ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_STARTED);
+        EXPECT_EQ(payload.replay_start_context(unknown),
+                  ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND);
+        EXPECT_EQ(payload.replay_start_context(contexts().idle),
+                  ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_STARTED);
+        EXPECT_EQ(payload.replay_stop_context(contexts().idle),
+                  ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_STARTED);
         EXPECT_EQ(payload.replay_start_context(contexts().traced), ROCPROFILER_STATUS_SUCCESS)
             << "start of a participating context";
         EXPECT_EQ(payload.replay_stop_context(contexts().traced), ROCPROFILER_STATUS_SUCCESS);
@@ -126,7 +134,8 @@ TEST_F(local_context, return_codes_in_pass_enter)
     p.run();
     EXPECT_TRUE(traced_passes().empty());
     EXPECT_EQ(is_active(contexts().idle), 0) << "NOT_STARTED records nothing";
-    EXPECT_TRUE(log().dispatches_of(contexts().idle.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE).empty());
+    EXPECT_TRUE(
+        log().dispatches_of(contexts().idle.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE).empty());
 }
 
 TEST_F(local_context, illegal_outside_pass_enter_and_records_nothing)
@@ -134,16 +143,19 @@ TEST_F(local_context, illegal_outside_pass_enter_and_records_nothing)
     auto p         = add_problem{};
     tool().targets = {device().add.handle};
     replay_fixed(3);
-    toggle_fn start = nullptr;
-    toggle_fn stop  = nullptr;
+    toggle_fn start               = nullptr;
+    toggle_fn stop                = nullptr;
     auto      other_thread_status = ROCPROFILER_STATUS_SUCCESS;
-    tool().on_pass = [&](payload_t& payload, auto*, rocprofiler_callback_phase_t phase) {
+    tool().on_pass = [&](payload_t& payload, auto*, rocprofiler_callback_phase_t phase)
+    {
         start = payload.replay_start_context;
         stop  = payload.replay_stop_context;
         if(phase == ROCPROFILER_CALLBACK_PHASE_EXIT)
         {
-            EXPECT_EQ(stop(contexts().traced), ROCPROFILER_STATUS_ERROR_CONTEXT_ERROR) << "PASS EXIT";
-            EXPECT_EQ(start(contexts().traced), ROCPROFILER_STATUS_ERROR_CONTEXT_ERROR) << "PASS EXIT";
+            EXPECT_EQ(stop(contexts().traced), ROCPROFILER_STATUS_ERROR_CONTEXT_ERROR)
+                << "PASS EXIT";
+            EXPECT_EQ(start(contexts().traced), ROCPROFILER_STATUS_ERROR_CONTEXT_ERROR)
+                << "PASS EXIT";
         }
         else if(payload.current_pass == 1)
         {
@@ -160,9 +172,8 @@ TEST_F(local_context, illegal_outside_pass_enter_and_records_nothing)
     // During CONFIG of the next dispatch.
     log().clear();
     tool().on_pass   = {};
-    tool().on_config = [&](payload_t&, auto*, rocprofiler_callback_phase_t) {
-        EXPECT_EQ(stop(contexts().traced), ROCPROFILER_STATUS_ERROR_CONTEXT_ERROR) << "CONFIG";
-    };
+    tool().on_config = [&](payload_t&, auto*, rocprofiler_callback_phase_t)
+    { EXPECT_EQ(stop(contexts().traced), ROCPROFILER_STATUS_ERROR_CONTEXT_ERROR) << "CONFIG"; };
     p.run();
     EXPECT_EQ(traced_passes(), (std::vector<int64_t>{0, 1, 2}));
 }
@@ -172,14 +183,16 @@ TEST_F(local_context, override_is_thread_local)
     auto p         = add_problem{};
     tool().targets = {device().add.handle};
     replay_fixed(2);
-    auto here  = true;
-    auto there = false;
-    tool().on_pass = [&](payload_t& payload, auto*, rocprofiler_callback_phase_t phase) {
+    auto here      = true;
+    auto there     = false;
+    tool().on_pass = [&](payload_t& payload, auto*, rocprofiler_callback_phase_t phase)
+    {
         if(phase != ROCPROFILER_CALLBACK_PHASE_ENTER || payload.current_pass != 0) return;
         EXPECT_EQ(payload.replay_stop_context(contexts().traced), ROCPROFILER_STATUS_SUCCESS);
         const auto* ctx = rocprofiler::context::get(contexts().traced);
         here            = rocprofiler::context::is_active_for_this_thread(*ctx);
-        auto th = std::thread{[&] { there = rocprofiler::context::is_active_for_this_thread(*ctx); }};
+        auto th =
+            std::thread{[&] { there = rocprofiler::context::is_active_for_this_thread(*ctx); }};
         th.join();
     };
     p.run();
@@ -194,11 +207,13 @@ TEST_F(local_context, pass_services_run_on_the_submitting_thread_within_the_pass
     tool().targets = {device().add.handle};
     replay_fixed(3);
     auto flushed_at_exit = std::vector<size_t>{};
-    tool().on_pass = [&](payload_t&, auto*, rocprofiler_callback_phase_t phase) {
-        if(phase == ROCPROFILER_CALLBACK_PHASE_EXIT) flushed_at_exit.push_back(flushed_buffer().size());
+    tool().on_pass       = [&](payload_t&, auto*, rocprofiler_callback_phase_t phase)
+    {
+        if(phase == ROCPROFILER_CALLBACK_PHASE_EXIT)
+            flushed_at_exit.push_back(flushed_buffer().size());
     };
     p.run();
-    const auto me = os_thread_id();
+    const auto me   = os_thread_id();
     auto       lock = std::unique_lock{log().mutex};
     auto       n    = 0;
     for(const auto& ev : log().dispatches)
@@ -215,5 +230,5 @@ TEST_F(local_context, pass_services_run_on_the_submitting_thread_within_the_pass
     EXPECT_EQ(flushed_at_exit, (std::vector<size_t>{1, 2, 3}))
         << "each pass's buffer record is written before its PASS EXIT";
 }
-}  // namespace
-}  // namespace replay_test
+} // namespace
+} // namespace replay_test

@@ -29,7 +29,8 @@ TEST_F(memory_tests, every_pass_starts_from_the_snapshot_and_the_last_is_not_res
     tool().targets = {device().add.handle};
     replay_fixed(4);
     auto entered   = 0;
-    tool().on_pass = [&](payload_t&, auto*, rocprofiler_callback_phase_t phase) {
+    tool().on_pass = [&](payload_t&, auto*, rocprofiler_callback_phase_t phase)
+    {
         if(phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
         {
             ++entered;
@@ -50,7 +51,7 @@ struct loop_case
 {
     const char* name;
     uint64_t    pass_count;
-    int         stop_after;  // replay_continue returns 0 after this pass; -1: none
+    int         stop_after; // replay_continue returns 0 after this pass; -1: none
 };
 
 void
@@ -58,13 +59,13 @@ apply(const loop_case& c)
 {
     replay_fixed(c.pass_count);
     if(c.stop_after >= 0)
-        tool().continue_fn = [c](uint64_t pass, uint64_t, auto) {
-            return pass < static_cast<uint64_t>(c.stop_after) ? 1 : 0;
-        };
+        tool().continue_fn = [c](uint64_t pass, uint64_t, auto)
+        { return pass < static_cast<uint64_t>(c.stop_after) ? 1 : 0; };
 }
 
 class non_idempotent : public replay_fixture, public ::testing::WithParamInterface<loop_case>
-{};
+{
+};
 
 TEST_P(non_idempotent, add_in_place_leaves_one_run)
 {
@@ -77,11 +78,11 @@ TEST_P(non_idempotent, add_in_place_leaves_one_run)
 
 TEST_P(non_idempotent, atomic_histogram_leaves_one_run)
 {
-    constexpr uint64_t n = 4096;
-    constexpr uint32_t bins = 16;
-    auto* in   = device_alloc<uint32_t>(n);
-    auto* hist = device_alloc<uint32_t>(bins);
-    auto  expected = std::vector<uint32_t>(bins, 0);
+    constexpr uint64_t n        = 4096;
+    constexpr uint32_t bins     = 16;
+    auto*              in       = device_alloc<uint32_t>(n);
+    auto*              hist     = device_alloc<uint32_t>(bins);
+    auto               expected = std::vector<uint32_t>(bins, 0);
     for(uint64_t i = 0; i < n; ++i)
     {
         in[i] = static_cast<uint32_t>((i * 7) % 13 + i / 1000);
@@ -102,7 +103,7 @@ TEST_P(non_idempotent, atomic_histogram_leaves_one_run)
 TEST_P(non_idempotent, in_place_scan_leaves_one_run)
 {
     constexpr uint64_t n = 1024;
-    auto* a = device_alloc<int64_t>(n);
+    auto*              a = device_alloc<int64_t>(n);
     for(uint64_t i = 0; i < n; ++i)
         a[i] = static_cast<int64_t>(i + 1);
     tool().targets = {device().scan.handle};
@@ -140,15 +141,22 @@ TEST_F(memory_tests, snapshot_that_cannot_be_taken_declines_and_warns_once)
     unsetenv("ROCPROFILER_LOG_LEVEL");
     rocprofiler::common::log::reset_level_from_environment();
 
-    EXPECT_EQ(log().replay_of(ROCPROFILER_KERNEL_REPLAY_CONFIG, ROCPROFILER_CALLBACK_PHASE_ENTER).size(), 3u);
-    EXPECT_EQ(log().replay_of(ROCPROFILER_KERNEL_REPLAY_CONFIG, ROCPROFILER_CALLBACK_PHASE_EXIT).size(), 3u)
+    EXPECT_EQ(
+        log().replay_of(ROCPROFILER_KERNEL_REPLAY_CONFIG, ROCPROFILER_CALLBACK_PHASE_ENTER).size(),
+        3u);
+    EXPECT_EQ(
+        log().replay_of(ROCPROFILER_KERNEL_REPLAY_CONFIG, ROCPROFILER_CALLBACK_PHASE_EXIT).size(),
+        3u)
         << "CONFIG EXIT still fires";
-    EXPECT_EQ(log().replay_of(ROCPROFILER_KERNEL_REPLAY_PASS, ROCPROFILER_CALLBACK_PHASE_ENTER).size(), 0u);
+    EXPECT_EQ(
+        log().replay_of(ROCPROFILER_KERNEL_REPLAY_PASS, ROCPROFILER_CALLBACK_PHASE_ENTER).size(),
+        0u);
     // Three runs of a[i] += b[i]: each dispatch ran exactly once.
     for(uint64_t i = 0; i < add_problem::n; ++i)
         ASSERT_EQ(p.a[i], static_cast<int32_t>(i + 3 * (3 * i + 1)));
 
-    auto count = [&err](const std::string& needle) {
+    auto count = [&err](const std::string& needle)
+    {
         size_t n = 0;
         for(auto pos = err.find(needle); pos != std::string::npos; pos = err.find(needle, pos + 1))
             ++n;
@@ -158,9 +166,10 @@ TEST_F(memory_tests, snapshot_that_cannot_be_taken_declines_and_warns_once)
     // warning; later runs (--gtest_repeat) see debug lines only.
     static auto first_run = true;
     EXPECT_EQ(count("outcome=declined reason=footprint_budget"), 3u) << err;
-    EXPECT_EQ(count("[warning] [kernel-replay]"), first_run ? 1u : 0u) << "warned once per reason\n" << err;
+    EXPECT_EQ(count("[warning] [kernel-replay]"), first_run ? 1u : 0u) << "warned once per reason\n"
+                                                                       << err;
     EXPECT_EQ(count("[debug] [kernel-replay] dispatch_id="), first_run ? 2u : 3u) << err;
     first_run = false;
 }
-}  // namespace
-}  // namespace replay_test
+} // namespace
+} // namespace replay_test

@@ -40,8 +40,8 @@ rocprofiler_tool_configure_result_t*
 tool_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
 {
     id->name           = "kernel-replay-pass-only";
-    static auto result = rocprofiler_tool_configure_result_t{sizeof(rocprofiler_tool_configure_result_t),
-                                                             tool_initialize, nullptr, nullptr};
+    static auto result = rocprofiler_tool_configure_result_t{
+        sizeof(rocprofiler_tool_configure_result_t), tool_initialize, nullptr, nullptr};
     return &result;
 }
 
@@ -77,7 +77,8 @@ TEST(replay_pass_only, does_not_activate_replay)
     params.args_size         = sizeof(a);
     params.completion_signal = sig;
     ASSERT_EQ(rocprofiler_host_dispatch(queue, &params), ROCPROFILER_HOST_STATUS_SUCCESS);
-    ASSERT_EQ(rocprofiler_host_signal_wait(sig, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, 2'000'000'000ULL, nullptr),
+    ASSERT_EQ(rocprofiler_host_signal_wait(
+                  sig, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, 2'000'000'000ULL, nullptr),
               ROCPROFILER_HOST_STATUS_SUCCESS);
     ASSERT_EQ(rocprofiler_host_device_synchronize(), ROCPROFILER_HOST_STATUS_SUCCESS);
     auto value = int64_t{-99};
@@ -88,7 +89,7 @@ TEST(replay_pass_only, does_not_activate_replay)
         ASSERT_EQ(a[i], i + 1);
     rocprofiler_host_free(mem);
 }
-}  // namespace
+} // namespace
 
 int
 main(int argc, char** argv)

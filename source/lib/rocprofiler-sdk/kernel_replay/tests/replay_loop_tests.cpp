@@ -16,9 +16,9 @@ namespace
 {
 using loop_tests = replay_fixture;
 
-constexpr auto enter = ROCPROFILER_CALLBACK_PHASE_ENTER;
-constexpr auto exit_ = ROCPROFILER_CALLBACK_PHASE_EXIT;
-constexpr auto config = ROCPROFILER_KERNEL_REPLAY_CONFIG;
+constexpr auto enter   = ROCPROFILER_CALLBACK_PHASE_ENTER;
+constexpr auto exit_   = ROCPROFILER_CALLBACK_PHASE_EXIT;
+constexpr auto config  = ROCPROFILER_KERNEL_REPLAY_CONFIG;
 constexpr auto pass_op = ROCPROFILER_KERNEL_REPLAY_PASS;
 
 size_t
@@ -60,7 +60,7 @@ TEST_F(loop_tests, operation_names_are_queryable)
 
 TEST_F(loop_tests, config_and_pass_fire_enter_and_exit_in_order)
 {
-    auto p        = add_problem{};
+    auto p         = add_problem{};
     tool().targets = {device().add.handle};
     replay_fixed(3);
     p.run();
@@ -90,13 +90,15 @@ TEST_F(loop_tests, pass_count_left_null_is_not_replayed)
     EXPECT_EQ(log().replay_of(config, exit_).size(), 1u);
     EXPECT_EQ(passes_run(), 0u);
     EXPECT_TRUE(p.one_run());
-    EXPECT_EQ(log().dispatches_of(contexts().traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE).size(), 1u);
+    EXPECT_EQ(
+        log().dispatches_of(contexts().traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE).size(),
+        1u);
 }
 
 TEST_F(loop_tests, pass_count_one_is_not_replayed_and_continue_is_ignored)
 {
-    auto p             = add_problem{};
-    tool().targets     = {device().add.handle};
+    auto p         = add_problem{};
+    tool().targets = {device().add.handle};
     replay_fixed(1);
     tool().continue_fn = [](uint64_t, uint64_t, auto) { return 1; };
     p.run();
@@ -107,7 +109,8 @@ TEST_F(loop_tests, pass_count_one_is_not_replayed_and_continue_is_ignored)
 }
 
 class fixed_loop : public replay_fixture, public ::testing::WithParamInterface<uint64_t>
-{};
+{
+};
 
 TEST_P(fixed_loop, runs_exactly_n_passes_without_continue)
 {
@@ -131,10 +134,11 @@ INSTANTIATE_TEST_SUITE_P(passes, fixed_loop, ::testing::Values(2, 3, 7));
 
 TEST_F(loop_tests, fixed_loop_consults_continue_for_passes_0_to_n_minus_2)
 {
-    auto p             = add_problem{};
-    tool().targets     = {device().add.handle};
+    auto p         = add_problem{};
+    tool().targets = {device().add.handle};
     replay_fixed(4);
-    tool().continue_fn = [](uint64_t, uint64_t total, auto) {
+    tool().continue_fn = [](uint64_t, uint64_t total, auto)
+    {
         EXPECT_EQ(total, 4u);
         return 1;
     };
@@ -145,8 +149,8 @@ TEST_F(loop_tests, fixed_loop_consults_continue_for_passes_0_to_n_minus_2)
 
 TEST_F(loop_tests, continue_ends_a_fixed_loop_early)
 {
-    auto p             = add_problem{};
-    tool().targets     = {device().add.handle};
+    auto p         = add_problem{};
+    tool().targets = {device().add.handle};
     replay_fixed(5);
     tool().continue_fn = [](uint64_t pass, uint64_t, auto) { return pass < 1 ? 1 : 0; };
     p.run();
@@ -158,8 +162,8 @@ TEST_F(loop_tests, continue_ends_a_fixed_loop_early)
 
 TEST_F(loop_tests, continue_cannot_extend_a_fixed_loop)
 {
-    auto p             = add_problem{};
-    tool().targets     = {device().add.handle};
+    auto p         = add_problem{};
+    tool().targets = {device().add.handle};
     replay_fixed(3);
     tool().continue_fn = [](uint64_t, uint64_t, auto) { return 1; };
     p.run();
@@ -169,10 +173,11 @@ TEST_F(loop_tests, continue_cannot_extend_a_fixed_loop)
 
 TEST_F(loop_tests, zero_with_continue_is_an_indefinite_loop)
 {
-    auto p             = add_problem{};
-    tool().targets     = {device().add.handle};
+    auto p         = add_problem{};
+    tool().targets = {device().add.handle};
     replay_fixed(0);
-    tool().continue_fn = [](uint64_t pass, uint64_t total, auto) {
+    tool().continue_fn = [](uint64_t pass, uint64_t total, auto)
+    {
         EXPECT_EQ(total, 0u);
         return pass < 4 ? 1 : 0;
     };
@@ -198,7 +203,8 @@ TEST_F(loop_tests, zero_without_continue_warns_and_runs_once)
     auto err = ::testing::internal::GetCapturedStderr();
     unsetenv("ROCPROFILER_LOG_LEVEL");
     rocprofiler::common::log::reset_level_from_environment();
-    EXPECT_NE(err.find("outcome=declined reason=indefinite_without_continue"), std::string::npos) << err;
+    EXPECT_NE(err.find("outcome=declined reason=indefinite_without_continue"), std::string::npos)
+        << err;
     // Warned once per process: only the first such decline is a warning. ctest runs every test in
     // its own process; a whole-binary run may have warned in an earlier test.
     if(::testing::GTEST_FLAG(filter) != "*")
@@ -231,10 +237,11 @@ TEST_F(loop_tests, pass_fields_are_zero_during_config)
     auto p         = add_problem{};
     tool().targets = {device().add.handle};
     replay_fixed(2);
-    tool().on_config = [](payload_t& payload, auto*, rocprofiler_callback_phase_t phase) {
+    tool().on_config = [](payload_t& payload, auto*, rocprofiler_callback_phase_t phase)
+    {
         if(phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
         {
-            payload.current_pass = 77;  // the SDK must not carry these into CONFIG EXIT
+            payload.current_pass = 77; // the SDK must not carry these into CONFIG EXIT
             payload.total_passes = 77;
         }
     };
@@ -274,8 +281,9 @@ TEST_F(loop_tests, config_pointers_are_zero_during_pass_and_writes_are_ignored)
     auto p         = add_problem{};
     tool().targets = {device().add.handle};
     replay_fixed(3);
-    tool().on_pass = [](payload_t& payload, auto*, rocprofiler_callback_phase_t phase) {
-        if(phase != ROCPROFILER_CALLBACK_PHASE_ENTER) return;  // EXIT is recorded after on_pass
+    tool().on_pass = [](payload_t& payload, auto*, rocprofiler_callback_phase_t phase)
+    {
+        if(phase != ROCPROFILER_CALLBACK_PHASE_ENTER) return; // EXIT is recorded after on_pass
         payload.replay_pass_count = &one_pass;
         payload.replay_continue   = &never_continue;
         payload.current_pass      = 99;
@@ -306,14 +314,17 @@ TEST_F(loop_tests, config_pointers_are_zero_during_pass_and_writes_are_ignored)
 
 TEST_F(loop_tests, one_user_data_for_the_whole_sequence)
 {
-    auto p             = add_problem{};
-    tool().targets     = {device().add.handle};
+    auto p         = add_problem{};
+    tool().targets = {device().add.handle};
     replay_fixed(0);
-    tool().continue_fn = [](uint64_t pass, uint64_t, rocprofiler_user_data_t ud) {
+    tool().continue_fn = [](uint64_t pass, uint64_t, rocprofiler_user_data_t ud)
+    {
         EXPECT_EQ(ud.value, 0xC0FFEEu);
         return pass < 2 ? 1 : 0;
     };
-    tool().on_config = [](payload_t&, rocprofiler_user_data_t* ud, rocprofiler_callback_phase_t phase) {
+    tool().on_config =
+        [](payload_t&, rocprofiler_user_data_t* ud, rocprofiler_callback_phase_t phase)
+    {
         if(phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
         {
             EXPECT_EQ(ud->value, 0u);
@@ -323,7 +334,8 @@ TEST_F(loop_tests, one_user_data_for_the_whole_sequence)
     p.run();
     auto lock = std::lock_guard{log().mutex};
     ASSERT_EQ(log().replay.size(), 2u + 2u * 3u);
-    for(size_t i = 1; i < log().replay.size(); ++i)  // all but CONFIG ENTER (recorded before the write)
+    for(size_t i = 1; i < log().replay.size();
+        ++i) // all but CONFIG ENTER (recorded before the write)
         EXPECT_EQ(log().replay[i].user_data, 0xC0FFEEu) << "callback " << i;
     ASSERT_EQ(log().pass_count.size(), 1u);
     EXPECT_EQ(log().pass_count[0].user_data, 0xC0FFEEu);
@@ -340,14 +352,14 @@ TEST_F(loop_tests, one_dispatch_id_for_every_pass_and_the_counter_moves_once)
     auto before = rocprofiler::dispatch::dispatch_count();
     p.run();
     EXPECT_EQ(rocprofiler::dispatch::dispatch_count(), before + 1);
-    auto id = before + 1;
-    auto buf = flushed_buffer();
+    auto id   = before + 1;
+    auto buf  = flushed_buffer();
     auto lock = std::lock_guard{log().mutex};
     ASSERT_EQ(log().pass_count.size(), 1u);
     EXPECT_EQ(log().pass_count[0].dispatch_id, id);
     for(const auto& ev : log().replay)
         EXPECT_EQ(ev.dispatch_id, id);
-    EXPECT_EQ(log().dispatches.size(), 3u * 3u);  // ENQUEUE ENTER, EXIT, COMPLETE per pass
+    EXPECT_EQ(log().dispatches.size(), 3u * 3u); // ENQUEUE ENTER, EXIT, COMPLETE per pass
     for(const auto& ev : log().dispatches)
         EXPECT_EQ(ev.dispatch_id, id);
     ASSERT_EQ(buf.size(), 3u);
@@ -358,12 +370,13 @@ TEST_F(loop_tests, one_dispatch_id_for_every_pass_and_the_counter_moves_once)
 TEST_F(loop_tests, fall_through_run_carries_the_reserved_dispatch_id)
 {
     auto p         = add_problem{};
-    tool().targets = {device().add.handle};  // replay_pass_count left NULL
+    tool().targets = {device().add.handle}; // replay_pass_count left NULL
     auto before    = rocprofiler::dispatch::dispatch_count();
     p.run();
     EXPECT_EQ(rocprofiler::dispatch::dispatch_count(), before + 1);
-    auto completes = log().dispatches_of(contexts().traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
-    auto configs   = log().replay_of(config, enter);
+    auto completes =
+        log().dispatches_of(contexts().traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
+    auto configs = log().replay_of(config, enter);
     ASSERT_EQ(completes.size(), 1u);
     ASSERT_EQ(configs.size(), 1u);
     EXPECT_EQ(completes[0].dispatch_id, configs[0].dispatch_id);
@@ -376,8 +389,8 @@ TEST_F(loop_tests, correlation_ids_captured_once_external_ids_per_submit)
     tool().targets = {device().add.handle};
     replay_fixed(3);
     p.run();
-    auto buf       = flushed_buffer();
-    auto configs   = log().replay_of(config, enter);
+    auto buf     = flushed_buffer();
+    auto configs = log().replay_of(config, enter);
     ASSERT_EQ(configs.size(), 1u);
     const auto corr = configs[0].correlation;
     EXPECT_NE(corr.internal, 0u);
@@ -392,7 +405,8 @@ TEST_F(loop_tests, correlation_ids_captured_once_external_ids_per_submit)
     {
         EXPECT_EQ(ev.correlation.internal, corr.internal);
         EXPECT_EQ(ev.correlation.ancestor, corr.ancestor);
-        if(ev.operation == ROCPROFILER_KERNEL_DISPATCH_COMPLETE) externals.insert(ev.correlation.external.value);
+        if(ev.operation == ROCPROFILER_KERNEL_DISPATCH_COMPLETE)
+            externals.insert(ev.correlation.external.value);
     }
     EXPECT_EQ(externals.size(), 3u) << "external ids are requested per submit";
     for(const auto& ev : buf)
@@ -405,8 +419,9 @@ TEST_F(loop_tests, each_pass_has_its_own_timestamps)
     tool().targets = {device().add.handle};
     replay_fixed(3);
     p.run();
-    auto buf       = flushed_buffer();
-    auto completes = log().dispatches_of(contexts().traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
+    auto buf = flushed_buffer();
+    auto completes =
+        log().dispatches_of(contexts().traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
     ASSERT_EQ(completes.size(), 3u);
     ASSERT_EQ(buf.size(), 3u);
     for(size_t i = 0; i < 3; ++i)
@@ -428,12 +443,13 @@ struct completion_case
 {
     const char* name;
     uint64_t    pass_count;
-    int         stop_after;  // replay_continue returns 0 after this pass; -1: no replay_continue
+    int         stop_after; // replay_continue returns 0 after this pass; -1: no replay_continue
     size_t      expected_passes;
 };
 
 class completion : public replay_fixture, public ::testing::WithParamInterface<completion_case>
-{};
+{
+};
 
 TEST_P(completion, application_signal_fires_once_after_the_loop)
 {
@@ -442,16 +458,14 @@ TEST_P(completion, application_signal_fires_once_after_the_loop)
     tool().targets = {device().add.handle};
     replay_fixed(c.pass_count);
     if(c.stop_after >= 0)
-        tool().continue_fn = [c](uint64_t pass, uint64_t, auto) {
-            return pass < static_cast<uint64_t>(c.stop_after) ? 1 : 0;
-        };
+        tool().continue_fn = [c](uint64_t pass, uint64_t, auto)
+        { return pass < static_cast<uint64_t>(c.stop_after) ? 1 : 0; };
 
     auto sig = rocprofiler_host_signal_t{};
     ASSERT_EQ(rocprofiler_host_create_signal(1, &sig), ROCPROFILER_HOST_STATUS_SUCCESS);
     auto seen      = std::vector<int64_t>{};
-    tool().on_pass = [&seen, sig](payload_t&, auto*, rocprofiler_callback_phase_t) {
-        seen.push_back(signal_value(sig));
-    };
+    tool().on_pass = [&seen, sig](payload_t&, auto*, rocprofiler_callback_phase_t)
+    { seen.push_back(signal_value(sig)); };
     auto params              = rocprofiler_host_dispatch_params_t{};
     params.size              = sizeof(params);
     params.kernel            = device().add;
@@ -461,7 +475,8 @@ TEST_P(completion, application_signal_fires_once_after_the_loop)
     params.args_size         = sizeof(p.args);
     params.completion_signal = sig;
     ASSERT_EQ(rocprofiler_host_dispatch(device().queue, &params), ROCPROFILER_HOST_STATUS_SUCCESS);
-    EXPECT_EQ(rocprofiler_host_signal_wait(sig, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, 2'000'000'000ULL, nullptr),
+    EXPECT_EQ(rocprofiler_host_signal_wait(
+                  sig, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, 2'000'000'000ULL, nullptr),
               ROCPROFILER_HOST_STATUS_SUCCESS);
     EXPECT_EQ(rocprofiler_host_device_synchronize(), ROCPROFILER_HOST_STATUS_SUCCESS);
     EXPECT_EQ(signal_value(sig), 0) << "exactly one completion, never -1";
@@ -480,5 +495,5 @@ INSTANTIATE_TEST_SUITE_P(loops,
                                            completion_case{"indefinite", 0, 3, 4},
                                            completion_case{"declined", 1, -1, 0}),
                          [](const auto& info) { return std::string{info.param.name}; });
-}  // namespace
-}  // namespace replay_test
+} // namespace
+} // namespace replay_test

@@ -41,8 +41,8 @@ tool_init(rocprofiler_client_finalize_t, void*)
 {
     auto ctx = rocprofiler_context_id_t{};
     if(rocprofiler_create_context(&ctx) != ROCPROFILER_STATUS_SUCCESS ||
-       rocprofiler_configure_callback_tracing_service(ctx, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
-                                                      nullptr, 0, replay_callback, nullptr) !=
+       rocprofiler_configure_callback_tracing_service(
+           ctx, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, nullptr, 0, replay_callback, nullptr) !=
            ROCPROFILER_STATUS_SUCCESS)
         return 1;
     return rocprofiler_start_context(ctx) == ROCPROFILER_STATUS_SUCCESS ? 0 : 1;
@@ -100,7 +100,8 @@ void
 run(const char* name, rocprofiler_host_kernel_fn_t fn, const void* args, size_t args_size)
 {
     auto kernel = rocprofiler_host_kernel_t{};
-    ASSERT_EQ(rocprofiler_host_register_kernel(name, fn, 0, 0, &kernel), ROCPROFILER_HOST_STATUS_SUCCESS);
+    ASSERT_EQ(rocprofiler_host_register_kernel(name, fn, 0, 0, &kernel),
+              ROCPROFILER_HOST_STATUS_SUCCESS);
     auto queue = rocprofiler_host_queue_t{};
     ASSERT_EQ(rocprofiler_host_create_queue(&queue), ROCPROFILER_HOST_STATUS_SUCCESS);
     auto params           = rocprofiler_host_dispatch_params_t{};
@@ -114,7 +115,7 @@ run(const char* name, rocprofiler_host_kernel_fn_t fn, const void* args, size_t 
     ASSERT_EQ(rocprofiler_host_queue_synchronize(queue), ROCPROFILER_HOST_STATUS_SUCCESS);
     ASSERT_EQ(rocprofiler_host_destroy_queue(queue), ROCPROFILER_HOST_STATUS_SUCCESS);
 }
-}  // namespace
+} // namespace
 
 TEST(snapshot_scope, an_allocation_the_kernel_cannot_reach_is_never_written_back)
 {
@@ -123,7 +124,8 @@ TEST(snapshot_scope, an_allocation_the_kernel_cannot_reach_is_never_written_back
     auto* unrelated = device_alloc<int>(64);
     // Another part of the application writes memory the kernel never sees, during the window
     // (after the snapshot, before the restores of passes 1 and 2).
-    on_pass_enter = [unrelated](uint64_t pass) {
+    on_pass_enter = [unrelated](uint64_t pass)
+    {
         if(pass == 0) unrelated[0] = 100;
     };
     auto args = direct_args{data};
@@ -152,7 +154,8 @@ TEST(snapshot_scope, snapshot_all_restores_every_tracked_allocation)
     setenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT", "all", 1);
     auto* data      = device_alloc<int>(64);
     auto* unrelated = device_alloc<int>(64);
-    on_pass_enter   = [unrelated](uint64_t pass) {
+    on_pass_enter   = [unrelated](uint64_t pass)
+    {
         if(pass == 0) unrelated[0] = 100;
     };
     auto args = direct_args{data};

@@ -34,24 +34,24 @@ using payload_t = rocprofiler_callback_tracing_kernel_replay_data_t;
 
 // --- what the tool saw ---------------------------------------------------------------------------
 
-struct counting_choice  // the counting service's dispatch callback
+struct counting_choice // the counting service's dispatch callback
 {
     uint64_t dispatch_id = 0;
-    int64_t  pass        = -1;  // published on this thread when it ran
+    int64_t  pass        = -1; // published on this thread when it ran
     uint64_t thread      = 0;
 };
 
-struct counter_record  // the counting service's record callback
+struct counter_record // the counting service's record callback
 {
-    uint64_t                      dispatch_id   = 0;
-    std::vector<uint64_t>         value_ids     = {};  // rocprofiler_counter_record_t::dispatch_id
-    int64_t                       pass          = -1;
-    uint64_t                      thread        = 0;
-    uint64_t                      internal      = 0;
-    uint64_t                      external      = 0;
-    uint64_t                      start         = 0;
-    uint64_t                      end           = 0;
-    std::map<std::string, double> values        = {};
+    uint64_t                      dispatch_id = 0;
+    std::vector<uint64_t>         value_ids   = {}; // rocprofiler_counter_record_t::dispatch_id
+    int64_t                       pass        = -1;
+    uint64_t                      thread      = 0;
+    uint64_t                      internal    = 0;
+    uint64_t                      external    = 0;
+    uint64_t                      start       = 0;
+    uint64_t                      end         = 0;
+    std::map<std::string, double> values      = {};
 };
 
 struct buffered_header
@@ -65,18 +65,18 @@ struct buffered_header
 struct observations
 {
     std::mutex                   mutex          = {};
-    std::vector<std::string>     order          = {};  // "pass-enter 0", "choose 0", "record 0", ...
-    std::vector<uint64_t>        config_ids     = {};  // dispatch id at CONFIG ENTER
+    std::vector<std::string>     order          = {}; // "pass-enter 0", "choose 0", "record 0", ...
+    std::vector<uint64_t>        config_ids     = {}; // dispatch id at CONFIG ENTER
     std::vector<uint64_t>        config_exits   = {};
-    std::vector<uint64_t>        pass_ids       = {};  // dispatch id at every PASS ENTER
-    std::vector<uint64_t>        pass_count_ids = {};  // dispatch id given to replay_pass_count
-    std::vector<uint64_t>        continues      = {};  // current_pass given to replay_continue
-    std::vector<uint64_t>        internals      = {};  // internal correlation id, CONFIG + PASS
+    std::vector<uint64_t>        pass_ids       = {}; // dispatch id at every PASS ENTER
+    std::vector<uint64_t>        pass_count_ids = {}; // dispatch id given to replay_pass_count
+    std::vector<uint64_t>        continues      = {}; // current_pass given to replay_continue
+    std::vector<uint64_t>        internals      = {}; // internal correlation id, CONFIG + PASS
     std::vector<counting_choice> choices        = {};
     std::vector<counter_record>  records        = {};
     std::vector<buffered_header> headers        = {};
-    std::vector<uint64_t>        value_ids      = {};  // buffered value records' dispatch ids
-    std::vector<rocprofiler_kernel_dispatch_info_t> infos = {};  // CONFIG, PASS, counter records
+    std::vector<uint64_t>        value_ids      = {}; // buffered value records' dispatch ids
+    std::vector<rocprofiler_kernel_dispatch_info_t> infos = {}; // CONFIG, PASS, counter records
 
     void clear()
     {
@@ -99,7 +99,7 @@ struct observations
 observations&
 seen()
 {
-    static auto* value = new observations{};  // never destroyed: buffer callbacks may run at exit
+    static auto* value = new observations{}; // never destroyed: buffer callbacks may run at exit
     return *value;
 }
 
@@ -107,12 +107,12 @@ seen()
 
 struct behaviour
 {
-    uint64_t                                     target    = 0;  // kernel handle; others: no replay
+    uint64_t                                     target     = 0; // kernel handle; others: no replay
     std::function<uint64_t()>                    pass_count = {};
-    std::function<int(uint64_t pass)>            continue_fn = {};
+    std::function<int(uint64_t pass)>            continue_fn   = {};
     std::function<void(payload_t&)>              on_pass_enter = {};
     std::function<void(uint64_t pass)>           on_continue   = {};
-    std::vector<rocprofiler_counter_config_id_t> groups        = {};  // counting: group per pass
+    std::vector<rocprofiler_counter_config_id_t> groups        = {}; // counting: group per pass
 };
 
 behaviour g_behaviour = {};
@@ -201,7 +201,7 @@ replay_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_d
             seen().pass_ids.push_back(payload->dispatch_info.dispatch_id);
             seen().order.push_back("pass-enter " + std::to_string(payload->current_pass));
         }
-        this_thread_pass = static_cast<int64_t>(payload->current_pass);  // the spec's pattern
+        this_thread_pass = static_cast<int64_t>(payload->current_pass); // the spec's pattern
         if(g_behaviour.on_pass_enter) g_behaviour.on_pass_enter(*payload);
     }
     else
@@ -223,12 +223,14 @@ choose_config(rocprofiler_dispatch_counting_service_data_t data,
         auto lock = std::lock_guard{seen().mutex};
         if(!buffered)
         {
-            seen().choices.push_back({data.dispatch_info.dispatch_id, this_thread_pass, os_thread_id()});
+            seen().choices.push_back(
+                {data.dispatch_info.dispatch_id, this_thread_pass, os_thread_id()});
             seen().order.push_back("choose " + std::to_string(this_thread_pass));
         }
     }
-    auto group = (buffered || this_thread_pass < 0) ? size_t{0} : static_cast<size_t>(this_thread_pass);
-    *config    = g_behaviour.groups.at(group % g_behaviour.groups.size());
+    auto group =
+        (buffered || this_thread_pass < 0) ? size_t{0} : static_cast<size_t>(this_thread_pass);
+    *config = g_behaviour.groups.at(group % g_behaviour.groups.size());
 }
 
 std::string
@@ -284,11 +286,13 @@ buffer_callback(rocprofiler_context_id_t,
         if(headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_COUNTERS) continue;
         if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_PROFILE_COUNTING_DISPATCH_HEADER)
         {
-            const auto* h =
-                static_cast<const rocprofiler_dispatch_counting_service_record_t*>(headers[i]->payload);
+            const auto* h = static_cast<const rocprofiler_dispatch_counting_service_record_t*>(
+                headers[i]->payload);
             if(h->dispatch_info.kernel_id != g_behaviour.target) continue;
-            seen().headers.push_back(
-                {h->dispatch_info.dispatch_id, h->start_timestamp, h->end_timestamp, h->num_records});
+            seen().headers.push_back({h->dispatch_info.dispatch_id,
+                                      h->start_timestamp,
+                                      h->end_timestamp,
+                                      h->num_records});
         }
         else if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_VALUE)
         {
@@ -309,13 +313,17 @@ external_request(rocprofiler_thread_id_t,
                  rocprofiler_user_data_t* value,
                  void*)
 {
-    value->value = ++external_counter;  // "blindly incremented": one new id per submit
+    value->value = ++external_counter; // "blindly incremented": one new id per submit
     return 0;
 }
 
 void
-device_counting_cb(rocprofiler_context_id_t, rocprofiler_agent_id_t, rocprofiler_device_counting_agent_cb_t, void*)
-{}
+device_counting_cb(rocprofiler_context_id_t,
+                   rocprofiler_agent_id_t,
+                   rocprofiler_device_counting_agent_cb_t,
+                   void*)
+{
+}
 
 rocprofiler_agent_id_t
 find_gpu_agent()
@@ -323,7 +331,8 @@ find_gpu_agent()
     auto found = rocprofiler_agent_id_t{};
     rocprofiler_query_available_agents(
         ROCPROFILER_AGENT_INFO_VERSION_0,
-        [](rocprofiler_agent_version_t, const void** agents, size_t n, void* data) {
+        [](rocprofiler_agent_version_t, const void** agents, size_t n, void* data)
+        {
             for(size_t i = 0; i < n; ++i)
             {
                 const auto* agent = static_cast<const rocprofiler_agent_v0_t*>(agents[i]);
@@ -353,8 +362,13 @@ tool_init(rocprofiler_client_finalize_t, void*)
 {
     auto& c = g_ctx;
     TOOL_CHECK(rocprofiler_create_context(&c.replay));
-    TOOL_CHECK(rocprofiler_configure_callback_tracing_service(
-        c.replay, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, nullptr, 0, replay_callback, nullptr));
+    TOOL_CHECK(
+        rocprofiler_configure_callback_tracing_service(c.replay,
+                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                                                       nullptr,
+                                                       0,
+                                                       replay_callback,
+                                                       nullptr));
 
     TOOL_CHECK(rocprofiler_create_context(&c.counting));
     TOOL_CHECK(rocprofiler_configure_callback_dispatch_counting_service(
@@ -364,18 +378,23 @@ tool_init(rocprofiler_client_finalize_t, void*)
         c.counting, &kind, 1, external_request, nullptr));
 
     TOOL_CHECK(rocprofiler_create_context(&c.buffered));
-    TOOL_CHECK(rocprofiler_create_buffer(
-        c.buffered, 8192, 4096, ROCPROFILER_BUFFER_POLICY_LOSSLESS, buffer_callback, nullptr, &c.buffer));
-    static int buffered_marker = 1;  // non-NULL args: the buffered service's choice
+    TOOL_CHECK(rocprofiler_create_buffer(c.buffered,
+                                         8192,
+                                         4096,
+                                         ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                         buffer_callback,
+                                         nullptr,
+                                         &c.buffer));
+    static int buffered_marker = 1; // non-NULL args: the buffered service's choice
     TOOL_CHECK(rocprofiler_configure_buffer_dispatch_counting_service(
         c.buffered, c.buffer, choose_config, &buffered_marker));
 
     // Agent-wide counting: the one agent-wide service the spec names that exists in this API.
-    c.agent = find_gpu_agent();
+    c.agent         = find_gpu_agent();
     auto device_ctx = rocprofiler_context_id_t{};
     TOOL_CHECK(rocprofiler_create_context(&device_ctx));
-    c.device_counting_status =
-        rocprofiler_configure_device_counting_service(device_ctx, c.buffer, c.agent, device_counting_cb, nullptr);
+    c.device_counting_status = rocprofiler_configure_device_counting_service(
+        device_ctx, c.buffer, c.agent, device_counting_cb, nullptr);
 
     TOOL_CHECK(rocprofiler_start_context(c.replay));
     TOOL_CHECK(rocprofiler_start_context(c.counting));
@@ -405,7 +424,8 @@ void
 add_kernel(const rocprofiler_host_work_item_t* item, void* raw)
 {
     auto* args = static_cast<add_args*>(raw);
-    if(item->global_linear_id < args->n) args->a[item->global_linear_id] += args->b[item->global_linear_id];
+    if(item->global_linear_id < args->n)
+        args->a[item->global_linear_id] += args->b[item->global_linear_id];
 }
 
 struct device_t
@@ -417,7 +437,8 @@ struct device_t
 const device_t&
 device()
 {
-    static const device_t value = [] {
+    static const device_t value = []
+    {
         auto d = device_t{};
         if(rocprofiler_host_register_kernel("spec_gaps_add", add_kernel, 0, 0, &d.add) !=
                ROCPROFILER_HOST_STATUS_SUCCESS ||
@@ -437,12 +458,14 @@ struct add_problem
     add_args args = {};
 
     explicit add_problem(uint64_t count = 1024)
-    : n{count}
+        : n{count}
     {
         void* pa = nullptr;
         void* pb = nullptr;
-        EXPECT_EQ(rocprofiler_host_malloc(n * sizeof(int32_t), &pa), ROCPROFILER_HOST_STATUS_SUCCESS);
-        EXPECT_EQ(rocprofiler_host_malloc(n * sizeof(int32_t), &pb), ROCPROFILER_HOST_STATUS_SUCCESS);
+        EXPECT_EQ(rocprofiler_host_malloc(n * sizeof(int32_t), &pa),
+                  ROCPROFILER_HOST_STATUS_SUCCESS);
+        EXPECT_EQ(rocprofiler_host_malloc(n * sizeof(int32_t), &pb),
+                  ROCPROFILER_HOST_STATUS_SUCCESS);
         a    = static_cast<int32_t*>(pa);
         b    = static_cast<int32_t*>(pb);
         args = {a, b, n};
@@ -486,11 +509,14 @@ struct add_problem
         params.args              = &args;
         params.args_size         = sizeof(args);
         params.completion_signal = sig;
-        ASSERT_EQ(rocprofiler_host_dispatch(device().queue, &params), ROCPROFILER_HOST_STATUS_SUCCESS);
-        EXPECT_EQ(rocprofiler_host_signal_wait(
-                      sig, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, 60ULL * 1000 * 1000 * 1000, nullptr),
+        ASSERT_EQ(rocprofiler_host_dispatch(device().queue, &params),
                   ROCPROFILER_HOST_STATUS_SUCCESS);
-        EXPECT_EQ(rocprofiler_host_queue_synchronize(device().queue), ROCPROFILER_HOST_STATUS_SUCCESS);
+        EXPECT_EQ(
+            rocprofiler_host_signal_wait(
+                sig, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, 60ULL * 1000 * 1000 * 1000, nullptr),
+            ROCPROFILER_HOST_STATUS_SUCCESS);
+        EXPECT_EQ(rocprofiler_host_queue_synchronize(device().queue),
+                  ROCPROFILER_HOST_STATUS_SUCCESS);
         auto value = int64_t{-99};
         EXPECT_EQ(rocprofiler_host_signal_load(sig, &value), ROCPROFILER_HOST_STATUS_SUCCESS);
         EXPECT_EQ(value, 0) << "the application's completion fires exactly once";
@@ -506,8 +532,10 @@ host_counters()
     auto ids = std::vector<rocprofiler_counter_id_t>{};
     EXPECT_EQ(rocprofiler_iterate_agent_supported_counters(
                   g_ctx.agent,
-                  [](rocprofiler_agent_id_t, rocprofiler_counter_id_t* list, size_t n, void* data) {
-                      static_cast<std::vector<rocprofiler_counter_id_t>*>(data)->assign(list, list + n);
+                  [](rocprofiler_agent_id_t, rocprofiler_counter_id_t* list, size_t n, void* data)
+                  {
+                      static_cast<std::vector<rocprofiler_counter_id_t>*>(data)->assign(list,
+                                                                                        list + n);
                       return ROCPROFILER_STATUS_SUCCESS;
                   },
                   &ids),
@@ -672,7 +700,8 @@ TEST_F(spec_gaps, each_pass_has_its_own_counter_timestamps)
         EXPECT_EQ(seen().headers[i].end, r.end);
         if(i > 0)
         {
-            EXPECT_GT(r.start, seen().records[i - 1].end) << "pass " << i << " ran after pass " << i - 1;
+            EXPECT_GT(r.start, seen().records[i - 1].end)
+                << "pass " << i << " ran after pass " << i - 1;
             EXPECT_NE(seen().headers[i].start, seen().headers[i - 1].start);
         }
     }
@@ -727,10 +756,20 @@ TEST_F(spec_gaps, pass_published_at_pass_enter_selects_the_counter_group)
                 names.insert(name);
             EXPECT_EQ(names, group_names[i]) << "pass " << i << " holds group " << i;
         }
-        auto expected = std::vector<std::string>{"config-enter", "config-exit",
-                                                 "pass-enter 0", "choose 0", "record 0", "pass-exit 0",
-                                                 "pass-enter 1", "choose 1", "record 1", "pass-exit 1",
-                                                 "pass-enter 2", "choose 2", "record 2", "pass-exit 2"};
+        auto expected = std::vector<std::string>{"config-enter",
+                                                 "config-exit",
+                                                 "pass-enter 0",
+                                                 "choose 0",
+                                                 "record 0",
+                                                 "pass-exit 0",
+                                                 "pass-enter 1",
+                                                 "choose 1",
+                                                 "record 1",
+                                                 "pass-exit 1",
+                                                 "pass-enter 2",
+                                                 "choose 2",
+                                                 "record 2",
+                                                 "pass-exit 2"};
         EXPECT_EQ(seen().order, expected);
     }
 
@@ -752,8 +791,9 @@ TEST_F(spec_gaps, dispatch_counting_honours_the_local_mask)
     auto p             = add_problem{};
     g_behaviour.groups = three_groups();
     fixed(3);
-    auto active = std::vector<int>{};
-    g_behaviour.on_pass_enter = [&active](payload_t& payload) {
+    auto active               = std::vector<int>{};
+    g_behaviour.on_pass_enter = [&active](payload_t& payload)
+    {
         if(payload.current_pass == 0)
         {
             EXPECT_EQ(payload.replay_stop_context(g_ctx.buffered), ROCPROFILER_STATUS_SUCCESS);
@@ -778,11 +818,13 @@ TEST_F(spec_gaps, dispatch_counting_honours_the_local_mask)
         auto passes = std::vector<int64_t>{};
         for(const auto& r : seen().records)
             passes.push_back(r.pass);
-        EXPECT_EQ(passes, (std::vector<int64_t>{0, 2})) << "masked on pass 1 only (stop, then start)";
+        EXPECT_EQ(passes, (std::vector<int64_t>{0, 2}))
+            << "masked on pass 1 only (stop, then start)";
         auto chosen = std::vector<int64_t>{};
         for(const auto& c : seen().choices)
             chosen.push_back(c.pass);
-        EXPECT_EQ(chosen, (std::vector<int64_t>{0, 2})) << "a masked context is not asked for a config";
+        EXPECT_EQ(chosen, (std::vector<int64_t>{0, 2}))
+            << "a masked context is not asked for a config";
         EXPECT_TRUE(seen().headers.empty()) << "buffered counting stopped at pass 0, sticky";
     }
 
@@ -811,7 +853,8 @@ TEST_F(spec_gaps, stopping_the_replay_context_locally_does_not_stop_the_loop)
 {
     auto p = add_problem{};
     fixed(3);
-    g_behaviour.on_pass_enter = [](payload_t& payload) {
+    g_behaviour.on_pass_enter = [](payload_t& payload)
+    {
         if(payload.current_pass == 0)
         {
             EXPECT_EQ(payload.replay_stop_context(g_ctx.replay), ROCPROFILER_STATUS_SUCCESS);
@@ -821,9 +864,9 @@ TEST_F(spec_gaps, stopping_the_replay_context_locally_does_not_stop_the_loop)
     EXPECT_TRUE(p.one_run());
     auto lock = std::lock_guard{seen().mutex};
     EXPECT_EQ(seen().pass_ids.size(), 3u);
-    auto exits = std::count_if(seen().order.begin(), seen().order.end(), [](const std::string& s) {
-        return s.rfind("pass-exit", 0) == 0;
-    });
+    auto exits = std::count_if(seen().order.begin(),
+                               seen().order.end(),
+                               [](const std::string& s) { return s.rfind("pass-exit", 0) == 0; });
     EXPECT_EQ(exits, 3);
 }
 
@@ -843,7 +886,8 @@ sized_kernel(const rocprofiler_host_work_item_t* item, void* raw)
 
 TEST_F(spec_gaps, dispatch_info_is_the_kernels_and_the_submits_on_every_callback)
 {
-    static const auto kernel = [] {
+    static const auto kernel = []
+    {
         auto k = rocprofiler_host_kernel_t{};
         EXPECT_EQ(rocprofiler_host_register_kernel("spec_gaps_sized", sized_kernel, 24, 512, &k),
                   ROCPROFILER_HOST_STATUS_SUCCESS);
@@ -853,15 +897,16 @@ TEST_F(spec_gaps, dispatch_info_is_the_kernels_and_the_submits_on_every_callback
     g_behaviour.groups = three_groups();
     fixed(2);
     void* mem = nullptr;
-    ASSERT_EQ(rocprofiler_host_malloc(512 * sizeof(int32_t), &mem), ROCPROFILER_HOST_STATUS_SUCCESS);
-    auto args                = sized_args{static_cast<int32_t*>(mem)};
-    auto params              = rocprofiler_host_dispatch_params_t{};
-    params.size              = sizeof(params);
-    params.kernel            = kernel;
-    params.grid              = {4, 2, 1};
-    params.workgroup_size    = {16, 4, 1};
-    params.args              = &args;
-    params.args_size         = sizeof(args);
+    ASSERT_EQ(rocprofiler_host_malloc(512 * sizeof(int32_t), &mem),
+              ROCPROFILER_HOST_STATUS_SUCCESS);
+    auto args             = sized_args{static_cast<int32_t*>(mem)};
+    auto params           = rocprofiler_host_dispatch_params_t{};
+    params.size           = sizeof(params);
+    params.kernel         = kernel;
+    params.grid           = {4, 2, 1};
+    params.workgroup_size = {16, 4, 1};
+    params.args           = &args;
+    params.args_size      = sizeof(args);
     ASSERT_EQ(rocprofiler_host_dispatch(device().queue, &params), ROCPROFILER_HOST_STATUS_SUCCESS);
     ASSERT_EQ(rocprofiler_host_queue_synchronize(device().queue), ROCPROFILER_HOST_STATUS_SUCCESS);
     rocprofiler_host_free(mem);
@@ -893,10 +938,10 @@ TEST_F(spec_gaps, continue_runs_after_pass_exit_and_before_the_restore)
 {
     auto p = add_problem{};
     fixed(4);
-    g_behaviour.continue_fn = [](uint64_t) { return 1; };
-    auto at_continue        = std::vector<bool>{};
-    auto at_enter           = std::vector<bool>{};
-    g_behaviour.on_continue = [&](uint64_t) { at_continue.push_back(p.one_run()); };
+    g_behaviour.continue_fn   = [](uint64_t) { return 1; };
+    auto at_continue          = std::vector<bool>{};
+    auto at_enter             = std::vector<bool>{};
+    g_behaviour.on_continue   = [&](uint64_t) { at_continue.push_back(p.one_run()); };
     g_behaviour.on_pass_enter = [&](payload_t&) { at_enter.push_back(p.initial()); };
     p.run();
     EXPECT_TRUE(p.one_run()) << "no restore after the last executed pass";
@@ -904,11 +949,19 @@ TEST_F(spec_gaps, continue_runs_after_pass_exit_and_before_the_restore)
         << "replay_continue sees the pass's result: memory is not restored yet";
     EXPECT_EQ(at_enter, (std::vector<bool>{true, true, true, true})) << "restored before each pass";
     auto lock     = std::lock_guard{seen().mutex};
-    auto expected = std::vector<std::string>{"config-enter", "config-exit",
-                                             "pass-enter 0", "pass-exit 0", "continue 0",
-                                             "pass-enter 1", "pass-exit 1", "continue 1",
-                                             "pass-enter 2", "pass-exit 2", "continue 2",
-                                             "pass-enter 3", "pass-exit 3"};
+    auto expected = std::vector<std::string>{"config-enter",
+                                             "config-exit",
+                                             "pass-enter 0",
+                                             "pass-exit 0",
+                                             "continue 0",
+                                             "pass-enter 1",
+                                             "pass-exit 1",
+                                             "continue 1",
+                                             "pass-enter 2",
+                                             "pass-exit 2",
+                                             "continue 2",
+                                             "pass-enter 3",
+                                             "pass-exit 3"};
     EXPECT_EQ(seen().order, expected) << "never consulted after the final pass of a fixed loop";
 }
 
@@ -925,10 +978,17 @@ TEST_F(spec_gaps, indefinite_loop_ends_on_the_last_pass_without_a_restore)
     EXPECT_TRUE(p.one_run());
     EXPECT_EQ(at_continue, (std::vector<bool>{true, true, true}));
     auto lock     = std::lock_guard{seen().mutex};
-    auto expected = std::vector<std::string>{"config-enter", "config-exit",
-                                             "pass-enter 0", "pass-exit 0", "continue 0",
-                                             "pass-enter 1", "pass-exit 1", "continue 1",
-                                             "pass-enter 2", "pass-exit 2", "continue 2"};
+    auto expected = std::vector<std::string>{"config-enter",
+                                             "config-exit",
+                                             "pass-enter 0",
+                                             "pass-exit 0",
+                                             "continue 0",
+                                             "pass-enter 1",
+                                             "pass-exit 1",
+                                             "continue 1",
+                                             "pass-enter 2",
+                                             "pass-exit 2",
+                                             "continue 2"};
     EXPECT_EQ(seen().order, expected);
 }
 
@@ -957,7 +1017,7 @@ TEST_F(spec_gaps, indefinite_loop_has_no_pass_cap)
 TEST_F(spec_gaps, zero_without_continue_warns_at_the_default_level)
 {
     auto p = add_problem{};
-    fixed(0);  // no replay_continue
+    fixed(0); // no replay_continue
     ::testing::internal::CaptureStderr();
     p.run();
     auto err = ::testing::internal::GetCapturedStderr();
@@ -968,13 +1028,13 @@ TEST_F(spec_gaps, zero_without_continue_warns_at_the_default_level)
     EXPECT_EQ(seen().config_exits.size(), 1u);
     EXPECT_TRUE(seen().pass_ids.empty()) << "not replayed";
 }
-}  // namespace
+} // namespace
 
 int
 main(int argc, char** argv)
 {
     ::testing::InitGoogleTest(&argc, argv);
-    unsetenv("ROCPROFILER_LOG_LEVEL");  // the default level (warning) for the warning test
+    unsetenv("ROCPROFILER_LOG_LEVEL"); // the default level (warning) for the warning test
     if(rocprofiler_force_configure(&tool_configure) != ROCPROFILER_STATUS_SUCCESS) return 2;
     return RUN_ALL_TESTS();
 }

@@ -18,18 +18,18 @@
 
 namespace
 {
-constexpr uint32_t threads_count    = 8;
-constexpr uint32_t queues_count     = 4;
-constexpr uint32_t dispatches_each  = 500;
-constexpr uint32_t elements         = 256;
+constexpr uint32_t threads_count   = 8;
+constexpr uint32_t queues_count    = 4;
+constexpr uint32_t dispatches_each = 500;
+constexpr uint32_t elements        = 256;
 
 struct observations
 {
-    std::mutex                   mutex             = {};
-    std::map<uint64_t, uint64_t> planned_passes    = {};  // dispatch id -> passes asked for
-    std::map<uint64_t, uint64_t> pass_exits        = {};  // dispatch id -> PASS EXIT callbacks
-    std::map<uint64_t, uint64_t> completes         = {};  // dispatch id -> COMPLETE records
-    std::atomic<uint64_t>        configs           = 0;
+    std::mutex                   mutex          = {};
+    std::map<uint64_t, uint64_t> planned_passes = {}; // dispatch id -> passes asked for
+    std::map<uint64_t, uint64_t> pass_exits     = {}; // dispatch id -> PASS EXIT callbacks
+    std::map<uint64_t, uint64_t> completes      = {}; // dispatch id -> COMPLETE records
+    std::atomic<uint64_t>        configs        = 0;
 };
 
 observations&
@@ -71,8 +71,9 @@ void
 dispatch_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*, void*)
 {
     if(record.operation != ROCPROFILER_KERNEL_DISPATCH_COMPLETE) return;
-    auto* payload = static_cast<rocprofiler_callback_tracing_kernel_dispatch_data_t*>(record.payload);
-    auto  lock    = std::lock_guard{seen().mutex};
+    auto* payload =
+        static_cast<rocprofiler_callback_tracing_kernel_dispatch_data_t*>(record.payload);
+    auto lock = std::lock_guard{seen().mutex};
     ++seen().completes[payload->dispatch_info.dispatch_id];
 }
 
@@ -82,13 +83,19 @@ tool_init(rocprofiler_client_finalize_t, void*)
     auto replay = rocprofiler_context_id_t{};
     auto traced = rocprofiler_context_id_t{};
     if(rocprofiler_create_context(&replay) != ROCPROFILER_STATUS_SUCCESS ||
-       rocprofiler_configure_callback_tracing_service(replay, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
-                                                      nullptr, 0, replay_callback, nullptr) !=
-           ROCPROFILER_STATUS_SUCCESS ||
+       rocprofiler_configure_callback_tracing_service(replay,
+                                                      ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                                                      nullptr,
+                                                      0,
+                                                      replay_callback,
+                                                      nullptr) != ROCPROFILER_STATUS_SUCCESS ||
        rocprofiler_create_context(&traced) != ROCPROFILER_STATUS_SUCCESS ||
-       rocprofiler_configure_callback_tracing_service(traced, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
-                                                      nullptr, 0, dispatch_callback, nullptr) !=
-           ROCPROFILER_STATUS_SUCCESS)
+       rocprofiler_configure_callback_tracing_service(traced,
+                                                      ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                                                      nullptr,
+                                                      0,
+                                                      dispatch_callback,
+                                                      nullptr) != ROCPROFILER_STATUS_SUCCESS)
         return 1;
     return (rocprofiler_start_context(replay) == ROCPROFILER_STATUS_SUCCESS &&
             rocprofiler_start_context(traced) == ROCPROFILER_STATUS_SUCCESS)
@@ -117,7 +124,7 @@ accumulate(const rocprofiler_host_work_item_t* item, void* raw)
     auto* args = static_cast<accumulate_args*>(raw);
     args->a[item->global_linear_id] += args->b[item->global_linear_id];
 }
-}  // namespace
+} // namespace
 
 TEST(replay_stress, eight_threads_four_queues_every_dispatch_one_run_and_one_completion)
 {
@@ -133,60 +140,68 @@ TEST(replay_stress, eight_threads_four_queues_every_dispatch_one_run_and_one_com
     auto workers  = std::vector<std::thread>{};
     for(uint32_t t = 0; t < threads_count; ++t)
     {
-        workers.emplace_back([&, t] {
-            float* a = nullptr;
-            float* b = nullptr;
-            if(rocprofiler_host_malloc(elements * sizeof(float), reinterpret_cast<void**>(&a)) !=
-                   ROCPROFILER_HOST_STATUS_SUCCESS ||
-               rocprofiler_host_malloc(elements * sizeof(float), reinterpret_cast<void**>(&b)) !=
-                   ROCPROFILER_HOST_STATUS_SUCCESS)
+        workers.emplace_back(
+            [&, t]
             {
-                ++failures;
-                return;
-            }
-            for(uint32_t i = 0; i < elements; ++i)
-            {
-                a[i] = 0.0f;
-                b[i] = static_cast<float>((i % 7) + t + 1);  // exact in float for these sums
-            }
-            auto queue = queues[t % queues_count];
-            auto args  = accumulate_args{a, b};
-            for(uint32_t d = 1; d <= dispatches_each; ++d)
-            {
-                auto signal = rocprofiler_host_signal_t{};
-                if(rocprofiler_host_create_signal(1, &signal) != ROCPROFILER_HOST_STATUS_SUCCESS)
-                {
-                    ++failures;
-                    return;
-                }
-                signals[t].push_back(signal);
-                auto params              = rocprofiler_host_dispatch_params_t{};
-                params.size              = sizeof(params);
-                params.kernel            = kernel;
-                params.grid              = {elements / 64, 1, 1};
-                params.workgroup_size    = {64, 1, 1};
-                params.args              = &args;
-                params.args_size         = sizeof(args);
-                params.completion_signal = signal;
-                if(rocprofiler_host_dispatch(queue, &params) != ROCPROFILER_HOST_STATUS_SUCCESS ||
-                   rocprofiler_host_signal_wait(signal, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1,
-                                                60ULL * 1000 * 1000 * 1000, nullptr) !=
+                float* a = nullptr;
+                float* b = nullptr;
+                if(rocprofiler_host_malloc(elements * sizeof(float),
+                                           reinterpret_cast<void**>(&a)) !=
+                       ROCPROFILER_HOST_STATUS_SUCCESS ||
+                   rocprofiler_host_malloc(elements * sizeof(float),
+                                           reinterpret_cast<void**>(&b)) !=
                        ROCPROFILER_HOST_STATUS_SUCCESS)
                 {
                     ++failures;
                     return;
                 }
-                // The state of exactly d single runs, whatever the pass counts were.
                 for(uint32_t i = 0; i < elements; ++i)
                 {
-                    if(a[i] != static_cast<float>(d) * b[i])
+                    a[i] = 0.0f;
+                    b[i] = static_cast<float>((i % 7) + t + 1); // exact in float for these sums
+                }
+                auto queue = queues[t % queues_count];
+                auto args  = accumulate_args{a, b};
+                for(uint32_t d = 1; d <= dispatches_each; ++d)
+                {
+                    auto signal = rocprofiler_host_signal_t{};
+                    if(rocprofiler_host_create_signal(1, &signal) !=
+                       ROCPROFILER_HOST_STATUS_SUCCESS)
                     {
                         ++failures;
                         return;
                     }
+                    signals[t].push_back(signal);
+                    auto params              = rocprofiler_host_dispatch_params_t{};
+                    params.size              = sizeof(params);
+                    params.kernel            = kernel;
+                    params.grid              = {elements / 64, 1, 1};
+                    params.workgroup_size    = {64, 1, 1};
+                    params.args              = &args;
+                    params.args_size         = sizeof(args);
+                    params.completion_signal = signal;
+                    if(rocprofiler_host_dispatch(queue, &params) !=
+                           ROCPROFILER_HOST_STATUS_SUCCESS ||
+                       rocprofiler_host_signal_wait(signal,
+                                                    ROCPROFILER_HOST_SIGNAL_CONDITION_LT,
+                                                    1,
+                                                    60ULL * 1000 * 1000 * 1000,
+                                                    nullptr) != ROCPROFILER_HOST_STATUS_SUCCESS)
+                    {
+                        ++failures;
+                        return;
+                    }
+                    // The state of exactly d single runs, whatever the pass counts were.
+                    for(uint32_t i = 0; i < elements; ++i)
+                    {
+                        if(a[i] != static_cast<float>(d) * b[i])
+                        {
+                            ++failures;
+                            return;
+                        }
+                    }
                 }
-            }
-        });
+            });
     }
     for(auto& w : workers)
         w.join();
@@ -200,12 +215,13 @@ TEST(replay_stress, eight_threads_four_queues_every_dispatch_one_run_and_one_com
         for(auto signal : per_thread)
         {
             auto value = int64_t{-99};
-            ASSERT_EQ(rocprofiler_host_signal_load(signal, &value), ROCPROFILER_HOST_STATUS_SUCCESS);
+            ASSERT_EQ(rocprofiler_host_signal_load(signal, &value),
+                      ROCPROFILER_HOST_STATUS_SUCCESS);
             EXPECT_EQ(value, 0);
         }
     }
 
-    auto lock = std::lock_guard{seen().mutex};
+    auto           lock  = std::lock_guard{seen().mutex};
     constexpr auto total = uint64_t{threads_count} * dispatches_each;
     EXPECT_EQ(seen().configs.load(), total);
     ASSERT_EQ(seen().planned_passes.size(), total);

@@ -14,7 +14,7 @@
 
 namespace
 {
-std::atomic<int> completes = 0;
+std::atomic<int> completes        = 0;
 std::atomic<int> replay_callbacks = 0;
 
 void
@@ -29,9 +29,12 @@ tool_initialize(rocprofiler_client_finalize_t, void*)
 {
     auto ctx = rocprofiler_context_id_t{};
     if(rocprofiler_create_context(&ctx) != ROCPROFILER_STATUS_SUCCESS) std::abort();
-    if(rocprofiler_configure_callback_tracing_service(
-           ctx, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, nullptr, 0, dispatch_callback, nullptr) !=
-       ROCPROFILER_STATUS_SUCCESS)
+    if(rocprofiler_configure_callback_tracing_service(ctx,
+                                                      ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                                                      nullptr,
+                                                      0,
+                                                      dispatch_callback,
+                                                      nullptr) != ROCPROFILER_STATUS_SUCCESS)
         std::abort();
     if(rocprofiler_start_context(ctx) != ROCPROFILER_STATUS_SUCCESS) std::abort();
     return 0;
@@ -41,8 +44,8 @@ rocprofiler_tool_configure_result_t*
 tool_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
 {
     id->name           = "kernel-replay-unconfigured";
-    static auto result = rocprofiler_tool_configure_result_t{sizeof(rocprofiler_tool_configure_result_t),
-                                                             tool_initialize, nullptr, nullptr};
+    static auto result = rocprofiler_tool_configure_result_t{
+        sizeof(rocprofiler_tool_configure_result_t), tool_initialize, nullptr, nullptr};
     return &result;
 }
 
@@ -81,7 +84,8 @@ TEST(replay_unconfigured, tracker_is_off_and_dispatch_runs_once)
     params.completion_signal = sig;
     auto before              = rocprofiler::dispatch::dispatch_count();
     ASSERT_EQ(rocprofiler_host_dispatch(queue, &params), ROCPROFILER_HOST_STATUS_SUCCESS);
-    ASSERT_EQ(rocprofiler_host_signal_wait(sig, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, 2'000'000'000ULL, nullptr),
+    ASSERT_EQ(rocprofiler_host_signal_wait(
+                  sig, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, 2'000'000'000ULL, nullptr),
               ROCPROFILER_HOST_STATUS_SUCCESS);
     ASSERT_EQ(rocprofiler_host_device_synchronize(), ROCPROFILER_HOST_STATUS_SUCCESS);
     auto value = int64_t{-99};
@@ -105,13 +109,15 @@ TEST(replay_unconfigured, guard_is_free)
         void enqueue(rocprofiler::dispatch::completion_fn) override {}
         void signal_application(const rocprofiler::dispatch::execution_result&) override {}
     };
-    auto backend  = std::shared_ptr<rocprofiler::dispatch::launch_backend>{std::make_shared<never_used>()};
+    auto backend =
+        std::shared_ptr<rocprofiler::dispatch::launch_backend>{std::make_shared<never_used>()};
     auto dispatch = rocprofiler::dispatch::logical_dispatch{};
     EXPECT_FALSE(rocprofiler::kernel_replay::try_replay(dispatch, backend));
-    auto guard = rocprofiler::kernel_replay::ordinary_dispatch_guard{rocprofiler_agent_id_t{1}, *backend};
-    (void) guard;
+    auto guard =
+        rocprofiler::kernel_replay::ordinary_dispatch_guard{rocprofiler_agent_id_t{1}, *backend};
+    (void)guard;
 }
-}  // namespace
+} // namespace
 
 int
 main(int argc, char** argv)

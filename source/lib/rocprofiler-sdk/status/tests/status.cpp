@@ -115,4 +115,4 @@ TEST(status, out_of_range_values_give_an_unknown_string)
         EXPECT_NE(std::string{message}.find("unknown"), std::string::npos) << message;
     }
 }
-}  // namespace
+} // namespace

@@ -76,10 +76,11 @@ TEST(thread_id, is_the_os_thread_id)
 
     rocprofiler_thread_id_t other_tid      = 0;
     uint64_t                other_expected = 1;
-    auto                    other          = std::thread{[&] {
-        rocprofiler_get_thread_id(&other_tid);
-        other_expected = static_cast<uint64_t>(::syscall(SYS_gettid));
-    }};
+    auto                    other          = std::thread{[&]
+                             {
+                                 rocprofiler_get_thread_id(&other_tid);
+                                 other_expected = static_cast<uint64_t>(::syscall(SYS_gettid));
+                             }};
     other.join();
     EXPECT_EQ(other_tid, other_expected);
     EXPECT_NE(other_tid, tid);
@@ -89,4 +90,4 @@ TEST(thread_id, null_is_an_invalid_argument)
 {
     EXPECT_EQ(rocprofiler_get_thread_id(nullptr), ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
 }
-}  // namespace
+} // namespace

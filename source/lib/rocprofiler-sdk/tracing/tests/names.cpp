@@ -1,8 +1,8 @@
 // The internal name tables (tracing/names.hpp) and the replay operation names
 // (kernel_replay/kernel_replay.hpp).
 
-#include "kernel_replay/kernel_replay.hpp"
 #include "tracing/names.hpp"
+#include "kernel_replay/kernel_replay.hpp"
 
 #include <rocprofiler-sdk/fwd.h>
 
@@ -88,12 +88,13 @@ TEST(tracing_names, operation_validity)
 {
     constexpr int dispatch = ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH;
     EXPECT_FALSE(tracing::is_valid_callback_operation(dispatch, ROCPROFILER_KERNEL_DISPATCH_NONE));
-    EXPECT_TRUE(tracing::is_valid_callback_operation(dispatch, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE));
+    EXPECT_TRUE(
+        tracing::is_valid_callback_operation(dispatch, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE));
     EXPECT_TRUE(
         tracing::is_valid_callback_operation(dispatch, ROCPROFILER_KERNEL_DISPATCH_COMPLETE));
     EXPECT_FALSE(tracing::is_valid_callback_operation(dispatch, ROCPROFILER_KERNEL_DISPATCH_LAST));
-    EXPECT_FALSE(tracing::is_valid_callback_operation(ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API,
-                                                      1));
+    EXPECT_FALSE(
+        tracing::is_valid_callback_operation(ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API, 1));
     EXPECT_FALSE(tracing::is_valid_callback_operation(ROCPROFILER_CALLBACK_TRACING_LAST, 1));
     EXPECT_TRUE(tracing::is_valid_buffer_operation(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,
                                                    ROCPROFILER_KERNEL_DISPATCH_COMPLETE));
@@ -132,4 +133,4 @@ TEST(tracing_names, names_are_nul_terminated)
     ASSERT_EQ(op, std::optional<std::string_view>{"DEVICE_TO_HOST"});
     EXPECT_EQ(op->data()[op->size()], '\0');
 }
-}  // namespace
+} // namespace

@@ -41,26 +41,16 @@ constexpr auto expected_callback_kinds = std::array<std::string_view, 21>{
 };
 
 constexpr auto expected_buffer_kinds = std::array<std::string_view, 21>{
-    "HSA_CORE_API",
-    "HSA_AMD_EXT_API",
-    "HSA_IMAGE_EXT_API",
-    "HSA_FINALIZE_EXT_API",
-    "HIP_RUNTIME_API",
-    "HIP_COMPILER_API",
-    "MARKER_CORE_API",
-    "MARKER_CONTROL_API",
-    "MARKER_NAME_API",
-    "MEMORY_COPY",
-    "KERNEL_DISPATCH",
-    "PAGE_MIGRATION",
-    "SCRATCH_MEMORY",
-    "CORRELATION_ID_RETIREMENT",
-    "RCCL_API",
-    "OMPT",
-    "MEMORY_ALLOCATION",
-    "RUNTIME_INITIALIZATION",
-    "ROCDECODE_API",
-    "ROCJPEG_API",
+    "HSA_CORE_API",      "HSA_AMD_EXT_API",
+    "HSA_IMAGE_EXT_API", "HSA_FINALIZE_EXT_API",
+    "HIP_RUNTIME_API",   "HIP_COMPILER_API",
+    "MARKER_CORE_API",   "MARKER_CONTROL_API",
+    "MARKER_NAME_API",   "MEMORY_COPY",
+    "KERNEL_DISPATCH",   "PAGE_MIGRATION",
+    "SCRATCH_MEMORY",    "CORRELATION_ID_RETIREMENT",
+    "RCCL_API",          "OMPT",
+    "MEMORY_ALLOCATION", "RUNTIME_INITIALIZATION",
+    "ROCDECODE_API",     "ROCJPEG_API",
     "HIP_STREAM_API",
 };
 
@@ -75,7 +65,8 @@ collect_operations(Kind kind, Iterate iterate, Query query)
     auto ids    = std::vector<int32_t>{};
     auto status = iterate(
         kind,
-        [](Kind k, rocprofiler_tracing_operation_t op, void* data) -> int {
+        [](Kind k, rocprofiler_tracing_operation_t op, void* data) -> int
+        {
             static_cast<void>(k);
             static_cast<std::vector<int32_t>*>(data)->push_back(op);
             return 0;
@@ -212,10 +203,10 @@ TEST(callback_tracing_queries, bad_kind_is_not_found)
                   ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND);
         EXPECT_EQ(rocprofiler_query_callback_tracing_kind_operation_name(k, 1, &name, &len),
                   ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND);
-        EXPECT_EQ(rocprofiler_iterate_callback_tracing_kind_operations(
-                      k, [](rocprofiler_callback_tracing_kind_t, int32_t, void*) { return 0; },
-                      nullptr),
-                  ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND);
+        EXPECT_EQ(
+            rocprofiler_iterate_callback_tracing_kind_operations(
+                k, [](rocprofiler_callback_tracing_kind_t, int32_t, void*) { return 0; }, nullptr),
+            ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND);
     }
     EXPECT_STREQ(name, "untouched") << "outputs are left alone on failure";
     EXPECT_EQ(len, 77u);
@@ -230,10 +221,10 @@ TEST(buffer_tracing_queries, bad_kind_is_not_found)
                   ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND);
         EXPECT_EQ(rocprofiler_query_buffer_tracing_kind_operation_name(k, 1, nullptr, nullptr),
                   ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND);
-        EXPECT_EQ(rocprofiler_iterate_buffer_tracing_kind_operations(
-                      k, [](rocprofiler_buffer_tracing_kind_t, int32_t, void*) { return 0; },
-                      nullptr),
-                  ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND);
+        EXPECT_EQ(
+            rocprofiler_iterate_buffer_tracing_kind_operations(
+                k, [](rocprofiler_buffer_tracing_kind_t, int32_t, void*) { return 0; }, nullptr),
+            ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND);
     }
 }
 
@@ -261,9 +252,8 @@ TEST(callback_tracing_queries, listed_only_kinds_with_an_operation_enum)
               (op_names{{1, "LOAD"},
                         {2, "DEVICE_KERNEL_SYMBOL_REGISTER"},
                         {3, "HOST_KERNEL_SYMBOL_REGISTER"}}));
-    const auto copies =
-        op_names{{1, "HOST_TO_HOST"}, {2, "HOST_TO_DEVICE"}, {3, "DEVICE_TO_HOST"},
-                 {4, "DEVICE_TO_DEVICE"}};
+    const auto copies = op_names{
+        {1, "HOST_TO_HOST"}, {2, "HOST_TO_DEVICE"}, {3, "DEVICE_TO_HOST"}, {4, "DEVICE_TO_DEVICE"}};
     const auto allocations =
         op_names{{1, "ALLOCATE"}, {2, "VMEM_ALLOCATE"}, {3, "FREE"}, {4, "VMEM_FREE"}};
     EXPECT_EQ(callback_operations(ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY), copies);
@@ -323,7 +313,8 @@ TEST(callback_tracing_queries, iterates_every_kind_in_order)
 {
     auto kinds  = std::vector<int>{};
     auto status = rocprofiler_iterate_callback_tracing_kinds(
-        [](rocprofiler_callback_tracing_kind_t kind, void* data) {
+        [](rocprofiler_callback_tracing_kind_t kind, void* data)
+        {
             static_cast<std::vector<int>*>(data)->push_back(kind);
             return 0;
         },
@@ -338,7 +329,8 @@ TEST(buffer_tracing_queries, iterates_every_kind_in_order)
 {
     auto kinds  = std::vector<int>{};
     auto status = rocprofiler_iterate_buffer_tracing_kinds(
-        [](rocprofiler_buffer_tracing_kind_t kind, void* data) {
+        [](rocprofiler_buffer_tracing_kind_t kind, void* data)
+        {
             static_cast<std::vector<int>*>(data)->push_back(kind);
             return 0;
         },
@@ -360,7 +352,8 @@ TEST(callback_tracing_queries, iteration_stops_when_the_callback_returns_non_zer
 {
     auto kinds = stopper{3, 0};
     ASSERT_EQ(rocprofiler_iterate_callback_tracing_kinds(
-                  [](rocprofiler_callback_tracing_kind_t, void* data) {
+                  [](rocprofiler_callback_tracing_kind_t, void* data)
+                  {
                       auto* s = static_cast<stopper*>(data);
                       return ++s->calls >= s->stop_after ? 7 : 0;
                   },
@@ -371,7 +364,8 @@ TEST(callback_tracing_queries, iteration_stops_when_the_callback_returns_non_zer
     auto ops = stopper{1, 0};
     ASSERT_EQ(rocprofiler_iterate_callback_tracing_kind_operations(
                   ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
-                  [](rocprofiler_callback_tracing_kind_t, int32_t, void* data) {
+                  [](rocprofiler_callback_tracing_kind_t, int32_t, void* data)
+                  {
                       auto* s = static_cast<stopper*>(data);
                       return ++s->calls >= s->stop_after ? -1 : 0;
                   },
@@ -384,7 +378,8 @@ TEST(buffer_tracing_queries, iteration_stops_when_the_callback_returns_non_zero)
 {
     auto kinds = stopper{2, 0};
     ASSERT_EQ(rocprofiler_iterate_buffer_tracing_kinds(
-                  [](rocprofiler_buffer_tracing_kind_t, void* data) {
+                  [](rocprofiler_buffer_tracing_kind_t, void* data)
+                  {
                       auto* s = static_cast<stopper*>(data);
                       return ++s->calls >= s->stop_after ? 1 : 0;
                   },
@@ -395,7 +390,8 @@ TEST(buffer_tracing_queries, iteration_stops_when_the_callback_returns_non_zero)
     auto ops = stopper{1, 0};
     ASSERT_EQ(rocprofiler_iterate_buffer_tracing_kind_operations(
                   ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,
-                  [](rocprofiler_buffer_tracing_kind_t, int32_t, void* data) {
+                  [](rocprofiler_buffer_tracing_kind_t, int32_t, void* data)
+                  {
                       auto* s = static_cast<stopper*>(data);
                       return ++s->calls >= s->stop_after ? 1 : 0;
                   },
@@ -421,4 +417,4 @@ TEST(buffer_tracing_queries, null_callback_is_an_invalid_argument)
                   ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, nullptr),
               ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
 }
-}  // namespace
+} // namespace

@@ -11,7 +11,11 @@
         rocprofiler_host_status_t check_status_ = (call);                                          \
         if(check_status_ != ROCPROFILER_HOST_STATUS_SUCCESS)                                       \
         {                                                                                          \
-            fprintf(stderr, "%s:%d: %s -> %s\n", __FILE__, __LINE__, #call,                       \
+            fprintf(stderr,                                                                        \
+                    "%s:%d: %s -> %s\n",                                                           \
+                    __FILE__,                                                                      \
+                    __LINE__,                                                                      \
+                    #call,                                                                         \
                     rocprofiler_host_status_string(check_status_));                                \
             return 1;                                                                              \
         }                                                                                          \
@@ -27,7 +31,7 @@ typedef struct vadd_args
 static void
 vadd(const rocprofiler_host_work_item_t* item, void* args)
 {
-    vadd_args* va = (vadd_args*) args;
+    vadd_args* va = (vadd_args*)args;
     uint64_t   i  = item->global_linear_id;
     va->c[i]      = va->a[i] + va->b[i];
 }
@@ -45,7 +49,7 @@ main(void)
     rocprofiler_host_dispatch_params_t params;
     vadd_args                          args;
     int *                              a = NULL, *b = NULL, *c = NULL;
-    const char*                        name = NULL;
+    const char*                        name  = NULL;
     int64_t                            value = -1;
     int                                i;
 
@@ -54,9 +58,9 @@ main(void)
     CHECK(rocprofiler_host_register_kernel("c_vadd", vadd, 0, 0, &kernel));
     CHECK(rocprofiler_host_kernel_name(kernel, &name));
     if(strcmp(name, "c_vadd") != 0) return 1;
-    CHECK(rocprofiler_host_malloc(n * sizeof(int), (void**) &a));
-    CHECK(rocprofiler_host_malloc(n * sizeof(int), (void**) &b));
-    CHECK(rocprofiler_host_malloc(n * sizeof(int), (void**) &c));
+    CHECK(rocprofiler_host_malloc(n * sizeof(int), (void**)&a));
+    CHECK(rocprofiler_host_malloc(n * sizeof(int), (void**)&b));
+    CHECK(rocprofiler_host_malloc(n * sizeof(int), (void**)&c));
     for(i = 0; i < n; ++i)
     {
         a[i] = i;
@@ -65,20 +69,20 @@ main(void)
     CHECK(rocprofiler_host_memset(c, 0, n * sizeof(int)));
 
     memset(&params, 0, sizeof(params));
-    params.size                = sizeof(params);
-    params.kernel              = kernel;
-    params.grid.x              = n / 64;
-    params.grid.y              = 1;
-    params.grid.z              = 1;
-    params.workgroup_size.x    = 64;
-    params.workgroup_size.y    = 1;
-    params.workgroup_size.z    = 1;
-    args.a                     = a;
-    args.b                     = b;
-    args.c                     = c;
-    params.args                = &args;
-    params.args_size           = sizeof(args);
-    params.completion_signal   = done;
+    params.size              = sizeof(params);
+    params.kernel            = kernel;
+    params.grid.x            = n / 64;
+    params.grid.y            = 1;
+    params.grid.z            = 1;
+    params.workgroup_size.x  = 64;
+    params.workgroup_size.y  = 1;
+    params.workgroup_size.z  = 1;
+    args.a                   = a;
+    args.b                   = b;
+    args.c                   = c;
+    params.args              = &args;
+    params.args_size         = sizeof(args);
+    params.completion_signal = done;
     CHECK(rocprofiler_host_dispatch(queue, &params));
     CHECK(rocprofiler_host_signal_wait(
         done, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, ROCPROFILER_HOST_TIMEOUT_INFINITE, &value));

@@ -12,7 +12,10 @@ using host::test::unique_name;
 namespace
 {
 rocprofiler_host_kernel_t
-register_kernel(const char* base, rocprofiler_host_kernel_fn_t fn, uint32_t priv = 0, uint32_t group = 0)
+register_kernel(const char*                  base,
+                rocprofiler_host_kernel_fn_t fn,
+                uint32_t                     priv  = 0,
+                uint32_t                     group = 0)
 {
     auto k    = rocprofiler_host_kernel_t{};
     auto name = unique_name(base);
@@ -37,7 +40,7 @@ struct fixture
         EXPECT_EQ(rocprofiler_host_destroy_queue(queue), ROCPROFILER_HOST_STATUS_SUCCESS);
         EXPECT_EQ(rocprofiler_host_destroy_signal(signal), ROCPROFILER_HOST_STATUS_SUCCESS);
     }
-    fixture(const fixture&) = delete;
+    fixture(const fixture&)            = delete;
     fixture& operator=(const fixture&) = delete;
 
     rocprofiler_host_status_t wait(int64_t below = 1) const
@@ -64,17 +67,17 @@ vadd(const rocprofiler_host_work_item_t* item, void* args)
     auto  i  = item->global_linear_id;
     va->c[i] = va->a[i] + va->b[i];
 }
-}  // namespace
+} // namespace
 
 TEST(host_dispatch, vector_add_over_a_3d_grid)
 {
-    auto       f     = fixture{};
-    const auto grid  = rocprofiler_host_dim3_t{3, 2, 2};
-    const auto wg    = rocprofiler_host_dim3_t{4, 3, 2};
-    const auto n     = size_t{3 * 4} * (2 * 3) * (2 * 2);
-    float*     a     = nullptr;
-    float*     b     = nullptr;
-    float*     c     = nullptr;
+    auto       f    = fixture{};
+    const auto grid = rocprofiler_host_dim3_t{3, 2, 2};
+    const auto wg   = rocprofiler_host_dim3_t{4, 3, 2};
+    const auto n    = size_t{3 * 4} * (2 * 3) * (2 * 2);
+    float*     a    = nullptr;
+    float*     b    = nullptr;
+    float*     c    = nullptr;
     HOST_ASSERT_OK(rocprofiler_host_malloc(n * sizeof(float), reinterpret_cast<void**>(&a)));
     HOST_ASSERT_OK(rocprofiler_host_malloc(n * sizeof(float), reinterpret_cast<void**>(&b)));
     HOST_ASSERT_OK(rocprofiler_host_malloc(n * sizeof(float), reinterpret_cast<void**>(&c)));
@@ -100,9 +103,9 @@ namespace
 {
 struct count_args
 {
-    uint32_t* counts;   // one per work-item, by global linear id
-    uint32_t* errors;   // inconsistent work-item descriptions
-    uint32_t* order;    // per workgroup: next expected local linear id
+    uint32_t* counts; // one per work-item, by global linear id
+    uint32_t* errors; // inconsistent work-item descriptions
+    uint32_t* order;  // per workgroup: next expected local linear id
 };
 
 void
@@ -114,33 +117,36 @@ count_kernel(const rocprofiler_host_work_item_t* item, void* args)
     const auto& g  = item->grid_size;
     const auto& ws = item->workgroup_size;
     auto        ok = true;
-    ok = ok && item->workgroup_id.x < g.x && item->workgroup_id.y < g.y && item->workgroup_id.z < g.z;
+    ok             = ok && item->workgroup_id.x < g.x && item->workgroup_id.y < g.y &&
+         item->workgroup_id.z < g.z;
     ok = ok && item->local_id.x < ws.x && item->local_id.y < ws.y && item->local_id.z < ws.z;
     ok = ok && item->global_id.x == uint64_t{item->workgroup_id.x} * ws.x + item->local_id.x;
     ok = ok && item->global_id.y == uint64_t{item->workgroup_id.y} * ws.y + item->local_id.y;
     ok = ok && item->global_id.z == uint64_t{item->workgroup_id.z} * ws.z + item->local_id.z;
-    ok = ok && item->local_linear_id == item->local_id.x + ws.x * (item->local_id.y + ws.y * item->local_id.z);
+    ok = ok && item->local_linear_id ==
+                   item->local_id.x + ws.x * (item->local_id.y + ws.y * item->local_id.z);
     // Work-items of a workgroup run in linear order, x fastest, one at a time.
-    auto wg = item->workgroup_id.x + uint64_t{g.x} * (item->workgroup_id.y + uint64_t{g.y} * item->workgroup_id.z);
-    ok      = ok && ca->order[wg] == item->local_linear_id;
+    auto wg = item->workgroup_id.x +
+              uint64_t{g.x} * (item->workgroup_id.y + uint64_t{g.y} * item->workgroup_id.z);
+    ok            = ok && ca->order[wg] == item->local_linear_id;
     ca->order[wg] = item->local_linear_id + 1;
     if(!ok) __atomic_fetch_add(ca->errors, 1u, __ATOMIC_RELAXED);
 }
-}  // namespace
+} // namespace
 
 TEST(host_dispatch, every_work_item_runs_exactly_once_in_linear_order)
 {
-    auto       f       = fixture{};
-    const auto grid    = rocprofiler_host_dim3_t{5, 3, 2};
-    const auto wg      = rocprofiler_host_dim3_t{7, 2, 3};
-    const auto groups  = size_t{5 * 3 * 2};
-    const auto n       = groups * (7 * 2 * 3);
-    auto       counts  = std::vector<uint32_t>(n, 0);
-    auto       order   = std::vector<uint32_t>(groups, 0);
-    auto       errors  = uint32_t{0};
-    auto       args    = count_args{counts.data(), &errors, order.data()};
-    auto       k       = register_kernel("count", count_kernel);
-    auto       params  = make_params(k, grid, wg, &args, sizeof(args), f.signal);
+    auto       f      = fixture{};
+    const auto grid   = rocprofiler_host_dim3_t{5, 3, 2};
+    const auto wg     = rocprofiler_host_dim3_t{7, 2, 3};
+    const auto groups = size_t{5 * 3 * 2};
+    const auto n      = groups * (7 * 2 * 3);
+    auto       counts = std::vector<uint32_t>(n, 0);
+    auto       order  = std::vector<uint32_t>(groups, 0);
+    auto       errors = uint32_t{0};
+    auto       args   = count_args{counts.data(), &errors, order.data()};
+    auto       k      = register_kernel("count", count_kernel);
+    auto       params = make_params(k, grid, wg, &args, sizeof(args), f.signal);
     HOST_ASSERT_OK(rocprofiler_host_dispatch(f.queue, &params));
     HOST_ASSERT_OK(f.wait());
     for(size_t i = 0; i < n; ++i)
@@ -154,9 +160,9 @@ namespace
 {
 struct segment_args
 {
-    uint32_t* items_seen;      // per workgroup, counted in the group segment
-    uint32_t* dirty_group;     // group segment not zero at workgroup start
-    uint32_t* dirty_private;   // private segment not zero at work-item start
+    uint32_t* items_seen;    // per workgroup, counted in the group segment
+    uint32_t* dirty_group;   // group segment not zero at workgroup start
+    uint32_t* dirty_private; // private segment not zero at work-item start
     uint32_t* bad_sizes;
 };
 
@@ -187,7 +193,7 @@ segment_kernel(const rocprofiler_host_work_item_t* item, void* args)
     if(item->local_linear_id + 1 == item->workgroup_size.x * item->workgroup_size.y)
         sa->items_seen[wg] = seen;
 }
-}  // namespace
+} // namespace
 
 TEST(host_dispatch, group_segment_is_per_workgroup_and_zeroed)
 {
@@ -199,7 +205,7 @@ TEST(host_dispatch, group_segment_is_per_workgroup_and_zeroed)
     auto       bad    = uint32_t{0};
     auto       args   = segment_args{seen.data(), &dirty, &dirtyp, &bad};
     auto       k      = register_kernel("segments", segment_kernel, 24, 96);
-    auto params = make_params(k, {8, 8, 1}, {4, 4, 1}, &args, sizeof(args), f.signal);
+    auto       params = make_params(k, {8, 8, 1}, {4, 4, 1}, &args, sizeof(args), f.signal);
     params.dynamic_group_segment_size = 32;
     HOST_ASSERT_OK(rocprofiler_host_dispatch(f.queue, &params));
     HOST_ASSERT_OK(f.wait());
@@ -224,12 +230,12 @@ store_value(const rocprofiler_host_work_item_t*, void* args)
     auto* va = static_cast<value_args*>(args);
     *va->out = va->value;
 }
-}  // namespace
+} // namespace
 
 TEST(host_dispatch, arguments_are_copied_at_submit)
 {
-    auto f      = fixture{};
-    auto hold   = gate{};
+    auto  f     = fixture{};
+    auto  hold  = gate{};
     auto* holdp = &hold;
     auto  gk    = register_kernel("gate", host::test::gate_kernel);
     auto  sk    = register_kernel("store", store_value);
@@ -253,11 +259,13 @@ TEST(host_dispatch, arguments_are_copied_at_submit)
 
 TEST(host_dispatch, invalid_arguments)
 {
-    auto f   = fixture{};
-    auto k   = register_kernel("noop", +[](const rocprofiler_host_work_item_t*, void*) {});
-    auto ok  = make_params(k, {1, 1, 1}, {1, 1, 1});
-    auto bad = ok;
-    auto expect = [&](rocprofiler_host_status_t status, const rocprofiler_host_dispatch_params_t& p) {
+    auto f = fixture{};
+    auto k = register_kernel(
+        "noop", +[](const rocprofiler_host_work_item_t*, void*) {});
+    auto ok     = make_params(k, {1, 1, 1}, {1, 1, 1});
+    auto bad    = ok;
+    auto expect = [&](rocprofiler_host_status_t status, const rocprofiler_host_dispatch_params_t& p)
+    {
         HOST_EXPECT_STATUS(status, rocprofiler_host_dispatch(f.queue, &p));
         bad = ok;
     };
@@ -266,30 +274,48 @@ TEST(host_dispatch, invalid_arguments)
 
     HOST_EXPECT_STATUS(invalid, rocprofiler_host_dispatch(f.queue, nullptr));
     HOST_EXPECT_STATUS(invalid, rocprofiler_host_dispatch(rocprofiler_host_queue_t{0}, &ok));
-    HOST_EXPECT_STATUS(not_found, rocprofiler_host_dispatch(rocprofiler_host_queue_t{1u << 30}, &ok));
-    bad.size = 0;                                     expect(invalid, bad);
-    bad.size = sizeof(bad) - sizeof(bad.completion_signal); expect(invalid, bad);
-    bad.kernel.handle = 0;                            expect(invalid, bad);
-    bad.kernel.handle = 1u << 30;                     expect(not_found, bad);
-    bad.grid.x = 0;                                   expect(invalid, bad);
-    bad.grid.y = 0;                                   expect(invalid, bad);
-    bad.grid.z = 0;                                   expect(invalid, bad);
-    bad.workgroup_size.x = 0;                         expect(invalid, bad);
-    bad.workgroup_size.z = 0;                         expect(invalid, bad);
-    bad.workgroup_size = {1025, 1, 1};                expect(invalid, bad);
-    bad.workgroup_size = {32, 32, 2};                 expect(invalid, bad);
-    bad.grid = {UINT32_MAX, UINT32_MAX, UINT32_MAX};  expect(invalid, bad);  // > 2^64 work-items
-    bad.args_size = 8;                                expect(invalid, bad);  // args NULL
-    bad.args = &ok; bad.args_size = ROCPROFILER_HOST_MAX_ARGS_SIZE + 1; expect(invalid, bad);
-    bad.dynamic_group_segment_size = ROCPROFILER_HOST_MAX_GROUP_SEGMENT_SIZE + 1; expect(invalid, bad);
-    bad.completion_signal.handle = 1u << 30;          expect(not_found, bad);
+    HOST_EXPECT_STATUS(not_found,
+                       rocprofiler_host_dispatch(rocprofiler_host_queue_t{1u << 30}, &ok));
+    bad.size = 0;
+    expect(invalid, bad);
+    bad.size = sizeof(bad) - sizeof(bad.completion_signal);
+    expect(invalid, bad);
+    bad.kernel.handle = 0;
+    expect(invalid, bad);
+    bad.kernel.handle = 1u << 30;
+    expect(not_found, bad);
+    bad.grid.x = 0;
+    expect(invalid, bad);
+    bad.grid.y = 0;
+    expect(invalid, bad);
+    bad.grid.z = 0;
+    expect(invalid, bad);
+    bad.workgroup_size.x = 0;
+    expect(invalid, bad);
+    bad.workgroup_size.z = 0;
+    expect(invalid, bad);
+    bad.workgroup_size = {1025, 1, 1};
+    expect(invalid, bad);
+    bad.workgroup_size = {32, 32, 2};
+    expect(invalid, bad);
+    bad.grid = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    expect(invalid, bad); // > 2^64 work-items
+    bad.args_size = 8;
+    expect(invalid, bad); // args NULL
+    bad.args      = &ok;
+    bad.args_size = ROCPROFILER_HOST_MAX_ARGS_SIZE + 1;
+    expect(invalid, bad);
+    bad.dynamic_group_segment_size = ROCPROFILER_HOST_MAX_GROUP_SEGMENT_SIZE + 1;
+    expect(invalid, bad);
+    bad.completion_signal.handle = 1u << 30;
+    expect(not_found, bad);
 
     // The largest workgroup and group segment are accepted, and so is a larger (newer) struct.
     struct newer_params
     {
         rocprofiler_host_dispatch_params_t v1;
         uint64_t                           future_field;
-    } newer = {ok, 123};
+    } newer                             = {ok, 123};
     newer.v1.size                       = sizeof(newer);
     newer.v1.workgroup_size             = {32, 32, 1};
     newer.v1.dynamic_group_segment_size = ROCPROFILER_HOST_MAX_GROUP_SEGMENT_SIZE;
@@ -315,40 +341,50 @@ struct nested_args
 void
 nested_parent(const rocprofiler_host_work_item_t*, void* args)
 {
-    auto* na       = static_cast<nested_args*>(args);
-    auto  child    = value_args{99, na->out};
-    auto  params   = make_params(na->child, {1, 1, 1}, {1, 1, 1}, &child, sizeof(child), na->child_signal);
+    auto* na    = static_cast<nested_args*>(args);
+    auto  child = value_args{99, na->out};
+    auto  params =
+        make_params(na->child, {1, 1, 1}, {1, 1, 1}, &child, sizeof(child), na->child_signal);
     na->dispatch_status    = rocprofiler_host_dispatch(na->queue, &params);
     na->sync_status        = rocprofiler_host_queue_synchronize(na->queue);
     na->device_sync_status = rocprofiler_host_device_synchronize();
     na->destroy_status     = rocprofiler_host_destroy_queue(na->queue);
 }
-}  // namespace
+} // namespace
 
 TEST(host_dispatch, kernels_may_dispatch_but_not_block)
 {
-    auto f      = fixture{};
-    auto child  = rocprofiler_host_signal_t{};
+    auto f     = fixture{};
+    auto child = rocprofiler_host_signal_t{};
     HOST_ASSERT_OK(rocprofiler_host_create_signal(1, &child));
-    auto out    = uint64_t{0};
-    auto args   = nested_args{f.queue, register_kernel("child", store_value), child, &out,
-                            ROCPROFILER_HOST_STATUS_ERROR, ROCPROFILER_HOST_STATUS_ERROR,
-                            ROCPROFILER_HOST_STATUS_ERROR, ROCPROFILER_HOST_STATUS_ERROR};
+    auto out  = uint64_t{0};
+    auto args = nested_args{f.queue,
+                            register_kernel("child", store_value),
+                            child,
+                            &out,
+                            ROCPROFILER_HOST_STATUS_ERROR,
+                            ROCPROFILER_HOST_STATUS_ERROR,
+                            ROCPROFILER_HOST_STATUS_ERROR,
+                            ROCPROFILER_HOST_STATUS_ERROR};
     // The args block is copied, so the kernel reports through a pointer to the original.
     struct holder
     {
         nested_args* target;
     };
-    auto kernel = register_kernel("parent", +[](const rocprofiler_host_work_item_t* item, void* a) {
-        nested_parent(item, static_cast<holder*>(a)->target);
-    });
+    auto kernel = register_kernel(
+        "parent",
+        +[](const rocprofiler_host_work_item_t* item, void* a)
+        { nested_parent(item, static_cast<holder*>(a)->target); });
     auto h      = holder{&args};
     auto params = make_params(kernel, {1, 1, 1}, {1, 1, 1}, &h, sizeof(h), f.signal);
     HOST_ASSERT_OK(rocprofiler_host_dispatch(f.queue, &params));
     HOST_ASSERT_OK(f.wait());
-    HOST_ASSERT_OK(rocprofiler_host_signal_wait(child, ROCPROFILER_HOST_SIGNAL_CONDITION_EQ, 0,
-                                                std::chrono::nanoseconds{host::test::patience}.count(),
-                                                nullptr));
+    HOST_ASSERT_OK(
+        rocprofiler_host_signal_wait(child,
+                                     ROCPROFILER_HOST_SIGNAL_CONDITION_EQ,
+                                     0,
+                                     std::chrono::nanoseconds{host::test::patience}.count(),
+                                     nullptr));
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_SUCCESS, args.dispatch_status);
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_OPERATION, args.sync_status);
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_OPERATION, args.device_sync_status);
@@ -365,7 +401,8 @@ TEST(host_dispatch, workgroups_are_spread_over_the_workers)
     auto k = rocprofiler_host_kernel_t{};
     HOST_ASSERT_OK(dev.register_kernel(
         "spread",
-        +[](const rocprofiler_host_work_item_t* item, void* args) {
+        +[](const rocprofiler_host_work_item_t* item, void* args)
+        {
             auto* used = *static_cast<std::atomic<uint32_t>**>(args);
             used->fetch_or(1u << item->worker_index);
             // Long enough that one worker cannot take every workgroup.
@@ -374,13 +411,14 @@ TEST(host_dispatch, workgroups_are_spread_over_the_workers)
         0,
         0,
         &k));
-    auto used  = std::atomic<uint32_t>{0};
+    auto  used  = std::atomic<uint32_t>{0};
     auto* usedp = &used;
-    auto pkt   = host::test::make_packet(dev.find_kernel(k), {32, 1, 1}, {1, 1, 1}, &usedp, sizeof(usedp));
-    auto res   = dev.run_and_wait(q, pkt, std::chrono::nanoseconds{host::test::patience}.count());
+    auto  pkt =
+        host::test::make_packet(dev.find_kernel(k), {32, 1, 1}, {1, 1, 1}, &usedp, sizeof(usedp));
+    auto res = dev.run_and_wait(q, pkt, std::chrono::nanoseconds{host::test::patience}.count());
     HOST_ASSERT_OK(res.status);
     EXPECT_GE(res.worker_count, 2u);
     EXPECT_LE(res.worker_count, 4u);
     EXPECT_GE(__builtin_popcount(used.load()), 2);
-    EXPECT_EQ(used.load() & ~0xfu, 0u);  // worker_index < worker count
+    EXPECT_EQ(used.load() & ~0xfu, 0u); // worker_index < worker count
 }

@@ -37,7 +37,7 @@ fail(const char* what, rocprofiler_host_status_t status)
     std::fprintf(stderr, "%s: %s\n", what, rocprofiler_host_status_string(status));
     return 1;
 }
-}  // namespace
+} // namespace
 
 int
 main(int argc, char** argv)

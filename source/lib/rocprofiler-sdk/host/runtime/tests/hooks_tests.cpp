@@ -32,8 +32,8 @@ count_items(const rocprofiler_host_work_item_t*, void* args)
 struct hook_fixture : ::testing::Test
 {
     host::device              dev{host::device_options{4}};
-    rocprofiler_host_queue_t  queue  = {};
-    rocprofiler_host_signal_t signal = {};
+    rocprofiler_host_queue_t  queue          = {};
+    rocprofiler_host_signal_t signal         = {};
     rocprofiler_host_kernel_t counter_kernel = {};
     rocprofiler_host_kernel_t gate_kernel    = {};
     std::atomic<int64_t>      count{0};
@@ -62,17 +62,19 @@ struct hook_fixture : ::testing::Test
 
     int64_t signal_value() { return dev.find_signal(signal)->load(); }
 };
-}  // namespace
+} // namespace
 
 TEST_F(hook_fixture, interceptor_receives_the_packet_on_the_submitting_thread)
 {
     auto received = std::optional<host::packet>{};
     auto thread   = std::thread::id{};
-    dev.set_dispatch_interceptor([&](const host::packet& pkt) {
-        received = pkt;
-        thread   = std::this_thread::get_id();
-        return ROCPROFILER_HOST_STATUS_SUCCESS;
-    });
+    dev.set_dispatch_interceptor(
+        [&](const host::packet& pkt)
+        {
+            received = pkt;
+            thread   = std::this_thread::get_id();
+            return ROCPROFILER_HOST_STATUS_SUCCESS;
+        });
     auto params                       = counter_params({2, 3, 1}, {4, 1, 2});
     params.dynamic_group_segment_size = 40;
     HOST_ASSERT_OK(dev.dispatch(queue, &params));
@@ -105,15 +107,18 @@ TEST_F(hook_fixture, interceptor_receives_the_packet_on_the_submitting_thread)
 
 TEST_F(hook_fixture, interceptor_status_is_returned_to_the_application)
 {
-    dev.set_dispatch_interceptor([](const host::packet&) { return ROCPROFILER_HOST_STATUS_OUT_OF_MEMORY; });
+    dev.set_dispatch_interceptor([](const host::packet&)
+                                 { return ROCPROFILER_HOST_STATUS_OUT_OF_MEMORY; });
     auto params = counter_params();
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_OUT_OF_MEMORY, dev.dispatch(queue, &params));
     // Invalid dispatches never reach the interceptor.
     auto calls = 0;
-    dev.set_dispatch_interceptor([&](const host::packet&) {
-        ++calls;
-        return ROCPROFILER_HOST_STATUS_SUCCESS;
-    });
+    dev.set_dispatch_interceptor(
+        [&](const host::packet&)
+        {
+            ++calls;
+            return ROCPROFILER_HOST_STATUS_SUCCESS;
+        });
     params.grid.y = 0;
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT, dev.dispatch(queue, &params));
     params = counter_params();
@@ -124,17 +129,20 @@ TEST_F(hook_fixture, interceptor_status_is_returned_to_the_application)
     dev.set_dispatch_interceptor({});
     params = counter_params();
     HOST_ASSERT_OK(dev.dispatch(queue, &params));
-    ASSERT_TRUE(dev.find_signal(signal)->wait(ROCPROFILER_HOST_SIGNAL_CONDITION_EQ, 0, patience_ns));
+    ASSERT_TRUE(
+        dev.find_signal(signal)->wait(ROCPROFILER_HOST_SIGNAL_CONDITION_EQ, 0, patience_ns));
     EXPECT_EQ(count.load(), 48);
 }
 
 TEST_F(hook_fixture, enqueue_with_on_complete_leaves_the_app_signal_alone)
 {
     auto pkt = std::optional<host::packet>{};
-    dev.set_dispatch_interceptor([&](const host::packet& p) {
-        pkt = p;
-        return ROCPROFILER_HOST_STATUS_SUCCESS;
-    });
+    dev.set_dispatch_interceptor(
+        [&](const host::packet& p)
+        {
+            pkt = p;
+            return ROCPROFILER_HOST_STATUS_SUCCESS;
+        });
     auto params = counter_params();
     HOST_ASSERT_OK(dev.dispatch(queue, &params));
     ASSERT_TRUE(pkt.has_value());
@@ -143,7 +151,7 @@ TEST_F(hook_fixture, enqueue_with_on_complete_leaves_the_app_signal_alone)
     HOST_ASSERT_OK(result.status);
     EXPECT_EQ(count.load(), 48);
     EXPECT_TRUE(dev.drain(patience_ns));
-    EXPECT_EQ(signal_value(), 1);  // the execution finished, the app signal is untouched
+    EXPECT_EQ(signal_value(), 1); // the execution finished, the app signal is untouched
     host::device::signal_completion(*pkt);
     EXPECT_EQ(signal_value(), 0);
 }
@@ -151,15 +159,18 @@ TEST_F(hook_fixture, enqueue_with_on_complete_leaves_the_app_signal_alone)
 TEST_F(hook_fixture, replaying_a_packet_three_times_signals_once)
 {
     auto results = std::vector<host::execution_result>{};
-    dev.set_dispatch_interceptor([&](const host::packet& pkt) {
-        for(int pass = 0; pass < 3; ++pass)
+    dev.set_dispatch_interceptor(
+        [&](const host::packet& pkt)
         {
-            results.push_back(dev.run_and_wait(pkt.queue, pkt, patience_ns));
-            if(results.back().status != ROCPROFILER_HOST_STATUS_SUCCESS) return results.back().status;
-        }
-        host::device::signal_completion(pkt);
-        return ROCPROFILER_HOST_STATUS_SUCCESS;
-    });
+            for(int pass = 0; pass < 3; ++pass)
+            {
+                results.push_back(dev.run_and_wait(pkt.queue, pkt, patience_ns));
+                if(results.back().status != ROCPROFILER_HOST_STATUS_SUCCESS)
+                    return results.back().status;
+            }
+            host::device::signal_completion(pkt);
+            return ROCPROFILER_HOST_STATUS_SUCCESS;
+        });
     auto params = counter_params();
     HOST_ASSERT_OK(dev.dispatch(queue, &params));
     ASSERT_EQ(results.size(), 3u);
@@ -181,12 +192,13 @@ TEST_F(hook_fixture, asynchronous_replay_chained_from_completions)
 {
     // Pass n's completion enqueues pass n + 1 on the same queue; the last one signals. The queue
     // never looks idle in between, so synchronize/drain wait for the whole chain.
-    auto passes = std::atomic<int>{0};
+    auto passes  = std::atomic<int>{0};
     auto on_pass = std::function<void(const host::packet&, const host::execution_result&)>{};
-    on_pass      = [&](const host::packet& pkt, const host::execution_result& result) {
+    on_pass      = [&](const host::packet& pkt, const host::execution_result& result)
+    {
         EXPECT_TRUE(dev.is_device_thread());
         EXPECT_EQ(result.status, ROCPROFILER_HOST_STATUS_SUCCESS);
-        EXPECT_FALSE(dev.drain(patience_ns));  // refused on a device thread, without waiting
+        EXPECT_FALSE(dev.drain(patience_ns)); // refused on a device thread, without waiting
         if(++passes < 3)
         {
             auto next = [&, pkt](const host::execution_result& r) { on_pass(pkt, r); };
@@ -197,9 +209,12 @@ TEST_F(hook_fixture, asynchronous_replay_chained_from_completions)
             host::device::signal_completion(pkt);
         }
     };
-    dev.set_dispatch_interceptor([&](const host::packet& pkt) {
-        return dev.enqueue(pkt.queue, pkt, [&, pkt](const host::execution_result& r) { on_pass(pkt, r); });
-    });
+    dev.set_dispatch_interceptor(
+        [&](const host::packet& pkt)
+        {
+            return dev.enqueue(
+                pkt.queue, pkt, [&, pkt](const host::execution_result& r) { on_pass(pkt, r); });
+        });
     auto params = counter_params();
     HOST_ASSERT_OK(dev.dispatch(queue, &params));
     HOST_ASSERT_OK(dev.synchronize_queue(queue, patience_ns));
@@ -211,9 +226,11 @@ TEST_F(hook_fixture, asynchronous_replay_chained_from_completions)
 TEST_F(hook_fixture, destroy_queue_runs_passes_enqueued_by_completions)
 {
     auto passes = std::atomic<int>{0};
-    auto pkt    = make_packet(dev.find_kernel(counter_kernel), {1, 1, 1}, {1, 1, 1}, &countp, sizeof(countp));
-    auto chain  = std::function<void(const host::execution_result&)>{};
-    chain       = [&](const host::execution_result&) {
+    auto pkt =
+        make_packet(dev.find_kernel(counter_kernel), {1, 1, 1}, {1, 1, 1}, &countp, sizeof(countp));
+    auto chain = std::function<void(const host::execution_result&)>{};
+    chain      = [&](const host::execution_result&)
+    {
         if(++passes < 3) dev.enqueue(queue, pkt, chain);
     };
     HOST_ASSERT_OK(dev.enqueue(queue, pkt, chain));
@@ -225,10 +242,12 @@ TEST_F(hook_fixture, destroy_queue_runs_passes_enqueued_by_completions)
 
 TEST_F(hook_fixture, pass_through_enqueue_signals_the_app)
 {
-    dev.set_dispatch_interceptor([&](const host::packet& pkt) { return dev.enqueue(pkt.queue, pkt); });
+    dev.set_dispatch_interceptor([&](const host::packet& pkt)
+                                 { return dev.enqueue(pkt.queue, pkt); });
     auto params = counter_params();
     HOST_ASSERT_OK(dev.dispatch(queue, &params));
-    ASSERT_TRUE(dev.find_signal(signal)->wait(ROCPROFILER_HOST_SIGNAL_CONDITION_EQ, 0, patience_ns));
+    ASSERT_TRUE(
+        dev.find_signal(signal)->wait(ROCPROFILER_HOST_SIGNAL_CONDITION_EQ, 0, patience_ns));
     EXPECT_EQ(count.load(), 48);
 }
 
@@ -237,9 +256,8 @@ TEST_F(hook_fixture, timestamps_bracket_the_kernel)
     auto k = rocprofiler_host_kernel_t{};
     HOST_ASSERT_OK(dev.register_kernel(
         "sleep_3ms",
-        +[](const rocprofiler_host_work_item_t*, void*) {
-            std::this_thread::sleep_for(std::chrono::milliseconds{3});
-        },
+        +[](const rocprofiler_host_work_item_t*, void*)
+        { std::this_thread::sleep_for(std::chrono::milliseconds{3}); },
         0,
         0,
         &k));
@@ -255,16 +273,17 @@ TEST_F(hook_fixture, timestamps_bracket_the_kernel)
     EXPECT_LE(first.end_ns, second.start_ns);
     EXPECT_GE(second.end_ns - second.start_ns, 3'000'000u);
     EXPECT_LE(second.end_ns, after);
-    EXPECT_EQ(first.worker_count, 1u);  // one workgroup: one participant
+    EXPECT_EQ(first.worker_count, 1u); // one workgroup: one participant
 }
 
 TEST_F(hook_fixture, drain_waits_for_in_flight_work_and_times_out)
 {
     auto g = gate{};
     HOST_ASSERT_OK(dev.enqueue(queue, gate_packet(&g), {}));
-    HOST_ASSERT_OK(dev.enqueue(queue, make_packet(dev.find_kernel(counter_kernel), {1, 1, 1}, {1, 1, 1},
-                                                  &countp, sizeof(countp)),
-                               {}));
+    HOST_ASSERT_OK(dev.enqueue(
+        queue,
+        make_packet(dev.find_kernel(counter_kernel), {1, 1, 1}, {1, 1, 1}, &countp, sizeof(countp)),
+        {}));
     ASSERT_TRUE(host::test::spin_until(g.entered));
 
     auto start = host::now_ns();
@@ -273,12 +292,13 @@ TEST_F(hook_fixture, drain_waits_for_in_flight_work_and_times_out)
     EXPECT_FALSE(dev.drain(0));
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_TIMEOUT, dev.synchronize_queue(queue, 1'000'000));
 
-    auto opener = std::thread{[&g] {
-        std::this_thread::sleep_for(std::chrono::milliseconds{5});
-        g.open = true;
-    }};
+    auto opener = std::thread{[&g]
+                              {
+                                  std::this_thread::sleep_for(std::chrono::milliseconds{5});
+                                  g.open = true;
+                              }};
     EXPECT_TRUE(dev.drain(patience_ns));
-    EXPECT_EQ(count.load(), 1);  // drained means the packet queued behind the gate ran too
+    EXPECT_EQ(count.load(), 1); // drained means the packet queued behind the gate ran too
     opener.join();
     EXPECT_FALSE(g.timed_out.load());
 }
@@ -289,9 +309,10 @@ TEST_F(hook_fixture, run_and_wait_timeout_and_refusals)
     auto result = dev.run_and_wait(queue, gate_packet(&g), 1'000'000);
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_TIMEOUT, result.status);
     g.open = true;
-    EXPECT_TRUE(dev.drain(patience_ns));  // the execution still completed
+    EXPECT_TRUE(dev.drain(patience_ns)); // the execution still completed
 
-    auto pkt = make_packet(dev.find_kernel(counter_kernel), {1, 1, 1}, {1, 1, 1}, &countp, sizeof(countp));
+    auto pkt =
+        make_packet(dev.find_kernel(counter_kernel), {1, 1, 1}, {1, 1, 1}, &countp, sizeof(countp));
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_NOT_FOUND,
                        dev.run_and_wait(rocprofiler_host_queue_t{12345}, pkt).status);
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
@@ -299,9 +320,10 @@ TEST_F(hook_fixture, run_and_wait_timeout_and_refusals)
 
     // On a device thread run_and_wait would block a queue or a worker: refused.
     auto nested = std::optional<rocprofiler_host_status_t>{};
-    HOST_ASSERT_OK(dev.enqueue(queue, pkt, [&](const host::execution_result&) {
-        nested = dev.run_and_wait(queue, pkt, patience_ns).status;
-    }));
+    HOST_ASSERT_OK(dev.enqueue(queue,
+                               pkt,
+                               [&](const host::execution_result&)
+                               { nested = dev.run_and_wait(queue, pkt, patience_ns).status; }));
     EXPECT_TRUE(dev.drain(patience_ns));
     ASSERT_TRUE(nested.has_value());
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_OPERATION, *nested);
@@ -311,9 +333,11 @@ TEST_F(hook_fixture, enqueue_rejects_bad_packets_without_calling_back)
 {
     auto called = std::atomic<int>{0};
     auto cb     = [&](const host::execution_result&) { ++called; };
-    auto pkt    = make_packet(dev.find_kernel(counter_kernel), {1, 1, 1}, {1, 1, 1}, &countp, sizeof(countp));
+    auto pkt =
+        make_packet(dev.find_kernel(counter_kernel), {1, 1, 1}, {1, 1, 1}, &countp, sizeof(countp));
 
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_NOT_FOUND, dev.enqueue(rocprofiler_host_queue_t{777}, pkt, cb));
+    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_NOT_FOUND,
+                       dev.enqueue(rocprofiler_host_queue_t{777}, pkt, cb));
     auto no_kernel   = pkt;
     no_kernel.kernel = nullptr;
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT, dev.enqueue(queue, no_kernel, cb));
@@ -345,7 +369,7 @@ report_reentrancy(const rocprofiler_host_work_item_t*, void* args)
     if(ra->dev->is_device_thread()) ++*ra->inside;
     if(ra->other->is_device_thread()) ++*ra->other_inside;
 }
-}  // namespace
+} // namespace
 
 TEST_F(hook_fixture, device_thread_query)
 {
@@ -357,12 +381,11 @@ TEST_F(hook_fixture, device_thread_query)
     HOST_ASSERT_OK(dev.register_kernel("reentrancy", report_reentrancy, 0, 0, &k));
     auto in_callback = std::optional<bool>{};
     auto pkt         = make_packet(dev.find_kernel(k), {4, 1, 1}, {2, 1, 1}, &args, sizeof(args));
-    HOST_ASSERT_OK(dev.enqueue(queue, pkt, [&](const host::execution_result&) {
-        in_callback = dev.is_device_thread();
-    }));
+    HOST_ASSERT_OK(dev.enqueue(
+        queue, pkt, [&](const host::execution_result&) { in_callback = dev.is_device_thread(); }));
     EXPECT_TRUE(dev.drain(patience_ns));
     EXPECT_EQ(inside.load(), 8);
-    EXPECT_EQ(other_inside.load(), 0);  // another device's threads are not ours
+    EXPECT_EQ(other_inside.load(), 0); // another device's threads are not ours
     ASSERT_TRUE(in_callback.has_value());
     EXPECT_TRUE(*in_callback);
     EXPECT_FALSE(dev.is_device_thread());
@@ -374,13 +397,13 @@ namespace
 // Records, per worker thread, the begin/end calls of one execution.
 struct recording_hooks : host::execution_hooks
 {
-    std::mutex                    mutex;
+    std::mutex                     mutex;
     std::map<std::thread::id, int> begins;
     std::map<std::thread::id, int> ends;
-    std::set<uint32_t>            indices;
-    std::atomic<int>              open{0};
-    std::atomic<bool>             on_non_device_thread{false};
-    const host::device*           dev = nullptr;
+    std::set<uint32_t>             indices;
+    std::atomic<int>               open{0};
+    std::atomic<bool>              on_non_device_thread{false};
+    const host::device*            dev = nullptr;
 
     void on_worker_begin(uint32_t index) override
     {
@@ -410,10 +433,10 @@ record_thread(const rocprofiler_host_work_item_t* item, void* args)
 {
     auto* wt = *static_cast<workgroup_threads**>(args);
     std::this_thread::sleep_for(std::chrono::microseconds{200});
-    auto lock = std::lock_guard{wt->mutex};
+    auto lock                              = std::lock_guard{wt->mutex};
     wt->by_workgroup[item->workgroup_id.x] = std::this_thread::get_id();
 }
-}  // namespace
+} // namespace
 
 TEST_F(hook_fixture, execution_hooks_bracket_each_participating_worker_once)
 {
@@ -421,16 +444,17 @@ TEST_F(hook_fixture, execution_hooks_bracket_each_participating_worker_once)
     HOST_ASSERT_OK(dev.register_kernel("record_thread", record_thread, 0, 0, &k));
     auto threads = workgroup_threads{};
     threads.by_workgroup.resize(64);
-    auto* tp    = &threads;
-    auto  hooks = std::make_shared<recording_hooks>();
-    hooks->dev  = &dev;
+    auto* tp                = &threads;
+    auto  hooks             = std::make_shared<recording_hooks>();
+    hooks->dev              = &dev;
     auto open_at_completion = std::optional<int>{};
     auto result             = std::optional<host::execution_result>{};
     auto pkt = make_packet(dev.find_kernel(k), {64, 1, 1}, {1, 1, 1}, &tp, sizeof(tp));
     HOST_ASSERT_OK(dev.enqueue(
         queue,
         pkt,
-        [&](const host::execution_result& r) {
+        [&](const host::execution_result& r)
+        {
             open_at_completion = hooks->open.load();
             result             = r;
         },
@@ -438,7 +462,7 @@ TEST_F(hook_fixture, execution_hooks_bracket_each_participating_worker_once)
     ASSERT_TRUE(dev.drain(patience_ns));
     ASSERT_TRUE(result.has_value());
     HOST_ASSERT_OK(result->status);
-    EXPECT_EQ(*open_at_completion, 0);  // every on_worker_end happened before on_complete
+    EXPECT_EQ(*open_at_completion, 0); // every on_worker_end happened before on_complete
     EXPECT_FALSE(hooks->on_non_device_thread.load());
     EXPECT_EQ(hooks->begins.size(), result->worker_count);
     EXPECT_GE(result->worker_count, 1u);
@@ -461,22 +485,24 @@ struct throwing_hooks : host::execution_hooks
 {
     void on_worker_begin(uint32_t) override { throw std::runtime_error{"counter setup failed"}; }
 };
-}  // namespace
+} // namespace
 
 TEST_F(hook_fixture, hook_failures_are_reported_in_the_result)
 {
-    auto pkt    = make_packet(dev.find_kernel(counter_kernel), {1, 1, 1}, {1, 1, 1}, &countp, sizeof(countp));
+    auto pkt =
+        make_packet(dev.find_kernel(counter_kernel), {1, 1, 1}, {1, 1, 1}, &countp, sizeof(countp));
     auto result = dev.run_and_wait(queue, pkt, patience_ns, std::make_shared<throwing_hooks>());
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_ERROR, result.status);
     EXPECT_EQ(result.error, "counter setup failed");
-    EXPECT_EQ(count.load(), 1);  // the kernel still ran: its effects are what they are
+    EXPECT_EQ(count.load(), 1); // the kernel still ran: its effects are what they are
 }
 
 TEST_F(hook_fixture, same_packet_on_two_queues_concurrently)
 {
     auto q2 = rocprofiler_host_queue_t{};
     HOST_ASSERT_OK(dev.create_queue(&q2));
-    auto pkt  = make_packet(dev.find_kernel(counter_kernel), {8, 1, 1}, {8, 1, 1}, &countp, sizeof(countp));
+    auto pkt =
+        make_packet(dev.find_kernel(counter_kernel), {8, 1, 1}, {8, 1, 1}, &countp, sizeof(countp));
     auto done = std::atomic<int>{0};
     for(int i = 0; i < 10; ++i)
     {

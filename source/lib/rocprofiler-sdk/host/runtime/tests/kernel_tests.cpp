@@ -8,11 +8,13 @@ namespace
 {
 void
 kernel_a(const rocprofiler_host_work_item_t*, void*)
-{}
+{
+}
 void
 kernel_b(const rocprofiler_host_work_item_t*, void*)
-{}
-}  // namespace
+{
+}
+} // namespace
 
 TEST(host_kernels, registration_gives_stable_nonzero_ids_and_names)
 {
@@ -71,22 +73,22 @@ TEST(host_kernels, invalid_arguments)
                        rocprofiler_host_register_kernel(name.c_str(), nullptr, 0, 0, &k));
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
                        rocprofiler_host_register_kernel(name.c_str(), kernel_a, 0, 0, nullptr));
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
-                       rocprofiler_host_register_kernel(name.c_str(),
-                                                        kernel_a,
-                                                        ROCPROFILER_HOST_MAX_PRIVATE_SEGMENT_SIZE + 1,
-                                                        0,
-                                                        &k));
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
-                       rocprofiler_host_register_kernel(
-                           name.c_str(), kernel_a, 0, ROCPROFILER_HOST_MAX_GROUP_SEGMENT_SIZE + 1, &k));
+    HOST_EXPECT_STATUS(
+        ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
+        rocprofiler_host_register_kernel(
+            name.c_str(), kernel_a, ROCPROFILER_HOST_MAX_PRIVATE_SEGMENT_SIZE + 1, 0, &k));
+    HOST_EXPECT_STATUS(
+        ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
+        rocprofiler_host_register_kernel(
+            name.c_str(), kernel_a, 0, ROCPROFILER_HOST_MAX_GROUP_SEGMENT_SIZE + 1, &k));
     // None of the failures registered the name.
     HOST_ASSERT_OK(rocprofiler_host_register_kernel(name.c_str(), kernel_b, 0, 0, &k));
 
     const char* out = nullptr;
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
                        rocprofiler_host_kernel_name(rocprofiler_host_kernel_t{0}, &out));
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT, rocprofiler_host_kernel_name(k, nullptr));
+    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
+                       rocprofiler_host_kernel_name(k, nullptr));
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_NOT_FOUND,
                        rocprofiler_host_kernel_name(rocprofiler_host_kernel_t{1u << 30}, &out));
 }

@@ -44,7 +44,7 @@ TEST(host_memory, free_of_unknown_pointers_returns_not_found)
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_NOT_FOUND,
                        rocprofiler_host_free(static_cast<char*>(p) + 1));
     HOST_ASSERT_OK(rocprofiler_host_free(p));
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_NOT_FOUND, rocprofiler_host_free(p));  // double free
+    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_NOT_FOUND, rocprofiler_host_free(p)); // double free
 
     int on_stack = 0;
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_NOT_FOUND, rocprofiler_host_free(&on_stack));
@@ -55,25 +55,32 @@ TEST(host_memory, free_of_unknown_pointers_returns_not_found)
 
 TEST(host_memory, invalid_arguments)
 {
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT, rocprofiler_host_malloc(16, nullptr));
+    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
+                       rocprofiler_host_malloc(16, nullptr));
     void* p = reinterpret_cast<void*>(0x1);
     HOST_ASSERT_OK(rocprofiler_host_malloc(0, &p));
     EXPECT_EQ(p, nullptr);
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_OUT_OF_MEMORY, rocprofiler_host_malloc(SIZE_MAX, &p));
+    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_OUT_OF_MEMORY,
+                       rocprofiler_host_malloc(SIZE_MAX, &p));
     EXPECT_EQ(p, nullptr);
 
     int x = 0;
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT, rocprofiler_host_memcpy(nullptr, &x, 4));
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT, rocprofiler_host_memcpy(&x, nullptr, 4));
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_SUCCESS, rocprofiler_host_memcpy(nullptr, nullptr, 0));
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT, rocprofiler_host_memset(nullptr, 0, 4));
+    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
+                       rocprofiler_host_memcpy(nullptr, &x, 4));
+    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
+                       rocprofiler_host_memcpy(&x, nullptr, 4));
+    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_SUCCESS,
+                       rocprofiler_host_memcpy(nullptr, nullptr, 0));
+    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
+                       rocprofiler_host_memset(nullptr, 0, 4));
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_SUCCESS, rocprofiler_host_memset(nullptr, 0, 0));
 
     // Ranges that overrun a device allocation are refused, whichever side they are on.
     void* dev = nullptr;
     HOST_ASSERT_OK(rocprofiler_host_malloc(64, &dev));
     auto host_buf = std::vector<char>(128);
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT, rocprofiler_host_memset(dev, 0, 65));
+    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
+                       rocprofiler_host_memset(dev, 0, 65));
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
                        rocprofiler_host_memset(static_cast<char*>(dev) + 60, 0, 5));
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_SUCCESS,
@@ -102,18 +109,20 @@ struct recorder
     host::allocation_observer observer()
     {
         auto obs        = host::allocation_observer{};
-        obs.on_allocate = [this](const host::allocation& a) {
+        obs.on_allocate = [this](const host::allocation& a)
+        {
             auto lock = std::lock_guard{mutex};
             events.push_back({true, a.ptr, a.size});
         };
-        obs.on_free = [this](const host::allocation& a) {
+        obs.on_free = [this](const host::allocation& a)
+        {
             auto lock = std::lock_guard{mutex};
             events.push_back({false, a.ptr, a.size});
         };
         return obs;
     }
 };
-}  // namespace
+} // namespace
 
 TEST(host_memory, observer_sees_every_allocation_and_free_with_sizes)
 {
@@ -129,7 +138,7 @@ TEST(host_memory, observer_sees_every_allocation_and_free_with_sizes)
     HOST_ASSERT_OK(dev.allocate(4096, &c));
     HOST_ASSERT_OK(dev.deallocate(b));
     HOST_ASSERT_OK(dev.deallocate(a));
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_NOT_FOUND, dev.deallocate(a));  // not reported
+    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_NOT_FOUND, dev.deallocate(a)); // not reported
 
     ASSERT_EQ(rec.events.size(), 5u);
     EXPECT_TRUE(rec.events[0].allocate);
@@ -186,7 +195,7 @@ TEST(host_memory, registry_queries)
     ASSERT_TRUE(found.has_value());
     EXPECT_EQ(found->ptr, a);
     EXPECT_EQ(found->size, 300u);
-    EXPECT_FALSE(dev.find_allocation(static_cast<char*>(a) + 300).has_value());  // one past the end
+    EXPECT_FALSE(dev.find_allocation(static_cast<char*>(a) + 300).has_value()); // one past the end
     int on_stack = 0;
     EXPECT_FALSE(dev.find_allocation(&on_stack).has_value());
 
@@ -217,12 +226,14 @@ TEST(host_memory, observer_may_query_but_not_allocate)
     auto found_inside = false;
     auto nested       = ROCPROFILER_HOST_STATUS_SUCCESS;
     auto obs          = host::allocation_observer{};
-    obs.on_allocate   = [&](const host::allocation& a) {
+    obs.on_allocate   = [&](const host::allocation& a)
+    {
         found_inside = dev.find_allocation(a.ptr).has_value();
         void* p      = nullptr;
         nested       = dev.allocate(8, &p);
     };
-    obs.on_free = [&](const host::allocation& a) {
+    obs.on_free = [&](const host::allocation& a)
+    {
         // The memory is still readable, but the allocation has left the registry.
         EXPECT_EQ(static_cast<unsigned char*>(a.ptr)[0], 0xee);
         EXPECT_FALSE(dev.find_allocation(a.ptr).has_value());
@@ -239,30 +250,34 @@ TEST(host_memory, observer_may_query_but_not_allocate)
 
 TEST(host_memory, concurrent_allocations_are_all_observed)
 {
-    auto           dev = host::device{host::device_options{2}};
+    auto                 dev = host::device{host::device_options{2}};
     std::atomic<int64_t> balance{0};
     std::atomic<int>     events{0};
-    auto           obs = host::allocation_observer{};
-    obs.on_allocate    = [&](const host::allocation& a) {
+    auto                 obs = host::allocation_observer{};
+    obs.on_allocate          = [&](const host::allocation& a)
+    {
         balance += static_cast<int64_t>(a.size);
         ++events;
     };
-    obs.on_free = [&](const host::allocation& a) {
+    obs.on_free = [&](const host::allocation& a)
+    {
         balance -= static_cast<int64_t>(a.size);
         ++events;
     };
     dev.set_allocation_observer(obs);
     auto threads = std::vector<std::thread>{};
     for(int t = 0; t < 4; ++t)
-        threads.emplace_back([&dev, t] {
-            for(int i = 0; i < 200; ++i)
+        threads.emplace_back(
+            [&dev, t]
             {
-                void* p = nullptr;
-                ASSERT_EQ(dev.allocate(static_cast<size_t>(1 + t * 1000 + i), &p),
-                          ROCPROFILER_HOST_STATUS_SUCCESS);
-                ASSERT_EQ(dev.deallocate(p), ROCPROFILER_HOST_STATUS_SUCCESS);
-            }
-        });
+                for(int i = 0; i < 200; ++i)
+                {
+                    void* p = nullptr;
+                    ASSERT_EQ(dev.allocate(static_cast<size_t>(1 + t * 1000 + i), &p),
+                              ROCPROFILER_HOST_STATUS_SUCCESS);
+                    ASSERT_EQ(dev.deallocate(p), ROCPROFILER_HOST_STATUS_SUCCESS);
+                }
+            });
     for(auto& thread : threads)
         thread.join();
     EXPECT_EQ(events.load(), 4 * 200 * 2);

@@ -42,10 +42,10 @@ write_stage(const rocprofiler_host_work_item_t* item, void* args)
 void
 read_stage(const rocprofiler_host_work_item_t* item, void* args)
 {
-    auto* sa = static_cast<stage_args*>(args);
+    auto* sa                        = static_cast<stage_args*>(args);
     sa->out[item->global_linear_id] = sa->data[item->global_linear_id] + 1;
 }
-}  // namespace
+} // namespace
 
 TEST(host_ordering, packets_of_one_queue_run_in_order)
 {
@@ -56,9 +56,9 @@ TEST(host_ordering, packets_of_one_queue_run_in_order)
     constexpr uint32_t n      = 256;
     constexpr int      rounds = 4;
     auto               data   = std::vector<uint32_t>(n, 0);
-    auto               out    = std::vector<std::vector<uint32_t>>(rounds, std::vector<uint32_t>(n, 0));
-    auto               writer = register_kernel("writer", write_stage);
-    auto               reader = register_kernel("reader", read_stage);
+    auto out    = std::vector<std::vector<uint32_t>>(rounds, std::vector<uint32_t>(n, 0));
+    auto writer = register_kernel("writer", write_stage);
+    auto reader = register_kernel("reader", read_stage);
     HOST_ASSERT_OK(rocprofiler_host_signal_store(sig, 2 * rounds));
     for(int r = 0; r < rounds; ++r)
     {
@@ -68,7 +68,8 @@ TEST(host_ordering, packets_of_one_queue_run_in_order)
         HOST_ASSERT_OK(rocprofiler_host_dispatch(q, &wp));
         HOST_ASSERT_OK(rocprofiler_host_dispatch(q, &rp));
     }
-    HOST_ASSERT_OK(rocprofiler_host_signal_wait(sig, ROCPROFILER_HOST_SIGNAL_CONDITION_EQ, 0, patience_ns, nullptr));
+    HOST_ASSERT_OK(rocprofiler_host_signal_wait(
+        sig, ROCPROFILER_HOST_SIGNAL_CONDITION_EQ, 0, patience_ns, nullptr));
     for(int r = 0; r < rounds; ++r)
         for(uint32_t i = 0; i < n; ++i)
             ASSERT_EQ(out[r][i], 1000u * (r + 1) + i + 1) << "round " << r << " item " << i;
@@ -87,7 +88,7 @@ struct handshake
 void
 wait_for_flag(const rocprofiler_host_work_item_t*, void* args)
 {
-    auto* h = *static_cast<handshake**>(args);
+    auto* h     = *static_cast<handshake**>(args);
     h->saw_flag = host::test::spin_until(h->flag);
 }
 
@@ -96,7 +97,7 @@ set_flag(const rocprofiler_host_work_item_t*, void* args)
 {
     (*static_cast<handshake**>(args))->flag = true;
 }
-}  // namespace
+} // namespace
 
 TEST(host_ordering, different_queues_run_concurrently)
 {
@@ -112,12 +113,16 @@ TEST(host_ordering, different_queues_run_concurrently)
     auto h  = handshake{};
     auto hp = &h;
     // The kernel on queue 1 can only finish with the flag if queue 2 runs while it spins.
-    auto waiter = make_params(register_kernel("waiter", wait_for_flag), {1, 1, 1}, {1, 1, 1}, &hp, sizeof(hp), s1);
-    auto setter = make_params(register_kernel("setter", set_flag), {1, 1, 1}, {1, 1, 1}, &hp, sizeof(hp), s2);
+    auto waiter = make_params(
+        register_kernel("waiter", wait_for_flag), {1, 1, 1}, {1, 1, 1}, &hp, sizeof(hp), s1);
+    auto setter =
+        make_params(register_kernel("setter", set_flag), {1, 1, 1}, {1, 1, 1}, &hp, sizeof(hp), s2);
     HOST_ASSERT_OK(rocprofiler_host_dispatch(q1, &waiter));
     HOST_ASSERT_OK(rocprofiler_host_dispatch(q2, &setter));
-    HOST_ASSERT_OK(rocprofiler_host_signal_wait(s1, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, patience_ns, nullptr));
-    HOST_ASSERT_OK(rocprofiler_host_signal_wait(s2, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, patience_ns, nullptr));
+    HOST_ASSERT_OK(rocprofiler_host_signal_wait(
+        s1, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, patience_ns, nullptr));
+    HOST_ASSERT_OK(rocprofiler_host_signal_wait(
+        s2, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, patience_ns, nullptr));
     EXPECT_TRUE(h.saw_flag.load());
     HOST_ASSERT_OK(rocprofiler_host_destroy_queue(q1));
     HOST_ASSERT_OK(rocprofiler_host_destroy_queue(q2));
@@ -133,7 +138,7 @@ slow_increment(const rocprofiler_host_work_item_t*, void* args)
     std::this_thread::sleep_for(std::chrono::milliseconds{2});
     (*static_cast<std::atomic<int>**>(args))->fetch_add(1);
 }
-}  // namespace
+} // namespace
 
 TEST(host_ordering, synchronize_and_destroy_wait_for_the_work)
 {
@@ -174,7 +179,8 @@ TEST(host_ordering, synchronize_and_destroy_wait_for_the_work)
 
 TEST(host_ordering, queue_invalid_arguments)
 {
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT, rocprofiler_host_create_queue(nullptr));
+    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
+                       rocprofiler_host_create_queue(nullptr));
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
                        rocprofiler_host_destroy_queue(rocprofiler_host_queue_t{0}));
     HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,

@@ -28,7 +28,9 @@ TEST(host_status, out_of_range_codes_are_unknown)
                  "ROCPROFILER_HOST_STATUS_UNKNOWN");
     EXPECT_STREQ(rocprofiler_host_status_string(static_cast<rocprofiler_host_status_t>(15)),
                  "ROCPROFILER_HOST_STATUS_UNKNOWN");
-    EXPECT_NE(rocprofiler_host_status_message(static_cast<rocprofiler_host_status_t>(ROCPROFILER_HOST_STATUS_LAST + 1)), nullptr);
+    EXPECT_NE(rocprofiler_host_status_message(
+                  static_cast<rocprofiler_host_status_t>(ROCPROFILER_HOST_STATUS_LAST + 1)),
+              nullptr);
 }
 
 TEST(host_agent, properties_describe_the_device)
@@ -45,7 +47,8 @@ TEST(host_agent, properties_describe_the_device)
     auto count = uint32_t{0};
     HOST_ASSERT_OK(rocprofiler_host_get_worker_count(&count));
     EXPECT_EQ(count, props.worker_count);
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT, rocprofiler_host_get_worker_count(nullptr));
+    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
+                       rocprofiler_host_get_worker_count(nullptr));
 }
 
 TEST(host_agent, worker_count_comes_from_options_then_environment)
@@ -67,7 +70,7 @@ TEST(host_agent, worker_count_comes_from_options_then_environment)
     ::setenv("ROCPROFILER_HOST_WORKERS", "not-a-number", 1);
     {
         auto dev = device{};
-        EXPECT_GE(dev.worker_count(), 2u);  // default: hardware concurrency, at least 2
+        EXPECT_GE(dev.worker_count(), 2u); // default: hardware concurrency, at least 2
     }
     if(saved)
         ::setenv("ROCPROFILER_HOST_WORKERS", saved_str.c_str(), 1);
@@ -83,5 +86,6 @@ TEST(host_clock, timestamps_are_monotonic)
     b = rocprofiler::host::now_ns();
     EXPECT_GT(a, 0u);
     EXPECT_LE(a, b);
-    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT, rocprofiler_host_get_timestamp(nullptr));
+    HOST_EXPECT_STATUS(ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT,
+                       rocprofiler_host_get_timestamp(nullptr));
 }

@@ -27,7 +27,7 @@ constexpr auto patience = std::chrono::seconds{2};
 #define HOST_EXPECT_STATUS(expected, call)                                                         \
     EXPECT_STREQ(rocprofiler_host_status_string(call), rocprofiler_host_status_string(expected))
 #define HOST_ASSERT_OK(call)                                                                       \
-    ASSERT_STREQ(rocprofiler_host_status_string(call),                                            \
+    ASSERT_STREQ(rocprofiler_host_status_string(call),                                             \
                  rocprofiler_host_status_string(ROCPROFILER_HOST_STATUS_SUCCESS))
 
 // Spins until `flag` becomes true or `patience` passes; returns the flag.
@@ -102,6 +102,6 @@ unique_name(const char* base)
     static std::atomic<int> counter{0};
     return std::string{base} + "_" + std::to_string(counter.fetch_add(1));
 }
-}  // namespace test
-}  // namespace host
-}  // namespace rocprofiler
+} // namespace test
+} // namespace host
+} // namespace rocprofiler

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The layering rules of the tree, checked on every test run (scripts/test.sh). Prints each
+# violation and exits non-zero when there is one.
+#
+#  1. The backend-neutral core (everything under source/lib/rocprofiler-sdk/ except the backends
+#     cuda/ and host/, and except unit tests, which run on the host device) includes no device
+#     header: no CUDA, no CUPTI, no host-device runtime.
+#  2. The host device runtime (host/runtime/) knows nothing of the profiler: the one header it may
+#     include from the SDK is host/adapter.hpp, the hook that attaches the profiler.
+#  3. CUDA and CUPTI headers appear only in source/lib/rocprofiler-sdk/cuda/ and in tests/cuda/.
+#  4. Public headers include only public headers and the C library.
+#  5. Tools (the rocprofv3 tool library, the samples, the test tools) use the public API only.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+lib=source/lib/rocprofiler-sdk
+failures=0
+
+violation() {
+    echo "layering: $1"
+    failures=$((failures + 1))
+}
+
+includes() {  # <files...>: prints "file:line:#include ..." for each quoted or angled include
+    grep -HnE '^[[:space:]]*#[[:space:]]*include' "$@" 2>/dev/null
+}
+
+# Unit tests of the core run on the host device, so they may use its public API.
+core_files=$(find "${lib}" -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' \) \
+             -not -path "${lib}/cuda/*" -not -path "${lib}/host/*" -not -path '*/tests/*')
+while IFS= read -r line; do
+    [ -n "${line}" ] && violation "rule 1 (core includes a device header): ${line}"
+done < <(includes ${core_files} | grep -E '<(cuda|cupti|nvperf)[^>]*>|host/runtime/|rocprofiler-sdk-host/')
+
+while IFS= read -r line; do
+    [ -n "${line}" ] && violation "rule 2 (host runtime includes the SDK): ${line}"
+done < <(includes $(find "${lib}/host/runtime" -type f \( -name '*.cpp' -o -name '*.hpp' \) -not -path '*/tests/*') |
+         grep '"' | grep -vE '"rocprofiler-sdk/host/(runtime/[a-z_]+\.hpp|adapter\.hpp)"')
+
+while IFS= read -r line; do
+    [ -n "${line}" ] && violation "rule 3 (CUDA header outside cuda/): ${line}"
+done < <(includes $(find source samples tests benchmark -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' -o -name '*.c' \) \
+                    -not -path "${lib}/cuda/*" -not -path 'tests/cuda/*') |
+         grep -E '<(cuda|cupti|nvperf)[a-z_0-9]*\.h>')
+
+while IFS= read -r line; do
+    [ -n "${line}" ] && violation "rule 4 (public header includes a non-public header): ${line}"
+done < <(includes $(find source/include -type f -name '*.h') |
+         grep -vE '<rocprofiler-sdk(-host)?/[a-z_/]+\.h>|<(stddef|stdint|stdbool|stdlib|string)\.h>')
+
+tool_files=$(find source/lib/rocprofiler-sdk-tool samples tests/tools -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.c' -o -name '*.h' \))
+while IFS= read -r line; do
+    [ -n "${line}" ] && violation "rule 5 (a tool includes SDK internals): ${line}"
+done < <(includes ${tool_files} |
+         grep -E '"(common|context|dispatch|kernel_replay|registration|buffer|counters|code_object|tracing|status|agent|host|cuda)/|lib/rocprofiler-sdk/' |
+         grep -v '"common/sample_common.hpp"')  # the samples' own shared header
+
+if [ "${failures}" -ne 0 ]; then
+    echo "layering: ${failures} violation(s)"
+    exit 1
+fi
+echo "layering: all rules hold"
