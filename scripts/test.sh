@@ -28,6 +28,7 @@ run_suite() {
     ctest --test-dir "${dir}" --output-on-failure -j "${jobs}" --timeout 300 -LE gpu
 }
 
+scripts/check-layering.sh
 run_suite build
 if [ "${sanitizers}" -eq 1 ]; then
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
