@@ -103,9 +103,53 @@ ctest_rc=${PIPESTATUS[0]}
 "${build}/source/lib/rocprofiler-sdk/cuda/tests/cuda-backend-tests" >"${logs}/unit.log" 2>&1
 unit_rc=$?
 
+# GPU_SUITE_FLUSH_MATRIX=1: the runtime program traced and replayed under CUPTI flush variants
+# (docs/cuda.md, "Who flushes"), GPU_SUITE_FLUSH_REPS times each; one line per run, before the table.
+matrix_lines=()
+if [ "${GPU_SUITE_FLUSH_MATRIX:-0}" = 1 ]; then
+    note "flush matrix"
+    variants=(
+        "owner|"
+        "loop|ROCPROFILER_CUDA_FLUSH=loop"
+        "owner_p0|ROCPROFILER_CUDA_FLUSH_PERIOD_MS=0"
+        "owner_p10|ROCPROFILER_CUDA_FLUSH_PERIOD_MS=10"
+        "owner_r0|ROCPROFILER_CUDA_BUFFER_RECORDS=0"
+        "owner_ptb0|ROCPROFILER_CUDA_PER_THREAD_BUFFERS=0"
+    )
+    for v in "${variants[@]}"; do
+        vname="${v%%|*}" venv="${v#*|}"
+        for t in "trace 0" "runtime 3"; do
+            read -r mode passes <<<"${t}"
+            for rep in $(seq 1 "${GPU_SUITE_FLUSH_REPS:-2}"); do
+                d="${GPU_TEST_OUTPUT_DIR}/matrix"
+                mkdir -p "${d}"
+                tname="m_${vname}_${mode}_${rep}"
+                env ${venv} SDK_LIBRARY="${build}/lib/librocprofiler-sdk.so" \
+                    TEST_TOOL="${build}/tests/cuda/libtest-tool-cuda.so" \
+                    VALIDATOR="${build}/tests/cuda/cuda-gpu-validate" TEST_REPLAY_SKIP=timed_spin \
+                    ROCPROFILER_CUDA_TIMING_STATS=1 ROCPROFILER_LOG_LEVEL=warning \
+                    GPU_TEST_OUTPUT_DIR="${d}" timeout 120 bash tests/cuda/run_gpu_test.sh "${tname}" \
+                    "${mode}" "${passes}" "${build}/tests/cuda/cuda-runtime-program" >/dev/null 2>&1
+                rc=$?
+                f="${d}/${tname}/validate.txt"
+                nums=$(grep -E '^RESULT (launch_call|gpu_start_delay|max_timestamp|pass_gap|wall_ms)' "${f}" 2>/dev/null |
+                    sed -E 's/^RESULT //' | tr '\n' ' ')
+                tim=$(grep -E '^RESULT timing ' "${f}" 2>/dev/null | tr ' ' '\n' |
+                    grep -E '^(flushes|flush_us_max|pass_flushes|record_wait_us_max|record_timeouts|dur_err_ns_max)=' | tr '\n' ' ')
+                matrix_lines+=("$(printf '%-12s %-8s %s rc=%s %s| %s' "${vname}" "${mode}" "${rep}" "${rc}" "${nums}" "${tim}")")
+            done
+        done
+    done
+fi
+
 # The table: one row per GPU test, with the numbers its validator printed.
 tar czf "${logs}/gpu-tests.tgz" -C "$(dirname "${GPU_TEST_OUTPUT_DIR}")" gpu-tests 2>/dev/null
-timing_fields='overhead_ns|dur_err_ns_p50|dur_err_ns_max|start_err_ns_max|flushes|flush_us_max|restore_us_mean|snapshot_bytes_max'
+timing_fields='overhead_ns|dur_err_ns_p50|dur_err_ns_max|start_err_ns_max|flushes|flush_us_max|pass_flushes|record_wait_us_max|record_timeouts|restore_us_mean|snapshot_bytes_max'
+if [ ${#matrix_lines[@]} -gt 0 ]; then
+    echo
+    echo "== flush matrix (variant mode rep rc numbers | timing) =="
+    printf '%s\n' "${matrix_lines[@]}"
+fi
 echo
 echo "== GPU suite: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), $(date -u +%F), build ${build_s} s, total $(($(date +%s) - start_s)) s =="
 printf '%-34s %-7s %s\n' "test" "result" "key numbers"

@@ -16,8 +16,8 @@
         {                                                                                          \
             const char* name_ = nullptr;                                                           \
             cuGetErrorName(res_, &name_);                                                          \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #CALL,                     \
-                         name_ ? name_ : "?");                                                     \
+            std::fprintf(                                                                          \
+                stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #CALL, name_ ? name_ : "?");        \
             std::exit(2);                                                                          \
         }                                                                                          \
     } while(0)
@@ -41,28 +41,31 @@ main(int argc, char** argv)
     CHECK(cuModuleLoad(&mod, argv[1]));
     CHECK(cuModuleGetFunction(&func, mod, "increment"));
 
-    int         n     = 1 << 20;
-    CUdeviceptr a     = 0;
+    int         n = 1 << 20;
+    CUdeviceptr a = 0;
     CHECK(cuMemAlloc(&a, n * sizeof(int)));
     CHECK(cuMemsetD32(a, 100, n));
     const unsigned blocks = (n + 255) / 256;
 
     void* params[] = {&a, &n};
-    CHECK(cuLaunchKernel(func, blocks, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr));  // 101
+    CHECK(cuLaunchKernel(func, blocks, 1, 1, 256, 1, 1, 0, nullptr, params, nullptr)); // 101
 
     // The parameter buffer in the kernel's layout: the pointer at 0, the int at 8; 12 bytes.
     alignas(8) unsigned char buffer[12] = {};
     std::memcpy(buffer, &a, sizeof(a));
     std::memcpy(buffer + 8, &n, sizeof(n));
     size_t buffer_size = sizeof(buffer);
-    void*  extra[]     = {CU_LAUNCH_PARAM_BUFFER_POINTER, buffer, CU_LAUNCH_PARAM_BUFFER_SIZE,
-                     &buffer_size, CU_LAUNCH_PARAM_END};
-    CHECK(cuLaunchKernel(func, blocks, 1, 1, 256, 1, 1, 0, nullptr, nullptr, extra));  // 102
+    void*  extra[]     = {CU_LAUNCH_PARAM_BUFFER_POINTER,
+                          buffer,
+                          CU_LAUNCH_PARAM_BUFFER_SIZE,
+                          &buffer_size,
+                          CU_LAUNCH_PARAM_END};
+    CHECK(cuLaunchKernel(func, blocks, 1, 1, 256, 1, 1, 0, nullptr, nullptr, extra)); // 102
 
     CUlaunchConfig config = {};
     config.gridDimX = blocks, config.gridDimY = 1, config.gridDimZ = 1;
     config.blockDimX = 256, config.blockDimY = 1, config.blockDimZ = 1;
-    CHECK(cuLaunchKernelEx(&config, func, params, nullptr));  // 103
+    CHECK(cuLaunchKernelEx(&config, func, params, nullptr)); // 103
     CHECK(cuCtxSynchronize());
 
     auto host = std::vector<int>(n);

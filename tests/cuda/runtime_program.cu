@@ -5,9 +5,9 @@
 #include <cuda_runtime.h>
 
 #include <atomic>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -17,8 +17,8 @@
         cudaError_t err_ = (CALL);                                                                 \
         if(err_ != cudaSuccess)                                                                    \
         {                                                                                          \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #CALL,                     \
-                         cudaGetErrorString(err_));                                                \
+            std::fprintf(                                                                          \
+                stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #CALL, cudaGetErrorString(err_));   \
             std::exit(2);                                                                          \
         }                                                                                          \
     } while(0)
@@ -43,13 +43,13 @@ accumulate(int* a, int n)
 __global__ void
 shared_and_local(float* a, int n, int pick)
 {
-    __shared__ float fixed[256];
+    __shared__ float        fixed[256];
     extern __shared__ float dynamic[];
-    float local[128];
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float                   local[128];
+    int                     i = blockIdx.x * blockDim.x + threadIdx.x;
     for(int k = 0; k < 128; ++k)
         local[k] = a[(i + k) % n] + k;
-    fixed[threadIdx.x] = (i < n) ? a[i] : 0.0f;
+    fixed[threadIdx.x]   = (i < n) ? a[i] : 0.0f;
     dynamic[threadIdx.x] = fixed[threadIdx.x] * 2.0f;
     __syncthreads();
     if(i < n) a[i] = dynamic[threadIdx.x] + local[(pick + threadIdx.x) & 127] * 0.0f;
@@ -119,12 +119,12 @@ on_host(void*)
 int
 main()
 {
-    constexpr int n       = 1 << 22;  // 16 MiB of int
-    constexpr int threads = 256;
-    const int     blocks  = (n + threads - 1) / threads;
-    int*          a       = nullptr;
-    float*        f       = nullptr;
-    unsigned long long* sink = nullptr;
+    constexpr int       n       = 1 << 22; // 16 MiB of int
+    constexpr int       threads = 256;
+    const int           blocks  = (n + threads - 1) / threads;
+    int*                a       = nullptr;
+    float*              f       = nullptr;
+    unsigned long long* sink    = nullptr;
     CHECK(cudaMalloc(&a, n * sizeof(int)));
     CHECK(cudaMalloc(&f, n * sizeof(float)));
     CHECK(cudaMalloc(&sink, sizeof(unsigned long long)));
@@ -134,7 +134,7 @@ main()
     // Legacy default stream: fill, accumulate, then a host function that must run once.
     TIMED("fill", fill<<<blocks, threads>>>(a, 10, n));
     CHECK(cudaGetLastError());
-    TIMED("accumulate", accumulate<<<blocks, threads>>>(a, n));  // 11
+    TIMED("accumulate", accumulate<<<blocks, threads>>>(a, n)); // 11
     CHECK(cudaGetLastError());
     CHECK(cudaLaunchHostFunc(0, on_host, nullptr));
 
@@ -142,16 +142,16 @@ main()
     cudaEvent_t after = nullptr;
     CHECK(cudaEventCreateWithFlags(&after, cudaEventDisableTiming));
     CHECK(cudaStreamSynchronize(0));
-    TIMED("accumulate", accumulate<<<blocks, threads, 0, stream>>>(a, n));  // 12
+    TIMED("accumulate", accumulate<<<blocks, threads, 0, stream>>>(a, n)); // 12
     CHECK(cudaGetLastError());
     CHECK(cudaEventRecord(after, stream));
     CHECK(cudaStreamWaitEvent(0, after, 0));
-    TIMED("accumulate", accumulate<<<blocks, threads>>>(a, n));  // 13, after the event
+    TIMED("accumulate", accumulate<<<blocks, threads>>>(a, n)); // 13, after the event
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
 
     // The per-thread default stream.
-    TIMED("accumulate", accumulate<<<blocks, threads, 0, cudaStreamPerThread>>>(a, n));  // 14
+    TIMED("accumulate", accumulate<<<blocks, threads, 0, cudaStreamPerThread>>>(a, n)); // 14
     CHECK(cudaGetLastError());
     CHECK(cudaStreamSynchronize(cudaStreamPerThread));
 
@@ -161,12 +161,16 @@ main()
         config.gridDim            = dim3(blocks);
         config.blockDim           = dim3(threads);
         config.stream             = stream;
-        TIMED("accumulate", CHECK(cudaLaunchKernelEx(&config, accumulate, a, n)));  // 15
+        TIMED("accumulate", CHECK(cudaLaunchKernelEx(&config, accumulate, a, n))); // 15
         int   nn     = n;
         void* args[] = {&a, &nn};
-        TIMED("accumulate", CHECK(cudaLaunchCooperativeKernel((void*) accumulate, dim3(132),
-                                                              dim3(threads), args, 0,
-                                                              stream)));  // first 132*256: 16
+        TIMED("accumulate",
+              CHECK(cudaLaunchCooperativeKernel((void*)accumulate,
+                                                dim3(132),
+                                                dim3(threads),
+                                                args,
+                                                0,
+                                                stream))); // first 132*256: 16
         CHECK(cudaStreamSynchronize(stream));
     }
 
@@ -217,9 +221,14 @@ main()
 
     const char* path = std::getenv("PROGRAM_OUTPUT");
     FILE*       out  = path != nullptr ? std::fopen(path, "w") : stdout;
-    std::fprintf(out, "{\"wrong_elements\": %d, \"a0\": %d, \"a_last\": %d, \"host_value\": %d, "
-                      "\"host_func_calls\": %d, \"event_ms\": [",
-                 wrong, host[0], host[n - 1], *host_value, host_func_calls.load());
+    std::fprintf(out,
+                 "{\"wrong_elements\": %d, \"a0\": %d, \"a_last\": %d, \"host_value\": %d, "
+                 "\"host_func_calls\": %d, \"event_ms\": [",
+                 wrong,
+                 host[0],
+                 host[n - 1],
+                 *host_value,
+                 host_func_calls.load());
     for(size_t i = 0; i < event_ms.size(); ++i)
         std::fprintf(out, "%s%.6f", i ? ", " : "", event_ms[i]);
     std::fprintf(out, "], \"requested_ns\": [");
@@ -227,13 +236,20 @@ main()
         std::fprintf(out, "%s%llu", i ? ", " : "", durations_ns[i]);
     std::fprintf(out, "], \"launch\": [");
     for(size_t i = 0; i < launch_times.size(); ++i)
-        std::fprintf(out, "%s{\"kernel\": \"%s\", \"us\": %.3f}", i ? ", " : "",
-                     launch_times[i].kernel, launch_times[i].us);
+        std::fprintf(out,
+                     "%s{\"kernel\": \"%s\", \"us\": %.3f}",
+                     i ? ", " : "",
+                     launch_times[i].kernel,
+                     launch_times[i].us);
     std::fprintf(out, "]}\n");
     if(out != stdout) std::fclose(out);
     std::printf("runtime_program: a[0]=%d (expect 16) a[n-1]=%d (expect 15) wrong=%d host=%d "
                 "hostfunc=%d\n",
-                host[0], host[n - 1], wrong, *host_value, host_func_calls.load());
+                host[0],
+                host[n - 1],
+                wrong,
+                *host_value,
+                host_func_calls.load());
     const bool ok = wrong == 0 && *host_value == 1 && host_func_calls.load() == 1;
     CHECK(cudaFreeHost(host_value));
     CHECK(cudaFree(a));

@@ -20,17 +20,17 @@ using json = nlohmann::json;
 
 struct tool_state
 {
-    std::mutex               mutex    = {};
-    rocprofiler_context_id_t context  = {};
-    uint64_t                 passes   = 3;
-    std::string              skip     = {};
-    json                     agents   = json::array();
-    json                     dispatch = json::array();
-    json                     replay   = json::array();
-    json                     errors   = json::array();
-    json                     kernels  = json::array();  // CODE_OBJECT kernel symbols
-    std::unordered_map<uint64_t, std::string> names = {};  // kernel_id -> name
-    uint64_t                 symbols_before_dispatch_missing = 0;
+    std::mutex                                mutex    = {};
+    rocprofiler_context_id_t                  context  = {};
+    uint64_t                                  passes   = 3;
+    std::string                               skip     = {};
+    json                                      agents   = json::array();
+    json                                      dispatch = json::array();
+    json                                      replay   = json::array();
+    json                                      errors   = json::array();
+    json                                      kernels = json::array(); // CODE_OBJECT kernel symbols
+    std::unordered_map<uint64_t, std::string> names   = {};            // kernel_id -> name
+    uint64_t                                  symbols_before_dispatch_missing = 0;
 };
 
 tool_state&
@@ -53,8 +53,8 @@ check(rocprofiler_status_t status, const char* what)
 std::string
 name_of(uint64_t kernel_id)
 {
-    auto& st = state();
-    auto  lk = std::lock_guard{st.mutex};
+    auto& st  = state();
+    auto  lk  = std::lock_guard{st.mutex};
     auto  itr = st.names.find(kernel_id);
     if(itr == st.names.end())
     {
@@ -73,8 +73,8 @@ code_object_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_u
     const auto* sym =
         static_cast<const rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t*>(
             record.payload);
-    auto& st = state();
-    auto  lk = std::lock_guard{st.mutex};
+    auto& st                 = state();
+    auto  lk                 = std::lock_guard{st.mutex};
     st.names[sym->kernel_id] = sym->kernel_name != nullptr ? sym->kernel_name : "";
     st.kernels.push_back(json{{"kernel_id", sym->kernel_id},
                               {"name", st.names[sym->kernel_id]},
@@ -87,15 +87,16 @@ code_object_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_u
 json
 info_json(const rocprofiler_kernel_dispatch_info_t& info)
 {
-    return json{{"agent", info.agent_id.handle},
-                {"queue", info.queue_id.handle},
-                {"kernel_id", info.kernel_id},
-                {"kernel", name_of(info.kernel_id)},
-                {"dispatch_id", info.dispatch_id},
-                {"private_segment_size", info.private_segment_size},
-                {"group_segment_size", info.group_segment_size},
-                {"workgroup", {info.workgroup_size.x, info.workgroup_size.y, info.workgroup_size.z}},
-                {"grid", {info.grid_size.x, info.grid_size.y, info.grid_size.z}}};
+    return json{
+        {"agent", info.agent_id.handle},
+        {"queue", info.queue_id.handle},
+        {"kernel_id", info.kernel_id},
+        {"kernel", name_of(info.kernel_id)},
+        {"dispatch_id", info.dispatch_id},
+        {"private_segment_size", info.private_segment_size},
+        {"group_segment_size", info.group_segment_size},
+        {"workgroup", {info.workgroup_size.x, info.workgroup_size.y, info.workgroup_size.z}},
+        {"grid", {info.grid_size.x, info.grid_size.y, info.grid_size.z}}};
 }
 
 thread_local int64_t this_thread_pass = -1;
@@ -141,14 +142,14 @@ replay_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_d
         this_thread_pass = (record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
                                ? static_cast<int64_t>(payload->current_pass)
                                : -1;
-    auto entry = json{{"operation", record.operation},
+    auto  entry = json{{"operation", record.operation},
                       {"phase", record.phase},
                       {"dispatch_id", payload->dispatch_info.dispatch_id},
                       {"kernel", name_of(payload->dispatch_info.kernel_id)},
                       {"current_pass", payload->current_pass},
                       {"total_passes", payload->total_passes}};
-    auto& st = state();
-    auto  lk = std::lock_guard{st.mutex};
+    auto& st    = state();
+    auto  lk    = std::lock_guard{st.mutex};
     st.replay.push_back(entry);
 }
 
@@ -178,24 +179,38 @@ int
 tool_init(rocprofiler_client_finalize_t, void*)
 {
     auto& st = state();
-    if(const char* env = std::getenv("TEST_REPLAY_PASSES")) st.passes = std::strtoull(env, nullptr, 10);
+    if(const char* env = std::getenv("TEST_REPLAY_PASSES"))
+        st.passes = std::strtoull(env, nullptr, 10);
     if(const char* env = std::getenv("TEST_REPLAY_SKIP")) st.skip = env;
-    check(rocprofiler_query_available_agents(ROCPROFILER_AGENT_INFO_VERSION_0, agent_callback,
-                                             sizeof(rocprofiler_agent_v0_t), nullptr),
+    check(rocprofiler_query_available_agents(ROCPROFILER_AGENT_INFO_VERSION_0,
+                                             agent_callback,
+                                             sizeof(rocprofiler_agent_v0_t),
+                                             nullptr),
           "query_available_agents");
     check(rocprofiler_create_context(&st.context), "create_context");
-    check(rocprofiler_configure_callback_tracing_service(
-              st.context, ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT, nullptr, 0,
-              code_object_callback, nullptr),
+    check(rocprofiler_configure_callback_tracing_service(st.context,
+                                                         ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
+                                                         nullptr,
+                                                         0,
+                                                         code_object_callback,
+                                                         nullptr),
           "configure code object tracing");
-    check(rocprofiler_configure_callback_tracing_service(
-              st.context, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, nullptr, 0,
-              dispatch_callback, nullptr),
-          "configure dispatch tracing");
+    check(
+        rocprofiler_configure_callback_tracing_service(st.context,
+                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                                                       nullptr,
+                                                       0,
+                                                       dispatch_callback,
+                                                       nullptr),
+        "configure dispatch tracing");
     if(st.passes > 0)
         check(rocprofiler_configure_callback_tracing_service(
-                  st.context, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, nullptr, 0,
-                  replay_callback, nullptr),
+                  st.context,
+                  ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                  nullptr,
+                  0,
+                  replay_callback,
+                  nullptr),
               "configure kernel replay");
     check(rocprofiler_start_context(st.context), "start_context");
     return 0;
@@ -216,12 +231,12 @@ tool_fini(void*)
     if(const char* path = std::getenv("TEST_TOOL_OUTPUT"))
         std::ofstream{path} << doc.dump(1) << "\n";
 }
-}  // namespace
+} // namespace
 
 extern "C" rocprofiler_tool_configure_result_t*
 rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
 {
-    id->name     = "test-tool-cuda";
+    id->name           = "test-tool-cuda";
     static auto result = rocprofiler_tool_configure_result_t{
         sizeof(rocprofiler_tool_configure_result_t), tool_init, tool_fini, nullptr};
     return &result;

@@ -62,7 +62,8 @@ check_dispatches(const json& tool)
         entry.kernel = r["kernel"].get<std::string>();
         entry.records.push_back(r);
         expect(!entry.kernel.empty(), "every dispatch has a kernel name");
-        expect(r["start"].get<uint64_t>() > 0 && r["start"].get<uint64_t>() < r["end"].get<uint64_t>(),
+        expect(r["start"].get<uint64_t>() > 0 &&
+                   r["start"].get<uint64_t>() < r["end"].get<uint64_t>(),
                "0 < start < end for " + entry.kernel);
         expect(r["end"].get<uint64_t>() <= r["received_at"].get<uint64_t>(),
                "a completion arrives after the kernel ended (" + entry.kernel + ")");
@@ -76,11 +77,13 @@ check_dispatches(const json& tool)
     std::sort(latencies.begin(), latencies.end());
     if(!latencies.empty())
         std::printf("RESULT completion_latency_us median=%.1f max=%.1f\n",
-                    latencies[latencies.size() / 2] / 1e3, latencies.back() / 1e3);
+                    latencies[latencies.size() / 2] / 1e3,
+                    latencies.back() / 1e3);
     // Dispatch ids are 1..K: one per logical dispatch, none skipped.
     auto expected = uint64_t{1};
     for(const auto& [id, entry] : by_id)
-        expect(id == expected++, "dispatch ids are contiguous from 1 (at " + std::to_string(id) + ")");
+        expect(id == expected++,
+               "dispatch ids are contiguous from 1 (at " + std::to_string(id) + ")");
     std::printf("RESULT dispatches=%zu records=%zu\n", by_id.size(), tool["dispatch"].size());
     return by_id;
 }
@@ -100,7 +103,9 @@ check_symbols(const json& tool)
         expect(!k["name"].get<std::string>().empty(), "kernel symbol has a name");
     }
     std::printf("RESULT symbols=%zu with_registers=%d with_code_object=%d\n",
-                tool.value("kernels", json::array()).size(), with_regs, with_module);
+                tool.value("kernels", json::array()).size(),
+                with_regs,
+                with_module);
     expect(with_regs == static_cast<int>(tool["kernels"].size()), "every symbol has registers");
 }
 
@@ -117,7 +122,8 @@ check_agents(const json& tool)
         expect(a["local_mem_size"].get<uint64_t>() > (uint64_t{1} << 30), "device memory size");
         expect(a["vendor_id"].get<int>() == 0x10de, "NVIDIA vendor id");
         std::printf("RESULT agent=%s product=\"%s\" sms=%d mem_gib=%.1f pci_device=0x%x\n",
-                    a["name"].get<std::string>().c_str(), a["product"].get<std::string>().c_str(),
+                    a["name"].get<std::string>().c_str(),
+                    a["product"].get<std::string>().c_str(),
                     a["cu_count"].get<int>(),
                     static_cast<double>(a["local_mem_size"].get<uint64_t>()) / (1 << 30),
                     a["device_id"].get<int>());
@@ -130,8 +136,10 @@ check_agents(const json& tool)
 
 // Replay callbacks: CONFIG once per candidate; PASS ENTER/EXIT 0..N-1 for replayed ones.
 void
-check_replay(const json& tool, const std::map<uint64_t, logical>& by_id, uint64_t passes,
-             const std::set<std::string>& single)
+check_replay(const json&                        tool,
+             const std::map<uint64_t, logical>& by_id,
+             uint64_t                           passes,
+             const std::set<std::string>&       single)
 {
     auto config = std::map<uint64_t, int>{};
     auto pass   = std::map<uint64_t, std::vector<uint64_t>>{};
@@ -191,14 +199,17 @@ check_replay(const json& tool, const std::map<uint64_t, logical>& by_id, uint64_
     std::sort(kernel_ns.begin(), kernel_ns.end());
     std::sort(period_ns.begin(), period_ns.end());
     if(!gaps.empty())
-        std::printf("RESULT pass_gap_us median=%.1f max=%.1f\n", gaps[gaps.size() / 2] / 1e3,
+        std::printf("RESULT pass_gap_us median=%.1f max=%.1f\n",
+                    gaps[gaps.size() / 2] / 1e3,
                     gaps.back() / 1e3);
     if(!kernel_ns.empty() && !period_ns.empty())
         std::printf("RESULT pass_detail kernel_us_median=%.2f period_us_median=%.1f "
                     "period_us_min=%.1f\n",
-                    kernel_ns[kernel_ns.size() / 2] / 1e3, period_ns[period_ns.size() / 2] / 1e3,
+                    kernel_ns[kernel_ns.size() / 2] / 1e3,
+                    period_ns[period_ns.size() / 2] / 1e3,
                     period_ns.front() / 1e3);
-    std::printf("RESULT replayed_dispatches=%d passes=%llu\n", replayed,
+    std::printf("RESULT replayed_dispatches=%d passes=%llu\n",
+                replayed,
                 static_cast<unsigned long long>(passes));
 }
 
@@ -240,8 +251,9 @@ check_runtime(const json& tool, const json& program, uint64_t passes)
                         r["private_segment_size"].get<uint32_t>());
         }
     }
-    expect(queues.size() >= 3, "legacy, created and per-thread streams are distinct queues (got " +
-                                   std::to_string(queues.size()) + ")");
+    expect(queues.size() >= 3,
+           "legacy, created and per-thread streams are distinct queues (got " +
+               std::to_string(queues.size()) + ")");
 
     // Timestamps. timed_spin spins until the GPU's global timer has advanced by the requested
     // time, so the GPU's own duration is that plus the loop's exit (well under 1 us): the SDK's
@@ -255,7 +267,7 @@ check_runtime(const json& tool, const json& program, uint64_t passes)
     const auto& requested = program["requested_ns"];
     expect(timed.size() == events.size() && timed.size() == requested.size(),
            "one timed record per event pair");
-    auto max_diff_ns = 0.0;
+    auto max_diff_ns  = 0.0;
     auto max_delay_ns = 0.0;
     for(size_t i = 0; i < timed.size() && i < events.size() && i < requested.size(); ++i)
     {
@@ -267,7 +279,12 @@ check_runtime(const json& tool, const json& program, uint64_t passes)
         max_diff_ns      = std::max(max_diff_ns, std::fabs(diff));
         std::printf("RESULT timed_%zu sdk_us=%.3f gpu_spin_us=%.3f diff_us=%.3f event_us=%.3f "
                     "event_minus_sdk_us=%.3f\n",
-                    i, ours / 1e3, want / 1e3, diff / 1e3, event / 1e3, (event - ours) / 1e3);
+                    i,
+                    ours / 1e3,
+                    want / 1e3,
+                    diff / 1e3,
+                    event / 1e3,
+                    (event - ours) / 1e3);
         expect(diff >= 0.0 && diff <= 1000.0, "SDK duration within [spin, spin + 1 us]");
         expect(ours <= event + 1000.0, "SDK duration <= event duration + 1 us");
         // The program's events bracket the kernel behind a 20 ms host function: anything the SDK
@@ -315,7 +332,9 @@ check_launch_times(const json& program, const std::set<std::string>& once)
         }
     }
     std::printf("RESULT launch_call_us first=%.1f max_run_once=%.1f (%s)\n",
-                l[0]["us"].get<double>(), worst, which.c_str());
+                l[0]["us"].get<double>(),
+                worst,
+                which.c_str());
 }
 
 // PyTorch under replay (N passes): kernels traced with names; replayed ones have N records, each
@@ -326,7 +345,7 @@ check_torch(const json& tool, uint64_t passes)
     check_symbols(tool);
     auto by_id    = check_dispatches(tool);
     auto replayed = 0, once = 0, in_pass = 0;
-    auto names    = std::set<std::string>{};
+    auto names = std::set<std::string>{};
     for(const auto& [id, entry] : by_id)
     {
         names.insert(entry.kernel.substr(0, 60));
@@ -341,19 +360,23 @@ check_torch(const json& tool, uint64_t passes)
         else if(entry.records.size() == 1)
             ++once;
         else
-            expect(false, "dispatch " + std::to_string(id) + " has " +
-                              std::to_string(entry.records.size()) + " records");
+            expect(false,
+                   "dispatch " + std::to_string(id) + " has " +
+                       std::to_string(entry.records.size()) + " records");
     }
     expect(by_id.size() >= 5, "PyTorch kernels traced (got " + std::to_string(by_id.size()) + ")");
     expect(replayed >= 1, "PyTorch kernels replayed");
     expect(in_pass == replayed, "each replayed pass's record delivered inside its PASS");
     std::printf("RESULT dispatches=%zu replayed=%d run_once=%d distinct_kernels=%zu\n",
-                by_id.size(), replayed, once, names.size());
+                by_id.size(),
+                replayed,
+                once,
+                names.size());
     auto count = 0;
     for(const auto& n : names)
         if(count++ < 4) std::printf("RESULT kernel_name %s\n", n.c_str());
 }
-}  // namespace
+} // namespace
 
 int
 main(int argc, char** argv)

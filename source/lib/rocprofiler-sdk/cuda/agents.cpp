@@ -27,8 +27,8 @@ uint16_t
 pci_device_id(int domain, int bus, int device)
 {
     char path[128];
-    std::snprintf(path, sizeof(path), "/sys/bus/pci/devices/%04x:%02x:%02x.0/device", domain, bus,
-                  device);
+    std::snprintf(
+        path, sizeof(path), "/sys/bus/pci/devices/%04x:%02x:%02x.0/device", domain, bus, device);
     auto file = std::ifstream{path};
     auto text = std::string{};
     if(!(file >> text)) return 0;
@@ -40,22 +40,23 @@ saturate(uint64_t value)
 {
     return value > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(value);
 }
-}  // namespace
+} // namespace
 
 void
 append_cuda_agents(std::vector<description>& out)
 {
     // The driver is only loaded here when the process has loaded it already (a CUDA program), or
     // when ROCPROFILER_CUDA_AGENTS=1 asks for it: programs without CUDA stay without it.
-    const char* env   = std::getenv("ROCPROFILER_CUDA_AGENTS");
-    const auto  mode  = std::string_view{env != nullptr ? env : ""};
+    const char* env  = std::getenv("ROCPROFILER_CUDA_AGENTS");
+    const auto  mode = std::string_view{env != nullptr ? env : ""};
     if(mode == "0") return;
     const auto* drv = cuda::driver(mode == "1");
     if(drv == nullptr) return;
     auto scope = cuda::internal_call_scope{};
     if(auto result = drv->cuInit(0); result != CUDA_SUCCESS)
     {
-        ROCP_LOG(info) << "cuda: cuInit failed (" << cuda::error_name(result) << "); no CUDA agents";
+        ROCP_LOG(info) << "cuda: cuInit failed (" << cuda::error_name(result)
+                       << "); no CUDA agents";
         return;
     }
     auto count = 0;
@@ -76,29 +77,34 @@ append_cuda_agents(std::vector<description>& out)
             entry.product_name = product;
         entry.model_name = entry.name;
 
-        auto& p                    = entry.properties;
-        p.type                     = ROCPROFILER_AGENT_TYPE_GPU;
-        p.gfx_target_version       = static_cast<uint32_t>(major * 10 + minor);
-        p.cu_count                 = attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-        p.wave_front_size          = attribute(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
-        p.workgroup_max_size       = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-        p.workgroup_max_dim        = {static_cast<uint32_t>(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)),
-                               static_cast<uint32_t>(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)),
-                               static_cast<uint32_t>(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z))};
-        p.grid_max_dim = {
-            saturate(uint64_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)) * p.workgroup_max_dim.x),
-            saturate(uint64_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y)) * p.workgroup_max_dim.y),
-            saturate(uint64_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)) * p.workgroup_max_dim.z)};
-        p.grid_max_size  = UINT32_MAX;
-        p.lds_size_in_kb = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR) / 1024;
+        auto& p              = entry.properties;
+        p.type               = ROCPROFILER_AGENT_TYPE_GPU;
+        p.gfx_target_version = static_cast<uint32_t>(major * 10 + minor);
+        p.cu_count           = attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+        p.wave_front_size    = attribute(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+        p.workgroup_max_size = attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+        p.workgroup_max_dim  = {
+             static_cast<uint32_t>(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)),
+             static_cast<uint32_t>(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)),
+             static_cast<uint32_t>(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z))};
+        p.grid_max_dim  = {saturate(uint64_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)) *
+                                   p.workgroup_max_dim.x),
+                           saturate(uint64_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y)) *
+                                   p.workgroup_max_dim.y),
+                           saturate(uint64_t(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)) *
+                                   p.workgroup_max_dim.z)};
+        p.grid_max_size = UINT32_MAX;
+        p.lds_size_in_kb =
+            attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR) / 1024;
         if(p.wave_front_size > 0)
             p.max_waves_per_cu =
-                attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR) / p.wave_front_size;
-        p.simd_per_cu             = 4;  // SM sub-partitions (warp schedulers) since Volta
+                attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR) /
+                p.wave_front_size;
+        p.simd_per_cu             = 4; // SM sub-partitions (warp schedulers) since Volta
         p.max_waves_per_simd      = p.simd_per_cu > 0 ? p.max_waves_per_cu / p.simd_per_cu : 0;
         p.max_engine_clk_fcompute = attribute(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000;
         p.num_sdma_engines        = attribute(dev, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT);
-        auto total = size_t{0};
+        auto total                = size_t{0};
         if(drv->cuDeviceTotalMem_v2(&total, dev) == CUDA_SUCCESS) p.local_mem_size = total;
         const auto domain = attribute(dev, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID);
         const auto bus    = attribute(dev, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID);
@@ -106,11 +112,11 @@ append_cuda_agents(std::vector<description>& out)
         p.vendor_id       = 0x10de;
         p.device_id       = pci_device_id(domain, bus, slot);
         p.domain          = static_cast<uint32_t>(domain);
-        p.location_id     = static_cast<uint32_t>((bus << 8) | (slot << 3));  // bus:device.function
+        p.location_id     = static_cast<uint32_t>((bus << 8) | (slot << 3)); // bus:device.function
         auto uuid         = CUuuid{};
         if(drv->cuDeviceGetUuid_v2(&uuid, dev) == CUDA_SUCCESS)
             std::memcpy(p.uuid.bytes, uuid.bytes, sizeof(p.uuid.bytes));
         out.emplace_back(std::move(entry));
     }
 }
-}  // namespace rocprofiler::agent
+} // namespace rocprofiler::agent

@@ -19,7 +19,8 @@ dlsym_fn
 libc_dlsym()
 {
     // dlvsym is not interposed: it reaches libc's dlsym whatever the symbol search order is.
-    static const auto value = [] {
+    static const auto value = []
+    {
         for(const char* version : {"GLIBC_2.34", "GLIBC_2.2.5", "GLIBC_2.17", "GLIBC_2.0"})
             if(void* sym = dlvsym(RTLD_NEXT, "dlsym", version); sym != nullptr)
                 return reinterpret_cast<dlsym_fn>(sym);
@@ -35,7 +36,7 @@ open_driver(bool load_if_absent)
     if(handle == nullptr && load_if_absent) handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
     if(handle == nullptr) return nullptr;
 
-    auto* table   = new driver_table{};  // never destroyed: used at exit
+    auto* table   = new driver_table{}; // never destroyed: used at exit
     table->handle = handle;
 #define ROCP_CUDA_LOAD_FN(NAME)                                                                    \
     table->NAME = reinterpret_cast<decltype(table->NAME)>(real_dlsym(handle, #NAME));
@@ -55,7 +56,7 @@ open_driver(bool load_if_absent)
     }
     return table;
 }
-}  // namespace
+} // namespace
 
 void*
 real_dlsym(void* handle, const char* name)
@@ -69,9 +70,9 @@ driver(bool load_if_absent)
 {
     // Once loaded, the table stays. An attempt that found no driver loaded (load_if_absent=false)
     // is retried on the next call.
-    static std::mutex    mutex;
-    static driver_table* table = nullptr;
-    static bool          tried = false;
+    static std::mutex                 mutex;
+    static driver_table*              table     = nullptr;
+    static bool                       tried     = false;
     static std::atomic<driver_table*> published = nullptr;
     if(auto* value = published.load(std::memory_order_acquire)) return value;
     auto lock = std::lock_guard{mutex};
@@ -91,20 +92,24 @@ error_name(CUresult result)
     const char* name = nullptr;
     if(const auto* drv = driver(false); drv != nullptr && drv->cuGetErrorName != nullptr)
         drv->cuGetErrorName(result, &name);
-    return name != nullptr ? std::string{name} : "CUresult " + std::to_string(static_cast<int>(result));
+    return name != nullptr ? std::string{name}
+                           : "CUresult " + std::to_string(static_cast<int>(result));
 }
 
 internal_call_scope::internal_call_scope()
-: m_previous{this_thread_internal}
+    : m_previous{this_thread_internal}
 {
     this_thread_internal = true;
 }
 
-internal_call_scope::~internal_call_scope() { this_thread_internal = m_previous; }
+internal_call_scope::~internal_call_scope()
+{
+    this_thread_internal = m_previous;
+}
 
 bool
 internal_call_scope::active()
 {
     return this_thread_internal;
 }
-}  // namespace rocprofiler::cuda
+} // namespace rocprofiler::cuda

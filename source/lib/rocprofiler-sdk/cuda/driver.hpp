@@ -89,22 +89,19 @@ struct driver_table
 #undef ROCP_CUDA_DECLARE_PTSZ
     cuGetProcAddress_v1_fn cuGetProcAddress_v1 = nullptr;
 
-    void* handle = nullptr;  // dlopen handle of libcuda, or nullptr when the driver is absent
+    void* handle = nullptr; // dlopen handle of libcuda, or nullptr when the driver is absent
 };
 
 // The driver table. Opens libcuda on first use (RTLD_NOLOAD first: a process that has not loaded
 // the driver is only made to load it when `load_if_absent`). Entries the driver lacks are null.
 // Thread-safe; never destroyed.
-const driver_table*
-driver(bool load_if_absent = true);
+const driver_table* driver(bool load_if_absent = true);
 
 // The libc dlsym, bypassing the interposer (see interpose.cpp).
-void*
-real_dlsym(void* handle, const char* name);
+void* real_dlsym(void* handle, const char* name);
 
 // "CUDA_ERROR_..." for a result.
-std::string
-error_name(CUresult result);
+std::string error_name(CUresult result);
 
 // Marks the calling thread as being inside a call the SDK makes into the driver or CUPTI: any
 // allocation the driver makes through an exported entry point meanwhile is not the application's
@@ -123,4 +120,4 @@ public:
 private:
     bool m_previous = false;
 };
-}  // namespace rocprofiler::cuda
+} // namespace rocprofiler::cuda

@@ -49,7 +49,8 @@ track_now()
     return tracking_enabled() && !internal_call_scope::active();
 }
 
-// --- launch wrappers for pointers the driver hands out --------------------------------------------
+// --- launch wrappers for pointers the driver hands out
+// --------------------------------------------
 
 constexpr size_t slots_per_api = 8;
 
@@ -73,10 +74,19 @@ kernel_request(launch_slot& slot, launch_api api)
 
 template <size_t S>
 CUresult CUDAAPI
-slot_launch_kernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                   unsigned bz, unsigned shared, CUstream stream, void** params, void** extra)
+slot_launch_kernel(CUfunction f,
+                   unsigned   gx,
+                   unsigned   gy,
+                   unsigned   gz,
+                   unsigned   bx,
+                   unsigned   by,
+                   unsigned   bz,
+                   unsigned   shared,
+                   CUstream   stream,
+                   void**     params,
+                   void**     extra)
 {
-    auto r = kernel_request(slots[0][S], launch_api::kernel);
+    auto r     = kernel_request(slots[0][S], launch_api::kernel);
     r.function = f;
     r.grid[0] = gx, r.grid[1] = gy, r.grid[2] = gz;
     r.block[0] = bx, r.block[1] = by, r.block[2] = bz;
@@ -95,10 +105,18 @@ slot_launch_kernel_ex(const CUlaunchConfig* config, CUfunction f, void** params,
 
 template <size_t S>
 CUresult CUDAAPI
-slot_launch_cooperative(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                        unsigned by, unsigned bz, unsigned shared, CUstream stream, void** params)
+slot_launch_cooperative(CUfunction f,
+                        unsigned   gx,
+                        unsigned   gy,
+                        unsigned   gz,
+                        unsigned   bx,
+                        unsigned   by,
+                        unsigned   bz,
+                        unsigned   shared,
+                        CUstream   stream,
+                        void**     params)
 {
-    auto r = kernel_request(slots[2][S], launch_api::cooperative);
+    auto r     = kernel_request(slots[2][S], launch_api::cooperative);
     r.function = f;
     r.grid[0] = gx, r.grid[1] = gy, r.grid[2] = gz;
     r.block[0] = bx, r.block[1] = by, r.block[2] = bz;
@@ -133,8 +151,9 @@ launch_wrapper(launch_api api, void* real, bool per_thread)
             table[i].real.store(real, std::memory_order_release);
             return slot_wrappers[static_cast<size_t>(api)][i];
         }
-    common::log::warn_once("cuda-slots", "cuda: too many distinct launch functions; some launches "
-                                         "are not intercepted");
+    common::log::warn_once("cuda-slots",
+                           "cuda: too many distinct launch functions; some launches "
+                           "are not intercepted");
     return real;
 }
 
@@ -153,15 +172,15 @@ launch_api_of(std::string_view name)
     if(name == "cuLaunchCooperativeKernel") return launch_api::cooperative;
     return std::nullopt;
 }
-}  // namespace
+} // namespace
 
 // Declared here, defined below with the exported wrappers.
-void*
-substitute(const char* name, void* real, bool per_thread_flag);
-}  // namespace rocprofiler::cuda
+void* substitute(const char* name, void* real, bool per_thread_flag);
+} // namespace rocprofiler::cuda
 
-// --- exported entry points --------------------------------------------------------------------------
-// Named through asm labels: cuda.h maps several of these names to others with macros.
+// --- exported entry points
+// -------------------------------------------------------------------------- Named through asm
+// labels: cuda.h maps several of these names to others with macros.
 
 using namespace rocprofiler::cuda;
 
@@ -178,23 +197,53 @@ using namespace rocprofiler::cuda;
         return handle_launch(r);                                                                   \
     }
 
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                    unsigned bz, unsigned shared, CUstream stream, void** params,
-                    void** extra) __asm__("cuLaunchKernel");
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                    unsigned bz, unsigned shared, CUstream stream, void** params, void** extra)
+ROCP_EXPORT CUresult CUDAAPI rocp_cuLaunchKernel(CUfunction f,
+                                                 unsigned   gx,
+                                                 unsigned   gy,
+                                                 unsigned   gz,
+                                                 unsigned   bx,
+                                                 unsigned   by,
+                                                 unsigned   bz,
+                                                 unsigned   shared,
+                                                 CUstream   stream,
+                                                 void**     params,
+                                                 void**     extra) __asm__("cuLaunchKernel");
+ROCP_EXPORT CUresult CUDAAPI rocp_cuLaunchKernel(CUfunction f,
+                                                 unsigned   gx,
+                                                 unsigned   gy,
+                                                 unsigned   gz,
+                                                 unsigned   bx,
+                                                 unsigned   by,
+                                                 unsigned   bz,
+                                                 unsigned   shared,
+                                                 CUstream   stream,
+                                                 void**     params,
+                                                 void**     extra)
     ROCP_LAUNCH_KERNEL_BODY(cuLaunchKernel, false)
 
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                         unsigned by, unsigned bz, unsigned shared, CUstream stream,
-                         void** params, void** extra) __asm__("cuLaunchKernel_ptsz");
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                         unsigned by, unsigned bz, unsigned shared, CUstream stream,
-                         void** params, void** extra)
+        ROCP_EXPORT CUresult CUDAAPI
+    rocp_cuLaunchKernel_ptsz(CUfunction f,
+                             unsigned   gx,
+                             unsigned   gy,
+                             unsigned   gz,
+                             unsigned   bx,
+                             unsigned   by,
+                             unsigned   bz,
+                             unsigned   shared,
+                             CUstream   stream,
+                             void**     params,
+                             void**     extra) __asm__("cuLaunchKernel_ptsz");
+ROCP_EXPORT CUresult CUDAAPI rocp_cuLaunchKernel_ptsz(CUfunction f,
+                                                      unsigned   gx,
+                                                      unsigned   gy,
+                                                      unsigned   gz,
+                                                      unsigned   bx,
+                                                      unsigned   by,
+                                                      unsigned   bz,
+                                                      unsigned   shared,
+                                                      CUstream   stream,
+                                                      void**     params,
+                                                      void**     extra)
     ROCP_LAUNCH_KERNEL_BODY(cuLaunchKernel_ptsz, true)
 
 #define ROCP_LAUNCH_EX_BODY(REAL, PER_THREAD)                                                      \
@@ -207,16 +256,20 @@ rocp_cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, un
         return handle_launch(r);                                                                   \
     }
 
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** params,
-                      void** extra) __asm__("cuLaunchKernelEx");
+        ROCP_EXPORT CUresult CUDAAPI
+    rocp_cuLaunchKernelEx(const CUlaunchConfig* config,
+                          CUfunction            f,
+                          void**                params,
+                          void**                extra) __asm__("cuLaunchKernelEx");
 ROCP_EXPORT CUresult CUDAAPI
 rocp_cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** params, void** extra)
     ROCP_LAUNCH_EX_BODY(cuLaunchKernelEx, false)
 
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuLaunchKernelEx_ptsz(const CUlaunchConfig* config, CUfunction f, void** params,
-                           void** extra) __asm__("cuLaunchKernelEx_ptsz");
+        ROCP_EXPORT CUresult CUDAAPI
+    rocp_cuLaunchKernelEx_ptsz(const CUlaunchConfig* config,
+                               CUfunction            f,
+                               void**                params,
+                               void**                extra) __asm__("cuLaunchKernelEx_ptsz");
 ROCP_EXPORT CUresult CUDAAPI
 rocp_cuLaunchKernelEx_ptsz(const CUlaunchConfig* config, CUfunction f, void** params, void** extra)
     ROCP_LAUNCH_EX_BODY(cuLaunchKernelEx_ptsz, true)
@@ -234,38 +287,64 @@ rocp_cuLaunchKernelEx_ptsz(const CUlaunchConfig* config, CUfunction f, void** pa
         return handle_launch(r);                                                                   \
     }
 
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                               unsigned by, unsigned bz, unsigned shared, CUstream stream,
-                               void** params) __asm__("cuLaunchCooperativeKernel");
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                               unsigned by, unsigned bz, unsigned shared, CUstream stream,
-                               void** params)
+        ROCP_EXPORT CUresult CUDAAPI
+    rocp_cuLaunchCooperativeKernel(CUfunction f,
+                                   unsigned   gx,
+                                   unsigned   gy,
+                                   unsigned   gz,
+                                   unsigned   bx,
+                                   unsigned   by,
+                                   unsigned   bz,
+                                   unsigned   shared,
+                                   CUstream   stream,
+                                   void**     params) __asm__("cuLaunchCooperativeKernel");
+ROCP_EXPORT CUresult CUDAAPI rocp_cuLaunchCooperativeKernel(CUfunction f,
+                                                            unsigned   gx,
+                                                            unsigned   gy,
+                                                            unsigned   gz,
+                                                            unsigned   bx,
+                                                            unsigned   by,
+                                                            unsigned   bz,
+                                                            unsigned   shared,
+                                                            CUstream   stream,
+                                                            void**     params)
     ROCP_LAUNCH_COOP_BODY(cuLaunchCooperativeKernel, false)
 
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
-                                    unsigned bx, unsigned by, unsigned bz, unsigned shared,
-                                    CUstream stream,
-                                    void** params) __asm__("cuLaunchCooperativeKernel_ptsz");
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
-                                    unsigned bx, unsigned by, unsigned bz, unsigned shared,
-                                    CUstream stream, void** params)
+        ROCP_EXPORT CUresult CUDAAPI
+    rocp_cuLaunchCooperativeKernel_ptsz(CUfunction f,
+                                        unsigned   gx,
+                                        unsigned   gy,
+                                        unsigned   gz,
+                                        unsigned   bx,
+                                        unsigned   by,
+                                        unsigned   bz,
+                                        unsigned   shared,
+                                        CUstream   stream,
+                                        void** params) __asm__("cuLaunchCooperativeKernel_ptsz");
+ROCP_EXPORT CUresult CUDAAPI rocp_cuLaunchCooperativeKernel_ptsz(CUfunction f,
+                                                                 unsigned   gx,
+                                                                 unsigned   gy,
+                                                                 unsigned   gz,
+                                                                 unsigned   bx,
+                                                                 unsigned   by,
+                                                                 unsigned   bz,
+                                                                 unsigned   shared,
+                                                                 CUstream   stream,
+                                                                 void**     params)
     ROCP_LAUNCH_COOP_BODY(cuLaunchCooperativeKernel_ptsz, true)
 
-// --- allocations ----------------------------------------------------------------------------------------
-// Each wrapper runs the SDK's initialization first, so that a tool configures replay (and the
-// tracker) before the application's first allocation.
+// --- allocations
+// ---------------------------------------------------------------------------------------- Each
+// wrapper runs the SDK's initialization first, so that a tool configures replay (and the tracker)
+// before the application's first allocation.
 
 #define ROCP_ALLOC_PROLOGUE(REAL)                                                                  \
     const auto* d = drv();                                                                         \
     if(d == nullptr || d->REAL == nullptr) return CUDA_ERROR_NOT_INITIALIZED;                      \
     if(!internal_call_scope::active()) ensure_initialized();
 
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes) __asm__("cuMemAlloc_v2");
+        ROCP_EXPORT CUresult CUDAAPI
+    rocp_cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes) __asm__("cuMemAlloc_v2");
 ROCP_EXPORT CUresult CUDAAPI
 rocp_cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes)
 {
@@ -276,11 +355,14 @@ rocp_cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes)
 }
 
 ROCP_EXPORT CUresult CUDAAPI
-rocp_cuMemAllocPitch_v2(CUdeviceptr* ptr, size_t* pitch, size_t width, size_t height,
+rocp_cuMemAllocPitch_v2(CUdeviceptr* ptr,
+                        size_t*      pitch,
+                        size_t       width,
+                        size_t       height,
                         unsigned int element) __asm__("cuMemAllocPitch_v2");
 ROCP_EXPORT CUresult CUDAAPI
-rocp_cuMemAllocPitch_v2(CUdeviceptr* ptr, size_t* pitch, size_t width, size_t height,
-                        unsigned int element)
+rocp_cuMemAllocPitch_v2(
+    CUdeviceptr* ptr, size_t* pitch, size_t width, size_t height, unsigned int element)
 {
     ROCP_ALLOC_PROLOGUE(cuMemAllocPitch_v2)
     auto result = d->cuMemAllocPitch_v2(ptr, pitch, width, height, element);
@@ -290,8 +372,8 @@ rocp_cuMemAllocPitch_v2(CUdeviceptr* ptr, size_t* pitch, size_t width, size_t he
 }
 
 #define ROCP_ALLOC_ASYNC(NAME)                                                                     \
-    ROCP_EXPORT CUresult CUDAAPI rocp_##NAME(CUdeviceptr* ptr, size_t bytes, CUstream stream)      \
-        __asm__(#NAME);                                                                            \
+    ROCP_EXPORT CUresult CUDAAPI rocp_##NAME(                                                      \
+        CUdeviceptr* ptr, size_t bytes, CUstream stream) __asm__(#NAME);                           \
     ROCP_EXPORT CUresult CUDAAPI rocp_##NAME(CUdeviceptr* ptr, size_t bytes, CUstream stream)      \
     {                                                                                              \
         ROCP_ALLOC_PROLOGUE(NAME)                                                                  \
@@ -316,9 +398,8 @@ ROCP_ALLOC_ASYNC(cuMemAllocAsync_ptsz)
 ROCP_ALLOC_POOL(cuMemAllocFromPoolAsync)
 ROCP_ALLOC_POOL(cuMemAllocFromPoolAsync_ptsz)
 
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuMemAllocManaged(CUdeviceptr* ptr, size_t bytes, unsigned int flags) __asm__(
-    "cuMemAllocManaged");
+ROCP_EXPORT CUresult CUDAAPI rocp_cuMemAllocManaged(
+    CUdeviceptr* ptr, size_t bytes, unsigned int flags) __asm__("cuMemAllocManaged");
 ROCP_EXPORT CUresult CUDAAPI
 rocp_cuMemAllocManaged(CUdeviceptr* ptr, size_t bytes, unsigned int flags)
 {
@@ -328,8 +409,7 @@ rocp_cuMemAllocManaged(CUdeviceptr* ptr, size_t bytes, unsigned int flags)
     return result;
 }
 
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuMemFree_v2(CUdeviceptr ptr) __asm__("cuMemFree_v2");
+ROCP_EXPORT CUresult CUDAAPI rocp_cuMemFree_v2(CUdeviceptr ptr) __asm__("cuMemFree_v2");
 ROCP_EXPORT CUresult CUDAAPI
 rocp_cuMemFree_v2(CUdeviceptr ptr)
 {
@@ -351,12 +431,15 @@ rocp_cuMemFree_v2(CUdeviceptr ptr)
 ROCP_FREE_ASYNC(cuMemFreeAsync)
 ROCP_FREE_ASYNC(cuMemFreeAsync_ptsz)
 
+ROCP_EXPORT CUresult CUDAAPI rocp_cuMemCreate(CUmemGenericAllocationHandle* handle,
+                                              size_t                        bytes,
+                                              const CUmemAllocationProp*    prop,
+                                              unsigned long long flags) __asm__("cuMemCreate");
 ROCP_EXPORT CUresult CUDAAPI
-rocp_cuMemCreate(CUmemGenericAllocationHandle* handle, size_t bytes,
-                 const CUmemAllocationProp* prop, unsigned long long flags) __asm__("cuMemCreate");
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuMemCreate(CUmemGenericAllocationHandle* handle, size_t bytes,
-                 const CUmemAllocationProp* prop, unsigned long long flags)
+rocp_cuMemCreate(CUmemGenericAllocationHandle* handle,
+                 size_t                        bytes,
+                 const CUmemAllocationProp*    prop,
+                 unsigned long long            flags)
 {
     ROCP_ALLOC_PROLOGUE(cuMemCreate)
     auto result = d->cuMemCreate(handle, bytes, prop, flags);
@@ -366,12 +449,17 @@ rocp_cuMemCreate(CUmemGenericAllocationHandle* handle, size_t bytes,
     return result;
 }
 
+ROCP_EXPORT CUresult CUDAAPI rocp_cuMemMap(CUdeviceptr                  ptr,
+                                           size_t                       bytes,
+                                           size_t                       offset,
+                                           CUmemGenericAllocationHandle handle,
+                                           unsigned long long           flags) __asm__("cuMemMap");
 ROCP_EXPORT CUresult CUDAAPI
-rocp_cuMemMap(CUdeviceptr ptr, size_t bytes, size_t offset, CUmemGenericAllocationHandle handle,
-              unsigned long long flags) __asm__("cuMemMap");
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuMemMap(CUdeviceptr ptr, size_t bytes, size_t offset, CUmemGenericAllocationHandle handle,
-              unsigned long long flags)
+rocp_cuMemMap(CUdeviceptr                  ptr,
+              size_t                       bytes,
+              size_t                       offset,
+              CUmemGenericAllocationHandle handle,
+              unsigned long long           flags)
 {
     ROCP_ALLOC_PROLOGUE(cuMemMap)
     auto result = d->cuMemMap(ptr, bytes, offset, handle, flags);
@@ -379,8 +467,7 @@ rocp_cuMemMap(CUdeviceptr ptr, size_t bytes, size_t offset, CUmemGenericAllocati
     return result;
 }
 
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuMemUnmap(CUdeviceptr ptr, size_t bytes) __asm__("cuMemUnmap");
+ROCP_EXPORT CUresult CUDAAPI rocp_cuMemUnmap(CUdeviceptr ptr, size_t bytes) __asm__("cuMemUnmap");
 ROCP_EXPORT CUresult CUDAAPI
 rocp_cuMemUnmap(CUdeviceptr ptr, size_t bytes)
 {
@@ -401,26 +488,35 @@ rocp_cuMemRelease(CUmemGenericAllocationHandle handle)
     return result;
 }
 
-// --- cuGetProcAddress ---------------------------------------------------------------------------------
+// --- cuGetProcAddress
+// ---------------------------------------------------------------------------------
 
 ROCP_EXPORT CUresult CUDAAPI
-rocp_cuGetProcAddress_v2(const char* symbol, void** pfn, int version, cuuint64_t flags,
+rocp_cuGetProcAddress_v2(const char*                     symbol,
+                         void**                          pfn,
+                         int                             version,
+                         cuuint64_t                      flags,
                          CUdriverProcAddressQueryResult* status) __asm__("cuGetProcAddress_v2");
 ROCP_EXPORT CUresult CUDAAPI
-rocp_cuGetProcAddress_v2(const char* symbol, void** pfn, int version, cuuint64_t flags,
+rocp_cuGetProcAddress_v2(const char*                     symbol,
+                         void**                          pfn,
+                         int                             version,
+                         cuuint64_t                      flags,
                          CUdriverProcAddressQueryResult* status)
 {
     const auto* d = drv();
     if(d == nullptr || d->cuGetProcAddress_v2 == nullptr) return CUDA_ERROR_NOT_INITIALIZED;
     auto result = d->cuGetProcAddress_v2(symbol, pfn, version, flags, status);
     if(result == CUDA_SUCCESS && pfn != nullptr && *pfn != nullptr && symbol != nullptr)
-        *pfn = substitute(symbol, *pfn, (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0);
+        *pfn =
+            substitute(symbol, *pfn, (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0);
     return result;
 }
 
-ROCP_EXPORT CUresult CUDAAPI
-rocp_cuGetProcAddress_v1(const char* symbol, void** pfn, int version,
-                         cuuint64_t flags) __asm__("cuGetProcAddress");
+ROCP_EXPORT CUresult CUDAAPI rocp_cuGetProcAddress_v1(const char* symbol,
+                                                      void**      pfn,
+                                                      int         version,
+                                                      cuuint64_t flags) __asm__("cuGetProcAddress");
 ROCP_EXPORT CUresult CUDAAPI
 rocp_cuGetProcAddress_v1(const char* symbol, void** pfn, int version, cuuint64_t flags)
 {
@@ -428,7 +524,8 @@ rocp_cuGetProcAddress_v1(const char* symbol, void** pfn, int version, cuuint64_t
     if(d == nullptr || d->cuGetProcAddress_v1 == nullptr) return CUDA_ERROR_NOT_INITIALIZED;
     auto result = d->cuGetProcAddress_v1(symbol, pfn, version, flags);
     if(result == CUDA_SUCCESS && pfn != nullptr && *pfn != nullptr && symbol != nullptr)
-        *pfn = substitute(symbol, *pfn, (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0);
+        *pfn =
+            substitute(symbol, *pfn, (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0);
     return result;
 }
 
@@ -439,7 +536,7 @@ substitute(const char* name, void* real, bool per_thread_flag)
 {
     const auto* d = drv();
     if(d == nullptr) return real;
-    // Table of the functions exported above, by the driver function each stands for.
+        // Table of the functions exported above, by the driver function each stands for.
 #define ROCP_SUBSTITUTE(REAL, WRAPPER)                                                             \
     if(real == reinterpret_cast<void*>(d->REAL)) return reinterpret_cast<void*>(&WRAPPER);
     ROCP_SUBSTITUTE(cuGetProcAddress_v2, rocp_cuGetProcAddress_v2)
@@ -472,7 +569,7 @@ substitute(const char* name, void* real, bool per_thread_flag)
     return real;
 }
 
-}  // namespace rocprofiler::cuda
+} // namespace rocprofiler::cuda
 
 // The part of dlsym that is ours: names starting with "cu".
 extern "C" __attribute__((visibility("hidden"), used)) void*
@@ -487,8 +584,9 @@ rocp_cuda_dlsym(void* handle, const char* name)
 }
 
 // libc's dlsym, found once (dlvsym is not interposed).
-extern "C" {
-__attribute__((visibility("hidden"), used)) void* rocp_libc_dlsym = nullptr;
+extern "C"
+{
+    __attribute__((visibility("hidden"), used)) void* rocp_libc_dlsym = nullptr;
 }
 
 extern "C" __attribute__((visibility("hidden"), used)) void*
@@ -510,7 +608,7 @@ load_libc_dlsym_at_load()
 {
     rocp_load_libc_dlsym();
 }
-}  // namespace
+} // namespace
 
 // dlsym resolves RTLD_NEXT relative to its caller's object, which libc finds from the return
 // address. So every name but "cu*" must reach libc through a jump that leaves the caller's return

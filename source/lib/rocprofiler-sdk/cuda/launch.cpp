@@ -36,30 +36,30 @@ namespace
 // its place). Entries live for the process: handles of unloaded modules keep their id.
 struct kernel_entry
 {
-    uint64_t                              id            = 0;
-    std::string                           name          = {};
-    CUfunction                            function      = nullptr;  // resolved CUfunction
-    uint32_t                              local_bytes   = 0;        // per thread
-    uint32_t                              static_shared = 0;        // per block
-    uint32_t                              registers     = 0;        // per thread
-    void*                                 module        = nullptr;  // CUmodule or CUlibrary
-    bool                                  params_known  = false;
-    std::vector<std::pair<size_t, size_t>> params        = {};       // offset, size
-    size_t                                args_size     = 0;
-    mutable bool                          reported      = false;  // to CODE_OBJECT tracing
+    uint64_t                               id            = 0;
+    std::string                            name          = {};
+    CUfunction                             function      = nullptr; // resolved CUfunction
+    uint32_t                               local_bytes   = 0;       // per thread
+    uint32_t                               static_shared = 0;       // per block
+    uint32_t                               registers     = 0;       // per thread
+    void*                                  module        = nullptr; // CUmodule or CUlibrary
+    bool                                   params_known  = false;
+    std::vector<std::pair<size_t, size_t>> params        = {}; // offset, size
+    size_t                                 args_size     = 0;
+    mutable bool                           reported      = false; // to CODE_OBJECT tracing
 };
 
 struct kernel_registry
 {
-    std::shared_mutex                          mutex     = {};
-    std::unordered_map<void*, kernel_entry*>   by_handle = {};
-    std::deque<kernel_entry*>                  by_id     = {};  // id - 1
+    std::shared_mutex                        mutex     = {};
+    std::unordered_map<void*, kernel_entry*> by_handle = {};
+    std::deque<kernel_entry*>                by_id     = {}; // id - 1
 };
 
 kernel_registry&
 get_registry()
 {
-    static auto* value = new kernel_registry{};  // never destroyed: names are read at exit
+    static auto* value = new kernel_registry{}; // never destroyed: names are read at exit
     return *value;
 }
 
@@ -93,7 +93,7 @@ resolve(CUfunction handle)
             drv->cuFuncGetName(&raw, function);
         }
     }
-    entry.name = demangle(raw);
+    entry.name   = demangle(raw);
     auto module  = CUmodule{};
     auto library = CUlibrary{};
     if(entry.function != handle && drv->cuKernelGetLibrary != nullptr &&
@@ -120,10 +120,10 @@ resolve(CUfunction handle)
             auto result = drv->cuFuncGetParamInfo(entry.function, index, &offset, &size);
             if(result == CUDA_ERROR_INVALID_VALUE)
             {
-                entry.params_known = true;  // past the last parameter
+                entry.params_known = true; // past the last parameter
                 break;
             }
-            if(result != CUDA_SUCCESS) break;  // layout unknown
+            if(result != CUDA_SUCCESS) break; // layout unknown
             entry.params.emplace_back(offset, size);
             entry.args_size = std::max(entry.args_size, offset + size);
         }
@@ -137,8 +137,8 @@ uint64_t
 code_object_id_of(void* module)
 {
     if(module == nullptr) return 0;
-    static auto* ids  = new std::unordered_map<void*, uint64_t>{};
-    static auto* lock = new std::mutex{};
+    static auto* ids   = new std::unordered_map<void*, uint64_t>{};
+    static auto* lock  = new std::mutex{};
     auto         guard = std::lock_guard{*lock};
     auto [itr, added]  = ids->emplace(module, 0);
     if(added) itr->second = (uint64_t{1} << 40) + ids->size();
@@ -149,12 +149,12 @@ code_object_id_of(void* module)
 void
 report_kernel(const kernel_entry& entry, CUfunction handle, rocprofiler_agent_id_t agent)
 {
-    auto symbol                 = code_object::kernel_symbol{};
-    symbol.kernel_id            = entry.id;
-    symbol.agent                = agent;
-    symbol.name                 = entry.name;
-    symbol.code_object_id       = code_object_id_of(entry.module);
-    char uri[64]                = {};
+    auto symbol           = code_object::kernel_symbol{};
+    symbol.kernel_id      = entry.id;
+    symbol.agent          = agent;
+    symbol.name           = entry.name;
+    symbol.code_object_id = code_object_id_of(entry.module);
+    char uri[64]          = {};
     std::snprintf(uri, sizeof(uri), "cuda://module/%p", entry.module);
     symbol.uri                  = uri;
     symbol.kernel_object        = reinterpret_cast<uint64_t>(handle);
@@ -207,10 +207,10 @@ public:
                 CUcontext             ctx,
                 int                   device,
                 CUstream              stream)
-    : m_request{request}
-    , m_ctx{ctx}
-    , m_stream{stream}
-    , m_memory{ctx, device, &m_args}
+        : m_request{request}
+        , m_ctx{ctx}
+        , m_stream{stream}
+        , m_memory{ctx, device, &m_args}
     {
         if(m_request.config != nullptr)
         {
@@ -314,18 +314,18 @@ private:
                                    "replay passes reuse the application's parameter pointers");
     }
 
-    launch_request                   m_request     = {};
-    CUcontext                        m_ctx         = nullptr;
-    CUstream                         m_stream      = nullptr;
-    CUlaunchConfig                   m_config      = {};
-    std::vector<CUlaunchAttribute>   m_attrs       = {};
-    std::vector<std::byte>           m_args        = {};
-    std::vector<void*>               m_param_ptrs  = {};
-    std::vector<void*>               m_extra       = {};
-    size_t                           m_buffer_size = 0;
-    CUresult                         m_status      = CUDA_SUCCESS;
-    std::optional<std::string_view>  m_exclusion   = std::nullopt;
-    launch_memory                    m_memory;
+    launch_request                  m_request     = {};
+    CUcontext                       m_ctx         = nullptr;
+    CUstream                        m_stream      = nullptr;
+    CUlaunchConfig                  m_config      = {};
+    std::vector<CUlaunchAttribute>  m_attrs       = {};
+    std::vector<std::byte>          m_args        = {};
+    std::vector<void*>              m_param_ptrs  = {};
+    std::vector<void*>              m_extra       = {};
+    size_t                          m_buffer_size = 0;
+    CUresult                        m_status      = CUDA_SUCCESS;
+    std::optional<std::string_view> m_exclusion   = std::nullopt;
+    launch_memory                   m_memory;
 };
 
 std::atomic<bool> initialized = false;
@@ -335,39 +335,39 @@ drain_at_exit()
 {
     timing::drain(5ULL * 1000 * 1000 * 1000);
 }
-}  // namespace
+} // namespace
 
 CUresult
 call_driver(const launch_request& r)
 {
     switch(r.api)
     {
-        case launch_api::kernel:
-            return reinterpret_cast<decltype(&::cuLaunchKernel)>(r.real)(r.function,
-                                                                         r.grid[0],
-                                                                         r.grid[1],
-                                                                         r.grid[2],
-                                                                         r.block[0],
-                                                                         r.block[1],
-                                                                         r.block[2],
-                                                                         r.shared,
-                                                                         r.stream,
-                                                                         r.params,
-                                                                         r.extra);
-        case launch_api::cooperative:
-            return reinterpret_cast<decltype(&::cuLaunchCooperativeKernel)>(r.real)(r.function,
-                                                                                    r.grid[0],
-                                                                                    r.grid[1],
-                                                                                    r.grid[2],
-                                                                                    r.block[0],
-                                                                                    r.block[1],
-                                                                                    r.block[2],
-                                                                                    r.shared,
-                                                                                    r.stream,
-                                                                                    r.params);
-        case launch_api::kernel_ex:
-            return reinterpret_cast<decltype(&::cuLaunchKernelEx)>(r.real)(
-                r.config, r.function, r.params, r.extra);
+    case launch_api::kernel:
+        return reinterpret_cast<decltype(&::cuLaunchKernel)>(r.real)(r.function,
+                                                                     r.grid[0],
+                                                                     r.grid[1],
+                                                                     r.grid[2],
+                                                                     r.block[0],
+                                                                     r.block[1],
+                                                                     r.block[2],
+                                                                     r.shared,
+                                                                     r.stream,
+                                                                     r.params,
+                                                                     r.extra);
+    case launch_api::cooperative:
+        return reinterpret_cast<decltype(&::cuLaunchCooperativeKernel)>(r.real)(r.function,
+                                                                                r.grid[0],
+                                                                                r.grid[1],
+                                                                                r.grid[2],
+                                                                                r.block[0],
+                                                                                r.block[1],
+                                                                                r.block[2],
+                                                                                r.shared,
+                                                                                r.stream,
+                                                                                r.params);
+    case launch_api::kernel_ex:
+        return reinterpret_cast<decltype(&::cuLaunchKernelEx)>(r.real)(
+            r.config, r.function, r.params, r.extra);
     }
     return CUDA_ERROR_INVALID_VALUE;
 }
@@ -390,10 +390,12 @@ ensure_initialized()
 {
     if(initialized.load(std::memory_order_acquire)) return;
     static std::once_flag once;
-    std::call_once(once, [] {
-        kernel_replay::on_tracking_enabled([] { enable_allocation_tracking(); });
-        registration::add_shutdown_hook(drain_at_exit);
-    });
+    std::call_once(once,
+                   []
+                   {
+                       kernel_replay::on_tracking_enabled([] { enable_allocation_tracking(); });
+                       registration::add_shutdown_hook(drain_at_exit);
+                   });
     registration::initialize();
     // CUPTI starts here, at the application's first allocation or launch, rather than inside its
     // first traced launch: its start-up must not delay that kernel.
@@ -413,7 +415,7 @@ handle_launch(const launch_request& request)
     auto        dev = CUdevice{};
     if(drv->cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || ctx == nullptr ||
        drv->cuCtxGetDevice(&dev) != CUDA_SUCCESS)
-        return call_driver(request);  // the driver reports the error itself
+        return call_driver(request); // the driver reports the error itself
 
     auto launch = request;
     if(launch.api == launch_api::kernel_ex)
@@ -436,12 +438,12 @@ handle_launch(const launch_request& request)
        capture != CU_STREAM_CAPTURE_STATUS_NONE)
     {
         if(kernel_replay::is_configured())
-            common::log::warn_once("kernel-replay:stream_capture",
-                                   "[kernel-replay] dispatch_id=0 kernel=" +
-                                       lookup_kernel(launch.function).name +
-                                       " passes=1 outcome=declined reason=stream_capture (a "
-                                       "captured launch runs in a graph launch, which is not "
-                                       "traced or replayed)");
+            common::log::warn_once(
+                "kernel-replay:stream_capture",
+                "[kernel-replay] dispatch_id=0 kernel=" + lookup_kernel(launch.function).name +
+                    " passes=1 outcome=declined reason=stream_capture (a "
+                    "captured launch runs in a graph launch, which is not "
+                    "traced or replayed)");
         return call_driver(request);
     }
 
@@ -477,8 +479,8 @@ handle_launch(const launch_request& request)
     info.group_segment_size   = kernel.static_shared + launch.shared;
     info.workgroup_size       = {launch.block[0], launch.block[1], launch.block[2]};
     info.grid_size            = {launch.grid[0] * launch.block[0],
-                      launch.grid[1] * launch.block[1],
-                      launch.grid[2] * launch.block[2]};
+                                 launch.grid[1] * launch.block[1],
+                                 launch.grid[2] * launch.block[2]};
     info.kernel_name          = kernel.name.c_str();
 
     // The pipeline may release its reference on the completion thread before intercept returns.
@@ -486,4 +488,4 @@ handle_launch(const launch_request& request)
     dispatch::intercept(info, backend);
     return backend->status();
 }
-}  // namespace rocprofiler::cuda
+} // namespace rocprofiler::cuda

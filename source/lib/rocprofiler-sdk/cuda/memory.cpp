@@ -45,16 +45,16 @@ struct range
 
 struct tracker
 {
-    std::mutex                                            mutex   = {};
-    std::atomic<bool>                                     enabled = false;
-    std::map<CUdeviceptr, range>                          live    = {};  // start -> range
-    std::unordered_map<CUmemGenericAllocationHandle, range> handles = {};  // VMM physical memory
+    std::mutex                                              mutex   = {};
+    std::atomic<bool>                                       enabled = false;
+    std::map<CUdeviceptr, range>                            live    = {}; // start -> range
+    std::unordered_map<CUmemGenericAllocationHandle, range> handles = {}; // VMM physical memory
 };
 
 tracker&
 get_tracker()
 {
-    static auto* value = new tracker{};  // never destroyed: frees can happen at exit
+    static auto* value = new tracker{}; // never destroyed: frees can happen at exit
     return *value;
 }
 
@@ -95,10 +95,10 @@ host_budget()
 CUstream
 private_stream(CUcontext ctx)
 {
-    static std::mutex                              mutex;
-    static auto*                                   streams = new std::unordered_map<CUcontext, CUstream>{};
-    auto                                           lock    = std::lock_guard{mutex};
-    auto&                                          slot    = (*streams)[ctx];
+    static std::mutex mutex;
+    static auto*      streams = new std::unordered_map<CUcontext, CUstream>{};
+    auto              lock    = std::lock_guard{mutex};
+    auto&             slot    = (*streams)[ctx];
     if(slot == nullptr)
     {
         auto scope = internal_call_scope{};
@@ -125,7 +125,7 @@ find_range(const tracker& trk, CUdeviceptr ptr)
     if(ptr >= itr->first && ptr < itr->first + itr->second.bytes) return &*itr;
     return nullptr;
 }
-}  // namespace
+} // namespace
 
 void
 enable_allocation_tracking()
@@ -145,8 +145,8 @@ void
 track_allocation(CUdeviceptr ptr, size_t bytes, int device)
 {
     if(ptr == 0 || bytes == 0) return;
-    auto& trk  = get_tracker();
-    auto  lock = std::lock_guard{trk.mutex};
+    auto& trk     = get_tracker();
+    auto  lock    = std::lock_guard{trk.mutex};
     trk.live[ptr] = range{bytes, device};
 }
 
@@ -161,8 +161,8 @@ track_free(CUdeviceptr ptr)
 void
 track_vmm_create(CUmemGenericAllocationHandle handle, size_t bytes, int device)
 {
-    auto& trk  = get_tracker();
-    auto  lock = std::lock_guard{trk.mutex};
+    auto& trk           = get_tracker();
+    auto  lock          = std::lock_guard{trk.mutex};
     trk.handles[handle] = range{bytes, device};
 }
 
@@ -175,7 +175,7 @@ track_vmm_map(CUdeviceptr ptr, size_t bytes, CUmemGenericAllocationHandle handle
     if(auto itr = trk.handles.find(handle); itr != trk.handles.end())
         device = itr->second.device;
     else
-        return;  // physical memory created before tracking started: untracked
+        return; // physical memory created before tracking started: untracked
     trk.live[ptr] = range{bytes, device};
 }
 
@@ -223,11 +223,12 @@ check_arguments(const std::vector<std::byte>& args)
     {
         auto word = uint64_t{0};
         std::memcpy(&word, args.data() + offset, sizeof(word));
-        if(word < 0x10000) continue;  // small integers, flags, null
+        if(word < 0x10000) continue; // small integers, flags, null
         auto type = 0u;
-        if(drv->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+        if(drv->cuPointerGetAttribute(&type,
+                                      CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
                                       static_cast<CUdeviceptr>(word)) != CUDA_SUCCESS)
-            continue;  // not memory the driver knows: a value, or pageable host memory
+            continue; // not memory the driver knows: a value, or pageable host memory
         if(type == CU_MEMORYTYPE_HOST)
         {
             if(allow_host) continue;
@@ -255,17 +256,18 @@ launch_memory::drain(uint64_t timeout_ns)
     };
     auto st     = std::make_shared<state>();
     auto ctx    = m_ctx;
-    auto helper = std::thread{[st, ctx] {
-        auto     scope  = internal_call_scope{};
-        const auto* drv = driver();
-        CUresult result = drv->cuCtxSetCurrent(ctx);
-        if(result == CUDA_SUCCESS) result = drv->cuCtxSynchronize();
-        auto lock  = std::lock_guard{st->mutex};
-        st->done   = true;
-        st->result = result;
-        st->cv.notify_all();
-    }};
-    auto lock = std::unique_lock{st->mutex};
+    auto helper = std::thread{[st, ctx]
+                              {
+                                  auto        scope  = internal_call_scope{};
+                                  const auto* drv    = driver();
+                                  CUresult    result = drv->cuCtxSetCurrent(ctx);
+                                  if(result == CUDA_SUCCESS) result = drv->cuCtxSynchronize();
+                                  auto lock  = std::lock_guard{st->mutex};
+                                  st->done   = true;
+                                  st->result = result;
+                                  st->cv.notify_all();
+                              }};
+    auto lock   = std::unique_lock{st->mutex};
     if(!st->cv.wait_for(lock, std::chrono::nanoseconds{timeout_ns}, [&st] { return st->done; }))
     {
         lock.unlock();
@@ -310,8 +312,8 @@ launch_memory::snapshot(const void*, size_t)
         return std::string{"snapshot_failed"};
     }
 
-    const auto policy = shadow_policy();
-    auto       free_b = size_t{0};
+    const auto policy  = shadow_policy();
+    auto       free_b  = size_t{0};
     auto       total_b = size_t{0};
     if(drv->cuMemGetInfo_v2(&free_b, &total_b) != CUDA_SUCCESS) free_b = 0;
     const bool device_fits = free_b >= total && free_b - total >= device_reserve(total_b);
@@ -332,10 +334,9 @@ launch_memory::snapshot(const void*, size_t)
     {
         m_host = true;
         for(const auto& s : m_shadows)
-            if(drv->cuMemcpyDtoHAsync_v2(static_cast<std::byte*>(m_host_block) + s.offset,
-                                         s.start,
-                                         s.bytes,
-                                         stream) != CUDA_SUCCESS)
+            if(drv->cuMemcpyDtoHAsync_v2(
+                   static_cast<std::byte*>(m_host_block) + s.offset, s.start, s.bytes, stream) !=
+               CUDA_SUCCESS)
             {
                 release();
                 return std::string{"snapshot_failed"};
@@ -354,7 +355,7 @@ launch_memory::snapshot(const void*, size_t)
     }
     m_window = true;
     {
-        auto lock = std::lock_guard{stats_mutex()};
+        auto lock                        = std::lock_guard{stats_mutex()};
         stats_value().max_snapshot_bytes = std::max(stats_value().max_snapshot_bytes, total);
     }
     ROCP_LOG(debug) << "[kernel-replay] snapshot of " << m_shadows.size() << " allocations, "
@@ -367,10 +368,10 @@ launch_memory::restore()
 {
     if(m_shadows.empty()) return true;
     const auto  started = common::timestamp_ns();
-    const auto* drv    = driver();
-    auto        scope  = internal_call_scope{};
-    auto        stream = private_stream(m_ctx);
-    auto&       trk    = get_tracker();
+    const auto* drv     = driver();
+    auto        scope   = internal_call_scope{};
+    auto        stream  = private_stream(m_ctx);
+    auto&       trk     = get_tracker();
     {
         auto lock = std::lock_guard{trk.mutex};
         for(const auto& s : m_shadows)
@@ -425,4 +426,4 @@ launch_memory::release()
     m_window       = false;
     m_shadows.clear();
 }
-}  // namespace rocprofiler::cuda
+} // namespace rocprofiler::cuda

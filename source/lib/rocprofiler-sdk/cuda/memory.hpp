@@ -20,26 +20,18 @@ namespace rocprofiler::cuda
 constexpr int any_device = -1;
 
 // Starts tracking (idempotent). Allocations made before are not known.
-void
-enable_allocation_tracking();
+void enable_allocation_tracking();
 
 // True once tracking is on (a relaxed load).
-bool
-tracking_enabled();
+bool tracking_enabled();
 
 // Called by the allocation wrappers after the driver succeeded, on the allocating thread.
-void
-track_allocation(CUdeviceptr ptr, size_t bytes, int device);
-void
-track_free(CUdeviceptr ptr);
-void
-track_vmm_create(CUmemGenericAllocationHandle handle, size_t bytes, int device);
-void
-track_vmm_map(CUdeviceptr ptr, size_t bytes, CUmemGenericAllocationHandle handle);
-void
-track_vmm_unmap(CUdeviceptr ptr, size_t bytes);
-void
-track_vmm_release(CUmemGenericAllocationHandle handle);
+void track_allocation(CUdeviceptr ptr, size_t bytes, int device);
+void track_free(CUdeviceptr ptr);
+void track_vmm_create(CUmemGenericAllocationHandle handle, size_t bytes, int device);
+void track_vmm_map(CUdeviceptr ptr, size_t bytes, CUmemGenericAllocationHandle handle);
+void track_vmm_unmap(CUdeviceptr ptr, size_t bytes);
+void track_vmm_release(CUmemGenericAllocationHandle handle);
 
 // Number of allocations and bytes tracked now, for one device (any_device: all).
 struct tracked_footprint
@@ -48,15 +40,13 @@ struct tracked_footprint
     size_t bytes       = 0;
 };
 
-tracked_footprint
-tracked(int device);
+tracked_footprint tracked(int device);
 
 // Why kernel arguments make a launch unreplayable ("untracked_memory"), or nothing. Each
 // 8-byte-aligned word of the argument block that the driver knows as a pointer must point into
 // tracked device memory; host-pinned or registered memory never qualifies (unless
 // ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY=1).
-std::optional<std::string>
-check_arguments(const std::vector<std::byte>& args);
+std::optional<std::string> check_arguments(const std::vector<std::byte>& args);
 
 // The memory of one launch's device. Called on the submitting thread, which holds the launch's
 // context current, while the replaying dispatch holds the agent's isolation lock exclusively.
@@ -64,10 +54,11 @@ class launch_memory final : public dispatch::memory_backend
 {
 public:
     launch_memory(CUcontext ctx, int device, const std::vector<std::byte>* args)
-    : m_ctx{ctx}
-    , m_device{device}
-    , m_args{args}
-    {}
+        : m_ctx{ctx}
+        , m_device{device}
+        , m_args{args}
+    {
+    }
     ~launch_memory() override { release(); }
 
     launch_memory(const launch_memory&)            = delete;
@@ -89,13 +80,13 @@ private:
     {
         CUdeviceptr start  = 0;
         size_t      bytes  = 0;
-        size_t      offset = 0;  // into the shadow block
+        size_t      offset = 0; // into the shadow block
     };
 
-    CUcontext                     m_ctx    = nullptr;
-    int                           m_device = 0;
-    const std::vector<std::byte>* m_args   = nullptr;
-    std::vector<shadow>           m_shadows = {};
+    CUcontext                     m_ctx          = nullptr;
+    int                           m_device       = 0;
+    const std::vector<std::byte>* m_args         = nullptr;
+    std::vector<shadow>           m_shadows      = {};
     CUdeviceptr                   m_device_block = 0;
     void*                         m_host_block   = nullptr;
     bool                          m_host         = false;
@@ -112,6 +103,5 @@ struct replay_memory_stats
     uint64_t restore_max_ns     = 0;
 };
 
-replay_memory_stats
-memory_stats();
-}  // namespace rocprofiler::cuda
+replay_memory_stats memory_stats();
+} // namespace rocprofiler::cuda

@@ -25,8 +25,9 @@ class record_matcher
 public:
     record_matcher() = default;
     explicit record_matcher(size_t max_unclaimed)
-    : m_max_unclaimed{max_unclaimed}
-    {}
+        : m_max_unclaimed{max_unclaimed}
+    {
+    }
 
     // A record arrived. Records nobody claims (kernels launched outside the adapter, such as graph
     // launches) are dropped oldest first beyond max_unclaimed.
@@ -40,7 +41,7 @@ public:
             auto id = m_order.front();
             m_order.pop_front();
             auto itr = m_records.find(id);
-            if(itr == m_records.end()) continue;  // already claimed
+            if(itr == m_records.end()) continue; // already claimed
             itr->second.pop_front();
             --m_count;
             if(itr->second.empty()) m_records.erase(itr);
@@ -73,9 +74,9 @@ public:
     size_t unclaimed() const { return m_count; }
 
 private:
-    size_t                                     m_max_unclaimed = 65536;
-    size_t                                     m_count         = 0;
+    size_t                                       m_max_unclaimed = 65536;
+    size_t                                       m_count         = 0;
     std::map<uint32_t, std::deque<kernel_times>> m_records       = {};
-    std::deque<uint32_t>                       m_order         = {};  // may hold claimed ids
+    std::deque<uint32_t>                         m_order         = {}; // may hold claimed ids
 };
-}  // namespace rocprofiler::cuda
+} // namespace rocprofiler::cuda

@@ -20,12 +20,10 @@
 namespace rocprofiler::cuda::timing
 {
 // Loads CUPTI and starts kernel activity collection, once. Safe to call on every launch.
-void
-initialize();
+void initialize();
 
 // True when CUPTI is loaded and collecting kernel records.
-bool
-cupti_active();
+bool cupti_active();
 
 struct clock_anchor;
 struct calibration_entry;
@@ -60,6 +58,5 @@ private:
 
 // Waits (bounded) until every execution handed over was completed. At finalization; prints the
 // timing statistics when ROCPROFILER_CUDA_TIMING_STATS=1.
-void
-drain(uint64_t timeout_ns);
-}  // namespace rocprofiler::cuda::timing
+void drain(uint64_t timeout_ns);
+} // namespace rocprofiler::cuda::timing

@@ -11,7 +11,7 @@ TEST(record_matcher, matches_driver_id_first_then_runtime_id)
     m.add(7, kernel_times{10, 20});
     m.add(9, kernel_times{30, 40});
     EXPECT_TRUE(m.has(9, 0));
-    auto by_runtime = m.take(100, 7);  // driver id unknown to CUPTI: the runtime id matches
+    auto by_runtime = m.take(100, 7); // driver id unknown to CUPTI: the runtime id matches
     ASSERT_TRUE(by_runtime);
     EXPECT_EQ(by_runtime->start_ns, 10u);
     auto by_driver = m.take(9, 7);
