@@ -28,10 +28,14 @@ run_suite() {
     ctest --test-dir "${dir}" --output-on-failure -j "${jobs}" --timeout 300 -LE gpu
 }
 
+scripts/check-format.sh
 scripts/check-layering.sh
 run_suite build
 if [ "${sanitizers}" -eq 1 ]; then
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    # rocprofv3 preloads the (instrumented) SDK and tool libraries ahead of the application, so
+    # the ASan runtime is not the first library; it is still loaded before any of them runs.
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:verify_asan_link_order=0 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         run_suite build-sanitizers -DROCPROFILER_BUILD_SANITIZERS=ON -DROCPROFILER_BUILD_CUDA=OFF
 fi
 if [ "${sanitizers}" -eq 1 ]; then
