@@ -80,6 +80,7 @@ command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 note "configure"
 if ! cmake -S . -B "${build}" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DROCPROFILER_BUILD_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DROCPROFILER_BUILD_SAMPLES=OFF \
+    -DROCPROFILER_BUILD_BENCHMARKS=ON \
     -DCMAKE_PREFIX_PATH="${prefix_path}" >>"${log}" 2>&1; then
     tail -30 "${log}"
     note "configure FAILED"
@@ -87,6 +88,7 @@ if ! cmake -S . -B "${build}" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInf
 fi
 note "build (-j${jobs})"
 if ! cmake --build "${build}" -j "${jobs}" --target rocprofiler-sdk cuda-gpu-tests cuda-backend-tests rocprofv3 rocprofiler-sdk-tool \
+    cuda-replay-bench \
     >>"${log}" 2>&1; then
     grep -E "error|FAILED" "${log}" | head -40
     note "build FAILED"
@@ -102,6 +104,17 @@ ctest --test-dir "${build}" -L gpu --output-on-failure --timeout 120 2>&1 | tee 
 ctest_rc=${PIPESTATUS[0]}
 "${build}/source/lib/rocprofiler-sdk/cuda/tests/cuda-backend-tests" >"${logs}/unit.log" 2>&1
 unit_rc=$?
+
+# The replay benchmark (benchmark/cuda/): ratios against the targets, printed before the table.
+# GPU_SUITE_BENCH=0 skips it.
+bench_lines=()
+if [ "${GPU_SUITE_BENCH:-1}" = 1 ]; then
+    note "benchmark (benchmark/cuda/run_replay_bench.sh)"
+    mapfile -t bench_lines < <(bash benchmark/cuda/run_replay_bench.sh "${build}/bin/cuda-replay-bench" \
+        "${build}/tests/cuda/libtest-tool-cuda.so" "${build}/lib/librocprofiler-sdk.so" \
+        "${GPU_TEST_OUTPUT_DIR}/bench" 2>&1)
+    printf '%s\n' "${bench_lines[@]}" >>"${log}"
+fi
 
 # GPU_SUITE_FLUSH_MATRIX=1: the runtime program traced and replayed under CUPTI flush variants
 # (docs/cuda.md, "Who flushes"), GPU_SUITE_FLUSH_REPS times each; one line per run, before the table.
@@ -150,6 +163,11 @@ if [ ${#matrix_lines[@]} -gt 0 ]; then
     echo "== flush matrix (variant mode rep rc numbers | timing) =="
     printf '%s\n' "${matrix_lines[@]}"
 fi
+if [ ${#bench_lines[@]} -gt 0 ]; then
+    echo
+    echo "== replay benchmark (benchmark/cuda) =="
+    printf '%s\n' "${bench_lines[@]}"
+fi
 echo
 echo "== GPU suite: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), $(date -u +%F), build ${build_s} s, total $(($(date +%s) - start_s)) s =="
 printf '%-34s %-7s %s\n' "test" "result" "key numbers"
@@ -164,7 +182,7 @@ while read -r line; do
     if [ -f "${f}" ]; then
         grep -q 'comparison_only' "${f}" && result="CMP($(grep -c '^FAIL' "${f}")F)"
         numbers=$(grep -E '^RESULT ' "${f}" |
-            grep -E 'dispatches=|replayed_|max_timestamp|one_run|failures=[1-9]|latency|pass_gap|pass_detail|launch_call|gpu_start_delay|bit_identical|rows=|symbols=' |
+            grep -E 'dispatches=|replayed_|max_timestamp|one_run|failures=[1-9]|latency|pass_gap|pass_detail|launch_call|gpu_start_delay|bit_identical|rows=|symbols=|notrack_|stream_capture_declined|_queues=' |
             sed -E 's/^RESULT //' | tr '\n' ' ')
         timing=$(grep -E '^RESULT timing ' "${f}" | tr ' ' '\n' | grep -E "^(${timing_fields})=" | tr '\n' ' ')
         [ -n "${timing}" ] && numbers="${numbers}| ${timing}"

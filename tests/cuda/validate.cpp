@@ -376,6 +376,30 @@ check_torch(const json& tool, uint64_t passes)
     for(const auto& n : names)
         if(count++ < 4) std::printf("RESULT kernel_name %s\n", n.c_str());
 }
+// Every dispatch replayed with N passes (replay_program): nonidem (>= 13 dispatches), streams
+// (exactly 48: 4 threads x 2 streams x 6), capture (exactly 1: the captured launches and the graph
+// launch are not dispatches).
+void
+check_replay_all(const json& tool, const std::string& mode, uint64_t passes)
+{
+    auto by_id = check_dispatches(tool);
+    check_replay(tool, by_id, passes, {});
+    if(mode == "nonidem")
+        expect(by_id.size() >= 13,
+               "nonidem: >= 13 dispatches (got " + std::to_string(by_id.size()) + ")");
+    if(mode == "streams")
+        expect(by_id.size() == 48,
+               "streams: 48 dispatches (got " + std::to_string(by_id.size()) + ")");
+    if(mode == "capture")
+        expect(by_id.size() == 1,
+               "capture: only the plain launch is a dispatch (got " + std::to_string(by_id.size()) +
+                   ")");
+    auto queues = std::set<uint64_t>{};
+    for(const auto& r : tool["dispatch"])
+        queues.insert(r["queue"].get<uint64_t>());
+    std::printf("RESULT %s_queues=%zu\n", mode.c_str(), queues.size());
+    if(mode == "streams") expect(queues.size() == 8, "streams: 8 distinct queues");
+}
 } // namespace
 
 int
@@ -409,6 +433,8 @@ main(int argc, char** argv)
         }
         if(mode == "driver") check_driver(tool, passes);
         if(mode == "torch") check_torch(tool, passes);
+        if(mode == "nonidem" || mode == "streams" || mode == "capture")
+            check_replay_all(tool, mode, passes);
         if(mode == "trace") expect(tool["replay"].empty(), "no replay callbacks without replay");
     }
     std::printf("RESULT failures=%d\n", failures);
