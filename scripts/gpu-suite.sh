@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The GPU suite: configures the project with CUDA, builds the CUDA backend and its GPU tests, runs
 # `ctest -L gpu`, and prints a short table last (test, result, key numbers). Run from the repository
-# root on a machine with an NVIDIA GPU (the H200 of the device tool: `bash scripts/gpu-suite.sh`).
+# root on a machine with an NVIDIA GPU (for example an H200: `bash scripts/gpu-suite.sh`).
 #
 #   GPU_SUITE_BUILD_DIR   build folder (default build-gpu)
 #   GPU_SUITE_JOBS        build jobs (default 16)
-#   OUT                   where logs go (default: the build folder); the device tool brings back
-#                         at most 8 files, so the per-test outputs come back as one gpu-tests.tgz
+#   OUT                   where logs go (default: the build folder); the per-test outputs are
+#                         packed into one gpu-tests.tgz there, so that few files need copying back
 #
 # Machines without the build's header-only dependencies and GoogleTest (nothing can be installed
 # there) use build-deps/, which `scripts/gpu-suite.sh --bundle-deps` makes here from this machine's
