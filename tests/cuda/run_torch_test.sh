@@ -2,10 +2,12 @@
 # PyTorch under the SDK with test-tool-cuda replaying every kernel twice (N=2): the result bytes
 # must be identical to a run without the profiler, and kernels must have been traced and replayed.
 # Exits 77 (CTest SKIP) when PyTorch or CUDA is unavailable.
+# Usage: run_torch_test.sh <program.py> [<test name, default pytorch_replay>]
 # Environment (set by CTest): SDK_LIBRARY, TEST_TOOL, VALIDATOR; GPU_TEST_OUTPUT_DIR (optional).
 set -u
 script="$1"
-out="${GPU_TEST_OUTPUT_DIR:-${PWD}/gpu-test-output}/pytorch_replay"
+name="${2:-pytorch_replay}"
+out="${GPU_TEST_OUTPUT_DIR:-${PWD}/gpu-test-output}/${name}"
 rm -rf "${out}" && mkdir -p "${out}"
 python="${PYTHON:-python3}"
 command -v "${python}" >/dev/null 2>&1 || { echo "SKIP: no ${python}"; exit 77; }
