@@ -12,10 +12,11 @@ namespace
 {
 struct agent_entry
 {
-    bool                                             supported      = false;
-    uint32_t                                         slots_per_pass = 0;
-    std::vector<std::unique_ptr<counter_definition>> storage        = {};
-    std::vector<const counter_definition*>           pointers       = {};
+    bool                                             supported        = false;
+    uint32_t                                         slots_per_pass   = 0;
+    agent_counters::fit_check                        fits_in_one_pass = {};
+    std::vector<std::unique_ptr<counter_definition>> storage          = {};
+    std::vector<const counter_definition*>           pointers         = {};
 };
 
 struct registry
@@ -42,10 +43,15 @@ get_registry()
             auto backend = agent::backend_of(props->id);
             auto found   = std::optional<agent_counters>{};
             if(backend && backend->first == agent::backend::host) found = host_agent_counters();
+#if defined(ROCPROFILER_HAVE_CUDA)
+            if(backend && backend->first == agent::backend::cuda)
+                found = cuda_agent_counters(backend->second);
+#endif
             if(found)
             {
-                entry.supported      = true;
-                entry.slots_per_pass = found->slots_per_pass;
+                entry.supported        = true;
+                entry.slots_per_pass   = found->slots_per_pass;
+                entry.fits_in_one_pass = std::move(found->fits_in_one_pass);
                 for(size_t i = 0; i < found->counters.size(); ++i)
                 {
                     auto def           = std::make_unique<counter_definition>();
@@ -127,10 +133,20 @@ create_config(rocprofiler_agent_id_t           agent,
             duplicate = duplicate || (itr == def);
         if(!duplicate) cfg->counters.emplace_back(def);
     }
-    auto slots = uint32_t{0};
-    for(const auto* def : cfg->counters)
-        slots += def->spec.slots;
-    if(slots > entry->slots_per_pass) return ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT;
+    if(entry->fits_in_one_pass)
+    {
+        auto indices = std::vector<uint32_t>{};
+        for(const auto* def : cfg->counters)
+            indices.emplace_back(def->backend_index);
+        if(auto rc = entry->fits_in_one_pass(indices); rc != ROCPROFILER_STATUS_SUCCESS) return rc;
+    }
+    else
+    {
+        auto slots = uint32_t{0};
+        for(const auto* def : cfg->counters)
+            slots += def->spec.slots;
+        if(slots > entry->slots_per_pass) return ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT;
+    }
 
     auto lock      = std::lock_guard{reg.mutex};
     cfg->id.handle = reg.next_config++;

@@ -8,6 +8,7 @@
 #include <rocprofiler-sdk/fwd.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,11 +28,17 @@ struct counter_spec
     uint32_t    slots       = 1; // hardware slots it takes in one pass
 };
 
-// What a backend says about one agent.
+// What a backend says about one agent. Agents whose passes are not a fixed number of equal slots
+// (NVIDIA GPUs: CUPTI schedules each set of metrics itself) give `fits_in_one_pass`, which
+// answers SUCCESS, EXCEEDS_HW_LIMIT or another error for a set of their counters (indices into
+// `counters`); the slot count is then unused.
 struct agent_counters
 {
-    std::vector<counter_spec> counters       = {};
-    uint32_t                  slots_per_pass = 0;
+    using fit_check = std::function<rocprofiler_status_t(const std::vector<uint32_t>& indices)>;
+
+    std::vector<counter_spec> counters         = {};
+    uint32_t                  slots_per_pass   = 0;
+    fit_check                 fits_in_one_pass = {};
 };
 
 struct counter_definition
@@ -75,4 +82,7 @@ instance_id(rocprofiler_counter_id_t id)
 
 // Backends: the counters of one of their agents, or nothing. Defined by each backend.
 std::optional<agent_counters> host_agent_counters();
+#if defined(ROCPROFILER_HAVE_CUDA)
+std::optional<agent_counters> cuda_agent_counters(uint32_t device_ordinal);
+#endif
 } // namespace rocprofiler::counters

@@ -6,6 +6,7 @@
 #include "common/thread.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/memory.hpp"
+#include "cuda/metrics.hpp"
 #include "cuda/timing.hpp"
 #include "dispatch/dispatch.hpp"
 #include "kernel_replay/engine.hpp"
@@ -209,6 +210,7 @@ public:
                 CUstream              stream)
         : m_request{request}
         , m_ctx{ctx}
+        , m_device{device}
         , m_stream{stream}
         , m_memory{ctx, device, &m_args}
     {
@@ -226,12 +228,53 @@ public:
 
     void enqueue(dispatch::completion_fn on_complete) override
     {
+        launch(std::move(on_complete), nullptr);
+    }
+
+    // Counted executions run under CUPTI's range profiler (cuda/metrics.hpp) and are waited for.
+    void enqueue_counted(dispatch::completion_fn                            on_complete,
+                         std::shared_ptr<const dispatch::execution_request> request) override
+    {
+        launch(std::move(on_complete), request.get());
+    }
+
+    // The application's completion is the stream's order: everything it enqueues after this
+    // launch runs after the last execution, which the replay loop waits for before returning.
+    void signal_application(const dispatch::execution_result&) override {}
+
+    std::optional<std::string_view> replay_exclusion() const override { return m_exclusion; }
+
+    dispatch::memory_backend* memory() override { return &m_memory; }
+
+    // What the application's launch call returns: the first failing driver result, if any.
+    CUresult status() const { return m_status; }
+
+private:
+    void launch(dispatch::completion_fn on_complete, const dispatch::execution_request* request)
+    {
         auto marks  = timing::execution_marks{m_ctx, m_stream};
         auto result = CUDA_SUCCESS;
+        auto values = std::vector<dispatch::counter_value>{};
+        auto why    = std::string{};
+        auto run    = [this]
         {
             auto scope = internal_call_scope{};
-            result     = call_driver(m_request);
-        }
+            return call_driver(m_request);
+        };
+        if(request != nullptr)
+            result = metrics::measure(m_ctx, m_device, m_stream, *request, run, values, why);
+        else
+            result = run();
+        if(request != nullptr)
+            on_complete = [values = std::move(values),
+                           why    = std::move(why),
+                           next   = std::move(on_complete)](const dispatch::execution_result& r)
+            {
+                auto copy           = r;
+                copy.counters       = values;
+                copy.counters_error = why;
+                next(copy);
+            };
         if(m_status == CUDA_SUCCESS) m_status = result;
         if(result != CUDA_SUCCESS)
         {
@@ -249,18 +292,6 @@ public:
             marks.complete_after_kernel(std::move(on_complete));
     }
 
-    // The application's completion is the stream's order: everything it enqueues after this
-    // launch runs after the last execution, which the replay loop waits for before returning.
-    void signal_application(const dispatch::execution_result&) override {}
-
-    std::optional<std::string_view> replay_exclusion() const override { return m_exclusion; }
-
-    dispatch::memory_backend* memory() override { return &m_memory; }
-
-    // What the application's launch call returns: the first failing driver result, if any.
-    CUresult status() const { return m_status; }
-
-private:
     void copy_arguments(const kernel_entry& kernel)
     {
         if(m_request.params != nullptr && kernel.params_known)
@@ -316,6 +347,7 @@ private:
 
     launch_request                  m_request     = {};
     CUcontext                       m_ctx         = nullptr;
+    int                             m_device      = 0;
     CUstream                        m_stream      = nullptr;
     CUlaunchConfig                  m_config      = {};
     std::vector<CUlaunchAttribute>  m_attrs       = {};

@@ -429,7 +429,7 @@ start_cupti()
     if(const char* env = std::getenv("ROCPROFILER_CUDA_CUPTI");
        env != nullptr && std::string{env} == "0")
         return false;
-    void* handle = open_cupti();
+    void* handle = cupti_library();
     if(handle == nullptr)
     {
         ROCP_LOG(warning) << "cuda: CUPTI not found (set ROCPROFILER_CUPTI_LIBRARY); kernel "
@@ -989,6 +989,13 @@ print_stats()
                  static_cast<unsigned long long>(s.record_timeouts));
 }
 } // namespace
+
+void*
+cupti_library()
+{
+    static void* handle = open_cupti();
+    return handle;
+}
 
 void
 initialize()

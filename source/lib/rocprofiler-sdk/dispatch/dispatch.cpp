@@ -197,6 +197,16 @@ deliver_counters(const logical_dispatch& dispatch,
                           << "; no counter values are reported for it";
         return;
     }
+    if(!result.counters_error.empty())
+    {
+        common::log::warn_once(
+            "dispatch-counting:" + result.counters_error,
+            "dispatch counting: counters not collected: " + result.counters_error +
+                "; the kernel ran normally and no counter values are reported "
+                "for it (further dispatches with this error are logged at "
+                "debug level)");
+        return;
+    }
     auto records = std::vector<rocprofiler_counter_record_t>{};
     records.reserve(p.counter_config->counters.size());
     for(const auto* def : p.counter_config->counters)

@@ -58,6 +58,9 @@ struct execution_result
     bool                       ok       = true;
     std::string                error    = {};
     std::vector<counter_value> counters = {}; // one per requested counter, when ok
+    // Why the requested counters could not be measured although the kernel ran (no permission,
+    // another profiler holds the counters, ...); empty when they were measured or not requested.
+    std::string counters_error = {};
 };
 
 using completion_fn = std::function<void(const execution_result&)>;

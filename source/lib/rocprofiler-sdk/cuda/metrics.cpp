@@ -1,0 +1,730 @@
+#include "cuda/metrics.hpp"
+
+#include "common/logging.hpp"
+#include "cuda/driver.hpp"
+#include "cuda/timing.hpp"
+
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <regex>
+
+namespace rocprofiler::cuda::metrics
+{
+namespace
+{
+#define ROCP_PROFILER_FUNCTIONS(X)                                                                 \
+    X(cuptiGetResultString)                                                                        \
+    X(cuptiProfilerInitialize)                                                                     \
+    X(cuptiDeviceGetChipName)                                                                      \
+    X(cuptiProfilerGetCounterAvailability)                                                         \
+    X(cuptiProfilerHostInitialize)                                                                 \
+    X(cuptiProfilerHostDeinitialize)                                                               \
+    X(cuptiProfilerHostGetBaseMetrics)                                                             \
+    X(cuptiProfilerHostGetMetricProperties)                                                        \
+    X(cuptiProfilerHostConfigAddMetrics)                                                           \
+    X(cuptiProfilerHostGetConfigImageSize)                                                         \
+    X(cuptiProfilerHostGetConfigImage)                                                             \
+    X(cuptiProfilerHostGetNumOfPasses)                                                             \
+    X(cuptiProfilerHostEvaluateToGpuValues)                                                        \
+    X(cuptiRangeProfilerEnable)                                                                    \
+    X(cuptiRangeProfilerGetCounterDataSize)                                                        \
+    X(cuptiRangeProfilerCounterDataImageInitialize)                                                \
+    X(cuptiRangeProfilerSetConfig)                                                                 \
+    X(cuptiRangeProfilerStart)                                                                     \
+    X(cuptiRangeProfilerStop)                                                                      \
+    X(cuptiRangeProfilerPushRange)                                                                 \
+    X(cuptiRangeProfilerPopRange)                                                                  \
+    X(cuptiRangeProfilerDecodeData)                                                                \
+    X(cuptiRangeProfilerGetCounterDataInfo)
+
+struct profiler_table
+{
+#define ROCP_PROFILER_DECLARE(NAME) decltype(&::NAME) NAME = nullptr;
+    ROCP_PROFILER_FUNCTIONS(ROCP_PROFILER_DECLARE)
+#undef ROCP_PROFILER_DECLARE
+    std::string error = {}; // why the table is unusable, or empty
+};
+
+// CUPTI's profiler host objects are not documented as thread-safe: every host-API call of the SDK
+// goes through this lock.
+std::mutex&
+host_api_mutex()
+{
+    static auto* value = new std::mutex{};
+    return *value;
+}
+
+const profiler_table&
+table()
+{
+    static const profiler_table* value = []
+    {
+        auto* t      = new profiler_table{};
+        void* handle = timing::cupti_library();
+        if(handle == nullptr)
+        {
+            t->error = "CUPTI not found (set ROCPROFILER_CUPTI_LIBRARY to libcupti.so)";
+            return t;
+        }
+#define ROCP_PROFILER_LOAD(NAME)                                                                   \
+    t->NAME = reinterpret_cast<decltype(t->NAME)>(real_dlsym(handle, #NAME));                      \
+    if(t->NAME == nullptr && t->error.empty())                                                     \
+        t->error = "this CUPTI has no " #NAME " (the range profiler needs CUDA 12.6 or later)";
+        ROCP_PROFILER_FUNCTIONS(ROCP_PROFILER_LOAD)
+#undef ROCP_PROFILER_LOAD
+        return t;
+    }();
+    return *value;
+}
+
+// The target side of CUPTI's profiler (device queries, the range profiler) needs
+// cuptiProfilerInitialize, once; the host API (metric lists, configuration images) does not.
+// Returns why it failed, or an empty string.
+const std::string&
+target_initialized()
+{
+    static const std::string* value = []
+    {
+        const auto& t = table();
+        if(!t.error.empty()) return new std::string{t.error};
+        auto scope = internal_call_scope{};
+        auto params =
+            CUpti_Profiler_Initialize_Params{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+        auto rc = t.cuptiProfilerInitialize(&params);
+        return new std::string{rc == CUPTI_SUCCESS ? std::string{}
+                                                   : explain("cuptiProfilerInitialize", rc)};
+    }();
+    return *value;
+}
+
+std::string
+result_text(CUptiResult result)
+{
+    const char* text = nullptr;
+    if(const auto& t = table(); t.cuptiGetResultString != nullptr)
+        t.cuptiGetResultString(result, &text);
+    return text != nullptr ? std::string{text}
+                           : "CUptiResult " + std::to_string(static_cast<int>(result));
+}
+
+// A host object of the profiler host API for one chip (and, when given, one context's counter
+// availability), destroyed with its owner.
+class host_object
+{
+public:
+    host_object(std::string_view chip, const std::vector<uint8_t>* availability, std::string& error)
+        : m_chip{chip}
+    {
+        const auto& t      = table();
+        auto        params = CUpti_Profiler_Host_Initialize_Params{
+            CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+        params.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+        params.pChipName    = m_chip.c_str();
+        params.pCounterAvailabilityImage =
+            (availability != nullptr && !availability->empty()) ? availability->data() : nullptr;
+        if(auto rc = t.cuptiProfilerHostInitialize(&params); rc != CUPTI_SUCCESS)
+            error = explain("cuptiProfilerHostInitialize(" + m_chip + ")", rc);
+        else
+            m_object = params.pHostObject;
+    }
+
+    ~host_object()
+    {
+        if(m_object == nullptr) return;
+        auto params = CUpti_Profiler_Host_Deinitialize_Params{
+            CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+        params.pHostObject = m_object;
+        table().cuptiProfilerHostDeinitialize(&params);
+    }
+
+    host_object(const host_object&)            = delete;
+    host_object& operator=(const host_object&) = delete;
+
+    CUpti_Profiler_Host_Object* get() const { return m_object; }
+
+    // Adds the metrics and returns the configuration image; empty with `error` set on failure.
+    std::vector<uint8_t> config_image(const std::vector<const char*>& names, std::string& error)
+    {
+        const auto& t   = table();
+        auto        add = CUpti_Profiler_Host_ConfigAddMetrics_Params{
+            CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+        add.pHostObject   = m_object;
+        add.ppMetricNames = const_cast<const char**>(names.data());
+        add.numMetrics    = names.size();
+        if(auto rc = t.cuptiProfilerHostConfigAddMetrics(&add); rc != CUPTI_SUCCESS)
+        {
+            error = explain("cuptiProfilerHostConfigAddMetrics", rc);
+            return {};
+        }
+        auto size = CUpti_Profiler_Host_GetConfigImageSize_Params{
+            CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+        size.pHostObject = m_object;
+        if(auto rc = t.cuptiProfilerHostGetConfigImageSize(&size); rc != CUPTI_SUCCESS)
+        {
+            error = explain("cuptiProfilerHostGetConfigImageSize", rc);
+            return {};
+        }
+        auto image = std::vector<uint8_t>(size.configImageSize);
+        auto get   = CUpti_Profiler_Host_GetConfigImage_Params{
+            CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+        get.pHostObject     = m_object;
+        get.configImageSize = image.size();
+        get.pConfigImage    = image.data();
+        if(auto rc = t.cuptiProfilerHostGetConfigImage(&get); rc != CUPTI_SUCCESS)
+        {
+            error = explain("cuptiProfilerHostGetConfigImage", rc);
+            return {};
+        }
+        return image;
+    }
+
+private:
+    std::string                 m_chip   = {};
+    CUpti_Profiler_Host_Object* m_object = nullptr;
+};
+
+uint32_t
+passes_of(std::vector<uint8_t>& image, std::string& error)
+{
+    auto params = CUpti_Profiler_Host_GetNumOfPasses_Params{
+        CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+    params.configImageSize = image.size();
+    params.pConfigImage    = image.data();
+    if(auto rc = table().cuptiProfilerHostGetNumOfPasses(&params); rc != CUPTI_SUCCESS)
+    {
+        error = explain("cuptiProfilerHostGetNumOfPasses", rc);
+        return 0;
+    }
+    return static_cast<uint32_t>(params.numOfPasses);
+}
+
+std::vector<const char*>
+c_names(const std::vector<std::string>& names)
+{
+    auto out = std::vector<const char*>{};
+    out.reserve(names.size());
+    for(const auto& n : names)
+        out.emplace_back(n.c_str());
+    return out;
+}
+
+// The roll-ups listed per metric type (CUPTI knows more sub-metrics; these are the ones whose
+// value is a property of the dispatch: totals, averages and extremes over the hardware units,
+// ratios, and throughputs as a share of the peak).
+const std::vector<std::pair<std::string_view, std::string_view>>&
+rollups(CUpti_MetricType type)
+{
+    static const auto counter = std::vector<std::pair<std::string_view, std::string_view>>{
+        {".sum", "sum over all units"},
+        {".avg", "average over the units"},
+        {".min", "minimum over the units"},
+        {".max", "maximum over the units"}};
+    static const auto ratio = std::vector<std::pair<std::string_view, std::string_view>>{
+        {".ratio", "ratio"}, {".pct", "percent"}, {".max_rate", "maximum rate"}};
+    static const auto throughput = std::vector<std::pair<std::string_view, std::string_view>>{
+        {".avg.pct_of_peak_sustained_elapsed", "average over the units, % of peak over elapsed"},
+        {".max.pct_of_peak_sustained_elapsed", "maximum over the units, % of peak over elapsed"},
+        {".avg.pct_of_peak_sustained_active", "average over the units, % of peak while active"},
+        {".max.pct_of_peak_sustained_active", "maximum over the units, % of peak while active"}};
+    switch(type)
+    {
+    case CUPTI_METRIC_TYPE_COUNTER:
+        return counter;
+    case CUPTI_METRIC_TYPE_RATIO:
+        return ratio;
+    default:
+        return throughput;
+    }
+}
+
+std::string
+chip_name(uint32_t ordinal, std::string& error)
+{
+    if(const auto& why = target_initialized(); !why.empty())
+    {
+        error = why;
+        return {};
+    }
+    auto params = CUpti_Device_GetChipName_Params{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    params.deviceIndex = ordinal;
+    auto scope         = internal_call_scope{};
+    if(auto rc = table().cuptiDeviceGetChipName(&params); rc != CUPTI_SUCCESS || !params.pChipName)
+    {
+        error = explain("cuptiDeviceGetChipName", rc);
+        return {};
+    }
+    return params.pChipName;
+}
+
+std::optional<std::regex>
+metric_filter(uint32_t ordinal)
+{
+    const auto  variable = "ROCPROFILER_CUDA_METRIC_FILTER_DEVICE" + std::to_string(ordinal);
+    const char* text     = std::getenv(variable.c_str());
+    if(text == nullptr || *text == '\0') return std::nullopt;
+    try
+    {
+        return std::regex{text, std::regex::ECMAScript};
+    }
+    catch(const std::regex_error& e)
+    {
+        ROCP_LOG(warning) << "cuda: " << variable << "='" << text
+                          << "' is not a valid regular expression (" << e.what()
+                          << "); every metric of device " << ordinal << " is listed";
+        return std::nullopt;
+    }
+}
+
+// --- collection ---------------------------------------------------------------------------------
+
+// One counter configuration as a context collects it.
+struct collection_config
+{
+    std::vector<std::string>     names        = {};
+    std::vector<const char*>     name_ptrs    = {};
+    std::unique_ptr<host_object> host         = {}; // evaluates the values
+    std::vector<uint8_t>         config_image = {};
+    std::vector<uint8_t>         counter_data = {};
+};
+
+// The range profiler of one context.
+struct context_profiler
+{
+    std::mutex                                                             mutex        = {};
+    bool                                                                   tried        = false;
+    std::string                                                            error        = {};
+    std::string                                                            chip         = {};
+    CUpti_RangeProfiler_Object*                                            object       = nullptr;
+    std::vector<uint8_t>                                                   availability = {};
+    CUpti_ProfilerRange                                                    range = CUPTI_AutoRange;
+    std::map<std::vector<std::string>, std::unique_ptr<collection_config>> configs = {};
+};
+
+context_profiler&
+profiler_of(CUcontext ctx)
+{
+    static auto* mutex = new std::mutex{};
+    static auto* all   = new std::map<CUcontext, std::unique_ptr<context_profiler>>{};
+    auto         lock  = std::lock_guard{*mutex};
+    auto&        slot  = (*all)[ctx];
+    if(!slot) slot = std::make_unique<context_profiler>();
+    return *slot;
+}
+
+// Enables the range profiler on the context, once. Called with the profiler's lock held.
+void
+enable(context_profiler& prof, CUcontext ctx, int device)
+{
+    if(prof.tried) return;
+    prof.tried    = true;
+    const auto& t = table();
+    if(const auto& why = target_initialized(); !why.empty())
+    {
+        prof.error = why;
+        return;
+    }
+    prof.chip = chip_name(static_cast<uint32_t>(device), prof.error);
+    if(prof.chip.empty()) return;
+
+    auto scope = internal_call_scope{};
+    auto avail = CUpti_Profiler_GetCounterAvailability_Params{
+        CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+    avail.ctx = ctx;
+    if(auto rc = t.cuptiProfilerGetCounterAvailability(&avail); rc != CUPTI_SUCCESS)
+    {
+        prof.error = explain("cuptiProfilerGetCounterAvailability", rc);
+        return;
+    }
+    prof.availability.resize(avail.counterAvailabilityImageSize);
+    avail.pCounterAvailabilityImage = prof.availability.data();
+    if(auto rc = t.cuptiProfilerGetCounterAvailability(&avail); rc != CUPTI_SUCCESS)
+    {
+        prof.error = explain("cuptiProfilerGetCounterAvailability", rc);
+        return;
+    }
+    auto params = CUpti_RangeProfiler_Enable_Params{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    params.ctx  = ctx;
+    if(auto rc = t.cuptiRangeProfilerEnable(&params); rc != CUPTI_SUCCESS)
+    {
+        prof.error = explain("cuptiRangeProfilerEnable", rc);
+        return;
+    }
+    prof.object = params.pRangeProfilerObject;
+    if(const char* env = std::getenv("ROCPROFILER_CUDA_RANGE_MODE");
+       env != nullptr && std::string_view{env} == "user")
+        prof.range = CUPTI_UserRange;
+}
+
+collection_config*
+config_of(context_profiler& prof, const dispatch::execution_request& request, std::string& error)
+{
+    auto names = std::vector<std::string>{};
+    for(const auto* def : request.counters)
+        names.emplace_back(def->spec.name);
+    if(auto itr = prof.configs.find(names); itr != prof.configs.end()) return itr->second.get();
+
+    auto cfg       = std::make_unique<collection_config>();
+    cfg->names     = names;
+    cfg->name_ptrs = c_names(cfg->names);
+    {
+        auto lock = std::lock_guard{host_api_mutex()};
+        cfg->host = std::make_unique<host_object>(prof.chip, &prof.availability, error);
+        if(!error.empty()) return nullptr;
+        cfg->config_image = cfg->host->config_image(cfg->name_ptrs, error);
+        if(!error.empty()) return nullptr;
+        if(auto passes = passes_of(cfg->config_image, error); passes != 1)
+        {
+            if(error.empty())
+                error = "the configuration needs " + std::to_string(passes) +
+                        " CUPTI passes on this context; one is collected per execution";
+            return nullptr;
+        }
+    }
+    const auto& t     = table();
+    auto        scope = internal_call_scope{};
+    auto        size  = CUpti_RangeProfiler_GetCounterDataSize_Params{
+        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    size.pRangeProfilerObject = prof.object;
+    size.pMetricNames         = cfg->name_ptrs.data();
+    size.numMetrics           = cfg->name_ptrs.size();
+    size.maxNumOfRanges       = 1;
+    size.maxNumRangeTreeNodes = 1;
+    if(auto rc = t.cuptiRangeProfilerGetCounterDataSize(&size); rc != CUPTI_SUCCESS)
+    {
+        error = explain("cuptiRangeProfilerGetCounterDataSize", rc);
+        return nullptr;
+    }
+    cfg->counter_data.resize(size.counterDataSize);
+    auto* raw = cfg.get();
+    prof.configs.emplace(std::move(names), std::move(cfg));
+    return raw;
+}
+
+// Sets the configuration and a freshly initialized counter data image for one execution.
+bool
+set_config(context_profiler& prof, collection_config& cfg, std::string& error)
+{
+    const auto& t    = table();
+    auto        init = CUpti_RangeProfiler_CounterDataImage_Initialize_Params{
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+    init.pRangeProfilerObject = prof.object;
+    init.counterDataSize      = cfg.counter_data.size();
+    init.pCounterData         = cfg.counter_data.data();
+    if(auto rc = t.cuptiRangeProfilerCounterDataImageInitialize(&init); rc != CUPTI_SUCCESS)
+    {
+        error = explain("cuptiRangeProfilerCounterDataImageInitialize", rc);
+        return false;
+    }
+    auto params =
+        CUpti_RangeProfiler_SetConfig_Params{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+    params.pRangeProfilerObject = prof.object;
+    params.configSize           = cfg.config_image.size();
+    params.pConfig              = cfg.config_image.data();
+    params.counterDataImageSize = cfg.counter_data.size();
+    params.pCounterDataImage    = cfg.counter_data.data();
+    params.range                = prof.range;
+    params.replayMode           = CUPTI_UserReplay;
+    params.maxRangesPerPass     = 1;
+    params.numNestingLevels     = 1;
+    params.minNestingLevel      = 1;
+    params.passIndex            = 0;
+    params.targetNestingLevel   = 1;
+    if(auto rc = t.cuptiRangeProfilerSetConfig(&params); rc != CUPTI_SUCCESS)
+    {
+        error = explain("cuptiRangeProfilerSetConfig", rc);
+        return false;
+    }
+    return true;
+}
+
+// Decodes the one range of the last execution and evaluates its metrics.
+bool
+evaluate(context_profiler&                     prof,
+         collection_config&                    cfg,
+         const dispatch::execution_request&    request,
+         std::vector<dispatch::counter_value>& values,
+         std::string&                          error)
+{
+    const auto& t = table();
+    auto        decode =
+        CUpti_RangeProfiler_DecodeData_Params{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    decode.pRangeProfilerObject = prof.object;
+    if(auto rc = t.cuptiRangeProfilerDecodeData(&decode); rc != CUPTI_SUCCESS)
+    {
+        error = explain("cuptiRangeProfilerDecodeData", rc);
+        return false;
+    }
+    auto info = CUpti_RangeProfiler_GetCounterDataInfo_Params{
+        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+    info.pCounterDataImage    = cfg.counter_data.data();
+    info.counterDataImageSize = cfg.counter_data.size();
+    if(auto rc = t.cuptiRangeProfilerGetCounterDataInfo(&info); rc != CUPTI_SUCCESS)
+    {
+        error = explain("cuptiRangeProfilerGetCounterDataInfo", rc);
+        return false;
+    }
+    if(decode.numOfRangeDropped > 0 || info.numTotalRanges != 1)
+    {
+        error = "the counted execution overlapped other kernels on its context (" +
+                std::to_string(info.numTotalRanges) + " ranges, " +
+                std::to_string(decode.numOfRangeDropped) +
+                " dropped); its values would not be its own";
+        return false;
+    }
+    auto result = std::vector<double>(cfg.name_ptrs.size(), 0.0);
+    {
+        auto lock = std::lock_guard{host_api_mutex()};
+        auto eval = CUpti_Profiler_Host_EvaluateToGpuValues_Params{
+            CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+        eval.pHostObject          = cfg.host->get();
+        eval.pCounterDataImage    = cfg.counter_data.data();
+        eval.counterDataImageSize = cfg.counter_data.size();
+        eval.rangeIndex           = 0;
+        eval.ppMetricNames        = cfg.name_ptrs.data();
+        eval.numMetrics           = cfg.name_ptrs.size();
+        eval.pMetricValues        = result.data();
+        if(auto rc = t.cuptiProfilerHostEvaluateToGpuValues(&eval); rc != CUPTI_SUCCESS)
+        {
+            error = explain("cuptiProfilerHostEvaluateToGpuValues", rc);
+            return false;
+        }
+    }
+    values.clear();
+    for(size_t i = 0; i < request.counters.size(); ++i)
+        values.push_back(dispatch::counter_value{request.counters[i]->id, result[i]});
+    return true;
+}
+} // namespace
+
+std::string
+explain(std::string_view call, CUptiResult result)
+{
+    const auto what = std::string{call} + " failed: " + result_text(result);
+    switch(result)
+    {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+        return "no permission to read the GPU's performance counters (ERR_NVGPUCTRPERM): run as "
+               "root, or load the NVIDIA driver with NVreg_RestrictProfilingToAdminUsers=0 (see "
+               "https://developer.nvidia.com/ERR_NVGPUCTRPERM); " +
+               what;
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
+    case CUPTI_ERROR_HARDWARE_BUSY:
+        return "another profiler (Nsight Compute, Nsight Systems, DCGM or another CUPTI client) "
+               "holds the GPU's performance counters; run without it to collect counters; " +
+               what;
+    case CUPTI_ERROR_INVALID_METRIC_NAME:
+        return "a metric name is not known to CUPTI on this chip (rocprofv3 -L lists them); " +
+               what;
+    case CUPTI_ERROR_NOT_SUPPORTED:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+        return "this device or configuration does not support CUPTI's range profiler; " + what;
+    default:
+        return what;
+    }
+}
+
+std::vector<counters::counter_spec>
+chip_metrics(std::string_view chip)
+{
+    auto out = std::vector<counters::counter_spec>{};
+    if(!table().error.empty()) return out;
+    auto lock  = std::lock_guard{host_api_mutex()};
+    auto error = std::string{};
+    auto host  = host_object{chip, nullptr, error};
+    if(!error.empty())
+    {
+        ROCP_LOG(warning) << "cuda: " << error;
+        return out;
+    }
+    const auto& t = table();
+    for(auto type :
+        {CUPTI_METRIC_TYPE_COUNTER, CUPTI_METRIC_TYPE_RATIO, CUPTI_METRIC_TYPE_THROUGHPUT})
+    {
+        auto base = CUpti_Profiler_Host_GetBaseMetrics_Params{
+            CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE};
+        base.pHostObject = host.get();
+        base.metricType  = type;
+        if(t.cuptiProfilerHostGetBaseMetrics(&base) != CUPTI_SUCCESS) continue;
+        for(size_t i = 0; i < base.numMetrics; ++i)
+        {
+            const auto name = std::string{base.ppMetricNames[i]};
+            // Names with a dot are CUPTI's internal triage metrics, not collectable by name.
+            if(name.find('.') != std::string::npos) continue;
+            auto props = CUpti_Profiler_Host_GetMetricProperties_Params{
+                CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
+            props.pHostObject = host.get();
+            props.pMetricName = name.c_str();
+            auto described    = t.cuptiProfilerHostGetMetricProperties(&props) == CUPTI_SUCCESS;
+            for(const auto& [suffix, meaning] : rollups(type))
+            {
+                auto spec = counters::counter_spec{};
+                spec.name = name + std::string{suffix};
+                spec.description =
+                    std::string{described && props.pDescription ? props.pDescription : name} +
+                    " (" + std::string{meaning} + ")";
+                spec.block      = described && props.pHwUnit ? props.pHwUnit : "";
+                spec.is_derived = type != CUPTI_METRIC_TYPE_COUNTER;
+                out.emplace_back(std::move(spec));
+            }
+        }
+    }
+    return out;
+}
+
+uint32_t
+pass_count(std::string_view chip, const std::vector<std::string>& names, std::string* error)
+{
+    auto why = std::string{};
+    if(const auto& t = table(); !t.error.empty()) why = t.error;
+    auto passes = uint32_t{0};
+    if(why.empty())
+    {
+        auto lock  = std::lock_guard{host_api_mutex()};
+        auto host  = host_object{chip, nullptr, why};
+        auto image = why.empty() ? host.config_image(c_names(names), why) : std::vector<uint8_t>{};
+        if(why.empty()) passes = passes_of(image, why);
+    }
+    if(error != nullptr) *error = why;
+    return why.empty() ? passes : 0;
+}
+
+std::optional<counters::agent_counters>
+agent_counters(uint32_t ordinal)
+{
+    if(const auto& t = table(); !t.error.empty())
+    {
+        common::log::warn_once("cuda-metrics-table", "cuda: no hardware counters: " + t.error);
+        return std::nullopt;
+    }
+    auto error = std::string{};
+    auto chip  = chip_name(ordinal, error);
+    if(chip.empty())
+    {
+        common::log::warn_once("cuda-metrics-chip", "cuda: no hardware counters: " + error);
+        return std::nullopt;
+    }
+    auto all    = chip_metrics(chip);
+    auto filter = metric_filter(ordinal);
+    auto result = counters::agent_counters{};
+    for(auto& spec : all)
+        if(!filter || std::regex_search(spec.name, *filter))
+            result.counters.emplace_back(std::move(spec));
+    if(result.counters.empty())
+    {
+        ROCP_LOG(warning) << "cuda: device " << ordinal << " (" << chip
+                          << ") lists no metrics; it has no counters";
+        return std::nullopt;
+    }
+    auto names = std::make_shared<std::vector<std::string>>();
+    for(const auto& spec : result.counters)
+        names->emplace_back(spec.name);
+    result.fits_in_one_pass = [chip, names](const std::vector<uint32_t>& indices)
+    {
+        auto selected = std::vector<std::string>{};
+        for(auto index : indices)
+            selected.emplace_back(names->at(index));
+        auto why    = std::string{};
+        auto passes = pass_count(chip, selected, &why);
+        if(passes == 1) return ROCPROFILER_STATUS_SUCCESS;
+        if(passes > 1) return ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT;
+        ROCP_LOG(warning) << "cuda: counter configuration rejected: " << why;
+        return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+    };
+    ROCP_LOG(info) << "cuda: device " << ordinal << " (" << chip << "): " << result.counters.size()
+                   << " metrics";
+    return result;
+}
+
+CUresult
+measure(CUcontext                             ctx,
+        int                                   device,
+        CUstream                              stream,
+        const dispatch::execution_request&    request,
+        const std::function<CUresult()>&      launch,
+        std::vector<dispatch::counter_value>& values,
+        std::string&                          error)
+{
+    auto& prof = profiler_of(ctx);
+    // One counted execution at a time per context: the range profiler has one configuration.
+    auto lock = std::lock_guard{prof.mutex};
+    enable(prof, ctx, device);
+    if(!prof.error.empty())
+    {
+        error = prof.error;
+        return launch();
+    }
+    auto* cfg = config_of(prof, request, error);
+    if(cfg == nullptr || !set_config(prof, *cfg, error)) return launch();
+
+    const auto& t = table();
+    auto start    = CUpti_RangeProfiler_Start_Params{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    start.pRangeProfilerObject = prof.object;
+    {
+        auto scope = internal_call_scope{};
+        if(auto rc = t.cuptiRangeProfilerStart(&start); rc != CUPTI_SUCCESS)
+        {
+            error = explain("cuptiRangeProfilerStart", rc);
+            return launch();
+        }
+        if(prof.range == CUPTI_UserRange)
+        {
+            auto push = CUpti_RangeProfiler_PushRange_Params{
+                CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+            push.pRangeProfilerObject = prof.object;
+            push.pRangeName           = "dispatch";
+            t.cuptiRangeProfilerPushRange(&push);
+        }
+    }
+    const auto launched = launch();
+    auto       scope    = internal_call_scope{};
+    if(prof.range == CUPTI_UserRange)
+    {
+        auto pop =
+            CUpti_RangeProfiler_PopRange_Params{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+        pop.pRangeProfilerObject = prof.object;
+        t.cuptiRangeProfilerPopRange(&pop);
+    }
+    auto stop = CUpti_RangeProfiler_Stop_Params{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    stop.pRangeProfilerObject = prof.object;
+    const auto stopped        = t.cuptiRangeProfilerStop(&stop);
+    if(launched != CUDA_SUCCESS) return launched;
+    if(stopped != CUPTI_SUCCESS)
+    {
+        error = explain("cuptiRangeProfilerStop", stopped);
+        return launched;
+    }
+    // The values exist once the kernel finished; a kernel that faults reports its error through
+    // the application's next synchronizing call, as without counters.
+    if(auto rc = driver()->cuStreamSynchronize(stream); rc != CUDA_SUCCESS)
+    {
+        error = "the counted kernel failed (" + error_name(rc) + ")";
+        return launched;
+    }
+    evaluate(prof, *cfg, request, values, error);
+    return launched;
+}
+} // namespace rocprofiler::cuda::metrics
+
+namespace rocprofiler::counters
+{
+std::optional<agent_counters>
+cuda_agent_counters(uint32_t device_ordinal)
+{
+    return cuda::metrics::agent_counters(device_ordinal);
+}
+} // namespace rocprofiler::counters

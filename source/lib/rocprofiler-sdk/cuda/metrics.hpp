@@ -1,0 +1,58 @@
+// Hardware counters of NVIDIA GPUs, through CUPTI's range profiler in user-replay mode: the SDK's
+// own replay engine drives the passes, CUPTI only programs the counters around one launch.
+//
+// What the counter registry sees: every metric of the device's chip that CUPTI's profiler host
+// API lists (raw counters with their .sum/.avg/.min/.max roll-ups, ratios, throughputs), with
+// CUPTI's descriptions and hardware units. A configuration fits in one pass when CUPTI schedules
+// its metrics into a single pass on that chip, so the groups a tool collects are CUPTI passes.
+//
+// What an execution sees: measure() sets the configuration on the launch's context, starts the
+// profiler, launches, stops, waits for the kernel, decodes and evaluates the metrics. CUPTI calls
+// run as internal driver calls (never traced or tracked).
+//
+// docs/cuda.md ("Counters") describes the environment variables and the failure messages.
+#pragma once
+
+#include "counters/counters.hpp"
+#include "dispatch/dispatch.hpp"
+
+#include <cuda.h>
+#include <cupti_result.h>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rocprofiler::cuda::metrics
+{
+// The counters of CUDA device `ordinal`, or nothing (CUPTI missing or the chip unsupported; the
+// reason is logged once). ROCPROFILER_CUDA_METRIC_FILTER_DEVICE<N>=<regex> keeps only the metrics
+// of device N whose name contains a match.
+std::optional<counters::agent_counters> agent_counters(uint32_t ordinal);
+
+// Number of passes CUPTI needs for `names` on `chip` (0 with `error` set when a name is unknown or
+// CUPTI fails). Works without a GPU: the profiler host API needs the chip name only.
+uint32_t pass_count(std::string_view                chip,
+                    const std::vector<std::string>& names,
+                    std::string*                    error = nullptr);
+
+// Metric names CUPTI lists for a chip, as agent_counters() lists them (for tests).
+std::vector<counters::counter_spec> chip_metrics(std::string_view chip);
+
+// A clear, actionable message for a CUPTI failure of `call`.
+std::string explain(std::string_view call, CUptiResult result);
+
+// Launches through `launch` with the counters of `request` measured around it. Returns the
+// launch's result. On success of the launch, either `values` holds one value per requested counter
+// or `error` says why none could be measured (the kernel ran either way). Waits for the kernel.
+CUresult measure(CUcontext                             ctx,
+                 int                                   device,
+                 CUstream                              stream,
+                 const dispatch::execution_request&    request,
+                 const std::function<CUresult()>&      launch,
+                 std::vector<dispatch::counter_value>& values,
+                 std::string&                          error);
+} // namespace rocprofiler::cuda::metrics
