@@ -293,6 +293,51 @@ TEST(callback_guard, exceptions_never_leave_a_guarded_callback)
     static_assert(noexcept(guarded("test", [] {})));
 }
 
+TEST(counter_match, groups_too_large_are_split_where_the_agent_says_how)
+{
+    auto agent             = rocprofv3::agent_counters{};
+    agent.logical_id       = "0";
+    agent.product_name     = "host";
+    agent.counters         = {"A", "B", "C", "D", "E"};
+    agent.groups_exceeding = {1};
+    agent.group_splits[1]  = {{"A", "B", "C"}, {"D", "E"}};
+    const auto groups = std::vector<std::vector<std::string>>{{"A"}, {"A", "B", "C", "D", "E"}};
+    EXPECT_TRUE(rocprofv3::validate_counters(groups, {agent}).empty());
+    auto notes    = std::vector<std::string>{};
+    auto expanded = rocprofv3::expand_groups(groups, {agent}, notes);
+    ASSERT_EQ(expanded.size(), 3u);
+    EXPECT_EQ(expanded[0], (std::vector<std::string>{"A"}));
+    EXPECT_EQ(expanded[1], (std::vector<std::string>{"A", "B", "C"}));
+    EXPECT_EQ(expanded[2], (std::vector<std::string>{"D", "E"}));
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_NE(notes[0].find("counter group 2 (5 counters) does not fit in one pass on agent 0 "
+                            "(host); collected as 2 groups: [A B C] [D E]"),
+              std::string::npos)
+        << notes[0];
+    // Nothing to split: the groups stay, and nothing is said.
+    notes.clear();
+    agent.groups_exceeding.clear();
+    agent.group_splits.clear();
+    EXPECT_EQ(rocprofv3::expand_groups({{"A"}, {"B"}}, {agent}, notes).size(), 2u);
+    EXPECT_TRUE(notes.empty());
+}
+
+TEST(counter_match, a_counter_that_fits_in_no_pass_is_an_error_naming_it)
+{
+    auto agent             = rocprofv3::agent_counters{};
+    agent.logical_id       = "1";
+    agent.product_name     = "NVIDIA H200";
+    agent.counters         = {"a.sum", "b.pct"};
+    agent.groups_exceeding = {0};
+    agent.exceeding_alone  = {"b.pct"};
+    auto errors            = rocprofv3::validate_counters({{"a.sum", "b.pct"}}, {agent});
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("counter 'b.pct' does not fit in one pass on agent 1 (NVIDIA H200) "
+                             "even by itself"),
+              std::string::npos)
+        << errors[0];
+}
+
 TEST(counter_match, validate_counters_names_the_pass_limit_of_a_group_too_large)
 {
     auto agent              = rocprofv3::agent_counters{};

@@ -85,6 +85,8 @@ query_agents(const libraries&                             libs,
         close(fds[0]);
         // The SDK may initialize itself while enumerating agents; the tool must then decline.
         setenv("ROCPROFV3_TOOL_HELPER_MODE", "1", 1);
+        // CUDA devices are listed even though rocprofv3 itself never loaded the driver.
+        setenv("ROCPROFILER_CUDA_AGENTS", "1", 0);
         // The helper checks that each group fits in one pass of each agent.
         setenv("ROCPROFV3_TOOL_QUERY_GROUPS",
                rocprofiler::tool::parse::encode_counter_groups(groups).c_str(),
@@ -158,6 +160,13 @@ gpu_agents(const nlohmann::json& query)
         if(a.contains("groups_exceeding"))
             for(const auto& g : a.at("groups_exceeding"))
                 entry.groups_exceeding.push_back(g.get<size_t>());
+        if(a.contains("group_splits"))
+            for(const auto& split : a.at("group_splits"))
+                entry.group_splits[split.at("group").get<size_t>()] =
+                    split.at("passes").get<std::vector<std::vector<std::string>>>();
+        if(a.contains("counters_exceeding_alone"))
+            entry.exceeding_alone =
+                a.at("counters_exceeding_alone").get<std::vector<std::string>>();
         out.emplace_back(std::move(entry));
     }
     return out;
@@ -257,7 +266,7 @@ main(int argc, char** argv)
         std::cerr << parsed.error;
         return parsed.exit_code;
     }
-    const auto& opts = *parsed.opts;
+    auto opts = *parsed.opts;
 
     auto error = std::string{};
     auto libs  = find_libraries(error);
@@ -276,7 +285,8 @@ main(int argc, char** argv)
             return exit_configuration;
         }
         if(opts.list_avail) return list_available(*query);
-        auto errors = validate_counters(opts.pmc_groups, gpu_agents(*query));
+        const auto agents = gpu_agents(*query);
+        auto       errors = validate_counters(opts.pmc_groups, agents);
         if(!errors.empty())
         {
             for(const auto& e : errors)
@@ -284,6 +294,10 @@ main(int argc, char** argv)
             std::cerr << "rocprofv3: error: the application was not run\n";
             return exit_configuration;
         }
+        auto notes      = std::vector<std::string>{};
+        opts.pmc_groups = expand_groups(opts.pmc_groups, agents, notes);
+        for(const auto& n : notes)
+            std::cerr << "rocprofv3: " << n << "\n";
     }
 
     auto runs   = run_count(opts);

@@ -297,9 +297,16 @@ validate_counters(const std::vector<std::vector<std::string>>& groups,
             errors.emplace_back(std::move(line));
         }
     for(const auto& a : agents)
+        for(const auto& name : a.exceeding_alone)
+            errors.emplace_back("counter '" + name + "' does not fit in one pass on agent " +
+                                a.logical_id + " (" + a.product_name +
+                                ") even by itself (the hardware schedules it over several "
+                                "passes); per-pass collection cannot measure it");
+    for(const auto& a : agents)
         for(auto g : a.groups_exceeding)
         {
-            if(g >= groups.size()) continue;
+            if(g >= groups.size() || a.group_splits.count(g) != 0) continue;
+            if(!a.exceeding_alone.empty()) continue; // reported above, by counter
             auto names = std::string{};
             for(const auto& name : groups[g])
                 names += (names.empty() ? "" : " ") + name;
@@ -314,6 +321,46 @@ validate_counters(const std::vector<std::vector<std::string>>& groups,
             errors.emplace_back(std::move(line));
         }
     return errors;
+}
+
+std::vector<std::vector<std::string>>
+expand_groups(const std::vector<std::vector<std::string>>& groups,
+              const std::vector<agent_counters>&           agents,
+              std::vector<std::string>&                    notes)
+{
+    auto out = std::vector<std::vector<std::string>>{};
+    for(size_t g = 0; g < groups.size(); ++g)
+    {
+        const agent_counters*                        where = nullptr;
+        const std::vector<std::vector<std::string>>* split = nullptr;
+        for(const auto& a : agents)
+        {
+            auto itr = a.group_splits.find(g);
+            if(itr == a.group_splits.end() || itr->second.empty()) continue;
+            where = &a;
+            split = &itr->second;
+            break;
+        }
+        if(split == nullptr)
+        {
+            out.push_back(groups[g]);
+            continue;
+        }
+        auto line =
+            "counter group " + std::to_string(g + 1) + " (" + std::to_string(groups[g].size()) +
+            " counters) does not fit in one pass on agent " + where->logical_id + " (" +
+            where->product_name + "); collected as " + std::to_string(split->size()) + " groups:";
+        for(const auto& part : *split)
+        {
+            auto names = std::string{};
+            for(const auto& name : part)
+                names += (names.empty() ? "" : " ") + name;
+            line += " [" + names + "]";
+            out.push_back(part);
+        }
+        notes.emplace_back(std::move(line));
+    }
+    return out;
 }
 
 size_t

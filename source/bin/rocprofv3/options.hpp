@@ -65,14 +65,27 @@ struct agent_counters
     // 0-based indices of --pmc groups whose counters all exist on the agent but that do not fit in
     // one pass there (rocprofiler_create_counter_config: ERROR_EXCEEDS_HW_LIMIT).
     std::vector<size_t> groups_exceeding = {};
+    // How each of those groups splits into groups that fit in one pass of the agent (absent when
+    // some counter fits in no pass by itself: those are in exceeding_alone).
+    std::map<size_t, std::vector<std::vector<std::string>>> group_splits    = {};
+    std::vector<std::string>                                exceeding_alone = {};
 };
 
 // Checks that every requested counter exists on some GPU agent (unknown counters come with the
-// close matches among all agents' counters) and that every group fits in one pass of the agents
-// that have its counters (the message names the agent's limit). Returns the error lines (empty:
-// fine).
+// close matches among all agents' counters) and that every group either fits in one pass of the
+// agents that have its counters or splits into groups that do (a counter that fits in no pass by
+// itself is an error naming the agent). Returns the error lines (empty: fine).
 std::vector<std::string> validate_counters(const std::vector<std::vector<std::string>>& groups,
                                            const std::vector<agent_counters>&           agents);
+
+// The groups as rocprofv3 collects them: a group that does not fit in one pass of an agent that
+// has its counters is replaced by its split into one-pass groups there (the first such agent's; on
+// other agents each part must fit too, which the tool library checks when it starts). One line per
+// split group goes to @p notes.
+std::vector<std::vector<std::string>>
+expand_groups(const std::vector<std::vector<std::string>>& groups,
+              const std::vector<agent_counters>&           agents,
+              std::vector<std::string>&                    notes);
 
 // The ROCPROF_* variables (not LD_PRELOAD / ROCP_TOOL_LIBRARIES) of one run. @p pass is the
 // application-replay pass (1-based; 0 when there is a single run) and selects both the counter

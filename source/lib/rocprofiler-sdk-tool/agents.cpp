@@ -6,6 +6,8 @@
 #include <rocprofiler-sdk/rocprofiler.h>
 
 #include <cstdio>
+#include <string_view>
+#include <utility>
 
 namespace rocprofiler::tool
 {
@@ -33,6 +35,24 @@ check_status(rocprofiler_status_t status, const char* call)
 std::optional<size_t>
 counters_per_pass(rocprofiler_agent_id_t agent, const std::vector<counter_entry>& counters)
 {
+    auto probe = std::pair<uint64_t, bool>{agent.handle, false};
+    rocprofiler_query_available_agents(
+        ROCPROFILER_AGENT_INFO_VERSION_0,
+        [](rocprofiler_agent_version_t, const void** list, size_t n, void* data)
+        {
+            auto* found = static_cast<std::pair<uint64_t, bool>*>(data);
+            for(size_t i = 0; i < n; ++i)
+            {
+                const auto* a = static_cast<const rocprofiler_agent_v0_t*>(list[i]);
+                if(a->id.handle == found->first && a->vendor_name != nullptr &&
+                   std::string_view{a->vendor_name} == "NVIDIA")
+                    found->second = true;
+            }
+            return ROCPROFILER_STATUS_SUCCESS;
+        },
+        sizeof(rocprofiler_agent_v0_t),
+        &probe);
+    if(probe.second) return std::nullopt;
     auto ids = std::vector<rocprofiler_counter_id_t>{};
     for(const auto& c : counters)
         if(c.agent.handle == agent.handle) ids.push_back(rocprofiler_counter_id_t{c.id});
@@ -122,5 +142,46 @@ query_agents(std::vector<counter_entry>& counters, std::vector<std::string>& err
         }
     }
     return agents;
+}
+std::optional<std::vector<std::vector<size_t>>>
+split_into_passes(rocprofiler_agent_id_t                       agent,
+                  const std::vector<rocprofiler_counter_id_t>& ids,
+                  std::vector<size_t>*                         alone)
+{
+    auto fits = [agent](const std::vector<rocprofiler_counter_id_t>& set)
+    {
+        auto cfg = rocprofiler_counter_config_id_t{};
+        auto rc  = rocprofiler_create_counter_config(
+            agent, const_cast<rocprofiler_counter_id_t*>(set.data()), set.size(), &cfg);
+        if(rc == ROCPROFILER_STATUS_SUCCESS) rocprofiler_destroy_counter_config(cfg);
+        return rc == ROCPROFILER_STATUS_SUCCESS;
+    };
+    auto groups     = std::vector<std::vector<size_t>>{};
+    auto group_ids  = std::vector<std::vector<rocprofiler_counter_id_t>>{};
+    auto impossible = std::vector<size_t>{};
+    for(size_t i = 0; i < ids.size(); ++i)
+    {
+        auto placed = false;
+        for(size_t g = 0; g < groups.size() && !placed; ++g)
+        {
+            auto candidate = group_ids[g];
+            candidate.push_back(ids[i]);
+            if(!fits(candidate)) continue;
+            groups[g].push_back(i);
+            group_ids[g] = std::move(candidate);
+            placed       = true;
+        }
+        if(placed) continue;
+        if(!fits({ids[i]}))
+        {
+            impossible.push_back(i);
+            continue;
+        }
+        groups.push_back({i});
+        group_ids.push_back({ids[i]});
+    }
+    if(alone != nullptr) *alone = impossible;
+    if(!impossible.empty()) return std::nullopt;
+    return groups;
 }
 } // namespace rocprofiler::tool

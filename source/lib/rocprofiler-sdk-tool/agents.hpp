@@ -21,10 +21,21 @@ std::vector<agent_entry> query_agents(std::vector<counter_entry>& counters,
 
 // How many counters one pass of @p agent collects: configurations of the agent's first k counters
 // (in its own order) are created for growing k until rocprofiler_create_counter_config answers
-// ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT. nullopt when all of them fit or no configuration can
-// be created. It names the limit in messages; whether a group fits is decided by creating it.
+// ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT. nullopt when all of them fit, no configuration can
+// be created, or the agent has no fixed number (NVIDIA GPUs: CUPTI schedules each set of metrics
+// itself). It names the limit in messages; whether a group fits is decided by creating it.
 std::optional<size_t> counters_per_pass(rocprofiler_agent_id_t            agent,
                                         const std::vector<counter_entry>& counters);
+
+// Splits a counter group that does not fit in one pass of @p agent into groups that do, in the
+// group's order: each counter joins the first group that still fits with it
+// (rocprofiler_create_counter_config decides), else starts a new one. @p ids are the agent's ids of
+// the group's counters. nullopt, with @p alone naming the counters, when some counter does not fit
+// in one pass even by itself.
+std::optional<std::vector<std::vector<size_t>>>
+split_into_passes(rocprofiler_agent_id_t                       agent,
+                  const std::vector<rocprofiler_counter_id_t>& ids,
+                  std::vector<size_t>*                         alone);
 
 // "pmc" status check: logs the failing call with the SDK's status name; true on success.
 bool check_status(rocprofiler_status_t status, const char* call);

@@ -18,10 +18,13 @@ extern "C" __attribute__((visibility("default"))) int rocprofv3_tool_query_agent
 
 // Writes {"agents": [{"id", "type", "name", "product_name", "logical_node_id",
 // "counters_error"?, "counters": [{"name", "description", "block", "is_derived"}],
-// "counters_per_pass"?, "groups_exceeding": [...]}], "errors": [...]} to @p fd. Returns 0 when the
+// "counters_per_pass"?, "groups_exceeding": [...], "group_splits": [{"group", "passes":
+// [[names]]}], "counters_exceeding_alone": [names]}], "errors": [...]} to @p fd. Returns 0 when the
 // agents could be queried. ROCPROFV3_TOOL_QUERY_GROUPS ("A B;C", set by rocprofv3) names the --pmc
 // groups: groups_exceeding lists (0-based) those whose counters all exist on the agent but that do
-// not fit in one pass there (rocprofiler_create_counter_config: ERROR_EXCEEDS_HW_LIMIT).
+// not fit in one pass there (rocprofiler_create_counter_config: ERROR_EXCEEDS_HW_LIMIT);
+// group_splits says how each of them splits into one-pass groups on that agent (split_into_passes),
+// and counters_exceeding_alone names counters that fit in no pass by themselves.
 int
 rocprofv3_tool_query_agents(int fd)
 {
@@ -48,7 +51,9 @@ rocprofv3_tool_query_agents(int fd)
                               {"logical_node_id", a.info.logical_node_id},
                               {"counters", json::array()}};
             if(a.counters_error) entry["counters_error"] = *a.counters_error;
-            entry["groups_exceeding"] = json::array();
+            entry["groups_exceeding"]         = json::array();
+            entry["group_splits"]             = json::array();
+            entry["counters_exceeding_alone"] = json::array();
             if(a.info.type == ROCPROFILER_AGENT_TYPE_GPU && !a.counters_error)
             {
                 if(auto limit = rocprofiler::tool::counters_per_pass(a.info.id, counters))
@@ -64,10 +69,30 @@ rocprofv3_tool_query_agents(int fd)
                     auto cfg = rocprofiler_counter_config_id_t{};
                     auto rc =
                         rocprofiler_create_counter_config(a.info.id, ids.data(), ids.size(), &cfg);
-                    if(rc == ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT)
-                        entry["groups_exceeding"].push_back(g);
-                    else if(rc == ROCPROFILER_STATUS_SUCCESS)
+                    if(rc == ROCPROFILER_STATUS_SUCCESS)
+                    {
                         rocprofiler_destroy_counter_config(cfg);
+                        continue;
+                    }
+                    if(rc != ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT) continue;
+                    entry["groups_exceeding"].push_back(g);
+                    // The passes it takes here, for rocprofv3 to collect it as several groups.
+                    auto alone = std::vector<size_t>{};
+                    if(auto split = rocprofiler::tool::split_into_passes(a.info.id, ids, &alone))
+                    {
+                        auto passes = json::array();
+                        for(const auto& part : *split)
+                        {
+                            auto names = json::array();
+                            for(auto index : part)
+                                names.push_back(groups[g][index]);
+                            passes.push_back(std::move(names));
+                        }
+                        entry["group_splits"].push_back(
+                            json{{"group", g}, {"passes", std::move(passes)}});
+                    }
+                    for(auto index : alone)
+                        entry["counters_exceeding_alone"].push_back(groups[g][index]);
                 }
             }
             for(const auto& c : counters)
