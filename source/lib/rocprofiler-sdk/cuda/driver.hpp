@@ -28,6 +28,9 @@ namespace rocprofiler::cuda
     X(cuCtxSetCurrent)                                                                             \
     X(cuCtxGetDevice)                                                                              \
     X(cuCtxSynchronize)                                                                            \
+    X(cuModuleLoadData)                                                                            \
+    X(cuModuleGetFunction)                                                                         \
+    X(cuMemsetD8_v2)                                                                               \
     X(cuFuncGetName)                                                                               \
     X(cuFuncGetAttribute)                                                                          \
     X(cuFuncGetParamInfo)                                                                          \
@@ -52,6 +55,11 @@ namespace rocprofiler::cuda
     X(cuMemcpyDtoDAsync_v2)                                                                        \
     X(cuMemcpyDtoHAsync_v2)                                                                        \
     X(cuMemcpyHtoDAsync_v2)                                                                        \
+    X(cuMemcpyBatchAsync_v2)                                                                       \
+    X(cuModuleGetGlobal_v2)                                                                        \
+    X(cuModuleUnload)                                                                              \
+    X(cuLibraryGetGlobal)                                                                          \
+    X(cuLibraryUnload)                                                                             \
     X(cuGetProcAddress_v2)                                                                         \
     X(cuLaunchKernel)                                                                              \
     X(cuLaunchKernelEx)                                                                            \

@@ -35,6 +35,7 @@ namespace
     X(cuptiProfilerHostGetNumOfPasses)                                                             \
     X(cuptiProfilerHostEvaluateToGpuValues)                                                        \
     X(cuptiRangeProfilerEnable)                                                                    \
+    X(cuptiRangeProfilerDisable)                                                                   \
     X(cuptiRangeProfilerGetCounterDataSize)                                                        \
     X(cuptiRangeProfilerCounterDataImageInitialize)                                                \
     X(cuptiRangeProfilerSetConfig)                                                                 \
@@ -298,13 +299,21 @@ struct collection_config
 // The range profiler of one context.
 struct context_profiler
 {
-    std::mutex                                                             mutex        = {};
-    bool                                                                   tried        = false;
-    std::string                                                            error        = {};
-    std::string                                                            chip         = {};
-    CUpti_RangeProfiler_Object*                                            object       = nullptr;
-    std::vector<uint8_t>                                                   availability = {};
-    CUpti_ProfilerRange                                                    range = CUPTI_AutoRange;
+    std::mutex                  mutex        = {};
+    bool                        tried        = false;
+    std::string                 error        = {};
+    std::string                 chip         = {};
+    CUpti_RangeProfiler_Object* object       = nullptr;
+    std::vector<uint8_t>        availability = {};
+    CUpti_ProfilerRange         range        = CUPTI_AutoRange;
+    const void*                 last_config  = nullptr;
+    CUcontext                   ctx          = nullptr;
+    // Cache flush before each counted execution (flush_before_counting()): a kernel that reads a
+    // buffer twice the size of the L2 cache.
+    bool        flush_tried  = false;
+    CUfunction  flush_kernel = nullptr;
+    CUdeviceptr flush_buffer = 0;
+    size_t      flush_words  = 0; // 16-byte words
     std::map<std::vector<std::string>, std::unique_ptr<collection_config>> configs = {};
 };
 
@@ -358,6 +367,7 @@ enable(context_profiler& prof, CUcontext ctx, int device)
         return;
     }
     prof.object = params.pRangeProfilerObject;
+    prof.ctx    = ctx;
     if(const char* env = std::getenv("ROCPROFILER_CUDA_RANGE_MODE");
        env != nullptr && std::string_view{env} == "user")
         prof.range = CUPTI_UserRange;
@@ -408,12 +418,142 @@ config_of(context_profiler& prof, const dispatch::execution_request& request, st
     return raw;
 }
 
+// ROCPROFILER_CUDA_CACHE_CONTROL: "all" (default) flushes the GPU's caches before every counted
+// execution, as Nsight Compute does by default, so that every pass of a replayed dispatch starts
+// from the same cold cache (the restore copy before a pass would otherwise leave the kernel's data
+// in L2); "none" measures the caches as they are.
+bool
+flush_before_counting()
+{
+    static const bool value = []
+    {
+        const char* env = std::getenv("ROCPROFILER_CUDA_CACHE_CONTROL");
+        if(env == nullptr || *env == '\0' || std::string_view{env} == "all") return true;
+        if(std::string_view{env} != "none")
+            ROCP_LOG(warning) << "cuda: ROCPROFILER_CUDA_CACHE_CONTROL='" << env
+                              << "' is neither 'all' nor 'none'; caches are flushed";
+        return std::string_view{env} != "none";
+    }();
+    return value;
+}
+
+// Reads every 16-byte word of a buffer through L2 (ld.global.cg), which evicts the L2 cache's
+// contents without dirtying lines; the store never happens for a zeroed buffer but keeps the loads.
+constexpr const char* flush_ptx = R"(
+.version 6.0
+.target sm_50
+.address_size 64
+.visible .entry rocp_cache_flush(.param .u64 buf, .param .u64 count, .param .u64 sink)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [buf];
+    ld.param.u64 %rd2, [count];
+    ld.param.u64 %rd3, [sink];
+    mov.u32 %r1, %ctaid.x;
+    mov.u32 %r2, %ntid.x;
+    mov.u32 %r3, %tid.x;
+    mul.wide.u32 %rd4, %r1, %r2;
+    cvt.u64.u32 %rd5, %r3;
+    add.u64 %rd4, %rd4, %rd5;
+    setp.ge.u64 %p1, %rd4, %rd2;
+    @%p1 bra DONE;
+    shl.b64 %rd6, %rd4, 4;
+    add.u64 %rd6, %rd1, %rd6;
+    ld.global.cg.v4.u32 {%r4, %r5, %r6, %r7}, [%rd6];
+    xor.b32 %r8, %r4, %r5;
+    xor.b32 %r9, %r6, %r7;
+    xor.b32 %r10, %r8, %r9;
+    setp.ne.u32 %p1, %r10, 2134547537;
+    @%p1 bra DONE;
+    st.global.u32 [%rd3], %r10;
+DONE:
+    ret;
+}
+)";
+
+// Flushes the caches of the context's device on `stream` and waits for it. Failures are logged
+// once and counting goes on without flushes.
+void
+flush_caches(context_profiler& prof, int device, CUstream stream)
+{
+    const auto* drv   = driver();
+    auto        scope = internal_call_scope{};
+    if(!prof.flush_tried)
+    {
+        prof.flush_tried = true;
+        auto l2          = 0;
+        auto module      = CUmodule{};
+        auto dev         = CUdevice{};
+        auto ok          = drv->cuDeviceGet(&dev, device) == CUDA_SUCCESS &&
+                  drv->cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev) ==
+                      CUDA_SUCCESS &&
+                  drv->cuModuleLoadData(&module, flush_ptx) == CUDA_SUCCESS &&
+                  drv->cuModuleGetFunction(&prof.flush_kernel, module, "rocp_cache_flush") ==
+                      CUDA_SUCCESS;
+        const auto bytes = std::max<size_t>(size_t{2} * static_cast<size_t>(l2), size_t{8} << 20);
+        ok = ok && drv->cuMemAlloc_v2(&prof.flush_buffer, bytes + 16) == CUDA_SUCCESS &&
+             drv->cuMemsetD8_v2(prof.flush_buffer, 0, bytes + 16) == CUDA_SUCCESS;
+        if(!ok)
+        {
+            common::log::warn_once("cuda-cache-flush",
+                                   "cuda: the cache flush kernel could not be set up; counters "
+                                   "are measured with the caches as the application left them");
+            prof.flush_kernel = nullptr;
+            return;
+        }
+        prof.flush_words = bytes / 16;
+    }
+    if(prof.flush_kernel == nullptr) return;
+    auto        buf    = prof.flush_buffer;
+    auto        count  = static_cast<unsigned long long>(prof.flush_words);
+    CUdeviceptr sink   = prof.flush_buffer + prof.flush_words * 16;
+    void*       args[] = {&buf, &count, &sink};
+    const auto  block  = 256u;
+    const auto  grid   = static_cast<unsigned>((prof.flush_words + block - 1) / block);
+    if(drv->cuLaunchKernel(prof.flush_kernel, grid, 1, 1, block, 1, 1, 0, stream, args, nullptr) !=
+           CUDA_SUCCESS ||
+       drv->cuStreamSynchronize(stream) != CUDA_SUCCESS)
+        common::log::warn_once("cuda-cache-flush-run",
+                               "cuda: a cache flush before a counted execution failed");
+}
+
+// ROCPROFILER_CUDA_PROFILER_REENABLE=1 (experimental): disable and enable the range profiler
+// whenever the configuration changes.
+bool
+reenable_on_change()
+{
+    static const bool value = []
+    {
+        const char* env = std::getenv("ROCPROFILER_CUDA_PROFILER_REENABLE");
+        return env != nullptr && std::string_view{env} == "1";
+    }();
+    return value;
+}
+
 // Sets the configuration and a freshly initialized counter data image for one execution.
 bool
 set_config(context_profiler& prof, collection_config& cfg, std::string& error)
 {
-    const auto& t    = table();
-    auto        init = CUpti_RangeProfiler_CounterDataImage_Initialize_Params{
+    const auto& t = table();
+    if(reenable_on_change() && prof.last_config != nullptr && prof.last_config != &cfg)
+    {
+        auto off =
+            CUpti_RangeProfiler_Disable_Params{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+        off.pRangeProfilerObject = prof.object;
+        t.cuptiRangeProfilerDisable(&off);
+        auto on = CUpti_RangeProfiler_Enable_Params{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+        on.ctx  = prof.ctx;
+        if(auto rc = t.cuptiRangeProfilerEnable(&on); rc != CUPTI_SUCCESS)
+        {
+            error = explain("cuptiRangeProfilerEnable", rc);
+            return false;
+        }
+        prof.object = on.pRangeProfilerObject;
+    }
+    prof.last_config = &cfg;
+    auto init        = CUpti_RangeProfiler_CounterDataImage_Initialize_Params{
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
     init.pRangeProfilerObject = prof.object;
     init.counterDataSize      = cfg.counter_data.size();
@@ -471,6 +611,9 @@ evaluate(context_profiler&                     prof,
         error = explain("cuptiRangeProfilerGetCounterDataInfo", rc);
         return false;
     }
+    ROCP_LOG(debug) << "cuda: range profiler: decoded " << info.numTotalRanges << " ranges ("
+                    << decode.numOfRangeDropped << " dropped) for " << cfg.names.size()
+                    << " metrics, first " << cfg.names.front();
     if(decode.numOfRangeDropped > 0 || info.numTotalRanges != 1)
     {
         error = "the counted execution overlapped other kernels on its context (" +
@@ -670,6 +813,7 @@ measure(CUcontext                             ctx,
     }
     auto* cfg = config_of(prof, request, error);
     if(cfg == nullptr || !set_config(prof, *cfg, error)) return launch();
+    if(flush_before_counting()) flush_caches(prof, device, stream);
 
     const auto& t = table();
     auto start    = CUpti_RangeProfiler_Start_Params{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
@@ -702,6 +846,8 @@ measure(CUcontext                             ctx,
     auto stop = CUpti_RangeProfiler_Stop_Params{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     stop.pRangeProfilerObject = prof.object;
     const auto stopped        = t.cuptiRangeProfilerStop(&stop);
+    ROCP_LOG(debug) << "cuda: range profiler: stopped pass " << stop.passIndex
+                    << " all_submitted=" << static_cast<int>(stop.isAllPassSubmitted);
     if(launched != CUDA_SUCCESS) return launched;
     if(stopped != CUPTI_SUCCESS)
     {

@@ -1,5 +1,7 @@
 #include "cuda/timing.hpp"
 
+#include "context/context.hpp"
+
 #include "common/logging.hpp"
 #include "common/time.hpp"
 #include "cuda/driver.hpp"
@@ -423,12 +425,34 @@ cupti_error(CUptiResult result)
         return rocp_result_ == CUPTI_SUCCESS;                                                      \
     }()
 
+// True when some context counts dispatches. CUPTI's kernel activity records change what the
+// hardware counts (on the H200, 8 more warp instructions per warp of a kernel and a few dozen in
+// all, from the timestamps CUPTI adds around the kernel), so counting runs take kernel timestamps
+// from CUDA events instead.
+bool
+counting_configured()
+{
+    auto any = false;
+    context::for_each(
+        [&any](context::context& ctx)
+        {
+            if(ctx.dispatch_counter) any = true;
+        });
+    return any;
+}
+
 bool
 start_cupti()
 {
     if(const char* env = std::getenv("ROCPROFILER_CUDA_CUPTI");
        env != nullptr && std::string{env} == "0")
         return false;
+    if(counting_configured())
+    {
+        ROCP_LOG(info) << "cuda: dispatch counting is configured: kernel timestamps come from CUDA "
+                          "events (CUPTI's kernel records would change the counted values)";
+        return false;
+    }
     void* handle = cupti_library();
     if(handle == nullptr)
     {
