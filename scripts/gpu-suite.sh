@@ -5,6 +5,8 @@
 #
 #   GPU_SUITE_BUILD_DIR   build folder (default build-gpu)
 #   GPU_SUITE_JOBS        build jobs (default 16)
+#   GPU_SUITE_BUILD_ONLY  1: configure and build only
+#   GPU_SUITE_BENCH       0: skip the benchmarks
 #   OUT                   where logs go (default: the build folder); the per-test outputs are
 #                         packed into one gpu-tests.tgz there, so that few files need copying back
 #
@@ -95,6 +97,11 @@ if ! cmake --build "${build}" -j "${jobs}" --target rocprofiler-sdk cuda-gpu-tes
     exit 1
 fi
 build_s=$(($(date +%s) - start_s))
+# GPU_SUITE_BUILD_ONLY=1: configure and build, run nothing (for ad-hoc runs on the GPU machine).
+if [ "${GPU_SUITE_BUILD_ONLY:-0}" = 1 ]; then
+    note "built in ${build_s} s (GPU_SUITE_BUILD_ONLY=1: no tests)"
+    exit 0
+fi
 
 note "ctest -L gpu"
 GPU_TEST_OUTPUT_DIR="$(cd "${build}" && pwd)/gpu-tests"
