@@ -6,6 +6,8 @@
 //   fixed <iters>    median host time of (launch of a tiny kernel + cuStreamSynchronize) and of a
 //                    4 KiB cuMemcpyDtoDAsync + sync, over a 4 KiB working set
 //   launch <count>   <count> empty kernels back to back on one stream: host time per launch
+//   many <count> [iters]  like fixed (the kernel touches 4 KiB), with <count> tracked 64 KiB
+//                    allocations on the device: the snapshot and restore copy them all
 // Prints "BENCH key=value" lines.
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -157,6 +159,32 @@ main(int argc, char** argv)
                     median(disp),
                     median(copy),
                     first);
+    }
+    else if(mode == "many")
+    {
+        constexpr size_t words = 16384; // 64 KiB per allocation
+        const auto       iters = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 200ULL;
+        auto             bufs  = std::vector<unsigned*>(n, nullptr);
+        for(auto& b : bufs)
+        {
+            CHECK(cudaMalloc(&b, words * sizeof(unsigned)));
+            CHECK(cudaMemset(b, 0, words * sizeof(unsigned)));
+        }
+        CHECK(cudaDeviceSynchronize());
+        auto disp = std::vector<double>{};
+        for(unsigned long long k = 0; k < iters + 10; ++k)
+        {
+            const double t0 = now_us();
+            touch<<<4, 256, 0, stream>>>(bufs[0], 1024);
+            CHECK(cudaStreamSynchronize(stream));
+            if(k >= 10) disp.push_back(now_us() - t0);
+        }
+        unsigned first = 0;
+        CHECK(cudaMemcpy(&first, bufs[0], sizeof(first), cudaMemcpyDeviceToHost));
+        for(auto* b : bufs)
+            CHECK(cudaFree(b));
+        std::printf(
+            "BENCH many_allocs=%llu many_dispatch_us_median=%.2f a0=%u\n", n, median(disp), first);
     }
     else if(mode == "launch")
     {

@@ -9,6 +9,7 @@ bytes="${BENCH_RESTORE_BYTES:-1073741824}"
 iters="${BENCH_FIXED_ITERS:-200}"
 launches="${BENCH_LAUNCHES:-100000}"
 traced_launches="${BENCH_TRACED_LAUNCHES:-20000}"
+many="${BENCH_MANY_ALLOCS:-256}"
 rc_all=0
 run() { # name passes(-1: no SDK, 0: SDK without tool, t: SDK + tracing tool, N: replay N) args...
     local name="$1" p="$2"
@@ -32,6 +33,8 @@ run fixed_traced t fixed "${iters}"
 run fixed_r2 2 fixed "${iters}"
 run fixed_r4 4 fixed "${iters}"
 EXTRA=ROCPROFILER_CUDA_TIMESTAMPS=events run fixed_r2_events 2 fixed "${iters}"
+run many_base -1 many "${many}" "${iters}"
+run many_r2 2 many "${many}" "${iters}"
 # Launch-bound loop: 3 alternating repetitions each, medians.
 for rep in 1 2 3; do
     run "launch_base_${rep}" -1 launch "${launches}"
@@ -56,6 +59,14 @@ for rep in 1 2 3; do
 done
 lb=$(med3 "${lbs[@]}") ls=$(med3 "${lss[@]}")
 lbt=$(val launch_base_t launch_us_per) lt=$(val launch_traced launch_us_per)
+# The SDK's phase breakdown of its replay windows ([cuda-replay-memory], ROCPROFILER_CUDA_TIMING_STATS=1).
+phases() { # run name
+    local f
+    for f in windows window_us_mean drain_us_mean drain_us_max snapshot_us_mean restore_host_us_mean restore_gpu_us_mean release_us_mean stream_ordered host_synced pool_hits pool_allocs pool_frees temp_blocks copy_calls batch_calls batch_failures; do
+        printf '%s=%s ' "${f}" "$(val "$1" "${f}")"
+    done
+}
+mb=$(val many_base many_dispatch_us_median) mr=$(val many_r2 many_dispatch_us_median)
 awk -v d2d="${d2d_gbps:-0}" -v snap="${snap:-0}" -v rus="${rest_us:-0}" -v rmax="${rest_max:-0}" \
     -v t0="${t0:-0}" -v tc="${tc:-0}" -v ts="${ts:-0}" -v tt="${tt:-0}" -v t2="${t2:-0}" -v t4="${t4:-0}" \
     -v t2e="${t2e:-0}" -v lb="${lb:-0}" -v ls="${ls:-0}" -v lbt="${lbt:-0}" -v lt="${lt:-0}" \
@@ -67,4 +78,13 @@ awk -v d2d="${d2d_gbps:-0}" -v snap="${snap:-0}" -v rus="${rest_us:-0}" -v rmax=
     printf "BENCH fixed cost = t_N - N*(kernel+sync + copy+sync): N=2 %.1f us, N=4 %.1f us, per extra pass %.1f us, N=2 events %.1f us (target < 100 us); tracing alone adds %.1f us\n", f2, f4, (t4 - t2) / 2 - t0 - tc, f2e, tt - t0
     printf "BENCH launch-bound (empty kernels, medians of 3 alternating runs: no SDK [%s], SDK [%s]): no SDK %.3f us/launch, SDK loaded (no tool, replay off) %.3f us/launch: overhead %.3f us/launch (target < 1 us); tracing tool (no replay, 1 run each) %.3f vs %.3f: %.3f us/launch\n", lball, lsall, lb, ls, ls - lb, lt, lbt, lt - lbt
 }' | tee "${out}/bench.txt"
+{
+    echo "BENCH phases fixed N=2 (per window; window = drain start to release end, passes included): $(phases fixed_r2)"
+    echo "BENCH phases fixed N=4: $(phases fixed_r4)"
+    echo "BENCH phases restore 1 GiB N=2: $(phases restore_replay)"
+    awk -v n="${many}" -v mb="${mb:-0}" -v mr="${mr:-0}" -v t0="${t0:-0}" -v tc="${tc:-0}" 'BEGIN {
+        printf "BENCH many allocations (%d x 64 KiB tracked, 4 KiB kernel): no SDK %.2f us, replayed N=2 %.1f us, fixed cost %.1f us (t - 2*(kernel+sync + copy+sync))\n", n, mb, mr, mr - 2 * (t0 + tc)
+    }'
+    echo "BENCH phases many N=2: $(phases many_r2)"
+} | tee -a "${out}/bench.txt"
 exit ${rc_all}

@@ -49,6 +49,15 @@ track_now()
     return tracking_enabled() && !internal_call_scope::active();
 }
 
+// An application allocation failed for lack of device memory: when the idle shadow memory that
+// kernel replay keeps for the current context was freed, the allocation is tried once more.
+bool
+retry_out_of_memory(CUresult result)
+{
+    return result == CUDA_ERROR_OUT_OF_MEMORY && !internal_call_scope::active() &&
+           release_idle_shadow_memory();
+}
+
 // --- launch wrappers for pointers the driver hands out
 // --------------------------------------------
 
@@ -350,6 +359,7 @@ rocp_cuMemAlloc_v2(CUdeviceptr* ptr, size_t bytes)
 {
     ROCP_ALLOC_PROLOGUE(cuMemAlloc_v2)
     auto result = d->cuMemAlloc_v2(ptr, bytes);
+    if(retry_out_of_memory(result)) result = d->cuMemAlloc_v2(ptr, bytes);
     if(result == CUDA_SUCCESS && track_now()) track_allocation(*ptr, bytes, current_device());
     return result;
 }
@@ -366,6 +376,8 @@ rocp_cuMemAllocPitch_v2(
 {
     ROCP_ALLOC_PROLOGUE(cuMemAllocPitch_v2)
     auto result = d->cuMemAllocPitch_v2(ptr, pitch, width, height, element);
+    if(retry_out_of_memory(result))
+        result = d->cuMemAllocPitch_v2(ptr, pitch, width, height, element);
     if(result == CUDA_SUCCESS && track_now())
         track_allocation(*ptr, *pitch * height, current_device());
     return result;
@@ -378,6 +390,7 @@ rocp_cuMemAllocPitch_v2(
     {                                                                                              \
         ROCP_ALLOC_PROLOGUE(NAME)                                                                  \
         auto result = d->NAME(ptr, bytes, stream);                                                 \
+        if(retry_out_of_memory(result)) result = d->NAME(ptr, bytes, stream);                      \
         if(result == CUDA_SUCCESS && track_now()) track_allocation(*ptr, bytes, current_device()); \
         return result;                                                                             \
     }
@@ -392,6 +405,7 @@ ROCP_ALLOC_ASYNC(cuMemAllocAsync_ptsz)
     {                                                                                              \
         ROCP_ALLOC_PROLOGUE(NAME)                                                                  \
         auto result = d->NAME(ptr, bytes, pool, stream);                                           \
+        if(retry_out_of_memory(result)) result = d->NAME(ptr, bytes, pool, stream);                \
         if(result == CUDA_SUCCESS && track_now()) track_allocation(*ptr, bytes, current_device()); \
         return result;                                                                             \
     }
@@ -405,6 +419,7 @@ rocp_cuMemAllocManaged(CUdeviceptr* ptr, size_t bytes, unsigned int flags)
 {
     ROCP_ALLOC_PROLOGUE(cuMemAllocManaged)
     auto result = d->cuMemAllocManaged(ptr, bytes, flags);
+    if(retry_out_of_memory(result)) result = d->cuMemAllocManaged(ptr, bytes, flags);
     if(result == CUDA_SUCCESS && track_now()) track_allocation(*ptr, bytes, any_device);
     return result;
 }
@@ -443,6 +458,7 @@ rocp_cuMemCreate(CUmemGenericAllocationHandle* handle,
 {
     ROCP_ALLOC_PROLOGUE(cuMemCreate)
     auto result = d->cuMemCreate(handle, bytes, prop, flags);
+    if(retry_out_of_memory(result)) result = d->cuMemCreate(handle, bytes, prop, flags);
     if(result == CUDA_SUCCESS && track_now() && prop != nullptr &&
        prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE)
         track_vmm_create(*handle, bytes, prop->location.id);
@@ -485,6 +501,77 @@ rocp_cuMemRelease(CUmemGenericAllocationHandle handle)
     ROCP_ALLOC_PROLOGUE(cuMemRelease)
     auto result = d->cuMemRelease(handle);
     if(result == CUDA_SUCCESS && tracking_enabled()) track_vmm_release(handle);
+    return result;
+}
+
+// --- module globals -----------------------------------------------------------------------------
+// The runtime resolves the __device__ variables of a module through these; kernel replay snapshots
+// what they return. No SDK initialization here: the runtime loads modules before the first
+// allocation, and the tracker remembers globals resolved before it starts.
+
+ROCP_EXPORT CUresult CUDAAPI
+rocp_cuModuleGetGlobal_v2(CUdeviceptr* dptr,
+                          size_t*      bytes,
+                          CUmodule     hmod,
+                          const char*  name) __asm__("cuModuleGetGlobal_v2");
+ROCP_EXPORT CUresult CUDAAPI
+rocp_cuModuleGetGlobal_v2(CUdeviceptr* dptr, size_t* bytes, CUmodule hmod, const char* name)
+{
+    const auto* d = drv();
+    if(d == nullptr || d->cuModuleGetGlobal_v2 == nullptr) return CUDA_ERROR_NOT_INITIALIZED;
+    auto ptr    = CUdeviceptr{};
+    auto size   = size_t{0};
+    auto result = d->cuModuleGetGlobal_v2(&ptr, &size, hmod, name);
+    if(result != CUDA_SUCCESS) return result;
+    if(dptr != nullptr) *dptr = ptr;
+    if(bytes != nullptr) *bytes = size;
+    if(!internal_call_scope::active()) track_module_global(ptr, size, current_device(), hmod);
+    return result;
+}
+
+ROCP_EXPORT CUresult CUDAAPI
+rocp_cuLibraryGetGlobal(CUdeviceptr* dptr,
+                        size_t*      bytes,
+                        CUlibrary    library,
+                        const char*  name) __asm__("cuLibraryGetGlobal");
+ROCP_EXPORT CUresult CUDAAPI
+rocp_cuLibraryGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUlibrary library, const char* name)
+{
+    const auto* d = drv();
+    if(d == nullptr || d->cuLibraryGetGlobal == nullptr) return CUDA_ERROR_NOT_INITIALIZED;
+    auto ptr    = CUdeviceptr{};
+    auto size   = size_t{0};
+    auto result = d->cuLibraryGetGlobal(&ptr, &size, library, name);
+    if(result != CUDA_SUCCESS) return result;
+    if(dptr != nullptr) *dptr = ptr;
+    if(bytes != nullptr) *bytes = size;
+    if(!internal_call_scope::active()) track_module_global(ptr, size, current_device(), library);
+    return result;
+}
+
+// A module's globals leave the tracker before it unloads (a snapshot must never copy memory the
+// driver freed), and come back when the unload fails.
+ROCP_EXPORT CUresult CUDAAPI rocp_cuModuleUnload(CUmodule hmod) __asm__("cuModuleUnload");
+ROCP_EXPORT CUresult CUDAAPI
+rocp_cuModuleUnload(CUmodule hmod)
+{
+    const auto* d = drv();
+    if(d == nullptr || d->cuModuleUnload == nullptr) return CUDA_ERROR_NOT_INITIALIZED;
+    auto globals = untrack_module(hmod);
+    auto result  = d->cuModuleUnload(hmod);
+    if(result != CUDA_SUCCESS) track_module_globals(hmod, globals);
+    return result;
+}
+
+ROCP_EXPORT CUresult CUDAAPI rocp_cuLibraryUnload(CUlibrary library) __asm__("cuLibraryUnload");
+ROCP_EXPORT CUresult CUDAAPI
+rocp_cuLibraryUnload(CUlibrary library)
+{
+    const auto* d = drv();
+    if(d == nullptr || d->cuLibraryUnload == nullptr) return CUDA_ERROR_NOT_INITIALIZED;
+    auto globals = untrack_module(library);
+    auto result  = d->cuLibraryUnload(library);
+    if(result != CUDA_SUCCESS) track_module_globals(library, globals);
     return result;
 }
 
@@ -561,6 +648,10 @@ substitute(const char* name, void* real, bool per_thread_flag)
     ROCP_SUBSTITUTE(cuMemMap, rocp_cuMemMap)
     ROCP_SUBSTITUTE(cuMemUnmap, rocp_cuMemUnmap)
     ROCP_SUBSTITUTE(cuMemRelease, rocp_cuMemRelease)
+    ROCP_SUBSTITUTE(cuModuleGetGlobal_v2, rocp_cuModuleGetGlobal_v2)
+    ROCP_SUBSTITUTE(cuLibraryGetGlobal, rocp_cuLibraryGetGlobal)
+    ROCP_SUBSTITUTE(cuModuleUnload, rocp_cuModuleUnload)
+    ROCP_SUBSTITUTE(cuLibraryUnload, rocp_cuLibraryUnload)
 #undef ROCP_SUBSTITUTE
     // A launch function that is not an exported one (an internal variant the driver hands out):
     // launch functions have one signature per name, so it gets a wrapper of its own.

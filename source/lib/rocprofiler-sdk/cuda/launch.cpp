@@ -224,6 +224,9 @@ public:
         }
         copy_arguments(kernel);
         if(is_collective(kernel.name)) m_exclusion = "collective_kernel";
+        // Snapshot and restore copies go on the launch's own stream, so that stream order puts
+        // every pass after its restore without a wait on the host.
+        m_memory.set_launch_stream(stream);
     }
 
     void enqueue(dispatch::completion_fn on_complete) override
@@ -466,8 +469,10 @@ handle_launch(const launch_request& request)
 
     // A launch into a capture does not run now; the graph that runs it is not replayed either.
     auto capture = CU_STREAM_CAPTURE_STATUS_NONE;
-    if(drv->cuStreamIsCapturing(stream, &capture) != CUDA_SUCCESS ||
-       capture != CU_STREAM_CAPTURE_STATUS_NONE)
+    // A failing query (a context with a sticky error after a fault, an invalid stream): the
+    // launch goes to the driver as it is, which reports the error the application expects.
+    if(drv->cuStreamIsCapturing(stream, &capture) != CUDA_SUCCESS) return call_driver(request);
+    if(capture != CU_STREAM_CAPTURE_STATUS_NONE)
     {
         if(kernel_replay::is_configured())
             common::log::warn_once(
