@@ -89,8 +89,8 @@ if ! cmake -S . -B "${build}" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInf
     exit 1
 fi
 note "build (-j${jobs})"
-if ! cmake --build "${build}" -j "${jobs}" --target rocprofiler-sdk cuda-gpu-tests cuda-backend-tests rocprofv3 rocprofiler-sdk-tool \
-    cuda-replay-bench \
+if ! cmake --build "${build}" -j "${jobs}" --target rocprofiler-sdk cuda-gpu-tests cuda-backend-tests cuda-metrics-tests rocprofv3 rocprofiler-sdk-tool \
+    cuda-replay-bench cuda-counter-bench \
     >>"${log}" 2>&1; then
     grep -E "error|FAILED" "${log}" | head -40
     note "build FAILED"
@@ -111,6 +111,8 @@ ctest --test-dir "${build}" -L gpu --output-on-failure --timeout 120 2>&1 | tee 
 ctest_rc=${PIPESTATUS[0]}
 "${build}/source/lib/rocprofiler-sdk/cuda/tests/cuda-backend-tests" >"${logs}/unit.log" 2>&1
 unit_rc=$?
+"${build}/source/lib/rocprofiler-sdk/cuda/tests/cuda-metrics-tests" >"${logs}/metrics-unit.log" 2>&1
+metrics_rc=$?
 
 # The replay benchmark (benchmark/cuda/): ratios against the targets, printed before the table.
 # GPU_SUITE_BENCH=0 skips it.
@@ -120,6 +122,10 @@ if [ "${GPU_SUITE_BENCH:-1}" = 1 ]; then
     mapfile -t bench_lines < <(bash benchmark/cuda/run_replay_bench.sh "${build}/bin/cuda-replay-bench" \
         "${build}/tests/cuda/libtest-tool-cuda.so" "${build}/lib/librocprofiler-sdk.so" \
         "${GPU_TEST_OUTPUT_DIR}/bench" 2>&1)
+    note "benchmark (benchmark/cuda/counters/run_counter_bench.sh)"
+    mapfile -t -O "${#bench_lines[@]}" bench_lines < <(bash benchmark/cuda/counters/run_counter_bench.sh \
+        "${build}/bin/rocprofv3" "${build}/bin/cuda-counter-bench" "${GPU_TEST_OUTPUT_DIR}/counter_bench" 2>&1 |
+        grep -E '^BENCH|FAIL|error')
     printf '%s\n' "${bench_lines[@]}" >>"${log}"
 fi
 
@@ -189,7 +195,7 @@ while read -r line; do
     if [ -f "${f}" ]; then
         grep -q 'comparison_only' "${f}" && result="CMP($(grep -c '^FAIL' "${f}")F)"
         numbers=$(grep -E '^RESULT ' "${f}" |
-            grep -E 'dispatches=|replayed_|max_timestamp|one_run|failures=[1-9]|latency|pass_gap|pass_detail|launch_call|gpu_start_delay|bit_identical|rows=|symbols=|notrack_|stream_capture_declined|_queues=' |
+            grep -E 'counters_|multi_gpu_|fault_|globals_|dispatches=|replayed_|max_timestamp|one_run|failures=[1-9]|latency|pass_gap|pass_detail|launch_call|gpu_start_delay|bit_identical|rows=|symbols=|notrack_|stream_capture_declined|_queues=' |
             sed -E 's/^RESULT //' | tr '\n' ' ')
         timing=$(grep -E '^RESULT timing ' "${f}" | tr ' ' '\n' | grep -E "^(${timing_fields})=" | tr '\n' ' ')
         [ -n "${timing}" ] && numbers="${numbers}| ${timing}"
@@ -199,6 +205,8 @@ while read -r line; do
 done < <(grep -E 'Test +#[0-9]+: cuda\.' "${logs}/ctest.log")
 printf '%-34s %-7s %s\n' "cuda-backend-tests (CPU unit)" "$([ ${unit_rc} -eq 0 ] && echo PASS || echo FAIL)" \
     "$(grep -E 'PASSED|FAILED' "${logs}/unit.log" | head -1)"
+printf '%-34s %-7s %s\n' "cuda-metrics-tests (CPU unit)" "$([ ${metrics_rc} -eq 0 ] && echo PASS || echo FAIL)" \
+    "$(grep -E 'PASSED|FAILED' "${logs}/metrics-unit.log" | head -1)"
 agent_line=$(grep -h -m1 -E '^RESULT agent=' "${GPU_TEST_OUTPUT_DIR}"/*/validate.txt 2>/dev/null | head -1)
 [ -n "${agent_line}" ] && echo "  agent: ${agent_line#RESULT }"
 for t in runtime_trace runtime_replay; do

@@ -352,3 +352,31 @@ TEST(counter_match, validate_counters_names_the_pass_limit_of_a_group_too_large)
         << errors[0];
     EXPECT_NE(errors[0].find("at most 4 counters per pass"), std::string::npos) << errors[0];
 }
+
+TEST(counter_match, counters_of_an_agent_without_counters_are_warnings_when_the_caller_runs_anyway)
+{
+    auto host         = rocprofv3::agent_counters{};
+    host.logical_id   = "1";
+    host.product_name = "host";
+    host.counters     = {"WORK_ITEMS"};
+    auto gpu          = rocprofv3::agent_counters{};
+    gpu.logical_id    = "0";
+    gpu.product_name  = "NVIDIA H200";
+    gpu.error         = "ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED";
+    const auto groups = std::vector<std::vector<std::string>>{{"smsp__inst_executed.sum"}};
+    // Without a place for warnings: an unknown counter is an error.
+    EXPECT_EQ(rocprofv3::validate_counters(groups, {gpu, host}).size(), 1u);
+    auto warnings = std::vector<std::string>{};
+    EXPECT_TRUE(rocprofv3::validate_counters(groups, {gpu, host}, &warnings).empty());
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find("counter 'smsp__inst_executed.sum' is listed by no agent"),
+              std::string::npos)
+        << warnings[0];
+    EXPECT_NE(warnings[0].find("agent 0 (NVIDIA H200) reports no counters"), std::string::npos)
+        << warnings[0];
+    // A counter the agents do list stays fine, and with every agent reporting counters an unknown
+    // counter is still an error.
+    warnings.clear();
+    EXPECT_FALSE(rocprofv3::validate_counters(groups, {host}, &warnings).empty());
+    EXPECT_TRUE(warnings.empty());
+}

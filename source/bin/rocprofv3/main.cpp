@@ -285,8 +285,11 @@ main(int argc, char** argv)
             return exit_configuration;
         }
         if(opts.list_avail) return list_available(*query);
-        const auto agents = gpu_agents(*query);
-        auto       errors = validate_counters(opts.pmc_groups, agents);
+        const auto agents   = gpu_agents(*query);
+        auto       warnings = std::vector<std::string>{};
+        auto       errors   = validate_counters(opts.pmc_groups, agents, &warnings);
+        for(const auto& w : warnings)
+            std::cerr << "rocprofv3: warning: " << w << "\n";
         if(!errors.empty())
         {
             for(const auto& e : errors)

@@ -255,7 +255,8 @@ parse_command_line(int argc, const char* const* argv)
 
 std::vector<std::string>
 validate_counters(const std::vector<std::vector<std::string>>& groups,
-                  const std::vector<agent_counters>&           agents)
+                  const std::vector<agent_counters>&           agents,
+                  std::vector<std::string>*                    warnings)
 {
     auto errors    = std::vector<std::string>{};
     auto available = std::set<std::string>{};
@@ -272,9 +273,16 @@ validate_counters(const std::vector<std::vector<std::string>>& groups,
         any_agent = true;
         available.insert(a.counters.begin(), a.counters.end());
     }
-    if(agents.empty()) errors.emplace_back("no GPU agent was found; --pmc needs one");
-    if(!any_agent) return errors;
-    // An agent without counters is only fatal when no agent can collect anything.
+    // Agents that report no counters (their reasons, for the warnings below).
+    auto without = errors;
+    if(agents.empty())
+    {
+        errors.emplace_back("no GPU agent was found; --pmc needs one");
+        return errors;
+    }
+    if(!any_agent && warnings == nullptr) return errors;
+    // An agent without counters is only fatal when no agent can collect anything, and not even
+    // then when the caller takes warnings: the application runs without those counters.
     errors.clear();
 
     auto all  = std::vector<std::string>{available.begin(), available.end()};
@@ -283,6 +291,14 @@ validate_counters(const std::vector<std::vector<std::string>>& groups,
         for(const auto& name : group)
         {
             if(available.count(name) != 0 || !seen.insert(name).second) continue;
+            if(!without.empty() && warnings != nullptr)
+            {
+                warnings->emplace_back("counter '" + name + "' is listed by no agent, and " +
+                                       without.front() +
+                                       ": the application runs, and the counter is collected "
+                                       "only where an agent has it");
+                continue;
+            }
             auto line    = "unknown counter '" + name + "'";
             auto matches = rocprofiler::tool::parse::close_matches(name, all);
             if(!matches.empty())

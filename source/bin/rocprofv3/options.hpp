@@ -75,8 +75,12 @@ struct agent_counters
 // close matches among all agents' counters) and that every group either fits in one pass of the
 // agents that have its counters or splits into groups that do (a counter that fits in no pass by
 // itself is an error naming the agent). Returns the error lines (empty: fine).
+// When some GPU agent reports no counters at all (no permission, another profiler holding them),
+// a counter no agent lists may be one of its own: that goes to @p warnings instead, and the
+// application runs (the tool library collects what it can and says what it cannot).
 std::vector<std::string> validate_counters(const std::vector<std::vector<std::string>>& groups,
-                                           const std::vector<agent_counters>&           agents);
+                                           const std::vector<agent_counters>&           agents,
+                                           std::vector<std::string>* warnings = nullptr);
 
 // The groups as rocprofv3 collects them: a group that does not fit in one pass of an agent that
 // has its counters is replaced by its split into one-pass groups there (the first such agent's; on

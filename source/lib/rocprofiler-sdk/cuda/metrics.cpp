@@ -10,6 +10,9 @@
 #include <cupti_target.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -284,6 +287,83 @@ metric_filter(uint32_t ordinal)
     }
 }
 
+// Where a counted execution's time goes, printed at exit with ROCPROFILER_CUDA_TIMING_STATS=1 as
+// one "[cuda-metrics]" line (mean microseconds per call of each phase).
+struct phase_stat
+{
+    std::atomic<uint64_t> ns    = 0;
+    std::atomic<uint64_t> calls = 0;
+};
+
+struct phase_stats
+{
+    phase_stat enable, reenable, counter_data, set_config, flush, start, launch, stop, wait, decode,
+        evaluate, total;
+
+    ~phase_stats()
+    {
+        const char* env = std::getenv("ROCPROFILER_CUDA_TIMING_STATS");
+        if(env == nullptr || std::string_view{env} != "1" || total.calls.load() == 0) return;
+        auto mean = [](const phase_stat& p)
+        {
+            const auto n = p.calls.load();
+            return n == 0 ? 0.0 : static_cast<double>(p.ns.load()) / 1e3 / static_cast<double>(n);
+        };
+        std::fprintf(stderr,
+                     "[cuda-metrics] executions=%llu total_us_mean=%.1f enable_us_mean=%.1f "
+                     "reenables=%llu reenable_us_mean=%.1f counter_data_us_mean=%.1f "
+                     "set_config_us_mean=%.1f flush_us_mean=%.1f start_us_mean=%.1f "
+                     "launch_us_mean=%.1f stop_us_mean=%.1f wait_us_mean=%.1f decode_us_mean=%.1f "
+                     "evaluate_us_mean=%.1f\n",
+                     static_cast<unsigned long long>(total.calls.load()),
+                     mean(total),
+                     mean(enable),
+                     static_cast<unsigned long long>(reenable.calls.load()),
+                     mean(reenable),
+                     mean(counter_data),
+                     mean(set_config),
+                     mean(flush),
+                     mean(start),
+                     mean(launch),
+                     mean(stop),
+                     mean(wait),
+                     mean(decode),
+                     mean(evaluate));
+    }
+};
+
+phase_stats&
+phases()
+{
+    static auto value = phase_stats{}; // destroyed at exit, when it prints
+    return value;
+}
+
+class phase_timer
+{
+public:
+    explicit phase_timer(phase_stat& stat)
+        : m_stat{stat}
+        , m_start{std::chrono::steady_clock::now()}
+    {
+    }
+    ~phase_timer()
+    {
+        const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now() - m_start)
+                            .count();
+        m_stat.ns += static_cast<uint64_t>(ns);
+        m_stat.calls += 1;
+    }
+
+    phase_timer(const phase_timer&)            = delete;
+    phase_timer& operator=(const phase_timer&) = delete;
+
+private:
+    phase_stat&                           m_stat;
+    std::chrono::steady_clock::time_point m_start;
+};
+
 // --- collection ---------------------------------------------------------------------------------
 
 // One counter configuration as a context collects it.
@@ -306,8 +386,8 @@ struct context_profiler
     CUpti_RangeProfiler_Object* object       = nullptr;
     std::vector<uint8_t>        availability = {};
     CUpti_ProfilerRange         range        = CUPTI_AutoRange;
-    const void*                 last_config  = nullptr;
     CUcontext                   ctx          = nullptr;
+    const void*                 last         = nullptr; // the configuration set last
     // Cache flush before each counted execution (flush_before_counting()): a kernel that reads a
     // buffer twice the size of the L2 cache.
     bool        flush_tried  = false;
@@ -519,41 +599,57 @@ flush_caches(context_profiler& prof, int device, CUstream stream)
                                "cuda: a cache flush before a counted execution failed");
 }
 
-// ROCPROFILER_CUDA_PROFILER_REENABLE=1 (experimental): disable and enable the range profiler
-// whenever the configuration changes.
-bool
-reenable_on_change()
-{
-    static const bool value = []
-    {
-        const char* env = std::getenv("ROCPROFILER_CUDA_PROFILER_REENABLE");
-        return env != nullptr && std::string_view{env} == "1";
-    }();
-    return value;
-}
-
-// Sets the configuration and a freshly initialized counter data image for one execution.
+// Sets the configuration and a freshly initialized counter data image for one execution. A range
+// profiler object does not take a second configuration (measured on the H200: its values evaluate
+// to NaN), so a change of configuration disables and enables the context's range profiler first.
 bool
 set_config(context_profiler& prof, collection_config& cfg, std::string& error)
 {
     const auto& t = table();
-    if(reenable_on_change() && prof.last_config != nullptr && prof.last_config != &cfg)
+    if(prof.last != nullptr && prof.last != &cfg)
     {
+        auto timer = phase_timer{phases().reenable};
         auto off =
             CUpti_RangeProfiler_Disable_Params{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
         off.pRangeProfilerObject = prof.object;
-        t.cuptiRangeProfilerDisable(&off);
+        if(auto rc = t.cuptiRangeProfilerDisable(&off); rc != CUPTI_SUCCESS)
+        {
+            error = explain("cuptiRangeProfilerDisable", rc);
+            return false;
+        }
+        prof.object = nullptr;
         auto on = CUpti_RangeProfiler_Enable_Params{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
         on.ctx  = prof.ctx;
         if(auto rc = t.cuptiRangeProfilerEnable(&on); rc != CUPTI_SUCCESS)
         {
-            error = explain("cuptiRangeProfilerEnable", rc);
+            prof.error = error = explain("cuptiRangeProfilerEnable", rc);
             return false;
         }
         prof.object = on.pRangeProfilerObject;
     }
-    prof.last_config = &cfg;
-    auto init        = CUpti_RangeProfiler_CounterDataImage_Initialize_Params{
+    prof.last = &cfg;
+    // The range profiler object prepares counter data images for the metrics of its last
+    // GetCounterDataSize call, so that call is repeated for this configuration before its image is
+    // initialized (measured on the H200: without it, CounterDataImageInitialize fails with
+    // CUPTI_ERROR_UNKNOWN or the values evaluate to NaN once a second configuration exists).
+    {
+        auto timer = phase_timer{phases().counter_data};
+        auto size  = CUpti_RangeProfiler_GetCounterDataSize_Params{
+            CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+        size.pRangeProfilerObject = prof.object;
+        size.pMetricNames         = cfg.name_ptrs.data();
+        size.numMetrics           = cfg.name_ptrs.size();
+        size.maxNumOfRanges       = 1;
+        size.maxNumRangeTreeNodes = 1;
+        if(auto rc = t.cuptiRangeProfilerGetCounterDataSize(&size); rc != CUPTI_SUCCESS)
+        {
+            error = explain("cuptiRangeProfilerGetCounterDataSize", rc);
+            return false;
+        }
+        if(size.counterDataSize != cfg.counter_data.size())
+            cfg.counter_data = std::vector<uint8_t>(size.counterDataSize);
+    }
+    auto init = CUpti_RangeProfiler_CounterDataImage_Initialize_Params{
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
     init.pRangeProfilerObject = prof.object;
     init.counterDataSize      = cfg.counter_data.size();
@@ -597,7 +693,12 @@ evaluate(context_profiler&                     prof,
     auto        decode =
         CUpti_RangeProfiler_DecodeData_Params{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     decode.pRangeProfilerObject = prof.object;
-    if(auto rc = t.cuptiRangeProfilerDecodeData(&decode); rc != CUPTI_SUCCESS)
+    auto decoded                = CUPTI_SUCCESS;
+    {
+        auto timer = phase_timer{phases().decode};
+        decoded    = t.cuptiRangeProfilerDecodeData(&decode);
+    }
+    if(auto rc = decoded; rc != CUPTI_SUCCESS)
     {
         error = explain("cuptiRangeProfilerDecodeData", rc);
         return false;
@@ -804,22 +905,36 @@ measure(CUcontext                             ctx,
 {
     auto& prof = profiler_of(ctx);
     // One counted execution at a time per context: the range profiler has one configuration.
-    auto lock = std::lock_guard{prof.mutex};
-    enable(prof, ctx, device);
+    auto lock  = std::lock_guard{prof.mutex};
+    auto total = phase_timer{phases().total};
+    {
+        auto timer = phase_timer{phases().enable};
+        enable(prof, ctx, device);
+    }
     if(!prof.error.empty())
     {
         error = prof.error;
         return launch();
     }
     auto* cfg = config_of(prof, request, error);
-    if(cfg == nullptr || !set_config(prof, *cfg, error)) return launch();
-    if(flush_before_counting()) flush_caches(prof, device, stream);
+    auto  set = false;
+    {
+        auto timer = phase_timer{phases().set_config};
+        set        = cfg != nullptr && set_config(prof, *cfg, error);
+    }
+    if(!set) return launch();
+    if(flush_before_counting())
+    {
+        auto timer = phase_timer{phases().flush};
+        flush_caches(prof, device, stream);
+    }
 
     const auto& t = table();
     auto start    = CUpti_RangeProfiler_Start_Params{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     start.pRangeProfilerObject = prof.object;
     {
         auto scope = internal_call_scope{};
+        auto timer = phase_timer{phases().start};
         if(auto rc = t.cuptiRangeProfilerStart(&start); rc != CUPTI_SUCCESS)
         {
             error = explain("cuptiRangeProfilerStart", rc);
@@ -834,8 +949,12 @@ measure(CUcontext                             ctx,
             t.cuptiRangeProfilerPushRange(&push);
         }
     }
-    const auto launched = launch();
-    auto       scope    = internal_call_scope{};
+    auto launched = CUDA_SUCCESS;
+    {
+        auto timer = phase_timer{phases().launch};
+        launched   = launch();
+    }
+    auto scope = internal_call_scope{};
     if(prof.range == CUPTI_UserRange)
     {
         auto pop =
@@ -845,7 +964,11 @@ measure(CUcontext                             ctx,
     }
     auto stop = CUpti_RangeProfiler_Stop_Params{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     stop.pRangeProfilerObject = prof.object;
-    const auto stopped        = t.cuptiRangeProfilerStop(&stop);
+    auto stopped              = CUPTI_SUCCESS;
+    {
+        auto timer = phase_timer{phases().stop};
+        stopped    = t.cuptiRangeProfilerStop(&stop);
+    }
     ROCP_LOG(debug) << "cuda: range profiler: stopped pass " << stop.passIndex
                     << " all_submitted=" << static_cast<int>(stop.isAllPassSubmitted);
     if(launched != CUDA_SUCCESS) return launched;
@@ -856,12 +979,20 @@ measure(CUcontext                             ctx,
     }
     // The values exist once the kernel finished; a kernel that faults reports its error through
     // the application's next synchronizing call, as without counters.
-    if(auto rc = driver()->cuStreamSynchronize(stream); rc != CUDA_SUCCESS)
+    auto waited = CUDA_SUCCESS;
+    {
+        auto timer = phase_timer{phases().wait};
+        waited     = driver()->cuStreamSynchronize(stream);
+    }
+    if(auto rc = waited; rc != CUDA_SUCCESS)
     {
         error = "the counted kernel failed (" + error_name(rc) + ")";
         return launched;
     }
-    evaluate(prof, *cfg, request, values, error);
+    {
+        auto timer = phase_timer{phases().evaluate};
+        evaluate(prof, *cfg, request, values, error);
+    }
     return launched;
 }
 } // namespace rocprofiler::cuda::metrics
