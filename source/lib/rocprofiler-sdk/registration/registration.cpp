@@ -204,11 +204,16 @@ add_shutdown_hook(shutdown_hook hook)
 void
 initialize()
 {
-    auto& reg = get_registry();
-    if(reg.current.load(std::memory_order_acquire) != state::uninitialized) return;
+    auto&      reg = get_registry();
+    const auto now = reg.current.load(std::memory_order_acquire);
+    if(now != state::uninitialized && now != state::configuring && now != state::initializing)
+        return;
     // A tool's configure or initialize that uses a runtime lands here again on the same thread.
     if(this_thread_initializes) return;
 
+    // Any other thread waits here until the initializing thread is done (it holds the lock for the
+    // whole initialization): returning early would let that thread allocate or launch before the
+    // tools configured their services (an allocation made then is never tracked for replay).
     auto lock = std::lock_guard{reg.init_mutex};
     if(reg.current.load() != state::uninitialized) return;
 
