@@ -19,17 +19,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(CALL)                                                                                \
-    do                                                                                             \
-    {                                                                                              \
-        cudaError_t err_ = (CALL);                                                                 \
-        if(err_ != cudaSuccess)                                                                    \
-        {                                                                                          \
-            std::fprintf(                                                                          \
-                stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #CALL, cudaGetErrorString(err_));   \
-            std::exit(2);                                                                          \
-        }                                                                                          \
-    } while(0)
+#include "cuda_check.hpp"
 #define CHECK_CU(CALL)                                                                             \
     do                                                                                             \
     {                                                                                              \
