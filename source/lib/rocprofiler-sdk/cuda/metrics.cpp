@@ -847,6 +847,17 @@ pass_count(std::string_view chip, const std::vector<std::string>& names, std::st
     return why.empty() ? passes : 0;
 }
 
+std::vector<counters::counter_spec>
+filter_for_device(std::vector<counters::counter_spec> metrics, uint32_t ordinal)
+{
+    const auto filter = metric_filter(ordinal);
+    if(!filter) return metrics;
+    auto kept = std::vector<counters::counter_spec>{};
+    for(auto& spec : metrics)
+        if(std::regex_search(spec.name, *filter)) kept.emplace_back(std::move(spec));
+    return kept;
+}
+
 std::optional<counters::agent_counters>
 agent_counters(uint32_t ordinal)
 {
@@ -862,12 +873,8 @@ agent_counters(uint32_t ordinal)
         common::log::warn_once("cuda-metrics-chip", "cuda: no hardware counters: " + error);
         return std::nullopt;
     }
-    auto all    = chip_metrics(chip);
-    auto filter = metric_filter(ordinal);
-    auto result = counters::agent_counters{};
-    for(auto& spec : all)
-        if(!filter || std::regex_search(spec.name, *filter))
-            result.counters.emplace_back(std::move(spec));
+    auto result     = counters::agent_counters{};
+    result.counters = filter_for_device(chip_metrics(chip), ordinal);
     if(result.counters.empty())
     {
         ROCP_LOG(warning) << "cuda: device " << ordinal << " (" << chip

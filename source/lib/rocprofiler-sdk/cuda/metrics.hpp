@@ -42,6 +42,11 @@ uint32_t pass_count(std::string_view                chip,
 // Metric names CUPTI lists for a chip, as agent_counters() lists them (for tests).
 std::vector<counters::counter_spec> chip_metrics(std::string_view chip);
 
+// The metrics device `ordinal` keeps under ROCPROFILER_CUDA_METRIC_FILTER_DEVICE<ordinal> (all of
+// them when it is unset or not a valid regular expression, which is logged).
+std::vector<counters::counter_spec> filter_for_device(std::vector<counters::counter_spec> metrics,
+                                                      uint32_t                            ordinal);
+
 // A clear, actionable message for a CUPTI failure of `call`.
 std::string explain(std::string_view call, CUptiResult result);
 

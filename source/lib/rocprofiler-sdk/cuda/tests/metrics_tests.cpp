@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -151,4 +152,29 @@ TEST(cuda_metrics, failures_are_explained)
     auto other = metrics::explain("cuptiRangeProfilerStart", CUPTI_ERROR_UNKNOWN);
     EXPECT_EQ(other.find("another profiler"), std::string::npos) << other;
     EXPECT_NE(other.find("cuptiRangeProfilerStart failed"), std::string::npos) << other;
+}
+
+TEST(cuda_metrics, a_per_device_filter_keeps_only_matching_metrics_of_that_device)
+{
+    if(!have_cupti()) GTEST_SKIP() << "libcupti not found";
+    const auto all = metrics::chip_metrics("GH100");
+    ASSERT_FALSE(all.empty());
+    ::unsetenv("ROCPROFILER_CUDA_METRIC_FILTER_DEVICE0");
+    ::unsetenv("ROCPROFILER_CUDA_METRIC_FILTER_DEVICE1");
+    ::setenv("ROCPROFILER_CUDA_METRIC_FILTER_DEVICE1", "^(?!smsp__warps_launched)", 1);
+    EXPECT_EQ(metrics::filter_for_device(all, 0).size(), all.size()); // device 0: no filter
+    const auto dev1 = metrics::filter_for_device(all, 1);
+    EXPECT_LT(dev1.size(), all.size());
+    auto has = [](const std::vector<rocprofiler::counters::counter_spec>& list, const char* name)
+    {
+        return std::any_of(
+            list.begin(), list.end(), [name](const auto& spec) { return spec.name == name; });
+    };
+    EXPECT_FALSE(has(dev1, "smsp__warps_launched.sum"));
+    EXPECT_TRUE(has(dev1, "smsp__inst_executed.sum"));
+    // Not a regular expression: logged, and nothing is filtered out.
+    ::setenv("ROCPROFILER_CUDA_METRIC_FILTER_DEVICE2", "([", 1);
+    EXPECT_EQ(metrics::filter_for_device(all, 2).size(), all.size());
+    ::unsetenv("ROCPROFILER_CUDA_METRIC_FILTER_DEVICE1");
+    ::unsetenv("ROCPROFILER_CUDA_METRIC_FILTER_DEVICE2");
 }
