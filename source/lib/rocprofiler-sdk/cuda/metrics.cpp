@@ -478,21 +478,7 @@ config_of(context_profiler& prof, const dispatch::execution_request& request, st
             return nullptr;
         }
     }
-    const auto& t     = table();
-    auto        scope = internal_call_scope{};
-    auto        size  = CUpti_RangeProfiler_GetCounterDataSize_Params{
-        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-    size.pRangeProfilerObject = prof.object;
-    size.pMetricNames         = cfg->name_ptrs.data();
-    size.numMetrics           = cfg->name_ptrs.size();
-    size.maxNumOfRanges       = 1;
-    size.maxNumRangeTreeNodes = 1;
-    if(auto rc = t.cuptiRangeProfilerGetCounterDataSize(&size); rc != CUPTI_SUCCESS)
-    {
-        error = explain("cuptiRangeProfilerGetCounterDataSize", rc);
-        return nullptr;
-    }
-    cfg->counter_data.resize(size.counterDataSize);
+    // Its counter data image is sized by set_config(), before every execution.
     auto* raw = cfg.get();
     prof.configs.emplace(std::move(names), std::move(cfg));
     return raw;
@@ -605,7 +591,8 @@ flush_caches(context_profiler& prof, int device, CUstream stream)
 bool
 set_config(context_profiler& prof, collection_config& cfg, std::string& error)
 {
-    const auto& t = table();
+    const auto& t     = table();
+    auto        scope = internal_call_scope{};
     if(prof.last != nullptr && prof.last != &cfg)
     {
         auto timer = phase_timer{phases().reenable};
