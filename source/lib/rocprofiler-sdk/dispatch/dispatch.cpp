@@ -11,6 +11,7 @@
 #include <rocprofiler-sdk/callback_tracing.h>
 #include <rocprofiler-sdk/dispatch_counting_service.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -79,11 +80,36 @@ external_id_for(context::context& ctx, const logical_dispatch& dispatch)
     return ctx.external_ids.top(dispatch.thread_id);
 }
 
+} // namespace
+
+// A replayed execution whose counter values the backend deferred.
+struct replay_counting::pending
+{
+    uint64_t                 execution    = 0;
+    uint64_t                 pass         = 0;
+    std::vector<participant> participants = {};
+    execution_result         result       = {}; // timestamps of its own pass
+};
+
+struct replay_counting_access
+{
+    static uint64_t pass(const replay_counting& r) { return r.m_pass; }
+    static uint64_t pass_count(const replay_counting& r) { return r.m_pass_count; }
+    static uint64_t next_execution(replay_counting& r) { return r.m_next++; }
+    static std::vector<std::unique_ptr<replay_counting::pending>>& pending(replay_counting& r)
+    {
+        return r.m_pending;
+    }
+};
+
+namespace
+{
 // One execution: who takes part, fixed at submit time on the submitting thread.
 struct execution
 {
     const logical_dispatch*  dispatch     = nullptr;
     std::vector<participant> participants = {};
+    std::optional<uint64_t>  counted      = {}; // execution_request::execution of a replayed pass
 };
 
 // Asks the context's dispatch counting service which configuration this execution collects.
@@ -148,7 +174,7 @@ select_participants(const logical_dispatch& dispatch)
 }
 
 // The union of the counters every participant's configuration asks for, or nullptr.
-std::shared_ptr<const execution_request>
+std::shared_ptr<execution_request>
 make_execution_request(const std::vector<participant>& participants)
 {
     auto request = std::shared_ptr<execution_request>{};
@@ -190,6 +216,7 @@ deliver_counters(const logical_dispatch& dispatch,
 {
     const auto* svc = p.ctx->dispatch_counter.get();
     if(!p.counter_config || svc == nullptr) return;
+    if(result.counters_deferred) return; // delivered when the backend resolves them
     if(!result.ok)
     {
         ROCP_LOG(warning) << "dispatch counting: dispatch " << dispatch.info.dispatch_id << " ("
@@ -346,6 +373,38 @@ deliver_completion(const logical_dispatch&   dispatch,
     }
 }
 
+// Delivers the counter records of deferred executions whose values arrived, each with the
+// timestamps of its own pass. Values for executions not pending (or delivered twice) are logged
+// and dropped.
+void
+deliver_resolved(const logical_dispatch&               dispatch,
+                 replay_counting&                      replay,
+                 const std::vector<deferred_counters>& resolved)
+{
+    auto& pending = replay_counting_access::pending(replay);
+    for(const auto& values : resolved)
+    {
+        auto itr = std::find_if(pending.begin(),
+                                pending.end(),
+                                [&values](const auto& entry)
+                                { return entry->execution == values.execution; });
+        if(itr == pending.end())
+        {
+            common::log::warn_once("dispatch-counting-unknown-deferred",
+                                   "dispatch counting: a backend resolved counter values of an "
+                                   "execution that was not deferred; they are dropped");
+            continue;
+        }
+        auto result              = (*itr)->result;
+        result.counters_deferred = false;
+        result.counters          = values.counters;
+        result.counters_error    = values.error;
+        for(const auto& p : (*itr)->participants)
+            if(!client_gone(p)) deliver_counters(dispatch, p, result);
+        pending.erase(itr);
+    }
+}
+
 // Where the completion of an execution is delivered to the services.
 enum class delivery
 {
@@ -359,7 +418,8 @@ std::shared_ptr<execution>
 submit_execution(const logical_dispatch&                      dispatch,
                  launch_backend&                              backend,
                  std::function<void(const execution_result&)> on_done,
-                 delivery where = delivery::on_completion_thread)
+                 delivery         where  = delivery::on_completion_thread,
+                 replay_counting* replay = nullptr)
 {
     auto exec          = std::make_shared<execution>();
     exec->dispatch     = &dispatch;
@@ -373,11 +433,28 @@ submit_execution(const logical_dispatch&                      dispatch,
     auto complete = [exec, where, on_done = std::move(on_done)](const execution_result& result)
     {
         if(where == delivery::on_completion_thread)
+        {
+            if(result.counters_deferred)
+                common::log::warn_once("dispatch-counting-deferred-outside-replay",
+                                       "dispatch counting: a backend deferred the counter values "
+                                       "of an execution outside kernel replay; they are not "
+                                       "reported");
             deliver_completion(*exec->dispatch, exec->participants, result);
+        }
         on_done(result);
     };
     if(auto request = make_execution_request(exec->participants))
+    {
+        if(replay != nullptr)
+        {
+            request->replayed   = true;
+            request->pass       = replay_counting_access::pass(*replay);
+            request->pass_count = replay_counting_access::pass_count(*replay);
+            request->execution  = replay_counting_access::next_execution(*replay);
+            exec->counted       = request->execution;
+        }
         backend.enqueue_counted(std::move(complete), std::move(request));
+    }
     else
         backend.enqueue(std::move(complete));
     fire_enqueue(dispatch, exit_participants, ROCPROFILER_CALLBACK_PHASE_EXIT);
@@ -431,7 +508,9 @@ make_logical_dispatch(const launch_info& info)
 }
 
 execution_result
-run_execution_sync(const logical_dispatch& dispatch, launch_backend& backend)
+run_execution_sync(const logical_dispatch& dispatch,
+                   launch_backend&         backend,
+                   replay_counting*        replay)
 {
     struct waiter
     {
@@ -451,7 +530,8 @@ run_execution_sync(const logical_dispatch& dispatch, launch_backend& backend)
             state->done   = true;
             state->cv.notify_all();
         },
-        delivery::by_caller);
+        delivery::by_caller,
+        replay);
     auto result = execution_result{};
     {
         auto lock = std::unique_lock{state->mutex};
@@ -461,7 +541,47 @@ run_execution_sync(const logical_dispatch& dispatch, launch_backend& backend)
     // On the waiting (submitting) thread, so that a replay pass's COMPLETE callbacks and buffer
     // records happen on the thread of its PASS callbacks, before PASS EXIT.
     deliver_completion(dispatch, exec->participants, result);
+    if(result.counters_deferred)
+    {
+        if(replay != nullptr && exec->counted)
+        {
+            auto entry          = std::make_unique<replay_counting::pending>();
+            entry->execution    = *exec->counted;
+            entry->pass         = replay_counting_access::pass(*replay);
+            entry->participants = exec->participants;
+            entry->result       = result;
+            replay_counting_access::pending(*replay).emplace_back(std::move(entry));
+        }
+        else
+            common::log::warn_once("dispatch-counting-deferred-outside-replay",
+                                   "dispatch counting: a backend deferred the counter values of "
+                                   "an execution outside kernel replay; they are not reported");
+    }
+    if(replay != nullptr) deliver_resolved(dispatch, *replay, result.resolved);
     return result;
+}
+
+replay_counting::replay_counting(uint64_t pass_count)
+    : m_pass_count{pass_count}
+{
+}
+
+replay_counting::~replay_counting() = default;
+
+void
+replay_counting::finish(const logical_dispatch& dispatch, launch_backend& backend)
+{
+    deliver_resolved(dispatch, *this, backend.finish_counting());
+    for(auto& entry : m_pending)
+    {
+        auto result              = entry->result;
+        result.counters_deferred = false;
+        result.counters_error    = "the counter values of pass " + std::to_string(entry->pass) +
+                                " never arrived from the backend";
+        for(const auto& p : entry->participants)
+            if(!client_gone(p)) deliver_counters(dispatch, p, result);
+    }
+    m_pending.clear();
 }
 
 void

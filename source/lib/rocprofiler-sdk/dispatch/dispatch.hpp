@@ -41,6 +41,17 @@ struct launch_info
 struct execution_request
 {
     std::vector<const counters::counter_definition*> counters = {};
+    // Set for the passes of a replayed dispatch: which pass this is, how many passes are planned
+    // (0 when replay_continue may end the loop early or the loop is indefinite; a failed pass or
+    // restore still ends a planned loop early, so backends must not rely on reaching the last
+    // one: finish_counting() is always called), and the number of this counted execution among
+    // the dispatch's counted executions (deferred_counters::execution names it). A backend may
+    // defer the values of such an execution (execution_result::counters_deferred) and deliver them
+    // with a later execution of the same dispatch, or from launch_backend::finish_counting().
+    bool     replayed   = false;
+    uint64_t pass       = 0;
+    uint64_t pass_count = 0;
+    uint64_t execution  = 0;
 };
 
 // A measured counter value.
@@ -48,6 +59,16 @@ struct counter_value
 {
     rocprofiler_counter_id_t id    = {};
     double                   value = 0.0;
+};
+
+// Counter values of an earlier (or the current) counted execution of the same logical dispatch,
+// which the backend measured later than that execution ran (NVIDIA GPUs: one CUPTI replay cycle
+// spans several passes, and its values are decoded after the last of them).
+struct deferred_counters
+{
+    uint64_t                   execution = 0;  // execution_request::execution
+    std::vector<counter_value> counters  = {}; // one per counter of that execution's request
+    std::string                error     = {}; // as execution_result::counters_error
 };
 
 // Outcome of one execution of a kernel. Timestamps on the SDK's clock, ns.
@@ -61,6 +82,11 @@ struct execution_result
     // Why the requested counters could not be measured although the kernel ran (no permission,
     // another profiler holds the counters, ...); empty when they were measured or not requested.
     std::string counters_error = {};
+    // The values of this execution come later, in `resolved` of this or a later execution of the
+    // dispatch, or from finish_counting() (replayed executions only).
+    bool counters_deferred = false;
+    // Values of deferred executions of this dispatch that are known now.
+    std::vector<deferred_counters> resolved = {};
 };
 
 using completion_fn = std::function<void(const execution_result&)>;
@@ -88,6 +114,11 @@ public:
         (void)request;
         enqueue(std::move(on_complete));
     }
+
+    // After the last pass of a replayed dispatch: the values of every execution still deferred
+    // (with an error when they cannot be measured any more). Backends that never defer keep the
+    // default.
+    virtual std::vector<deferred_counters> finish_counting() { return {}; }
 
     // Signals the application's completion of the logical dispatch. Called exactly once, after the
     // last execution finished (on the thread that observed it, or the submitting thread).
@@ -161,10 +192,42 @@ bool any_consumer();
 // Builds the logical dispatch: reserves the dispatch id, captures correlation ids and the thread.
 logical_dispatch make_logical_dispatch(const launch_info& info);
 
+// The counting of one replayed dispatch across its passes: the executions whose counter values
+// the backend deferred, with what their records need (participants, timestamps), until the values
+// arrive. Owned by the replay loop; `pass` is set before each pass.
+class replay_counting
+{
+public:
+    // `pass_count`: the passes planned, or 0 (execution_request::pass_count).
+    explicit replay_counting(uint64_t pass_count);
+    ~replay_counting();
+
+    replay_counting(const replay_counting&)            = delete;
+    replay_counting& operator=(const replay_counting&) = delete;
+
+    void set_pass(uint64_t pass) { m_pass = pass; }
+
+    // After the last pass: delivers the values the backend still holds, and reports executions
+    // whose values never came. Called once, on the submitting thread.
+    void finish(const logical_dispatch& dispatch, launch_backend& backend);
+
+    struct pending; // a deferred execution (defined in dispatch.cpp)
+
+private:
+    friend struct replay_counting_access;
+    uint64_t                              m_pass_count = 0;
+    uint64_t                              m_pass       = 0;
+    uint64_t                              m_next       = 0;
+    std::vector<std::unique_ptr<pending>> m_pending;
+};
+
 // Runs one execution through the services and waits for it, on the calling thread; its
 // completion callbacks and buffer records are delivered on the calling thread before it returns.
-// Used by kernel replay for every pass; honours the thread's local context override.
-execution_result run_execution_sync(const logical_dispatch& dispatch, launch_backend& backend);
+// Used by kernel replay for every pass; honours the thread's local context override. `replay`,
+// when given, lets the backend defer counter values to later passes of the dispatch.
+execution_result run_execution_sync(const logical_dispatch& dispatch,
+                                    launch_backend&         backend,
+                                    replay_counting*        replay = nullptr);
 
 // Runs one execution through the services asynchronously and signals the application after it.
 void run_execution_async(const logical_dispatch& dispatch, std::shared_ptr<launch_backend> backend);

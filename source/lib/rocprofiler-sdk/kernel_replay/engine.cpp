@@ -228,10 +228,15 @@ run_passes(replay_sequence& seq, const plan& loop, dispatch::launch_backend& bac
     auto& memory   = *backend.memory();
     auto  contexts = local_context_scope{};
     auto  out      = loop_outcome{};
+    // Backends may measure counters over several passes and deliver them later; they are told
+    // how many passes are planned (none when replay_continue may end the loop early).
+    auto counting = dispatch::replay_counting{
+        loop.kind == loop_kind::fixed && !loop.has_continue ? loop.total_passes : 0};
     for(uint64_t pass = 0;; ++pass)
     {
         execute_pass_phase_enter(seq, loop, pass, contexts);
-        out.last   = dispatch::run_execution_sync(*seq.dispatch, backend);
+        counting.set_pass(pass);
+        out.last   = dispatch::run_execution_sync(*seq.dispatch, backend, &counting);
         out.passes = pass + 1;
         execute_pass_phase_exit(seq, loop, pass);
 
@@ -247,6 +252,7 @@ run_passes(replay_sequence& seq, const plan& loop, dispatch::launch_backend& bac
             break;
         }
     }
+    counting.finish(*seq.dispatch, backend);
     return out;
 }
 
@@ -350,4 +356,5 @@ ordinary_dispatch_guard::~ordinary_dispatch_guard()
 {
     if(m_lock != nullptr) m_lock->unlock_shared();
 }
+
 } // namespace rocprofiler::kernel_replay

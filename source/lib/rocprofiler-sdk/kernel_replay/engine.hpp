@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <shared_mutex>
+#include <vector>
 
 namespace rocprofiler::kernel_replay
 {
