@@ -473,6 +473,11 @@ def test_replay_modes(t, args):
     kdir, adir = os.path.join(t.out, "kernel"), os.path.join(t.out, "app")
     kr = run(t, "kernel_replay", rocprof_cmd(args, groups, kdir, pargs), {"PROGRAM_OUTPUT": os.path.join(t.out, "kernel.json")}, 280)
     truth = program_ok(t, "kernel replay", kr, os.path.join(t.out, "kernel.json"))
+    # The same kernel replay with each pass measuring its own group (no CUPTI cycle per dispatch).
+    sdir = os.path.join(t.out, "kernel_pass_schedule")
+    sr = run(t, "kernel_replay_pass_schedule", rocprof_cmd(args, groups, sdir, pargs),
+             {"PROGRAM_OUTPUT": os.path.join(t.out, "kernel_pass.json"), "ROCPROFILER_CUDA_COUNTER_SCHEDULE": "pass"}, 280)
+    program_ok(t, "kernel replay, pass schedule", sr, os.path.join(t.out, "kernel_pass.json"))
     ar = run(t, "app_replay", rocprof_cmd(args, groups, adir, pargs, kernel_replay=False), {"PROGRAM_OUTPUT": os.path.join(t.out, "app.json")}, 280)
     pass_dirs = sorted(glob.glob(os.path.join(adir, "pass_*")), key=lambda p: int(re.sub(r"\D", "", os.path.basename(p)) or 0))
     t.check(len(pass_dirs) >= len(groups), "application replay: %d pass_N folders for %d groups" % (len(pass_dirs), len(groups)))
@@ -518,6 +523,14 @@ def test_replay_modes(t, args):
         g2, t2 = check_analytic(t, "application replay", merged, truth, metrics)
         a_ok, a_tot = g1 + g2, t1 + t2
         write_report(t, "comparison.txt", "kernel replay (a) vs application replay (b)", report)
+    scsv = os.path.join(sdir, "run_counter_collection.csv")
+    sd = read_rocprof_csv(scsv) if os.path.exists(scsv) else []
+    t.check(sd, "kernel replay, pass schedule: no rows in %s" % scsv)
+    s_eq = s_tot = 0
+    if kseq and check_sequence(t, "kernel replay, pass schedule", sd, truth):
+        sreport = {}
+        s_eq, s_tot = compare(t, "dispatch vs pass schedule", kd, sd, metrics, sreport)
+        write_report(t, "schedules.txt", "dispatch schedule (a) vs pass schedule (b)", sreport)
     dram = [rel_pct(a, b) for k, a, b in report.get("dram__bytes_read.sum", []) if k == "stream_read"]
     t.result(
         dispatches=len(kd),
@@ -525,9 +538,11 @@ def test_replay_modes(t, args):
         kernel_passes=(pcounts[-1] if pcounts else 0),
         app_runs=len(pass_dirs),
         equal="%d/%d" % (eq, tot),
+        schedules_equal="%d/%d" % (s_eq, s_tot),
         analytic_ok="%d/%d" % (a_ok, a_tot),
         dram_kernel_vs_app_pct="%.3f" % max(dram or [float("nan")]),
         kernel_s="%.2f" % kr.wall,
+        kernel_pass_schedule_s="%.2f" % sr.wall,
         app_s="%.2f" % ar.wall,
     )
 

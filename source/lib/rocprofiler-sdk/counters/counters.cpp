@@ -172,4 +172,15 @@ get_config(rocprofiler_counter_config_id_t id)
     auto  itr  = reg.configs.find(id.handle);
     return itr != reg.configs.end() ? itr->second : nullptr;
 }
+
+std::vector<std::shared_ptr<const config>>
+configs_of(rocprofiler_agent_id_t agent)
+{
+    auto& reg  = get_registry();
+    auto  lock = std::lock_guard{reg.mutex};
+    auto  out  = std::vector<std::shared_ptr<const config>>{};
+    for(const auto& [id, cfg] : reg.configs)
+        if(cfg->agent.handle == agent.handle) out.emplace_back(cfg);
+    return out;
+}
 } // namespace rocprofiler::counters

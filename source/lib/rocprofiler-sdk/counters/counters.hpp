@@ -72,6 +72,10 @@ rocprofiler_status_t destroy_config(rocprofiler_counter_config_id_t id);
 
 std::shared_ptr<const config> get_config(rocprofiler_counter_config_id_t id);
 
+// Every configuration of an agent that exists now, in creation order (backends that measure the
+// configurations of several passes at once use their union).
+std::vector<std::shared_ptr<const config>> configs_of(rocprofiler_agent_id_t agent);
+
 // Counter instance ids in records: counters have no dimensions yet, so an instance id is the
 // counter id.
 inline rocprofiler_counter_instance_id_t

@@ -241,6 +241,11 @@ public:
         launch(std::move(on_complete), request.get());
     }
 
+    std::vector<dispatch::deferred_counters> finish_counting() override
+    {
+        return metrics::finish(m_counting);
+    }
+
     // The application's completion is the stream's order: everything it enqueues after this
     // launch runs after the last execution, which the replay loop waits for before returning.
     void signal_application(const dispatch::execution_result&) override {}
@@ -255,27 +260,28 @@ public:
 private:
     void launch(dispatch::completion_fn on_complete, const dispatch::execution_request* request)
     {
-        auto marks  = timing::execution_marks{m_ctx, m_stream};
-        auto result = CUDA_SUCCESS;
-        auto values = std::vector<dispatch::counter_value>{};
-        auto why    = std::string{};
-        auto run    = [this]
+        auto marks    = timing::execution_marks{m_ctx, m_stream};
+        auto result   = CUDA_SUCCESS;
+        auto measured = metrics::measurement{};
+        auto run      = [this]
         {
             auto scope = internal_call_scope{};
             return call_driver(m_request);
         };
         if(request != nullptr)
-            result = metrics::measure(m_ctx, m_device, m_stream, *request, run, values, why);
+            result =
+                metrics::measure(m_ctx, m_device, m_stream, *request, run, m_counting, measured);
         else
             result = run();
         if(request != nullptr)
-            on_complete = [values = std::move(values),
-                           why    = std::move(why),
-                           next   = std::move(on_complete)](const dispatch::execution_result& r)
+            on_complete = [measured = std::move(measured),
+                           next     = std::move(on_complete)](const dispatch::execution_result& r)
             {
-                auto copy           = r;
-                copy.counters       = values;
-                copy.counters_error = why;
+                auto copy              = r;
+                copy.counters          = measured.values;
+                copy.counters_error    = measured.error;
+                copy.counters_deferred = measured.deferred;
+                copy.resolved          = measured.resolved;
                 next(copy);
             };
         if(m_status == CUDA_SUCCESS) m_status = result;
@@ -361,6 +367,7 @@ private:
     CUresult                        m_status      = CUDA_SUCCESS;
     std::optional<std::string_view> m_exclusion   = std::nullopt;
     launch_memory                   m_memory;
+    metrics::dispatch_counting      m_counting;
 };
 
 std::atomic<bool> initialized = false;

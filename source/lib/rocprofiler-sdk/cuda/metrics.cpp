@@ -299,6 +299,9 @@ struct phase_stats
 {
     phase_stat enable, reenable, counter_data, set_config, flush, start, launch, stop, wait, decode,
         evaluate, total;
+    // The per-dispatch schedule: executions that ran one pass of a CUPTI replay cycle, executions
+    // answered from a finished cycle without counting, and finished cycles.
+    phase_stat cycle_pass, from_cycle, cycles;
 
     ~phase_stats()
     {
@@ -314,7 +317,8 @@ struct phase_stats
                      "reenables=%llu reenable_us_mean=%.1f counter_data_us_mean=%.1f "
                      "set_config_us_mean=%.1f flush_us_mean=%.1f start_us_mean=%.1f "
                      "launch_us_mean=%.1f stop_us_mean=%.1f wait_us_mean=%.1f decode_us_mean=%.1f "
-                     "evaluate_us_mean=%.1f\n",
+                     "evaluate_us_mean=%.1f cycles=%llu cycle_passes=%llu cycle_pass_us_mean=%.1f "
+                     "from_cycle=%llu\n",
                      static_cast<unsigned long long>(total.calls.load()),
                      mean(total),
                      mean(enable),
@@ -328,7 +332,11 @@ struct phase_stats
                      mean(stop),
                      mean(wait),
                      mean(decode),
-                     mean(evaluate));
+                     mean(evaluate),
+                     static_cast<unsigned long long>(cycles.calls.load()),
+                     static_cast<unsigned long long>(cycle_pass.calls.load()),
+                     mean(cycle_pass),
+                     static_cast<unsigned long long>(from_cycle.calls.load()));
     }
 };
 
@@ -374,6 +382,8 @@ struct collection_config
     std::unique_ptr<host_object> host         = {}; // evaluates the values
     std::vector<uint8_t>         config_image = {};
     std::vector<uint8_t>         counter_data = {};
+    uint32_t                     passes       = 0;  // CUPTI passes of the configuration
+    std::string                  error        = {}; // why it cannot be collected, or empty
 };
 
 // The range profiler of one context.
@@ -388,6 +398,11 @@ struct context_profiler
     CUpti_ProfilerRange         range        = CUPTI_AutoRange;
     CUcontext                   ctx          = nullptr;
     const void*                 last         = nullptr; // the configuration set last
+    // The dispatch whose CUPTI replay cycle is in progress on this context, if any; a cycle left
+    // unfinished leaves the range profiler mid-cycle, so it is re-enabled before the next use.
+    dispatch_counting::state* cycle_owner = nullptr;
+    bool                      needs_reset = false;
+    bool                      cycles_off  = false; // a cycle could not finish: schedule per pass
     // Cache flush before each counted execution (flush_before_counting()): a kernel that reads a
     // buffer twice the size of the L2 cache.
     bool        flush_tried  = false;
@@ -453,35 +468,53 @@ enable(context_profiler& prof, CUcontext ctx, int device)
         prof.range = CUPTI_UserRange;
 }
 
-collection_config*
-config_of(context_profiler& prof, const dispatch::execution_request& request, std::string& error)
+// The configuration of `names` on the context (cached, failures included: `error` says why).
+collection_config&
+config_for(context_profiler& prof, const std::vector<std::string>& names)
 {
-    auto names = std::vector<std::string>{};
-    for(const auto* def : request.counters)
-        names.emplace_back(def->spec.name);
-    if(auto itr = prof.configs.find(names); itr != prof.configs.end()) return itr->second.get();
+    if(auto itr = prof.configs.find(names); itr != prof.configs.end()) return *itr->second;
 
     auto cfg       = std::make_unique<collection_config>();
     cfg->names     = names;
     cfg->name_ptrs = c_names(cfg->names);
     {
         auto lock = std::lock_guard{host_api_mutex()};
-        cfg->host = std::make_unique<host_object>(prof.chip, &prof.availability, error);
-        if(!error.empty()) return nullptr;
-        cfg->config_image = cfg->host->config_image(cfg->name_ptrs, error);
-        if(!error.empty()) return nullptr;
-        if(auto passes = passes_of(cfg->config_image, error); passes != 1)
-        {
-            if(error.empty())
-                error = "the configuration needs " + std::to_string(passes) +
-                        " CUPTI passes on this context; one is collected per execution";
-            return nullptr;
-        }
+        cfg->host = std::make_unique<host_object>(prof.chip, &prof.availability, cfg->error);
+        if(cfg->error.empty())
+            cfg->config_image = cfg->host->config_image(cfg->name_ptrs, cfg->error);
+        if(cfg->error.empty()) cfg->passes = passes_of(cfg->config_image, cfg->error);
     }
-    // Its counter data image is sized by set_config(), before every execution.
-    auto* raw = cfg.get();
-    prof.configs.emplace(std::move(names), std::move(cfg));
-    return raw;
+    // Its counter data image is sized by set_config().
+    auto& out = *cfg;
+    prof.configs.emplace(names, std::move(cfg));
+    return out;
+}
+
+std::vector<std::string>
+names_of(const dispatch::execution_request& request)
+{
+    auto names = std::vector<std::string>{};
+    names.reserve(request.counters.size());
+    for(const auto* def : request.counters)
+        names.emplace_back(def->spec.name);
+    return names;
+}
+
+// ROCPROFILER_CUDA_COUNTER_SCHEDULE: "dispatch" (default) measures the passes of a replayed
+// dispatch as one CUPTI replay cycle; "pass" measures each pass's configuration by itself.
+bool
+schedule_per_dispatch()
+{
+    static const bool value = []
+    {
+        const char* env = std::getenv("ROCPROFILER_CUDA_COUNTER_SCHEDULE");
+        if(env == nullptr || *env == '\0' || std::string_view{env} == "dispatch") return true;
+        if(std::string_view{env} != "pass")
+            ROCP_LOG(warning) << "cuda: ROCPROFILER_CUDA_COUNTER_SCHEDULE='" << env
+                              << "' is neither 'dispatch' nor 'pass'; 'dispatch' is used";
+        return std::string_view{env} != "pass";
+    }();
+    return value;
 }
 
 // ROCPROFILER_CUDA_CACHE_CONTROL: "all" (default) flushes the GPU's caches before every counted
@@ -585,15 +618,17 @@ flush_caches(context_profiler& prof, int device, CUstream stream)
                                "cuda: a cache flush before a counted execution failed");
 }
 
-// Sets the configuration and a freshly initialized counter data image for one execution. A range
-// profiler object does not take a second configuration (measured on the H200: its values evaluate
-// to NaN), so a change of configuration disables and enables the context's range profiler first.
+// Sets the configuration and a freshly initialized counter data image for one execution (or one
+// CUPTI replay cycle). A range profiler object does not take a second configuration (measured on
+// the H200: its values evaluate to NaN), so a change of configuration, or a cycle left unfinished,
+// disables and enables the context's range profiler first.
 bool
 set_config(context_profiler& prof, collection_config& cfg, std::string& error)
 {
-    const auto& t     = table();
-    auto        scope = internal_call_scope{};
-    if(prof.last != nullptr && prof.last != &cfg)
+    const auto& t       = table();
+    auto        scope   = internal_call_scope{};
+    const bool  changed = prof.last != &cfg || prof.needs_reset;
+    if(changed && prof.last != nullptr)
     {
         auto timer = phase_timer{phases().reenable};
         auto off =
@@ -614,11 +649,13 @@ set_config(context_profiler& prof, collection_config& cfg, std::string& error)
         }
         prof.object = on.pRangeProfilerObject;
     }
-    prof.last = &cfg;
+    prof.needs_reset = false;
+    prof.last        = &cfg;
     // The range profiler object prepares counter data images for the metrics of its last
-    // GetCounterDataSize call, so that call is repeated for this configuration before its image is
-    // initialized (measured on the H200: without it, CounterDataImageInitialize fails with
-    // CUPTI_ERROR_UNKNOWN or the values evaluate to NaN once a second configuration exists).
+    // GetCounterDataSize call, so that call is repeated whenever the configuration changed, before
+    // its image is initialized (measured on the H200: without it, CounterDataImageInitialize fails
+    // with CUPTI_ERROR_UNKNOWN or the values evaluate to NaN once a second configuration exists).
+    if(changed)
     {
         auto timer = phase_timer{phases().counter_data};
         auto size  = CUpti_RangeProfiler_GetCounterDataSize_Params{
@@ -668,15 +705,15 @@ set_config(context_profiler& prof, collection_config& cfg, std::string& error)
     return true;
 }
 
-// Decodes the one range of the last execution and evaluates its metrics.
+// Decodes the one range of the last execution (or cycle) and evaluates every metric of `cfg`.
 bool
-evaluate(context_profiler&                     prof,
-         collection_config&                    cfg,
-         const dispatch::execution_request&    request,
-         std::vector<dispatch::counter_value>& values,
-         std::string&                          error)
+decode_and_evaluate(context_profiler&    prof,
+                    collection_config&   cfg,
+                    std::vector<double>& result,
+                    std::string&         error)
 {
-    const auto& t = table();
+    auto        timer = phase_timer{phases().evaluate};
+    const auto& t     = table();
     auto        decode =
         CUpti_RangeProfiler_DecodeData_Params{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     decode.pRangeProfilerObject = prof.object;
@@ -710,7 +747,7 @@ evaluate(context_profiler&                     prof,
                 " dropped); its values would not be its own";
         return false;
     }
-    auto result = std::vector<double>(cfg.name_ptrs.size(), 0.0);
+    result.assign(cfg.name_ptrs.size(), 0.0);
     {
         auto lock = std::lock_guard{host_api_mutex()};
         auto eval = CUpti_Profiler_Host_EvaluateToGpuValues_Params{
@@ -728,10 +765,256 @@ evaluate(context_profiler&                     prof,
             return false;
         }
     }
-    values.clear();
-    for(size_t i = 0; i < request.counters.size(); ++i)
-        values.push_back(dispatch::counter_value{request.counters[i]->id, result[i]});
     return true;
+}
+} // namespace
+
+// The counting state of one logical dispatch (dispatch_counting). Used under its context
+// profiler's lock.
+struct dispatch_counting::state
+{
+    struct waiting_execution
+    {
+        uint64_t                                         execution = 0;
+        std::vector<const counters::counter_definition*> counters  = {};
+    };
+
+    context_profiler*              prof          = nullptr; // the context it counts on
+    collection_config*             cycle         = nullptr; // the union of the current cycle
+    bool                           open          = false;   // CUPTI passes of the cycle remain
+    bool                           complete      = false;   // `values` are the cycle's
+    bool                           interrupted   = false;   // another execution took the profiler
+    bool                           failed_launch = false;
+    uint32_t                       run           = 0; // CUPTI passes run in the current cycle
+    std::vector<double>            values        = {};
+    std::vector<waiting_execution> waiting       = {};
+};
+
+dispatch_counting::dispatch_counting()
+    : impl{std::make_unique<state>()}
+{
+}
+
+dispatch_counting::~dispatch_counting()
+{
+    if(impl->prof == nullptr) return;
+    auto lock = std::lock_guard{impl->prof->mutex};
+    if(impl->prof->cycle_owner != impl.get()) return;
+    impl->prof->cycle_owner = nullptr;
+    impl->prof->needs_reset = true;
+}
+
+bool
+covers(const std::vector<std::string>& set, const std::vector<std::string>& names)
+{
+    return std::all_of(names.begin(),
+                       names.end(),
+                       [&set](const std::string& name)
+                       { return std::binary_search(set.begin(), set.end(), name); });
+}
+
+std::vector<std::string>
+union_names(const std::vector<std::shared_ptr<const counters::config>>& configs,
+            const dispatch::execution_request&                          request)
+{
+    auto names = names_of(request);
+    for(const auto& cfg : configs)
+        for(const auto* def : cfg->counters)
+            names.emplace_back(def->spec.name);
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    return names;
+}
+
+namespace
+{
+using cycle_state = dispatch_counting::state;
+
+// The values of `counters` out of a finished cycle of `cfg` (its names are sorted).
+std::vector<dispatch::counter_value>
+pick(const collection_config&                                cfg,
+     const std::vector<double>&                              values,
+     const std::vector<const counters::counter_definition*>& counters)
+{
+    auto out = std::vector<dispatch::counter_value>{};
+    out.reserve(counters.size());
+    for(const auto* def : counters)
+    {
+        auto itr   = std::lower_bound(cfg.names.begin(), cfg.names.end(), def->spec.name);
+        auto index = static_cast<size_t>(itr - cfg.names.begin());
+        out.push_back(
+            dispatch::counter_value{def->id, index < values.size() ? values[index] : 0.0});
+    }
+    return out;
+}
+
+// Ends the dispatch's cycle without values: every waiting execution gets `why`.
+void
+end_cycle(context_profiler&                         prof,
+          cycle_state&                              st,
+          const std::string&                        why,
+          std::vector<dispatch::deferred_counters>& resolved)
+{
+    for(auto& w : st.waiting)
+        resolved.push_back(dispatch::deferred_counters{w.execution, {}, why});
+    st.waiting.clear();
+    if(st.open) prof.needs_reset = true; // the range profiler is mid-cycle
+    st.open     = false;
+    st.complete = false;
+    if(prof.cycle_owner == &st) prof.cycle_owner = nullptr;
+}
+
+// One counted execution of a replayed dispatch under the per-dispatch schedule. Returns nothing
+// when this execution is to measure its own configuration instead (per pass).
+std::optional<CUresult>
+measure_in_cycle(context_profiler&                  prof,
+                 cycle_state&                       st,
+                 int                                device,
+                 CUstream                           stream,
+                 const dispatch::execution_request& request,
+                 const std::function<CUresult()>&   launch,
+                 measurement&                       out)
+{
+    auto names = names_of(request);
+    if(st.open && st.interrupted)
+        end_cycle(prof,
+                  st,
+                  "another counted execution on the context interrupted the CUPTI replay cycle "
+                  "of this dispatch",
+                  out.resolved);
+    if(st.complete && covers(st.cycle->names, names))
+    {
+        // Every metric of this pass was measured in the cycle: the kernel runs without counting.
+        auto timer = phase_timer{phases().from_cycle};
+        out.values = pick(*st.cycle, st.values, request.counters);
+        return launch();
+    }
+    if(st.open && !covers(st.cycle->names, names))
+    {
+        common::log::warn_once(
+            "cuda-cycle-outside",
+            "cuda: a pass asked for counters that no counter configuration had when its "
+            "dispatch's CUPTI replay cycle began; the earlier passes of that dispatch report no "
+            "values, and such passes measure their own configuration");
+        end_cycle(prof,
+                  st,
+                  "pass " + std::to_string(request.pass) +
+                      " asked for counters outside the CUPTI replay cycle of this dispatch",
+                  out.resolved);
+        return std::nullopt;
+    }
+    if(!st.open)
+    {
+        const auto remaining =
+            request.pass_count > request.pass ? request.pass_count - request.pass : 0;
+        if(remaining == 0 || request.counters.empty()) return std::nullopt;
+        auto& cfg = config_for(
+            prof, union_names(counters::configs_of(request.counters.front()->agent), request));
+        if(!cfg.error.empty() || cfg.passes == 0 || cfg.passes > remaining)
+        {
+            ROCP_LOG(debug) << "cuda: no CUPTI replay cycle for pass " << request.pass << " ("
+                            << cfg.names.size() << " metrics, " << cfg.passes << " CUPTI passes, "
+                            << remaining << " passes left"
+                            << (cfg.error.empty() ? "" : ", " + cfg.error) << ")";
+            return std::nullopt;
+        }
+        auto error = std::string{};
+        auto set   = false;
+        {
+            auto timer = phase_timer{phases().set_config};
+            set        = set_config(prof, cfg, error);
+        }
+        if(!set)
+        {
+            out.error = error;
+            return launch();
+        }
+        st.cycle         = &cfg;
+        st.open          = true;
+        st.complete      = false;
+        st.interrupted   = false;
+        st.run           = 0;
+        prof.cycle_owner = &st;
+    }
+
+    // The next CUPTI pass of the cycle.
+    auto timer = phase_timer{phases().cycle_pass};
+    if(flush_before_counting())
+    {
+        auto flush = phase_timer{phases().flush};
+        flush_caches(prof, device, stream);
+    }
+    const auto& t     = table();
+    auto        scope = internal_call_scope{};
+    auto start = CUpti_RangeProfiler_Start_Params{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    start.pRangeProfilerObject = prof.object;
+    auto started               = CUPTI_SUCCESS;
+    {
+        auto phase = phase_timer{phases().start};
+        started    = t.cuptiRangeProfilerStart(&start);
+    }
+    if(started != CUPTI_SUCCESS)
+    {
+        out.error = explain("cuptiRangeProfilerStart", started);
+        end_cycle(prof, st, out.error, out.resolved);
+        return launch();
+    }
+    auto launched = CUDA_SUCCESS;
+    {
+        auto phase = phase_timer{phases().launch};
+        launched   = launch();
+    }
+    auto stop = CUpti_RangeProfiler_Stop_Params{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    stop.pRangeProfilerObject = prof.object;
+    auto stopped              = CUPTI_SUCCESS;
+    {
+        auto phase = phase_timer{phases().stop};
+        stopped    = t.cuptiRangeProfilerStop(&stop);
+    }
+    st.waiting.push_back(cycle_state::waiting_execution{request.execution, request.counters});
+    st.run += 1;
+    out.deferred = true;
+    ROCP_LOG(debug) << "cuda: range profiler: dispatch pass " << request.pass << " ran CUPTI pass "
+                    << st.run << " of " << st.cycle->passes
+                    << " all_submitted=" << static_cast<int>(stop.isAllPassSubmitted);
+    if(launched != CUDA_SUCCESS)
+    {
+        st.failed_launch = true;
+        end_cycle(
+            prof, st, "the counted kernel failed (" + error_name(launched) + ")", out.resolved);
+        return launched;
+    }
+    if(stopped != CUPTI_SUCCESS)
+    {
+        end_cycle(prof, st, explain("cuptiRangeProfilerStop", stopped), out.resolved);
+        return launched;
+    }
+    if(stop.isAllPassSubmitted == 0) return launched;
+
+    auto waited = CUDA_SUCCESS;
+    {
+        auto phase = phase_timer{phases().wait};
+        waited     = driver()->cuStreamSynchronize(stream);
+    }
+    auto error = std::string{};
+    if(waited != CUDA_SUCCESS)
+        error = "the counted kernel failed (" + error_name(waited) + ")";
+    else
+        decode_and_evaluate(prof, *st.cycle, st.values, error);
+    if(!error.empty())
+    {
+        end_cycle(prof, st, error, out.resolved);
+        return launched;
+    }
+    for(auto& w : st.waiting)
+        out.resolved.push_back(
+            dispatch::deferred_counters{w.execution, pick(*st.cycle, st.values, w.counters), {}});
+    st.waiting.clear();
+    st.open          = false;
+    st.complete      = true;
+    prof.cycle_owner = nullptr;
+    phases().cycles.calls += 1;
+    return launched;
 }
 } // namespace
 
@@ -889,13 +1172,13 @@ agent_counters(uint32_t ordinal)
 }
 
 CUresult
-measure(CUcontext                             ctx,
-        int                                   device,
-        CUstream                              stream,
-        const dispatch::execution_request&    request,
-        const std::function<CUresult()>&      launch,
-        std::vector<dispatch::counter_value>& values,
-        std::string&                          error)
+measure(CUcontext                          ctx,
+        int                                device,
+        CUstream                           stream,
+        const dispatch::execution_request& request,
+        const std::function<CUresult()>&   launch,
+        dispatch_counting&                 counting,
+        measurement&                       out)
 {
     auto& prof = profiler_of(ctx);
     // One counted execution at a time per context: the range profiler has one configuration.
@@ -907,14 +1190,36 @@ measure(CUcontext                             ctx,
     }
     if(!prof.error.empty())
     {
-        error = prof.error;
+        out.error = prof.error;
         return launch();
     }
-    auto* cfg = config_of(prof, request, error);
-    auto  set = false;
+    auto& st = *counting.impl;
+    st.prof  = &prof;
+    if(request.replayed && schedule_per_dispatch() && !prof.cycles_off)
+    {
+        if(auto launched = measure_in_cycle(prof, st, device, stream, request, launch, out))
+            return *launched;
+    }
+    if(prof.cycle_owner != nullptr)
+    {
+        // Another dispatch's cycle is in progress here (only possible without isolation): it
+        // ends without values when it next runs.
+        prof.cycle_owner->interrupted = true;
+        prof.cycle_owner              = nullptr;
+        prof.needs_reset              = true;
+    }
+
+    auto& cfg = config_for(prof, names_of(request));
+    if(cfg.error.empty() && cfg.passes != 1)
+        out.error = "the configuration needs " + std::to_string(cfg.passes) +
+                    " CUPTI passes on this context; one is collected per execution";
+    else
+        out.error = cfg.error;
+    if(!out.error.empty()) return launch();
+    auto set = false;
     {
         auto timer = phase_timer{phases().set_config};
-        set        = cfg != nullptr && set_config(prof, *cfg, error);
+        set        = set_config(prof, cfg, out.error);
     }
     if(!set) return launch();
     if(flush_before_counting())
@@ -931,7 +1236,7 @@ measure(CUcontext                             ctx,
         auto timer = phase_timer{phases().start};
         if(auto rc = t.cuptiRangeProfilerStart(&start); rc != CUPTI_SUCCESS)
         {
-            error = explain("cuptiRangeProfilerStart", rc);
+            out.error = explain("cuptiRangeProfilerStart", rc);
             return launch();
         }
         if(prof.range == CUPTI_UserRange)
@@ -968,7 +1273,7 @@ measure(CUcontext                             ctx,
     if(launched != CUDA_SUCCESS) return launched;
     if(stopped != CUPTI_SUCCESS)
     {
-        error = explain("cuptiRangeProfilerStop", stopped);
+        out.error = explain("cuptiRangeProfilerStop", stopped);
         return launched;
     }
     // The values exist once the kernel finished; a kernel that faults reports its error through
@@ -980,14 +1285,36 @@ measure(CUcontext                             ctx,
     }
     if(auto rc = waited; rc != CUDA_SUCCESS)
     {
-        error = "the counted kernel failed (" + error_name(rc) + ")";
+        out.error = "the counted kernel failed (" + error_name(rc) + ")";
         return launched;
     }
-    {
-        auto timer = phase_timer{phases().evaluate};
-        evaluate(prof, *cfg, request, values, error);
-    }
+    auto result = std::vector<double>{};
+    if(decode_and_evaluate(prof, cfg, result, out.error))
+        for(size_t i = 0; i < request.counters.size() && i < result.size(); ++i)
+            out.values.push_back(dispatch::counter_value{request.counters[i]->id, result[i]});
     return launched;
+}
+
+std::vector<dispatch::deferred_counters>
+finish(dispatch_counting& counting)
+{
+    auto& st  = *counting.impl;
+    auto  out = std::vector<dispatch::deferred_counters>{};
+    if(st.prof == nullptr) return out;
+    auto lock = std::lock_guard{st.prof->mutex};
+    if(!st.open) return out;
+    const auto why = "the dispatch ended after " + std::to_string(st.run) + " of the " +
+                     std::to_string(st.cycle->passes) +
+                     " CUPTI passes its counters need (later passes did not count, or the replay "
+                     "ended early)";
+    st.prof->cycles_off = true;
+    common::log::warn_once("cuda-cycle-unfinished",
+                           "cuda: " + why +
+                               "; from now on each pass on this context measures its own "
+                               "configuration (ROCPROFILER_CUDA_COUNTER_SCHEDULE=pass does so "
+                               "from the start)");
+    end_cycle(*st.prof, st, why, out);
+    return out;
 }
 } // namespace rocprofiler::cuda::metrics
 

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,14 +51,58 @@ std::vector<counters::counter_spec> filter_for_device(std::vector<counters::coun
 // A clear, actionable message for a CUPTI failure of `call`.
 std::string explain(std::string_view call, CUptiResult result);
 
+// The counting of one logical dispatch across its replay passes, owned by its launch backend.
+//
+// Under kernel replay (ROCPROFILER_CUDA_COUNTER_SCHEDULE=dispatch, the default) the passes of a
+// dispatch are one CUPTI replay cycle: the configuration is the union of the agent's counter
+// configurations, set once; each pass runs the next of CUPTI's passes; after the last one the
+// values are decoded and every pass's request is answered from them (measure()'s `resolved`).
+// This avoids reprogramming the range profiler for every pass, which costs more than 100 ms on
+// an H200. When the union needs more CUPTI passes than the dispatch has left, or the tool's
+// choice falls outside it, each pass measures its own configuration (schedule "pass").
+class dispatch_counting
+{
+public:
+    dispatch_counting();
+    ~dispatch_counting();
+
+    dispatch_counting(const dispatch_counting&)            = delete;
+    dispatch_counting& operator=(const dispatch_counting&) = delete;
+
+    struct state;
+    std::unique_ptr<state> impl;
+};
+
+// What measure() found out about one execution.
+struct measurement
+{
+    std::vector<dispatch::counter_value> values = {}; // one per requested counter, when measured
+    std::string                          error  = {}; // why none were measured
+    bool deferred = false; // the values come in `resolved` now or later, or from finish()
+    std::vector<dispatch::deferred_counters> resolved = {};
+};
+
 // Launches through `launch` with the counters of `request` measured around it. Returns the
-// launch's result. On success of the launch, either `values` holds one value per requested counter
-// or `error` says why none could be measured (the kernel ran either way). Waits for the kernel.
-CUresult measure(CUcontext                             ctx,
-                 int                                   device,
-                 CUstream                              stream,
-                 const dispatch::execution_request&    request,
-                 const std::function<CUresult()>&      launch,
-                 std::vector<dispatch::counter_value>& values,
-                 std::string&                          error);
+// launch's result. The kernel runs either way; `out` says what was measured. Waits for the kernel
+// when its values are decoded now.
+CUresult measure(CUcontext                          ctx,
+                 int                                device,
+                 CUstream                           stream,
+                 const dispatch::execution_request& request,
+                 const std::function<CUresult()>&   launch,
+                 dispatch_counting&                 counting,
+                 measurement&                       out);
+
+// After the last pass of a dispatch: the executions still waiting for values, with an error
+// (the dispatch ended before CUPTI's cycle did).
+std::vector<dispatch::deferred_counters> finish(dispatch_counting& counting);
+
+// True when `names` are all in `set` (sorted). For the schedule and its tests.
+bool covers(const std::vector<std::string>& set, const std::vector<std::string>& names);
+
+// The sorted union of the counter names of `configs` and `request` (for the schedule and its
+// tests).
+std::vector<std::string>
+union_names(const std::vector<std::shared_ptr<const counters::config>>& configs,
+            const dispatch::execution_request&                          request);
 } // namespace rocprofiler::cuda::metrics

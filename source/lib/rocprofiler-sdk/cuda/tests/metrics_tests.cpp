@@ -178,3 +178,82 @@ TEST(cuda_metrics, a_per_device_filter_keeps_only_matching_metrics_of_that_devic
     ::unsetenv("ROCPROFILER_CUDA_METRIC_FILTER_DEVICE1");
     ::unsetenv("ROCPROFILER_CUDA_METRIC_FILTER_DEVICE2");
 }
+
+TEST(cuda_metrics, the_dispatch_schedule_measures_the_union_of_the_agents_configurations)
+{
+    namespace counters = rocprofiler::counters;
+    auto def           = [](uint64_t id, const char* name)
+    {
+        auto d      = counters::counter_definition{};
+        d.id.handle = id;
+        d.spec.name = name;
+        return d;
+    };
+    const auto inst  = def(1, "smsp__inst_executed.sum");
+    const auto warps = def(2, "smsp__warps_launched.sum");
+    const auto dram  = def(3, "dram__bytes_read.sum");
+    const auto cyc   = def(4, "sm__cycles_elapsed.avg");
+    auto       g0    = std::make_shared<counters::config>();
+    g0->counters     = {&inst, &warps};
+    auto g1          = std::make_shared<counters::config>();
+    g1->counters     = {&dram, &warps};
+    auto request     = rocprofiler::dispatch::execution_request{};
+    request.counters = {&cyc};
+
+    const auto names = metrics::union_names({g0, g1}, request);
+    // Sorted, each name once, the request's own counters included.
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"dram__bytes_read.sum",
+                                        "sm__cycles_elapsed.avg",
+                                        "smsp__inst_executed.sum",
+                                        "smsp__warps_launched.sum"}));
+    EXPECT_TRUE(metrics::covers(names, {"smsp__warps_launched.sum", "dram__bytes_read.sum"}));
+    EXPECT_TRUE(metrics::covers(names, {}));
+    EXPECT_FALSE(metrics::covers(names, {"smsp__warps_launched.sum", "lts__t_bytes.sum"}));
+    EXPECT_FALSE(metrics::covers({}, {"dram__bytes_read.sum"}));
+}
+
+TEST(cuda_metrics, the_union_of_the_benchmark_groups_is_one_cupti_cycle_of_as_many_passes)
+{
+    // The 34 counters of benchmark/cuda/counters are 8 one-pass groups for rocprofv3, and CUPTI
+    // schedules their union over 8 passes on GH100: one replay cycle per dispatch, no more passes
+    // than the dispatch has.
+    if(!have_cupti()) GTEST_SKIP() << "libcupti not found";
+    const auto union_of_groups =
+        std::vector<std::string>{"sm__cycles_elapsed.avg",
+                                 "smsp__inst_executed.sum",
+                                 "dram__bytes_read.sum",
+                                 "dram__bytes_write.sum",
+                                 "l1tex__t_bytes.sum",
+                                 "lts__t_bytes.sum",
+                                 "smsp__warps_launched.sum",
+                                 "sm__warps_active.avg",
+                                 "smsp__inst_executed_pipe_fma.sum",
+                                 "smsp__inst_executed_pipe_alu.sum",
+                                 "smsp__inst_executed_pipe_lsu.sum",
+                                 "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+                                 "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+                                 "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+                                 "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                                 "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+                                 "lts__t_sectors_op_read.sum",
+                                 "lts__t_sectors_op_write.sum",
+                                 "l1tex__data_bank_conflicts_pipe_lsu_mem_gds.sum",
+                                 "l1tex__data_bank_conflicts_pipe_lsu_mem_gds_op_atom.sum",
+                                 "l1tex__data_bank_conflicts_pipe_lsu_mem_gds_op_ld.sum",
+                                 "l1tex__data_bank_conflicts_pipe_lsu_mem_gds_op_red.sum",
+                                 "l1tex__data_bank_conflicts_pipe_lsu_mem_gds_op_st.sum",
+                                 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
+                                 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum",
+                                 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma.sum",
+                                 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                                 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
+                                 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_misc.sum",
+                                 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+                                 "l1tex__data_bank_conflicts_type_arbitration.sum",
+                                 "l1tex__data_bank_reads.sum",
+                                 "l1tex__data_bank_writes.sum",
+                                 "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"};
+    auto error = std::string{};
+    EXPECT_EQ(metrics::pass_count("GH100", union_of_groups, &error), 8u) << error;
+}
