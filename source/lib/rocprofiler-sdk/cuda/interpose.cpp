@@ -9,10 +9,12 @@
 //   program linked against libcuda calls ours when the SDK is preloaded.
 // A wrapper belongs to one real pointer: the driver returns a function for a (name, version,
 // flags) request, and we hand out the wrapper made for exactly that function.
+#include "agent/agent.hpp"
 #include "common/logging.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/memory.hpp"
+#include "kernel_replay/engine.hpp"
 
 #include <dlfcn.h>
 
@@ -20,6 +22,7 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string_view>
 
 #define ROCP_EXPORT extern "C" __attribute__((visibility("default")))
@@ -424,11 +427,45 @@ rocp_cuMemAllocManaged(CUdeviceptr* ptr, size_t bytes, unsigned int flags)
     return result;
 }
 
+// Frees and unmaps of tracked memory wait until no replay window that may cover it is open on
+// another thread: the window's restores would write into the freed memory (a fault of the
+// application's context).
+class release_guard
+{
+public:
+    explicit release_guard(CUdeviceptr ptr, size_t bytes = 0)
+    {
+        if(!tracking_enabled() || internal_call_scope::active()) return;
+        auto agents = std::vector<rocprofiler_agent_id_t>{};
+        for(auto device : devices_covering(ptr, bytes))
+        {
+            if(device != any_device)
+            {
+                if(auto id = ::rocprofiler::agent::id_of(::rocprofiler::agent::backend::cuda,
+                                                         static_cast<uint32_t>(device)))
+                    agents.emplace_back(*id);
+                continue;
+            }
+            for(uint32_t i = 0;; ++i)
+            {
+                auto id = ::rocprofiler::agent::id_of(::rocprofiler::agent::backend::cuda, i);
+                if(!id) break;
+                agents.emplace_back(*id);
+            }
+        }
+        if(!agents.empty()) m_guard.emplace(std::move(agents));
+    }
+
+private:
+    std::optional<::rocprofiler::kernel_replay::memory_release_guard> m_guard = {};
+};
+
 ROCP_EXPORT CUresult CUDAAPI rocp_cuMemFree_v2(CUdeviceptr ptr) __asm__("cuMemFree_v2");
 ROCP_EXPORT CUresult CUDAAPI
 rocp_cuMemFree_v2(CUdeviceptr ptr)
 {
     ROCP_ALLOC_PROLOGUE(cuMemFree_v2)
+    auto guard  = release_guard{ptr};
     auto result = d->cuMemFree_v2(ptr);
     if(result == CUDA_SUCCESS && tracking_enabled()) track_free(ptr);
     return result;
@@ -439,6 +476,7 @@ rocp_cuMemFree_v2(CUdeviceptr ptr)
     ROCP_EXPORT CUresult CUDAAPI rocp_##NAME(CUdeviceptr ptr, CUstream stream)                     \
     {                                                                                              \
         ROCP_ALLOC_PROLOGUE(NAME)                                                                  \
+        auto guard  = release_guard{ptr};                                                          \
         auto result = d->NAME(ptr, stream);                                                        \
         if(result == CUDA_SUCCESS && tracking_enabled()) track_free(ptr);                          \
         return result;                                                                             \
@@ -488,6 +526,7 @@ ROCP_EXPORT CUresult CUDAAPI
 rocp_cuMemUnmap(CUdeviceptr ptr, size_t bytes)
 {
     ROCP_ALLOC_PROLOGUE(cuMemUnmap)
+    auto guard  = release_guard{ptr, bytes};
     auto result = d->cuMemUnmap(ptr, bytes);
     if(result == CUDA_SUCCESS && tracking_enabled()) track_vmm_unmap(ptr, bytes);
     return result;

@@ -633,6 +633,27 @@ track_free(CUdeviceptr ptr)
     trk.live.erase(ptr);
 }
 
+std::vector<int>
+devices_covering(CUdeviceptr ptr, size_t bytes)
+{
+    auto& trk  = get_tracker();
+    auto  lock = std::lock_guard{trk.mutex};
+    auto  out  = std::vector<int>{};
+    auto  add  = [&out](int device)
+    {
+        if(std::find(out.begin(), out.end(), device) == out.end()) out.emplace_back(device);
+    };
+    if(bytes == 0)
+    {
+        if(auto itr = trk.live.find(ptr); itr != trk.live.end()) add(itr->second.device);
+        return out;
+    }
+    for(auto itr = trk.live.lower_bound(ptr); itr != trk.live.end() && itr->first < ptr + bytes;
+        ++itr)
+        add(itr->second.device);
+    return out;
+}
+
 void
 track_vmm_create(CUmemGenericAllocationHandle handle, size_t bytes, int device)
 {

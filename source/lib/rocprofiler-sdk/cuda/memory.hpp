@@ -40,6 +40,12 @@ void track_vmm_map(CUdeviceptr ptr, size_t bytes, CUmemGenericAllocationHandle h
 void track_vmm_unmap(CUdeviceptr ptr, size_t bytes);
 void track_vmm_release(CUmemGenericAllocationHandle handle);
 
+// Devices whose replay snapshots may cover the tracked memory in [ptr, ptr + bytes) (bytes 0: the
+// allocation that starts at ptr): its device, or every device for managed memory; empty when
+// nothing there is tracked. Frees wait for those devices' replay windows
+// (kernel_replay::memory_release_guard), so that no restore writes into freed memory.
+std::vector<int> devices_covering(CUdeviceptr ptr, size_t bytes = 0);
+
 // Module globals (`__device__` variables) as the runtime resolves them (cuModuleGetGlobal,
 // cuLibraryGetGlobal), owned by `module` (a CUmodule or CUlibrary). Remembered even before
 // tracking starts (the runtime resolves them when it loads a module, which can come before the

@@ -357,4 +357,24 @@ ordinary_dispatch_guard::~ordinary_dispatch_guard()
     if(m_lock != nullptr) m_lock->unlock_shared();
 }
 
+memory_release_guard::memory_release_guard(std::vector<rocprofiler_agent_id_t> agents)
+{
+    if(!is_configured()) return;
+    std::sort(agents.begin(),
+              agents.end(),
+              [](const auto& a, const auto& b) { return a.handle < b.handle; });
+    for(size_t i = 0; i < agents.size(); ++i)
+    {
+        if(i > 0 && agents[i].handle == agents[i - 1].handle) continue;
+        if(holds_exclusively(agents[i])) continue;
+        m_locks.emplace_back(&isolation_lock(agents[i]));
+        m_locks.back()->lock_shared();
+    }
+}
+
+memory_release_guard::~memory_release_guard()
+{
+    for(auto itr = m_locks.rbegin(); itr != m_locks.rend(); ++itr)
+        (*itr)->unlock_shared();
+}
 } // namespace rocprofiler::kernel_replay

@@ -52,4 +52,21 @@ public:
 private:
     std::shared_mutex* m_lock = nullptr;
 };
+
+// Holds the agents' isolation locks shared while the application releases device memory, only
+// while replay is configured, and never on a thread that holds one of them exclusively: a replay
+// window's snapshot may cover that memory, and the window's restores must not write into memory
+// that another thread freed meanwhile. The locks are taken in agent order.
+class memory_release_guard
+{
+public:
+    explicit memory_release_guard(std::vector<rocprofiler_agent_id_t> agents);
+    ~memory_release_guard();
+
+    memory_release_guard(const memory_release_guard&)            = delete;
+    memory_release_guard& operator=(const memory_release_guard&) = delete;
+
+private:
+    std::vector<std::shared_mutex*> m_locks = {};
+};
 } // namespace rocprofiler::kernel_replay
