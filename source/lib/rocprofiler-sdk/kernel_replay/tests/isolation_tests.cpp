@@ -5,6 +5,7 @@
 
 #include "common/logging.hpp"
 #include "dispatch/dispatch.hpp"
+#include "kernel_replay/engine.hpp"
 
 #include <chrono>
 #include <condition_variable>
@@ -95,6 +96,49 @@ TEST_F(isolation, ordinary_dispatch_from_another_thread_waits_for_the_window)
     EXPECT_EQ(seen_during_window, (std::vector<int>{0, 0, 0}))
         << "no ordinary dispatch runs on the agent during the replay window";
     EXPECT_EQ(counter.load(), 1);
+    EXPECT_TRUE(p.one_run());
+}
+
+// A free of device memory (the CUDA backend's wrappers) from another thread waits until the
+// window is released, since the window's snapshot may cover that memory; on the replaying thread
+// itself (a free from inside its replay callbacks) it does not wait.
+TEST_F(isolation, memory_release_from_another_thread_waits_for_the_window)
+{
+    namespace kr   = rocprofiler::kernel_replay;
+    auto p         = add_problem{};
+    tool().targets = {device().add.handle};
+    replay_fixed(3);
+    auto released           = std::atomic<bool>{false};
+    auto own_thread_guarded = false;
+    auto other              = std::thread{};
+    auto seen_during_window = std::vector<bool>{};
+    tool().on_pass          = [&](payload_t& payload, auto*, rocprofiler_callback_phase_t phase)
+    {
+        const auto agent = payload.dispatch_info.agent_id;
+        if(phase == ROCPROFILER_CALLBACK_PHASE_ENTER && payload.current_pass == 0)
+        {
+            {
+                auto own           = kr::memory_release_guard{{agent}}; // must not deadlock
+                own_thread_guarded = true;
+            }
+            other = std::thread{[&released, agent]
+                                {
+                                    auto guard = kr::memory_release_guard{{agent, agent}};
+                                    released   = true;
+                                }};
+        }
+        if(phase == ROCPROFILER_CALLBACK_PHASE_EXIT)
+        {
+            std::this_thread::sleep_for(20ms); // ample time for an unblocked release
+            seen_during_window.push_back(released.load());
+        }
+    };
+    p.run();
+    other.join();
+    EXPECT_TRUE(own_thread_guarded);
+    EXPECT_EQ(seen_during_window, (std::vector<bool>{false, false, false}))
+        << "no release of memory on the agent during its replay window";
+    EXPECT_TRUE(released.load());
     EXPECT_TRUE(p.one_run());
 }
 
