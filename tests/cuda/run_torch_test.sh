@@ -43,4 +43,20 @@ else
 fi
 "${VALIDATOR}" torch "${out}/tool.json" "" 2 | tee -a "${out}/validate.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || fail=1
+# TORCH_TEST_ALL_REPLAYED=1: every kernel must have been replayed. A kernel whose arguments point
+# into memory the tracker missed is declined (untracked_memory) and runs once instead.
+if [ "${TORCH_TEST_ALL_REPLAYED:-0}" = 1 ]; then
+    declined=$(grep -c 'untracked_memory' "${out}/stderr")
+    echo "RESULT untracked_memory_lines=${declined}" | tee -a "${out}/validate.txt"
+    grep -h '^RESULT .*segments=' "${out}/stdout" | tee -a "${out}/validate.txt"
+    if ! grep -q '^RESULT dispatches=.* run_once=0 ' "${out}/validate.txt"; then
+        echo "FAIL: some kernels ran once instead of being replayed (run_once > 0)" | tee -a "${out}/validate.txt"
+        fail=1
+    fi
+fi
+# TORCH_TEST_EXPECT_EXPANDABLE=1: the allocator must have used expandable (VMM) segments.
+if [ "${TORCH_TEST_EXPECT_EXPANDABLE:-0}" = 1 ] && ! grep -q 'expandable_segments=[1-9]' "${out}/stdout"; then
+    echo "FAIL: PyTorch's allocator used no expandable segments (no VMM memory was exercised)" | tee -a "${out}/validate.txt"
+    fail=1
+fi
 exit ${fail}

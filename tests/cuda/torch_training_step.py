@@ -39,3 +39,8 @@ out = torch.cat(tensors).cpu().numpy().tobytes()
 with open(sys.argv[1], "wb") as f:
     f.write(out)
 print(f"torch_training_step: torch {torch.__version__}, {len(out)} result bytes, loss={loss.item():.6f}")
+# How the caching allocator got its memory: expandable segments map VMM memory (cuMemCreate,
+# cuMemMap) into one reserved range per segment; run_torch_test.sh reports the count.
+segments = torch.cuda.memory_snapshot()
+expandable = sum(1 for s in segments if s.get("is_expandable", False))
+print(f"RESULT allocator_segments={len(segments)} expandable_segments={expandable}")
