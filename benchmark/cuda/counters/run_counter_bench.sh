@@ -93,6 +93,14 @@ printf '%s\n' "${metrics[@]}" >"${out}/metrics.txt"
 
 python3 "${here}/bench_report.py" "${out}" "${ncu:+ncu}" | tee "${out}/bench.txt"
 rc=${PIPESTATUS[0]}
+# The CUPTI floor (cupti_cycle_floor.cu, next to the program when it was built): the range
+# profiler's own cost for one replay cycle of the same metrics per dispatch, without the SDK.
+floor_bin="$(dirname "${program}")/cuda-cupti-cycle-floor"
+if [ -x "${floor_bin}" ]; then
+    timeout 300 "${floor_bin}" --dispatches 20 "${metrics[@]}" >"${out}/cupti_floor.txt" 2>&1
+    grep -h '^BENCH' "${out}/cupti_floor.txt" | tee -a "${out}/bench.txt"
+    grep -h -v '^BENCH' "${out}/cupti_floor.txt" | head -3
+fi
 # Where rocprofv3's time goes per counted execution (the SDK's [cuda-metrics] line, last run).
 phases=$(grep -h '^\[cuda-metrics\]' "${out}"/rocprofv3_*.stderr 2>/dev/null | tail -1)
 [ -n "${phases}" ] && echo "BENCH counters_phases ${phases#\[cuda-metrics\] }" | tee -a "${out}/bench.txt"
