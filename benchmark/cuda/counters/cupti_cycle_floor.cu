@@ -58,7 +58,8 @@ give_up(const char* what, int code, int exit_code)
 {
     const char* text = nullptr;
     cuptiGetResultString(static_cast<CUptiResult>(code), &text);
-    std::fprintf(stderr, "cuda-cupti-cycle-floor: %s failed: %d %s\n", what, code, text ? text : "");
+    std::fprintf(
+        stderr, "cuda-cupti-cycle-floor: %s failed: %d %s\n", what, code, text ? text : "");
     std::exit(exit_code);
 }
 
@@ -112,14 +113,14 @@ main(int argc, char** argv)
 
     auto init = CUpti_Profiler_Initialize_Params{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
     CUPTI_OR_EXIT(cuptiProfilerInitialize(&init), 77);
-    auto chip = CUpti_Device_GetChipName_Params{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    auto chip        = CUpti_Device_GetChipName_Params{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
     chip.deviceIndex = 0;
     CUPTI_OR_EXIT(cuptiDeviceGetChipName(&chip), 77);
     auto avail = CUpti_Profiler_GetCounterAvailability_Params{
         CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
     avail.ctx = ctx;
     CUPTI_OR_EXIT(cuptiProfilerGetCounterAvailability(&avail), 77);
-    auto availability = std::vector<uint8_t>(avail.counterAvailabilityImageSize);
+    auto availability               = std::vector<uint8_t>(avail.counterAvailabilityImageSize);
     avail.pCounterAvailabilityImage = availability.data();
     CUPTI_OR_EXIT(cuptiProfilerGetCounterAvailability(&avail), 77);
 
@@ -166,15 +167,15 @@ main(int argc, char** argv)
     CUPTI_OR_EXIT(cuptiRangeProfilerGetCounterDataSize(&data_size), 1);
     auto data = std::vector<uint8_t>(data_size.counterDataSize);
 
-    auto iters = 64;
-    auto count = n;
-    auto pa = reinterpret_cast<float*>(a);
-    auto pb = reinterpret_cast<const float*>(b);
-    const unsigned grid = static_cast<unsigned>((n + 255) / 256);
+    auto           iters = 64;
+    auto           count = n;
+    auto           pa    = reinterpret_cast<float*>(a);
+    auto           pb    = reinterpret_cast<const float*>(b);
+    const unsigned grid  = static_cast<unsigned>((n + 255) / 256);
 
     auto per_dispatch = std::vector<double>{}, first_start = std::vector<double>{},
-         start = std::vector<double>{}, stop = std::vector<double>{}, launch = std::vector<double>{},
-         decode = std::vector<double>{};
+         start = std::vector<double>{}, stop = std::vector<double>{},
+         launch = std::vector<double>{}, decode = std::vector<double>{};
     auto first_value = 0.0;
     for(int d = 0; d < dispatches; ++d)
     {
@@ -204,11 +205,13 @@ main(int argc, char** argv)
         for(int pass = 0; !done && pass < 64; ++pass)
         {
             const auto p0 = now_ms();
-            auto st = CUpti_RangeProfiler_Start_Params{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+            auto       st =
+                CUpti_RangeProfiler_Start_Params{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
             st.pRangeProfilerObject = object;
             CUPTI_OR_EXIT(cuptiRangeProfilerStart(&st), 1);
             const auto p1 = now_ms();
-            fma_stream<<<grid, 256, 0, reinterpret_cast<cudaStream_t>(stream)>>>(pa, pb, count, iters);
+            fma_stream<<<grid, 256, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
+                pa, pb, count, iters);
             const auto p2 = now_ms();
             auto sp = CUpti_RangeProfiler_Stop_Params{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
             sp.pRangeProfilerObject = object;
@@ -223,8 +226,9 @@ main(int argc, char** argv)
                 stop.push_back(p3 - p2);
             }
         }
-        const auto e0 = now_ms();
-        auto dec = CUpti_RangeProfiler_DecodeData_Params{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+        const auto e0  = now_ms();
+        auto       dec = CUpti_RangeProfiler_DecodeData_Params{
+            CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
         dec.pRangeProfilerObject = object;
         CUPTI_OR_EXIT(cuptiRangeProfilerDecodeData(&dec), 1);
         auto values = std::vector<double>(names.size(), 0.0);
