@@ -10,6 +10,7 @@
 // A wrapper belongs to one real pointer: the driver returns a function for a (name, version,
 // flags) request, and we hand out the wrapper made for exactly that function.
 #include "agent/agent.hpp"
+#include "buffer/callback_thread.hpp"
 #include "common/logging.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/launch.hpp"
@@ -427,17 +428,22 @@ rocp_cuMemAllocManaged(CUdeviceptr* ptr, size_t bytes, unsigned int flags)
     return result;
 }
 
-// Frees and unmaps of tracked memory wait until no replay window that may cover it is open on
-// another thread: the window's restores would write into the freed memory (a fault of the
-// application's context).
+// Frees, unmaps and module unloads of tracked memory wait until no replay window that may cover
+// it is open on another thread: the window's restores would write into the freed memory (a fault
+// of the application's context). Not on the SDK's own threads: a buffer callback thread may be
+// what a replaying thread waits for (a full lossless buffer), so a free there does not wait.
+namespace
+{
 class release_guard
 {
 public:
-    explicit release_guard(CUdeviceptr ptr, size_t bytes = 0)
+    explicit release_guard(const std::vector<int>& devices)
     {
-        if(!tracking_enabled() || internal_call_scope::active()) return;
+        if(devices.empty() || internal_call_scope::active() ||
+           ::rocprofiler::internal_threading::current_thread() >= 0)
+            return;
         auto agents = std::vector<rocprofiler_agent_id_t>{};
-        for(auto device : devices_covering(ptr, bytes))
+        for(auto device : devices)
         {
             if(device != any_device)
             {
@@ -460,12 +466,19 @@ private:
     std::optional<::rocprofiler::kernel_replay::memory_release_guard> m_guard = {};
 };
 
+std::vector<int>
+tracked_devices(CUdeviceptr ptr, size_t bytes = 0)
+{
+    return tracking_enabled() ? devices_covering(ptr, bytes) : std::vector<int>{};
+}
+} // namespace
+
 ROCP_EXPORT CUresult CUDAAPI rocp_cuMemFree_v2(CUdeviceptr ptr) __asm__("cuMemFree_v2");
 ROCP_EXPORT CUresult CUDAAPI
 rocp_cuMemFree_v2(CUdeviceptr ptr)
 {
     ROCP_ALLOC_PROLOGUE(cuMemFree_v2)
-    auto guard  = release_guard{ptr};
+    auto guard  = release_guard{tracked_devices(ptr)};
     auto result = d->cuMemFree_v2(ptr);
     if(result == CUDA_SUCCESS && tracking_enabled()) track_free(ptr);
     return result;
@@ -476,7 +489,7 @@ rocp_cuMemFree_v2(CUdeviceptr ptr)
     ROCP_EXPORT CUresult CUDAAPI rocp_##NAME(CUdeviceptr ptr, CUstream stream)                     \
     {                                                                                              \
         ROCP_ALLOC_PROLOGUE(NAME)                                                                  \
-        auto guard  = release_guard{ptr};                                                          \
+        auto guard  = release_guard{tracked_devices(ptr)};                                         \
         auto result = d->NAME(ptr, stream);                                                        \
         if(result == CUDA_SUCCESS && tracking_enabled()) track_free(ptr);                          \
         return result;                                                                             \
@@ -526,7 +539,7 @@ ROCP_EXPORT CUresult CUDAAPI
 rocp_cuMemUnmap(CUdeviceptr ptr, size_t bytes)
 {
     ROCP_ALLOC_PROLOGUE(cuMemUnmap)
-    auto guard  = release_guard{ptr, bytes};
+    auto guard  = release_guard{tracked_devices(ptr, bytes)};
     auto result = d->cuMemUnmap(ptr, bytes);
     if(result == CUDA_SUCCESS && tracking_enabled()) track_vmm_unmap(ptr, bytes);
     return result;
@@ -596,6 +609,7 @@ rocp_cuModuleUnload(CUmodule hmod)
 {
     const auto* d = drv();
     if(d == nullptr || d->cuModuleUnload == nullptr) return CUDA_ERROR_NOT_INITIALIZED;
+    auto guard   = release_guard{tracking_enabled() ? module_devices(hmod) : std::vector<int>{}};
     auto globals = untrack_module(hmod);
     auto result  = d->cuModuleUnload(hmod);
     if(result != CUDA_SUCCESS) track_module_globals(hmod, globals);
@@ -608,6 +622,7 @@ rocp_cuLibraryUnload(CUlibrary library)
 {
     const auto* d = drv();
     if(d == nullptr || d->cuLibraryUnload == nullptr) return CUDA_ERROR_NOT_INITIALIZED;
+    auto guard   = release_guard{tracking_enabled() ? module_devices(library) : std::vector<int>{}};
     auto globals = untrack_module(library);
     auto result  = d->cuLibraryUnload(library);
     if(result != CUDA_SUCCESS) track_module_globals(library, globals);

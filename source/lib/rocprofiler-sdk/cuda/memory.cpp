@@ -703,6 +703,19 @@ track_module_global(CUdeviceptr ptr, size_t bytes, int device, const void* modul
     if(trk.enabled.load()) trk.live[ptr] = range{bytes, device};
 }
 
+std::vector<int>
+module_devices(const void* module)
+{
+    auto  out  = std::vector<int>{};
+    auto& trk  = get_tracker();
+    auto  lock = std::lock_guard{trk.mutex};
+    auto  itr  = trk.globals.find(module);
+    if(itr == trk.globals.end()) return out;
+    for(const auto& [ptr, r] : itr->second)
+        if(std::find(out.begin(), out.end(), r.device) == out.end()) out.emplace_back(r.device);
+    return out;
+}
+
 std::vector<tracked_global>
 untrack_module(const void* module)
 {

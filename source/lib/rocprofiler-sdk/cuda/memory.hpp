@@ -46,6 +46,9 @@ void track_vmm_release(CUmemGenericAllocationHandle handle);
 // (kernel_replay::memory_release_guard), so that no restore writes into freed memory.
 std::vector<int> devices_covering(CUdeviceptr ptr, size_t bytes = 0);
 
+// Devices of the tracked globals of `module` (a CUmodule or CUlibrary), for its unload.
+std::vector<int> module_devices(const void* module);
+
 // Module globals (`__device__` variables) as the runtime resolves them (cuModuleGetGlobal,
 // cuLibraryGetGlobal), owned by `module` (a CUmodule or CUlibrary). Remembered even before
 // tracking starts (the runtime resolves them when it loads a module, which can come before the
