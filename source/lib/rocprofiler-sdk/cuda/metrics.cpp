@@ -779,15 +779,15 @@ struct dispatch_counting::state
         std::vector<const counters::counter_definition*> counters  = {};
     };
 
-    context_profiler*              prof          = nullptr; // the context it counts on
-    collection_config*             cycle         = nullptr; // the union of the current cycle
-    bool                           open          = false;   // CUPTI passes of the cycle remain
-    bool                           complete      = false;   // `values` are the cycle's
-    bool                           interrupted   = false;   // another execution took the profiler
-    bool                           failed_launch = false;
-    uint32_t                       run           = 0; // CUPTI passes run in the current cycle
-    std::vector<double>            values        = {};
-    std::vector<waiting_execution> waiting       = {};
+    context_profiler*              prof        = nullptr; // the context it counts on
+    collection_config*             cycle       = nullptr; // the union of the current cycle
+    bool                           open        = false;   // CUPTI passes of the cycle remain
+    bool                           complete    = false;   // `values` are the cycle's
+    bool                           interrupted = false;   // another execution took the profiler
+    bool                           opened      = false;   // a cycle was ever started
+    uint32_t                       run         = 0;       // CUPTI passes run in the current cycle
+    std::vector<double>            values      = {};
+    std::vector<waiting_execution> waiting     = {};
 };
 
 dispatch_counting::dispatch_counting()
@@ -797,7 +797,7 @@ dispatch_counting::dispatch_counting()
 
 dispatch_counting::~dispatch_counting()
 {
-    if(impl->prof == nullptr) return;
+    if(impl->prof == nullptr || !impl->opened) return; // never owned a cycle: nothing to clear
     auto lock = std::lock_guard{impl->prof->mutex};
     if(impl->prof->cycle_owner != impl.get()) return;
     impl->prof->cycle_owner = nullptr;
@@ -908,15 +908,31 @@ measure_in_cycle(context_profiler&                  prof,
         const auto remaining =
             request.pass_count > request.pass ? request.pass_count - request.pass : 0;
         if(remaining == 0 || request.counters.empty()) return std::nullopt;
-        auto& cfg = config_for(
-            prof, union_names(counters::configs_of(request.counters.front()->agent), request));
-        if(!cfg.error.empty() || cfg.passes == 0 || cfg.passes > remaining)
+        const auto configs = counters::configs_of(request.counters.front()->agent);
+        auto&      cfg     = config_for(prof, union_names(configs, request));
+        // CUPTI's passes must fit in the passes left, and in no more passes than there are
+        // configurations: a tool that counts each of its configurations at least once per
+        // dispatch then always finishes the cycle, whatever it does in its other passes.
+        const auto limit = std::min<uint64_t>(remaining, std::max<size_t>(configs.size(), 1));
+        if(!cfg.error.empty() || cfg.passes == 0 || cfg.passes > limit)
         {
-            ROCP_LOG(debug) << "cuda: no CUPTI replay cycle for pass " << request.pass << " ("
-                            << cfg.names.size() << " metrics, " << cfg.passes << " CUPTI passes, "
-                            << remaining << " passes left"
-                            << (cfg.error.empty() ? "" : ", " + cfg.error) << ")";
+            const auto why =
+                "the union of the agent's counter configurations (" +
+                std::to_string(cfg.names.size()) + " metrics) " +
+                (cfg.error.empty() ? "needs " + std::to_string(cfg.passes) +
+                                         " CUPTI passes, more than " + std::to_string(limit)
+                                   : "cannot be collected: " + cfg.error);
+            common::log::warn_once("cuda-cycle-unused:" + std::to_string(cfg.passes),
+                                   "cuda: counters are measured pass by pass (slower): " + why);
+            ROCP_LOG(debug) << "cuda: no CUPTI replay cycle for pass " << request.pass << ": "
+                            << why << " (" << remaining << " passes left)";
             return std::nullopt;
+        }
+        if(prof.cycle_owner != nullptr && prof.cycle_owner != &st)
+        {
+            // Another dispatch's cycle is in progress here (only possible without isolation).
+            prof.cycle_owner->interrupted = true;
+            prof.needs_reset              = true;
         }
         auto error = std::string{};
         auto set   = false;
@@ -930,6 +946,7 @@ measure_in_cycle(context_profiler&                  prof,
             return launch();
         }
         st.cycle         = &cfg;
+        st.opened        = true;
         st.open          = true;
         st.complete      = false;
         st.interrupted   = false;
@@ -979,7 +996,6 @@ measure_in_cycle(context_profiler&                  prof,
                     << " all_submitted=" << static_cast<int>(stop.isAllPassSubmitted);
     if(launched != CUDA_SUCCESS)
     {
-        st.failed_launch = true;
         end_cycle(
             prof, st, "the counted kernel failed (" + error_name(launched) + ")", out.resolved);
         return launched;
@@ -1195,7 +1211,10 @@ measure(CUcontext                          ctx,
     }
     auto& st = *counting.impl;
     st.prof  = &prof;
-    if(request.replayed && schedule_per_dispatch() && !prof.cycles_off)
+    // User ranges (ROCPROFILER_CUDA_RANGE_MODE=user) push a range per counted execution, which
+    // only the per-pass path does.
+    if(request.replayed && schedule_per_dispatch() && !prof.cycles_off &&
+       prof.range != CUPTI_UserRange)
     {
         if(auto launched = measure_in_cycle(prof, st, device, stream, request, launch, out))
             return *launched;

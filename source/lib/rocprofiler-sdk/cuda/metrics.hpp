@@ -55,11 +55,12 @@ std::string explain(std::string_view call, CUptiResult result);
 //
 // Under kernel replay (ROCPROFILER_CUDA_COUNTER_SCHEDULE=dispatch, the default) the passes of a
 // dispatch are one CUPTI replay cycle: the configuration is the union of the agent's counter
-// configurations, set once; each pass runs the next of CUPTI's passes; after the last one the
-// values are decoded and every pass's request is answered from them (measure()'s `resolved`).
-// This avoids reprogramming the range profiler for every pass, which costs more than 100 ms on
-// an H200. When the union needs more CUPTI passes than the dispatch has left, or the tool's
-// choice falls outside it, each pass measures its own configuration (schedule "pass").
+// configurations, set at the start of the cycle; each pass runs the next of CUPTI's passes; after
+// the last one the values are decoded and every pass's request is answered from them
+// (measure()'s `resolved`). This avoids reconfiguring the range profiler for every pass, which
+// costs more than 100 ms on an H200. When the union needs more CUPTI passes than the dispatch has
+// left (or than there are configurations), or the tool's choice falls outside it, each pass
+// measures its own configuration (schedule "pass"). docs/cuda.md has the details.
 class dispatch_counting
 {
 public:
