@@ -82,26 +82,6 @@ external_id_for(context::context& ctx, const logical_dispatch& dispatch)
 
 } // namespace
 
-// A replayed execution whose counter values the backend deferred.
-struct replay_counting::pending
-{
-    uint64_t                 execution    = 0;
-    uint64_t                 pass         = 0;
-    std::vector<participant> participants = {};
-    execution_result         result       = {}; // timestamps of its own pass
-};
-
-struct replay_counting_access
-{
-    static uint64_t pass(const replay_counting& r) { return r.m_pass; }
-    static uint64_t pass_count(const replay_counting& r) { return r.m_pass_count; }
-    static uint64_t next_execution(replay_counting& r) { return r.m_next++; }
-    static std::vector<std::unique_ptr<replay_counting::pending>>& pending(replay_counting& r)
-    {
-        return r.m_pending;
-    }
-};
-
 namespace
 {
 // One execution: who takes part, fixed at submit time on the submitting thread.
@@ -381,13 +361,13 @@ deliver_resolved(const logical_dispatch&               dispatch,
                  replay_counting&                      replay,
                  const std::vector<deferred_counters>& resolved)
 {
-    auto& pending = replay_counting_access::pending(replay);
+    auto& pending = replay.pending;
     for(const auto& values : resolved)
     {
         auto itr = std::find_if(pending.begin(),
                                 pending.end(),
                                 [&values](const auto& entry)
-                                { return entry->execution == values.execution; });
+                                { return entry.execution == values.execution; });
         if(itr == pending.end())
         {
             common::log::warn_once("dispatch-counting-unknown-deferred",
@@ -395,11 +375,11 @@ deliver_resolved(const logical_dispatch&               dispatch,
                                    "execution that was not deferred; they are dropped");
             continue;
         }
-        auto result              = (*itr)->result;
+        auto result              = itr->result;
         result.counters_deferred = false;
         result.counters          = values.counters;
         result.counters_error    = values.error;
-        for(const auto& p : (*itr)->participants)
+        for(const auto& p : itr->participants)
             if(!client_gone(p)) deliver_counters(dispatch, p, result);
         pending.erase(itr);
     }
@@ -448,9 +428,9 @@ submit_execution(const logical_dispatch&                      dispatch,
         if(replay != nullptr)
         {
             request->replayed   = true;
-            request->pass       = replay_counting_access::pass(*replay);
-            request->pass_count = replay_counting_access::pass_count(*replay);
-            request->execution  = replay_counting_access::next_execution(*replay);
+            request->pass       = replay->pass;
+            request->pass_count = replay->pass_count;
+            request->execution  = replay->next_execution++;
             exec->counted       = request->execution;
         }
         backend.enqueue_counted(std::move(complete), std::move(request));
@@ -545,12 +525,13 @@ run_execution_sync(const logical_dispatch& dispatch,
     {
         if(replay != nullptr && exec->counted)
         {
-            auto entry          = std::make_unique<replay_counting::pending>();
-            entry->execution    = *exec->counted;
-            entry->pass         = replay_counting_access::pass(*replay);
-            entry->participants = exec->participants;
-            entry->result       = result;
-            replay_counting_access::pending(*replay).emplace_back(std::move(entry));
+            auto entry         = replay_counting::pending_execution{};
+            entry.execution    = *exec->counted;
+            entry.pass         = replay->pass;
+            entry.participants = exec->participants;
+            entry.result       = result;
+            entry.result.resolved.clear(); // delivered below, not kept
+            replay->pending.emplace_back(std::move(entry));
         }
         else
             common::log::warn_once("dispatch-counting-deferred-outside-replay",
@@ -561,27 +542,20 @@ run_execution_sync(const logical_dispatch& dispatch,
     return result;
 }
 
-replay_counting::replay_counting(uint64_t pass_count)
-    : m_pass_count{pass_count}
-{
-}
-
-replay_counting::~replay_counting() = default;
-
 void
 replay_counting::finish(const logical_dispatch& dispatch, launch_backend& backend)
 {
     deliver_resolved(dispatch, *this, backend.finish_counting());
-    for(auto& entry : m_pending)
+    for(auto& entry : pending)
     {
-        auto result              = entry->result;
+        auto result              = entry.result;
         result.counters_deferred = false;
-        result.counters_error    = "the counter values of pass " + std::to_string(entry->pass) +
+        result.counters_error    = "the counter values of pass " + std::to_string(entry.pass) +
                                 " never arrived from the backend";
-        for(const auto& p : entry->participants)
+        for(const auto& p : entry.participants)
             if(!client_gone(p)) deliver_counters(dispatch, p, result);
     }
-    m_pending.clear();
+    pending.clear();
 }
 
 void

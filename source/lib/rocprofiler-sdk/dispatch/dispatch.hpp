@@ -195,30 +195,25 @@ logical_dispatch make_logical_dispatch(const launch_info& info);
 // The counting of one replayed dispatch across its passes: the executions whose counter values
 // the backend deferred, with what their records need (participants, timestamps), until the values
 // arrive. Owned by the replay loop; `pass` is set before each pass.
-class replay_counting
+struct replay_counting
 {
-public:
-    // `pass_count`: the passes planned, or 0 (execution_request::pass_count).
-    explicit replay_counting(uint64_t pass_count);
-    ~replay_counting();
+    // A replayed execution whose counter values the backend deferred.
+    struct pending_execution
+    {
+        uint64_t                 execution    = 0;
+        uint64_t                 pass         = 0;
+        std::vector<participant> participants = {};
+        execution_result         result       = {}; // timestamps of its own pass
+    };
 
-    replay_counting(const replay_counting&)            = delete;
-    replay_counting& operator=(const replay_counting&) = delete;
-
-    void set_pass(uint64_t pass) { m_pass = pass; }
+    uint64_t                       pass_count     = 0; // planned passes, or 0 (execution_request)
+    uint64_t                       pass           = 0; // the pass being run
+    uint64_t                       next_execution = 0; // execution_request::execution to give next
+    std::vector<pending_execution> pending        = {};
 
     // After the last pass: delivers the values the backend still holds, and reports executions
     // whose values never came. Called once, on the submitting thread.
     void finish(const logical_dispatch& dispatch, launch_backend& backend);
-
-    struct pending; // a deferred execution (defined in dispatch.cpp)
-
-private:
-    friend struct replay_counting_access;
-    uint64_t                              m_pass_count = 0;
-    uint64_t                              m_pass       = 0;
-    uint64_t                              m_next       = 0;
-    std::vector<std::unique_ptr<pending>> m_pending;
 };
 
 // Runs one execution through the services and waits for it, on the calling thread; its

@@ -230,14 +230,15 @@ run_passes(replay_sequence& seq, const plan& loop, dispatch::launch_backend& bac
     auto  out      = loop_outcome{};
     // Backends may measure counters over several passes and deliver them later; they are told
     // how many passes are planned (none when replay_continue may end the loop early).
-    auto counting = dispatch::replay_counting{
-        loop.kind == loop_kind::fixed && !loop.has_continue ? loop.total_passes : 0};
+    auto counting = dispatch::replay_counting{};
+    counting.pass_count =
+        loop.kind == loop_kind::fixed && !loop.has_continue ? loop.total_passes : 0;
     for(uint64_t pass = 0;; ++pass)
     {
         execute_pass_phase_enter(seq, loop, pass, contexts);
-        counting.set_pass(pass);
-        out.last   = dispatch::run_execution_sync(*seq.dispatch, backend, &counting);
-        out.passes = pass + 1;
+        counting.pass = pass;
+        out.last      = dispatch::run_execution_sync(*seq.dispatch, backend, &counting);
+        out.passes    = pass + 1;
         execute_pass_phase_exit(seq, loop, pass);
 
         if(!out.last.ok)
