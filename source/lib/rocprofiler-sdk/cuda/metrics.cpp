@@ -767,6 +767,67 @@ decode_and_evaluate(context_profiler&    prof,
     }
     return true;
 }
+// One counted launch: the cache flush (when on), Start, a user range around the launch in that
+// mode, the launch, Stop. When Start fails nothing else happens (the caller launches plainly).
+struct counted_launch
+{
+    CUptiResult started       = CUPTI_SUCCESS;
+    CUresult    launched      = CUDA_SUCCESS;
+    CUptiResult stopped       = CUPTI_SUCCESS;
+    bool        all_submitted = false; // CUPTI's last pass of the configuration
+};
+
+counted_launch
+run_counted(context_profiler&                prof,
+            int                              device,
+            CUstream                         stream,
+            const std::function<CUresult()>& launch)
+{
+    auto out = counted_launch{};
+    if(flush_before_counting())
+    {
+        auto timer = phase_timer{phases().flush};
+        flush_caches(prof, device, stream);
+    }
+    const auto& t     = table();
+    auto        scope = internal_call_scope{};
+    auto start = CUpti_RangeProfiler_Start_Params{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    start.pRangeProfilerObject = prof.object;
+    {
+        auto timer  = phase_timer{phases().start};
+        out.started = t.cuptiRangeProfilerStart(&start);
+    }
+    if(out.started != CUPTI_SUCCESS) return out;
+    if(prof.range == CUPTI_UserRange)
+    {
+        auto push =
+            CUpti_RangeProfiler_PushRange_Params{CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
+        push.pRangeProfilerObject = prof.object;
+        push.pRangeName           = "dispatch";
+        t.cuptiRangeProfilerPushRange(&push);
+    }
+    {
+        auto timer   = phase_timer{phases().launch};
+        out.launched = launch();
+    }
+    if(prof.range == CUPTI_UserRange)
+    {
+        auto pop =
+            CUpti_RangeProfiler_PopRange_Params{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
+        pop.pRangeProfilerObject = prof.object;
+        t.cuptiRangeProfilerPopRange(&pop);
+    }
+    auto stop = CUpti_RangeProfiler_Stop_Params{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    stop.pRangeProfilerObject = prof.object;
+    {
+        auto timer  = phase_timer{phases().stop};
+        out.stopped = t.cuptiRangeProfilerStop(&stop);
+    }
+    out.all_submitted = stop.isAllPassSubmitted != 0;
+    ROCP_LOG(debug) << "cuda: range profiler: stopped pass " << stop.passIndex
+                    << " all_submitted=" << static_cast<int>(out.all_submitted);
+    return out;
+}
 } // namespace
 
 // The counting state of one logical dispatch (dispatch_counting). Used under its context
@@ -790,14 +851,11 @@ struct dispatch_counting::state
     std::vector<waiting_execution> waiting     = {};
 };
 
-dispatch_counting::dispatch_counting()
-    : impl{std::make_unique<state>()}
-{
-}
+dispatch_counting::dispatch_counting() = default; // the state is made by the first measure()
 
 dispatch_counting::~dispatch_counting()
 {
-    if(impl->prof == nullptr || !impl->opened) return; // never owned a cycle: nothing to clear
+    if(!impl || !impl->opened) return; // never owned a cycle: nothing to clear
     auto lock = std::lock_guard{impl->prof->mutex};
     if(impl->prof->cycle_owner != impl.get()) return;
     impl->prof->cycle_owner = nullptr;
@@ -955,57 +1013,33 @@ measure_in_cycle(context_profiler&                  prof,
     }
 
     // The next CUPTI pass of the cycle.
-    auto timer = phase_timer{phases().cycle_pass};
-    if(flush_before_counting())
+    auto       timer = phase_timer{phases().cycle_pass};
+    const auto run   = run_counted(prof, device, stream, launch);
+    if(run.started != CUPTI_SUCCESS)
     {
-        auto flush = phase_timer{phases().flush};
-        flush_caches(prof, device, stream);
-    }
-    const auto& t     = table();
-    auto        scope = internal_call_scope{};
-    auto start = CUpti_RangeProfiler_Start_Params{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-    start.pRangeProfilerObject = prof.object;
-    auto started               = CUPTI_SUCCESS;
-    {
-        auto phase = phase_timer{phases().start};
-        started    = t.cuptiRangeProfilerStart(&start);
-    }
-    if(started != CUPTI_SUCCESS)
-    {
-        out.error = explain("cuptiRangeProfilerStart", started);
+        out.error = explain("cuptiRangeProfilerStart", run.started);
         end_cycle(prof, st, out.error, out.resolved);
         return launch();
     }
-    auto launched = CUDA_SUCCESS;
-    {
-        auto phase = phase_timer{phases().launch};
-        launched   = launch();
-    }
-    auto stop = CUpti_RangeProfiler_Stop_Params{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-    stop.pRangeProfilerObject = prof.object;
-    auto stopped              = CUPTI_SUCCESS;
-    {
-        auto phase = phase_timer{phases().stop};
-        stopped    = t.cuptiRangeProfilerStop(&stop);
-    }
+    const auto launched = run.launched;
+    auto       scope    = internal_call_scope{}; // the wait and CUPTI's decoding below
     st.waiting.push_back(cycle_state::waiting_execution{request.execution, request.counters});
     st.run += 1;
     out.deferred = true;
     ROCP_LOG(debug) << "cuda: range profiler: dispatch pass " << request.pass << " ran CUPTI pass "
-                    << st.run << " of " << st.cycle->passes
-                    << " all_submitted=" << static_cast<int>(stop.isAllPassSubmitted);
+                    << st.run << " of " << st.cycle->passes;
     if(launched != CUDA_SUCCESS)
     {
         end_cycle(
             prof, st, "the counted kernel failed (" + error_name(launched) + ")", out.resolved);
         return launched;
     }
-    if(stopped != CUPTI_SUCCESS)
+    if(run.stopped != CUPTI_SUCCESS)
     {
-        end_cycle(prof, st, explain("cuptiRangeProfilerStop", stopped), out.resolved);
+        end_cycle(prof, st, explain("cuptiRangeProfilerStop", run.stopped), out.resolved);
         return launched;
     }
-    if(stop.isAllPassSubmitted == 0) return launched;
+    if(!run.all_submitted) return launched;
 
     auto waited = CUDA_SUCCESS;
     {
@@ -1209,6 +1243,7 @@ measure(CUcontext                          ctx,
         out.error = prof.error;
         return launch();
     }
+    if(!counting.impl) counting.impl = std::make_unique<dispatch_counting::state>();
     auto& st = *counting.impl;
     st.prof  = &prof;
     // User ranges (ROCPROFILER_CUDA_RANGE_MODE=user) push a range per counted execution, which
@@ -1241,58 +1276,18 @@ measure(CUcontext                          ctx,
         set        = set_config(prof, cfg, out.error);
     }
     if(!set) return launch();
-    if(flush_before_counting())
+    const auto run = run_counted(prof, device, stream, launch);
+    if(run.started != CUPTI_SUCCESS)
     {
-        auto timer = phase_timer{phases().flush};
-        flush_caches(prof, device, stream);
+        out.error = explain("cuptiRangeProfilerStart", run.started);
+        return launch();
     }
-
-    const auto& t = table();
-    auto start    = CUpti_RangeProfiler_Start_Params{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-    start.pRangeProfilerObject = prof.object;
-    {
-        auto scope = internal_call_scope{};
-        auto timer = phase_timer{phases().start};
-        if(auto rc = t.cuptiRangeProfilerStart(&start); rc != CUPTI_SUCCESS)
-        {
-            out.error = explain("cuptiRangeProfilerStart", rc);
-            return launch();
-        }
-        if(prof.range == CUPTI_UserRange)
-        {
-            auto push = CUpti_RangeProfiler_PushRange_Params{
-                CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
-            push.pRangeProfilerObject = prof.object;
-            push.pRangeName           = "dispatch";
-            t.cuptiRangeProfilerPushRange(&push);
-        }
-    }
-    auto launched = CUDA_SUCCESS;
-    {
-        auto timer = phase_timer{phases().launch};
-        launched   = launch();
-    }
-    auto scope = internal_call_scope{};
-    if(prof.range == CUPTI_UserRange)
-    {
-        auto pop =
-            CUpti_RangeProfiler_PopRange_Params{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
-        pop.pRangeProfilerObject = prof.object;
-        t.cuptiRangeProfilerPopRange(&pop);
-    }
-    auto stop = CUpti_RangeProfiler_Stop_Params{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-    stop.pRangeProfilerObject = prof.object;
-    auto stopped              = CUPTI_SUCCESS;
-    {
-        auto timer = phase_timer{phases().stop};
-        stopped    = t.cuptiRangeProfilerStop(&stop);
-    }
-    ROCP_LOG(debug) << "cuda: range profiler: stopped pass " << stop.passIndex
-                    << " all_submitted=" << static_cast<int>(stop.isAllPassSubmitted);
+    const auto launched = run.launched;
+    auto       scope    = internal_call_scope{}; // the wait and CUPTI's decoding below
     if(launched != CUDA_SUCCESS) return launched;
-    if(stopped != CUPTI_SUCCESS)
+    if(run.stopped != CUPTI_SUCCESS)
     {
-        out.error = explain("cuptiRangeProfilerStop", stopped);
+        out.error = explain("cuptiRangeProfilerStop", run.stopped);
         return launched;
     }
     // The values exist once the kernel finished; a kernel that faults reports its error through
@@ -1317,10 +1312,10 @@ measure(CUcontext                          ctx,
 std::vector<dispatch::deferred_counters>
 finish(dispatch_counting& counting)
 {
-    auto& st  = *counting.impl;
-    auto  out = std::vector<dispatch::deferred_counters>{};
-    if(st.prof == nullptr) return out;
-    auto lock = std::lock_guard{st.prof->mutex};
+    auto out = std::vector<dispatch::deferred_counters>{};
+    if(!counting.impl || counting.impl->prof == nullptr) return out;
+    auto& st   = *counting.impl;
+    auto  lock = std::lock_guard{st.prof->mutex};
     if(!st.open) return out;
     const auto why = "the dispatch ended after " + std::to_string(st.run) + " of the " +
                      std::to_string(st.cycle->passes) +

@@ -71,7 +71,7 @@ public:
     dispatch_counting& operator=(const dispatch_counting&) = delete;
 
     struct state;
-    std::unique_ptr<state> impl;
+    std::unique_ptr<state> impl; // made by the first counted execution (none for most launches)
 };
 
 // What measure() found out about one execution.
