@@ -61,6 +61,7 @@ value_of(uint64_t execution, uint64_t counter)
 struct counter_set
 {
     uint64_t                   dispatch_id     = 0;
+    uint64_t                   correlation     = 0; // internal correlation id
     uint64_t                   start           = 0;
     uint64_t                   end             = 0;
     uint64_t                   user_data       = 0;  // record callback's user_data argument
@@ -162,6 +163,7 @@ record_callback(rocprofiler_dispatch_counting_service_data_t data,
     if(data.dispatch_info.kernel_id != target_kernel) return;
     auto set         = counter_set{};
     set.dispatch_id  = data.dispatch_info.dispatch_id;
+    set.correlation  = data.correlation_id.internal;
     set.start        = data.start_timestamp;
     set.end          = data.end_timestamp;
     set.user_data    = user_data.value;
@@ -197,6 +199,7 @@ buffer_callback(rocprofiler_context_id_t,
                 headers[i]->payload);
             auto set        = counter_set{};
             set.dispatch_id = h->dispatch_info.dispatch_id;
+            set.correlation = h->correlation_id.internal;
             set.start       = h->start_timestamp;
             set.end         = h->end_timestamp;
             set.num_records = h->num_records;
@@ -563,6 +566,15 @@ expect_outcome(const outcome&               out,
 
     ASSERT_EQ(out.callback.size(), delivered.size());
     ASSERT_EQ(out.buffer_sets.size(), delivered.size());
+    // Spec: record callbacks arrive once per pass with identical correlation and dispatch ids,
+    // deferred or not.
+    for(const auto* sets : {&out.callback, &out.buffer_sets})
+        for(const auto& s : *sets)
+        {
+            EXPECT_NE(s.correlation, 0u);
+            EXPECT_EQ(s.correlation, out.callback.front().correlation)
+                << "the same internal correlation id on every pass";
+        }
     for(uint64_t e : delivered)
     {
         auto cb = std::find_if(out.callback.begin(),
