@@ -1,8 +1,9 @@
 #include "common/logging.hpp"
 
+#include "common/environment.hpp"
+
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <set>
 #include <string>
@@ -18,24 +19,23 @@ level_storage()
     return value;
 }
 
+// The registry's level names number the levels as `level` does.
+static_assert(env::names::log_level[0].value == static_cast<int>(level::error));
+static_assert(env::names::log_level[1].value == static_cast<int>(level::warning));
+static_assert(env::names::log_level[2].value == static_cast<int>(level::info));
+static_assert(env::names::log_level[3].value == static_cast<int>(level::debug));
+static_assert(env::names::log_level[4].value == static_cast<int>(level::trace));
+
+// ROCPROFILER_LOG_LEVEL. Its own bad value cannot be reported through the log: it goes straight to
+// stderr, on every read.
 int
-parse_level(const char* text)
+level_from_environment()
 {
-    if(text == nullptr || *text == '\0') return static_cast<int>(level::warning);
-    auto value = std::string{text};
-    for(auto& c : value)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if(value == "error" || value == "0") return static_cast<int>(level::error);
-    if(value == "warning" || value == "warn" || value == "1")
-        return static_cast<int>(level::warning);
-    if(value == "info" || value == "2") return static_cast<int>(level::info);
-    if(value == "debug" || value == "3") return static_cast<int>(level::debug);
-    if(value == "trace" || value == "4") return static_cast<int>(level::trace);
-    std::fprintf(stderr,
-                 "[rocprofiler-sdk][warning] ROCPROFILER_LOG_LEVEL=%s is not one of error, "
-                 "warning, info, debug, trace; using warning\n",
-                 text);
-    return static_cast<int>(level::warning);
+    const auto& def    = env::settings::log_level.def;
+    auto        result = env::check(def, def.name, env::process_environment()(def.name.data()));
+    if(result.status == env::state::invalid)
+        std::fprintf(stderr, "[rocprofiler-sdk][warning] %s\n", result.message.c_str());
+    return static_cast<int>(result.number);
 }
 
 const char*
@@ -64,7 +64,7 @@ current_level()
     auto value = level_storage().load(std::memory_order_relaxed);
     if(value < 0)
     {
-        value = parse_level(std::getenv("ROCPROFILER_LOG_LEVEL"));
+        value = level_from_environment();
         level_storage().store(value, std::memory_order_relaxed);
     }
     return static_cast<level>(value);
@@ -73,7 +73,7 @@ current_level()
 void
 reset_level_from_environment()
 {
-    level_storage().store(parse_level(std::getenv("ROCPROFILER_LOG_LEVEL")));
+    level_storage().store(level_from_environment());
 }
 
 void

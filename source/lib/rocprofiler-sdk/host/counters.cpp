@@ -1,6 +1,6 @@
 #include "host/counters.hpp"
 
-#include "common/logging.hpp"
+#include "common/environment.hpp"
 #include "counters/counters.hpp"
 #include "host/runtime/runtime.hpp"
 
@@ -10,7 +10,6 @@
 
 #include <array>
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <string>
@@ -106,18 +105,7 @@ const std::vector<host_counter>& host_counter_table();
 uint32_t
 slots_from_environment()
 {
-    constexpr uint32_t default_slots = 4;
-    const char*        env           = std::getenv("ROCPROFILER_HOST_COUNTER_SLOTS");
-    if(env == nullptr || *env == '\0') return default_slots;
-    char* end   = nullptr;
-    auto  value = std::strtoul(env, &end, 10);
-    if(end == nullptr || *end != '\0' || value < 1 || value > 64)
-    {
-        ROCP_LOG(warning) << "ROCPROFILER_HOST_COUNTER_SLOTS='" << env
-                          << "' is not a number from 1 to 64; using " << default_slots;
-        return default_slots;
-    }
-    return static_cast<uint32_t>(value);
+    return static_cast<uint32_t>(common::env::get(common::env::settings::host_counter_slots));
 }
 
 struct listing

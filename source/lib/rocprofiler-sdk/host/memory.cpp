@@ -1,11 +1,11 @@
 #include "host/memory.hpp"
 
+#include "common/environment.hpp"
 #include "common/logging.hpp"
 #include "host/runtime/runtime.hpp"
 
 #include <unistd.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -38,14 +38,8 @@ get_tracker()
 size_t
 snapshot_budget()
 {
-    if(const char* env = std::getenv("ROCPROFILER_REPLAY_HOST_BUDGET_MB"); env != nullptr && *env)
-    {
-        char* end = nullptr;
-        auto  mb  = std::strtoull(env, &end, 10);
-        if(end != nullptr && *end == '\0') return static_cast<size_t>(mb) * 1024 * 1024;
-        ROCP_LOG(warning) << "ROCPROFILER_REPLAY_HOST_BUDGET_MB='" << env
-                          << "' is not a number of MiB; using the default";
-    }
+    if(auto mb = common::env::get(common::env::settings::replay_host_budget_mb))
+        return static_cast<size_t>(*mb) << 20;
     auto pages     = sysconf(_SC_AVPHYS_PAGES);
     auto page_size = sysconf(_SC_PAGESIZE);
     if(pages <= 0 || page_size <= 0) return size_t{1} << 30;
@@ -55,14 +49,8 @@ snapshot_budget()
 bool
 snapshot_everything()
 {
-    const char* env = std::getenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT");
-    if(env == nullptr || *env == '\0' || std::strcmp(env, "reachable") == 0) return false;
-    if(std::strcmp(env, "all") == 0) return true;
-    common::log::warn_once(
-        "ROCPROFILER_REPLAY_HOST_SNAPSHOT",
-        "[kernel-replay] ROCPROFILER_REPLAY_HOST_SNAPSHOT must be 'reachable' or "
-        "'all'; using 'reachable'");
-    return false;
+    return common::env::get(common::env::settings::replay_host_snapshot) ==
+           common::env::snapshot_scope::all;
 }
 
 // The live allocation that contains `address`, if any.

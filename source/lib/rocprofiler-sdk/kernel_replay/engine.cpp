@@ -1,5 +1,6 @@
 #include "kernel_replay/engine.hpp"
 
+#include "common/environment.hpp"
 #include "common/logging.hpp"
 #include "context/context.hpp"
 #include "kernel_replay/local_context.hpp"
@@ -8,7 +9,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -98,25 +98,11 @@ public:
 };
 
 // ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS bounds the wait for earlier work of the agent before the
-// snapshot; default 30000 ms. Read per window (a getenv next to a replay costs nothing).
+// snapshot. Read per window (a getenv next to a replay costs nothing; tests change it).
 uint64_t
 drain_timeout_ns()
 {
-    constexpr uint64_t default_ms = 30000;
-    auto               ms         = default_ms;
-    if(const char* env = std::getenv("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS"); env != nullptr && *env)
-    {
-        char* end   = nullptr;
-        auto  value = std::strtoull(env, &end, 10);
-        if(end != nullptr && *end == '\0')
-            ms = value;
-        else
-            common::log::warn_once("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS",
-                                   "[kernel-replay] ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS='" +
-                                       std::string{env} +
-                                       "' is not a number of milliseconds; using 30000");
-    }
-    return ms * 1000 * 1000;
+    return common::env::get(common::env::settings::replay_drain_timeout_ms) * 1000 * 1000;
 }
 
 // The context that owns the domain, when it is active and covers CONFIG (the activation key).

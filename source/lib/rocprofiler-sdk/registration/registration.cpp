@@ -1,6 +1,7 @@
 #include "registration/registration.hpp"
 
 #include "buffer/buffer.hpp"
+#include "common/environment.hpp"
 #include "common/logging.hpp"
 #include "context/context.hpp"
 #include "registration/shutdown.hpp"
@@ -81,24 +82,6 @@ add_candidate(std::vector<client*>& out, rocprofiler_configure_func_t func, std:
     out.emplace_back(entry);
 }
 
-// Every entry of a colon-separated list, the last one included; empty entries are skipped.
-std::vector<std::string>
-split_paths(const char* value)
-{
-    auto result = std::vector<std::string>{};
-    if(value == nullptr) return result;
-    auto text  = std::string_view{value};
-    auto start = size_t{0};
-    while(start <= text.size())
-    {
-        auto end = text.find(':', start);
-        if(end == std::string_view::npos) end = text.size();
-        if(end > start) result.emplace_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return result;
-}
-
 int
 collect_loaded_object(struct dl_phdr_info* info, size_t, void* data)
 {
@@ -115,7 +98,7 @@ discover()
     if(auto* forced = get_registry().forced)
         add_candidate(found, forced, "rocprofiler_force_configure");
 
-    for(const auto& path : split_paths(std::getenv("ROCP_TOOL_LIBRARIES")))
+    for(const auto& path : common::env::get(common::env::settings::tool_libraries))
     {
         void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
         if(handle == nullptr)
