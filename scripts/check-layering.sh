@@ -5,8 +5,11 @@
 #  1. The backend-neutral core (everything under source/lib/rocprofiler-sdk/ except the backends
 #     cuda/ and host/, and except unit tests, which run on the host device) includes no device
 #     header: no CUDA, no CUPTI, no host-device runtime.
-#  2. The host device runtime (host/runtime/) knows nothing of the profiler: the one header it may
-#     include from the SDK is host/adapter.hpp, the hook that attaches the profiler.
+#  2. The host device runtime (host/runtime/) knows nothing of the profiler: the headers it may
+#     include from the SDK are host/adapter.hpp, the hook that attaches the profiler, and
+#     common/environment.hpp, the library's one registry of environment variables, which holds the
+#     runtime's own documented variables (ROCPROFILER_HOST_WORKERS, ..._SHUTDOWN_TIMEOUT_MS) so
+#     that they are read and rejected like every other; it depends on the standard library only.
 #  3. CUDA and CUPTI headers appear only in source/lib/rocprofiler-sdk/cuda/ and in tests/cuda/.
 #  4. Public headers include only public headers and the C library.
 #  5. Tools (the rocprofv3 tool library, the samples, the test tools) use the public API only.
@@ -34,7 +37,7 @@ done < <(includes ${core_files} | grep -E '<(cuda|cupti|nvperf)[^>]*>|host/runti
 while IFS= read -r line; do
     [ -n "${line}" ] && violation "rule 2 (host runtime includes the SDK): ${line}"
 done < <(includes $(find "${lib}/host/runtime" -type f \( -name '*.cpp' -o -name '*.hpp' \) -not -path '*/tests/*') |
-         grep '"' | grep -vE '"rocprofiler-sdk/host/(runtime/[a-z_]+\.hpp|adapter\.hpp)"')
+         grep '"' | grep -vE '"rocprofiler-sdk/(host/(runtime/[a-z_]+\.hpp|adapter\.hpp)|common/environment\.hpp)"')
 
 while IFS= read -r line; do
     [ -n "${line}" ] && violation "rule 3 (CUDA header outside cuda/): ${line}"

@@ -1,3 +1,4 @@
+#include "rocprofiler-sdk/common/environment.hpp"
 #include "rocprofiler-sdk/host/adapter.hpp"
 #include "rocprofiler-sdk/host/runtime/allocation_registry.hpp"
 #include "rocprofiler-sdk/host/runtime/kernel_registry.hpp"
@@ -6,9 +7,7 @@
 #include "rocprofiler-sdk/host/runtime/wait.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstddef>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -26,28 +25,6 @@ constexpr auto min_dispatch_params_size =
     offsetof(rocprofiler_host_dispatch_params_t, completion_signal) +
     sizeof(rocprofiler_host_signal_t);
 
-// Reads a positive integer from the environment; nullopt when unset, with a warning when malformed.
-std::optional<uint64_t>
-positive_env(const char* name, uint64_t max_value)
-{
-    const char* text = std::getenv(name);
-    if(!text || text[0] == '\0') return std::nullopt;
-    char* end  = nullptr;
-    errno      = 0;
-    auto value = std::strtoull(text, &end, 10);
-    if(errno != 0 || *end != '\0' || text[0] == '-' || value == 0 || value > max_value)
-    {
-        std::fprintf(
-            stderr,
-            "[rocprofiler-sdk-host] ignoring %s=\"%s\": expected an integer in [1, %llu]\n",
-            name,
-            text,
-            static_cast<unsigned long long>(max_value));
-        return std::nullopt;
-    }
-    return value;
-}
-
 uint32_t
 cpu_count()
 {
@@ -58,8 +35,8 @@ uint32_t
 resolve_worker_count(uint32_t requested)
 {
     if(requested > 0) return requested;
-    if(auto env = positive_env("ROCPROFILER_HOST_WORKERS", 4096))
-        return static_cast<uint32_t>(*env);
+    if(auto configured = common::env::get(common::env::settings::host_workers))
+        return static_cast<uint32_t>(*configured);
     return std::max<uint32_t>(cpu_count(), 2);
 }
 
@@ -571,13 +548,8 @@ device::shutdown(uint64_t timeout_ns)
 device&
 process_device()
 {
-    static const uint64_t shutdown_timeout_ns = []
-    {
-        constexpr auto default_timeout_ms = uint64_t{5000};
-        auto timeout_ms = positive_env("ROCPROFILER_HOST_SHUTDOWN_TIMEOUT_MS", uint64_t{1} << 40)
-                              .value_or(default_timeout_ms);
-        return timeout_ms * 1000000;
-    }();
+    static const uint64_t shutdown_timeout_ns =
+        common::env::get(common::env::settings::host_shutdown_timeout_ms) * 1000000;
     static device* const instance = []
     {
         auto options                = device_options{};
