@@ -102,8 +102,7 @@ invalid_message(const setting& def, std::string_view variable, const char* value
     message += accepted_values(def);
     if(!why.empty()) message += " (" + why + ")";
     message += "; using the default ";
-    message += def.computed_default ? "(" + std::string{def.default_text} + ")"
-                                    : std::string{def.default_text};
+    message += def.computed_default ? "(" + default_text(def) + ")" : default_text(def);
     return message;
 }
 
@@ -134,42 +133,30 @@ process_environment()
 std::string
 accepted_values(const setting& def)
 {
-    switch(def.type)
-    {
-    case value_type::flag:
-    {
-        auto all = std::vector<std::string_view>{};
-        for(size_t i = 0; i < true_names.size(); ++i)
-        {
-            all.emplace_back(true_names[i]);
-            all.emplace_back(false_names[i]);
-        }
-        return "one of " + joined(all);
-    }
-    case value_type::number:
+    if(def.type == value_type::number)
     {
         auto text = def.maximum == UINT64_MAX
                         ? "an integer of " + std::to_string(def.minimum) + " or more"
                         : "an integer from " + std::to_string(def.minimum) + " to " +
                               std::to_string(def.maximum);
-        if(!def.unit.empty()) text += " (" + std::string{def.unit} + ")";
-        return text;
+        return def.unit.empty() ? text : text + " (" + std::string{def.unit} + ")";
     }
-    case value_type::choice:
-    {
-        auto listed = std::vector<std::string_view>{};
-        for(const auto& entry : def.choices)
-            if(!entry.alias) listed.emplace_back(entry.name);
-        return "one of " + joined(listed);
-    }
-    case value_type::text:
-        return "any text";
-    case value_type::regex:
-        return "an ECMAScript regular expression";
-    case value_type::path_list:
-        return "paths separated by ':'";
-    }
-    return {};
+    auto listed = std::vector<std::string_view>{};
+    if(def.type == value_type::flag)
+        for(size_t i = 0; i < true_names.size(); ++i)
+            listed.insert(listed.end(), {true_names[i], false_names[i]});
+    for(const auto& entry : def.choices)
+        if(!entry.alias) listed.emplace_back(entry.name);
+    if(!listed.empty()) return "one of " + joined(listed);
+    if(def.type == value_type::regex) return "an ECMAScript regular expression";
+    return def.type == value_type::path_list ? "paths separated by ':'" : "any text";
+}
+
+std::string
+default_text(const setting& def)
+{
+    if(def.computed_default || !def.default_text.empty()) return std::string{def.default_text};
+    return std::to_string(def.fallback);
 }
 
 outcome

@@ -55,8 +55,8 @@ struct setting
     std::string_view name = {}; // for an indexed family, the prefix: the variable is <name><N>
     value_type       type = value_type::text;
     std::string_view doc  = {}; // one line: what the variable controls
-    // The default as messages and docs/api.md show it. With computed_default, the caller computes
-    // the default and this text says how; the typed get() then returns nullopt when unset.
+    // The default of a choice, text or list, or, with computed_default, how the caller computes
+    // it (the typed get() then returns nullopt when unset); default_text() shows every default.
     std::string_view             default_text     = {};
     uint64_t                     fallback         = 0; // flag (0/1), number, choice value
     bool                         computed_default = false;
@@ -73,6 +73,7 @@ template <typename T> struct typed_setting
     setting def = {};
 };
 
+// The type of a family of regular expressions: get() takes the member's index.
 struct indexed_regex
 {
 };
@@ -91,56 +92,45 @@ struct number_range
 constexpr typed_setting<bool>
 flag(std::string_view name, bool fallback, std::string_view doc)
 {
-    return {{.name         = name,
-             .type         = value_type::flag,
-             .doc          = doc,
-             .default_text = fallback ? "1" : "0",
-             .fallback     = fallback ? 1U : 0U}};
+    return {{.name = name, .type = value_type::flag, .doc = doc, .fallback = fallback ? 1U : 0U}};
+}
+
+constexpr typed_setting<uint64_t>
+number(std::string_view name, uint64_t fallback, number_range range, std::string_view doc)
+{
+    return {{.name     = name,
+             .type     = value_type::number,
+             .doc      = doc,
+             .fallback = fallback,
+             .minimum  = range.minimum,
+             .maximum  = range.maximum,
+             .unit     = range.unit}};
+}
+
+// @p def with a default that the caller computes (@p how says how, for messages and docs).
+constexpr setting
+with_computed_default(setting def, std::string_view how)
+{
+    def.default_text     = how;
+    def.computed_default = true;
+    def.fallback         = 0;
+    return def;
 }
 
 // A flag whose absence means something of its own (@p unset_means).
 constexpr typed_setting<std::optional<bool>>
 flag_or_unset(std::string_view name, std::string_view unset_means, std::string_view doc)
 {
-    return {{.name             = name,
-             .type             = value_type::flag,
-             .doc              = doc,
-             .default_text     = unset_means,
-             .computed_default = true}};
+    return {with_computed_default(flag(name, false, doc).def, unset_means)};
 }
 
-constexpr typed_setting<uint64_t>
-number(std::string_view name,
-       uint64_t         fallback,
-       std::string_view default_text,
-       number_range     range,
-       std::string_view doc)
-{
-    return {{.name         = name,
-             .type         = value_type::number,
-             .doc          = doc,
-             .default_text = default_text,
-             .fallback     = fallback,
-             .minimum      = range.minimum,
-             .maximum      = range.maximum,
-             .unit         = range.unit}};
-}
-
-// A number whose default the caller computes (@p computed: how).
 constexpr typed_setting<std::optional<uint64_t>>
 number_or_computed(std::string_view name,
                    std::string_view computed,
                    number_range     range,
                    std::string_view doc)
 {
-    return {{.name             = name,
-             .type             = value_type::number,
-             .doc              = doc,
-             .default_text     = computed,
-             .computed_default = true,
-             .minimum          = range.minimum,
-             .maximum          = range.maximum,
-             .unit             = range.unit}};
+    return {with_computed_default(number(name, 0, range, doc).def, computed)};
 }
 
 // @p names must outlive the setting (a namespace-scope array); @p fallback must be one of them.
@@ -176,11 +166,10 @@ path_list(std::string_view name, std::string_view doc)
 constexpr typed_setting<indexed_regex>
 indexed_regex_family(std::string_view prefix, std::string_view default_text, std::string_view doc)
 {
-    return {{.name         = prefix,
-             .type         = value_type::regex,
-             .doc          = doc,
-             .default_text = default_text,
-             .indexed      = true}};
+    auto def    = text(prefix, default_text, doc).def;
+    def.type    = value_type::regex;
+    def.indexed = true;
+    return {def};
 }
 
 // The values of the choice settings.
@@ -245,184 +234,70 @@ inline constexpr auto shadow_placement =
 inline constexpr auto snapshot_scope = std::array<choice_name, 2>{{{"reachable", 0}, {"all", 1}}};
 } // namespace names
 
-// The registry. docs/api.md lists the same variables in the same order.
+// The registry, one setting a line; docs/api.md lists the same variables in the same order.
 namespace settings
 {
-// --- core ---
-inline constexpr auto tool_libraries =
-    path_list("ROCP_TOOL_LIBRARIES", "tool libraries to load, `:`-separated");
-inline constexpr auto log_level =
-    choice("ROCPROFILER_LOG_LEVEL",
-           names::log_level,
-           static_cast<log::level>(1),
-           "least severe log level printed to stderr (`warn` and `0`-`4` are accepted too)");
+// clang-format off
+inline constexpr auto tool_libraries              = path_list("ROCP_TOOL_LIBRARIES", "tool libraries to load, `:`-separated");
+inline constexpr auto log_level                   = choice("ROCPROFILER_LOG_LEVEL", names::log_level, static_cast<log::level>(1), "least severe log level printed to stderr (`warn` and `0`-`4` are accepted too)");
+inline constexpr auto host_workers                = number_or_computed("ROCPROFILER_HOST_WORKERS", "hardware threads, at least 2", {1, 4096, "threads"}, "worker threads of the host device");
+inline constexpr auto host_shutdown_timeout_ms    = number("ROCPROFILER_HOST_SHUTDOWN_TIMEOUT_MS", 5000, {1, max_scaled, "ms"}, "how long exit waits for host-device work");
+inline constexpr auto host_counter_slots          = number("ROCPROFILER_HOST_COUNTER_SLOTS", 4, {1, 64, "slots"}, "counter slots per pass of the host device");
+inline constexpr auto replay_drain_timeout_ms     = number("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS", 30000, {0, max_scaled, "ms"}, "how long kernel replay waits for an agent to drain before it declines");
+inline constexpr auto replay_host_budget_mb       = number_or_computed("ROCPROFILER_REPLAY_HOST_BUDGET_MB", "half of the memory available when a snapshot is taken", {0, max_scaled, "MiB"}, "host memory that replay snapshots of the host device may use");
+inline constexpr auto replay_host_snapshot        = choice("ROCPROFILER_REPLAY_HOST_SNAPSHOT", names::snapshot_scope, snapshot_scope::reachable, "which host-device allocations a replay snapshot covers: the reachable ones or all");
+inline constexpr auto cuda_agents                 = flag_or_unset("ROCPROFILER_CUDA_AGENTS", "only when the process has loaded the driver", "`1`: list CUDA devices even in a process that has not loaded the driver; `0`: never");
+inline constexpr auto cupti_library               = text("ROCPROFILER_CUPTI_LIBRARY", "found by name", "path of libcupti, when it is not found by name");
+inline constexpr auto cuda_cupti                  = flag("ROCPROFILER_CUDA_CUPTI", true, "`0`: no CUPTI; kernel timestamps come from CUDA events");
+inline constexpr auto cuda_timestamps             = choice("ROCPROFILER_CUDA_TIMESTAMPS", names::timestamp_source, timestamp_source::cupti, "kernel timestamps from CUPTI records, or from events (experimental; docs/cuda.md)");
+inline constexpr auto cuda_flush                  = choice("ROCPROFILER_CUDA_FLUSH", names::flush_mode, flush_mode::owner, "who flushes CUPTI's activity buffers; `loop` is a diagnostic (docs/cuda.md)");
+inline constexpr auto cuda_flush_period_ms        = number_or_computed("ROCPROFILER_CUDA_FLUSH_PERIOD_MS", "1 (0 with ROCPROFILER_CUDA_FLUSH=loop)", {0, UINT32_MAX, "ms"}, "CUPTI's worker flush period (0: CUPTI's heuristics)");
+inline constexpr auto cuda_buffer_records         = number_or_computed("ROCPROFILER_CUDA_BUFFER_RECORDS", "1 (0 with ROCPROFILER_CUDA_FLUSH=loop)", {0, UINT64_MAX, "records"}, "records per CUPTI activity buffer (0: as many as fit)");
+inline constexpr auto cuda_record_wait_ms         = number("ROCPROFILER_CUDA_RECORD_WAIT_MS", 500, {0, max_scaled, "ms"}, "how long an execution waits for its CUPTI record before it takes event times");
+inline constexpr auto cuda_per_thread_buffers     = flag_or_unset("ROCPROFILER_CUDA_PER_THREAD_BUFFERS", "CUPTI's default (1)", "CUPTI's per-thread activity buffers, for comparison");
+inline constexpr auto cuda_timing_stats           = flag("ROCPROFILER_CUDA_TIMING_STATS", false, "`1`: print `[cuda-timing]`, `[cuda-replay-memory]` and `[cuda-metrics]` statistics at exit");
+inline constexpr auto cuda_metric_filter_device   = indexed_regex_family("ROCPROFILER_CUDA_METRIC_FILTER_DEVICE", "every metric", "CUDA device N lists only the metrics whose name contains a match");
+inline constexpr auto cuda_cache_control          = choice("ROCPROFILER_CUDA_CACHE_CONTROL", names::cache_control, cache_control::all, "`all`: flush L2 before every counted execution; `none`: measure caches as they are");
+inline constexpr auto cuda_counter_schedule       = choice("ROCPROFILER_CUDA_COUNTER_SCHEDULE", names::counter_schedule, counter_schedule::dispatch, "`dispatch`: the counted passes of a replayed dispatch are one CUPTI replay cycle over the union of the agent's configurations (docs/cuda.md); `pass`: each pass measures its own configuration");
+inline constexpr auto cuda_range_mode             = choice("ROCPROFILER_CUDA_RANGE_MODE", names::range_mode, range_mode::automatic, "CUPTI range of a counted execution");
+inline constexpr auto replay_shadow               = choice("ROCPROFILER_REPLAY_SHADOW", names::shadow_placement, shadow_placement::automatic, "where CUDA replay snapshots go (`auto`: device memory when it fits)");
+inline constexpr auto replay_shadow_pool_mb       = number("ROCPROFILER_REPLAY_SHADOW_POOL_MB", 2048, {0, max_scaled, "MiB"}, "shadow memory a CUDA context keeps between replayed dispatches (0: free after each)");
+inline constexpr auto replay_drain_spin_us        = number("ROCPROFILER_REPLAY_DRAIN_SPIN_US", 200, {0, max_scaled, "us"}, "how long the replaying thread polls for the CUDA drain before it sleeps");
+inline constexpr auto replay_drain_worker_spin_us = number("ROCPROFILER_REPLAY_DRAIN_WORKER_SPIN_US", 0, {0, max_scaled, "us"}, "how long a CUDA drain worker polls for its next request (burns a core)");
+inline constexpr auto replay_batch_min            = number("ROCPROFILER_REPLAY_BATCH_MIN", 8, {0, UINT64_MAX, "copies"}, "copies from which a CUDA snapshot goes in one `cuMemcpyBatchAsync` (0: never)");
+inline constexpr auto replay_merge_adjacent       = flag("ROCPROFILER_REPLAY_MERGE_ADJACENT", false, "`1`: one CUDA copy over adjacent allocations (for allocators that carve one reservation)");
+inline constexpr auto replay_allow_host_memory    = flag("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", false, "`1`: replay kernels that receive pinned host memory (their host writes are not restored)");
+// clang-format on
 
-// --- host reference device ---
-inline constexpr auto host_workers             = number_or_computed("ROCPROFILER_HOST_WORKERS",
-                                                        "hardware threads, at least 2",
-                                                        {1, 4096, "threads"},
-                                                        "worker threads of the host device");
-inline constexpr auto host_shutdown_timeout_ms = number("ROCPROFILER_HOST_SHUTDOWN_TIMEOUT_MS",
-                                                        5000,
-                                                        "5000",
-                                                        {1, max_scaled, "ms"},
-                                                        "how long exit waits for host-device work");
-inline constexpr auto host_counter_slots       = number("ROCPROFILER_HOST_COUNTER_SLOTS",
-                                                  4,
-                                                  "4",
-                                                  {1, 64, "slots"},
-                                                  "counter slots per pass of the host device");
-
-// --- kernel replay ---
-inline constexpr auto replay_drain_timeout_ms =
-    number("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS",
-           30000,
-           "30000",
-           {0, max_scaled, "ms"},
-           "how long kernel replay waits for an agent to drain before it declines");
-inline constexpr auto replay_host_budget_mb =
-    number_or_computed("ROCPROFILER_REPLAY_HOST_BUDGET_MB",
-                       "half of the memory available when a snapshot is taken",
-                       {0, max_scaled, "MiB"},
-                       "host memory that replay snapshots of the host device may use");
-inline constexpr auto replay_host_snapshot =
-    choice("ROCPROFILER_REPLAY_HOST_SNAPSHOT",
-           names::snapshot_scope,
-           snapshot_scope::reachable,
-           "which host-device allocations a replay snapshot covers: the reachable ones or all");
-
-// --- CUDA backend ---
-inline constexpr auto cuda_agents = flag_or_unset(
-    "ROCPROFILER_CUDA_AGENTS",
-    "only when the process has loaded the driver",
-    "`1`: list CUDA devices even in a process that has not loaded the driver; `0`: never");
-inline constexpr auto cupti_library = text(
-    "ROCPROFILER_CUPTI_LIBRARY", "found by name", "path of libcupti, when it is not found by name");
-inline constexpr auto cuda_cupti =
-    flag("ROCPROFILER_CUDA_CUPTI", true, "`0`: no CUPTI; kernel timestamps come from CUDA events");
-inline constexpr auto cuda_timestamps =
-    choice("ROCPROFILER_CUDA_TIMESTAMPS",
-           names::timestamp_source,
-           timestamp_source::cupti,
-           "kernel timestamps from CUPTI records, or from events (experimental; docs/cuda.md)");
-inline constexpr auto cuda_flush =
-    choice("ROCPROFILER_CUDA_FLUSH",
-           names::flush_mode,
-           flush_mode::owner,
-           "who flushes CUPTI's activity buffers; `loop` is a diagnostic (docs/cuda.md)");
-inline constexpr auto cuda_flush_period_ms =
-    number_or_computed("ROCPROFILER_CUDA_FLUSH_PERIOD_MS",
-                       "1 (0 with ROCPROFILER_CUDA_FLUSH=loop)",
-                       {0, UINT32_MAX, "ms"},
-                       "CUPTI's worker flush period (0: CUPTI's heuristics)");
-inline constexpr auto cuda_buffer_records =
-    number_or_computed("ROCPROFILER_CUDA_BUFFER_RECORDS",
-                       "1 (0 with ROCPROFILER_CUDA_FLUSH=loop)",
-                       {0, UINT64_MAX, "records"},
-                       "records per CUPTI activity buffer (0: as many as fit)");
-inline constexpr auto cuda_record_wait_ms =
-    number("ROCPROFILER_CUDA_RECORD_WAIT_MS",
-           500,
-           "500",
-           {0, max_scaled, "ms"},
-           "how long an execution waits for its CUPTI record before it takes event times");
-inline constexpr auto cuda_per_thread_buffers =
-    flag_or_unset("ROCPROFILER_CUDA_PER_THREAD_BUFFERS",
-                  "CUPTI's default (1)",
-                  "CUPTI's per-thread activity buffers, for comparison");
-inline constexpr auto cuda_timing_stats = flag(
-    "ROCPROFILER_CUDA_TIMING_STATS",
-    false,
-    "`1`: print `[cuda-timing]`, `[cuda-replay-memory]` and `[cuda-metrics]` statistics at exit");
-inline constexpr auto cuda_metric_filter_device =
-    indexed_regex_family("ROCPROFILER_CUDA_METRIC_FILTER_DEVICE",
-                         "every metric",
-                         "CUDA device N lists only the metrics whose name contains a match");
-inline constexpr auto cuda_cache_control =
-    choice("ROCPROFILER_CUDA_CACHE_CONTROL",
-           names::cache_control,
-           cache_control::all,
-           "`all`: flush L2 before every counted execution; `none`: measure caches as they are");
-inline constexpr auto cuda_counter_schedule =
-    choice("ROCPROFILER_CUDA_COUNTER_SCHEDULE",
-           names::counter_schedule,
-           counter_schedule::dispatch,
-           "`dispatch`: the counted passes of a replayed dispatch are one CUPTI replay cycle over "
-           "the union of the agent's configurations (docs/cuda.md); `pass`: each pass measures "
-           "its own configuration");
-inline constexpr auto cuda_range_mode = choice("ROCPROFILER_CUDA_RANGE_MODE",
-                                               names::range_mode,
-                                               range_mode::automatic,
-                                               "CUPTI range of a counted execution");
-inline constexpr auto replay_shadow =
-    choice("ROCPROFILER_REPLAY_SHADOW",
-           names::shadow_placement,
-           shadow_placement::automatic,
-           "where CUDA replay snapshots go (`auto`: device memory when it fits)");
-inline constexpr auto replay_shadow_pool_mb =
-    number("ROCPROFILER_REPLAY_SHADOW_POOL_MB",
-           2048,
-           "2048",
-           {0, max_scaled, "MiB"},
-           "shadow memory a CUDA context keeps between replayed dispatches (0: free after each)");
-inline constexpr auto replay_drain_spin_us =
-    number("ROCPROFILER_REPLAY_DRAIN_SPIN_US",
-           200,
-           "200",
-           {0, max_scaled, "us"},
-           "how long the replaying thread polls for the CUDA drain before it sleeps");
-inline constexpr auto replay_drain_worker_spin_us =
-    number("ROCPROFILER_REPLAY_DRAIN_WORKER_SPIN_US",
-           0,
-           "0",
-           {0, max_scaled, "us"},
-           "how long a CUDA drain worker polls for its next request (burns a core)");
-inline constexpr auto replay_batch_min =
-    number("ROCPROFILER_REPLAY_BATCH_MIN",
-           8,
-           "8",
-           {0, UINT64_MAX, "copies"},
-           "copies from which a CUDA snapshot goes in one `cuMemcpyBatchAsync` (0: never)");
-inline constexpr auto replay_merge_adjacent = flag(
-    "ROCPROFILER_REPLAY_MERGE_ADJACENT",
-    false,
-    "`1`: one CUDA copy over adjacent allocations (for allocators that carve one reservation)");
-inline constexpr auto replay_allow_host_memory = flag(
-    "ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY",
-    false,
-    "`1`: replay kernels that receive pinned host memory (their host writes are not restored)");
-
-inline constexpr auto all = std::to_array<const setting*>({
-    &tool_libraries.def,
-    &log_level.def,
-    &host_workers.def,
-    &host_shutdown_timeout_ms.def,
-    &host_counter_slots.def,
-    &replay_drain_timeout_ms.def,
-    &replay_host_budget_mb.def,
-    &replay_host_snapshot.def,
-    &cuda_agents.def,
-    &cupti_library.def,
-    &cuda_cupti.def,
-    &cuda_timestamps.def,
-    &cuda_flush.def,
-    &cuda_flush_period_ms.def,
-    &cuda_buffer_records.def,
-    &cuda_record_wait_ms.def,
-    &cuda_per_thread_buffers.def,
-    &cuda_timing_stats.def,
-    &cuda_metric_filter_device.def,
-    &cuda_cache_control.def,
-    &cuda_counter_schedule.def,
-    &cuda_range_mode.def,
-    &replay_shadow.def,
-    &replay_shadow_pool_mb.def,
-    &replay_drain_spin_us.def,
-    &replay_drain_worker_spin_us.def,
-    &replay_batch_min.def,
-    &replay_merge_adjacent.def,
-    &replay_allow_host_memory.def,
-});
+inline constexpr auto all = std::to_array<const setting*>({&tool_libraries.def,
+                                                           &log_level.def,
+                                                           &host_workers.def,
+                                                           &host_shutdown_timeout_ms.def,
+                                                           &host_counter_slots.def,
+                                                           &replay_drain_timeout_ms.def,
+                                                           &replay_host_budget_mb.def,
+                                                           &replay_host_snapshot.def,
+                                                           &cuda_agents.def,
+                                                           &cupti_library.def,
+                                                           &cuda_cupti.def,
+                                                           &cuda_timestamps.def,
+                                                           &cuda_flush.def,
+                                                           &cuda_flush_period_ms.def,
+                                                           &cuda_buffer_records.def,
+                                                           &cuda_record_wait_ms.def,
+                                                           &cuda_per_thread_buffers.def,
+                                                           &cuda_timing_stats.def,
+                                                           &cuda_metric_filter_device.def,
+                                                           &cuda_cache_control.def,
+                                                           &cuda_counter_schedule.def,
+                                                           &cuda_range_mode.def,
+                                                           &replay_shadow.def,
+                                                           &replay_shadow_pool_mb.def,
+                                                           &replay_drain_spin_us.def,
+                                                           &replay_drain_worker_spin_us.def,
+                                                           &replay_batch_min.def,
+                                                           &replay_merge_adjacent.def,
+                                                           &replay_allow_host_memory.def});
 } // namespace settings
 
 // --- reading ---------------------------------------------------------------------------------
@@ -453,6 +328,9 @@ outcome check(const setting& def, std::string_view variable, const char* value);
 
 // What the setting accepts, as messages and docs/api.md say it.
 std::string accepted_values(const setting& def);
+
+// The setting's default, as messages and docs/api.md say it.
+std::string default_text(const setting& def);
 
 // check() on the environment's value, reporting an invalid value (warn_once, once per variable).
 outcome read(const setting& def, std::string_view variable, const getenv_function& getenv);

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
@@ -120,7 +121,7 @@ TEST(environment, registry_entries_are_complete_and_unique)
         EXPECT_TRUE(def->name.starts_with("ROCP_") || def->name.starts_with("ROCPROFILER_"));
         EXPECT_TRUE(names.insert(def->name).second) << "listed twice";
         EXPECT_FALSE(def->doc.empty());
-        EXPECT_FALSE(def->default_text.empty());
+        EXPECT_FALSE(env::default_text(*def).empty());
         EXPECT_FALSE(env::accepted_values(*def).empty());
         if(def->type == env::value_type::number)
         {
@@ -129,7 +130,6 @@ TEST(environment, registry_entries_are_complete_and_unique)
             {
                 EXPECT_GE(def->fallback, def->minimum);
                 EXPECT_LE(def->fallback, def->maximum);
-                EXPECT_EQ(def->default_text, std::to_string(def->fallback));
             }
         }
         if(def->type == env::value_type::choice)
@@ -199,7 +199,7 @@ TEST(environment, every_setting_rejects_bad_values_with_one_message)
             EXPECT_EQ(msg.find(variable + "='" + value + "' is not valid: expected "), 0U) << msg;
             EXPECT_NE(msg.find(env::accepted_values(*def)), std::string::npos) << msg;
             EXPECT_NE(msg.find("; using the default "), std::string::npos) << msg;
-            EXPECT_NE(msg.find(def->default_text), std::string::npos) << msg;
+            EXPECT_NE(msg.find(env::default_text(*def)), std::string::npos) << msg;
             ++rejected;
         }
     }
@@ -288,6 +288,27 @@ TEST(environment, a_bad_value_is_warned_once_and_the_default_is_used)
         << err;
 }
 
+// The log level is read by the log itself: its bad value goes straight to stderr (no recursion).
+TEST(environment, a_bad_log_level_is_reported_without_the_log)
+{
+    namespace log = rocprofiler::common::log;
+    ::setenv("ROCPROFILER_LOG_LEVEL", "Loud", 1);
+    testing::internal::CaptureStderr();
+    log::reset_level_from_environment();
+    const auto level = log::current_level();
+    const auto err   = testing::internal::GetCapturedStderr();
+    ::setenv("ROCPROFILER_LOG_LEVEL", "TRACE", 1);
+    log::reset_level_from_environment();
+    EXPECT_EQ(log::current_level(), log::level::trace);
+    ::unsetenv("ROCPROFILER_LOG_LEVEL");
+    log::reset_level_from_environment();
+
+    EXPECT_EQ(level, log::level::warning);
+    EXPECT_EQ(err,
+              "[rocprofiler-sdk][warning] ROCPROFILER_LOG_LEVEL='Loud' is not valid: expected one "
+              "of error, warning, info, debug, trace; using the default warning\n");
+}
+
 // --- docs/api.md ---------------------------------------------------------------------------------
 
 namespace
@@ -329,12 +350,11 @@ documented_type(const env::setting& def)
 std::string
 documented_row(const env::setting& def)
 {
-    const auto literal = !def.computed_default && (def.type == env::value_type::flag ||
+    const auto literal  = !def.computed_default && (def.type == env::value_type::flag ||
                                                    def.type == env::value_type::number ||
                                                    def.type == env::value_type::choice);
-    auto       name    = std::string{def.name} + (def.indexed ? "<N>" : "");
-    auto       fallback =
-        literal ? "`" + std::string{def.default_text} + "`" : std::string{def.default_text};
+    auto       name     = std::string{def.name} + (def.indexed ? "<N>" : "");
+    auto       fallback = literal ? "`" + env::default_text(def) + "`" : env::default_text(def);
     return "| `" + name + "` | " + documented_type(def) + " | " + fallback + " | " +
            std::string{def.doc} + " |";
 }
