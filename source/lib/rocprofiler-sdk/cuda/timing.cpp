@@ -4,6 +4,7 @@
 
 #include "common/logging.hpp"
 #include "common/time.hpp"
+#include "cuda/cupti_loader.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/record_matcher.hpp"
@@ -377,33 +378,6 @@ on_api_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId, const void
     {
         this_thread_runtime_id = (info->callbackSite == CUPTI_API_ENTER) ? info->correlationId : 0;
     }
-}
-
-void*
-open_cupti()
-{
-    auto candidates = std::vector<std::string>{};
-    if(const char* env = std::getenv("ROCPROFILER_CUPTI_LIBRARY"); env != nullptr && *env)
-        candidates.emplace_back(env);
-    candidates.emplace_back("libcupti.so.13");
-    candidates.emplace_back("libcupti.so");
-#if defined(ROCPROFILER_CUPTI_DEFAULT_LIBRARY)
-    if(std::string_view{ROCPROFILER_CUPTI_DEFAULT_LIBRARY}.size() > 0)
-        candidates.emplace_back(ROCPROFILER_CUPTI_DEFAULT_LIBRARY);
-#endif
-#if defined(ROCPROFILER_CUPTI_DEFAULT_DIR)
-    candidates.emplace_back(std::string{ROCPROFILER_CUPTI_DEFAULT_DIR} + "/libcupti.so.13");
-    candidates.emplace_back(std::string{ROCPROFILER_CUPTI_DEFAULT_DIR} + "/libcupti.so");
-#endif
-    candidates.emplace_back("/usr/local/cuda/lib64/libcupti.so");
-    candidates.emplace_back("/usr/local/cuda/extras/CUPTI/lib64/libcupti.so");
-    for(const auto& path : candidates)
-        if(void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL); handle != nullptr)
-        {
-            ROCP_LOG(debug) << "cuda: CUPTI from " << path;
-            return handle;
-        }
-    return nullptr;
 }
 
 std::string
@@ -1013,13 +987,6 @@ print_stats()
                  static_cast<unsigned long long>(s.record_timeouts));
 }
 } // namespace
-
-void*
-cupti_library()
-{
-    static void* handle = open_cupti();
-    return handle;
-}
 
 void
 initialize()

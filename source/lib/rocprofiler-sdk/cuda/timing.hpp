@@ -25,10 +25,6 @@ void initialize();
 // True when CUPTI is loaded and collecting kernel records.
 bool cupti_active();
 
-// The dlopen handle of libcupti (loaded on first use, whether or not tracing uses it), or nullptr
-// when it cannot be found. Never closed.
-void* cupti_library();
-
 struct clock_anchor;
 struct calibration_entry;
 

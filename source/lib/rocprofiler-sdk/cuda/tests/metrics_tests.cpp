@@ -1,8 +1,10 @@
 // CPU tests of the CUDA metrics layer: CUPTI's profiler host API works from a chip name alone, so
 // the metric list, pass counts and error messages are checked here without a GPU (GH100 is the
 // H100/H200 chip). Skipped when libcupti cannot be loaded.
-#include "cuda/metrics.hpp"
-#include "cuda/timing.hpp"
+#include "cuda/counter_schedule.hpp"
+#include "cuda/cupti_errors.hpp"
+#include "cuda/cupti_loader.hpp"
+#include "cuda/metric_registry.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,7 +20,7 @@ namespace
 bool
 have_cupti()
 {
-    return rocprofiler::cuda::timing::cupti_library() != nullptr;
+    return rocprofiler::cuda::cupti_library() != nullptr;
 }
 
 // Plain counters (no ratios or throughputs), each collectable in one pass by itself, that CUPTI
