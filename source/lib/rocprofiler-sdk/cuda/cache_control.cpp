@@ -50,8 +50,7 @@ DONE:
 bool
 flush_before_counting()
 {
-    static const bool value = settings::read_cache_control_flush();
-    return value;
+    return settings::read_once<settings::read_cache_control_flush>();
 }
 
 void

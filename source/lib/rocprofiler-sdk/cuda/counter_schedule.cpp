@@ -96,16 +96,11 @@ open_cycle(context_profiler&                  prof,
 // Runs the next CUPTI pass of the open cycle; after the last one, decodes the cycle and answers
 // every waiting execution.
 CUresult
-run_cycle_pass(context_profiler&                  prof,
-               counting_state&                    st,
-               int                                device,
-               CUstream                           stream,
-               const dispatch::execution_request& request,
-               const std::function<CUresult()>&   launch,
-               measurement&                       out)
+run_cycle_pass(context_profiler& prof, counting_state& st, const counted_execution& exec)
 {
-    auto       timer = phase_timer{phases().cycle_pass};
-    const auto run   = run_counted(prof, device, stream, launch);
+    const auto& [device, stream, request, launch, out] = exec;
+    auto       timer                                   = phase_timer{phases().cycle_pass};
+    const auto run                                     = run_counted(prof, device, stream, launch);
     if(run.started != CUPTI_SUCCESS)
     {
         out.error = explain("cuptiRangeProfilerStart", run.started);
@@ -161,8 +156,7 @@ run_cycle_pass(context_profiler&                  prof,
 bool
 schedule_per_dispatch()
 {
-    static const bool value = settings::read_counter_schedule_per_dispatch();
-    return value;
+    return settings::read_once<settings::read_counter_schedule_per_dispatch>();
 }
 
 bool
@@ -202,15 +196,10 @@ end_cycle(context_profiler&                         prof,
 }
 
 std::optional<CUresult>
-measure_in_cycle(context_profiler&                  prof,
-                 counting_state&                    st,
-                 int                                device,
-                 CUstream                           stream,
-                 const dispatch::execution_request& request,
-                 const std::function<CUresult()>&   launch,
-                 measurement&                       out)
+measure_in_cycle(context_profiler& prof, counting_state& st, const counted_execution& exec)
 {
-    auto names = names_of(request);
+    const auto& [device, stream, request, launch, out] = exec;
+    auto names                                         = names_of(request);
     if(st.phase == cycle_phase::interrupted)
         end_cycle(prof,
                   st,
@@ -250,6 +239,6 @@ measure_in_cycle(context_profiler&                  prof,
             return launch();
         }
     }
-    return run_cycle_pass(prof, st, device, stream, request, launch, out);
+    return run_cycle_pass(prof, st, exec);
 }
 } // namespace rocprofiler::cuda::metrics

@@ -40,18 +40,25 @@ struct dispatch_counting::state
     std::vector<waiting_execution> waiting = {};
 };
 
+// One counted execution as the schedules see it: where it runs, what it asks for, how to launch
+// it, and where its measurement goes.
+struct counted_execution
+{
+    int                                device;
+    CUstream                           stream;
+    const dispatch::execution_request& request;
+    const std::function<CUresult()>&   launch;
+    measurement&                       out;
+};
+
 // Whether replayed dispatches use the per-dispatch schedule (the setting, read once).
 bool schedule_per_dispatch();
 
 // One counted execution of a replayed dispatch under the per-dispatch schedule. Returns the
 // launch's result, or nothing when this execution is to measure its own configuration instead.
-std::optional<CUresult> measure_in_cycle(context_profiler&                  prof,
-                                         dispatch_counting::state&          st,
-                                         int                                device,
-                                         CUstream                           stream,
-                                         const dispatch::execution_request& request,
-                                         const std::function<CUresult()>&   launch,
-                                         measurement&                       out);
+std::optional<CUresult> measure_in_cycle(context_profiler&         prof,
+                                         dispatch_counting::state& st,
+                                         const counted_execution&  exec);
 
 // Ends the dispatch's cycle without values: every waiting execution gets `why` in `resolved`.
 void end_cycle(context_profiler&                         prof,

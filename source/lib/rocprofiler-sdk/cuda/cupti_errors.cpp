@@ -37,4 +37,12 @@ explain(std::string_view call, CUptiResult result)
         return what;
     }
 }
+
+bool
+succeeded(CUptiResult result, std::string_view call, std::string& error)
+{
+    if(result == CUPTI_SUCCESS) return true;
+    error = explain(call, result);
+    return false;
+}
 } // namespace rocprofiler::cuda::metrics

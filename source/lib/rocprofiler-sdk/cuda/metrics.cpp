@@ -14,14 +14,10 @@ namespace
 // The per-pass schedule: the execution measures the configuration of its own request, which must
 // fit in one CUPTI pass. Called with the profiler's lock held, after enable() succeeded.
 CUresult
-measure_own_config(context_profiler&                  prof,
-                   int                                device,
-                   CUstream                           stream,
-                   const dispatch::execution_request& request,
-                   const std::function<CUresult()>&   launch,
-                   measurement&                       out)
+measure_own_config(context_profiler& prof, const counted_execution& exec)
 {
-    auto& cfg = config_for(prof, names_of(request));
+    const auto& [device, stream, request, launch, out] = exec;
+    auto& cfg                                          = config_for(prof, names_of(request));
     if(cfg.error.empty() && cfg.passes != 1)
         out.error = "the configuration needs " + std::to_string(cfg.passes) +
                     " CUPTI passes on this context; one is collected per execution";
@@ -102,15 +98,15 @@ measure(CUcontext                          ctx,
         return launch();
     }
     if(!counting.impl) counting.impl = std::make_unique<dispatch_counting::state>();
-    auto& st = *counting.impl;
-    st.prof  = &prof;
+    auto& st        = *counting.impl;
+    st.prof         = &prof;
+    const auto exec = counted_execution{device, stream, request, launch, out};
     // User ranges (ROCPROFILER_CUDA_RANGE_MODE=user) push a range per counted execution, which
     // only the per-pass path does.
     if(request.replayed && schedule_per_dispatch() && !prof.cycles_off &&
        prof.range != CUPTI_UserRange)
     {
-        if(auto launched = measure_in_cycle(prof, st, device, stream, request, launch, out))
-            return *launched;
+        if(auto launched = measure_in_cycle(prof, st, exec)) return *launched;
     }
     if(prof.cycle_owner != nullptr)
     {
@@ -120,7 +116,7 @@ measure(CUcontext                          ctx,
         prof.cycle_owner        = nullptr;
         prof.needs_reset        = true;
     }
-    return measure_own_config(prof, device, stream, request, launch, out);
+    return measure_own_config(prof, exec);
 }
 
 std::vector<dispatch::deferred_counters>

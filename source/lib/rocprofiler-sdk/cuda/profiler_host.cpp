@@ -88,30 +88,25 @@ host_object::config_image(const std::vector<const char*>& names, std::string& er
     add.pHostObject   = m_object;
     add.ppMetricNames = const_cast<const char**>(names.data());
     add.numMetrics    = names.size();
-    if(auto rc = t.cuptiProfilerHostConfigAddMetrics(&add); rc != CUPTI_SUCCESS)
-    {
-        error = explain("cuptiProfilerHostConfigAddMetrics", rc);
+    if(!succeeded(
+           t.cuptiProfilerHostConfigAddMetrics(&add), "cuptiProfilerHostConfigAddMetrics", error))
         return {};
-    }
     auto size = CUpti_Profiler_Host_GetConfigImageSize_Params{
         CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
     size.pHostObject = m_object;
-    if(auto rc = t.cuptiProfilerHostGetConfigImageSize(&size); rc != CUPTI_SUCCESS)
-    {
-        error = explain("cuptiProfilerHostGetConfigImageSize", rc);
+    if(!succeeded(t.cuptiProfilerHostGetConfigImageSize(&size),
+                  "cuptiProfilerHostGetConfigImageSize",
+                  error))
         return {};
-    }
     auto image = std::vector<uint8_t>(size.configImageSize);
     auto get   = CUpti_Profiler_Host_GetConfigImage_Params{
         CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
     get.pHostObject     = m_object;
     get.configImageSize = image.size();
     get.pConfigImage    = image.data();
-    if(auto rc = t.cuptiProfilerHostGetConfigImage(&get); rc != CUPTI_SUCCESS)
-    {
-        error = explain("cuptiProfilerHostGetConfigImage", rc);
+    if(!succeeded(
+           t.cuptiProfilerHostGetConfigImage(&get), "cuptiProfilerHostGetConfigImage", error))
         return {};
-    }
     return image;
 }
 
@@ -122,11 +117,10 @@ passes_of(std::vector<uint8_t>& image, std::string& error)
         CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
     params.configImageSize = image.size();
     params.pConfigImage    = image.data();
-    if(auto rc = profiler_table().cuptiProfilerHostGetNumOfPasses(&params); rc != CUPTI_SUCCESS)
-    {
-        error = explain("cuptiProfilerHostGetNumOfPasses", rc);
+    if(!succeeded(profiler_table().cuptiProfilerHostGetNumOfPasses(&params),
+                  "cuptiProfilerHostGetNumOfPasses",
+                  error))
         return 0;
-    }
     return static_cast<uint32_t>(params.numOfPasses);
 }
 

@@ -37,25 +37,20 @@ enable(context_profiler& prof, CUcontext ctx, int device)
     auto avail = CUpti_Profiler_GetCounterAvailability_Params{
         CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
     avail.ctx = ctx;
-    if(auto rc = t.cuptiProfilerGetCounterAvailability(&avail); rc != CUPTI_SUCCESS)
-    {
-        prof.error = explain("cuptiProfilerGetCounterAvailability", rc);
+    if(!succeeded(t.cuptiProfilerGetCounterAvailability(&avail),
+                  "cuptiProfilerGetCounterAvailability",
+                  prof.error))
         return;
-    }
     prof.availability.resize(avail.counterAvailabilityImageSize);
     avail.pCounterAvailabilityImage = prof.availability.data();
-    if(auto rc = t.cuptiProfilerGetCounterAvailability(&avail); rc != CUPTI_SUCCESS)
-    {
-        prof.error = explain("cuptiProfilerGetCounterAvailability", rc);
+    if(!succeeded(t.cuptiProfilerGetCounterAvailability(&avail),
+                  "cuptiProfilerGetCounterAvailability",
+                  prof.error))
         return;
-    }
     auto params = CUpti_RangeProfiler_Enable_Params{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     params.ctx  = ctx;
-    if(auto rc = t.cuptiRangeProfilerEnable(&params); rc != CUPTI_SUCCESS)
-    {
-        prof.error = explain("cuptiRangeProfilerEnable", rc);
+    if(!succeeded(t.cuptiRangeProfilerEnable(&params), "cuptiRangeProfilerEnable", prof.error))
         return;
-    }
     prof.object = params.pRangeProfilerObject;
     prof.ctx    = ctx;
     if(settings::read_range_mode_user()) prof.range = CUPTI_UserRange;
@@ -104,11 +99,8 @@ reenable(context_profiler& prof, std::string& error)
     auto        timer = phase_timer{phases().reenable};
     auto off = CUpti_RangeProfiler_Disable_Params{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
     off.pRangeProfilerObject = prof.object;
-    if(auto rc = t.cuptiRangeProfilerDisable(&off); rc != CUPTI_SUCCESS)
-    {
-        error = explain("cuptiRangeProfilerDisable", rc);
+    if(!succeeded(t.cuptiRangeProfilerDisable(&off), "cuptiRangeProfilerDisable", error))
         return false;
-    }
     prof.object = nullptr;
     auto on     = CUpti_RangeProfiler_Enable_Params{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     on.ctx      = prof.ctx;
@@ -136,14 +128,27 @@ size_counter_data(context_profiler& prof, collection_config& cfg, std::string& e
     size.numMetrics           = cfg.name_ptrs.size();
     size.maxNumOfRanges       = 1;
     size.maxNumRangeTreeNodes = 1;
-    if(auto rc = profiler_table().cuptiRangeProfilerGetCounterDataSize(&size); rc != CUPTI_SUCCESS)
-    {
-        error = explain("cuptiRangeProfilerGetCounterDataSize", rc);
+    if(!succeeded(profiler_table().cuptiRangeProfilerGetCounterDataSize(&size),
+                  "cuptiRangeProfilerGetCounterDataSize",
+                  error))
         return false;
-    }
     if(size.counterDataSize != cfg.counter_data.size())
         cfg.counter_data = std::vector<uint8_t>(size.counterDataSize);
     return true;
+}
+
+// Every execution (or cycle) starts from a freshly initialized counter data image.
+bool
+initialize_counter_data(context_profiler& prof, collection_config& cfg, std::string& error)
+{
+    auto init = CUpti_RangeProfiler_CounterDataImage_Initialize_Params{
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+    init.pRangeProfilerObject = prof.object;
+    init.counterDataSize      = cfg.counter_data.size();
+    init.pCounterData         = cfg.counter_data.data();
+    return succeeded(profiler_table().cuptiRangeProfilerCounterDataImageInitialize(&init),
+                     "cuptiRangeProfilerCounterDataImageInitialize",
+                     error);
 }
 } // namespace
 
@@ -157,16 +162,7 @@ set_config(context_profiler& prof, collection_config& cfg, std::string& error)
     prof.needs_reset = false;
     prof.last        = &cfg;
     if(changed && !size_counter_data(prof, cfg, error)) return false;
-    auto init = CUpti_RangeProfiler_CounterDataImage_Initialize_Params{
-        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-    init.pRangeProfilerObject = prof.object;
-    init.counterDataSize      = cfg.counter_data.size();
-    init.pCounterData         = cfg.counter_data.data();
-    if(auto rc = t.cuptiRangeProfilerCounterDataImageInitialize(&init); rc != CUPTI_SUCCESS)
-    {
-        error = explain("cuptiRangeProfilerCounterDataImageInitialize", rc);
-        return false;
-    }
+    if(!initialize_counter_data(prof, cfg, error)) return false;
     auto params =
         CUpti_RangeProfiler_SetConfig_Params{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
     params.pRangeProfilerObject = prof.object;
@@ -181,12 +177,7 @@ set_config(context_profiler& prof, collection_config& cfg, std::string& error)
     params.minNestingLevel      = 1;
     params.passIndex            = 0;
     params.targetNestingLevel   = 1;
-    if(auto rc = t.cuptiRangeProfilerSetConfig(&params); rc != CUPTI_SUCCESS)
-    {
-        error = explain("cuptiRangeProfilerSetConfig", rc);
-        return false;
-    }
-    return true;
+    return succeeded(t.cuptiRangeProfilerSetConfig(&params), "cuptiRangeProfilerSetConfig", error);
 }
 
 bool
@@ -205,20 +196,15 @@ decode_and_evaluate(context_profiler&    prof,
         auto timer = phase_timer{phases().decode};
         decoded    = t.cuptiRangeProfilerDecodeData(&decode);
     }
-    if(auto rc = decoded; rc != CUPTI_SUCCESS)
-    {
-        error = explain("cuptiRangeProfilerDecodeData", rc);
-        return false;
-    }
+    if(!succeeded(decoded, "cuptiRangeProfilerDecodeData", error)) return false;
     auto info = CUpti_RangeProfiler_GetCounterDataInfo_Params{
         CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
     info.pCounterDataImage    = cfg.counter_data.data();
     info.counterDataImageSize = cfg.counter_data.size();
-    if(auto rc = t.cuptiRangeProfilerGetCounterDataInfo(&info); rc != CUPTI_SUCCESS)
-    {
-        error = explain("cuptiRangeProfilerGetCounterDataInfo", rc);
+    if(!succeeded(t.cuptiRangeProfilerGetCounterDataInfo(&info),
+                  "cuptiRangeProfilerGetCounterDataInfo",
+                  error))
         return false;
-    }
     ROCP_LOG(debug) << "cuda: range profiler: decoded " << info.numTotalRanges << " ranges ("
                     << decode.numOfRangeDropped << " dropped) for " << cfg.names.size()
                     << " metrics, first " << cfg.names.front();
@@ -242,11 +228,10 @@ decode_and_evaluate(context_profiler&    prof,
         eval.ppMetricNames        = cfg.name_ptrs.data();
         eval.numMetrics           = cfg.name_ptrs.size();
         eval.pMetricValues        = result.data();
-        if(auto rc = t.cuptiProfilerHostEvaluateToGpuValues(&eval); rc != CUPTI_SUCCESS)
-        {
-            error = explain("cuptiProfilerHostEvaluateToGpuValues", rc);
+        if(!succeeded(t.cuptiProfilerHostEvaluateToGpuValues(&eval),
+                      "cuptiProfilerHostEvaluateToGpuValues",
+                      error))
             return false;
-        }
     }
     return true;
 }

@@ -10,6 +10,15 @@
 
 namespace rocprofiler::cuda::settings
 {
+// The value of `read` at the first call, for the settings that stay fixed for the process.
+template <auto read>
+auto
+read_once()
+{
+    static const auto value = read();
+    return value;
+}
+
 // ROCPROFILER_CUDA_COUNTER_SCHEDULE: "dispatch" (default, also when unset or empty) measures the
 // passes of a replayed dispatch as one CUPTI replay cycle (true); "pass" measures each pass's
 // configuration by itself (false). Any other value is logged and gives "dispatch".
