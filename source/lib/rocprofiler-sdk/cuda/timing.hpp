@@ -1,13 +1,11 @@
 // Completion and timestamps of launches. Each execution gets a start and an end event on its
 // stream. By default (ROCPROFILER_CUDA_TIMESTAMPS=cupti) the completion thread waits for each
-// execution's CUPTI record. ROCPROFILER_CUDA_TIMESTAMPS=events (experimental) takes them from the
-// events instead:
-// cuEventElapsedTime against a clock anchor (an event on the SDK's own stream whose time on the
-// SDK clock is known), corrected by a calibration learned from CUPTI's kernel records
-// (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, on the SDK clock through
-// cuptiActivityRegisterTimestampCallback), which arrive later and are never waited for except for
-// the first executions of a context. Measured on the H200, event brackets include the host's
-// launch time on an idle stream, so they miss the 1 us target; docs/cuda.md has the numbers.
+// execution's CUPTI record; ROCPROFILER_CUDA_TIMESTAMPS=events (experimental) takes them from the
+// events instead, calibrated against CUPTI's records. The parts behind this interface:
+//   cupti_activity.hpp     CUPTI's kernel records and the launches' correlation ids
+//   completion_thread.hpp  the thread that waits for kernels and calls the callbacks
+//   event_calibration.hpp  clock anchors and the calibration of event times (events mode)
+//   timing_state.hpp       what they share; timing_stats.hpp its statistics
 #pragma once
 
 #include "dispatch/dispatch.hpp"
@@ -25,12 +23,7 @@ void initialize();
 // True when CUPTI is loaded and collecting kernel records.
 bool cupti_active();
 
-// The dlopen handle of libcupti (loaded on first use, whether or not tracing uses it), or nullptr
-// when it cannot be found. Never closed.
-void* cupti_library();
-
 struct clock_anchor;
-struct calibration_entry;
 
 // One execution's marks, from just before to just after the driver call that launches it.
 class execution_marks

@@ -1,8 +1,11 @@
 // CPU tests of the CUDA metrics layer: CUPTI's profiler host API works from a chip name alone, so
 // the metric list, pass counts and error messages are checked here without a GPU (GH100 is the
-// H100/H200 chip). Skipped when libcupti cannot be loaded.
-#include "cuda/metrics.hpp"
-#include "cuda/timing.hpp"
+// H100/H200 chip). Skipped when libcupti cannot be loaded, except the tests that install a
+// hand-written CUPTI table.
+#include "cuda/counter_schedule.hpp"
+#include "cuda/cupti_errors.hpp"
+#include "cuda/cupti_loader.hpp"
+#include "cuda/metric_registry.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,7 +21,7 @@ namespace
 bool
 have_cupti()
 {
-    return rocprofiler::cuda::timing::cupti_library() != nullptr;
+    return rocprofiler::cuda::cupti_library() != nullptr;
 }
 
 // Plain counters (no ratios or throughputs), each collectable in one pass by itself, that CUPTI
@@ -219,4 +222,100 @@ TEST(cuda_metrics, the_union_of_the_benchmark_groups_is_one_cupti_cycle_of_as_ma
     if(!have_cupti()) GTEST_SKIP() << "libcupti not found";
     auto error = std::string{};
     EXPECT_EQ(metrics::pass_count("GH100", eight_pass_set(), &error), 8u) << error;
+}
+
+namespace
+{
+// A profiler table of hand-written functions: a 3-byte configuration image of 3 passes, host
+// objects counted.
+int fake_host_objects = 0;
+
+rocprofiler::cuda::cupti_profiler_table
+fake_profiler_table()
+{
+    auto t                 = rocprofiler::cuda::cupti_profiler_table{};
+    t.cuptiGetResultString = [](CUptiResult, const char** text)
+    {
+        *text = "fake CUPTI result";
+        return CUPTI_SUCCESS;
+    };
+    t.cuptiProfilerHostInitialize = [](CUpti_Profiler_Host_Initialize_Params* p)
+    {
+        ++fake_host_objects;
+        p->pHostObject = reinterpret_cast<CUpti_Profiler_Host_Object*>(&fake_host_objects);
+        return CUPTI_SUCCESS;
+    };
+    t.cuptiProfilerHostDeinitialize = [](CUpti_Profiler_Host_Deinitialize_Params*)
+    {
+        --fake_host_objects;
+        return CUPTI_SUCCESS;
+    };
+    t.cuptiProfilerHostConfigAddMetrics = [](CUpti_Profiler_Host_ConfigAddMetrics_Params*)
+    { return CUPTI_SUCCESS; };
+    t.cuptiProfilerHostGetConfigImageSize = [](CUpti_Profiler_Host_GetConfigImageSize_Params* p)
+    {
+        p->configImageSize = 3;
+        return CUPTI_SUCCESS;
+    };
+    t.cuptiProfilerHostGetConfigImage = [](CUpti_Profiler_Host_GetConfigImage_Params* p)
+    {
+        p->pConfigImage[0] = 0;
+        return CUPTI_SUCCESS;
+    };
+    // As many passes as the image has bytes.
+    t.cuptiProfilerHostGetNumOfPasses = [](CUpti_Profiler_Host_GetNumOfPasses_Params* p)
+    {
+        p->numOfPasses = p->configImageSize;
+        return CUPTI_SUCCESS;
+    };
+    return t;
+}
+
+// Installs a table for one test.
+class installed_table
+{
+public:
+    explicit installed_table(const rocprofiler::cuda::cupti_profiler_table& t)
+    {
+        rocprofiler::cuda::use_profiler_table(&t);
+    }
+    ~installed_table() { rocprofiler::cuda::use_profiler_table(nullptr); }
+
+    installed_table(const installed_table&)            = delete;
+    installed_table& operator=(const installed_table&) = delete;
+};
+} // namespace
+
+TEST(cuda_metrics_injected_cupti, pass_count_runs_on_a_hand_written_table)
+{
+    const auto table   = fake_profiler_table();
+    auto       install = installed_table{table};
+    auto       error   = std::string{};
+    EXPECT_EQ(metrics::pass_count("ANY_CHIP", {"a.sum", "b.sum"}, &error), 3u) << error;
+    EXPECT_TRUE(error.empty());
+    EXPECT_EQ(fake_host_objects, 0); // the host object is released
+}
+
+TEST(cuda_metrics_injected_cupti, a_failing_call_is_explained_with_cuptis_text)
+{
+    auto table                              = fake_profiler_table();
+    table.cuptiProfilerHostConfigAddMetrics = [](CUpti_Profiler_Host_ConfigAddMetrics_Params*)
+    { return CUPTI_ERROR_INVALID_METRIC_NAME; };
+    auto install = installed_table{table};
+    auto error   = std::string{};
+    EXPECT_EQ(metrics::pass_count("ANY_CHIP", {"no__such_metric.sum"}, &error), 0u);
+    EXPECT_NE(error.find("rocprofv3 -L"), std::string::npos) << error;
+    EXPECT_NE(error.find("fake CUPTI result"), std::string::npos) << error;
+    EXPECT_EQ(fake_host_objects, 0);
+}
+
+TEST(cuda_metrics_injected_cupti, an_unusable_table_gives_no_passes_and_its_reason)
+{
+    auto table   = rocprofiler::cuda::cupti_profiler_table{};
+    table.error  = "no CUPTI here";
+    auto install = installed_table{table};
+    auto error   = std::string{};
+    EXPECT_EQ(metrics::pass_count("ANY_CHIP", {"a.sum"}, &error), 0u);
+    EXPECT_EQ(error, "no CUPTI here");
+    EXPECT_TRUE(metrics::chip_metrics("ANY_CHIP").empty());
 }

@@ -1,0 +1,97 @@
+// CUPTI's range profiler on one context, in user-replay mode: the SDK's replay engine drives the
+// passes, CUPTI only programs the counters around one launch. This file owns the per-context
+// profiler object, the counter configurations it has built, and the steps of one counted launch
+// (set the configuration, start, launch, stop, decode, evaluate); which configuration a pass sets
+// is the schedule's choice (counter_schedule.hpp, metrics.hpp).
+//
+// Threading: a context_profiler is used under its `mutex`, held by measure() for a whole counted
+// execution; CUPTI calls run as internal driver calls (never traced or tracked).
+#pragma once
+
+#include "cuda/cache_control.hpp"
+#include "cuda/metrics.hpp"
+#include "cuda/profiler_host.hpp"
+
+#include <cuda.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace rocprofiler::cuda::metrics
+{
+// One counter configuration as a context collects it.
+struct collection_config
+{
+    std::vector<std::string>     names        = {};
+    std::vector<const char*>     name_ptrs    = {};
+    std::unique_ptr<host_object> host         = {}; // evaluates the values
+    std::vector<uint8_t>         config_image = {};
+    std::vector<uint8_t>         counter_data = {};
+    uint32_t                     passes       = 0;  // CUPTI passes of the configuration
+    std::string                  error        = {}; // why it cannot be collected, or empty
+};
+
+// The range profiler of one context.
+struct context_profiler
+{
+    std::mutex                  mutex        = {};
+    bool                        tried        = false;
+    std::string                 error        = {};
+    std::string                 chip         = {};
+    CUpti_RangeProfiler_Object* object       = nullptr;
+    std::vector<uint8_t>        availability = {};
+    CUpti_ProfilerRange         range        = CUPTI_AutoRange;
+    CUcontext                   ctx          = nullptr;
+    const void*                 last         = nullptr; // the configuration set last
+    // The dispatch whose CUPTI replay cycle is in progress on this context, if any; a cycle left
+    // unfinished leaves the range profiler mid-cycle, so it is re-enabled before the next use.
+    dispatch_counting::state* cycle_owner = nullptr;
+    bool                      needs_reset = false;
+    bool                      cycles_off  = false; // a cycle could not finish: schedule per pass
+    cache_flusher             flusher     = {};    // before each counted execution, when on
+    std::map<std::vector<std::string>, std::unique_ptr<collection_config>> configs = {};
+};
+
+// The profiler of `ctx`, made on first use and never destroyed. Thread-safe.
+context_profiler& profiler_of(CUcontext ctx);
+
+// Enables the range profiler on the context, once; `prof.error` says why it failed. Called with
+// the profiler's lock held.
+void enable(context_profiler& prof, CUcontext ctx, int device);
+
+// The configuration of `names` on the context (cached, failures included: `error` says why).
+collection_config& config_for(context_profiler& prof, const std::vector<std::string>& names);
+
+// The counter names of a request, in its order.
+std::vector<std::string> names_of(const dispatch::execution_request& request);
+
+// Sets the configuration and a freshly initialized counter data image for one execution (or one
+// CUPTI replay cycle). False with `error` set on failure.
+bool set_config(context_profiler& prof, collection_config& cfg, std::string& error);
+
+// Decodes the one range of the last execution (or cycle) and evaluates every metric of `cfg` into
+// `result` (in the order of cfg.names). False with `error` set on failure.
+bool decode_and_evaluate(context_profiler&    prof,
+                         collection_config&   cfg,
+                         std::vector<double>& result,
+                         std::string&         error);
+
+// One counted launch: the cache flush (when on), Start, a user range around the launch in that
+// mode, the launch, Stop. When Start fails nothing else happens (the caller launches plainly).
+struct counted_launch
+{
+    CUptiResult started       = CUPTI_SUCCESS;
+    CUresult    launched      = CUDA_SUCCESS;
+    CUptiResult stopped       = CUPTI_SUCCESS;
+    bool        all_submitted = false; // CUPTI's last pass of the configuration
+};
+
+counted_launch run_counted(context_profiler&                prof,
+                           int                              device,
+                           CUstream                         stream,
+                           const std::function<CUresult()>& launch);
+} // namespace rocprofiler::cuda::metrics
