@@ -3,6 +3,7 @@
 #include "common/logging.hpp"
 #include "common/time.hpp"
 #include "cuda/driver.hpp"
+#include "cuda/settings_driver.hpp"
 #include "registration/shutdown.hpp"
 
 #include <unistd.h>
@@ -46,87 +47,17 @@ struct context_pool
 
 namespace
 {
-// --- environment -------------------------------------------------------------------------------
-
-bool
-env_flag(const char* name)
-{
-    const char* value = std::getenv(name);
-    return value != nullptr && std::string_view{value} == "1";
-}
-
-uint64_t
-env_number(const char* name, uint64_t fallback)
-{
-    const char* value = std::getenv(name);
-    if(value == nullptr || *value == '\0') return fallback;
-    char* end    = nullptr;
-    auto  number = std::strtoull(value, &end, 10);
-    return (end != nullptr && *end == '\0') ? number : fallback;
-}
-
 bool
 stats_enabled()
 {
-    static const bool value = env_flag("ROCPROFILER_CUDA_TIMING_STATS");
-    return value;
-}
-
-// ROCPROFILER_REPLAY_SHADOW: "device" or "host" forces where shadows go; default "auto".
-std::string_view
-shadow_policy()
-{
-    const char* value = std::getenv("ROCPROFILER_REPLAY_SHADOW");
-    if(value == nullptr || *value == '\0') return "auto";
-    return value;
-}
-
-// Shadow blocks up to this size stay allocated between windows (ROCPROFILER_REPLAY_SHADOW_POOL_MB,
-// default 2048; 0: every block is freed at the end of its window, as before the pool).
-size_t
-pool_retain_bytes()
-{
-    static const size_t value = env_number("ROCPROFILER_REPLAY_SHADOW_POOL_MB", 2048) << 20;
-    return value;
-}
-
-// How long the replaying thread polls for the drain before it sleeps on a condition variable
-// (ROCPROFILER_REPLAY_DRAIN_SPIN_US, default 200): the thread waits anyway, and polling saves a
-// wake-up.
-uint64_t
-drain_spin_ns()
-{
-    static const uint64_t value = env_number("ROCPROFILER_REPLAY_DRAIN_SPIN_US", 200) * 1000;
-    return value;
-}
-
-// How long a drain worker polls for the next request after finishing one
-// (ROCPROFILER_REPLAY_DRAIN_WORKER_SPIN_US, default 0: it sleeps at once). Burns a core meanwhile.
-uint64_t
-worker_spin_ns()
-{
-    static const uint64_t value = env_number("ROCPROFILER_REPLAY_DRAIN_WORKER_SPIN_US", 0) * 1000;
-    return value;
-}
-
-// Copies in one snapshot/restore from which one cuMemcpyBatchAsync replaces single copies
-// (ROCPROFILER_REPLAY_BATCH_MIN, default 8; 0 disables batches).
-size_t
-batch_min()
-{
-    static const size_t value = env_number("ROCPROFILER_REPLAY_BATCH_MIN", 8);
-    return value;
+    return settings::timing_stats();
 }
 
 std::atomic<bool> batch_broken = false; // a batch failed once: single copies from then on
 // A copy over adjacent allocations failed once (or merging is off: the default, because on the
 // H200 the driver refuses a copy that spans two cuMemAlloc allocations even when they are adjacent;
 // ROCPROFILER_REPLAY_MERGE_ADJACENT=1 tries it, for allocators that carve one reservation).
-std::atomic<bool> merge_broken = []
-{
-    const char* env = std::getenv("ROCPROFILER_REPLAY_MERGE_ADJACENT");
-    return !(env != nullptr && std::string_view{env} == "1");
-}();
+std::atomic<bool> merge_broken = !settings::merge_adjacent();
 
 // --- statistics --------------------------------------------------------------------------------
 
@@ -423,7 +354,7 @@ give_back_block(context_pool* pool, uint64_t address, bool host, bool pooled)
         return;
     }
     blk.busy = false;
-    if(blk.bytes > pool_retain_bytes())
+    if(blk.bytes > settings::shadow_pool_retain_bytes())
     {
         free_block(blk.address, host);
         blk = {};
@@ -469,7 +400,8 @@ public:
         }
         m_wake.notify_one();
         const auto spin_until =
-            start + std::chrono::nanoseconds{std::min<uint64_t>(timeout_ns, drain_spin_ns())};
+            start +
+            std::chrono::nanoseconds{std::min<uint64_t>(timeout_ns, settings::drain_spin_ns())};
         while(m_completed.load(std::memory_order_acquire) < gen &&
               std::chrono::steady_clock::now() < spin_until)
             cpu_relax();
@@ -493,11 +425,11 @@ private:
                 return m_requested.load(std::memory_order_acquire) >
                        m_completed.load(std::memory_order_relaxed);
             };
-            if(!pending() && worker_spin_ns() > 0)
+            if(!pending() && settings::drain_worker_spin_ns() > 0)
             {
                 lock.unlock();
-                const auto until =
-                    std::chrono::steady_clock::now() + std::chrono::nanoseconds{worker_spin_ns()};
+                const auto until = std::chrono::steady_clock::now() +
+                                   std::chrono::nanoseconds{settings::drain_worker_spin_ns()};
                 while(!pending() && std::chrono::steady_clock::now() < until)
                     cpu_relax();
                 lock.lock();
@@ -774,7 +706,7 @@ check_arguments(const std::vector<std::byte>& args)
     }
     if(unknown.empty()) return std::nullopt;
     const auto* drv        = driver();
-    const bool  allow_host = env_flag("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY");
+    const bool  allow_host = settings::allow_host_memory();
     auto        scope      = internal_call_scope{};
     for(auto word : unknown)
     {
@@ -887,8 +819,9 @@ launch_memory::copy_shadows(bool to_shadow, CUstream stream)
     // One call for many copies; stream order holds for the batch as a whole. Not on the legacy
     // stream (the API refuses it). A failed batch is repeated with single copies (copying the same
     // bytes again is harmless) and batches are not tried again.
-    if(batch_min() > 0 && ops.size() >= batch_min() && !is_legacy_stream(stream) &&
-       drv->cuMemcpyBatchAsync_v2 != nullptr && !batch_broken.load(std::memory_order_relaxed))
+    if(settings::batch_min() > 0 && ops.size() >= settings::batch_min() &&
+       !is_legacy_stream(stream) && drv->cuMemcpyBatchAsync_v2 != nullptr &&
+       !batch_broken.load(std::memory_order_relaxed))
     {
         auto dsts  = std::vector<CUdeviceptr>(ops.size());
         auto srcs  = std::vector<CUdeviceptr>(ops.size());
@@ -1011,15 +944,17 @@ launch_memory::snapshot(const void*, size_t)
     }
 
     m_pool            = find_pool(m_ctx, true);
-    const auto policy = shadow_policy();
+    const auto policy = settings::replay_shadow();
     auto       block  = std::optional<uint64_t>{};
-    if(policy != "host") block = acquire_block(*m_pool, total, false, m_pooled);
+    if(policy != settings::shadow_placement::host)
+        block = acquire_block(*m_pool, total, false, m_pooled);
     if(block)
     {
         m_host         = false;
         m_device_block = static_cast<CUdeviceptr>(*block);
     }
-    else if(policy != "device" && (block = acquire_block(*m_pool, total, true, m_pooled)))
+    else if(policy != settings::shadow_placement::device &&
+            (block = acquire_block(*m_pool, total, true, m_pooled)))
     {
         m_host       = true;
         m_host_block = reinterpret_cast<void*>(*block);
