@@ -12,9 +12,11 @@
 #include "agent/agent.hpp"
 #include "buffer/callback_thread.hpp"
 #include "common/logging.hpp"
+#include "cuda/allocation_tracker.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/memory.hpp"
+#include "cuda/shadow_pool.hpp"
 #include "kernel_replay/engine.hpp"
 
 #include <dlfcn.h>

@@ -4,6 +4,7 @@
 #include "code_object/code_object.hpp"
 #include "common/logging.hpp"
 #include "common/thread.hpp"
+#include "cuda/allocation_tracker.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/metrics.hpp"
