@@ -43,16 +43,9 @@ effective_stream(CUstream stream, bool per_thread)
 const char*
 api_name(launch_api api)
 {
-    switch(api)
-    {
-    case launch_api::kernel:
-        return "cuLaunchKernel";
-    case launch_api::kernel_ex:
-        return "cuLaunchKernelEx";
-    case launch_api::cooperative:
-        return "cuLaunchCooperativeKernel";
-    }
-    return "cuLaunch";
+    constexpr const char* names[] = {
+        "cuLaunchKernel", "cuLaunchKernelEx", "cuLaunchCooperativeKernel"};
+    return names[static_cast<size_t>(api)];
 }
 
 // cuLaunchKernelEx carries its grid, block, shared memory and stream in its configuration: copies
@@ -228,6 +221,7 @@ ensure_initialized()
 CUresult
 handle_launch(const launch_request& request) noexcept
 {
+    if(request.real == nullptr) return CUDA_ERROR_NOT_INITIALIZED; // the driver lacks the function
     return guarded_interposer<CUresult>(
         api_name(request.api),
         [&](driver_call<CUresult>& call) { return route_launch(request, call); },
