@@ -211,21 +211,6 @@ track_module_globals(const void* module, const std::vector<tracked_global>& glob
         track_module_global(g.ptr, g.bytes, g.device, module);
 }
 
-tracked_footprint
-tracked(int device)
-{
-    auto& trk  = get_tracker();
-    auto  lock = std::lock_guard{trk.mutex};
-    auto  out  = tracked_footprint{};
-    for(const auto& [start, r] : trk.live)
-    {
-        if(device != any_device && r.device != device && r.device != any_device) continue;
-        ++out.allocations;
-        out.bytes += r.bytes;
-    }
-    return out;
-}
-
 std::optional<std::string>
 check_arguments(const std::vector<std::byte>& args)
 {

@@ -62,15 +62,6 @@ struct tracked_global
 std::vector<tracked_global> untrack_module(const void* module);
 void track_module_globals(const void* module, const std::vector<tracked_global>& globals);
 
-// Number of allocations and bytes tracked now, for one device (any_device: all).
-struct tracked_footprint
-{
-    size_t allocations = 0;
-    size_t bytes       = 0;
-};
-
-tracked_footprint tracked(int device);
-
 // The tracked allocations of `device` and the managed ones, in address order: what a snapshot of
 // that device copies.
 std::vector<address_range> device_ranges(int device);
