@@ -5,95 +5,57 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <utility>
+#include <vector>
 
 namespace rocprofiler::cuda::settings
 {
 namespace
 {
-class scoped_env
+// For each (value, expected) case: sets `name` to value (nullptr: unset), checks read(), and
+// unsets it.
+template <typename T, typename Read>
+void
+expect_values(const char* name, const std::vector<std::pair<const char*, T>>& cases, Read read)
 {
-public:
-    scoped_env(const char* name, const char* value)
-        : m_name{name}
+    for(const auto& [value, expected] : cases)
     {
         if(value != nullptr)
             ::setenv(name, value, 1);
         else
             ::unsetenv(name);
+        EXPECT_EQ(read(), expected) << name << "=" << (value != nullptr ? value : "(unset)");
+        ::unsetenv(name);
     }
-    ~scoped_env() { ::unsetenv(m_name); }
-
-    scoped_env(const scoped_env&)            = delete;
-    scoped_env& operator=(const scoped_env&) = delete;
-
-private:
-    const char* m_name;
-};
+}
 
 TEST(settings_driver, cuda_agents)
 {
-    const char* name = "ROCPROFILER_CUDA_AGENTS";
-    {
-        auto env = scoped_env{name, nullptr};
-        EXPECT_EQ(cuda_agents(), agents_mode::when_loaded);
-    }
-    {
-        auto env = scoped_env{name, "1"};
-        EXPECT_EQ(cuda_agents(), agents_mode::always);
-    }
-    {
-        auto env = scoped_env{name, "0"};
-        EXPECT_EQ(cuda_agents(), agents_mode::never);
-    }
-    {
-        auto env = scoped_env{name, "yes"};
-        EXPECT_EQ(cuda_agents(), agents_mode::when_loaded);
-    }
+    expect_values<agents_mode>("ROCPROFILER_CUDA_AGENTS",
+                               {{nullptr, agents_mode::when_loaded},
+                                {"1", agents_mode::always},
+                                {"0", agents_mode::never},
+                                {"yes", agents_mode::when_loaded}},
+                               cuda_agents);
 }
 
 TEST(settings_driver, replay_shadow)
 {
-    const char* name = "ROCPROFILER_REPLAY_SHADOW";
-    {
-        auto env = scoped_env{name, nullptr};
-        EXPECT_EQ(replay_shadow(), shadow_placement::automatic);
-    }
-    {
-        auto env = scoped_env{name, ""};
-        EXPECT_EQ(replay_shadow(), shadow_placement::automatic);
-    }
-    {
-        auto env = scoped_env{name, "device"};
-        EXPECT_EQ(replay_shadow(), shadow_placement::device);
-    }
-    {
-        auto env = scoped_env{name, "host"};
-        EXPECT_EQ(replay_shadow(), shadow_placement::host);
-    }
-    {
-        auto env = scoped_env{name, "Host"};
-        EXPECT_EQ(replay_shadow(), shadow_placement::automatic);
-    }
+    expect_values<shadow_placement>("ROCPROFILER_REPLAY_SHADOW",
+                                    {{nullptr, shadow_placement::automatic},
+                                     {"", shadow_placement::automatic},
+                                     {"device", shadow_placement::device},
+                                     {"host", shadow_placement::host},
+                                     {"Host", shadow_placement::automatic}},
+                                    replay_shadow);
 }
 
 TEST(settings_driver, flags_need_exactly_one)
 {
-    {
-        auto env = scoped_env{"ROCPROFILER_REPLAY_MERGE_ADJACENT", "1"};
-        EXPECT_TRUE(merge_adjacent());
-    }
-    {
-        auto env = scoped_env{"ROCPROFILER_REPLAY_MERGE_ADJACENT", "true"};
-        EXPECT_FALSE(merge_adjacent());
-    }
-    {
-        auto env = scoped_env{"ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", "1"};
-        EXPECT_TRUE(allow_host_memory());
-    }
-    {
-        auto env = scoped_env{"ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", nullptr};
-        EXPECT_FALSE(allow_host_memory());
-    }
+    const auto flag_cases = std::vector<std::pair<const char*, bool>>{
+        {nullptr, false}, {"1", true}, {"true", false}, {"0", false}};
+    expect_values("ROCPROFILER_REPLAY_MERGE_ADJACENT", flag_cases, merge_adjacent);
+    expect_values("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", flag_cases, allow_host_memory);
 }
 } // namespace
 } // namespace rocprofiler::cuda::settings
