@@ -2,13 +2,13 @@
 #include "agent/agent.hpp"
 #include "common/logging.hpp"
 #include "cuda/driver.hpp"
+#include "cuda/settings_driver.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
-#include <string_view>
 
 namespace rocprofiler::agent
 {
@@ -47,10 +47,9 @@ append_cuda_agents(std::vector<description>& out)
 {
     // The driver is only loaded here when the process has loaded it already (a CUDA program), or
     // when ROCPROFILER_CUDA_AGENTS=1 asks for it: programs without CUDA stay without it.
-    const char* env  = std::getenv("ROCPROFILER_CUDA_AGENTS");
-    const auto  mode = std::string_view{env != nullptr ? env : ""};
-    if(mode == "0") return;
-    const auto* drv = cuda::driver(mode == "1");
+    const auto mode = cuda::settings::cuda_agents();
+    if(mode == cuda::settings::agents_mode::never) return;
+    const auto* drv = cuda::driver(mode == cuda::settings::agents_mode::always);
     if(drv == nullptr) return;
     auto scope = cuda::internal_call_scope{};
     if(auto result = drv->cuInit(0); result != CUDA_SUCCESS)

@@ -1,5 +1,7 @@
 // The launch path of the CUDA adapter: what an intercepted launch is, and how it becomes an SDK
-// dispatch. Called by the wrappers in interpose.cpp on the application's launching thread.
+// dispatch (launch.cpp; the dispatch::launch_backend it hands the pipeline is in
+// launch_backend.hpp). Called by the launch interposers on the application's
+// launching thread.
 #pragma once
 
 #include <cuda.h>
@@ -33,8 +35,10 @@ struct launch_request
 };
 
 // Runs the launch through the SDK (or straight to the driver when nothing listens) and returns
-// what the application's call returns.
-CUresult handle_launch(const launch_request& request);
+// what the application's call returns. The exception guard of every launch interposer: when the
+// SDK throws before the driver was called, the launch goes to the driver directly; after, the
+// driver's result stands (interposer_guard.hpp).
+CUresult handle_launch(const launch_request& request) noexcept;
 
 // Calls the driver function of the request with the request's arguments.
 CUresult call_driver(const launch_request& request);

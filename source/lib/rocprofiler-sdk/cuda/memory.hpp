@@ -1,6 +1,5 @@
-// Kernel replay's view of CUDA device memory: an allocation tracker that is switched on only when
-// a tool configures the replay service, and a per-launch memory backend that drains the launch's
-// context, snapshots the tracked allocations of its device into device shadow memory (pinned host
+// Kernel replay's memory backend for one CUDA launch: it drains the launch's context, snapshots the
+// tracked allocations of its device (allocation_tracker.hpp) into device shadow memory (pinned host
 // memory as the fallback) and restores them between passes.
 //
 // Per-dispatch costs are kept off the replay window where possible: the drain's
@@ -10,6 +9,8 @@
 // it ahead of the pass instead of being waited for on the host.
 #pragma once
 
+#include "cuda/replay_memory_stats.hpp"
+#include "cuda/shadow_plan.hpp"
 #include "dispatch/dispatch.hpp"
 
 #include <cuda.h>
@@ -22,72 +23,7 @@
 
 namespace rocprofiler::cuda
 {
-// Device ordinal of allocations that migrate (managed memory): part of every device's snapshot.
-constexpr int any_device = -1;
-
-// Starts tracking (idempotent). Allocations made before are not known (module globals are: see
-// track_module_global).
-void enable_allocation_tracking();
-
-// True once tracking is on (a relaxed load).
-bool tracking_enabled();
-
-// Called by the allocation wrappers after the driver succeeded, on the allocating thread.
-void track_allocation(CUdeviceptr ptr, size_t bytes, int device);
-void track_free(CUdeviceptr ptr);
-void track_vmm_create(CUmemGenericAllocationHandle handle, size_t bytes, int device);
-void track_vmm_map(CUdeviceptr ptr, size_t bytes, CUmemGenericAllocationHandle handle);
-void track_vmm_unmap(CUdeviceptr ptr, size_t bytes);
-void track_vmm_release(CUmemGenericAllocationHandle handle);
-
-// Devices whose replay snapshots may cover the tracked memory in [ptr, ptr + bytes) (bytes 0: the
-// allocation that starts at ptr): its device, or every device for managed memory; empty when
-// nothing there is tracked. Frees wait for those devices' replay windows
-// (kernel_replay::memory_release_guard), so that no restore writes into freed memory.
-std::vector<int> devices_covering(CUdeviceptr ptr, size_t bytes = 0);
-
-// Devices of the tracked globals of `module` (a CUmodule or CUlibrary), for its unload.
-std::vector<int> module_devices(const void* module);
-
-// Module globals (`__device__` variables) as the runtime resolves them (cuModuleGetGlobal,
-// cuLibraryGetGlobal), owned by `module` (a CUmodule or CUlibrary). Remembered even before
-// tracking starts (the runtime resolves them when it loads a module, which can come before the
-// application's first allocation); part of the snapshots once tracking is on.
-void track_module_global(CUdeviceptr ptr, size_t bytes, int device, const void* module);
-
-struct tracked_global
-{
-    CUdeviceptr ptr    = 0;
-    size_t      bytes  = 0;
-    int         device = 0;
-};
-
-// Before `module` is unloaded: forgets its globals and returns them, so that a failed unload can
-// give them back (track_module_globals).
-std::vector<tracked_global> untrack_module(const void* module);
-void track_module_globals(const void* module, const std::vector<tracked_global>& globals);
-
-// Number of allocations and bytes tracked now, for one device (any_device: all).
-struct tracked_footprint
-{
-    size_t allocations = 0;
-    size_t bytes       = 0;
-};
-
-tracked_footprint tracked(int device);
-
-// Why kernel arguments make a launch unreplayable ("untracked_memory"), or nothing. Each
-// 8-byte-aligned word of the argument block that the driver knows as a pointer must point into
-// tracked device memory; host-pinned or registered memory never qualifies (unless
-// ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY=1). Words inside tracked memory are accepted without asking
-// the driver.
-std::optional<std::string> check_arguments(const std::vector<std::byte>& args);
-
-// An allocation of the application failed for lack of device memory: frees the shadow memory kept
-// (idle) for replay windows of the current context. True when something was freed (retry then).
-bool release_idle_shadow_memory();
-
-struct context_pool; // shadow blocks and events kept per context (memory.cpp)
+struct context_pool; // shadow blocks and events kept per context (shadow_pool.hpp)
 
 // The memory of one launch's device. Called on the submitting thread, which holds the launch's
 // context current, while the replaying dispatch holds the agent's isolation lock exclusively.
@@ -127,15 +63,10 @@ public:
     bool in_window() const { return m_window; }
 
 private:
-    struct shadow
-    {
-        CUdeviceptr start  = 0;
-        size_t      bytes  = 0;
-        size_t      offset = 0; // into the shadow block
-    };
-
     void drop(); // gives the shadow block back, without statistics
-    bool copy_shadows(bool to_shadow, CUstream stream);
+    // Where the snapshot goes: a shadow block of `total` bytes; the decline reason when none.
+    std::optional<std::string> acquire_shadow(size_t total);
+    bool                       copy_shadows(bool to_shadow, CUstream stream);
     void finish_restore_timing(); // the GPU time of the last stream-ordered restore
 
     CUcontext                     m_ctx             = nullptr;
@@ -143,7 +74,7 @@ private:
     const std::vector<std::byte>* m_args            = nullptr;
     CUstream                      m_stream          = nullptr;
     bool                          m_stream_known    = false;
-    std::vector<shadow>           m_shadows         = {};
+    std::vector<shadow_span>      m_shadows         = {};
     context_pool*                 m_pool            = nullptr;
     CUdeviceptr                   m_device_block    = 0;
     void*                         m_host_block      = nullptr;
@@ -157,16 +88,4 @@ private:
     CUresult                      m_drain_result    = CUDA_SUCCESS;
 };
 
-// Replay memory statistics for ROCPROFILER_CUDA_TIMING_STATS: the largest snapshot (bytes), and the
-// restores (count, total and largest time, ns). A restore waited for on the host is host-timed; a
-// stream-ordered one (the host does not wait) is timed by events around its copies on the stream.
-struct replay_memory_stats
-{
-    size_t   max_snapshot_bytes = 0;
-    uint64_t restores           = 0;
-    uint64_t restore_total_ns   = 0;
-    uint64_t restore_max_ns     = 0;
-};
-
-replay_memory_stats memory_stats();
 } // namespace rocprofiler::cuda

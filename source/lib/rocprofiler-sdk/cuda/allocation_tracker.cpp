@@ -1,0 +1,272 @@
+#include "cuda/allocation_tracker.hpp"
+
+#include "common/logging.hpp"
+#include "cuda/driver.hpp"
+#include "cuda/replay_memory_stats.hpp"
+#include "cuda/settings_driver.hpp"
+#include "registration/shutdown.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <unordered_map>
+
+namespace rocprofiler::cuda
+{
+namespace
+{
+struct range
+{
+    size_t bytes  = 0;
+    int    device = 0;
+};
+
+struct tracker
+{
+    std::mutex                                              mutex   = {};
+    std::atomic<bool>                                       enabled = false;
+    std::map<CUdeviceptr, range>                            live    = {}; // start -> range
+    std::unordered_map<CUmemGenericAllocationHandle, range> handles = {}; // VMM physical memory
+    // Module globals by owner (CUmodule/CUlibrary), known whether or not tracking is on; in `live`
+    // while it is.
+    std::unordered_map<const void*, std::map<CUdeviceptr, range>> globals = {};
+};
+
+tracker&
+get_tracker()
+{
+    static auto* value = new tracker{}; // never destroyed: frees can happen at exit
+    return *value;
+}
+
+// The tracked range containing ptr, if any. Caller holds the tracker's mutex.
+const std::pair<const CUdeviceptr, range>*
+find_range(const tracker& trk, CUdeviceptr ptr)
+{
+    auto itr = trk.live.upper_bound(ptr);
+    if(itr == trk.live.begin()) return nullptr;
+    --itr;
+    if(ptr >= itr->first && ptr < itr->first + itr->second.bytes) return &*itr;
+    return nullptr;
+}
+
+// The globals of `module`, or nullptr. Caller holds the tracker's mutex.
+std::map<CUdeviceptr, range>*
+globals_of(tracker& trk, const void* module)
+{
+    auto itr = trk.globals.find(module);
+    return itr != trk.globals.end() ? &itr->second : nullptr;
+}
+
+void
+add_device(std::vector<int>& devices, int device)
+{
+    if(std::find(devices.begin(), devices.end(), device) == devices.end())
+        devices.emplace_back(device);
+}
+} // namespace
+
+void
+enable_allocation_tracking()
+{
+    auto& trk = get_tracker();
+    {
+        auto lock = std::lock_guard{trk.mutex};
+        if(trk.enabled.exchange(true)) return;
+        for(const auto& [module, ranges] : trk.globals)
+            for(const auto& [ptr, r] : ranges)
+                trk.live[ptr] = r;
+    }
+    // Pooled shadow memory is not freed at exit: the process's exit frees it, and a cuMemFree
+    // there would wait for the device (forever, behind a kernel that never ends).
+    registration::add_shutdown_hook(print_memory_stats);
+    ROCP_LOG(debug) << "[kernel-replay] CUDA allocation tracker enabled";
+}
+
+bool
+tracking_enabled()
+{
+    return get_tracker().enabled.load(std::memory_order_relaxed);
+}
+
+void
+track_allocation(CUdeviceptr ptr, size_t bytes, int device)
+{
+    if(ptr == 0 || bytes == 0) return;
+    auto& trk     = get_tracker();
+    auto  lock    = std::lock_guard{trk.mutex};
+    trk.live[ptr] = range{bytes, device};
+}
+
+void
+track_free(CUdeviceptr ptr)
+{
+    auto& trk  = get_tracker();
+    auto  lock = std::lock_guard{trk.mutex};
+    trk.live.erase(ptr);
+}
+
+std::vector<int>
+devices_covering(CUdeviceptr ptr, size_t bytes)
+{
+    auto& trk  = get_tracker();
+    auto  lock = std::lock_guard{trk.mutex};
+    auto  out  = std::vector<int>{};
+    if(bytes == 0)
+    {
+        if(auto itr = trk.live.find(ptr); itr != trk.live.end())
+            add_device(out, itr->second.device);
+        return out;
+    }
+    for(auto itr = trk.live.lower_bound(ptr); itr != trk.live.end() && itr->first < ptr + bytes;
+        ++itr)
+        add_device(out, itr->second.device);
+    return out;
+}
+
+void
+track_vmm_create(CUmemGenericAllocationHandle handle, size_t bytes, int device)
+{
+    auto& trk           = get_tracker();
+    auto  lock          = std::lock_guard{trk.mutex};
+    trk.handles[handle] = range{bytes, device};
+}
+
+void
+track_vmm_map(CUdeviceptr ptr, size_t bytes, CUmemGenericAllocationHandle handle)
+{
+    auto& trk    = get_tracker();
+    auto  lock   = std::lock_guard{trk.mutex};
+    auto  device = 0;
+    if(auto itr = trk.handles.find(handle); itr != trk.handles.end())
+        device = itr->second.device;
+    else
+        return; // physical memory created before tracking started: untracked
+    trk.live[ptr] = range{bytes, device};
+}
+
+void
+track_vmm_unmap(CUdeviceptr ptr, size_t bytes)
+{
+    auto& trk  = get_tracker();
+    auto  lock = std::lock_guard{trk.mutex};
+    auto  itr  = trk.live.lower_bound(ptr);
+    while(itr != trk.live.end() && itr->first < ptr + bytes)
+        itr = trk.live.erase(itr);
+}
+
+void
+track_vmm_release(CUmemGenericAllocationHandle handle)
+{
+    auto& trk  = get_tracker();
+    auto  lock = std::lock_guard{trk.mutex};
+    trk.handles.erase(handle);
+}
+
+void
+track_module_global(CUdeviceptr ptr, size_t bytes, int device, const void* module)
+{
+    if(ptr == 0 || bytes == 0) return;
+    auto& trk                = get_tracker();
+    auto  lock               = std::lock_guard{trk.mutex};
+    trk.globals[module][ptr] = range{bytes, device};
+    if(trk.enabled.load()) trk.live[ptr] = range{bytes, device};
+}
+
+std::vector<int>
+module_devices(const void* module)
+{
+    auto& trk  = get_tracker();
+    auto  lock = std::lock_guard{trk.mutex};
+    auto  out  = std::vector<int>{};
+    if(const auto* globals = globals_of(trk, module))
+        for(const auto& [ptr, r] : *globals)
+            add_device(out, r.device);
+    return out;
+}
+
+std::vector<tracked_global>
+untrack_module(const void* module)
+{
+    auto& trk     = get_tracker();
+    auto  lock    = std::lock_guard{trk.mutex};
+    auto  out     = std::vector<tracked_global>{};
+    auto* globals = globals_of(trk, module);
+    if(globals == nullptr) return out;
+    for(const auto& [ptr, r] : *globals)
+    {
+        out.push_back(tracked_global{ptr, r.bytes, r.device});
+        if(auto live = trk.live.find(ptr); live != trk.live.end() && live->second.bytes == r.bytes)
+            trk.live.erase(live);
+    }
+    trk.globals.erase(module);
+    return out;
+}
+
+void
+track_module_globals(const void* module, const std::vector<tracked_global>& globals)
+{
+    for(const auto& g : globals)
+        track_module_global(g.ptr, g.bytes, g.device, module);
+}
+
+std::optional<std::string>
+check_arguments(const std::vector<std::byte>& args)
+{
+    // Words inside tracked memory need no driver call; the others are asked about.
+    auto& trk     = get_tracker();
+    auto  unknown = std::vector<uint64_t>{};
+    {
+        auto lock = std::lock_guard{trk.mutex};
+        for(size_t offset = 0; offset + sizeof(uint64_t) <= args.size(); offset += sizeof(uint64_t))
+        {
+            auto word = uint64_t{0};
+            std::memcpy(&word, args.data() + offset, sizeof(word));
+            if(word < 0x10000) continue; // small integers, flags, null
+            if(find_range(trk, static_cast<CUdeviceptr>(word)) == nullptr) unknown.push_back(word);
+        }
+    }
+    if(unknown.empty()) return std::nullopt;
+    const auto* drv        = driver();
+    const bool  allow_host = settings::allow_host_memory();
+    auto        scope      = internal_call_scope{};
+    for(auto word : unknown)
+    {
+        auto type = 0u;
+        if(drv->cuPointerGetAttribute(&type,
+                                      CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                      static_cast<CUdeviceptr>(word)) != CUDA_SUCCESS)
+            continue; // not memory the driver knows: a value, or pageable host memory
+        if(type == CU_MEMORYTYPE_HOST && allow_host) continue;
+        return std::string{"untracked_memory"}; // host memory, or device memory not tracked
+    }
+    return std::nullopt;
+}
+
+std::vector<address_range>
+device_ranges(int device)
+{
+    auto& trk  = get_tracker();
+    auto  lock = std::lock_guard{trk.mutex};
+    auto  out  = std::vector<address_range>{};
+    out.reserve(trk.live.size());
+    for(const auto& [start, r] : trk.live)
+        if(r.device == device || r.device == any_device)
+            out.push_back(address_range{start, r.bytes});
+    return out;
+}
+
+tracker_lock::tracker_lock()
+    : m_lock{get_tracker().mutex}
+{
+}
+
+bool
+tracker_lock::tracked_exactly(uint64_t start, size_t bytes) const
+{
+    const auto& trk = get_tracker();
+    auto        itr = trk.live.find(static_cast<CUdeviceptr>(start));
+    return itr != trk.live.end() && itr->second.bytes == bytes;
+}
+} // namespace rocprofiler::cuda

@@ -1,0 +1,92 @@
+// The allocation tracker of kernel replay: which device memory the application holds, so that a
+// replay snapshot can copy it aside. Switched on only when a tool configures the replay service;
+// fed by the allocation wrappers (interpose_memory.cpp) on the allocating thread. Every function
+// is thread-safe.
+#pragma once
+
+#include "cuda/shadow_plan.hpp"
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rocprofiler::cuda
+{
+// Device ordinal of allocations that migrate (managed memory): part of every device's snapshot.
+constexpr int any_device = -1;
+
+// Starts tracking (idempotent). Allocations made before are not known (module globals are: see
+// track_module_global).
+void enable_allocation_tracking();
+
+// True once tracking is on (a relaxed load).
+bool tracking_enabled();
+
+// Called by the allocation wrappers after the driver succeeded, on the allocating thread.
+void track_allocation(CUdeviceptr ptr, size_t bytes, int device);
+void track_free(CUdeviceptr ptr);
+void track_vmm_create(CUmemGenericAllocationHandle handle, size_t bytes, int device);
+void track_vmm_map(CUdeviceptr ptr, size_t bytes, CUmemGenericAllocationHandle handle);
+void track_vmm_unmap(CUdeviceptr ptr, size_t bytes);
+void track_vmm_release(CUmemGenericAllocationHandle handle);
+
+// Devices whose replay snapshots may cover the tracked memory in [ptr, ptr + bytes) (bytes 0: the
+// allocation that starts at ptr): its device, or every device for managed memory; empty when
+// nothing there is tracked. Frees wait for those devices' replay windows
+// (kernel_replay::memory_release_guard), so that no restore writes into freed memory.
+std::vector<int> devices_covering(CUdeviceptr ptr, size_t bytes = 0);
+
+// Devices of the tracked globals of `module` (a CUmodule or CUlibrary), for its unload.
+std::vector<int> module_devices(const void* module);
+
+// Module globals (`__device__` variables) as the runtime resolves them (cuModuleGetGlobal,
+// cuLibraryGetGlobal), owned by `module` (a CUmodule or CUlibrary). Remembered even before
+// tracking starts (the runtime resolves them when it loads a module, which can come before the
+// application's first allocation); part of the snapshots once tracking is on.
+void track_module_global(CUdeviceptr ptr, size_t bytes, int device, const void* module);
+
+struct tracked_global
+{
+    CUdeviceptr ptr    = 0;
+    size_t      bytes  = 0;
+    int         device = 0;
+};
+
+// Before `module` is unloaded: forgets its globals and returns them, so that a failed unload can
+// give them back (track_module_globals).
+std::vector<tracked_global> untrack_module(const void* module);
+void track_module_globals(const void* module, const std::vector<tracked_global>& globals);
+
+// The tracked allocations of `device` and the managed ones, in address order: what a snapshot of
+// that device copies.
+std::vector<address_range> device_ranges(int device);
+
+// Holds the tracker's lock while it lives, so that the tracked allocations cannot change
+// meanwhile. Keep it short: the application's allocation calls wait for it.
+class tracker_lock
+{
+public:
+    tracker_lock();
+
+    tracker_lock(const tracker_lock&)            = delete;
+    tracker_lock& operator=(const tracker_lock&) = delete;
+
+    // Whether a tracked allocation starts at `start` and has `bytes` bytes.
+    bool tracked_exactly(uint64_t start, size_t bytes) const;
+
+private:
+    std::unique_lock<std::mutex> m_lock;
+};
+
+// Why kernel arguments make a launch unreplayable ("untracked_memory"), or nothing. Each
+// 8-byte-aligned word of the argument block that the driver knows as a pointer must point into
+// tracked device memory; host-pinned or registered memory never qualifies (unless
+// ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY=1). Words inside tracked memory are accepted without asking
+// the driver. Calls the driver on the calling thread.
+std::optional<std::string> check_arguments(const std::vector<std::byte>& args);
+} // namespace rocprofiler::cuda

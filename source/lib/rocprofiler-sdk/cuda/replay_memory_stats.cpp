@@ -1,0 +1,88 @@
+#include "cuda/replay_memory_stats.hpp"
+
+#include "cuda/settings_driver.hpp"
+
+#include <cstdio>
+
+namespace rocprofiler::cuda
+{
+namespace detail
+{
+std::mutex&
+stats_mutex()
+{
+    static auto* value = new std::mutex{};
+    return *value;
+}
+
+replay_memory_stats&
+stats_value()
+{
+    static auto* value = new replay_memory_stats{};
+    return *value;
+}
+
+phase_stats&
+phases()
+{
+    static auto* value = new phase_stats{};
+    return *value;
+}
+
+} // namespace detail
+
+bool
+stats_enabled()
+{
+    return settings::timing_stats();
+}
+
+void
+print_memory_stats()
+{
+    if(!stats_enabled()) return;
+    auto  lock = std::lock_guard{detail::stats_mutex()};
+    auto& ph   = detail::phases();
+    std::fprintf(stderr,
+                 "[cuda-replay-memory] windows=%llu window_us_mean=%.1f drain_us_mean=%.1f "
+                 "drain_us_max=%.1f snapshot_us_mean=%.1f snapshot_us_max=%.1f "
+                 "restore_host_us_mean=%.1f restore_host_us_max=%.1f restore_gpu_us_mean=%.1f "
+                 "restore_gpu_us_max=%.1f restore_gpu_samples=%llu release_us_mean=%.1f "
+                 "release_us_max=%.1f stream_ordered=%llu host_synced=%llu pool_hits=%llu "
+                 "pool_allocs=%llu pool_frees=%llu temp_blocks=%llu host_shadows=%llu "
+                 "copy_calls=%llu batch_calls=%llu batch_failures=%llu drain_timeouts=%llu "
+                 "drain_errors=%llu\n",
+                 static_cast<unsigned long long>(ph.window.count),
+                 ph.window.mean_us(),
+                 ph.drain.mean_us(),
+                 ph.drain.max_ns / 1e3,
+                 ph.snapshot.mean_us(),
+                 ph.snapshot.max_ns / 1e3,
+                 ph.restore_host.mean_us(),
+                 ph.restore_host.max_ns / 1e3,
+                 ph.restore_gpu.mean_us(),
+                 ph.restore_gpu.max_ns / 1e3,
+                 static_cast<unsigned long long>(ph.restore_gpu.count),
+                 ph.release.mean_us(),
+                 ph.release.max_ns / 1e3,
+                 static_cast<unsigned long long>(ph.stream_ordered),
+                 static_cast<unsigned long long>(ph.host_synced),
+                 static_cast<unsigned long long>(ph.pool_hits),
+                 static_cast<unsigned long long>(ph.pool_allocs),
+                 static_cast<unsigned long long>(ph.pool_frees),
+                 static_cast<unsigned long long>(ph.temp_blocks),
+                 static_cast<unsigned long long>(ph.host_shadows),
+                 static_cast<unsigned long long>(ph.copies),
+                 static_cast<unsigned long long>(ph.batches),
+                 static_cast<unsigned long long>(ph.batch_failures),
+                 static_cast<unsigned long long>(ph.drain_timeouts),
+                 static_cast<unsigned long long>(ph.drain_errors));
+}
+replay_memory_stats
+memory_stats()
+{
+    auto lock = std::lock_guard{detail::stats_mutex()};
+    return detail::stats_value();
+}
+
+} // namespace rocprofiler::cuda

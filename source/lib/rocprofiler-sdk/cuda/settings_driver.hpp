@@ -1,0 +1,56 @@
+// The environment variables of the CUDA backend's driver side (agents, replay memory), one small
+// function each, so that they can move to the library's typed configuration reader in one place.
+// docs/api.md lists them; the reactions to unset, empty and malformed values are the ones each
+// function states. Any thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace rocprofiler::cuda::settings
+{
+// ROCPROFILER_CUDA_AGENTS: whether devices are listed as agents. Read on every call.
+enum class agents_mode
+{
+    when_loaded, // unset or any other value: only when the process has loaded the driver already
+    always,      // "1": the driver is loaded to list them
+    never,       // "0"
+};
+agents_mode cuda_agents();
+
+// ROCPROFILER_CUDA_TIMING_STATS == "1": the [cuda-replay-memory] line at exit. Read once.
+bool timing_stats();
+
+// ROCPROFILER_REPLAY_SHADOW: where replay snapshots go. Read on every call.
+enum class shadow_placement
+{
+    automatic, // unset, empty or any other value: device memory when it fits, else pinned host
+    device,    // "device"
+    host,      // "host"
+};
+shadow_placement replay_shadow();
+
+// ROCPROFILER_REPLAY_SHADOW_POOL_MB, in bytes: the largest shadow block a context keeps between
+// replay windows (default 2048 MiB; 0: none). Read once.
+size_t shadow_pool_retain_bytes();
+
+// ROCPROFILER_REPLAY_DRAIN_SPIN_US, in ns: how long the replaying thread polls for the drain
+// before it sleeps (default 200 us). Read once.
+uint64_t drain_spin_ns();
+
+// ROCPROFILER_REPLAY_DRAIN_WORKER_SPIN_US, in ns: how long a drain worker polls for the next
+// request after finishing one (default 0: it sleeps at once). Read once.
+uint64_t drain_worker_spin_ns();
+
+// ROCPROFILER_REPLAY_BATCH_MIN: copies of one snapshot or restore from which one
+// cuMemcpyBatchAsync replaces single copies (default 8; 0: never). Read once.
+size_t batch_min();
+
+// ROCPROFILER_REPLAY_MERGE_ADJACENT == "1": copies may span adjacent allocations (default off).
+// Read on every call.
+bool merge_adjacent();
+
+// ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY == "1": kernels that receive pinned host memory are
+// replayed (default off). Read on every call.
+bool allow_host_memory();
+} // namespace rocprofiler::cuda::settings
