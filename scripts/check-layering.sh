@@ -13,6 +13,13 @@
 #  3. CUDA and CUPTI headers appear only in source/lib/rocprofiler-sdk/cuda/ and in tests/cuda/.
 #  4. Public headers include only public headers and the C library.
 #  5. Tools (the rocprofv3 tool library, the samples, the test tools) use the public API only.
+#  6. The folders of the library depend on each other in one direction: no include cycle between
+#     folders (a folder's files include another folder's header = an edge), and in particular the
+#     dispatch pipeline includes nothing of the replay engine (kernel_replay/ registers on the
+#     pipeline's interception point instead).
+#  7. The core and the tool name no backend and no vendor: no core file includes a header of a
+#     backend folder (cuda/, host/), and neither the core nor the tool library compares a vendor
+#     name. Backends register themselves with the core (backend/device_backend.hpp).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 lib=source/lib/rocprofiler-sdk
@@ -56,6 +63,27 @@ while IFS= read -r line; do
 done < <(includes ${tool_files} |
          grep -E '"(common|context|dispatch|kernel_replay|registration|buffer|counters|code_object|tracing|status|agent|host|cuda)/|lib/rocprofiler-sdk/' |
          grep -v '"common/sample_common.hpp"')  # the samples' own shared header
+
+# Folder dependency edges of the library (tests excluded: they may use anything they test). The C
+# entry points at the library's top level (<header>.cpp) are the API layer and may include any
+# folder; they are not a folder.
+edges=$(includes $(find "${lib}" -mindepth 2 -type f \( -name '*.cpp' -o -name '*.hpp' \) -not -path '*/tests/*') |
+        sed -nE "s|^${lib}/([a-z_]+)/[^:]*:[0-9]+:[[:space:]]*#[[:space:]]*include[[:space:]]+\"([a-z_]+)/.*|\1 \2|p" |
+        awk '$1 != $2' | sort -u)
+while IFS= read -r line; do
+    [ -n "${line}" ] && violation "rule 6 (the dispatch pipeline includes the replay engine): ${line}"
+done < <(grep -E '^dispatch kernel_replay$' <<<"${edges}")
+if ! cycle=$(tsort <<<"${edges}" 2>&1 >/dev/null) || [ -n "${cycle}" ]; then
+    violation "rule 6 (an include cycle between folders): $(tr '\n' ' ' <<<"${cycle}")"
+fi
+
+while IFS= read -r line; do
+    [ -n "${line}" ] && violation "rule 7 (core includes a backend's header): ${line}"
+done < <(includes ${core_files} | grep -E '"(cuda|host)/')
+while IFS= read -r line; do
+    [ -n "${line}" ] && violation "rule 7 (a vendor name in the core or the tool): ${line}"
+done < <(grep -HnE '"(NVIDIA|AMD|nvidia|amd)"' ${core_files} \
+              $(find source/lib/rocprofiler-sdk-tool -type f \( -name '*.cpp' -o -name '*.hpp' \) -not -path '*/tests/*'))
 
 if [ "${failures}" -ne 0 ]; then
     echo "layering: ${failures} violation(s)"

@@ -5,6 +5,7 @@
 #include <rocprofiler-sdk/counters.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string_view>
 #include <utility>
@@ -35,34 +36,30 @@ check_status(rocprofiler_status_t status, const char* call)
 std::optional<size_t>
 counters_per_pass(rocprofiler_agent_id_t agent, const std::vector<counter_entry>& counters)
 {
-    auto probe = std::pair<uint64_t, bool>{agent.handle, false};
-    rocprofiler_query_available_agents(
-        ROCPROFILER_AGENT_INFO_VERSION_0,
-        [](rocprofiler_agent_version_t, const void** list, size_t n, void* data)
-        {
-            auto* found = static_cast<std::pair<uint64_t, bool>*>(data);
-            for(size_t i = 0; i < n; ++i)
-            {
-                const auto* a = static_cast<const rocprofiler_agent_v0_t*>(list[i]);
-                if(a->id.handle == found->first && a->vendor_name != nullptr &&
-                   std::string_view{a->vendor_name} == "NVIDIA")
-                    found->second = true;
-            }
-            return ROCPROFILER_STATUS_SUCCESS;
-        },
-        sizeof(rocprofiler_agent_v0_t),
-        &probe);
-    if(probe.second) return std::nullopt;
     auto ids = std::vector<rocprofiler_counter_id_t>{};
     for(const auto& c : counters)
         if(c.agent.handle == agent.handle) ids.push_back(rocprofiler_counter_id_t{c.id});
-    for(size_t k = 1; k <= ids.size(); ++k)
+    // Creates a configuration of ids[first, first + k) and answers its status.
+    auto probe = [&ids, agent](size_t first, size_t k)
     {
         auto cfg = rocprofiler_counter_config_id_t{};
-        auto rc  = rocprofiler_create_counter_config(agent, ids.data(), k, &cfg);
-        if(rc == ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT) return k - 1;
-        if(rc != ROCPROFILER_STATUS_SUCCESS) return std::nullopt;
-        rocprofiler_destroy_counter_config(cfg);
+        auto rc  = rocprofiler_create_counter_config(agent, ids.data() + first, k, &cfg);
+        if(rc == ROCPROFILER_STATUS_SUCCESS) rocprofiler_destroy_counter_config(cfg);
+        return rc;
+    };
+    const auto probed = std::min(ids.size(), max_probed_counters);
+    for(size_t k = 1; k <= probed; ++k)
+    {
+        auto rc = probe(0, k);
+        if(rc == ROCPROFILER_STATUS_SUCCESS) continue;
+        if(rc != ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT || k == 1) return std::nullopt;
+        // A fixed number holds for any counters: the last k must not fit either, the last k - 1
+        // must. Agents that schedule each set themselves fail this and get no number.
+        const auto last = ids.size() - k;
+        if(probe(last, k) != ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT ||
+           probe(last + 1, k - 1) != ROCPROFILER_STATUS_SUCCESS)
+            return std::nullopt;
+        return k - 1;
     }
     return std::nullopt;
 }

@@ -20,12 +20,15 @@ std::vector<agent_entry> query_agents(std::vector<counter_entry>& counters,
                                       std::vector<std::string>&   errors);
 
 // How many counters one pass of @p agent collects: configurations of the agent's first k counters
-// (in its own order) are created for growing k until rocprofiler_create_counter_config answers
-// ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT. nullopt when all of them fit, no configuration can
-// be created, or the agent has no fixed number (NVIDIA GPUs: CUPTI schedules each set of metrics
-// itself). It names the limit in messages; whether a group fits is decided by creating it.
-std::optional<size_t> counters_per_pass(rocprofiler_agent_id_t            agent,
-                                        const std::vector<counter_entry>& counters);
+// (in its own order) are created for growing k, at most max_probed_counters, until
+// rocprofiler_create_counter_config answers ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT; the same
+// limit must then hold for the agent's last counters. nullopt when all probed counters fit, no
+// configuration can be created, or the limit depends on which counters are chosen (agents whose
+// driver schedules each set of counters itself). It names the limit in messages; whether a group
+// fits is decided by creating it. Asks only the public API: no vendor is named.
+inline constexpr size_t max_probed_counters = 64;
+std::optional<size_t>   counters_per_pass(rocprofiler_agent_id_t            agent,
+                                          const std::vector<counter_entry>& counters);
 
 // Splits a counter group that does not fit in one pass of @p agent into groups that do, in the
 // group's order: each counter joins the first group that still fits with it

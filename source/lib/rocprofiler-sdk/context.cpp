@@ -1,5 +1,6 @@
 // C entry points of context.h.
 #include "context/context.hpp"
+#include "code_object/code_object.hpp"
 #include "common/api_guard.hpp"
 #include "registration/registration.hpp"
 
@@ -14,7 +15,7 @@ extern "C"
         if(context_id->handle != 0) return ROCPROFILER_STATUS_ERROR_CONTEXT_ID_NOT_ZERO;
         if(rocprofiler::registration::configuration_locked())
             return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-        auto* ctx = rocprofiler::context::create();
+        auto* ctx = rocprofiler::context::create(rocprofiler::registration::current_client());
         if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
         context_id->handle = ctx->id;
         return ROCPROFILER_STATUS_SUCCESS;
@@ -24,7 +25,17 @@ extern "C"
     rocprofiler_status_t rocprofiler_start_context(rocprofiler_context_id_t context_id)
     {
         ROCP_API_GUARD_BEGIN
-        return rocprofiler::context::start(context_id);
+        auto* ctx = rocprofiler::context::get(context_id);
+        if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+        if(rocprofiler::registration::finalized_status() != 0)
+            return ROCPROFILER_STATUS_ERROR_FINALIZED;
+        if(ctx->client != 0 && rocprofiler::registration::client_finalized(ctx->client))
+            return ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID;
+        auto started = false;
+        ROCP_RETURN_IF_ERROR(rocprofiler::context::start(*ctx, &started));
+        // A context that starts learns the code objects reported so far.
+        if(started) rocprofiler::code_object::on_context_start(*ctx);
+        return ROCPROFILER_STATUS_SUCCESS;
         ROCP_API_GUARD_END("rocprofiler_start_context")
     }
 

@@ -1,45 +1,55 @@
 #include "agent/agent.hpp"
 
 #include <memory>
-#include <mutex>
 
 namespace rocprofiler::agent
 {
 namespace
 {
+struct entry
+{
+    backend::device_backend*    owner       = nullptr;
+    backend::device_description description = {};
+};
+
 struct registry
 {
-    std::vector<std::unique_ptr<description>>  storage  = {};
+    std::vector<std::unique_ptr<entry>>        storage  = {};
     std::vector<const rocprofiler_agent_v0_t*> pointers = {};
 };
+
+void
+add_agent(registry& reg, backend::device_backend& owner, backend::device_description desc)
+{
+    static int32_t gpu_index   = 0; // only ever called while the registry is built, once
+    auto           item        = std::make_unique<entry>(entry{&owner, std::move(desc)});
+    auto&          props       = item->description.properties;
+    const auto     index       = reg.storage.size();
+    props.size                 = sizeof(rocprofiler_agent_v0_t);
+    props.id.handle            = index + 1;
+    props.node_id              = static_cast<uint32_t>(index);
+    props.logical_node_id      = static_cast<int32_t>(index);
+    props.logical_node_type_id = props.type == ROCPROFILER_AGENT_TYPE_GPU ? gpu_index++ : 0;
+    props.name                 = item->description.name.c_str();
+    props.vendor_name          = item->description.vendor_name.c_str();
+    props.product_name         = item->description.product_name.c_str();
+    props.model_name           = item->description.model_name.c_str();
+    reg.pointers.emplace_back(&props);
+    reg.storage.emplace_back(std::move(item));
+}
 
 const registry&
 get_registry()
 {
-    static auto* value = []
+    static const auto* value = []
     {
-        auto* reg   = new registry{}; // never destroyed: agents are read at exit
-        auto  found = std::vector<description>{};
-#if defined(ROCPROFILER_HAVE_CUDA)
-        append_cuda_agents(found);
-#endif
-        append_host_agents(found);
-        int32_t gpu_index = 0;
-        for(size_t i = 0; i < found.size(); ++i)
+        auto* reg = new registry{}; // never destroyed: agents are read at exit
+        for(auto* owner : backend::registered())
         {
-            auto  entry                = std::make_unique<description>(std::move(found[i]));
-            auto& props                = entry->properties;
-            props.size                 = sizeof(rocprofiler_agent_v0_t);
-            props.id.handle            = i + 1;
-            props.node_id              = static_cast<uint32_t>(i);
-            props.logical_node_id      = static_cast<int32_t>(i);
-            props.logical_node_type_id = props.type == ROCPROFILER_AGENT_TYPE_GPU ? gpu_index++ : 0;
-            props.name                 = entry->name.c_str();
-            props.vendor_name          = entry->vendor_name.c_str();
-            props.product_name         = entry->product_name.c_str();
-            props.model_name           = entry->model_name.c_str();
-            reg->pointers.emplace_back(&entry->properties);
-            reg->storage.emplace_back(std::move(entry));
+            auto found = std::vector<backend::device_description>{};
+            owner->append_devices(found);
+            for(auto& desc : found)
+                add_agent(*reg, *owner, std::move(desc));
         }
         return reg;
     }();
@@ -62,20 +72,20 @@ find(rocprofiler_agent_id_t id)
 }
 
 std::optional<rocprofiler_agent_id_t>
-id_of(backend backend_kind, uint32_t backend_index)
+id_of(const backend::device_backend& owner, uint32_t device_index)
 {
-    for(const auto& entry : get_registry().storage)
-        if(entry->backend_kind == backend_kind && entry->backend_index == backend_index)
-            return entry->properties.id;
+    for(const auto& item : get_registry().storage)
+        if(item->owner == &owner && item->description.index == device_index)
+            return item->description.properties.id;
     return std::nullopt;
 }
 
-std::optional<std::pair<backend, uint32_t>>
+std::optional<std::pair<backend::device_backend*, uint32_t>>
 backend_of(rocprofiler_agent_id_t id)
 {
     const auto& storage = get_registry().storage;
     if(id.handle == 0 || id.handle > storage.size()) return std::nullopt;
-    const auto& entry = storage[id.handle - 1];
-    return std::make_pair(entry->backend_kind, entry->backend_index);
+    const auto& item = storage[id.handle - 1];
+    return std::make_pair(item->owner, item->description.index);
 }
 } // namespace rocprofiler::agent

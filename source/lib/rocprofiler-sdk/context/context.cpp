@@ -1,8 +1,5 @@
 #include "context/context.hpp"
 
-#include "code_object/code_object.hpp"
-#include "registration/registration.hpp"
-
 #include <array>
 #include <atomic>
 #include <mutex>
@@ -64,7 +61,7 @@ context::has_any_service() const
 }
 
 context*
-create()
+create(uint32_t client)
 {
     auto& reg  = get_registry();
     auto  lock = std::lock_guard{reg.create_mutex};
@@ -72,7 +69,7 @@ create()
     if(n >= max_contexts) return nullptr;
     auto* ctx   = new context{};
     ctx->id     = n + 1;
-    ctx->client = registration::current_client();
+    ctx->client = client;
     reg.slots[n].store(ctx, std::memory_order_release);
     reg.size.store(n + 1, std::memory_order_release);
     return ctx;
@@ -101,15 +98,11 @@ at(size_t index)
 }
 
 rocprofiler_status_t
-start(rocprofiler_context_id_t id)
+start(context& ctx, bool* newly_started)
 {
-    auto* ctx = get(id);
-    if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-    if(registration::finalized_status() != 0) return ROCPROFILER_STATUS_ERROR_FINALIZED;
-    if(ctx->disabled || !ctx->has_any_service() ||
-       (ctx->client != 0 && registration::client_finalized(ctx->client)))
-        return ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID;
-    if(!ctx->active.exchange(true, std::memory_order_acq_rel)) code_object::on_context_start(*ctx);
+    if(ctx.disabled || !ctx.has_any_service()) return ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID;
+    const auto was_active = ctx.active.exchange(true, std::memory_order_acq_rel);
+    if(newly_started != nullptr) *newly_started = !was_active;
     return ROCPROFILER_STATUS_SUCCESS;
 }
 

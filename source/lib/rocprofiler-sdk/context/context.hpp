@@ -113,8 +113,9 @@ struct context
     bool has_any_service() const;
 };
 
-// Creates a context. Only while configuring; the caller checks the lock.
-context* create();
+// Creates a context of a client (registration::current_client(); 0 for none). Only while
+// configuring; the caller checks the lock.
+context* create(uint32_t client);
 
 // The context with this handle, or nullptr.
 context* get(rocprofiler_context_id_t id);
@@ -126,7 +127,10 @@ size_t count();
 
 context* at(size_t index);
 
-rocprofiler_status_t start(rocprofiler_context_id_t id);
+// Activates a context that has a service and was not disabled (else ERROR_CONTEXT_INVALID);
+// *newly_started says whether it was inactive before. The C entry point checks the lifecycle
+// (finalization, the client's fini_func) before.
+rocprofiler_status_t start(context& ctx, bool* newly_started);
 
 rocprofiler_status_t stop(rocprofiler_context_id_t id);
 

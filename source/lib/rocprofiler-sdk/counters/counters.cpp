@@ -39,14 +39,10 @@ get_registry()
         value->built = true;
         for(const auto* props : agent::get_agents())
         {
-            auto entry   = agent_entry{};
-            auto backend = agent::backend_of(props->id);
-            auto found   = std::optional<agent_counters>{};
-            if(backend && backend->first == agent::backend::host) found = host_agent_counters();
-#if defined(ROCPROFILER_HAVE_CUDA)
-            if(backend && backend->first == agent::backend::cuda)
-                found = cuda_agent_counters(backend->second);
-#endif
+            auto entry = agent_entry{};
+            auto owner = agent::backend_of(props->id);
+            auto found = std::optional<agent_counters>{};
+            if(owner) found = owner->first->counters_of(owner->second);
             if(found)
             {
                 entry.supported        = true;

@@ -1,8 +1,11 @@
 // The counter registry: which counters each agent has, and counter configurations (groups of
-// counters that fit in one pass). Backends describe their counters (what they are, how many
-// slots each needs, how many slots a pass has); the measurement itself happens in the backend
-// when the dispatch pipeline asks an execution to collect a configuration.
+// counters that fit in one pass). The agent's backend describes its counters (what they are, how
+// many slots each needs, how many slots a pass has: backend::device_backend::counters_of); the
+// measurement itself happens in the backend when the dispatch pipeline asks an execution to
+// collect a configuration.
 #pragma once
+
+#include "backend/device_backend.hpp"
 
 #include <rocprofiler-sdk/counters.h>
 #include <rocprofiler-sdk/fwd.h>
@@ -16,30 +19,9 @@
 
 namespace rocprofiler::counters
 {
-// What a backend says about one of its counters.
-struct counter_spec
-{
-    std::string name        = {};
-    std::string description = {};
-    std::string block       = {};
-    std::string expression  = {}; // derived counters only
-    bool        is_constant = false;
-    bool        is_derived  = false;
-    uint32_t    slots       = 1; // hardware slots it takes in one pass
-};
-
-// What a backend says about one agent. Agents whose passes are not a fixed number of equal slots
-// (NVIDIA GPUs: CUPTI schedules each set of metrics itself) give `fits_in_one_pass`, which
-// answers SUCCESS, EXCEEDS_HW_LIMIT or another error for a set of their counters (indices into
-// `counters`); the slot count is then unused.
-struct agent_counters
-{
-    using fit_check = std::function<rocprofiler_status_t(const std::vector<uint32_t>& indices)>;
-
-    std::vector<counter_spec> counters         = {};
-    uint32_t                  slots_per_pass   = 0;
-    fit_check                 fits_in_one_pass = {};
-};
+// What a backend says about its counters (backend/device_backend.hpp).
+using counter_spec   = backend::counter_spec;
+using agent_counters = backend::device_counters;
 
 struct counter_definition
 {
@@ -84,9 +66,4 @@ instance_id(rocprofiler_counter_id_t id)
     return id.handle;
 }
 
-// Backends: the counters of one of their agents, or nothing. Defined by each backend.
-std::optional<agent_counters> host_agent_counters();
-#if defined(ROCPROFILER_HAVE_CUDA)
-std::optional<agent_counters> cuda_agent_counters(uint32_t device_ordinal);
-#endif
 } // namespace rocprofiler::counters

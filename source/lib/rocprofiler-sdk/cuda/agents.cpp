@@ -1,7 +1,10 @@
-// CUDA devices as SDK agents: one GPU agent per device, in device-ordinal order.
-#include "agent/agent.hpp"
+// CUDA devices as a device backend of the core: one GPU agent per device, in device-ordinal order,
+// with the metrics CUPTI lists for it (metric_registry.hpp).
+#include "cuda/backend.hpp"
+
 #include "common/logging.hpp"
 #include "cuda/driver.hpp"
+#include "cuda/metric_registry.hpp"
 #include "cuda/settings_driver.hpp"
 
 #include <cstdio>
@@ -10,7 +13,7 @@
 #include <fstream>
 #include <string>
 
-namespace rocprofiler::agent
+namespace rocprofiler::cuda
 {
 namespace
 {
@@ -18,7 +21,7 @@ int
 attribute(CUdevice dev, CUdevice_attribute attr)
 {
     auto value = 0;
-    if(cuda::driver()->cuDeviceGetAttribute(&value, attr, dev) != CUDA_SUCCESS) return 0;
+    if(driver()->cuDeviceGetAttribute(&value, attr, dev) != CUDA_SUCCESS) return 0;
     return value;
 }
 
@@ -40,21 +43,20 @@ saturate(uint64_t value)
 {
     return value > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(value);
 }
-} // namespace
 
 void
-append_cuda_agents(std::vector<description>& out)
+append_cuda_agents(std::vector<backend::device_description>& out)
 {
     // The driver is only loaded here when the process has loaded it already (a CUDA program), or
     // when ROCPROFILER_CUDA_AGENTS=1 asks for it: programs without CUDA stay without it.
-    const auto mode = cuda::settings::cuda_agents();
-    if(mode == cuda::settings::agents_mode::never) return;
-    const auto* drv = cuda::driver(mode == cuda::settings::agents_mode::always);
+    const auto mode = settings::cuda_agents();
+    if(mode == settings::agents_mode::never) return;
+    const auto* drv = driver(mode == settings::agents_mode::always);
     if(drv == nullptr) return;
-    auto scope = cuda::internal_call_scope{};
+    auto scope = internal_call_scope{};
     if(auto result = drv->cuInit(0); result != CUDA_SUCCESS)
     {
-        ROCP_LOG(info) << "cuda: cuInit failed (" << cuda::error_name(result)
+        ROCP_LOG(info) << "cuda: cuInit failed (" << error_name(result)
                        << "); no CUDA agents";
         return;
     }
@@ -64,9 +66,8 @@ append_cuda_agents(std::vector<description>& out)
     {
         auto dev = CUdevice{};
         if(drv->cuDeviceGet(&dev, ordinal) != CUDA_SUCCESS) continue;
-        auto entry          = description{};
-        entry.backend_kind  = backend::cuda;
-        entry.backend_index = static_cast<uint32_t>(ordinal);
+        auto entry          = backend::device_description{};
+        entry.index         = static_cast<uint32_t>(ordinal);
         const auto major    = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
         const auto minor    = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
         entry.name          = "sm_" + std::to_string(major) + std::to_string(minor);
@@ -118,4 +119,28 @@ append_cuda_agents(std::vector<description>& out)
         out.emplace_back(std::move(entry));
     }
 }
-} // namespace rocprofiler::agent
+
+class cuda_device_backend final : public backend::device_backend
+{
+public:
+    const char* name() const override { return "cuda"; }
+
+    void append_devices(std::vector<backend::device_description>& out) override
+    {
+        append_cuda_agents(out);
+    }
+
+    std::optional<backend::device_counters> counters_of(uint32_t device_index) override
+    {
+        return metrics::agent_counters(device_index);
+    }
+};
+} // namespace
+
+backend::device_backend&
+get_device_backend()
+{
+    static auto* value = new cuda_device_backend{}; // never destroyed: agents are read at exit
+    return *value;
+}
+} // namespace rocprofiler::cuda

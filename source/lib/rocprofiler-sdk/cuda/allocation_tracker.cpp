@@ -211,18 +211,20 @@ track_module_globals(const void* module, const std::vector<tracked_global>& glob
         track_module_global(g.ptr, g.bytes, g.device, module);
 }
 
-std::optional<std::string>
-check_arguments(const std::vector<std::byte>& args)
+std::optional<dispatch::decline_reason>
+check_arguments(const dispatch::kernel_arguments& args)
 {
     // Words inside tracked memory need no driver call; the others are asked about.
     auto& trk     = get_tracker();
     auto  unknown = std::vector<uint64_t>{};
     {
         auto lock = std::lock_guard{trk.mutex};
-        for(size_t offset = 0; offset + sizeof(uint64_t) <= args.size(); offset += sizeof(uint64_t))
+        const auto* bytes = static_cast<const std::byte*>(args.data);
+        for(size_t offset = 0; bytes != nullptr && offset + sizeof(uint64_t) <= args.size;
+            offset += sizeof(uint64_t))
         {
             auto word = uint64_t{0};
-            std::memcpy(&word, args.data() + offset, sizeof(word));
+            std::memcpy(&word, bytes + offset, sizeof(word));
             if(word < 0x10000) continue; // small integers, flags, null
             if(find_range(trk, static_cast<CUdeviceptr>(word)) == nullptr) unknown.push_back(word);
         }
@@ -239,7 +241,7 @@ check_arguments(const std::vector<std::byte>& args)
                                       static_cast<CUdeviceptr>(word)) != CUDA_SUCCESS)
             continue; // not memory the driver knows: a value, or pageable host memory
         if(type == CU_MEMORYTYPE_HOST && allow_host) continue;
-        return std::string{"untracked_memory"}; // host memory, or device memory not tracked
+        return dispatch::decline_reason::untracked_memory; // host memory, or device memory not tracked
     }
     return std::nullopt;
 }

@@ -4,6 +4,8 @@
 // is thread-safe.
 #pragma once
 
+#include "dispatch/backend.hpp"
+
 #include "cuda/shadow_plan.hpp"
 
 #include <cuda.h>
@@ -83,10 +85,10 @@ private:
     std::unique_lock<std::mutex> m_lock;
 };
 
-// Why kernel arguments make a launch unreplayable ("untracked_memory"), or nothing. Each
+// Why kernel arguments make a launch unreplayable (untracked_memory), or nothing. Each
 // 8-byte-aligned word of the argument block that the driver knows as a pointer must point into
 // tracked device memory; host-pinned or registered memory never qualifies (unless
 // ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY=1). Words inside tracked memory are accepted without asking
 // the driver. Calls the driver on the calling thread.
-std::optional<std::string> check_arguments(const std::vector<std::byte>& args);
+std::optional<dispatch::decline_reason> check_arguments(const dispatch::kernel_arguments& args);
 } // namespace rocprofiler::cuda

@@ -7,6 +7,7 @@
 #include "agent/agent.hpp"
 #include "buffer/callback_thread.hpp"
 #include "cuda/allocation_tracker.hpp"
+#include "cuda/backend.hpp"
 #include "cuda/interpose.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/shadow_pool.hpp"
@@ -60,14 +61,13 @@ public:
         {
             if(device != any_device)
             {
-                if(auto id = ::rocprofiler::agent::id_of(::rocprofiler::agent::backend::cuda,
-                                                         static_cast<uint32_t>(device)))
+                if(auto id = ::rocprofiler::agent::id_of(get_device_backend(), static_cast<uint32_t>(device)))
                     agents.emplace_back(*id);
                 continue;
             }
             for(uint32_t i = 0;; ++i)
             {
-                auto id = ::rocprofiler::agent::id_of(::rocprofiler::agent::backend::cuda, i);
+                auto id = ::rocprofiler::agent::id_of(get_device_backend(), i);
                 if(!id) break;
                 agents.emplace_back(*id);
             }

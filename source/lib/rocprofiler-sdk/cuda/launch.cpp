@@ -4,6 +4,7 @@
 #include "common/logging.hpp"
 #include "common/thread.hpp"
 #include "cuda/allocation_tracker.hpp"
+#include "cuda/backend.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/interposer_guard.hpp"
 #include "cuda/kernel_registry.hpp"
@@ -76,13 +77,8 @@ captured(const launch_request& launch, CUstream stream)
     if(driver()->cuStreamIsCapturing(stream, &capture) != CUDA_SUCCESS) return std::nullopt;
     if(capture == CU_STREAM_CAPTURE_STATUS_NONE) return false;
     // A launch into a capture does not run now; the graph that runs it is not replayed either.
-    if(kernel_replay::is_configured())
-        common::log::warn_once(
-            "kernel-replay:stream_capture",
-            "[kernel-replay] dispatch_id=0 kernel=" + lookup_kernel(launch.function).name +
-                " passes=1 outcome=declined reason=stream_capture (a "
-                "captured launch runs in a graph launch, which is not "
-                "traced or replayed)");
+    kernel_replay::report_excluded_launch(lookup_kernel(launch.function).name,
+                                          dispatch::decline_reason::stream_capture);
     return true;
 }
 
@@ -90,8 +86,8 @@ captured(const launch_request& launch, CUstream stream)
 std::optional<rocprofiler_agent_id_t>
 launch_agent(CUdevice dev)
 {
-    static const auto agents_known = agent::id_of(agent::backend::cuda, 0).has_value();
-    const auto        agent_id     = agent::id_of(agent::backend::cuda, static_cast<uint32_t>(dev));
+    static const auto agents_known = agent::id_of(get_device_backend(), 0).has_value();
+    const auto        agent_id     = agent::id_of(get_device_backend(), static_cast<uint32_t>(dev));
     if(!agent_id && !agents_known)
         common::log::warn_once("cuda-no-agents",
                                "cuda: the agent list was built before the CUDA driver was "
@@ -150,8 +146,10 @@ route_launch(const launch_request& request, driver_call<CUresult>& call)
     report_kernel_once(kernel, launch.function, *agent_id);
 
     // The pipeline may release its reference on the completion thread before intercept returns.
-    auto backend = std::make_shared<cuda_launch>(launch, kernel, ctx, dev, stream, call);
-    dispatch::intercept(launch_info_of(launch, kernel, *agent_id, stream, dev), backend);
+    auto backend   = std::make_shared<cuda_launch>(launch, kernel, ctx, dev, stream, call);
+    auto info      = launch_info_of(launch, kernel, *agent_id, stream, dev);
+    info.arguments = backend->arguments();
+    dispatch::intercept(info, backend);
     return backend->status();
 }
 } // namespace

@@ -31,7 +31,7 @@ cuda_launch::cuda_launch(const launch_request&  request,
     , m_device{device}
     , m_stream{stream}
     , m_call{call}
-    , m_memory{ctx, device, &m_args}
+    , m_memory{ctx, device}
 {
     if(m_request.config != nullptr)
     {
@@ -42,23 +42,17 @@ cuda_launch::cuda_launch(const launch_request&  request,
         m_request.config = &m_config;
     }
     copy_arguments(kernel);
-    if(is_collective(kernel.name)) m_exclusion = "collective_kernel";
+    if(is_collective(kernel.name)) m_exclusion = dispatch::decline_reason::collective_kernel;
     // Snapshot and restore copies go on the launch's own stream, so that stream order puts
     // every pass after its restore without a wait on the host.
     m_memory.set_launch_stream(stream);
 }
 
 void
-cuda_launch::enqueue(dispatch::completion_fn on_complete)
+cuda_launch::enqueue(dispatch::completion_fn                            on_complete,
+                     std::shared_ptr<const dispatch::execution_request> request)
 {
-    launch(std::move(on_complete), nullptr);
-}
-
-void
-cuda_launch::enqueue_counted(dispatch::completion_fn                            on_complete,
-                             std::shared_ptr<const dispatch::execution_request> request)
-{
-    launch(std::move(on_complete), request.get());
+    launch(std::move(on_complete), *request);
 }
 
 std::vector<dispatch::deferred_counters>
@@ -68,7 +62,7 @@ cuda_launch::finish_counting()
 }
 
 void
-cuda_launch::launch(dispatch::completion_fn on_complete, const dispatch::execution_request* request)
+cuda_launch::launch(dispatch::completion_fn on_complete, const dispatch::execution_request& request)
 {
     auto marks    = timing::execution_marks{m_ctx, m_stream};
     auto result   = CUDA_SUCCESS;
@@ -78,11 +72,12 @@ cuda_launch::launch(dispatch::completion_fn on_complete, const dispatch::executi
         auto scope = internal_call_scope{};
         return call_driver(m_request);
     };
-    if(request != nullptr)
-        result = metrics::measure(m_ctx, m_device, m_stream, *request, run, m_counting, measured);
+    const auto counted = !request.counters.empty();
+    if(counted)
+        result = metrics::measure(m_ctx, m_device, m_stream, request, run, m_counting, measured);
     else
         result = run();
-    if(request != nullptr)
+    if(counted)
         on_complete = [measured = std::move(measured),
                        next     = std::move(on_complete)](const dispatch::execution_result& r)
         {
@@ -103,9 +98,8 @@ cuda_launch::launch(dispatch::completion_fn on_complete, const dispatch::executi
         on_complete(failed);
         return;
     }
-    // Inside a replay window (a snapshot is held) every execution is a pass: it is waited
-    // for on this thread, which waits for it anyway.
-    if(m_memory.in_window())
+    // A replay pass is waited for on this thread, which waits for it anyway.
+    if(request.replayed)
         marks.complete_pass(std::move(on_complete));
     else
         marks.complete_after_kernel(std::move(on_complete));

@@ -35,11 +35,10 @@ public:
                 CUstream               stream,
                 driver_call<CUresult>& call);
 
-    void enqueue(dispatch::completion_fn on_complete) override;
-
-    // Counted executions run under CUPTI's range profiler (cuda/metrics.hpp) and are waited for.
-    void enqueue_counted(dispatch::completion_fn                            on_complete,
-                         std::shared_ptr<const dispatch::execution_request> request) override;
+    // Executions with counters run under CUPTI's range profiler (cuda/metrics.hpp); replay passes
+    // (request->replayed) are waited for on this thread, which waits for them anyway.
+    void enqueue(dispatch::completion_fn                            on_complete,
+                 std::shared_ptr<const dispatch::execution_request> request) override;
 
     std::vector<dispatch::deferred_counters> finish_counting() override;
 
@@ -47,7 +46,14 @@ public:
     // launch runs after the last execution, which the replay loop waits for before returning.
     void signal_application(const dispatch::execution_result&) override {}
 
-    std::optional<std::string_view> replay_exclusion() const override { return m_exclusion; }
+    std::optional<dispatch::decline_reason> replay_exclusion() const override
+    {
+        return m_exclusion;
+    }
+
+    // The argument bytes the launch_info points at (empty when the layout is unknown); they live
+    // as long as this object.
+    dispatch::kernel_arguments arguments() const { return {m_args.data(), m_args.size()}; }
 
     dispatch::memory_backend* memory() override { return &m_memory; }
 
@@ -55,7 +61,7 @@ public:
     CUresult status() const { return m_status; }
 
 private:
-    void launch(dispatch::completion_fn on_complete, const dispatch::execution_request* request);
+    void launch(dispatch::completion_fn on_complete, const dispatch::execution_request& request);
     void copy_arguments(const kernel_entry& kernel);
     void copy_extra_arguments();
 
@@ -71,7 +77,7 @@ private:
     std::vector<void*>              m_extra       = {};
     size_t                          m_buffer_size = 0;
     CUresult                        m_status      = CUDA_SUCCESS;
-    std::optional<std::string_view> m_exclusion   = std::nullopt;
+    std::optional<dispatch::decline_reason> m_exclusion = std::nullopt;
     launch_memory                   m_memory;
     metrics::dispatch_counting      m_counting;
 };

@@ -46,17 +46,16 @@ launch_memory::drain(uint64_t timeout_ns)
     return true;
 }
 
-std::optional<std::string>
-launch_memory::snapshot(const void*, size_t)
+std::optional<dispatch::decline_reason>
+launch_memory::snapshot(const dispatch::kernel_arguments& args)
 {
     drop();
     const auto started = common::timestamp_ns();
-    if(!tracking_enabled()) return std::string{"untracked_memory"};
+    if(!tracking_enabled()) return dispatch::decline_reason::untracked_memory;
     // A context with an error (a kernel faulted earlier) can copy nothing; the dispatch runs once
     // and the application sees the error from its launch.
-    if(m_drain_result != CUDA_SUCCESS) return std::string{"snapshot_failed"};
-    if(m_args != nullptr)
-        if(auto reason = check_arguments(*m_args)) return reason;
+    if(m_drain_result != CUDA_SUCCESS) return dispatch::decline_reason::snapshot_failed;
+    if(auto reason = check_arguments(args)) return reason;
 
     auto scope  = internal_call_scope{};
     auto layout = layout_shadows(device_ranges(m_device));
@@ -72,13 +71,13 @@ launch_memory::snapshot(const void*, size_t)
     if(!ordered && stream == nullptr)
     {
         m_shadows.clear();
-        return std::string{"snapshot_failed"};
+        return dispatch::decline_reason::snapshot_failed;
     }
     if(auto reason = acquire_shadow(layout.total)) return reason;
     if(!copy_shadows(true, stream))
     {
         drop();
-        return std::string{"snapshot_failed"};
+        return dispatch::decline_reason::snapshot_failed;
     }
     if(!ordered)
     {
@@ -86,7 +85,7 @@ launch_memory::snapshot(const void*, size_t)
         {
             ROCP_LOG(error) << "[kernel-replay] snapshot copy failed: " << error_name(result);
             drop();
-            return std::string{"snapshot_failed"};
+            return dispatch::decline_reason::snapshot_failed;
         }
     }
 
@@ -111,7 +110,7 @@ launch_memory::snapshot(const void*, size_t)
     return std::nullopt;
 }
 
-std::optional<std::string>
+std::optional<dispatch::decline_reason>
 launch_memory::acquire_shadow(size_t total)
 {
     m_pool            = find_pool(m_ctx, true);
@@ -133,7 +132,7 @@ launch_memory::acquire_shadow(size_t total)
     else
     {
         m_shadows.clear();
-        return std::string{"footprint_budget"};
+        return dispatch::decline_reason::footprint_budget;
     }
     return std::nullopt;
 }

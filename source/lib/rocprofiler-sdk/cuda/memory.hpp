@@ -30,10 +30,9 @@ struct context_pool; // shadow blocks and events kept per context (shadow_pool.h
 class launch_memory final : public dispatch::memory_backend
 {
 public:
-    launch_memory(CUcontext ctx, int device, const std::vector<std::byte>* args)
+    launch_memory(CUcontext ctx, int device)
         : m_ctx{ctx}
         , m_device{device}
-        , m_args{args}
     {
     }
     ~launch_memory() override { release(); }
@@ -51,27 +50,24 @@ public:
         m_stream_known = true;
     }
 
-    bool                       drain(uint64_t timeout_ns) override;
-    std::optional<std::string> snapshot(const void* kernel_args, size_t args_size) override;
-    bool                       restore() override;
-    void                       release() override;
+    bool drain(uint64_t timeout_ns) override;
+    // The arguments are checked for memory the snapshot cannot restore (untracked_memory).
+    std::optional<dispatch::decline_reason> snapshot(const dispatch::kernel_arguments& args) override;
+    bool restore() override;
+    void release() override;
 
     // Where the last snapshot went ("device", "host").
     const char* shadow_kind() const { return m_host ? "host" : "device"; }
 
-    // True between a successful snapshot and release(): executions are replay passes.
-    bool in_window() const { return m_window; }
-
 private:
     void drop(); // gives the shadow block back, without statistics
     // Where the snapshot goes: a shadow block of `total` bytes; the decline reason when none.
-    std::optional<std::string> acquire_shadow(size_t total);
+    std::optional<dispatch::decline_reason> acquire_shadow(size_t total);
     bool                       copy_shadows(bool to_shadow, CUstream stream);
     void finish_restore_timing(); // the GPU time of the last stream-ordered restore
 
     CUcontext                     m_ctx             = nullptr;
     int                           m_device          = 0;
-    const std::vector<std::byte>* m_args            = nullptr;
     CUstream                      m_stream          = nullptr;
     bool                          m_stream_known    = false;
     std::vector<shadow_span>      m_shadows         = {};

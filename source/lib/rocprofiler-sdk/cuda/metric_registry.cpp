@@ -179,12 +179,3 @@ agent_counters(uint32_t ordinal)
     return result;
 }
 } // namespace rocprofiler::cuda::metrics
-
-namespace rocprofiler::counters
-{
-std::optional<agent_counters>
-cuda_agent_counters(uint32_t device_ordinal)
-{
-    return cuda::metrics::agent_counters(device_ordinal);
-}
-} // namespace rocprofiler::counters

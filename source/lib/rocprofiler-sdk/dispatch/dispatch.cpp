@@ -1,13 +1,11 @@
 #include "dispatch/dispatch.hpp"
 
-#include "buffer/buffer.hpp"
 #include "common/logging.hpp"
 #include "common/thread.hpp"
 #include "context/context.hpp"
-#include "kernel_replay/engine.hpp"
-#include "registration/registration.hpp"
+#include "dispatch/delivery.hpp"
+#include "dispatch/interception.hpp"
 
-#include <rocprofiler-sdk/buffer_tracing.h>
 #include <rocprofiler-sdk/callback_tracing.h>
 #include <rocprofiler-sdk/dispatch_counting_service.h>
 
@@ -22,6 +20,9 @@ namespace
 {
 std::atomic<uint64_t> dispatch_counter    = 0;
 std::atomic<uint64_t> correlation_counter = 0;
+
+// The installed interceptor (kernel replay), or nullptr: read on every dispatch.
+std::atomic<dispatch_interceptor*> installed_interceptor = nullptr;
 
 thread_local uint64_t this_thread_operation = 0;
 
@@ -42,22 +43,6 @@ public:
 private:
     uint64_t m_previous;
 };
-
-const context::callback_kind_config*
-callback_config(const context::context& ctx)
-{
-    if(!ctx.callback_tracer) return nullptr;
-    const auto& cfg = ctx.callback_tracer->kinds[ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH];
-    return cfg.has_value() ? &*cfg : nullptr;
-}
-
-const context::buffer_kind_config*
-buffer_config(const context::context& ctx)
-{
-    if(!ctx.buffered_tracer) return nullptr;
-    const auto& cfg = ctx.buffered_tracer->kinds[ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH];
-    return cfg.has_value() ? &*cfg : nullptr;
-}
 
 rocprofiler_user_data_t
 external_id_for(context::context& ctx, const logical_dispatch& dispatch)
@@ -135,8 +120,8 @@ select_participants(const logical_dispatch& dispatch)
         [&](context::context& ctx)
         {
             if(!context::is_active_for_this_thread(ctx)) return;
-            const auto* cb   = callback_config(ctx);
-            const auto* buf  = buffer_config(ctx);
+            const auto* cb   = delivery::callback_config(ctx);
+            const auto* buf  = delivery::buffer_config(ctx);
             auto        p    = participant{};
             p.ctx            = &ctx;
             p.callback_trace = cb != nullptr && (cb->covers(ROCPROFILER_KERNEL_DISPATCH_ENQUEUE) ||
@@ -153,15 +138,15 @@ select_participants(const logical_dispatch& dispatch)
     return result;
 }
 
-// The union of the counters every participant's configuration asks for, or nullptr.
+// The request of one execution: the union of the counters every participant's configuration asks
+// for.
 std::shared_ptr<execution_request>
 make_execution_request(const std::vector<participant>& participants)
 {
-    auto request = std::shared_ptr<execution_request>{};
+    auto request = std::make_shared<execution_request>();
     for(const auto& p : participants)
     {
         if(!p.counter_config) continue;
-        if(!request) request = std::make_shared<execution_request>();
         for(const auto* def : p.counter_config->counters)
         {
             auto known = false;
@@ -173,220 +158,12 @@ make_execution_request(const std::vector<participant>& participants)
     return request;
 }
 
-rocprofiler_dispatch_counting_service_data_t
-make_counting_data(const logical_dispatch& dispatch,
-                   const participant&      p,
-                   const execution_result* result)
-{
-    auto data                    = rocprofiler_dispatch_counting_service_data_t{};
-    data.size                    = sizeof(data);
-    data.correlation_id.internal = dispatch.internal_id;
-    data.correlation_id.external = p.external;
-    data.start_timestamp         = result != nullptr ? result->start_ns : 0;
-    data.end_timestamp           = result != nullptr ? result->end_ns : 0;
-    data.dispatch_info           = dispatch.info;
-    return data;
-}
-
-// Delivers one participant's counter values, in callback or buffer form.
-void
-deliver_counters(const logical_dispatch& dispatch,
-                 const participant&      p,
-                 const execution_result& result)
-{
-    const auto* svc = p.ctx->dispatch_counter.get();
-    if(!p.counter_config || svc == nullptr) return;
-    if(result.counters_deferred) return; // delivered when the backend resolves them
-    if(!result.ok)
-    {
-        ROCP_LOG(warning) << "dispatch counting: dispatch " << dispatch.info.dispatch_id << " ("
-                          << dispatch.kernel_name << ") failed: " << result.error
-                          << "; no counter values are reported for it";
-        return;
-    }
-    if(!result.counters_error.empty())
-    {
-        common::log::warn_once(
-            "dispatch-counting:" + result.counters_error,
-            "dispatch counting: counters not collected: " + result.counters_error +
-                "; the kernel ran normally and no counter values are reported "
-                "for it (further dispatches with this error are logged at "
-                "debug level)");
-        return;
-    }
-    auto records = std::vector<rocprofiler_counter_record_t>{};
-    records.reserve(p.counter_config->counters.size());
-    for(const auto* def : p.counter_config->counters)
-    {
-        for(const auto& measured : result.counters)
-        {
-            if(measured.id.handle != def->id.handle) continue;
-            auto record          = rocprofiler_counter_record_t{};
-            record.id            = counters::instance_id(def->id);
-            record.counter_value = measured.value;
-            record.dispatch_id   = dispatch.info.dispatch_id;
-            record.user_data     = p.counting_user_data;
-            record.agent_id      = dispatch.info.agent_id;
-            records.emplace_back(record);
-            break;
-        }
-    }
-    auto data = make_counting_data(dispatch, p, &result);
-    if(svc->record_callback != nullptr)
-    {
-        svc->record_callback(
-            data, records.data(), records.size(), p.counting_user_data, svc->record_data);
-        return;
-    }
-    auto header            = rocprofiler_dispatch_counting_service_record_t{};
-    header.size            = sizeof(header);
-    header.num_records     = records.size();
-    header.correlation_id  = data.correlation_id;
-    header.start_timestamp = data.start_timestamp;
-    header.end_timestamp   = data.end_timestamp;
-    header.dispatch_info   = data.dispatch_info;
-    buffer::emplace(svc->buffer,
-                    ROCPROFILER_BUFFER_CATEGORY_COUNTERS,
-                    ROCPROFILER_COUNTER_RECORD_PROFILE_COUNTING_DISPATCH_HEADER,
-                    header);
-    for(const auto& record : records)
-        buffer::emplace(svc->buffer,
-                        ROCPROFILER_BUFFER_CATEGORY_COUNTERS,
-                        ROCPROFILER_COUNTER_RECORD_VALUE,
-                        record);
-}
-
-rocprofiler_callback_tracing_record_t
-make_record(const logical_dispatch&      dispatch,
-            const participant&           p,
-            int32_t                      operation,
-            rocprofiler_callback_phase_t phase,
-            void*                        payload)
-{
-    auto record                    = rocprofiler_callback_tracing_record_t{};
-    record.context_id              = rocprofiler_context_id_t{p.ctx->id};
-    record.thread_id               = dispatch.thread_id;
-    record.correlation_id.internal = dispatch.internal_id;
-    record.correlation_id.external = p.external;
-    record.correlation_id.ancestor = dispatch.ancestor_id;
-    record.kind                    = ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH;
-    record.operation               = operation;
-    record.phase                   = phase;
-    record.payload                 = payload;
-    return record;
-}
-
-// A participant whose client was finalized (fini_func) after the execution was submitted: a tool
-// receives nothing after its finalize, not even completions of work already in flight.
-bool
-client_gone(const participant& p)
-{
-    return p.ctx->client != 0 && registration::client_finalized(p.ctx->client);
-}
-
-void
-fire_enqueue(const logical_dispatch&      dispatch,
-             std::vector<participant>&    participants,
-             rocprofiler_callback_phase_t phase)
-{
-    for(auto& p : participants)
-    {
-        if(!p.callback_trace || client_gone(p)) continue;
-        const auto* cb = callback_config(*p.ctx);
-        if(!cb->covers(ROCPROFILER_KERNEL_DISPATCH_ENQUEUE)) continue;
-        auto payload          = rocprofiler_callback_tracing_kernel_dispatch_data_t{};
-        payload.size          = sizeof(payload);
-        payload.dispatch_info = dispatch.info;
-        cb->callback(make_record(dispatch, p, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE, phase, &payload),
-                     &p.callback_data,
-                     cb->data);
-    }
-}
-
-// Delivers the completion of one execution to its participants. Any thread.
-void
-deliver_completion(const logical_dispatch&   dispatch,
-                   std::vector<participant>& participants,
-                   const execution_result&   result)
-{
-    for(auto& p : participants)
-    {
-        if(client_gone(p)) continue;
-        if(p.callback_trace)
-        {
-            const auto* cb = callback_config(*p.ctx);
-            if(cb->covers(ROCPROFILER_KERNEL_DISPATCH_COMPLETE))
-            {
-                auto payload            = rocprofiler_callback_tracing_kernel_dispatch_data_t{};
-                payload.size            = sizeof(payload);
-                payload.start_timestamp = result.start_ns;
-                payload.end_timestamp   = result.end_ns;
-                payload.dispatch_info   = dispatch.info;
-                cb->callback(make_record(dispatch,
-                                         p,
-                                         ROCPROFILER_KERNEL_DISPATCH_COMPLETE,
-                                         ROCPROFILER_CALLBACK_PHASE_NONE,
-                                         &payload),
-                             &p.callback_data,
-                             cb->data);
-            }
-        }
-        if(p.buffer_trace)
-        {
-            const auto* buf                = buffer_config(*p.ctx);
-            auto        record             = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
-            record.size                    = sizeof(record);
-            record.kind                    = ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH;
-            record.operation               = ROCPROFILER_KERNEL_DISPATCH_COMPLETE;
-            record.correlation_id.internal = dispatch.internal_id;
-            record.correlation_id.external = p.external;
-            record.thread_id               = dispatch.thread_id;
-            record.start_timestamp         = result.start_ns;
-            record.end_timestamp           = result.end_ns;
-            record.dispatch_info           = dispatch.info;
-            buffer::emplace(buf->buffer,
-                            ROCPROFILER_BUFFER_CATEGORY_TRACING,
-                            ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,
-                            record);
-        }
-        deliver_counters(dispatch, p, result);
-    }
-}
-
-// Delivers the counter records of deferred executions whose values arrived, each with the
-// timestamps of its own pass. Values for executions not pending (or delivered twice) are logged
-// and dropped.
-void
-deliver_resolved(const logical_dispatch&               dispatch,
-                 replay_counting&                      replay,
-                 const std::vector<deferred_counters>& resolved)
-{
-    auto& pending = replay.pending;
-    for(const auto& values : resolved)
-    {
-        auto itr = std::find_if(pending.begin(),
-                                pending.end(),
-                                [&values](const auto& entry)
-                                { return entry.execution == values.execution; });
-        if(itr == pending.end())
-        {
-            common::log::warn_once("dispatch-counting-unknown-deferred",
-                                   "dispatch counting: a backend resolved counter values of an "
-                                   "execution that was not deferred; they are dropped");
-            continue;
-        }
-        auto result              = itr->result;
-        result.counters_deferred = false;
-        result.counters          = values.counters;
-        result.counters_error    = values.error;
-        for(const auto& p : itr->participants)
-            if(!client_gone(p)) deliver_counters(dispatch, p, result);
-        pending.erase(itr);
-    }
-}
+constexpr auto deferred_outside_replay =
+    "dispatch counting: a backend deferred the counter values of an execution outside kernel "
+    "replay; they are not reported";
 
 // Where the completion of an execution is delivered to the services.
-enum class delivery
+enum class delivery_site
 {
     on_completion_thread, // in the backend's completion, before on_done
     by_caller,            // the caller delivers it (run_execution_sync, on the waiting thread)
@@ -398,54 +175,80 @@ std::shared_ptr<execution>
 submit_execution(const logical_dispatch&                      dispatch,
                  launch_backend&                              backend,
                  std::function<void(const execution_result&)> on_done,
-                 delivery         where  = delivery::on_completion_thread,
-                 replay_counting* replay = nullptr)
+                 delivery_site where = delivery_site::on_completion_thread,
+                 replay_pass*  pass  = nullptr)
 {
     auto exec          = std::make_shared<execution>();
     exec->dispatch     = &dispatch;
     exec->participants = select_participants(dispatch);
 
     auto scope = operation_scope{dispatch.internal_id};
-    fire_enqueue(dispatch, exec->participants, ROCPROFILER_CALLBACK_PHASE_ENTER);
+    delivery::fire_enqueue(dispatch, exec->participants, ROCPROFILER_CALLBACK_PHASE_ENTER);
     // The ENQUEUE EXIT callbacks run after enqueue() returned, so they may race the completion
     // on another thread; each participant's record is independent, so this is safe.
     auto exit_participants = exec->participants;
     auto complete = [exec, where, on_done = std::move(on_done)](const execution_result& result)
     {
-        if(where == delivery::on_completion_thread)
+        if(where == delivery_site::on_completion_thread)
         {
             if(result.counters_deferred)
                 common::log::warn_once("dispatch-counting-deferred-outside-replay",
-                                       "dispatch counting: a backend deferred the counter values "
-                                       "of an execution outside kernel replay; they are not "
-                                       "reported");
-            deliver_completion(*exec->dispatch, exec->participants, result);
+                                       deferred_outside_replay);
+            delivery::deliver_completion(*exec->dispatch, exec->participants, result);
         }
         on_done(result);
     };
-    if(auto request = make_execution_request(exec->participants))
+    auto request = make_execution_request(exec->participants);
+    if(pass != nullptr)
     {
-        if(replay != nullptr)
+        request->replayed   = true;
+        request->pass       = pass->pass;
+        request->pass_count = pass->pass_count;
+        if(!request->counters.empty())
         {
-            request->replayed   = true;
-            request->pass       = replay->pass;
-            request->pass_count = replay->pass_count;
-            request->execution  = replay->next_execution++;
-            exec->counted       = request->execution;
+            request->execution = pass->next_execution++;
+            exec->counted      = request->execution;
         }
-        backend.enqueue_counted(std::move(complete), std::move(request));
     }
-    else
-        backend.enqueue(std::move(complete));
-    fire_enqueue(dispatch, exit_participants, ROCPROFILER_CALLBACK_PHASE_EXIT);
+    backend.enqueue(std::move(complete), std::move(request));
+    delivery::fire_enqueue(dispatch, exit_participants, ROCPROFILER_CALLBACK_PHASE_EXIT);
     return exec;
 }
+
+// Brackets the submit of an ordinary (not taken) dispatch with the interceptor's begin/end.
+class ordinary_scope
+{
+public:
+    ordinary_scope(dispatch_interceptor&   interceptor,
+                   const logical_dispatch& dispatch,
+                   const launch_backend&   backend)
+        : m_interceptor{interceptor}
+        , m_token{interceptor.begin_ordinary(dispatch, backend)}
+    {
+    }
+    ~ordinary_scope() { m_interceptor.end_ordinary(m_token); }
+
+    ordinary_scope(const ordinary_scope&)            = delete;
+    ordinary_scope& operator=(const ordinary_scope&) = delete;
+
+private:
+    dispatch_interceptor& m_interceptor;
+    void*                 m_token;
+};
 } // namespace
+
+bool
+install_interceptor(dispatch_interceptor& interceptor)
+{
+    auto* expected = static_cast<dispatch_interceptor*>(nullptr);
+    if(installed_interceptor.compare_exchange_strong(expected, &interceptor)) return true;
+    return expected == &interceptor;
+}
 
 bool
 any_consumer()
 {
-    if(kernel_replay::is_configured()) return true;
+    if(installed_interceptor.load(std::memory_order_relaxed) != nullptr) return true;
     auto any = false;
     context::for_each(
         [&any](context::context& ctx)
@@ -484,13 +287,12 @@ make_logical_dispatch(const launch_info& info)
     result.internal_id               = ++correlation_counter;
     result.ancestor_id               = this_thread_operation;
     result.kernel_name               = info.kernel_name;
+    result.arguments                 = info.arguments;
     return result;
 }
 
-execution_result
-run_execution_sync(const logical_dispatch& dispatch,
-                   launch_backend&         backend,
-                   replay_counting*        replay)
+sync_outcome
+run_execution_sync(const logical_dispatch& dispatch, launch_backend& backend, replay_pass* pass)
 {
     struct waiter
     {
@@ -510,52 +312,32 @@ run_execution_sync(const logical_dispatch& dispatch,
             state->done   = true;
             state->cv.notify_all();
         },
-        delivery::by_caller,
-        replay);
-    auto result = execution_result{};
+        delivery_site::by_caller,
+        pass);
+    auto out = sync_outcome{};
     {
         auto lock = std::unique_lock{state->mutex};
         state->cv.wait(lock, [&state] { return state->done; });
-        result = state->result;
+        out.result = state->result;
     }
     // On the waiting (submitting) thread, so that a replay pass's COMPLETE callbacks and buffer
     // records happen on the thread of its PASS callbacks, before PASS EXIT.
-    deliver_completion(dispatch, exec->participants, result);
-    if(result.counters_deferred)
-    {
-        if(replay != nullptr && exec->counted)
-        {
-            auto entry         = replay_counting::pending_execution{};
-            entry.execution    = *exec->counted;
-            entry.pass         = replay->pass;
-            entry.participants = exec->participants;
-            entry.result       = result;
-            entry.result.resolved.clear(); // delivered below, not kept
-            replay->pending.emplace_back(std::move(entry));
-        }
-        else
-            common::log::warn_once("dispatch-counting-deferred-outside-replay",
-                                   "dispatch counting: a backend deferred the counter values of "
-                                   "an execution outside kernel replay; they are not reported");
-    }
-    if(replay != nullptr) deliver_resolved(dispatch, *replay, result.resolved);
-    return result;
+    delivery::deliver_completion(dispatch, exec->participants, out.result);
+    if(out.result.counters_deferred && !(pass != nullptr && exec->counted))
+        common::log::warn_once("dispatch-counting-deferred-outside-replay",
+                               deferred_outside_replay);
+    out.participants = std::move(exec->participants);
+    out.counted      = exec->counted;
+    return out;
 }
 
 void
-replay_counting::finish(const logical_dispatch& dispatch, launch_backend& backend)
+deliver_counters(const logical_dispatch&         dispatch,
+                 const std::vector<participant>& participants,
+                 const execution_result&         result)
 {
-    deliver_resolved(dispatch, *this, backend.finish_counting());
-    for(auto& entry : pending)
-    {
-        auto result              = entry.result;
-        result.counters_deferred = false;
-        result.counters_error    = "the counter values of pass " + std::to_string(entry.pass) +
-                                " never arrived from the backend";
-        for(const auto& p : entry.participants)
-            if(!client_gone(p)) deliver_counters(dispatch, p, result);
-    }
-    pending.clear();
+    for(const auto& p : participants)
+        if(!delivery::client_gone(p)) delivery::deliver_participant_counters(dispatch, p, result);
 }
 
 void
@@ -573,10 +355,16 @@ run_execution_async(const logical_dispatch& dispatch, std::shared_ptr<launch_bac
 void
 intercept(const launch_info& info, std::shared_ptr<launch_backend> backend)
 {
-    auto dispatch = make_logical_dispatch(info);
-    if(kernel_replay::try_replay(dispatch, backend)) return;
+    auto  dispatch    = make_logical_dispatch(info);
+    auto* interceptor = installed_interceptor.load(std::memory_order_acquire);
+    if(interceptor == nullptr)
+    {
+        run_execution_async(dispatch, std::move(backend));
+        return;
+    }
+    if(interceptor->take(dispatch, backend)) return;
 
-    auto guard = kernel_replay::ordinary_dispatch_guard{dispatch.info.agent_id, *backend};
+    auto scope = ordinary_scope{*interceptor, dispatch, *backend};
     run_execution_async(dispatch, std::move(backend));
 }
 } // namespace rocprofiler::dispatch

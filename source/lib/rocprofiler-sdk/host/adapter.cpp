@@ -4,14 +4,13 @@
 #include "code_object/code_object.hpp"
 #include "common/logging.hpp"
 #include "dispatch/dispatch.hpp"
+#include "host/backend.hpp"
 #include "host/counters.hpp"
 #include "host/memory.hpp"
 #include "host/runtime/runtime.hpp"
 #include "kernel_replay/engine.hpp"
 #include "registration/registration.hpp"
 #include "registration/shutdown.hpp"
-
-#include <unistd.h>
 
 #include <atomic>
 #include <memory>
@@ -44,15 +43,6 @@ public:
     {
     }
 
-    void enqueue(dispatch::completion_fn on_complete) override
-    {
-        auto status = m_device.enqueue(m_packet.queue,
-                                       m_packet,
-                                       [on_complete](const execution_result& result)
-                                       { on_complete(convert(result)); });
-        if(status != ROCPROFILER_HOST_STATUS_SUCCESS) report_enqueue_failure(status, on_complete);
-    }
-
     void report_enqueue_failure(rocprofiler_host_status_t      status,
                                 const dispatch::completion_fn& on_complete)
     {
@@ -64,9 +54,19 @@ public:
         on_complete(failed);
     }
 
-    void enqueue_counted(dispatch::completion_fn                            on_complete,
-                         std::shared_ptr<const dispatch::execution_request> request) override
+    void enqueue(dispatch::completion_fn                            on_complete,
+                 std::shared_ptr<const dispatch::execution_request> request) override
     {
+        if(request->counters.empty())
+        {
+            auto status = m_device.enqueue(m_packet.queue,
+                                           m_packet,
+                                           [on_complete](const execution_result& result)
+                                           { on_complete(convert(result)); });
+            if(status != ROCPROFILER_HOST_STATUS_SUCCESS)
+                report_enqueue_failure(status, on_complete);
+            return;
+        }
         auto session =
             std::make_shared<counter_session>(std::move(request), m_device.worker_count());
         auto pkt    = m_packet;
@@ -92,13 +92,14 @@ public:
 
     // A dispatch made from inside a kernel or a completion callback runs on a device thread,
     // where waiting for a pass would wait for ourselves.
-    std::optional<std::string_view> replay_exclusion() const override
+    std::optional<dispatch::decline_reason> replay_exclusion() const override
     {
-        if(m_device.is_device_thread()) return std::string_view{"reentrant_dispatch"};
+        if(m_device.is_device_thread()) return dispatch::decline_reason::reentrant_dispatch;
         return std::nullopt;
     }
 
-    std::pair<const void*, size_t> kernel_arguments() const override
+    // The argument bytes the pipeline's launch_info points at; they live as long as this object.
+    dispatch::kernel_arguments arguments() const
     {
         return {m_packet.args.data(), m_packet.args.size()};
     }
@@ -114,7 +115,7 @@ intercept(device& dev, const packet& pkt)
     // Fast path: nobody is listening, the dispatch goes straight into its queue.
     if(!dispatch::any_consumer()) return dev.enqueue(pkt.queue, pkt);
 
-    static const auto agent_id = agent::id_of(agent::backend::host, 0);
+    static const auto agent_id = agent::id_of(get_device_backend(), 0);
     auto              info     = dispatch::launch_info{};
     info.agent                 = agent_id.value_or(rocprofiler_agent_id_t{0});
     info.queue                 = rocprofiler_queue_id_t{pkt.queue.handle};
@@ -126,7 +127,9 @@ intercept(device& dev, const packet& pkt)
                                   pkt.grid.y * pkt.workgroup_size.y,
                                   pkt.grid.z * pkt.workgroup_size.z};
     info.kernel_name           = pkt.kernel->name.c_str(); // kernels are never unregistered
-    dispatch::intercept(info, std::make_shared<host_launch>(dev, pkt));
+    auto launch                = std::make_shared<host_launch>(dev, pkt);
+    info.arguments             = launch->arguments();
+    dispatch::intercept(info, std::move(launch));
     return ROCPROFILER_HOST_STATUS_SUCCESS;
 }
 
@@ -135,7 +138,7 @@ intercept(device& dev, const packet& pkt)
 void
 report_kernel(const kernel_info& kernel)
 {
-    static const auto agent_id  = agent::id_of(agent::backend::host, 0);
+    static const auto agent_id  = agent::id_of(get_device_backend(), 0);
     auto              symbol    = code_object::kernel_symbol{};
     symbol.kernel_id            = kernel.id;
     symbol.agent                = agent_id.value_or(rocprofiler_agent_id_t{0});
@@ -177,40 +180,3 @@ attach_profiler(device& dev)
     registration::initialize();
 }
 } // namespace rocprofiler::host
-
-namespace rocprofiler::agent
-{
-void
-append_host_agents(std::vector<description>& out)
-{
-    const auto props    = host::process_device().properties();
-    auto       entry    = description{};
-    entry.backend_kind  = backend::host;
-    entry.backend_index = 0;
-    entry.name          = "host";
-    entry.vendor_name   = props.vendor;
-    entry.product_name  = props.name;
-    entry.model_name    = "cpu-threads";
-
-    auto& p              = entry.properties;
-    p.type               = ROCPROFILER_AGENT_TYPE_GPU;
-    p.cu_count           = props.worker_count;
-    p.simd_count         = props.worker_count;
-    p.simd_per_cu        = 1;
-    p.wave_front_size    = 1;
-    p.max_waves_per_simd = 1;
-    p.max_waves_per_cu   = 1;
-    p.cpu_cores_count    = props.cpu_count;
-    p.workgroup_max_size = props.max_workgroup_size;
-    p.workgroup_max_dim  = {
-         props.max_workgroup_size, props.max_workgroup_size, props.max_workgroup_size};
-    p.grid_max_size  = UINT32_MAX;
-    p.grid_max_dim   = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
-    p.lds_size_in_kb = props.max_group_segment_size / 1024;
-    auto pages       = sysconf(_SC_PHYS_PAGES);
-    auto page_size   = sysconf(_SC_PAGESIZE);
-    if(pages > 0 && page_size > 0)
-        p.local_mem_size = static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size);
-    out.emplace_back(std::move(entry));
-}
-} // namespace rocprofiler::agent

@@ -298,16 +298,12 @@ counter_session::finish(const packet& pkt, const execution_result& result)
     }
     return values;
 }
-} // namespace rocprofiler::host
-
-namespace rocprofiler::counters
+backend::device_counters
+device_counters()
 {
-std::optional<agent_counters>
-host_agent_counters()
-{
-    auto out           = agent_counters{};
-    out.counters       = host::get_listing().specs;
-    out.slots_per_pass = host::slots_from_environment();
+    auto out           = backend::device_counters{};
+    out.counters       = get_listing().specs;
+    out.slots_per_pass = slots_from_environment();
     return out;
 }
-} // namespace rocprofiler::counters
+} // namespace rocprofiler::host

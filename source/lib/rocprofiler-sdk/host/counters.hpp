@@ -8,6 +8,7 @@
 // fit in one pass and groups are real.
 #pragma once
 
+#include "backend/device_backend.hpp"
 #include "dispatch/dispatch.hpp"
 
 #include <memory>
@@ -38,4 +39,7 @@ private:
     struct impl;
     std::shared_ptr<impl> m_impl;
 };
+
+// The counters of the host agent, as its device backend reports them.
+backend::device_counters device_counters();
 } // namespace rocprofiler::host

@@ -108,23 +108,24 @@ public:
     // above all, never written back, so other threads may keep using them during the window.
     // ROCPROFILER_REPLAY_HOST_SNAPSHOT=all snapshots every tracked allocation instead (for
     // kernels that reach device memory through something other than their arguments).
-    std::optional<std::string> snapshot(const void* args, size_t args_size) override
+    std::optional<dispatch::decline_reason>
+    snapshot(const dispatch::kernel_arguments& args) override
     {
         release();
         auto& trk  = get_tracker();
         auto  lock = std::lock_guard{trk.mutex};
-        if(!trk.enabled) return std::string{"untracked_memory"};
+        if(!trk.enabled) return dispatch::decline_reason::untracked_memory;
 
         auto chosen = std::vector<std::pair<uintptr_t, size_t>>{};
-        if(args == nullptr || snapshot_everything())
+        if(args.data == nullptr || snapshot_everything())
             chosen.assign(trk.live.begin(), trk.live.end());
         else
-            chosen = reachable(trk.live, args, args_size);
+            chosen = reachable(trk.live, args.data, args.size);
 
         auto total = size_t{0};
         for(const auto& [start, bytes] : chosen)
             total += bytes;
-        if(total > snapshot_budget()) return std::string{"footprint_budget"};
+        if(total > snapshot_budget()) return dispatch::decline_reason::footprint_budget;
         try
         {
             m_shadows.reserve(chosen.size());
@@ -138,7 +139,7 @@ public:
         catch(const std::bad_alloc&)
         {
             m_shadows.clear();
-            return std::string{"snapshot_failed"};
+            return dispatch::decline_reason::snapshot_failed;
         }
         m_last_bytes = total;
         return std::nullopt;

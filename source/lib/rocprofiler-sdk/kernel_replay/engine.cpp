@@ -3,6 +3,8 @@
 #include "common/environment.hpp"
 #include "common/logging.hpp"
 #include "context/context.hpp"
+#include "dispatch/interception.hpp"
+#include "kernel_replay/deferred_counting.hpp"
 #include "kernel_replay/local_context.hpp"
 #include "kernel_replay/plan.hpp"
 #include "kernel_replay/replay_callbacks.hpp"
@@ -20,7 +22,7 @@ namespace rocprofiler::kernel_replay
 {
 namespace
 {
-constexpr std::string_view reentrant_dispatch = "reentrant_dispatch";
+using dispatch::decline_reason;
 
 struct domain_state
 {
@@ -129,37 +131,40 @@ std::string
 diagnostic_line(const dispatch::logical_dispatch& dispatch,
                 uint64_t                          executions,
                 outcome                           result,
-                std::string_view                  reason)
+                decline_reason                    reason)
 {
     auto out = std::ostringstream{};
     out << "[kernel-replay] dispatch_id=" << dispatch.info.dispatch_id
         << " kernel=" << dispatch.kernel_name << " passes=" << executions
         << " outcome=" << (result == outcome::replayed ? "replayed" : "declined")
-        << " reason=" << (reason.empty() ? std::string_view{"none"} : reason);
+        << " reason=" << dispatch::name(reason);
     return out.str();
 }
 
 // A candidate that ran once. `passes` is how often the kernel executed: 1.
 void
-report_decline(const dispatch::logical_dispatch& dispatch, std::string_view reason)
+report_decline(const dispatch::logical_dispatch& dispatch, decline_reason reason)
 {
     // A tool's per-dispatch opt-out is not a problem worth a warning.
-    if(reason == "not_requested" || reason == "single_pass")
+    if(dispatch::is_tool_choice(reason))
     {
         ROCP_LOG(debug) << diagnostic_line(dispatch, 1, outcome::declined, reason);
         return;
     }
     auto line = diagnostic_line(dispatch, 1, outcome::declined, reason);
-    if(reason == "indefinite_without_continue")
+    if(reason == decline_reason::indefinite_without_continue)
         line += " (replay_pass_count returned 0 but replay_continue is NULL: an indefinite loop "
                 "needs replay_continue to end it)";
-    common::log::warn_once(std::string{"kernel-replay:"} + std::string{reason}, line);
+    if(reason == decline_reason::stream_capture)
+        line += " (a captured launch runs in a graph launch, which is not traced or replayed)";
+    common::log::warn_once(std::string{"kernel-replay:"} + std::string{dispatch::name(reason)},
+                           line);
 }
 
 void
-report_replay(const dispatch::logical_dispatch& dispatch, uint64_t passes, std::string_view failure)
+report_replay(const dispatch::logical_dispatch& dispatch, uint64_t passes, decline_reason failure)
 {
-    if(failure.empty())
+    if(failure == decline_reason::none)
     {
         ROCP_LOG(debug) << diagnostic_line(dispatch, passes, outcome::replayed, failure);
         return;
@@ -171,10 +176,10 @@ report_replay(const dispatch::logical_dispatch& dispatch, uint64_t passes, std::
 // --- the window --------------------------------------------------------------------------------
 
 // Why a dispatch is not a candidate at all (no CONFIG callback), or nothing.
-std::optional<std::string_view>
+std::optional<decline_reason>
 gate(const dispatch::launch_backend& backend)
 {
-    if(this_thread_in_window) return reentrant_dispatch;
+    if(this_thread_in_window) return decline_reason::reentrant_dispatch;
     return backend.replay_exclusion();
 }
 
@@ -189,21 +194,20 @@ run_once(const dispatch::logical_dispatch&          dispatch,
 }
 
 // Drain, then snapshot. Returns the decline reason on failure (nothing is kept then).
-std::optional<std::string>
-prepare_memory(dispatch::launch_backend& backend)
+std::optional<decline_reason>
+prepare_memory(const dispatch::logical_dispatch& dispatch, dispatch::launch_backend& backend)
 {
     auto* memory = backend.memory();
-    if(memory == nullptr) return std::string{"snapshot_failed"};
-    if(!memory->drain(drain_timeout_ns())) return std::string{"agent_drain_stuck"};
-    const auto [args, args_size] = backend.kernel_arguments();
-    return memory->snapshot(args, args_size);
+    if(memory == nullptr) return decline_reason::snapshot_failed;
+    if(!memory->drain(drain_timeout_ns())) return decline_reason::agent_drain_stuck;
+    return memory->snapshot(dispatch.arguments);
 }
 
 struct loop_outcome
 {
-    uint64_t                   passes  = 0;  // passes executed
-    dispatch::execution_result last    = {}; // of the last executed pass
-    std::string_view           failure = {}; // pass_failed, restore_failed, or empty
+    uint64_t                   passes  = 0;                    // passes executed
+    dispatch::execution_result last    = {};                   // of the last executed pass
+    decline_reason             failure = decline_reason::none; // pass_failed, restore_failed
 };
 
 // The pass loop, on the submitting thread, with the memory snapshot taken. Every pass starts from
@@ -216,26 +220,24 @@ run_passes(replay_sequence& seq, const plan& loop, dispatch::launch_backend& bac
     auto  out      = loop_outcome{};
     // Backends may measure counters over several passes and deliver them later; they are told
     // how many passes are planned (none when replay_continue may end the loop early).
-    auto counting = dispatch::replay_counting{};
-    counting.pass_count =
-        loop.kind == loop_kind::fixed && !loop.has_continue ? loop.total_passes : 0;
+    auto counting = deferred_counting{
+        loop.kind == loop_kind::fixed && !loop.has_continue ? loop.total_passes : 0};
     for(uint64_t pass = 0;; ++pass)
     {
         execute_pass_phase_enter(seq, loop, pass, contexts);
-        counting.pass = pass;
-        out.last      = dispatch::run_execution_sync(*seq.dispatch, backend, &counting);
-        out.passes    = pass + 1;
+        out.last   = counting.run_pass(*seq.dispatch, backend, pass);
+        out.passes = pass + 1;
         execute_pass_phase_exit(seq, loop, pass);
 
         if(!out.last.ok)
         {
-            out.failure = "pass_failed";
+            out.failure = decline_reason::pass_failed;
             break;
         }
         if(!should_continue_replay(seq, loop, pass)) break;
         if(!memory.restore())
         {
-            out.failure = "restore_failed";
+            out.failure = decline_reason::restore_failed;
             break;
         }
     }
@@ -262,7 +264,7 @@ run_window(const dispatch::logical_dispatch&          dispatch,
     }
 
     auto lock = exclusive_agent_lock{dispatch.info.agent_id};
-    if(auto reason = prepare_memory(*backend))
+    if(auto reason = prepare_memory(dispatch, *backend))
     {
         report_decline(dispatch, *reason);
         run_once(dispatch, backend);
@@ -275,6 +277,45 @@ run_window(const dispatch::logical_dispatch&          dispatch,
     report_replay(dispatch, result.passes, result.failure);
 }
 } // namespace
+
+namespace
+{
+// The engine as the dispatch pipeline's interceptor, installed when the domain is first claimed.
+class replay_interceptor final : public dispatch::dispatch_interceptor
+{
+public:
+    bool take(const dispatch::logical_dispatch&          dispatch,
+              std::shared_ptr<dispatch::launch_backend>& backend) override
+    {
+        return try_replay(dispatch, backend);
+    }
+
+    void* begin_ordinary(const dispatch::logical_dispatch& dispatch,
+                         const dispatch::launch_backend&   backend) override
+    {
+        return new ordinary_dispatch_guard{dispatch.info.agent_id, backend};
+    }
+
+    void end_ordinary(void* token) override { delete static_cast<ordinary_dispatch_guard*>(token); }
+};
+
+dispatch::dispatch_interceptor&
+get_interceptor()
+{
+    static auto* value = new replay_interceptor{}; // never destroyed: dispatches may run at exit
+    return *value;
+}
+} // namespace
+
+void
+report_excluded_launch(std::string_view kernel_name, decline_reason reason)
+{
+    if(!is_configured()) return;
+    auto launch        = dispatch::logical_dispatch{}; // dispatch_id 0: no dispatch was made
+    auto name          = std::string{kernel_name};
+    launch.kernel_name = name.c_str();
+    report_decline(launch, reason);
+}
 
 bool
 is_configured()
@@ -294,6 +335,7 @@ claim_domain(uint64_t context_id)
             return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
         to_run = st.trackers;
     }
+    dispatch::install_interceptor(get_interceptor());
     for(auto& fn : to_run)
         fn();
     return ROCPROFILER_STATUS_SUCCESS;
@@ -334,7 +376,8 @@ ordinary_dispatch_guard::ordinary_dispatch_guard(rocprofiler_agent_id_t         
     // The thread already holds the lock exclusively (a dispatch from inside its own replay
     // callbacks), or the dispatch comes from a device thread that a draining or replaying thread
     // may be waiting for: taking the lock would deadlock.
-    if(holds_exclusively(agent) || backend.replay_exclusion() == reentrant_dispatch) return;
+    if(holds_exclusively(agent) || backend.replay_exclusion() == decline_reason::reentrant_dispatch)
+        return;
     m_lock = &isolation_lock(agent);
     m_lock->lock_shared();
 }

@@ -1,7 +1,8 @@
-// The kernel replay engine: the dispatch pipeline's entry into replay. Backend-neutral: it sees
-// a dispatch::logical_dispatch, a dispatch::launch_backend (submit one execution, signal the
-// application) and a dispatch::memory_backend (drain, snapshot, restore). No device header is
-// included anywhere in this folder.
+// The kernel replay engine. Backend-neutral: it sees a dispatch::logical_dispatch, a
+// dispatch::launch_backend (submit one execution, signal the application) and a
+// dispatch::memory_backend (drain, snapshot, restore). It installs itself as the dispatch
+// pipeline's interceptor (dispatch/interception.hpp) when the replay domain is first claimed; the
+// pipeline never calls into this folder otherwise. No device header is included anywhere here.
 #pragma once
 
 #include "dispatch/dispatch.hpp"
@@ -11,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <shared_mutex>
+#include <string_view>
 #include <vector>
 
 namespace rocprofiler::kernel_replay
@@ -21,20 +23,25 @@ bool is_configured();
 
 // Called by rocprofiler_configure_callback_tracing_service for the replay domain. Returns
 // ERROR_SERVICE_ALREADY_CONFIGURED when another context already configured it. Switches the
-// allocation tracker on.
+// allocation tracker on and installs the engine as the dispatch pipeline's interceptor.
 rocprofiler_status_t claim_domain(uint64_t context_id);
 
 // Adapters register how to switch their allocation tracker on. Each function runs once: at
 // registration if the domain is already claimed, else when claim_domain() first succeeds.
 void on_tracking_enabled(std::function<void()> enable);
 
-// Runs the dispatch under replay when it is a candidate and returns true; the application's
-// completion has then been signalled (or will be by the fall-through run). Returns false when the
-// dispatch is not a candidate: no CONFIG callback fired and the caller runs it normally.
-// Called on the submitting thread. The whole replay window (CONFIG, drain, snapshot, every pass,
-// the completion) runs inside this call.
+// The interceptor's take(): runs the dispatch under replay when it is a candidate and returns true;
+// the application's completion has then been signalled (or will be by the fall-through run).
+// Returns false when the dispatch is not a candidate: no CONFIG callback fired and the caller runs
+// it normally. Called on the submitting thread. The whole replay window (CONFIG, drain, snapshot,
+// every pass, the completion) runs inside this call.
 bool try_replay(const dispatch::logical_dispatch&          dispatch,
                 std::shared_ptr<dispatch::launch_backend>& backend);
+
+// Reports a launch that a backend hands to the device without making it a dispatch, because it can
+// never be replayed and is not traced (a launch into a CUDA stream capture): one diagnostic line,
+// as for a declined dispatch (dispatch_id=0). Only while replay is configured; any thread.
+void report_excluded_launch(std::string_view kernel_name, dispatch::decline_reason reason);
 
 // Holds the agent's isolation lock shared for an ordinary dispatch's submit, only while replay is
 // configured; otherwise does nothing. Re-entrant dispatches never take it: those the calling

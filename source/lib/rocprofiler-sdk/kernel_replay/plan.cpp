@@ -5,7 +5,7 @@ namespace rocprofiler::kernel_replay
 namespace
 {
 plan
-not_replayed(std::string_view reason)
+not_replayed(dispatch::decline_reason reason)
 {
     auto value   = plan{};
     value.reason = reason;
@@ -16,9 +16,10 @@ not_replayed(std::string_view reason)
 plan
 make_plan(std::optional<uint64_t> pass_count, bool has_continue)
 {
-    if(!pass_count) return not_replayed("not_requested");
-    if(*pass_count == 1) return not_replayed("single_pass");
-    if(*pass_count == 0 && !has_continue) return not_replayed("indefinite_without_continue");
+    if(!pass_count) return not_replayed(dispatch::decline_reason::not_requested);
+    if(*pass_count == 1) return not_replayed(dispatch::decline_reason::single_pass);
+    if(*pass_count == 0 && !has_continue)
+        return not_replayed(dispatch::decline_reason::indefinite_without_continue);
 
     auto value         = plan{};
     value.has_continue = has_continue;
@@ -37,6 +38,6 @@ make_plan(std::optional<uint64_t> pass_count, bool has_continue)
 bool
 is_rejected(const plan& value)
 {
-    return value.reason == "indefinite_without_continue";
+    return value.reason == dispatch::decline_reason::indefinite_without_continue;
 }
 } // namespace rocprofiler::kernel_replay

@@ -1,9 +1,10 @@
 // The replay plan of one dispatch: the spec's pass-count table, and nothing else.
 #pragma once
 
+#include "dispatch/decline_reason.hpp"
+
 #include <cstdint>
 #include <optional>
-#include <string_view>
 
 namespace rocprofiler::kernel_replay
 {
@@ -19,10 +20,10 @@ struct plan
     loop_kind kind         = loop_kind::none;
     uint64_t  total_passes = 0;     // N for a fixed loop, 0 otherwise
     bool      has_continue = false; // replay_continue was provided
-    // Why the dispatch is not replayed (kind == none): "not_requested" (replay_pass_count left
-    // NULL), "single_pass" (it returned 1) or "indefinite_without_continue" (0 with no
+    // Why the dispatch is not replayed (kind == none): not_requested (replay_pass_count left
+    // NULL), single_pass (it returned 1) or indefinite_without_continue (0 with no
     // replay_continue; the only row of the table that is an error).
-    std::string_view reason = {};
+    dispatch::decline_reason reason = dispatch::decline_reason::none;
 
     bool replays() const { return kind != loop_kind::none; }
 };

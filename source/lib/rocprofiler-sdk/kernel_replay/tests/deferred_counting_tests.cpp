@@ -21,6 +21,7 @@
 //             user_data = 100 + p + 1.
 #include "agent/agent.hpp"
 #include "dispatch/dispatch.hpp"
+#include "host/backend.hpp"
 
 #include <rocprofiler-sdk/rocprofiler.h>
 
@@ -269,7 +270,7 @@ int
 tool_init(rocprofiler_client_finalize_t, void*)
 {
     auto& t        = tool();
-    auto  agent_id = rocprofiler::agent::id_of(rocprofiler::agent::backend::host, 0);
+    auto  agent_id = rocprofiler::agent::id_of(rocprofiler::host::get_device_backend(), 0);
     if(!agent_id) std::abort();
     t.agent = *agent_id;
     make_groups(t);
@@ -335,10 +336,13 @@ struct seen_request
 class fake_memory final : public dispatch::memory_backend
 {
 public:
-    bool                       drain(uint64_t) override { return true; }
-    std::optional<std::string> snapshot(const void*, size_t) override { return std::nullopt; }
-    bool                       restore() override { return true; }
-    void                       release() override {}
+    bool                                    drain(uint64_t) override { return true; }
+    std::optional<dispatch::decline_reason> snapshot(const dispatch::kernel_arguments&) override
+    {
+        return std::nullopt;
+    }
+    bool restore() override { return true; }
+    void release() override {}
 };
 
 class fake_launch final : public dispatch::launch_backend
@@ -356,16 +360,16 @@ public:
     fake_launch(const fake_launch&)            = delete;
     fake_launch& operator=(const fake_launch&) = delete;
 
-    // Not used by these tests (every pass is counted); runs the kernel without counters.
-    void enqueue(dispatch::completion_fn on_complete) override
+    void enqueue(dispatch::completion_fn                            on_complete,
+                 std::shared_ptr<const dispatch::execution_request> request) override
     {
-        ++plain_enqueues;
-        complete(std::move(on_complete), timestamps(m_executions++));
-    }
-
-    void enqueue_counted(dispatch::completion_fn                            on_complete,
-                         std::shared_ptr<const dispatch::execution_request> request) override
-    {
+        // Not used by these tests (every pass is counted); runs the kernel without counters.
+        if(request->counters.empty())
+        {
+            ++plain_enqueues;
+            complete(std::move(on_complete), timestamps(m_executions++));
+            return;
+        }
         auto result = timestamps(m_executions++);
         auto seen   = seen_request{request->replayed,
                                  request->pass,

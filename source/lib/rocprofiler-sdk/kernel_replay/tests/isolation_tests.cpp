@@ -209,8 +209,9 @@ public:
         : m_script{s}
     {
     }
-    bool                       drain(uint64_t) override { return true; }
-    std::optional<std::string> snapshot(const void*, size_t) override
+    bool drain(uint64_t) override { return true; }
+    std::optional<rocprofiler::dispatch::decline_reason>
+    snapshot(const rocprofiler::dispatch::kernel_arguments&) override
     {
         ++m_script.snapshots;
         return std::nullopt;
@@ -234,7 +235,8 @@ public:
         , m_memory{s}
     {
     }
-    void enqueue(rocprofiler::dispatch::completion_fn on_complete) override
+    void enqueue(rocprofiler::dispatch::completion_fn on_complete,
+                 std::shared_ptr<const rocprofiler::dispatch::execution_request>) override
     {
         ++m_script.executions;
         if(m_script.on_execute) m_script.on_execute();

@@ -162,10 +162,11 @@ public:
         : m_agent{agent}
     {
     }
-    bool                       drain(uint64_t timeout_ns) override;
-    std::optional<std::string> snapshot(const void*, size_t) override;
-    bool                       restore() override;
-    void                       release() override;
+    bool drain(uint64_t timeout_ns) override;
+    std::optional<rocprofiler::dispatch::decline_reason>
+         snapshot(const rocprofiler::dispatch::kernel_arguments&) override;
+    bool restore() override;
+    void release() override;
 
 private:
     fake_agent& m_agent;
@@ -294,8 +295,8 @@ fake_memory::drain(uint64_t timeout_ns)
     return m_agent.wait_idle(timeout_ns);
 }
 
-std::optional<std::string>
-fake_memory::snapshot(const void*, size_t)
+std::optional<rocprofiler::dispatch::decline_reason>
+fake_memory::snapshot(const rocprofiler::dispatch::kernel_arguments&)
 {
     if(auto* rec = this_thread_launch) rec->snap_agent = m_agent.handle();
     auto  lock = std::lock_guard{m_agent.m_mutex};
@@ -354,7 +355,8 @@ public:
         , m_rec{rec}
     {
     }
-    void enqueue(rocprofiler::dispatch::completion_fn on_complete) override
+    void enqueue(rocprofiler::dispatch::completion_fn on_complete,
+                 std::shared_ptr<const rocprofiler::dispatch::execution_request>) override
     {
         m_agent.submit(
             [this, on_complete = std::move(on_complete)]

@@ -106,7 +106,10 @@ TEST(replay_unconfigured, guard_is_free)
 {
     struct never_used final : rocprofiler::dispatch::launch_backend
     {
-        void enqueue(rocprofiler::dispatch::completion_fn) override {}
+        void enqueue(rocprofiler::dispatch::completion_fn,
+                     std::shared_ptr<const rocprofiler::dispatch::execution_request>) override
+        {
+        }
         void signal_application(const rocprofiler::dispatch::execution_result&) override {}
     };
     auto backend =

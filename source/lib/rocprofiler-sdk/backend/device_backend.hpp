@@ -1,0 +1,82 @@
+// The seam between the backend-neutral core and a device backend (the host reference device, the
+// CUDA backend, or a new one). A backend describes its devices and their counters here; the agent
+// registry (agent/) and the counter registry (counters/) ask every registered backend, in
+// registration order, and never name one.
+//
+// What a backend implements beyond this interface goes through the dispatch pipeline
+// (dispatch/backend.hpp: a launch_backend per intercepted launch, a memory_backend per agent for
+// kernel replay); docs/architecture.md lists the whole contract.
+//
+// This folder includes nothing of the rest of the library: every other layer may include it.
+#pragma once
+
+#include <rocprofiler-sdk/agent.h>
+#include <rocprofiler-sdk/fwd.h>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rocprofiler::backend
+{
+// One device, as its backend describes it. Strings are copied by the agent registry, which also
+// sets the id, the node ids and the string pointers of `properties`.
+struct device_description
+{
+    uint32_t               index        = 0; // the device's index within its backend
+    rocprofiler_agent_v0_t properties   = {};
+    std::string            name         = {};
+    std::string            vendor_name  = {};
+    std::string            product_name = {};
+    std::string            model_name   = {};
+};
+
+// One counter of a device.
+struct counter_spec
+{
+    std::string name        = {};
+    std::string description = {};
+    std::string block       = {};
+    std::string expression  = {}; // derived counters only
+    bool        is_constant = false;
+    bool        is_derived  = false;
+    uint32_t    slots       = 1; // hardware slots it takes in one pass
+};
+
+// The counters of one device. Devices whose passes are not a fixed number of equal slots (NVIDIA
+// GPUs: CUPTI schedules each set of metrics itself) give `fits_in_one_pass`, which answers
+// SUCCESS, EXCEEDS_HW_LIMIT or another error for a set of their counters (indices into
+// `counters`); the slot count is then unused.
+struct device_counters
+{
+    using fit_check = std::function<rocprofiler_status_t(const std::vector<uint32_t>& indices)>;
+
+    std::vector<counter_spec> counters         = {};
+    uint32_t                  slots_per_pass   = 0;
+    fit_check                 fits_in_one_pass = {};
+};
+
+class device_backend
+{
+public:
+    virtual ~device_backend() = default;
+
+    // A short name for diagnostics ("host", "cuda").
+    virtual const char* name() const = 0;
+
+    // Appends this backend's devices, in index order. Called once, when the agent registry is
+    // built (on the first query of agents), on that thread.
+    virtual void append_devices(std::vector<device_description>& out) = 0;
+
+    // The counters of one of this backend's devices, or nothing when it has no counter support.
+    // Called once per device, when the counter registry is built.
+    virtual std::optional<device_counters> counters_of(uint32_t device_index) = 0;
+};
+
+// Every backend compiled into the library, in the order that fixes agent ids (the build lists
+// them: rocprofiler_add_device_backend() in each backend's CMakeLists.txt). Built on first use;
+// never changes afterwards.
+const std::vector<device_backend*>& registered();
+} // namespace rocprofiler::backend

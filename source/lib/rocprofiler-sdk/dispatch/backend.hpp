@@ -1,0 +1,162 @@
+// What a runtime adapter (a device backend: the host device, CUDA) implements for the dispatch
+// pipeline, and the plain data that crosses between them. The pipeline and the replay engine see a
+// launch only through these types; nothing here names a backend.
+//
+// Threading: launch_info and a launch_backend are created on the submitting thread; enqueue()'s
+// completion may run on any thread; memory_backend calls come from the submitting thread while
+// the replaying dispatch holds its agent's isolation lock exclusively.
+#pragma once
+
+#include "counters/counters.hpp"
+#include "dispatch/decline_reason.hpp"
+
+#include <rocprofiler-sdk/fwd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rocprofiler::dispatch
+{
+// The kernel's argument bytes as the launch passed them, for snapshots that cover only what the
+// kernel can reach. Owned by the launch_backend; valid until the application's completion was
+// signalled. Empty when the backend does not know them.
+struct kernel_arguments
+{
+    const void* data = nullptr;
+    size_t      size = 0;
+};
+
+// What the adapter knows about a launch before the SDK sees it.
+struct launch_info
+{
+    rocprofiler_agent_id_t  agent                = {};
+    rocprofiler_queue_id_t  queue                = {};
+    rocprofiler_kernel_id_t kernel_id            = 0;
+    uint32_t                private_segment_size = 0;
+    uint32_t                group_segment_size   = 0;
+    rocprofiler_dim3_t      workgroup_size       = {};
+    rocprofiler_dim3_t      grid_size            = {}; // work-items, as in HSA
+    const char*             kernel_name          = ""; // valid for the life of the process
+    kernel_arguments        arguments            = {};
+};
+
+// One execution of a kernel, as the pipeline asks the backend for it.
+struct execution_request
+{
+    // Counters the execution must measure: the union of the configurations of every context that
+    // counts it; empty when none does.
+    std::vector<const counters::counter_definition*> counters = {};
+    // Set for the passes of a replayed dispatch: which pass this is, how many passes are planned
+    // (0 when replay_continue may end the loop early or the loop is indefinite; a failed pass or
+    // restore still ends a planned loop early, so backends must not rely on reaching the last
+    // one: finish_counting() is always called), and the number of this counted execution among
+    // the dispatch's counted executions (deferred_counters::execution names it). A backend may
+    // defer the values of such an execution (execution_result::counters_deferred) and deliver them
+    // with a later execution of the same dispatch, or from launch_backend::finish_counting().
+    // A replayed execution runs with the snapshot's memory: backends must not infer it otherwise.
+    bool     replayed   = false;
+    uint64_t pass       = 0;
+    uint64_t pass_count = 0;
+    uint64_t execution  = 0;
+};
+
+// A measured counter value.
+struct counter_value
+{
+    rocprofiler_counter_id_t id    = {};
+    double                   value = 0.0;
+};
+
+// Counter values of an earlier (or the current) counted execution of the same logical dispatch,
+// which the backend measured later than that execution ran (NVIDIA GPUs: one CUPTI replay cycle
+// spans several passes, and its values are decoded after the last of them).
+struct deferred_counters
+{
+    uint64_t                   execution = 0;  // execution_request::execution
+    std::vector<counter_value> counters  = {}; // one per counter of that execution's request
+    std::string                error     = {}; // as execution_result::counters_error
+};
+
+// Outcome of one execution of a kernel. Timestamps on the SDK's clock, ns.
+struct execution_result
+{
+    uint64_t                   start_ns = 0;
+    uint64_t                   end_ns   = 0;
+    bool                       ok       = true;
+    std::string                error    = {};
+    std::vector<counter_value> counters = {}; // one per requested counter, when ok
+    // Why the requested counters could not be measured although the kernel ran (no permission,
+    // another profiler holds the counters, ...); empty when they were measured or not requested.
+    std::string counters_error = {};
+    // The values of this execution come later, in `resolved` of this or a later execution of the
+    // dispatch, or from finish_counting() (replayed executions only).
+    bool counters_deferred = false;
+    // Values of deferred executions of this dispatch that are known now.
+    std::vector<deferred_counters> resolved = {};
+};
+
+using completion_fn = std::function<void(const execution_result&)>;
+
+class memory_backend;
+
+// The adapter's operations on one logical dispatch. Owned through a shared_ptr by the pipeline
+// until the application has been signalled.
+class launch_backend
+{
+public:
+    virtual ~launch_backend() = default;
+
+    // Puts one execution of the kernel into its queue, behind earlier work of that queue, and
+    // returns; the execution measures request->counters when there are any (the registry never
+    // lets a configuration of an agent without counters exist). on_complete is called exactly
+    // once, on any thread, when the kernel finished. Must not signal the application's
+    // completion. May be called several times (kernel replay). request is never null.
+    virtual void enqueue(completion_fn                            on_complete,
+                         std::shared_ptr<const execution_request> request) = 0;
+
+    // After the last pass of a replayed dispatch: the values of every execution still deferred
+    // (with an error when they cannot be measured any more). Backends that never defer keep the
+    // default.
+    virtual std::vector<deferred_counters> finish_counting() { return {}; }
+
+    // Signals the application's completion of the logical dispatch. Called exactly once, after the
+    // last execution finished (on the thread that observed it, or the submitting thread).
+    virtual void signal_application(const execution_result& last) = 0;
+
+    // Why this launch can never be replayed (reentrant_dispatch, stream_capture,
+    // collective_kernel), or nothing. Checked before the CONFIG callback; the replay engine
+    // reports it like any other decline.
+    virtual std::optional<decline_reason> replay_exclusion() const { return std::nullopt; }
+
+    // The memory of the launch's agent, for snapshots; nullptr when the backend cannot replay.
+    virtual memory_backend* memory() { return nullptr; }
+};
+
+// Device memory of one agent, as kernel replay needs it. Called on the submitting thread while the
+// replaying dispatch holds the agent's isolation lock exclusively.
+class memory_backend
+{
+public:
+    virtual ~memory_backend() = default;
+
+    // Waits until no earlier work of the agent is queued or running. False on timeout.
+    virtual bool drain(uint64_t timeout_ns) = 0;
+
+    // Copies aside the tracked allocations of the agent that the kernel may touch (every tracked
+    // allocation when the backend cannot tell; the host device: those reachable from the kernel
+    // arguments). On failure returns the decline reason (footprint_budget, snapshot_failed,
+    // untracked_memory) and keeps nothing.
+    virtual std::optional<decline_reason> snapshot(const kernel_arguments& arguments) = 0;
+
+    // Copies the snapshot back. False on failure (fatal to the replay).
+    virtual bool restore() = 0;
+
+    // Frees the snapshot.
+    virtual void release() = 0;
+};
+} // namespace rocprofiler::dispatch
