@@ -20,10 +20,8 @@ extern "C"
     {
         ROCP_API_GUARD_BEGIN
         namespace rp = rocprofiler;
-        if(rp::registration::configuration_locked())
-            return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-        auto* ctx = rp::context::get(context_id);
-        if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+        auto* ctx    = static_cast<rp::context::context*>(nullptr);
+        ROCP_RETURN_IF_ERROR(rp::registration::configurable_context(context_id, &ctx));
         if(kind <= ROCPROFILER_BUFFER_TRACING_NONE || kind >= ROCPROFILER_BUFFER_TRACING_LAST)
             return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
         if(!rp::buffer::exists(buffer_id)) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;

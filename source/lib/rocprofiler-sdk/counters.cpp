@@ -124,10 +124,8 @@ extern "C"
         void*                                      callback_args)
     {
         ROCP_API_GUARD_BEGIN
-        if(rp::registration::configuration_locked())
-            return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-        auto* ctx = rp::context::get(context_id);
-        if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+        auto* ctx = static_cast<rp::context::context*>(nullptr);
+        ROCP_RETURN_IF_ERROR(rp::registration::configurable_context(context_id, &ctx));
         if(callback == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
         if(!rp::buffer::exists(buffer_id)) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
         if(ctx->dispatch_counter) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
@@ -148,10 +146,8 @@ extern "C"
         void*                                      record_callback_args)
     {
         ROCP_API_GUARD_BEGIN
-        if(rp::registration::configuration_locked())
-            return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-        auto* ctx = rp::context::get(context_id);
-        if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+        auto* ctx = static_cast<rp::context::context*>(nullptr);
+        ROCP_RETURN_IF_ERROR(rp::registration::configurable_context(context_id, &ctx));
         if(dispatch_callback == nullptr || record_callback == nullptr)
             return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
         if(ctx->dispatch_counter) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
@@ -172,15 +168,14 @@ extern "C"
                                                   rocprofiler_device_counting_service_cb_t cb,
                                                   void* user_data)
     {
-        (void)buffer_id;
+        ROCP_API_GUARD_BEGIN(void) buffer_id;
         (void)user_data;
-        if(rp::registration::configuration_locked())
-            return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
-        if(rp::context::get(context_id) == nullptr)
-            return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+        auto* ctx = static_cast<rp::context::context*>(nullptr);
+        ROCP_RETURN_IF_ERROR(rp::registration::configurable_context(context_id, &ctx));
         if(cb == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
         if(rp::agent::find(agent_id) == nullptr) return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;
         return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED; // agent-wide counting is not built yet
+        ROCP_API_GUARD_END("rocprofiler_configure_device_counting_service")
     }
 
     rocprofiler_status_t

@@ -348,4 +348,13 @@ client_finalized(uint32_t client_handle)
             return entry->finalized.load();
     return false;
 }
+
+rocprofiler_status_t
+configurable_context(rocprofiler_context_id_t id, context::context** ctx)
+{
+    if(configuration_locked()) return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+    *ctx = context::get(id);
+    return *ctx != nullptr ? ROCPROFILER_STATUS_SUCCESS
+                           : ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+}
 } // namespace rocprofiler::registration

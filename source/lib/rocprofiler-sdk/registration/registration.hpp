@@ -7,6 +7,8 @@
 // tool's own configure or initialize (on the initializing thread) returns at once.
 #pragma once
 
+#include "context/context.hpp"
+
 #include <rocprofiler-sdk/registration.h>
 
 #include <cstdint>
@@ -44,4 +46,9 @@ void finalize_client(uint32_t client_handle);
 
 // True when the client has been finalized (its contexts deliver nothing further).
 bool client_finalized(uint32_t client_handle);
+
+// The context a configuration call may change: ERROR_CONFIGURATION_LOCKED once configuration is
+// locked, ERROR_CONTEXT_NOT_FOUND for an unknown id, else SUCCESS with *ctx set. The first checks
+// of every rocprofiler_configure_*_service entry point, in the order the API documents.
+rocprofiler_status_t configurable_context(rocprofiler_context_id_t id, context::context** ctx);
 } // namespace rocprofiler::registration
