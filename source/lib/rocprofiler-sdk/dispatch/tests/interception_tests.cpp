@@ -1,0 +1,154 @@
+// The dispatch pipeline's interception point and the explicit data a backend receives. Each test
+// runs in its own process (gtest_discover_tests), so an installed interceptor never leaks into
+// another test.
+#include "dispatch/dispatch.hpp"
+#include "dispatch/interception.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dp = rocprofiler::dispatch;
+
+namespace
+{
+// What happened, in order, across the fake backend and the fake interceptor.
+std::vector<std::string> events = {};
+
+class fake_launch final : public dp::launch_backend
+{
+public:
+    void enqueue(dp::completion_fn                            on_complete,
+                 std::shared_ptr<const dp::execution_request> request) override
+    {
+        ASSERT_NE(request, nullptr);
+        events.emplace_back(std::string{"enqueue replayed="} + (request->replayed ? "1" : "0") +
+                            " counters=" + std::to_string(request->counters.size()));
+        auto result     = dp::execution_result{};
+        result.start_ns = 10;
+        result.end_ns   = 20;
+        on_complete(result);
+    }
+
+    void signal_application(const dp::execution_result& last) override
+    {
+        events.emplace_back("signal end=" + std::to_string(last.end_ns));
+    }
+};
+
+class fake_interceptor final : public dp::dispatch_interceptor
+{
+public:
+    explicit fake_interceptor(bool takes)
+        : m_takes{takes}
+    {
+    }
+
+    bool take(const dp::logical_dispatch&          dispatch,
+              std::shared_ptr<dp::launch_backend>& backend) override
+    {
+        seen = dispatch;
+        events.emplace_back("take");
+        if(!m_takes) return false;
+        // A taker runs the dispatch itself, through the pipeline, and signals once.
+        auto outcome = dp::run_execution_sync(dispatch, *backend);
+        backend->signal_application(outcome.result);
+        return true;
+    }
+
+    void* begin_ordinary(const dp::logical_dispatch&, const dp::launch_backend&) override
+    {
+        events.emplace_back("begin");
+        return &m_token;
+    }
+
+    void end_ordinary(void* token) override
+    {
+        EXPECT_EQ(token, &m_token);
+        events.emplace_back("end");
+    }
+
+    dp::logical_dispatch seen = {};
+
+private:
+    bool m_takes;
+    int  m_token = 0;
+};
+
+dp::launch_info
+make_info(const std::array<uint64_t, 2>& args)
+{
+    auto info        = dp::launch_info{};
+    info.agent       = rocprofiler_agent_id_t{7};
+    info.kernel_name = "kernel_x";
+    info.arguments   = {args.data(), sizeof(args)};
+    return info;
+}
+} // namespace
+
+TEST(dispatch_interception, without_an_interceptor_the_pipeline_runs_the_dispatch_once)
+{
+    events.clear();
+    EXPECT_FALSE(dp::any_consumer());
+    const auto args = std::array<uint64_t, 2>{1, 2};
+    dp::intercept(make_info(args), std::make_shared<fake_launch>());
+    EXPECT_EQ(events, (std::vector<std::string>{"enqueue replayed=0 counters=0", "signal end=20"}));
+}
+
+TEST(dispatch_interception, a_dispatch_left_to_the_pipeline_is_bracketed_by_the_interceptor)
+{
+    events.clear();
+    auto interceptor = fake_interceptor{false};
+    ASSERT_TRUE(dp::install_interceptor(interceptor));
+    EXPECT_TRUE(dp::any_consumer());
+    const auto args = std::array<uint64_t, 2>{3, 4};
+    dp::intercept(make_info(args), std::make_shared<fake_launch>());
+    EXPECT_EQ(events,
+              (std::vector<std::string>{
+                  "take", "begin", "enqueue replayed=0 counters=0", "signal end=20", "end"}));
+    // The kernel arguments travel with the dispatch, as the adapter described them.
+    EXPECT_EQ(interceptor.seen.arguments.data, args.data());
+    EXPECT_EQ(interceptor.seen.arguments.size, sizeof(args));
+    EXPECT_STREQ(interceptor.seen.kernel_name, "kernel_x");
+    EXPECT_EQ(interceptor.seen.info.agent_id.handle, 7u);
+}
+
+TEST(dispatch_interception, a_taken_dispatch_is_run_by_the_interceptor_alone)
+{
+    events.clear();
+    auto interceptor = fake_interceptor{true};
+    ASSERT_TRUE(dp::install_interceptor(interceptor));
+    const auto args = std::array<uint64_t, 2>{5, 6};
+    dp::intercept(make_info(args), std::make_shared<fake_launch>());
+    EXPECT_EQ(events,
+              (std::vector<std::string>{"take", "enqueue replayed=0 counters=0", "signal end=20"}));
+}
+
+TEST(dispatch_interception, one_interceptor_per_process)
+{
+    auto first  = fake_interceptor{false};
+    auto second = fake_interceptor{false};
+    EXPECT_TRUE(dp::install_interceptor(first));
+    EXPECT_TRUE(dp::install_interceptor(first)) << "installing the same one again is harmless";
+    EXPECT_FALSE(dp::install_interceptor(second));
+}
+
+// A replay pass says so in its request, with its numbers; the counted-execution number moves only
+// for counted executions.
+TEST(dispatch_interception, a_replay_pass_request_says_it_is_one)
+{
+    events.clear();
+    auto backend    = fake_launch{};
+    auto dispatch   = dp::make_logical_dispatch(make_info({7, 8}));
+    auto pass       = dp::replay_pass{};
+    pass.pass       = 2;
+    pass.pass_count = 3;
+    auto outcome    = dp::run_execution_sync(dispatch, backend, &pass);
+    EXPECT_EQ(events, (std::vector<std::string>{"enqueue replayed=1 counters=0"}));
+    EXPECT_EQ(outcome.result.end_ns, 20u);
+    EXPECT_FALSE(outcome.counted.has_value());
+    EXPECT_EQ(pass.next_execution, 0u);
+}
