@@ -56,8 +56,7 @@ append_cuda_agents(std::vector<backend::device_description>& out)
     auto scope = internal_call_scope{};
     if(auto result = drv->cuInit(0); result != CUDA_SUCCESS)
     {
-        ROCP_LOG(info) << "cuda: cuInit failed (" << error_name(result)
-                       << "); no CUDA agents";
+        ROCP_LOG(info) << "cuda: cuInit failed (" << error_name(result) << "); no CUDA agents";
         return;
     }
     auto count = 0;
@@ -66,13 +65,13 @@ append_cuda_agents(std::vector<backend::device_description>& out)
     {
         auto dev = CUdevice{};
         if(drv->cuDeviceGet(&dev, ordinal) != CUDA_SUCCESS) continue;
-        auto entry          = backend::device_description{};
-        entry.index         = static_cast<uint32_t>(ordinal);
-        const auto major    = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-        const auto minor    = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-        entry.name          = "sm_" + std::to_string(major) + std::to_string(minor);
-        entry.vendor_name   = "NVIDIA";
-        char product[256]   = {};
+        auto entry        = backend::device_description{};
+        entry.index       = static_cast<uint32_t>(ordinal);
+        const auto major  = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+        const auto minor  = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+        entry.name        = "sm_" + std::to_string(major) + std::to_string(minor);
+        entry.vendor_name = "NVIDIA";
+        char product[256] = {};
         if(drv->cuDeviceGetName(product, sizeof(product) - 1, dev) == CUDA_SUCCESS)
             entry.product_name = product;
         entry.model_name = entry.name;

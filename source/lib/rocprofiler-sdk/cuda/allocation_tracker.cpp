@@ -218,7 +218,7 @@ check_arguments(const dispatch::kernel_arguments& args)
     auto& trk     = get_tracker();
     auto  unknown = std::vector<uint64_t>{};
     {
-        auto lock = std::lock_guard{trk.mutex};
+        auto        lock  = std::lock_guard{trk.mutex};
         const auto* bytes = static_cast<const std::byte*>(args.data);
         for(size_t offset = 0; bytes != nullptr && offset + sizeof(uint64_t) <= args.size;
             offset += sizeof(uint64_t))
@@ -241,7 +241,8 @@ check_arguments(const dispatch::kernel_arguments& args)
                                       static_cast<CUdeviceptr>(word)) != CUDA_SUCCESS)
             continue; // not memory the driver knows: a value, or pageable host memory
         if(type == CU_MEMORYTYPE_HOST && allow_host) continue;
-        return dispatch::decline_reason::untracked_memory; // host memory, or device memory not tracked
+        return dispatch::decline_reason::untracked_memory; // host memory, or device memory not
+                                                           // tracked
     }
     return std::nullopt;
 }

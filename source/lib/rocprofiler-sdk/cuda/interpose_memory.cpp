@@ -61,7 +61,8 @@ public:
         {
             if(device != any_device)
             {
-                if(auto id = ::rocprofiler::agent::id_of(get_device_backend(), static_cast<uint32_t>(device)))
+                if(auto id = ::rocprofiler::agent::id_of(get_device_backend(),
+                                                         static_cast<uint32_t>(device)))
                     agents.emplace_back(*id);
                 continue;
             }

@@ -65,20 +65,20 @@ private:
     void copy_arguments(const kernel_entry& kernel);
     void copy_extra_arguments();
 
-    launch_request                  m_request = {};
-    CUcontext                       m_ctx     = nullptr;
-    int                             m_device  = 0;
-    CUstream                        m_stream  = nullptr;
-    driver_call<CUresult>&          m_call;
-    CUlaunchConfig                  m_config      = {};
-    std::vector<CUlaunchAttribute>  m_attrs       = {};
-    std::vector<std::byte>          m_args        = {};
-    std::vector<void*>              m_param_ptrs  = {};
-    std::vector<void*>              m_extra       = {};
-    size_t                          m_buffer_size = 0;
-    CUresult                        m_status      = CUDA_SUCCESS;
-    std::optional<dispatch::decline_reason> m_exclusion = std::nullopt;
-    launch_memory                   m_memory;
-    metrics::dispatch_counting      m_counting;
+    launch_request                          m_request = {};
+    CUcontext                               m_ctx     = nullptr;
+    int                                     m_device  = 0;
+    CUstream                                m_stream  = nullptr;
+    driver_call<CUresult>&                  m_call;
+    CUlaunchConfig                          m_config      = {};
+    std::vector<CUlaunchAttribute>          m_attrs       = {};
+    std::vector<std::byte>                  m_args        = {};
+    std::vector<void*>                      m_param_ptrs  = {};
+    std::vector<void*>                      m_extra       = {};
+    size_t                                  m_buffer_size = 0;
+    CUresult                                m_status      = CUDA_SUCCESS;
+    std::optional<dispatch::decline_reason> m_exclusion   = std::nullopt;
+    launch_memory                           m_memory;
+    metrics::dispatch_counting              m_counting;
 };
 } // namespace rocprofiler::cuda

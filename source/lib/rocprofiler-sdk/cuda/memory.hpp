@@ -52,7 +52,8 @@ public:
 
     bool drain(uint64_t timeout_ns) override;
     // The arguments are checked for memory the snapshot cannot restore (untracked_memory).
-    std::optional<dispatch::decline_reason> snapshot(const dispatch::kernel_arguments& args) override;
+    std::optional<dispatch::decline_reason>
+         snapshot(const dispatch::kernel_arguments& args) override;
     bool restore() override;
     void release() override;
 
@@ -63,25 +64,25 @@ private:
     void drop(); // gives the shadow block back, without statistics
     // Where the snapshot goes: a shadow block of `total` bytes; the decline reason when none.
     std::optional<dispatch::decline_reason> acquire_shadow(size_t total);
-    bool                       copy_shadows(bool to_shadow, CUstream stream);
+    bool                                    copy_shadows(bool to_shadow, CUstream stream);
     void finish_restore_timing(); // the GPU time of the last stream-ordered restore
 
-    CUcontext                     m_ctx             = nullptr;
-    int                           m_device          = 0;
-    CUstream                      m_stream          = nullptr;
-    bool                          m_stream_known    = false;
-    std::vector<shadow_span>      m_shadows         = {};
-    context_pool*                 m_pool            = nullptr;
-    CUdeviceptr                   m_device_block    = 0;
-    void*                         m_host_block      = nullptr;
-    bool                          m_pooled          = false; // the block is the pool's
-    bool                          m_host            = false;
-    bool                          m_window          = false;
-    bool                          m_events          = false; // the pool's restore events held
-    bool                          m_restore_pending = false; // restore events recorded, unread
-    uint64_t                      m_pending_host_ns = 0;
-    uint64_t                      m_window_start_ns = 0;
-    CUresult                      m_drain_result    = CUDA_SUCCESS;
+    CUcontext                m_ctx             = nullptr;
+    int                      m_device          = 0;
+    CUstream                 m_stream          = nullptr;
+    bool                     m_stream_known    = false;
+    std::vector<shadow_span> m_shadows         = {};
+    context_pool*            m_pool            = nullptr;
+    CUdeviceptr              m_device_block    = 0;
+    void*                    m_host_block      = nullptr;
+    bool                     m_pooled          = false; // the block is the pool's
+    bool                     m_host            = false;
+    bool                     m_window          = false;
+    bool                     m_events          = false; // the pool's restore events held
+    bool                     m_restore_pending = false; // restore events recorded, unread
+    uint64_t                 m_pending_host_ns = 0;
+    uint64_t                 m_window_start_ns = 0;
+    CUresult                 m_drain_result    = CUDA_SUCCESS;
 };
 
 } // namespace rocprofiler::cuda
