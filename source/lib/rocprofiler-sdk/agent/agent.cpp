@@ -1,5 +1,7 @@
 #include "agent/agent.hpp"
 
+#include "common/static_object.hpp"
+
 #include <memory>
 #include <mutex>
 
@@ -7,43 +9,45 @@ namespace rocprofiler::agent
 {
 namespace
 {
+// Agents are facts of the process: read at exit, kept by a test reset.
 struct registry
 {
+    registry();
+
     std::vector<std::unique_ptr<description>>  storage  = {};
     std::vector<const rocprofiler_agent_v0_t*> pointers = {};
 };
 
+registry::registry()
+{
+    auto found = std::vector<description>{};
+#if defined(ROCPROFILER_HAVE_CUDA)
+    append_cuda_agents(found);
+#endif
+    append_host_agents(found);
+    int32_t gpu_index = 0;
+    for(size_t i = 0; i < found.size(); ++i)
+    {
+        auto  entry                = std::make_unique<description>(std::move(found[i]));
+        auto& props                = entry->properties;
+        props.size                 = sizeof(rocprofiler_agent_v0_t);
+        props.id.handle            = i + 1;
+        props.node_id              = static_cast<uint32_t>(i);
+        props.logical_node_id      = static_cast<int32_t>(i);
+        props.logical_node_type_id = props.type == ROCPROFILER_AGENT_TYPE_GPU ? gpu_index++ : 0;
+        props.name                 = entry->name.c_str();
+        props.vendor_name          = entry->vendor_name.c_str();
+        props.product_name         = entry->product_name.c_str();
+        props.model_name           = entry->model_name.c_str();
+        pointers.emplace_back(&entry->properties);
+        storage.emplace_back(std::move(entry));
+    }
+}
+
 const registry&
 get_registry()
 {
-    static auto* value = []
-    {
-        auto* reg   = new registry{}; // never destroyed: agents are read at exit
-        auto  found = std::vector<description>{};
-#if defined(ROCPROFILER_HAVE_CUDA)
-        append_cuda_agents(found);
-#endif
-        append_host_agents(found);
-        int32_t gpu_index = 0;
-        for(size_t i = 0; i < found.size(); ++i)
-        {
-            auto  entry                = std::make_unique<description>(std::move(found[i]));
-            auto& props                = entry->properties;
-            props.size                 = sizeof(rocprofiler_agent_v0_t);
-            props.id.handle            = i + 1;
-            props.node_id              = static_cast<uint32_t>(i);
-            props.logical_node_id      = static_cast<int32_t>(i);
-            props.logical_node_type_id = props.type == ROCPROFILER_AGENT_TYPE_GPU ? gpu_index++ : 0;
-            props.name                 = entry->name.c_str();
-            props.vendor_name          = entry->vendor_name.c_str();
-            props.product_name         = entry->product_name.c_str();
-            props.model_name           = entry->model_name.c_str();
-            reg->pointers.emplace_back(&entry->properties);
-            reg->storage.emplace_back(std::move(entry));
-        }
-        return reg;
-    }();
-    return *value;
+    return common::static_object<registry, common::reset_order::never>::get();
 }
 } // namespace
 
