@@ -1,5 +1,6 @@
-// The test tool of kernel-replay-tests: one configuration per process (the SDK locks it after
-// initializing), behaviour per test through `tool()`, and everything the tool observed in `log()`.
+// The test tool of kernel-replay-tests: configured afresh for every test by replay_fixture
+// (test_support/sdk_test.hpp), behaviour per test through `tool()`, and everything the tool
+// observed in `log()`.
 //
 // Contexts (created by the tool's initialize, all started except `idle` and `second`):
 // - replay:   KERNEL_REPLAY callback tracing, all operations (NULL, 0);
@@ -251,11 +252,15 @@ struct add_problem
     }
 };
 
-// Resets behaviour and log around every test.
+// Resets the SDK and configures the test tool before every test; resets behaviour and log around
+// it.
 class replay_fixture : public ::testing::Test
 {
 protected:
     void SetUp() override;
     void TearDown() override;
+
+private:
+    bool m_drain_timeout_set = false; // this fixture set ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS
 };
 } // namespace replay_test
