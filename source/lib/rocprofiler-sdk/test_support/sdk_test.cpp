@@ -39,6 +39,39 @@ tool_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
         sizeof(rocprofiler_tool_configure_result_t), tool_initialize, nullptr, nullptr};
     return &result;
 }
+int
+next_external_id(rocprofiler_thread_id_t,
+                 rocprofiler_context_id_t,
+                 rocprofiler_external_correlation_id_request_kind_t,
+                 rocprofiler_tracing_operation_t,
+                 uint64_t,
+                 rocprofiler_user_data_t* value,
+                 void*                    counter)
+{
+    value->value = ++*static_cast<std::atomic<uint64_t>*>(counter);
+    return 0;
+}
+
+void
+deliver_counter_records(rocprofiler_context_id_t,
+                        rocprofiler_buffer_id_t,
+                        rocprofiler_record_header_t** headers,
+                        size_t                        count,
+                        void*                         data,
+                        uint64_t)
+{
+    const auto* sink = static_cast<const counter_sink*>(data);
+    for(size_t i = 0; i < count; ++i)
+    {
+        if(headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_COUNTERS) continue;
+        if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_PROFILE_COUNTING_DISPATCH_HEADER &&
+           sink->header)
+            sink->header(*static_cast<const rocprofiler_dispatch_counting_service_record_t*>(
+                headers[i]->payload));
+        else if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_VALUE && sink->value)
+            sink->value(*static_cast<const rocprofiler_counter_record_t*>(headers[i]->payload));
+    }
+}
 } // namespace
 
 void
@@ -55,6 +88,18 @@ configure_tool(const char* name, std::function<void()> init)
     rocprofiler::registration::reset_for_tests();
     current_tool() = tool_setup{name, std::move(init)};
     return rocprofiler_force_configure(&tool_configure);
+}
+
+tool_fixture::tool_fixture(const char* name, std::function<void()> init)
+    : m_name{name}
+    , m_init{std::move(init)}
+{
+}
+
+void
+tool_fixture::SetUp()
+{
+    ASSERT_EQ(configure_tool(m_name, m_init), ROCPROFILER_STATUS_SUCCESS);
 }
 
 rocprofiler_context_id_t
@@ -80,6 +125,37 @@ callback_tracing_context(rocprofiler_callback_tracing_kind_t          kind,
         callback,
         data));
     return ctx;
+}
+
+rocprofiler_buffer_id_t
+create_buffer(rocprofiler_context_id_t        ctx,
+              size_t                          size,
+              size_t                          watermark,
+              rocprofiler_buffer_tracing_cb_t callback,
+              void*                           data)
+{
+    auto id = rocprofiler_buffer_id_t{};
+    SDK_TEST_CHECK(rocprofiler_create_buffer(
+        ctx, size, watermark, ROCPROFILER_BUFFER_POLICY_LOSSLESS, callback, data, &id));
+    return id;
+}
+
+void
+request_external_ids(rocprofiler_context_id_t ctx, std::atomic<uint64_t>* counter)
+{
+    auto kind = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH;
+    SDK_TEST_CHECK(rocprofiler_configure_external_correlation_id_request_service(
+        ctx, &kind, 1, next_external_id, counter));
+}
+
+rocprofiler_buffer_id_t
+create_counter_buffer(rocprofiler_context_id_t ctx,
+                      size_t                   size,
+                      size_t                   watermark,
+                      const counter_sink*      sink)
+{
+    return create_buffer(
+        ctx, size, watermark, deliver_counter_records, const_cast<counter_sink*>(sink));
 }
 
 void
@@ -135,6 +211,18 @@ counters_by_name(rocprofiler_agent_id_t agent)
     return by_name;
 }
 
+std::string
+counter_name(rocprofiler_counter_instance_id_t instance)
+{
+    auto id = rocprofiler_counter_id_t{};
+    if(rocprofiler_query_record_counter_id(instance, &id) != ROCPROFILER_STATUS_SUCCESS) return "?";
+    auto info = rocprofiler_counter_info_v0_t{};
+    if(rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_0, &info) !=
+       ROCPROFILER_STATUS_SUCCESS)
+        return "?";
+    return info.name;
+}
+
 rocprofiler_counter_config_id_t
 make_config(rocprofiler_agent_id_t agent, const std::vector<std::string>& names)
 {
@@ -158,6 +246,37 @@ register_kernel(const char* name, rocprofiler_host_kernel_fn_t fn)
     if(rocprofiler_host_register_kernel(name, fn, 0, 0, &kernel) != ROCPROFILER_HOST_STATUS_SUCCESS)
         std::abort();
     return kernel;
+}
+
+void
+increment_each(const rocprofiler_host_work_item_t* item, void* args)
+{
+    auto* a = *static_cast<int* const*>(args);
+    a[item->global_linear_id] += 1;
+}
+
+device_ints::device_ints(size_t n)
+    : m_size{n}
+{
+    void* mem = nullptr;
+    EXPECT_EQ(rocprofiler_host_malloc(n * sizeof(int), &mem), ROCPROFILER_HOST_STATUS_SUCCESS);
+    m_data = static_cast<int*>(mem);
+    if(m_data == nullptr) m_size = 0;
+    for(size_t i = 0; i < m_size; ++i)
+        m_data[i] = static_cast<int>(i);
+}
+
+device_ints::~device_ints()
+{
+    if(m_data != nullptr) rocprofiler_host_free(m_data);
+}
+
+bool
+device_ints::incremented_once() const
+{
+    for(size_t i = 0; i < m_size; ++i)
+        if(m_data[i] != static_cast<int>(i) + 1) return false;
+    return m_size != 0;
 }
 
 int64_t

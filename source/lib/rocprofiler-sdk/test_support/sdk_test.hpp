@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -31,6 +32,31 @@ void check_setup(rocprofiler_status_t status, const char* call);
 // Returns rocprofiler_force_configure's status.
 rocprofiler_status_t configure_tool(const char* name, std::function<void()> init);
 
+// A fixture that resets the SDK and configures the tool before each test (the test fails when
+// the SDK refuses). A subclass's SetUp calls tool_fixture::SetUp() once its own state is ready for
+// the tool's initialize.
+class tool_fixture : public ::testing::Test
+{
+protected:
+    tool_fixture(const char* name, std::function<void()> init);
+    void SetUp() override;
+
+private:
+    const char*           m_name = nullptr;
+    std::function<void()> m_init = {};
+};
+
+// A tool_fixture named by one alias: using my_tests = sdk_test::tool_test<name, init>; where
+// name is a constexpr char array (the tool's name) and init its initialize.
+template <const char* Name, void (*Init)()> class tool_test : public tool_fixture
+{
+protected:
+    tool_test()
+        : tool_fixture{Name, Init}
+    {
+    }
+};
+
 // A new context (SDK_TEST_CHECK on failure).
 rocprofiler_context_id_t create_context();
 
@@ -40,6 +66,32 @@ callback_tracing_context(rocprofiler_callback_tracing_kind_t          kind,
                          rocprofiler_callback_tracing_cb_t            callback,
                          void*                                        data       = nullptr,
                          std::vector<rocprofiler_tracing_operation_t> operations = {});
+
+// A LOSSLESS buffer of @p size bytes owned by @p ctx (SDK_TEST_CHECK on failure).
+rocprofiler_buffer_id_t create_buffer(rocprofiler_context_id_t        ctx,
+                                      size_t                          size,
+                                      size_t                          watermark,
+                                      rocprofiler_buffer_tracing_cb_t callback,
+                                      void*                           data = nullptr);
+
+// Where a counter buffer's records go, one call per record, in order, on the buffer's callback
+// thread. Must outlive the SDK's finalization (exit-time finalization delivers too).
+struct counter_sink
+{
+    std::function<void(const rocprofiler_dispatch_counting_service_record_t&)> header = {};
+    std::function<void(const rocprofiler_counter_record_t&)>                   value  = {};
+};
+
+// A LOSSLESS buffer whose dispatch counting headers and counter values go to @p sink (other
+// records are skipped).
+rocprofiler_buffer_id_t create_counter_buffer(rocprofiler_context_id_t ctx,
+                                              size_t                   size,
+                                              size_t                   watermark,
+                                              const counter_sink*      sink);
+
+// External correlation ids for every kernel dispatch of @p ctx: each request takes the next value
+// of @p counter ("blindly incremented": one new id per submit).
+void request_external_ids(rocprofiler_context_id_t ctx, std::atomic<uint64_t>* counter);
 
 // Starts each context (SDK_TEST_CHECK on failure).
 void start(std::initializer_list<rocprofiler_context_id_t> contexts);
@@ -52,6 +104,9 @@ rocprofiler_agent_id_t gpu_agent();
 // The counters of @p agent by name.
 std::map<std::string, rocprofiler_counter_id_t> counters_by_name(rocprofiler_agent_id_t agent);
 
+// The name of the counter a record's instance id belongs to ("?" when it cannot be queried).
+std::string counter_name(rocprofiler_counter_instance_id_t instance);
+
 // A counter configuration of @p agent with the named counters (EXPECT on failure).
 rocprofiler_counter_config_id_t make_config(rocprofiler_agent_id_t          agent,
                                             const std::vector<std::string>& names);
@@ -60,6 +115,28 @@ rocprofiler_counter_config_id_t make_config(rocprofiler_agent_id_t          agen
 
 // Registers a kernel (aborts on failure).
 rocprofiler_host_kernel_t register_kernel(const char* name, rocprofiler_host_kernel_fn_t fn);
+
+// A host kernel that adds 1 to element global_linear_id of an int array (args: int* const*).
+void increment_each(const rocprofiler_host_work_item_t* item, void* args);
+
+// @p n ints of host-device memory holding 0, 1, 2, ... (allocation failures are test failures);
+// freed when destroyed.
+class device_ints
+{
+public:
+    explicit device_ints(size_t n);
+    ~device_ints();
+    device_ints(const device_ints&)            = delete;
+    device_ints& operator=(const device_ints&) = delete;
+
+    int* const& data() const { return m_data; } // the kernel argument of increment_each
+    // True when every element was incremented exactly once.
+    bool incremented_once() const;
+
+private:
+    size_t m_size = 0;
+    int*   m_data = nullptr;
+};
 
 // A one-dimensional launch: @p grid workgroups of @p workgroup work-items.
 struct launch

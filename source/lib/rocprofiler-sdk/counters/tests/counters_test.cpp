@@ -48,18 +48,6 @@ state()
     return *value;
 }
 
-std::string
-counter_name(rocprofiler_counter_instance_id_t instance)
-{
-    auto id = rocprofiler_counter_id_t{};
-    if(rocprofiler_query_record_counter_id(instance, &id) != ROCPROFILER_STATUS_SUCCESS) return "?";
-    auto info = rocprofiler_counter_info_v0_t{};
-    if(rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_0, &info) !=
-       ROCPROFILER_STATUS_SUCCESS)
-        return "?";
-    return info.name;
-}
-
 void
 choose_config(rocprofiler_dispatch_counting_service_data_t,
               rocprofiler_counter_config_id_t* config,
@@ -80,31 +68,23 @@ record_callback(rocprofiler_dispatch_counting_service_data_t data,
 {
     auto entry = counted{data, {}, user_data.value};
     for(size_t i = 0; i < count; ++i)
-        entry.values[counter_name(records[i].id)] = records[i].counter_value;
+        entry.values[sdk_test::counter_name(records[i].id)] = records[i].counter_value;
     auto lock = std::lock_guard{state().mutex};
     state().callback_records.push_back(entry);
 }
 
-void
-buffer_callback(rocprofiler_context_id_t,
-                rocprofiler_buffer_id_t,
-                rocprofiler_record_header_t** headers,
-                size_t                        count,
-                void*,
-                uint64_t)
-{
-    auto lock = std::lock_guard{state().mutex};
-    for(size_t i = 0; i < count; ++i)
-    {
-        if(headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_COUNTERS) continue;
-        if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_PROFILE_COUNTING_DISPATCH_HEADER)
-            state().headers.push_back(
-                *static_cast<rocprofiler_dispatch_counting_service_record_t*>(headers[i]->payload));
-        else if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_VALUE)
-            state().values.push_back(
-                *static_cast<rocprofiler_counter_record_t*>(headers[i]->payload));
-    }
-}
+// The buffer context's counter records, as they arrive.
+const auto* const buffered_records =
+    new sdk_test::counter_sink{[](const rocprofiler_dispatch_counting_service_record_t& h)
+                               {
+                                   auto lock = std::lock_guard{state().mutex};
+                                   state().headers.push_back(h);
+                               },
+                               [](const rocprofiler_counter_record_t& v)
+                               {
+                                   auto lock = std::lock_guard{state().mutex};
+                                   state().values.push_back(v);
+                               }}; // never destroyed: exit-time finalization delivers
 
 // The tool: dispatch counting in callback form and in buffer form, one context each.
 void
@@ -115,13 +95,7 @@ initialize_tool()
     SDK_TEST_CHECK(rocprofiler_configure_callback_dispatch_counting_service(
         st.callback_ctx, choose_config, &st.config, record_callback, nullptr));
     st.buffer_ctx = sdk_test::create_context();
-    SDK_TEST_CHECK(rocprofiler_create_buffer(st.buffer_ctx,
-                                             4096,
-                                             0,
-                                             ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                             buffer_callback,
-                                             nullptr,
-                                             &st.buffer));
+    st.buffer     = sdk_test::create_counter_buffer(st.buffer_ctx, 4096, 0, buffered_records);
     SDK_TEST_CHECK(rocprofiler_configure_buffer_dispatch_counting_service(
         st.buffer_ctx, st.buffer, choose_config, &st.buffer_config));
     sdk_test::start({st.callback_ctx, st.buffer_ctx});
@@ -146,20 +120,20 @@ struct spin_args
     uint32_t spin_us;
 };
 
-uint64_t
-thread_cpu_ns()
+std::chrono::nanoseconds
+thread_cpu_time()
 {
     auto ts = timespec{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL) + static_cast<uint64_t>(ts.tv_nsec);
+    return std::chrono::seconds{ts.tv_sec} + std::chrono::nanoseconds{ts.tv_nsec};
 }
 
 void
 spin_kernel(const rocprofiler_host_work_item_t*, void* raw)
 {
     const auto* args  = static_cast<const spin_args*>(raw);
-    auto        until = thread_cpu_ns() + uint64_t{args->spin_us} * 1000;
-    while(thread_cpu_ns() < until)
+    auto        until = thread_cpu_time() + std::chrono::microseconds{args->spin_us};
+    while(thread_cpu_time() < until)
     {
     }
 }
@@ -364,7 +338,7 @@ TEST(host_counters, buffer_counting_writes_a_header_then_its_values)
             ++seen;
             EXPECT_EQ(value.user_data.value, 42u);
             EXPECT_EQ(value.agent_id.handle, state().host_agent.handle);
-            auto name = counter_name(value.id);
+            auto name = sdk_test::counter_name(value.id);
             if(name == "WORK_ITEMS")
                 EXPECT_EQ(value.counter_value, items);
             else if(name == "WORKGROUPS")

@@ -155,6 +155,20 @@ counter_of(rocprofiler_counter_instance_id_t instance)
     return id.handle;
 }
 
+// A callback record's data or a buffer header: what every counter set starts from.
+template <typename DispatchT>
+counter_set
+set_of(const DispatchT& data, size_t num_records)
+{
+    auto set        = counter_set{};
+    set.dispatch_id = data.dispatch_info.dispatch_id;
+    set.correlation = data.correlation_id.internal;
+    set.start       = data.start_timestamp;
+    set.end         = data.end_timestamp;
+    set.num_records = num_records;
+    return set;
+}
+
 void
 record_callback(rocprofiler_dispatch_counting_service_data_t data,
                 rocprofiler_counter_record_t*                records,
@@ -163,13 +177,8 @@ record_callback(rocprofiler_dispatch_counting_service_data_t data,
                 void*)
 {
     if(data.dispatch_info.kernel_id != target_kernel) return;
-    auto set         = counter_set{};
-    set.dispatch_id  = data.dispatch_info.dispatch_id;
-    set.correlation  = data.correlation_id.internal;
-    set.start        = data.start_timestamp;
-    set.end          = data.end_timestamp;
+    auto set         = set_of(data, count);
     set.user_data    = user_data.value;
-    set.num_records  = count;
     set.pass         = this_thread_pass;
     set.in_intercept = this_thread_in_intercept;
     for(size_t i = 0; i < count; ++i)
@@ -182,40 +191,23 @@ record_callback(rocprofiler_dispatch_counting_service_data_t data,
     tool().callback.push_back(set);
 }
 
-void
-buffer_callback(rocprofiler_context_id_t,
-                rocprofiler_buffer_id_t,
-                rocprofiler_record_header_t** headers,
-                size_t                        count,
-                void*,
-                uint64_t)
-{
-    auto  lock = std::lock_guard{tool().mutex};
-    auto& sets = tool().buffer_sets;
-    for(size_t i = 0; i < count; ++i)
-    {
-        if(headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_COUNTERS) continue;
-        if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_PROFILE_COUNTING_DISPATCH_HEADER)
-        {
-            const auto* h = static_cast<const rocprofiler_dispatch_counting_service_record_t*>(
-                headers[i]->payload);
-            auto set        = counter_set{};
-            set.dispatch_id = h->dispatch_info.dispatch_id;
-            set.correlation = h->correlation_id.internal;
-            set.start       = h->start_timestamp;
-            set.end         = h->end_timestamp;
-            set.num_records = h->num_records;
-            sets.push_back(set);
-        }
-        else if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_VALUE && !sets.empty())
-        {
-            const auto* v = static_cast<const rocprofiler_counter_record_t*>(headers[i]->payload);
-            sets.back().values[counter_of(v->id)] = v->counter_value;
-            sets.back().value_user_data.push_back(v->user_data.value);
-            sets.back().user_data = v->user_data.value;
-        }
-    }
-}
+// The buffered context's counter records: a header starts a set, values join the last one.
+const auto* const buffered_records =
+    new sdk_test::counter_sink{[](const rocprofiler_dispatch_counting_service_record_t& h)
+                               {
+                                   auto set  = set_of(h, h.num_records);
+                                   auto lock = std::lock_guard{tool().mutex};
+                                   tool().buffer_sets.push_back(set);
+                               },
+                               [](const rocprofiler_counter_record_t& v)
+                               {
+                                   auto  lock = std::lock_guard{tool().mutex};
+                                   auto& sets = tool().buffer_sets;
+                                   if(sets.empty()) return;
+                                   sets.back().values[counter_of(v.id)] = v.counter_value;
+                                   sets.back().value_user_data.push_back(v.user_data.value);
+                                   sets.back().user_data = v.user_data.value;
+                               }}; // never destroyed: exit-time finalization delivers
 
 // Counter configurations on the host agent: groups[0] = {WORK_ITEMS, DURATION_NS},
 // groups[1] = {WORKGROUPS}, groups[2] = {DURATION_NS, WORKGROUPS}.
@@ -259,13 +251,7 @@ initialize_tool()
     SDK_TEST_CHECK(rocprofiler_configure_callback_dispatch_counting_service(
         t.counting, choose_config, nullptr, record_callback, nullptr));
     t.buffered = sdk_test::create_context();
-    SDK_TEST_CHECK(rocprofiler_create_buffer(t.buffered,
-                                             65536,
-                                             32768,
-                                             ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                             buffer_callback,
-                                             nullptr,
-                                             &t.buffer));
+    t.buffer   = sdk_test::create_counter_buffer(t.buffered, 65536, 32768, buffered_records);
     SDK_TEST_CHECK(rocprofiler_configure_buffer_dispatch_counting_service(
         t.buffered, t.buffer, choose_config, &buffered_marker));
     sdk_test::start({t.replay, t.counting, t.buffered});

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <iterator>
 #include <thread>
 
 namespace replay_test
@@ -172,19 +173,6 @@ buffer_callback(rocprofiler_context_id_t,
 
 std::atomic<uint64_t> external_counter = 1000;
 
-int
-external_request(rocprofiler_thread_id_t,
-                 rocprofiler_context_id_t,
-                 rocprofiler_external_correlation_id_request_kind_t,
-                 rocprofiler_tracing_operation_t,
-                 uint64_t,
-                 rocprofiler_user_data_t* value,
-                 void*)
-{
-    value->value = ++external_counter;
-    return 0;
-}
-
 // The tool's initialize (see harness.hpp for the contexts).
 void
 initialize_tool()
@@ -197,20 +185,12 @@ initialize_tool()
     c.second_status = rocprofiler_configure_callback_tracing_service(
         c.second, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, nullptr, 0, replay_callback, nullptr);
 
-    c.traced  = sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+    c.traced = sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
                                                   dispatch_callback);
-    auto kind = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH;
-    SDK_TEST_CHECK(rocprofiler_configure_external_correlation_id_request_service(
-        c.traced, &kind, 1, external_request, nullptr));
+    sdk_test::request_external_ids(c.traced, &external_counter);
 
     c.buffered = sdk_test::create_context();
-    SDK_TEST_CHECK(rocprofiler_create_buffer(c.buffered,
-                                             4096,
-                                             2048,
-                                             ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                             buffer_callback,
-                                             nullptr,
-                                             &c.buffer));
+    c.buffer   = sdk_test::create_buffer(c.buffered, 4096, 2048, buffer_callback);
     SDK_TEST_CHECK(rocprofiler_configure_buffer_tracing_service(
         c.buffered, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, 0, c.buffer));
 
@@ -301,6 +281,14 @@ replay_fixed(uint64_t passes)
 }
 
 void
+continue_until(int64_t last)
+{
+    if(last < 0) return;
+    g_behaviour.continue_fn = [last](uint64_t pass, uint64_t, auto)
+    { return pass < static_cast<uint64_t>(last) ? 1 : 0; };
+}
+
+void
 recorder::clear()
 {
     auto lock = std::lock_guard{mutex};
@@ -318,18 +306,23 @@ recorder::replay_of(int32_t operation, int32_t phase)
 {
     auto lock = std::lock_guard{mutex};
     auto out  = std::vector<replay_event>{};
-    for(const auto& ev : replay)
-        if(ev.operation == operation && ev.phase == phase) out.push_back(ev);
+    std::copy_if(replay.begin(),
+                 replay.end(),
+                 std::back_inserter(out),
+                 [&](const auto& ev) { return ev.operation == operation && ev.phase == phase; });
     return out;
 }
 
+// Dispatch events of one context and operation.
 std::vector<dispatch_event>
 recorder::dispatches_of(uint64_t context, int32_t operation)
 {
-    auto lock = std::lock_guard{mutex};
-    auto out  = std::vector<dispatch_event>{};
-    for(const auto& ev : dispatches)
-        if(ev.context == context && ev.operation == operation) out.push_back(ev);
+    auto out = std::vector<dispatch_event>{};
+    {
+        auto lock = std::lock_guard{mutex};
+        for(const auto& ev : dispatches)
+            if(ev.context == context && ev.operation == operation) out.push_back(ev);
+    }
     return out;
 }
 
@@ -337,6 +330,12 @@ recorder&
 log()
 {
     return *g_recorder;
+}
+
+std::vector<dispatch_event>
+traced_completes()
+{
+    return log().dispatches_of(g_contexts.traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
 }
 
 std::vector<buffer_event>
@@ -407,6 +406,14 @@ signal_value(rocprofiler_host_signal_t sig)
     auto value = int64_t{-99};
     EXPECT_EQ(rocprofiler_host_signal_load(sig, &value), ROCPROFILER_HOST_STATUS_SUCCESS);
     return value;
+}
+
+add_problem
+targeted_add(std::optional<uint64_t> passes)
+{
+    g_behaviour.targets = {device().add.handle};
+    if(passes) replay_fixed(*passes);
+    return add_problem{};
 }
 
 void

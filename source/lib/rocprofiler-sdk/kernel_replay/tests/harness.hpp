@@ -63,6 +63,9 @@ behaviour& tool();
 // Fixed N passes for the target kernels.
 void replay_fixed(uint64_t passes);
 
+// replay_continue returns 0 after pass @p last and 1 before it; nothing when @p last is negative.
+void continue_until(int64_t last);
+
 struct replay_event
 {
     int32_t                      operation      = 0;
@@ -128,6 +131,9 @@ struct recorder
 };
 
 recorder& log();
+
+// The COMPLETE records of the `traced` context so far.
+std::vector<dispatch_event> traced_completes();
 
 // Flushes the tool's buffer and returns the buffer records of target kernels so far.
 std::vector<buffer_event> flushed_buffer();
@@ -251,6 +257,10 @@ struct add_problem
         return true;
     }
 };
+
+// An add_problem whose kernel the tool targets; replayed `passes` times when given (else
+// replay_pass_count stays NULL).
+add_problem targeted_add(std::optional<uint64_t> passes = std::nullopt);
 
 // Resets the SDK and configures the test tool before every test; resets behaviour and log around
 // it.

@@ -23,49 +23,30 @@ replay_callback(rocprofiler_callback_tracing_record_t, rocprofiler_user_data_t*,
     ++replay_callbacks;
 }
 
+// The tool: one context subscribed to the replay domain's PASS operation only.
 void
-add_kernel(const rocprofiler_host_work_item_t* item, void* args)
+initialize_tool()
 {
-    auto* a = *static_cast<int**>(args);
-    a[item->global_linear_id] += 1;
+    replay_callbacks = 0;
+    sdk_test::start({sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                                                        replay_callback,
+                                                        nullptr,
+                                                        {ROCPROFILER_KERNEL_REPLAY_PASS})});
 }
 
-// The tool: one context subscribed to the replay domain's PASS operation only.
-class replay_pass_only : public ::testing::Test
-{
-protected:
-    void SetUp() override
-    {
-        replay_callbacks = 0;
-        ASSERT_EQ(sdk_test::configure_tool("kernel-replay-pass-only",
-                                           []
-                                           {
-                                               sdk_test::start({sdk_test::callback_tracing_context(
-                                                   ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
-                                                   replay_callback,
-                                                   nullptr,
-                                                   {ROCPROFILER_KERNEL_REPLAY_PASS})});
-                                           }),
-                  ROCPROFILER_STATUS_SUCCESS);
-    }
-};
+constexpr char tool_name[] = "kernel-replay-pass-only";
+using replay_pass_only     = sdk_test::tool_test<tool_name, initialize_tool>;
 
 TEST_F(replay_pass_only, does_not_activate_replay)
 {
+    const auto a = sdk_test::device_ints{4096};
     EXPECT_TRUE(rocprofiler::kernel_replay::is_configured());
-    void* mem = nullptr;
-    ASSERT_EQ(rocprofiler_host_malloc(4096 * sizeof(int), &mem), ROCPROFILER_HOST_STATUS_SUCCESS);
     EXPECT_GE(rocprofiler::host::tracked().allocations, 1u) << "configuring the domain tracks";
-    auto* a = static_cast<int*>(mem);
-    for(int i = 0; i < 4096; ++i)
-        a[i] = i;
-    auto kernel = sdk_test::register_kernel("pass_only_add", add_kernel);
+    auto kernel = sdk_test::register_kernel("pass_only_add", sdk_test::increment_each);
     auto queue  = rocprofiler_host_queue_t{};
     ASSERT_EQ(rocprofiler_host_create_queue(&queue), ROCPROFILER_HOST_STATUS_SUCCESS);
-    EXPECT_EQ(sdk_test::dispatch_and_wait(queue, {kernel, &a, sizeof(a), 64, 64}), 0);
+    EXPECT_EQ(sdk_test::dispatch_and_wait(queue, {kernel, &a.data(), sizeof(int*), 64, 64}), 0);
     EXPECT_EQ(replay_callbacks.load(), 0) << "no CONFIG coverage: no candidate, no PASS";
-    for(int i = 0; i < 4096; ++i)
-        ASSERT_EQ(a[i], i + 1);
-    rocprofiler_host_free(mem);
+    EXPECT_TRUE(a.incremented_once());
 }
 } // namespace

@@ -15,6 +15,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace
@@ -22,21 +24,16 @@ namespace
 // What one configuration of the tool got from the SDK.
 struct handles
 {
-    uint64_t             replay         = 0;
-    uint64_t             traced         = 0;
-    uint64_t             buffer         = 0;
-    uint64_t             thread         = 0;
-    uint64_t             config         = 0;
-    rocprofiler_status_t replay_status  = ROCPROFILER_STATUS_ERROR;
-    rocprofiler_status_t second_replay  = ROCPROFILER_STATUS_SUCCESS;
-    uint64_t             first_dispatch = 0;
+    std::map<std::string, uint64_t> ids           = {}; // by what was created
+    rocprofiler_status_t            replay_status = ROCPROFILER_STATUS_ERROR;
+    rocprofiler_status_t            second_replay = ROCPROFILER_STATUS_SUCCESS;
 };
 
 handles                 g_handles        = {};
-std::atomic<uint64_t>   g_first_dispatch = 0;
 std::atomic<uint64_t>   g_buffer_batches = 0;
 std::vector<uint64_t>   g_dispatch_ids   = {};
 rocprofiler_buffer_id_t g_buffer         = {};
+uint64_t                g_traced         = 0;
 
 void
 dispatch_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*, void*)
@@ -70,9 +67,9 @@ initialize_tool()
     auto& h = g_handles;
     h       = handles{};
 
-    auto replay     = sdk_test::create_context();
-    h.replay        = replay.handle;
-    h.replay_status = rocprofiler_configure_callback_tracing_service(
+    auto replay             = sdk_test::create_context();
+    h.ids["replay context"] = replay.handle;
+    h.replay_status         = rocprofiler_configure_callback_tracing_service(
         replay, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, nullptr, 0, replay_callback, nullptr);
     auto other      = sdk_test::create_context();
     h.second_replay = rocprofiler_configure_callback_tracing_service(
@@ -80,24 +77,19 @@ initialize_tool()
 
     auto traced = sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
                                                      dispatch_callback);
-    h.traced    = traced.handle;
-    SDK_TEST_CHECK(rocprofiler_create_buffer(traced,
-                                             4096,
-                                             4096,
-                                             ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                             buffer_callback,
-                                             nullptr,
-                                             &g_buffer));
-    h.buffer    = g_buffer.handle;
-    auto thread = rocprofiler_callback_thread_t{};
+    g_traced    = traced.handle;
+    h.ids["traced context"] = traced.handle;
+    g_buffer                = sdk_test::create_buffer(traced, 4096, 4096, buffer_callback);
+    h.ids["buffer"]         = g_buffer.handle;
+    auto thread             = rocprofiler_callback_thread_t{};
     SDK_TEST_CHECK(rocprofiler_create_callback_thread(&thread));
-    h.thread = thread.handle;
+    h.ids["callback thread"] = thread.handle;
 
     auto agent   = sdk_test::gpu_agent();
     auto counter = sdk_test::counters_by_name(agent).begin()->second;
     auto config  = rocprofiler_counter_config_id_t{};
     SDK_TEST_CHECK(rocprofiler_create_counter_config(agent, &counter, 1, &config));
-    h.config = config.handle;
+    h.ids["counter configuration"] = config.handle;
     sdk_test::start({replay, traced});
 }
 
@@ -121,7 +113,7 @@ configure_and_dispatch()
     EXPECT_EQ(sdk_test::dispatch_and_wait(queue, {kernel, &args, sizeof(args), 1, 1}), 0);
     EXPECT_EQ(rocprofiler_host_destroy_queue(queue), ROCPROFILER_HOST_STATUS_SUCCESS);
     auto out = g_handles;
-    if(!g_dispatch_ids.empty()) out.first_dispatch = g_dispatch_ids.front();
+    if(!g_dispatch_ids.empty()) out.ids["first dispatch"] = g_dispatch_ids.front();
     return out;
 }
 
@@ -131,14 +123,17 @@ TEST(sdk_reset, a_tool_configured_after_a_reset_gets_the_first_ids_again)
     const auto second = configure_and_dispatch();
     for(const auto* h : {&first, &second})
     {
-        EXPECT_EQ(h->replay, 1u);
-        EXPECT_EQ(h->traced, 3u);
-        EXPECT_EQ(h->buffer, 1u);
-        EXPECT_EQ(h->thread, 1u) << "the first created thread after the default one";
-        EXPECT_EQ(h->config, 1u);
+        // The second context tried to claim the replay domain too; the callback thread is the
+        // first one after the default thread.
+        const auto first_ids = std::map<std::string, uint64_t>{{"replay context", 1},
+                                                               {"traced context", 3},
+                                                               {"buffer", 1},
+                                                               {"callback thread", 1},
+                                                               {"counter configuration", 1},
+                                                               {"first dispatch", 1}};
+        EXPECT_EQ(h->ids, first_ids);
         EXPECT_EQ(h->replay_status, ROCPROFILER_STATUS_SUCCESS) << "the replay domain is free";
         EXPECT_EQ(h->second_replay, ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED);
-        EXPECT_EQ(h->first_dispatch, 1u) << "dispatch ids start at 1";
     }
 }
 
@@ -151,7 +146,7 @@ TEST(sdk_reset, reset_finalizes_and_returns_to_the_just_loaded_state)
     EXPECT_TRUE(rocprofiler::kernel_replay::is_configured());
     EXPECT_EQ(rocprofiler::dispatch::dispatch_count(), 1u);
     // A record left in the buffer is delivered by the reset's finalization.
-    auto ctx  = rocprofiler_context_id_t{g_handles.traced};
+    auto ctx  = rocprofiler_context_id_t{g_traced};
     auto flag = int{0};
     EXPECT_EQ(rocprofiler_context_is_active(ctx, &flag), ROCPROFILER_STATUS_SUCCESS);
     EXPECT_EQ(flag, 1);

@@ -29,30 +29,27 @@ pass_count(rocprofiler_kernel_dispatch_info_t, rocprofiler_user_data_t)
 void
 replay_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*, void*)
 {
+    if(record.phase != ROCPROFILER_CALLBACK_PHASE_ENTER) return;
     auto* payload = static_cast<rocprofiler_callback_tracing_kernel_replay_data_t*>(record.payload);
-    if(record.operation == ROCPROFILER_KERNEL_REPLAY_CONFIG &&
-       record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
+    if(record.operation == ROCPROFILER_KERNEL_REPLAY_CONFIG)
         payload->replay_pass_count = pass_count;
-    else if(record.operation == ROCPROFILER_KERNEL_REPLAY_PASS &&
-            record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER && on_pass_enter)
+    else if(record.operation == ROCPROFILER_KERNEL_REPLAY_PASS && on_pass_enter)
         on_pass_enter(payload->current_pass);
 }
 
 // The tool: one context tracing the replay domain; every dispatch replays `passes` times.
-class snapshot_scope : public ::testing::Test
+class snapshot_scope : public sdk_test::tool_fixture
 {
 protected:
-    void SetUp() override
+    snapshot_scope()
+        : tool_fixture{"snapshot-scope-test",
+                       []
+                       {
+                           on_pass_enter = {};
+                           sdk_test::start({sdk_test::callback_tracing_context(
+                               ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, replay_callback)});
+                       }}
     {
-        on_pass_enter = {};
-        ASSERT_EQ(sdk_test::configure_tool(
-                      "snapshot-scope-test",
-                      []
-                      {
-                          sdk_test::start({sdk_test::callback_tracing_context(
-                              ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, replay_callback)});
-                      }),
-                  ROCPROFILER_STATUS_SUCCESS);
     }
     void TearDown() override
     {
@@ -109,22 +106,37 @@ run(const char* name, rocprofiler_host_kernel_fn_t fn, const void* args, size_t 
                                 {sdk_test::register_kernel(name, fn), args, args_size, 4, 16});
     ASSERT_EQ(rocprofiler_host_destroy_queue(queue), ROCPROFILER_HOST_STATUS_SUCCESS);
 }
+
+// 64 ints that another part of the application writes during the window, at PASS ENTER of pass 0:
+// after the snapshot, before the restores of passes 1 and 2.
+int*
+written_during_the_window()
+{
+    auto* unrelated = device_alloc<int>(64);
+    on_pass_enter   = [unrelated](uint64_t pass)
+    {
+        if(pass == 0) unrelated[0] = 100;
+    };
+    return unrelated;
+}
+
+// Replays increment_direct over 64 ints of `data`.
+void
+run_direct(const char* name, int* data)
+{
+    auto args = direct_args{data};
+    run(name, increment_direct, &args, sizeof(args));
+    on_pass_enter = {};
+}
 } // namespace
 
 TEST_F(snapshot_scope, an_allocation_the_kernel_cannot_reach_is_never_written_back)
 {
     unsetenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT");
-    auto* data      = device_alloc<int>(64);
-    auto* unrelated = device_alloc<int>(64);
-    // Another part of the application writes memory the kernel never sees, during the window
-    // (after the snapshot, before the restores of passes 1 and 2).
-    on_pass_enter = [unrelated](uint64_t pass)
-    {
-        if(pass == 0) unrelated[0] = 100;
-    };
-    auto args = direct_args{data};
-    run("scope_direct", increment_direct, &args, sizeof(args));
-    on_pass_enter = {};
+    auto* data = device_alloc<int>(64);
+    // Another part of the application writes memory the kernel never sees.
+    auto* unrelated = written_during_the_window();
+    run_direct("scope_direct", data);
     EXPECT_EQ(unrelated[0], 100) << "the write survives: the allocation was not restored";
     for(int i = 0; i < 64; ++i)
         ASSERT_EQ(data[i], 1) << "one run's state at " << i;
@@ -147,14 +159,8 @@ TEST_F(snapshot_scope, snapshot_all_restores_every_tracked_allocation)
 {
     setenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT", "all", 1);
     auto* data      = device_alloc<int>(64);
-    auto* unrelated = device_alloc<int>(64);
-    on_pass_enter   = [unrelated](uint64_t pass)
-    {
-        if(pass == 0) unrelated[0] = 100;
-    };
-    auto args = direct_args{data};
-    run("scope_all", increment_direct, &args, sizeof(args));
-    on_pass_enter = {};
+    auto* unrelated = written_during_the_window();
+    run_direct("scope_all", data);
     unsetenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT");
     EXPECT_EQ(unrelated[0], 0) << "with 'all', the restore before pass 1 reverts the write";
     for(int i = 0; i < 64; ++i)

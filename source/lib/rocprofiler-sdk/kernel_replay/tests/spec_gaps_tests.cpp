@@ -235,18 +235,6 @@ choose_config(rocprofiler_dispatch_counting_service_data_t data,
     *config = g_behaviour.groups.at(group % g_behaviour.groups.size());
 }
 
-std::string
-counter_name(rocprofiler_counter_instance_id_t instance)
-{
-    auto id = rocprofiler_counter_id_t{};
-    if(rocprofiler_query_record_counter_id(instance, &id) != ROCPROFILER_STATUS_SUCCESS) return "?";
-    auto info = rocprofiler_counter_info_v0_t{};
-    if(rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_0, &info) !=
-       ROCPROFILER_STATUS_SUCCESS)
-        return "?";
-    return info.name;
-}
-
 void
 record_callback(rocprofiler_dispatch_counting_service_data_t data,
                 rocprofiler_counter_record_t*                values,
@@ -265,7 +253,7 @@ record_callback(rocprofiler_dispatch_counting_service_data_t data,
     rec.end         = data.end_timestamp;
     for(size_t i = 0; i < count; ++i)
     {
-        rec.values[counter_name(values[i].id)] = values[i].counter_value;
+        rec.values[sdk_test::counter_name(values[i].id)] = values[i].counter_value;
         rec.value_ids.push_back(values[i].dispatch_id);
     }
     auto lock = std::lock_guard{seen().mutex};
@@ -274,50 +262,22 @@ record_callback(rocprofiler_dispatch_counting_service_data_t data,
     seen().order.push_back("record " + std::to_string(this_thread_pass));
 }
 
-void
-buffer_callback(rocprofiler_context_id_t,
-                rocprofiler_buffer_id_t,
-                rocprofiler_record_header_t** headers,
-                size_t                        count,
-                void*,
-                uint64_t)
-{
-    auto lock = std::lock_guard{seen().mutex};
-    for(size_t i = 0; i < count; ++i)
+// The buffered context's counter records, for the target kernel's dispatches.
+const auto* const buffered_records = new sdk_test::counter_sink{
+    [](const rocprofiler_dispatch_counting_service_record_t& h)
     {
-        if(headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_COUNTERS) continue;
-        if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_PROFILE_COUNTING_DISPATCH_HEADER)
-        {
-            const auto* h = static_cast<const rocprofiler_dispatch_counting_service_record_t*>(
-                headers[i]->payload);
-            if(h->dispatch_info.kernel_id != g_behaviour.target) continue;
-            seen().headers.push_back({h->dispatch_info.dispatch_id,
-                                      h->start_timestamp,
-                                      h->end_timestamp,
-                                      h->num_records});
-        }
-        else if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_VALUE)
-        {
-            const auto* v = static_cast<const rocprofiler_counter_record_t*>(headers[i]->payload);
-            seen().value_ids.push_back(v->dispatch_id);
-        }
-    }
-}
+        if(h.dispatch_info.kernel_id != g_behaviour.target) return;
+        auto lock = std::lock_guard{seen().mutex};
+        seen().headers.push_back(
+            {h.dispatch_info.dispatch_id, h.start_timestamp, h.end_timestamp, h.num_records});
+    },
+    [](const rocprofiler_counter_record_t& v)
+    {
+        auto lock = std::lock_guard{seen().mutex};
+        seen().value_ids.push_back(v.dispatch_id);
+    }}; // never destroyed: exit-time finalization delivers
 
 std::atomic<uint64_t> external_counter = 5000;
-
-int
-external_request(rocprofiler_thread_id_t,
-                 rocprofiler_context_id_t,
-                 rocprofiler_external_correlation_id_request_kind_t,
-                 rocprofiler_tracing_operation_t,
-                 uint64_t,
-                 rocprofiler_user_data_t* value,
-                 void*)
-{
-    value->value = ++external_counter; // "blindly incremented": one new id per submit
-    return 0;
-}
 
 void
 device_counting_cb(rocprofiler_context_id_t,
@@ -330,31 +290,23 @@ device_counting_cb(rocprofiler_context_id_t,
 void
 initialize_tool()
 {
-    auto& c  = g_ctx;
+    auto& c = g_ctx;
+    // Agent-wide counting (below) is the one agent-wide service the spec names in this API.
+    c.agent  = sdk_test::gpu_agent();
     c.replay = sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
                                                   replay_callback);
 
     c.counting = sdk_test::create_context();
     SDK_TEST_CHECK(rocprofiler_configure_callback_dispatch_counting_service(
         c.counting, choose_config, nullptr, record_callback, nullptr));
-    auto kind = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH;
-    SDK_TEST_CHECK(rocprofiler_configure_external_correlation_id_request_service(
-        c.counting, &kind, 1, external_request, nullptr));
+    sdk_test::request_external_ids(c.counting, &external_counter);
 
     c.buffered = sdk_test::create_context();
-    SDK_TEST_CHECK(rocprofiler_create_buffer(c.buffered,
-                                             8192,
-                                             4096,
-                                             ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                             buffer_callback,
-                                             nullptr,
-                                             &c.buffer));
+    c.buffer   = sdk_test::create_counter_buffer(c.buffered, 8192, 4096, buffered_records);
     static int buffered_marker = 1; // non-NULL args: the buffered service's choice
     SDK_TEST_CHECK(rocprofiler_configure_buffer_dispatch_counting_service(
         c.buffered, c.buffer, choose_config, &buffered_marker));
 
-    // Agent-wide counting: the one agent-wide service the spec names that exists in this API.
-    c.agent                  = sdk_test::gpu_agent();
     auto device_ctx          = sdk_test::create_context();
     c.device_counting_status = rocprofiler_configure_device_counting_service(
         device_ctx, c.buffer, c.agent, device_counting_cb, nullptr);

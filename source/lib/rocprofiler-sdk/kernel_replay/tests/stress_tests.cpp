@@ -79,25 +79,17 @@ dispatch_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user
 }
 
 // The tool: a replay context and a context tracing dispatches.
-class replay_stress : public ::testing::Test
+void
+initialize_tool()
 {
-protected:
-    void SetUp() override
-    {
-        ASSERT_EQ(
-            sdk_test::configure_tool(
-                "kernel-replay-stress",
-                []
-                {
-                    sdk_test::start(
-                        {sdk_test::callback_tracing_context(
-                             ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, replay_callback),
-                         sdk_test::callback_tracing_context(
-                             ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, dispatch_callback)});
-                }),
-            ROCPROFILER_STATUS_SUCCESS);
-    }
-};
+    sdk_test::start({sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                                                        replay_callback),
+                     sdk_test::callback_tracing_context(
+                         ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, dispatch_callback)});
+}
+
+constexpr char tool_name[] = "kernel-replay-stress";
+using replay_stress        = sdk_test::tool_test<tool_name, initialize_tool>;
 
 struct accumulate_args
 {

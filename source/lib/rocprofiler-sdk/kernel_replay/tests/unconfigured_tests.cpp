@@ -25,55 +25,36 @@ dispatch_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user
     if(record.operation == ROCPROFILER_KERNEL_DISPATCH_COMPLETE) ++completes;
 }
 
+// The tool: one context tracing dispatches, no replay.
 void
-add_kernel(const rocprofiler_host_work_item_t* item, void* args)
+initialize_tool()
 {
-    auto* a = *static_cast<int**>(args);
-    a[item->global_linear_id] += 1;
+    completes        = 0;
+    replay_callbacks = 0;
+    sdk_test::start({sdk_test::callback_tracing_context(
+        ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, dispatch_callback)});
 }
 
-// The tool: one context tracing dispatches, no replay.
-class replay_unconfigured : public ::testing::Test
-{
-protected:
-    void SetUp() override
-    {
-        completes        = 0;
-        replay_callbacks = 0;
-        ASSERT_EQ(sdk_test::configure_tool(
-                      "kernel-replay-unconfigured",
-                      []
-                      {
-                          sdk_test::start({sdk_test::callback_tracing_context(
-                              ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, dispatch_callback)});
-                      }),
-                  ROCPROFILER_STATUS_SUCCESS);
-    }
-};
+constexpr char tool_name[] = "kernel-replay-unconfigured";
+using replay_unconfigured  = sdk_test::tool_test<tool_name, initialize_tool>;
 
 TEST_F(replay_unconfigured, tracker_is_off_and_dispatch_runs_once)
 {
     EXPECT_FALSE(rocprofiler::kernel_replay::is_configured());
-    void* mem = nullptr;
-    ASSERT_EQ(rocprofiler_host_malloc(4096 * sizeof(int), &mem), ROCPROFILER_HOST_STATUS_SUCCESS);
+    const auto a = sdk_test::device_ints{4096};
     EXPECT_EQ(rocprofiler::host::tracked().allocations, 0u) << "the tracker is off";
     EXPECT_EQ(rocprofiler::host::tracked().bytes, 0u);
 
-    auto* a = static_cast<int*>(mem);
-    for(int i = 0; i < 4096; ++i)
-        a[i] = i;
-    auto kernel = sdk_test::register_kernel("unconfigured_add", add_kernel);
+    auto kernel = sdk_test::register_kernel("unconfigured_add", sdk_test::increment_each);
     auto queue  = rocprofiler_host_queue_t{};
     ASSERT_EQ(rocprofiler_host_create_queue(&queue), ROCPROFILER_HOST_STATUS_SUCCESS);
     auto before = rocprofiler::dispatch::dispatch_count();
-    EXPECT_EQ(sdk_test::dispatch_and_wait(queue, {kernel, &a, sizeof(a), 64, 64}), 0);
+    EXPECT_EQ(sdk_test::dispatch_and_wait(queue, {kernel, &a.data(), sizeof(int*), 64, 64}), 0);
     EXPECT_EQ(rocprofiler::dispatch::dispatch_count(), before + 1);
     EXPECT_EQ(completes.load(), 1);
     EXPECT_EQ(replay_callbacks.load(), 0);
-    for(int i = 0; i < 4096; ++i)
-        ASSERT_EQ(a[i], i + 1);
+    EXPECT_TRUE(a.incremented_once());
     EXPECT_EQ(rocprofiler::host::tracked().allocations, 0u);
-    rocprofiler_host_free(mem);
 }
 
 // Without replay configured, try_replay declines before anything else and the ordinary
