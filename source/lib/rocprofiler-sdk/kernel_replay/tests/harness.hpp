@@ -1,5 +1,5 @@
 // The test tool of kernel-replay-tests: configured afresh for every test by replay_fixture
-// (test_support/sdk_test.hpp), behaviour per test through `tool()`, and everything the tool
+// (tests/sdk_test.hpp), behaviour per test through `tool()`, and everything the tool
 // observed in `log()`.
 //
 // Contexts (created by the tool's initialize, all started except `idle` and `second`):
