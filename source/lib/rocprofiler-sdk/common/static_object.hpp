@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <type_traits>
 
 namespace rocprofiler::common
 {
@@ -71,8 +72,8 @@ private:
 
     static T& build()
     {
-        // std::mutex is trivially destructible here (constant-initialized pthread mutex), so it
-        // is usable from exit-time code.
+        // Usable from exit-time code: nothing destroys it.
+        static_assert(std::is_trivially_destructible_v<std::mutex>);
         static std::mutex mutex;
         static bool       enrolled = false;
         auto              lock     = std::lock_guard{mutex};
