@@ -1,5 +1,7 @@
 #include "agent/agent.hpp"
 
+#include "common/static_object.hpp"
+
 #include <memory>
 
 namespace rocprofiler::agent
@@ -12,48 +14,54 @@ struct entry
     backend::device_description description = {};
 };
 
+// Agents are facts of the process: read at exit, kept by a test reset.
 struct registry
 {
+    registry();
+
     std::vector<std::unique_ptr<entry>>        storage  = {};
     std::vector<const rocprofiler_agent_v0_t*> pointers = {};
+
+private:
+    void add(backend::device_backend& owner, backend::device_description desc);
+
+    int32_t m_gpu_index = 0;
 };
 
-void
-add_agent(registry& reg, backend::device_backend& owner, backend::device_description desc)
+registry::registry()
 {
-    static int32_t gpu_index   = 0; // only ever called while the registry is built, once
-    auto           item        = std::make_unique<entry>(entry{&owner, std::move(desc)});
-    auto&          props       = item->description.properties;
-    const auto     index       = reg.storage.size();
+    for(auto* owner : backend::registered())
+    {
+        auto found = std::vector<backend::device_description>{};
+        owner->append_devices(found);
+        for(auto& desc : found)
+            add(*owner, std::move(desc));
+    }
+}
+
+void
+registry::add(backend::device_backend& owner, backend::device_description desc)
+{
+    auto       item            = std::make_unique<entry>(entry{&owner, std::move(desc)});
+    auto&      props           = item->description.properties;
+    const auto index           = storage.size();
     props.size                 = sizeof(rocprofiler_agent_v0_t);
     props.id.handle            = index + 1;
     props.node_id              = static_cast<uint32_t>(index);
     props.logical_node_id      = static_cast<int32_t>(index);
-    props.logical_node_type_id = props.type == ROCPROFILER_AGENT_TYPE_GPU ? gpu_index++ : 0;
+    props.logical_node_type_id = props.type == ROCPROFILER_AGENT_TYPE_GPU ? m_gpu_index++ : 0;
     props.name                 = item->description.name.c_str();
     props.vendor_name          = item->description.vendor_name.c_str();
     props.product_name         = item->description.product_name.c_str();
     props.model_name           = item->description.model_name.c_str();
-    reg.pointers.emplace_back(&props);
-    reg.storage.emplace_back(std::move(item));
+    pointers.emplace_back(&props);
+    storage.emplace_back(std::move(item));
 }
 
 const registry&
 get_registry()
 {
-    static const auto* value = []
-    {
-        auto* reg = new registry{}; // never destroyed: agents are read at exit
-        for(auto* owner : backend::registered())
-        {
-            auto found = std::vector<backend::device_description>{};
-            owner->append_devices(found);
-            for(auto& desc : found)
-                add_agent(*reg, *owner, std::move(desc));
-        }
-        return reg;
-    }();
-    return *value;
+    return common::static_object<registry, common::reset_order::never>::get();
 }
 } // namespace
 

@@ -2,6 +2,7 @@
 
 #include "buffer/callback_thread.hpp"
 #include "common/logging.hpp"
+#include "common/static_object.hpp"
 #include "context/context.hpp"
 
 #include <algorithm>
@@ -91,21 +92,30 @@ struct instance
     bool                    flush_requested = false; // flush(wait=false) while a half was busy
 };
 
+// Never destroyed at exit, and instances are never freed by destroy() (it frees their storage
+// only): a record producer may still hold a pointer while another thread destroys the buffer, and
+// callback threads may outlive static destruction (common/static_object.hpp). A test reset, after
+// finalize() destroyed every buffer and joined the callback threads, frees the instances.
 struct registry
 {
+    registry() = default;
+    ~registry()
+    {
+        for(auto& entry : buffers)
+            delete entry.load();
+    }
+    registry(const registry&)            = delete;
+    registry& operator=(const registry&) = delete;
+
     std::mutex                                      create_mutex = {};
     std::atomic<size_t>                             count        = 0;
     std::array<std::atomic<instance*>, max_buffers> buffers      = {};
 };
 
-// Never destroyed, and instances are never freed (destroy() frees their storage only): a record
-// producer may still hold a pointer while another thread destroys the buffer, and callback threads
-// may outlive static destruction.
 registry&
 get_registry()
 {
-    static auto* value = new registry{};
-    return *value;
+    return common::static_object<registry, common::reset_order::buffers>::get();
 }
 
 instance*

@@ -1,6 +1,7 @@
 #include "buffer/callback_thread.hpp"
 
 #include "common/logging.hpp"
+#include "common/static_object.hpp"
 
 #include <array>
 #include <atomic>
@@ -141,21 +142,28 @@ callback_thread::stop_and_join()
         thread.join();
 }
 
+// Never destroyed at exit: callback threads may be running while static destructors run
+// (common/static_object.hpp). A test reset destroys it after finalize() joined every thread.
 struct registry
 {
     registry() { threads[default_thread].store(new callback_thread{default_thread}); }
+    ~registry()
+    {
+        for(auto& entry : threads)
+            delete entry.load();
+    }
+    registry(const registry&)            = delete;
+    registry& operator=(const registry&) = delete;
 
     std::mutex                                             create_mutex = {};
     size_t                                                 count        = 1;
     std::array<std::atomic<callback_thread*>, max_threads> threads      = {};
 };
 
-// Never destroyed: callback threads may be running while static destructors run at exit.
 registry&
 get_registry()
 {
-    static auto* value = new registry{};
-    return *value;
+    return common::static_object<registry, common::reset_order::threads>::get();
 }
 
 callback_thread*

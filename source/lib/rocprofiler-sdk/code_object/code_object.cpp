@@ -1,10 +1,10 @@
 #include "code_object/code_object.hpp"
 
+#include "common/static_object.hpp"
 #include "common/thread.hpp"
 
 #include <rocprofiler-sdk/callback_tracing.h>
 
-#include <atomic>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -29,14 +29,13 @@ struct registry
     uint64_t                                              next_id   = 1;
 };
 
+// Kernel symbols are facts of the process (the runtime registered those kernels): names are read
+// at exit, and a test reset keeps them.
 registry&
 get_registry()
 {
-    static auto* value = new registry{}; // never destroyed: names are read at exit
-    return *value;
+    return common::static_object<registry, common::reset_order::never>::get();
 }
-
-std::atomic<uint64_t> correlation_counter = 0;
 
 void
 deliver(context::context& ctx, const entry& e)

@@ -1,5 +1,7 @@
 #include "context/context.hpp"
 
+#include "common/static_object.hpp"
+
 #include <array>
 #include <atomic>
 #include <mutex>
@@ -11,8 +13,19 @@ namespace
 // Append-only: a slot, once written, never changes. Readers need no lock.
 constexpr size_t max_contexts = 256;
 
+// Used at exit, so never destroyed then (common/static_object.hpp); a test reset destroys it with
+// its contexts.
 struct registry
 {
+    registry() = default;
+    ~registry()
+    {
+        for(auto& slot : slots)
+            delete slot.load();
+    }
+    registry(const registry&)            = delete;
+    registry& operator=(const registry&) = delete;
+
     std::mutex                                      create_mutex = {};
     std::atomic<size_t>                             size         = 0;
     std::array<std::atomic<context*>, max_contexts> slots        = {};
@@ -21,8 +34,7 @@ struct registry
 registry&
 get_registry()
 {
-    static auto* value = new registry{}; // never destroyed: used at exit
-    return *value;
+    return common::static_object<registry, common::reset_order::contexts>::get();
 }
 } // namespace
 

@@ -1,6 +1,7 @@
 #include "counters/counters.hpp"
 
 #include "agent/agent.hpp"
+#include "common/static_object.hpp"
 
 #include <map>
 #include <mutex>
@@ -19,55 +20,67 @@ struct agent_entry
     std::vector<const counter_definition*>           pointers         = {};
 };
 
-struct registry
+// The counters of every agent: facts of the process, built on first use from the backends and
+// kept by a test reset.
+struct definitions
+{
+    definitions();
+
+    std::vector<agent_entry>               agents = {}; // index: agent handle - 1
+    std::vector<const counter_definition*> all    = {}; // index: counter handle - 1
+};
+
+definitions::definitions()
+{
+    for(const auto* props : agent::get_agents())
+    {
+        auto entry = agent_entry{};
+        auto owner = agent::backend_of(props->id);
+        auto found = std::optional<agent_counters>{};
+        if(owner) found = owner->first->counters_of(owner->second);
+        if(found)
+        {
+            entry.supported        = true;
+            entry.slots_per_pass   = found->slots_per_pass;
+            entry.fits_in_one_pass = std::move(found->fits_in_one_pass);
+            for(size_t i = 0; i < found->counters.size(); ++i)
+            {
+                auto def           = std::make_unique<counter_definition>();
+                def->id.handle     = all.size() + 1;
+                def->agent         = props->id;
+                def->backend_index = static_cast<uint32_t>(i);
+                def->spec          = found->counters[i];
+                all.emplace_back(def.get());
+                entry.pointers.emplace_back(def.get());
+                entry.storage.emplace_back(std::move(def));
+            }
+        }
+        agents.emplace_back(std::move(entry));
+    }
+}
+
+definitions&
+get_definitions()
+{
+    return common::static_object<definitions, common::reset_order::never>::get();
+}
+
+// The tools' counter configurations (a test reset clears them and restarts ids at 1).
+struct config_table
 {
     std::mutex                                        mutex       = {};
-    bool                                              built       = false;
-    std::vector<agent_entry>                          agents      = {}; // index: agent handle - 1
-    std::vector<const counter_definition*>            all         = {}; // index: counter handle - 1
     std::map<uint64_t, std::shared_ptr<const config>> configs     = {};
     uint64_t                                          next_config = 1;
 };
 
-registry&
-get_registry()
+config_table&
+get_configs()
 {
-    static auto* value = new registry{}; // never destroyed
-    auto         lock  = std::lock_guard{value->mutex};
-    if(!value->built)
-    {
-        value->built = true;
-        for(const auto* props : agent::get_agents())
-        {
-            auto entry = agent_entry{};
-            auto owner = agent::backend_of(props->id);
-            auto found = std::optional<agent_counters>{};
-            if(owner) found = owner->first->counters_of(owner->second);
-            if(found)
-            {
-                entry.supported        = true;
-                entry.slots_per_pass   = found->slots_per_pass;
-                entry.fits_in_one_pass = std::move(found->fits_in_one_pass);
-                for(size_t i = 0; i < found->counters.size(); ++i)
-                {
-                    auto def           = std::make_unique<counter_definition>();
-                    def->id.handle     = value->all.size() + 1;
-                    def->agent         = props->id;
-                    def->backend_index = static_cast<uint32_t>(i);
-                    def->spec          = found->counters[i];
-                    value->all.emplace_back(def.get());
-                    entry.pointers.emplace_back(def.get());
-                    entry.storage.emplace_back(std::move(def));
-                }
-            }
-            value->agents.emplace_back(std::move(entry));
-        }
-    }
-    return *value;
+    return common::static_object<config_table, common::reset_order::counters>::get();
 }
 
 const agent_entry*
-entry_of(registry& reg, rocprofiler_agent_id_t agent)
+entry_of(definitions& reg, rocprofiler_agent_id_t agent)
 {
     if(agent.handle == 0 || agent.handle > reg.agents.size()) return nullptr;
     return &reg.agents[agent.handle - 1];
@@ -77,7 +90,7 @@ entry_of(registry& reg, rocprofiler_agent_id_t agent)
 const std::vector<const counter_definition*>*
 counters_of(rocprofiler_agent_id_t agent)
 {
-    auto&       reg   = get_registry();
+    auto&       reg   = get_definitions();
     const auto* entry = entry_of(reg, agent);
     return (entry != nullptr && entry->supported) ? &entry->pointers : nullptr;
 }
@@ -85,7 +98,7 @@ counters_of(rocprofiler_agent_id_t agent)
 const counter_definition*
 find(rocprofiler_counter_id_t id)
 {
-    auto& reg = get_registry();
+    auto& reg = get_definitions();
     if(id.handle == 0 || id.handle > reg.all.size()) return nullptr;
     return reg.all[id.handle - 1];
 }
@@ -93,7 +106,7 @@ find(rocprofiler_counter_id_t id)
 uint32_t
 slots_per_pass(rocprofiler_agent_id_t agent)
 {
-    auto&       reg   = get_registry();
+    auto&       reg   = get_definitions();
     const auto* entry = entry_of(reg, agent);
     return entry != nullptr ? entry->slots_per_pass : 0;
 }
@@ -104,7 +117,7 @@ create_config(rocprofiler_agent_id_t           agent,
               size_t                           count,
               rocprofiler_counter_config_id_t* out)
 {
-    auto& reg = get_registry();
+    auto& reg = get_definitions();
     if(agent::find(agent) == nullptr) return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;
     const auto* entry = entry_of(reg, agent);
     if(entry == nullptr || !entry->supported) return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
@@ -144,17 +157,18 @@ create_config(rocprofiler_agent_id_t           agent,
         if(slots > entry->slots_per_pass) return ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT;
     }
 
-    auto lock      = std::lock_guard{reg.mutex};
-    cfg->id.handle = reg.next_config++;
+    auto& table    = get_configs();
+    auto  lock     = std::lock_guard{table.mutex};
+    cfg->id.handle = table.next_config++;
     *out           = cfg->id;
-    reg.configs.emplace(cfg->id.handle, std::move(cfg));
+    table.configs.emplace(cfg->id.handle, std::move(cfg));
     return ROCPROFILER_STATUS_SUCCESS;
 }
 
 rocprofiler_status_t
 destroy_config(rocprofiler_counter_config_id_t id)
 {
-    auto& reg  = get_registry();
+    auto& reg  = get_configs();
     auto  lock = std::lock_guard{reg.mutex};
     return reg.configs.erase(id.handle) == 1 ? ROCPROFILER_STATUS_SUCCESS
                                              : ROCPROFILER_STATUS_ERROR_PROFILE_NOT_FOUND;
@@ -163,7 +177,7 @@ destroy_config(rocprofiler_counter_config_id_t id)
 std::shared_ptr<const config>
 get_config(rocprofiler_counter_config_id_t id)
 {
-    auto& reg  = get_registry();
+    auto& reg  = get_configs();
     auto  lock = std::lock_guard{reg.mutex};
     auto  itr  = reg.configs.find(id.handle);
     return itr != reg.configs.end() ? itr->second : nullptr;
@@ -172,7 +186,7 @@ get_config(rocprofiler_counter_config_id_t id)
 std::vector<std::shared_ptr<const config>>
 configs_of(rocprofiler_agent_id_t agent)
 {
-    auto& reg  = get_registry();
+    auto& reg  = get_configs();
     auto  lock = std::lock_guard{reg.mutex};
     auto  out  = std::vector<std::shared_ptr<const config>>{};
     for(const auto& [id, cfg] : reg.configs)

@@ -1,6 +1,7 @@
 #include "dispatch/dispatch.hpp"
 
 #include "common/logging.hpp"
+#include "common/static_object.hpp"
 #include "common/thread.hpp"
 #include "context/context.hpp"
 #include "dispatch/delivery.hpp"
@@ -18,8 +19,18 @@ namespace rocprofiler::dispatch
 {
 namespace
 {
-std::atomic<uint64_t> dispatch_counter    = 0;
-std::atomic<uint64_t> correlation_counter = 0;
+// The last dispatch id and internal correlation id handed out; a test reset restarts both at 1.
+struct id_counters
+{
+    std::atomic<uint64_t> dispatch    = 0;
+    std::atomic<uint64_t> correlation = 0;
+};
+
+id_counters&
+ids()
+{
+    return common::static_object<id_counters, common::reset_order::dispatch_ids>::get();
+}
 
 // The installed interceptor (kernel replay), or nullptr: read on every dispatch.
 std::atomic<dispatch_interceptor*> installed_interceptor = nullptr;
@@ -267,7 +278,7 @@ current_ancestor()
 uint64_t
 dispatch_count()
 {
-    return dispatch_counter.load();
+    return ids().dispatch.load();
 }
 
 logical_dispatch
@@ -278,13 +289,13 @@ make_logical_dispatch(const launch_info& info)
     result.info.agent_id             = info.agent;
     result.info.queue_id             = info.queue;
     result.info.kernel_id            = info.kernel_id;
-    result.info.dispatch_id          = ++dispatch_counter;
+    result.info.dispatch_id          = ++ids().dispatch;
     result.info.private_segment_size = info.private_segment_size;
     result.info.group_segment_size   = info.group_segment_size;
     result.info.workgroup_size       = info.workgroup_size;
     result.info.grid_size            = info.grid_size;
     result.thread_id                 = common::thread_id();
-    result.internal_id               = ++correlation_counter;
+    result.internal_id               = ++ids().correlation;
     result.ancestor_id               = this_thread_operation;
     result.kernel_name               = info.kernel_name;
     result.arguments                 = info.arguments;

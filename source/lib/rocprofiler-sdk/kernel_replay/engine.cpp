@@ -2,6 +2,7 @@
 
 #include "common/environment.hpp"
 #include "common/logging.hpp"
+#include "common/static_object.hpp"
 #include "context/context.hpp"
 #include "dispatch/interception.hpp"
 #include "kernel_replay/deferred_counting.hpp"
@@ -24,10 +25,10 @@ namespace
 {
 using dispatch::decline_reason;
 
+// The adapters' trackers and the agents' isolation locks: process lifetime, kept by a test reset.
 struct domain_state
 {
     std::mutex                             mutex       = {};
-    std::atomic<uint64_t>                  owner       = 0; // context that configured the domain
     std::vector<std::function<void()>>     trackers    = {};
     std::map<uint64_t, std::shared_mutex*> agent_locks = {};
 };
@@ -35,8 +36,18 @@ struct domain_state
 domain_state&
 get_state()
 {
-    static auto* value = new domain_state{}; // never destroyed
-    return *value;
+    return common::static_object<domain_state, common::reset_order::never>::get();
+}
+
+// The context that configured the domain (0: none); a test reset unclaims the domain.
+std::atomic<uint64_t>&
+domain_owner()
+{
+    struct owner
+    {
+        std::atomic<uint64_t> context = 0;
+    };
+    return common::static_object<owner, common::reset_order::replay>::get().context;
 }
 
 std::shared_mutex&
@@ -111,7 +122,7 @@ drain_timeout_ns()
 context::context*
 replay_context()
 {
-    auto* ctx = context::get(rocprofiler_context_id_t{get_state().owner.load()});
+    auto* ctx = context::get(rocprofiler_context_id_t{domain_owner().load()});
     if(ctx == nullptr || !ctx->active.load(std::memory_order_acquire) || !ctx->callback_tracer)
         return nullptr;
     const auto& cfg = ctx->callback_tracer->kinds[ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY];
@@ -320,7 +331,7 @@ report_excluded_launch(std::string_view kernel_name, decline_reason reason)
 bool
 is_configured()
 {
-    return get_state().owner.load(std::memory_order_relaxed) != 0;
+    return domain_owner().load(std::memory_order_relaxed) != 0;
 }
 
 rocprofiler_status_t
@@ -331,7 +342,7 @@ claim_domain(uint64_t context_id)
     {
         auto lock     = std::lock_guard{st.mutex};
         auto expected = uint64_t{0};
-        if(!st.owner.compare_exchange_strong(expected, context_id))
+        if(!domain_owner().compare_exchange_strong(expected, context_id))
             return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
         to_run = st.trackers;
     }
@@ -348,7 +359,7 @@ on_tracking_enabled(std::function<void()> enable)
     {
         auto lock = std::lock_guard{st.mutex};
         st.trackers.emplace_back(enable);
-        if(st.owner.load() == 0) return;
+        if(domain_owner().load() == 0) return;
     }
     enable();
 }

@@ -3,6 +3,7 @@
 #include "buffer/buffer.hpp"
 #include "common/environment.hpp"
 #include "common/logging.hpp"
+#include "common/static_object.hpp"
 #include "context/context.hpp"
 #include "registration/shutdown.hpp"
 
@@ -41,22 +42,46 @@ struct client
     bool                                 active    = false;
 };
 
-// Never destroyed: read from atexit handlers and library destructors.
+// The tools' state. Read from atexit handlers and library destructors, so never destroyed at exit
+// (common/static_object.hpp); a test reset destroys it with its clients.
 struct registry
 {
+    registry() = default;
+    ~registry()
+    {
+        for(auto* entry : clients)
+        {
+            delete entry->id;
+            delete entry;
+        }
+    }
+    registry(const registry&)            = delete;
+    registry& operator=(const registry&) = delete;
+
     std::mutex                   init_mutex = {};
     std::mutex                   fini_mutex = {};
     std::atomic<state>           current    = state::uninitialized;
     rocprofiler_configure_func_t forced     = nullptr;
     std::vector<client*>         clients    = {};
-    std::vector<shutdown_hook>   hooks      = {};
 };
 
 registry&
 get_registry()
 {
-    static auto* value = new registry{};
-    return *value;
+    return common::static_object<registry, common::reset_order::registration>::get();
+}
+
+// Runtime adapters register these once per process: a test reset keeps them.
+struct shutdown_hooks
+{
+    std::mutex                 mutex = {};
+    std::vector<shutdown_hook> hooks = {};
+};
+
+shutdown_hooks&
+get_shutdown_hooks()
+{
+    return common::static_object<shutdown_hooks, common::reset_order::never>::get();
 }
 
 thread_local bool     this_thread_initializes = false;
@@ -179,9 +204,9 @@ library_destructor()
 void
 add_shutdown_hook(shutdown_hook hook)
 {
-    auto& reg  = get_registry();
-    auto  lock = std::lock_guard{reg.fini_mutex};
-    reg.hooks.emplace_back(hook);
+    auto& list = get_shutdown_hooks();
+    auto  lock = std::lock_guard{list.mutex};
+    list.hooks.emplace_back(hook);
 }
 
 void
@@ -248,7 +273,9 @@ initialize()
 
     reg.current.store(state::locked, std::memory_order_release);
     this_thread_initializes = false;
-    std::atexit(atexit_finalize);
+    // Once per process, also when a test reset lets initialize() run again.
+    static const bool finalize_at_exit = (std::atexit(atexit_finalize), true);
+    (void)finalize_at_exit;
 }
 
 void
@@ -265,9 +292,15 @@ finalize()
         }
     }
 
-    auto lock = std::lock_guard{reg.fini_mutex};
+    auto lock  = std::lock_guard{reg.fini_mutex};
+    auto hooks = std::vector<shutdown_hook>{};
+    {
+        auto& list      = get_shutdown_hooks();
+        auto  list_lock = std::lock_guard{list.mutex};
+        hooks           = list.hooks;
+    }
     // Runtimes first: work still in flight completes and reaches the services.
-    for(auto hook : reg.hooks)
+    for(auto hook : hooks)
         hook();
     buffer::flush_all();
     for(auto* entry : reg.clients)
@@ -356,5 +389,12 @@ configurable_context(rocprofiler_context_id_t id, context::context** ctx)
     *ctx = context::get(id);
     return *ctx != nullptr ? ROCPROFILER_STATUS_SUCCESS
                            : ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+}
+
+void
+reset_for_tests()
+{
+    finalize();
+    common::static_objects::reset_all();
 }
 } // namespace rocprofiler::registration

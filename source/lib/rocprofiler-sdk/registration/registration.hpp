@@ -51,4 +51,12 @@ bool client_finalized(uint32_t client_handle);
 // locked, ERROR_CONTEXT_NOT_FOUND for an unknown id, else SUCCESS with *ctx set. The first checks
 // of every rocprofiler_configure_*_service entry point, in the order the API documents.
 rocprofiler_status_t configurable_context(rocprofiler_context_id_t id, context::context** ctx);
+
+// Tests only: finalizes (as at exit), then returns the SDK to its just-loaded state: no client,
+// no context, no buffer, no callback thread but the default one, no counter configuration, the
+// replay domain unclaimed, dispatch and correlation ids from 1 again; rocprofiler_force_configure
+// and discovery run again on the next initialize(). Agents, counter definitions, kernel symbols
+// and the adapters' hooks are facts of the process and stay (common/static_object.hpp). Call only
+// while no other thread uses the SDK (the device idle, no tool thread inside the SDK).
+void reset_for_tests();
 } // namespace rocprofiler::registration

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <gtest/gtest.h>
 #include <mutex>
 #include <rocprofiler-sdk/buffer.h>
@@ -206,6 +207,30 @@ dummy_callback(rocprofiler_context_id_t,
                uint64_t)
 {
 }
+
+// rocprofiler_create_buffer's arguments; the defaults are what most tests use. The policy is an
+// int because a C tool may pass any int.
+struct buffer_args
+{
+    rocprofiler_context_id_t        context   = make_context();
+    size_t                          size      = 64;
+    size_t                          watermark = 0;
+    int                             policy    = ROCPROFILER_BUFFER_POLICY_LOSSLESS;
+    rocprofiler_buffer_tracing_cb_t callback  = dummy_callback;
+    void*                           data      = nullptr;
+};
+
+rocprofiler_status_t
+create(const buffer_args& args, rocprofiler_buffer_id_t* id)
+{
+    return rocprofiler_create_buffer(args.context,
+                                     args.size,
+                                     args.watermark,
+                                     static_cast<rocprofiler_buffer_policy_t>(args.policy),
+                                     args.callback,
+                                     args.data,
+                                     id);
+}
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -215,73 +240,40 @@ dummy_callback(rocprofiler_context_id_t,
 TEST(buffer_create, rejects_unknown_context)
 {
     auto id = rocprofiler_buffer_id_t{};
-    EXPECT_EQ(rocprofiler_create_buffer(rocprofiler_context_id_t{0},
-                                        64,
-                                        0,
-                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        dummy_callback,
-                                        nullptr,
-                                        &id),
+    EXPECT_EQ(create({.context = rocprofiler_context_id_t{0}}, &id),
               ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND);
-    EXPECT_EQ(rocprofiler_create_buffer(rocprofiler_context_id_t{0xdeadbeef},
-                                        64,
-                                        0,
-                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        dummy_callback,
-                                        nullptr,
-                                        &id),
+    EXPECT_EQ(create({.context = rocprofiler_context_id_t{0xdeadbeef}}, &id),
               ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND);
     EXPECT_EQ(id.handle, 0u);
 }
 
 TEST(buffer_create, rejects_invalid_arguments)
 {
-    auto       ctx      = make_context();
     auto       id       = rocprofiler_buffer_id_t{};
     const auto lossless = ROCPROFILER_BUFFER_POLICY_LOSSLESS;
-    EXPECT_EQ(rocprofiler_create_buffer(ctx, 64, 0, lossless, nullptr, nullptr, &id),
+    EXPECT_EQ(create({.policy = lossless, .callback = nullptr}, &id),
               ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(rocprofiler_create_buffer(ctx, 64, 0, lossless, dummy_callback, nullptr, nullptr),
+    EXPECT_EQ(create({.policy = lossless}, nullptr), ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(create({.size = 0, .policy = lossless}, &id),
               ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(rocprofiler_create_buffer(ctx, 0, 0, lossless, dummy_callback, nullptr, &id),
+    EXPECT_EQ(create({.watermark = 65, .policy = lossless}, &id),
               ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(rocprofiler_create_buffer(ctx, 64, 65, lossless, dummy_callback, nullptr, &id),
+    EXPECT_EQ(create({.policy = ROCPROFILER_BUFFER_POLICY_LAST}, &id),
               ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(rocprofiler_create_buffer(
-                  ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_LAST, dummy_callback, nullptr, &id),
-              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(
-        rocprofiler_create_buffer(
-            ctx, 64, 0, static_cast<rocprofiler_buffer_policy_t>(-1), dummy_callback, nullptr, &id),
-        ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(rocprofiler_create_buffer(ctx,
-                                        64,
-                                        0,
-                                        static_cast<rocprofiler_buffer_policy_t>(1000),
-                                        dummy_callback,
-                                        nullptr,
-                                        &id),
-              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(create({.policy = -1}, &id), ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(create({.policy = 1000}, &id), ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(id.handle, 0u);
     // Watermark equal to size is allowed.
-    ASSERT_EQ(rocprofiler_create_buffer(ctx, 64, 64, lossless, dummy_callback, nullptr, &id),
-              ROCPROFILER_STATUS_SUCCESS);
+    ASSERT_EQ(create({.watermark = 64, .policy = lossless}, &id), ROCPROFILER_STATUS_SUCCESS);
     EXPECT_NE(id.handle, 0u);
     EXPECT_EQ(rocprofiler_destroy_buffer(id), ROCPROFILER_STATUS_SUCCESS);
 }
 
 TEST(buffer_create, impossible_size_is_out_of_resources_not_a_crash)
 {
-    auto ctx = make_context();
-    auto id  = rocprofiler_buffer_id_t{};
-    EXPECT_EQ(
-        rocprofiler_create_buffer(
-            ctx, SIZE_MAX, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, dummy_callback, nullptr, &id),
-        ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES);
-    EXPECT_EQ(
-        rocprofiler_create_buffer(
-            ctx, SIZE_MAX / 2, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, dummy_callback, nullptr, &id),
-        ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES);
+    auto id = rocprofiler_buffer_id_t{};
+    EXPECT_EQ(create({.size = SIZE_MAX}, &id), ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES);
+    EXPECT_EQ(create({.size = SIZE_MAX / 2}, &id), ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES);
 }
 
 TEST(buffer_create, exists_and_owner)
@@ -289,8 +281,10 @@ TEST(buffer_create, exists_and_owner)
     auto sink = collector{};
     auto ctx  = make_context();
     auto id   = rocprofiler_buffer_id_t{};
-    ASSERT_EQ(rocprofiler_create_buffer(
-                  ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_DISCARD, collector::callback, &sink, &id),
+    ASSERT_EQ(create({.policy   = ROCPROFILER_BUFFER_POLICY_DISCARD,
+                      .callback = collector::callback,
+                      .data     = &sink},
+                     &id),
               ROCPROFILER_STATUS_SUCCESS);
     EXPECT_TRUE(buffer::exists(id));
     ASSERT_TRUE(buffer::owner(id).has_value());
@@ -378,16 +372,12 @@ struct content_checker
 TEST(buffer_records, payload_bytes_survive_across_deliveries)
 {
     auto checker = content_checker{};
-    auto ctx     = make_context();
     auto id      = rocprofiler_buffer_id_t{};
-    ASSERT_EQ(rocprofiler_create_buffer(ctx,
-                                        100,
-                                        50,
-                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        content_checker::callback,
-                                        &checker,
-                                        &id),
-              ROCPROFILER_STATUS_SUCCESS);
+    ASSERT_EQ(
+        create(
+            {.size = 100, .watermark = 50, .callback = content_checker::callback, .data = &checker},
+            &id),
+        ROCPROFILER_STATUS_SUCCESS);
     for(size_t i = 0; i < 200; ++i)
     {
         auto bytes = std::vector<uint8_t>(1 + (i * 7) % 40);
@@ -503,10 +493,15 @@ TEST(buffer_policy, discard_drops_when_full_and_reports_drop_count_once)
     EXPECT_EQ(sink.total_drops(), 3u);
 }
 
-TEST(buffer_policy, lossless_producer_waits_and_never_drops)
+namespace
+{
+// Both halves full, the callback held on one: a producer under `policy` waits for room, then
+// stores its record; nothing is dropped and the order is kept.
+void
+expect_producer_waits_for_room(rocprofiler_buffer_policy_t policy)
 {
     auto sink   = collector{};
-    auto buf    = scoped_buffer{64, 64, ROCPROFILER_BUFFER_POLICY_LOSSLESS, sink};
+    auto buf    = scoped_buffer{64, 64, policy, sink};
     auto opener = gate_opener{sink};
     fill_both_halves_with_callback_held(sink, buf.id);
     auto done     = std::atomic<bool>{false};
@@ -527,26 +522,16 @@ TEST(buffer_policy, lossless_producer_waits_and_never_drops)
         EXPECT_EQ(sink.records[i].sequence, i);
     EXPECT_EQ(sink.total_drops(), 0u);
 }
+} // namespace
+
+TEST(buffer_policy, lossless_producer_waits_and_never_drops)
+{
+    expect_producer_waits_for_room(ROCPROFILER_BUFFER_POLICY_LOSSLESS);
+}
 
 TEST(buffer_policy, none_behaves_as_lossless)
 {
-    auto sink   = collector{};
-    auto buf    = scoped_buffer{64, 64, ROCPROFILER_BUFFER_POLICY_NONE, sink};
-    auto opener = gate_opener{sink};
-    fill_both_halves_with_callback_held(sink, buf.id);
-    auto done     = std::atomic<bool>{false};
-    auto producer = std::thread{[&]
-                                {
-                                    EXPECT_TRUE(put(buf.id, 0, 8));
-                                    done = true;
-                                }};
-    std::this_thread::sleep_for(200ms);
-    EXPECT_FALSE(done.load());
-    sink.open_gate();
-    producer.join();
-    ASSERT_EQ(rocprofiler_flush_buffer(buf.id), ROCPROFILER_STATUS_SUCCESS);
-    EXPECT_EQ(sink.count(), 9u);
-    EXPECT_EQ(sink.total_drops(), 0u);
+    expect_producer_waits_for_room(ROCPROFILER_BUFFER_POLICY_NONE);
 }
 
 TEST(buffer_policy, record_larger_than_buffer_is_dropped_and_counted_under_both_policies)
@@ -660,64 +645,35 @@ struct reentrant
     std::atomic<int>        stored         = 0;
     std::atomic<int>        rejected       = 0;
     std::atomic<bool>       ran            = false;
+    // What the callback does, once.
+    std::function<void(reentrant&, rocprofiler_buffer_id_t)> action = {};
 };
 
+// Runs the state's action once, from inside the buffer's first delivery.
 void
-flush_self_callback(rocprofiler_context_id_t,
-                    rocprofiler_buffer_id_t id,
-                    rocprofiler_record_header_t**,
-                    size_t,
-                    void* data,
-                    uint64_t)
+run_once_callback(rocprofiler_context_id_t,
+                  rocprofiler_buffer_id_t id,
+                  rocprofiler_record_header_t**,
+                  size_t,
+                  void* data,
+                  uint64_t)
 {
     auto* state = static_cast<reentrant*>(data);
     if(state->ran.exchange(true)) return;
-    state->flush_status   = rocprofiler_flush_buffer(id);
-    state->destroy_status = rocprofiler_destroy_buffer(id);
+    state->action(*state, id);
 }
 
-// Emits a record into another buffer from inside a callback (as the SDK does when a tool's callback
-// launches traced work), then flushes that buffer. Both buffers are on the same callback thread.
-void
-flush_other_callback(rocprofiler_context_id_t,
-                     rocprofiler_buffer_id_t,
-                     rocprofiler_record_header_t**,
-                     size_t,
-                     void* data,
-                     uint64_t)
-{
-    auto* state = static_cast<reentrant*>(data);
-    if(state->ran.exchange(true)) return;
-    put(state->other, 7, 7);
-    state->other_status = rocprofiler_flush_buffer(state->other);
-}
-
-void
-emplace_self_callback(rocprofiler_context_id_t,
-                      rocprofiler_buffer_id_t id,
-                      rocprofiler_record_header_t**,
-                      size_t,
-                      void* data,
-                      uint64_t)
-{
-    auto* state = static_cast<reentrant*>(data);
-    if(state->ran.exchange(true)) return;
-    for(uint64_t i = 0; i < 20; ++i)
-        (put(id, 1, i) ? state->stored : state->rejected)++;
-}
 } // namespace
 
 TEST(buffer_flush, from_own_callback_is_busy_not_a_deadlock)
 {
-    auto state = reentrant{};
-    auto ctx   = make_context();
-    ASSERT_EQ(rocprofiler_create_buffer(ctx,
-                                        64,
-                                        0,
-                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        flush_self_callback,
-                                        &state,
-                                        &state.self),
+    auto state   = reentrant{};
+    state.action = [](reentrant& st, rocprofiler_buffer_id_t id)
+    {
+        st.flush_status   = rocprofiler_flush_buffer(id);
+        st.destroy_status = rocprofiler_destroy_buffer(id);
+    };
+    ASSERT_EQ(create({.callback = run_once_callback, .data = &state}, &state.self),
               ROCPROFILER_STATUS_SUCCESS);
     ASSERT_TRUE(put(state.self, 0, 0));
     ASSERT_EQ(rocprofiler_flush_buffer(state.self), ROCPROFILER_STATUS_SUCCESS);
@@ -729,23 +685,18 @@ TEST(buffer_flush, from_own_callback_is_busy_not_a_deadlock)
 
 TEST(buffer_flush, of_another_buffer_on_the_same_thread_from_a_callback)
 {
-    auto state = reentrant{};
-    auto ctx   = make_context();
-    ASSERT_EQ(rocprofiler_create_buffer(ctx,
-                                        64,
-                                        0,
-                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        flush_other_callback,
-                                        &state,
-                                        &state.self),
+    // Emits a record into another buffer from inside a callback (as the SDK does when a tool's
+    // callback launches traced work), then flushes that buffer. Both buffers are on the same
+    // callback thread.
+    auto state   = reentrant{};
+    state.action = [](reentrant& st, rocprofiler_buffer_id_t)
+    {
+        put(st.other, 7, 7);
+        st.other_status = rocprofiler_flush_buffer(st.other);
+    };
+    ASSERT_EQ(create({.callback = run_once_callback, .data = &state}, &state.self),
               ROCPROFILER_STATUS_SUCCESS);
-    ASSERT_EQ(rocprofiler_create_buffer(ctx,
-                                        64,
-                                        0,
-                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        collector::callback,
-                                        &state.sink,
-                                        &state.other),
+    ASSERT_EQ(create({.callback = collector::callback, .data = &state.sink}, &state.other),
               ROCPROFILER_STATUS_SUCCESS);
     ASSERT_TRUE(put(state.self, 0, 0));
     ASSERT_EQ(rocprofiler_flush_buffer(state.self), ROCPROFILER_STATUS_SUCCESS);
@@ -757,15 +708,13 @@ TEST(buffer_flush, of_another_buffer_on_the_same_thread_from_a_callback)
 
 TEST(buffer_policy, lossless_emplace_from_own_callback_into_full_buffer_does_not_hang)
 {
-    auto state = reentrant{};
-    auto ctx   = make_context();
-    ASSERT_EQ(rocprofiler_create_buffer(ctx,
-                                        64,
-                                        64,
-                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        emplace_self_callback,
-                                        &state,
-                                        &state.self),
+    auto state   = reentrant{};
+    state.action = [](reentrant& st, rocprofiler_buffer_id_t id)
+    {
+        for(uint64_t i = 0; i < 20; ++i)
+            (put(id, 1, i) ? st.stored : st.rejected)++;
+    };
+    ASSERT_EQ(create({.watermark = 64, .callback = run_once_callback, .data = &state}, &state.self),
               ROCPROFILER_STATUS_SUCCESS);
     ASSERT_TRUE(put(state.self, 0, 0));
     ASSERT_EQ(rocprofiler_flush_buffer(state.self), ROCPROFILER_STATUS_SUCCESS);
@@ -778,11 +727,10 @@ TEST(buffer_policy, lossless_emplace_from_own_callback_into_full_buffer_does_not
 TEST(buffer_destroy, flushes_then_invalidates)
 {
     auto sink = collector{};
-    auto ctx  = make_context();
     auto id   = rocprofiler_buffer_id_t{};
     ASSERT_EQ(
-        rocprofiler_create_buffer(
-            ctx, 4096, 4096, ROCPROFILER_BUFFER_POLICY_LOSSLESS, collector::callback, &sink, &id),
+        create({.size = 4096, .watermark = 4096, .callback = collector::callback, .data = &sink},
+               &id),
         ROCPROFILER_STATUS_SUCCESS);
     for(uint64_t i = 0; i < 10; ++i)
         ASSERT_TRUE(put(id, 0, i));
@@ -809,11 +757,9 @@ TEST(buffer_destroy, unknown_ids_are_not_found)
 TEST(buffer_destroy, concurrent_with_producers_loses_no_accepted_record)
 {
     auto sink = collector{};
-    auto ctx  = make_context();
     auto id   = rocprofiler_buffer_id_t{};
     ASSERT_EQ(
-        rocprofiler_create_buffer(
-            ctx, 128, 64, ROCPROFILER_BUFFER_POLICY_LOSSLESS, collector::callback, &sink, &id),
+        create({.size = 128, .watermark = 64, .callback = collector::callback, .data = &sink}, &id),
         ROCPROFILER_STATUS_SUCCESS);
     auto accepted  = std::atomic<size_t>{0};
     auto producers = std::vector<std::thread>{};
@@ -934,7 +880,6 @@ TEST(callback_thread, a_slow_callback_does_not_delay_a_buffer_on_another_thread)
 TEST(callback_thread, a_throwing_callback_is_contained)
 {
     auto calls = std::atomic<int>{0};
-    auto ctx   = make_context();
     auto id    = rocprofiler_buffer_id_t{};
     auto cb    = [](rocprofiler_context_id_t,
                  rocprofiler_buffer_id_t,
@@ -946,9 +891,8 @@ TEST(callback_thread, a_throwing_callback_is_contained)
         ++*static_cast<std::atomic<int>*>(data);
         throw std::runtime_error{"tool bug"};
     };
-    ASSERT_EQ(
-        rocprofiler_create_buffer(ctx, 64, 64, ROCPROFILER_BUFFER_POLICY_LOSSLESS, cb, &calls, &id),
-        ROCPROFILER_STATUS_SUCCESS);
+    ASSERT_EQ(create({.watermark = 64, .callback = cb, .data = &calls}, &id),
+              ROCPROFILER_STATUS_SUCCESS);
     for(int i = 0; i < 3; ++i)
     {
         ASSERT_TRUE(put(id, 0, 0));
@@ -1028,16 +972,9 @@ TEST(buffer_concurrency, lossless_tiny_buffer_many_producers_loses_nothing)
     constexpr uint64_t per_producer = 5000;
     auto               checker      = order_checker{};
     checker.next.assign(producers, 0);
-    auto ctx = make_context();
-    auto id  = rocprofiler_buffer_id_t{};
+    auto id = rocprofiler_buffer_id_t{};
     // Room for 4 records per half; watermark after 3.
-    ASSERT_EQ(rocprofiler_create_buffer(ctx,
-                                        64,
-                                        48,
-                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        order_checker::callback,
-                                        &checker,
-                                        &id),
+    ASSERT_EQ(create({.watermark = 48, .callback = order_checker::callback, .data = &checker}, &id),
               ROCPROFILER_STATUS_SUCCESS);
     auto accepted = std::atomic<size_t>{0};
     run_producers(id, producers, per_producer, accepted);
@@ -1057,13 +994,10 @@ TEST(buffer_concurrency, lossless_on_created_thread_with_watermark_zero)
     constexpr uint64_t per_producer = 3000;
     auto               checker      = order_checker{};
     checker.next.assign(producers, 0);
-    auto ctx    = make_context();
     auto id     = rocprofiler_buffer_id_t{};
     auto thread = rocprofiler_callback_thread_t{};
-    ASSERT_EQ(
-        rocprofiler_create_buffer(
-            ctx, 16, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, order_checker::callback, &checker, &id),
-        ROCPROFILER_STATUS_SUCCESS);
+    ASSERT_EQ(create({.size = 16, .callback = order_checker::callback, .data = &checker}, &id),
+              ROCPROFILER_STATUS_SUCCESS);
     ASSERT_EQ(rocprofiler_create_callback_thread(&thread), ROCPROFILER_STATUS_SUCCESS);
     ASSERT_EQ(rocprofiler_assign_callback_thread(id, thread), ROCPROFILER_STATUS_SUCCESS);
     auto accepted = std::atomic<size_t>{0};
@@ -1079,15 +1013,13 @@ TEST(buffer_concurrency, discard_accounts_for_every_record)
     constexpr uint64_t per_producer = 5000;
     auto               checker      = order_checker{};
     checker.next.assign(producers, 0);
-    auto ctx = make_context();
-    auto id  = rocprofiler_buffer_id_t{};
-    ASSERT_EQ(rocprofiler_create_buffer(ctx,
-                                        128,
-                                        64,
-                                        ROCPROFILER_BUFFER_POLICY_DISCARD,
-                                        order_checker::callback,
-                                        &checker,
-                                        &id),
+    auto id = rocprofiler_buffer_id_t{};
+    ASSERT_EQ(create({.size      = 128,
+                      .watermark = 64,
+                      .policy    = ROCPROFILER_BUFFER_POLICY_DISCARD,
+                      .callback  = order_checker::callback,
+                      .data      = &checker},
+                     &id),
               ROCPROFILER_STATUS_SUCCESS);
     auto accepted = std::atomic<size_t>{0};
     run_producers(id, producers, per_producer, accepted);
@@ -1102,16 +1034,11 @@ TEST(buffer_concurrency, concurrent_flushers_and_producers)
 {
     auto checker = order_checker{};
     checker.next.assign(4, 0);
-    auto ctx = make_context();
-    auto id  = rocprofiler_buffer_id_t{};
-    ASSERT_EQ(rocprofiler_create_buffer(ctx,
-                                        96,
-                                        96,
-                                        ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                        order_checker::callback,
-                                        &checker,
-                                        &id),
-              ROCPROFILER_STATUS_SUCCESS);
+    auto id = rocprofiler_buffer_id_t{};
+    ASSERT_EQ(
+        create({.size = 96, .watermark = 96, .callback = order_checker::callback, .data = &checker},
+               &id),
+        ROCPROFILER_STATUS_SUCCESS);
     auto stop     = std::atomic<bool>{false};
     auto flushers = std::vector<std::thread>{};
     for(int f = 0; f < 2; ++f)
@@ -1143,17 +1070,13 @@ finalization_child()
 {
     auto sink = collector{};
     auto idle = collector{};
-    auto ctx  = make_context();
     auto a    = rocprofiler_buffer_id_t{};
     auto b    = rocprofiler_buffer_id_t{};
     auto t    = rocprofiler_callback_thread_t{};
-    if(rocprofiler_create_buffer(
-           ctx, 4096, 4096, ROCPROFILER_BUFFER_POLICY_LOSSLESS, collector::callback, &sink, &a) !=
-       ROCPROFILER_STATUS_SUCCESS)
+    if(create({.size = 4096, .watermark = 4096, .callback = collector::callback, .data = &sink},
+              &a) != ROCPROFILER_STATUS_SUCCESS)
         return 1;
-    if(rocprofiler_create_buffer(
-           ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, collector::callback, &idle, &b) !=
-       ROCPROFILER_STATUS_SUCCESS)
+    if(create({.callback = collector::callback, .data = &idle}, &b) != ROCPROFILER_STATUS_SUCCESS)
         return 2;
     if(rocprofiler_create_callback_thread(&t) != ROCPROFILER_STATUS_SUCCESS) return 3;
     if(rocprofiler_assign_callback_thread(b, t) != ROCPROFILER_STATUS_SUCCESS) return 4;
@@ -1176,20 +1099,13 @@ finalization_child()
 int
 locked_child()
 {
-    auto ctx = make_context();
-    auto id  = rocprofiler_buffer_id_t{};
-    if(rocprofiler_create_buffer(
-           ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, dummy_callback, nullptr, &id) !=
-       ROCPROFILER_STATUS_SUCCESS)
-        return 1;
+    auto id = rocprofiler_buffer_id_t{};
+    if(create({}, &id) != ROCPROFILER_STATUS_SUCCESS) return 1;
     // The real finalization path: it locks configuration for good.
     rocprofiler::registration::finalize();
     if(!rocprofiler::registration::configuration_locked()) return 2;
     auto other = rocprofiler_buffer_id_t{};
-    if(rocprofiler_create_buffer(
-           ctx, 64, 0, ROCPROFILER_BUFFER_POLICY_LOSSLESS, dummy_callback, nullptr, &other) !=
-       ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED)
-        return 3;
+    if(create({}, &other) != ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED) return 3;
     if(other.handle != 0) return 4;
     auto t = rocprofiler_callback_thread_t{};
     if(rocprofiler_create_callback_thread(&t) != ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED)

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sdk_test.hpp"
+
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -77,45 +79,26 @@ code_object_callback(rocprofiler_callback_tracing_record_t record,
     }
 }
 
-int
-tool_init(rocprofiler_client_finalize_t, void*)
+// The tool: one started context tracing code objects and dispatches; a second context, started
+// by a test, tracing kernel symbols only.
+void
+initialize_tool()
 {
-    auto ctx = rocprofiler_context_id_t{};
-    if(rocprofiler_create_context(&ctx) != ROCPROFILER_STATUS_SUCCESS) return 1;
-    if(rocprofiler_configure_callback_tracing_service(ctx,
-                                                      ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
-                                                      nullptr,
-                                                      0,
-                                                      code_object_callback,
-                                                      &early) != ROCPROFILER_STATUS_SUCCESS)
-        return 1;
-    if(rocprofiler_configure_callback_tracing_service(ctx,
-                                                      ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
-                                                      nullptr,
-                                                      0,
-                                                      code_object_callback,
-                                                      &early) != ROCPROFILER_STATUS_SUCCESS)
-        return 1;
-    auto symbols_only =
-        rocprofiler_tracing_operation_t{ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER};
-    if(rocprofiler_create_context(&late_ctx) != ROCPROFILER_STATUS_SUCCESS) return 1;
-    if(rocprofiler_configure_callback_tracing_service(late_ctx,
-                                                      ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
-                                                      &symbols_only,
-                                                      1,
-                                                      code_object_callback,
-                                                      &late) != ROCPROFILER_STATUS_SUCCESS)
-        return 1;
-    return rocprofiler_start_context(ctx) == ROCPROFILER_STATUS_SUCCESS ? 0 : 1;
-}
-
-rocprofiler_tool_configure_result_t*
-configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
-{
-    id->name           = "code-object-test";
-    static auto result = rocprofiler_tool_configure_result_t{
-        sizeof(rocprofiler_tool_configure_result_t), tool_init, nullptr, nullptr};
-    return &result;
+    auto ctx = sdk_test::callback_tracing_context(
+        ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT, code_object_callback, &early);
+    SDK_TEST_CHECK(
+        rocprofiler_configure_callback_tracing_service(ctx,
+                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                                                       nullptr,
+                                                       0,
+                                                       code_object_callback,
+                                                       &early));
+    late_ctx =
+        sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
+                                           code_object_callback,
+                                           &late,
+                                           {ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER});
+    sdk_test::start({ctx});
 }
 
 void
@@ -205,6 +188,7 @@ int
 main(int argc, char** argv)
 {
     ::testing::InitGoogleTest(&argc, argv);
-    if(rocprofiler_force_configure(configure) != ROCPROFILER_STATUS_SUCCESS) return 2;
+    if(sdk_test::configure_tool("code-object-test", initialize_tool) != ROCPROFILER_STATUS_SUCCESS)
+        return 2;
     return RUN_ALL_TESTS();
 }

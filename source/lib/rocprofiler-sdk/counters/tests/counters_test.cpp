@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sdk_test.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -46,18 +48,6 @@ state()
     return *value;
 }
 
-std::string
-counter_name(rocprofiler_counter_instance_id_t instance)
-{
-    auto id = rocprofiler_counter_id_t{};
-    if(rocprofiler_query_record_counter_id(instance, &id) != ROCPROFILER_STATUS_SUCCESS) return "?";
-    auto info = rocprofiler_counter_info_v0_t{};
-    if(rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_0, &info) !=
-       ROCPROFILER_STATUS_SUCCESS)
-        return "?";
-    return info.name;
-}
-
 void
 choose_config(rocprofiler_dispatch_counting_service_data_t,
               rocprofiler_counter_config_id_t* config,
@@ -78,125 +68,49 @@ record_callback(rocprofiler_dispatch_counting_service_data_t data,
 {
     auto entry = counted{data, {}, user_data.value};
     for(size_t i = 0; i < count; ++i)
-        entry.values[counter_name(records[i].id)] = records[i].counter_value;
+        entry.values[sdk_test::counter_name(records[i].id)] = records[i].counter_value;
     auto lock = std::lock_guard{state().mutex};
     state().callback_records.push_back(entry);
 }
 
+// The buffer context's counter records, as they arrive.
+const auto* const buffered_records =
+    new sdk_test::counter_sink{[](const rocprofiler_dispatch_counting_service_record_t& h)
+                               {
+                                   auto lock = std::lock_guard{state().mutex};
+                                   state().headers.push_back(h);
+                               },
+                               [](const rocprofiler_counter_record_t& v)
+                               {
+                                   auto lock = std::lock_guard{state().mutex};
+                                   state().values.push_back(v);
+                               }}; // never destroyed: exit-time finalization delivers
+
+// The tool: dispatch counting in callback form and in buffer form, one context each.
 void
-buffer_callback(rocprofiler_context_id_t,
-                rocprofiler_buffer_id_t,
-                rocprofiler_record_header_t** headers,
-                size_t                        count,
-                void*,
-                uint64_t)
+initialize_tool()
 {
-    auto lock = std::lock_guard{state().mutex};
-    for(size_t i = 0; i < count; ++i)
-    {
-        if(headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_COUNTERS) continue;
-        if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_PROFILE_COUNTING_DISPATCH_HEADER)
-            state().headers.push_back(
-                *static_cast<rocprofiler_dispatch_counting_service_record_t*>(headers[i]->payload));
-        else if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_VALUE)
-            state().values.push_back(
-                *static_cast<rocprofiler_counter_record_t*>(headers[i]->payload));
-    }
-}
-
-int
-tool_init(rocprofiler_client_finalize_t, void*)
-{
-    auto& st = state();
-    if(rocprofiler_create_context(&st.callback_ctx) != ROCPROFILER_STATUS_SUCCESS) return 1;
-    if(rocprofiler_configure_callback_dispatch_counting_service(
-           st.callback_ctx, choose_config, &st.config, record_callback, nullptr) !=
-       ROCPROFILER_STATUS_SUCCESS)
-        return 1;
-    if(rocprofiler_create_context(&st.buffer_ctx) != ROCPROFILER_STATUS_SUCCESS) return 1;
-    if(rocprofiler_create_buffer(st.buffer_ctx,
-                                 4096,
-                                 0,
-                                 ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                 buffer_callback,
-                                 nullptr,
-                                 &st.buffer) != ROCPROFILER_STATUS_SUCCESS)
-        return 1;
-    if(rocprofiler_configure_buffer_dispatch_counting_service(
-           st.buffer_ctx, st.buffer, choose_config, &st.buffer_config) !=
-       ROCPROFILER_STATUS_SUCCESS)
-        return 1;
-    if(rocprofiler_start_context(st.callback_ctx) != ROCPROFILER_STATUS_SUCCESS) return 1;
-    if(rocprofiler_start_context(st.buffer_ctx) != ROCPROFILER_STATUS_SUCCESS) return 1;
-    return 0;
-}
-
-rocprofiler_tool_configure_result_t*
-configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
-{
-    id->name           = "counters-test";
-    static auto result = rocprofiler_tool_configure_result_t{
-        sizeof(rocprofiler_tool_configure_result_t), tool_init, nullptr, nullptr};
-    return &result;
-}
-
-rocprofiler_agent_id_t
-find_host_agent()
-{
-    auto found = rocprofiler_agent_id_t{};
-    rocprofiler_query_available_agents(
-        ROCPROFILER_AGENT_INFO_VERSION_0,
-        [](rocprofiler_agent_version_t, const void** agents, size_t n, void* data)
-        {
-            for(size_t i = 0; i < n; ++i)
-            {
-                const auto* agent = static_cast<const rocprofiler_agent_v0_t*>(agents[i]);
-                if(agent->type == ROCPROFILER_AGENT_TYPE_GPU)
-                    *static_cast<rocprofiler_agent_id_t*>(data) = agent->id;
-            }
-            return ROCPROFILER_STATUS_SUCCESS;
-        },
-        sizeof(rocprofiler_agent_v0_t),
-        &found);
-    return found;
+    auto& st        = state();
+    st.callback_ctx = sdk_test::create_context();
+    SDK_TEST_CHECK(rocprofiler_configure_callback_dispatch_counting_service(
+        st.callback_ctx, choose_config, &st.config, record_callback, nullptr));
+    st.buffer_ctx = sdk_test::create_context();
+    st.buffer     = sdk_test::create_counter_buffer(st.buffer_ctx, 4096, 0, buffered_records);
+    SDK_TEST_CHECK(rocprofiler_configure_buffer_dispatch_counting_service(
+        st.buffer_ctx, st.buffer, choose_config, &st.buffer_config));
+    sdk_test::start({st.callback_ctx, st.buffer_ctx});
 }
 
 std::map<std::string, rocprofiler_counter_id_t>
 host_counters()
 {
-    auto ids = std::vector<rocprofiler_counter_id_t>{};
-    EXPECT_EQ(rocprofiler_iterate_agent_supported_counters(
-                  state().host_agent,
-                  [](rocprofiler_agent_id_t, rocprofiler_counter_id_t* list, size_t n, void* data)
-                  {
-                      auto* out = static_cast<std::vector<rocprofiler_counter_id_t>*>(data);
-                      out->assign(list, list + n);
-                      return ROCPROFILER_STATUS_SUCCESS;
-                  },
-                  &ids),
-              ROCPROFILER_STATUS_SUCCESS);
-    auto by_name = std::map<std::string, rocprofiler_counter_id_t>{};
-    for(auto id : ids)
-    {
-        auto info = rocprofiler_counter_info_v0_t{};
-        EXPECT_EQ(rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_0, &info),
-                  ROCPROFILER_STATUS_SUCCESS);
-        by_name[info.name] = id;
-    }
-    return by_name;
+    return sdk_test::counters_by_name(state().host_agent);
 }
 
 rocprofiler_counter_config_id_t
 make_config(const std::vector<std::string>& names)
 {
-    auto all = host_counters();
-    auto ids = std::vector<rocprofiler_counter_id_t>{};
-    for(const auto& name : names)
-        ids.push_back(all.at(name));
-    auto cfg = rocprofiler_counter_config_id_t{};
-    EXPECT_EQ(rocprofiler_create_counter_config(state().host_agent, ids.data(), ids.size(), &cfg),
-              ROCPROFILER_STATUS_SUCCESS);
-    return cfg;
+    return sdk_test::make_config(state().host_agent, names);
 }
 
 // Each work-item burns `args->spin_us` microseconds of its thread's CPU time (measured on the
@@ -206,20 +120,20 @@ struct spin_args
     uint32_t spin_us;
 };
 
-uint64_t
-thread_cpu_ns()
+std::chrono::nanoseconds
+thread_cpu_time()
 {
     auto ts = timespec{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL) + static_cast<uint64_t>(ts.tv_nsec);
+    return std::chrono::seconds{ts.tv_sec} + std::chrono::nanoseconds{ts.tv_nsec};
 }
 
 void
 spin_kernel(const rocprofiler_host_work_item_t*, void* raw)
 {
     const auto* args  = static_cast<const spin_args*>(raw);
-    auto        until = thread_cpu_ns() + uint64_t{args->spin_us} * 1000;
-    while(thread_cpu_ns() < until)
+    auto        until = thread_cpu_time() + std::chrono::microseconds{args->spin_us};
+    while(thread_cpu_time() < until)
     {
     }
 }
@@ -424,7 +338,7 @@ TEST(host_counters, buffer_counting_writes_a_header_then_its_values)
             ++seen;
             EXPECT_EQ(value.user_data.value, 42u);
             EXPECT_EQ(value.agent_id.handle, state().host_agent.handle);
-            auto name = counter_name(value.id);
+            auto name = sdk_test::counter_name(value.id);
             if(name == "WORK_ITEMS")
                 EXPECT_EQ(value.counter_value, items);
             else if(name == "WORKGROUPS")
@@ -477,8 +391,9 @@ main(int argc, char** argv)
 {
     ::testing::InitGoogleTest(&argc, argv);
     setenv("ROCPROFILER_HOST_COUNTER_SLOTS", "4", 1);
-    if(rocprofiler_force_configure(configure) != ROCPROFILER_STATUS_SUCCESS) return 2;
-    state().host_agent = find_host_agent();
+    if(sdk_test::configure_tool("counters-test", initialize_tool) != ROCPROFILER_STATUS_SUCCESS)
+        return 2;
+    state().host_agent = sdk_test::gpu_agent();
     if(state().host_agent.handle == 0) return 3;
     return RUN_ALL_TESTS();
 }

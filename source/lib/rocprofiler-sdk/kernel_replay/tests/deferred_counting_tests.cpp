@@ -13,15 +13,17 @@
 //                  error for execution 1 and says nothing of execution 2.
 // A value is value_of(execution, counter), so a record holding another execution's values fails.
 //
-// The tool (configured in main, before anything else):
+// The tool (configured by the fixture before every test):
 // - replay:   KERNEL_REPLAY callback tracing; the target kernel replays `passes` times; the current
 //             pass is published in a thread-local at PASS ENTER and cleared at PASS EXIT;
 // - counting: callback dispatch counting; pass p collects groups[p], user_data = p + 1;
 // - buffered: buffer dispatch counting (LOSSLESS buffer); group 0 on every pass,
 //             user_data = 100 + p + 1.
 #include "agent/agent.hpp"
+#include "common/logging.hpp"
 #include "dispatch/dispatch.hpp"
 #include "host/backend.hpp"
+#include "sdk_test.hpp"
 
 #include <rocprofiler-sdk/rocprofiler.h>
 
@@ -154,6 +156,20 @@ counter_of(rocprofiler_counter_instance_id_t instance)
     return id.handle;
 }
 
+// A callback record's data or a buffer header: what every counter set starts from.
+template <typename DispatchT>
+counter_set
+set_of(const DispatchT& data, size_t num_records)
+{
+    auto set        = counter_set{};
+    set.dispatch_id = data.dispatch_info.dispatch_id;
+    set.correlation = data.correlation_id.internal;
+    set.start       = data.start_timestamp;
+    set.end         = data.end_timestamp;
+    set.num_records = num_records;
+    return set;
+}
+
 void
 record_callback(rocprofiler_dispatch_counting_service_data_t data,
                 rocprofiler_counter_record_t*                records,
@@ -162,13 +178,8 @@ record_callback(rocprofiler_dispatch_counting_service_data_t data,
                 void*)
 {
     if(data.dispatch_info.kernel_id != target_kernel) return;
-    auto set         = counter_set{};
-    set.dispatch_id  = data.dispatch_info.dispatch_id;
-    set.correlation  = data.correlation_id.internal;
-    set.start        = data.start_timestamp;
-    set.end          = data.end_timestamp;
+    auto set         = set_of(data, count);
     set.user_data    = user_data.value;
-    set.num_records  = count;
     set.pass         = this_thread_pass;
     set.in_intercept = this_thread_in_intercept;
     for(size_t i = 0; i < count; ++i)
@@ -181,73 +192,33 @@ record_callback(rocprofiler_dispatch_counting_service_data_t data,
     tool().callback.push_back(set);
 }
 
-void
-buffer_callback(rocprofiler_context_id_t,
-                rocprofiler_buffer_id_t,
-                rocprofiler_record_header_t** headers,
-                size_t                        count,
-                void*,
-                uint64_t)
-{
-    auto  lock = std::lock_guard{tool().mutex};
-    auto& sets = tool().buffer_sets;
-    for(size_t i = 0; i < count; ++i)
-    {
-        if(headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_COUNTERS) continue;
-        if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_PROFILE_COUNTING_DISPATCH_HEADER)
-        {
-            const auto* h = static_cast<const rocprofiler_dispatch_counting_service_record_t*>(
-                headers[i]->payload);
-            auto set        = counter_set{};
-            set.dispatch_id = h->dispatch_info.dispatch_id;
-            set.correlation = h->correlation_id.internal;
-            set.start       = h->start_timestamp;
-            set.end         = h->end_timestamp;
-            set.num_records = h->num_records;
-            sets.push_back(set);
-        }
-        else if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_VALUE && !sets.empty())
-        {
-            const auto* v = static_cast<const rocprofiler_counter_record_t*>(headers[i]->payload);
-            sets.back().values[counter_of(v->id)] = v->counter_value;
-            sets.back().value_user_data.push_back(v->user_data.value);
-            sets.back().user_data = v->user_data.value;
-        }
-    }
-}
-
-#define TOOL_CHECK(call)                                                                           \
-    do                                                                                             \
-    {                                                                                              \
-        if(auto _status = (call); _status != ROCPROFILER_STATUS_SUCCESS)                           \
-        {                                                                                          \
-            fprintf(stderr, "tool setup failed: %s -> %d\n", #call, static_cast<int>(_status));    \
-            std::abort();                                                                          \
-        }                                                                                          \
-    } while(0)
+// The buffered context's counter records: a header starts a set, values join the last one.
+const auto* const buffered_records =
+    new sdk_test::counter_sink{[](const rocprofiler_dispatch_counting_service_record_t& h)
+                               {
+                                   auto set  = set_of(h, h.num_records);
+                                   auto lock = std::lock_guard{tool().mutex};
+                                   tool().buffer_sets.push_back(set);
+                               },
+                               [](const rocprofiler_counter_record_t& v)
+                               {
+                                   auto  lock = std::lock_guard{tool().mutex};
+                                   auto& sets = tool().buffer_sets;
+                                   if(sets.empty()) return;
+                                   sets.back().values[counter_of(v.id)] = v.counter_value;
+                                   sets.back().value_user_data.push_back(v.user_data.value);
+                                   sets.back().user_data = v.user_data.value;
+                               }}; // never destroyed: exit-time finalization delivers
 
 // Counter configurations on the host agent: groups[0] = {WORK_ITEMS, DURATION_NS},
 // groups[1] = {WORKGROUPS}, groups[2] = {DURATION_NS, WORKGROUPS}.
 void
 make_groups(tool_state& t)
 {
-    auto ids = std::vector<rocprofiler_counter_id_t>{};
-    TOOL_CHECK(rocprofiler_iterate_agent_supported_counters(
-        t.agent,
-        [](rocprofiler_agent_id_t, rocprofiler_counter_id_t* list, size_t n, void* data)
-        {
-            static_cast<std::vector<rocprofiler_counter_id_t>*>(data)->assign(list, list + n);
-            return ROCPROFILER_STATUS_SUCCESS;
-        },
-        &ids));
-    auto by_name = std::map<std::string, rocprofiler_counter_id_t>{};
-    for(auto id : ids)
-    {
-        auto info = rocprofiler_counter_info_v0_t{};
-        TOOL_CHECK(rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_0, &info));
-        by_name[info.name] = id;
-    }
-    const auto layout = std::vector<std::vector<int>>{{0, 1}, {2}, {1, 2}};
+    t.groups.clear();
+    t.group_ids.clear();
+    const auto by_name = sdk_test::counters_by_name(t.agent);
+    const auto layout  = std::vector<std::vector<int>>{{0, 1}, {2}, {1, 2}};
     for(const auto& group : layout)
     {
         auto members = std::vector<rocprofiler_counter_id_t>{};
@@ -259,15 +230,15 @@ make_groups(tool_state& t)
             handles.push_back(members.back().handle);
         }
         auto cfg = rocprofiler_counter_config_id_t{};
-        TOOL_CHECK(
+        SDK_TEST_CHECK(
             rocprofiler_create_counter_config(t.agent, members.data(), members.size(), &cfg));
         t.groups.push_back(cfg);
         t.group_ids.push_back(handles);
     }
 }
 
-int
-tool_init(rocprofiler_client_finalize_t, void*)
+void
+initialize_tool()
 {
     auto& t        = tool();
     auto  agent_id = rocprofiler::agent::id_of(rocprofiler::host::get_device_backend(), 0);
@@ -275,40 +246,16 @@ tool_init(rocprofiler_client_finalize_t, void*)
     t.agent = *agent_id;
     make_groups(t);
 
-    TOOL_CHECK(rocprofiler_create_context(&t.replay));
-    TOOL_CHECK(
-        rocprofiler_configure_callback_tracing_service(t.replay,
-                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
-                                                       nullptr,
-                                                       0,
-                                                       replay_callback,
-                                                       nullptr));
-    TOOL_CHECK(rocprofiler_create_context(&t.counting));
-    TOOL_CHECK(rocprofiler_configure_callback_dispatch_counting_service(
+    t.replay   = sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                                                  replay_callback);
+    t.counting = sdk_test::create_context();
+    SDK_TEST_CHECK(rocprofiler_configure_callback_dispatch_counting_service(
         t.counting, choose_config, nullptr, record_callback, nullptr));
-    TOOL_CHECK(rocprofiler_create_context(&t.buffered));
-    TOOL_CHECK(rocprofiler_create_buffer(t.buffered,
-                                         65536,
-                                         32768,
-                                         ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                         buffer_callback,
-                                         nullptr,
-                                         &t.buffer));
-    TOOL_CHECK(rocprofiler_configure_buffer_dispatch_counting_service(
+    t.buffered = sdk_test::create_context();
+    t.buffer   = sdk_test::create_counter_buffer(t.buffered, 65536, 32768, buffered_records);
+    SDK_TEST_CHECK(rocprofiler_configure_buffer_dispatch_counting_service(
         t.buffered, t.buffer, choose_config, &buffered_marker));
-    TOOL_CHECK(rocprofiler_start_context(t.replay));
-    TOOL_CHECK(rocprofiler_start_context(t.counting));
-    TOOL_CHECK(rocprofiler_start_context(t.buffered));
-    return 0;
-}
-
-rocprofiler_tool_configure_result_t*
-tool_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
-{
-    id->name           = "kernel-replay-deferred-counting";
-    static auto result = rocprofiler_tool_configure_result_t{
-        sizeof(rocprofiler_tool_configure_result_t), tool_init, nullptr, nullptr};
-    return &result;
+    sdk_test::start({t.replay, t.counting, t.buffered});
 }
 
 // --- the fake backend ----------------------------------------------------------------------------
@@ -608,7 +555,14 @@ delivery_passes(const outcome& out)
 class deferred_counting : public ::testing::Test
 {
 protected:
-    void        SetUp() override { clear(); }
+    void SetUp() override
+    {
+        clear();
+        unsetenv("ROCPROFILER_LOG_LEVEL"); // warnings are printed (the failure test reads them)
+        rocprofiler::common::log::reset_level_from_environment();
+        ASSERT_EQ(sdk_test::configure_tool("kernel-replay-deferred-counting", initialize_tool),
+                  ROCPROFILER_STATUS_SUCCESS);
+    }
     void        TearDown() override { clear(); }
     static void clear()
     {
@@ -650,7 +604,7 @@ TEST_F(deferred_counting, values_resolved_by_finish_counting_reach_every_pass)
 
 // finish_counting() resolves execution 0, fails execution 1 and forgets execution 2: records for
 // execution 0 only, and a warning for each of the others. The warnings are logged once per
-// process (warn_once), and nothing else here logs them: each ctest test is its own process.
+// process (warn_once), and only this test's fake backend ever causes them.
 TEST_F(deferred_counting, failed_and_unresolved_executions_get_no_records)
 {
     ::testing::internal::CaptureStderr();
@@ -671,12 +625,3 @@ TEST_F(deferred_counting, replay_continue_makes_the_pass_count_uncertain)
     expect_outcome(out, {0, 1}, 2, 0);
 }
 } // namespace
-
-int
-main(int argc, char** argv)
-{
-    ::testing::InitGoogleTest(&argc, argv);
-    unsetenv("ROCPROFILER_LOG_LEVEL"); // warnings are printed (the failure test reads them)
-    if(rocprofiler_force_configure(&tool_configure) != ROCPROFILER_STATUS_SUCCESS) return 2;
-    return RUN_ALL_TESTS();
-}

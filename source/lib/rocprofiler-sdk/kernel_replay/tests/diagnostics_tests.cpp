@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 namespace replay_test
 {
@@ -28,38 +29,30 @@ protected:
     }
 };
 
-std::string
-line_for(uint64_t dispatch_id, const char* rest)
+// Runs the problem once; returns what it wrote to stderr and the line expected for its dispatch
+// there, "[kernel-replay] dispatch_id=<id> kernel=replay_add <rest>".
+std::pair<std::string, std::string>
+run_and_capture(add_problem& p, const char* rest)
 {
-    return "[kernel-replay] dispatch_id=" + std::to_string(dispatch_id) + " kernel=replay_add " +
-           rest;
+    auto id = rocprofiler::dispatch::dispatch_count() + 1;
+    ::testing::internal::CaptureStderr();
+    p.run();
+    auto line = "[kernel-replay] dispatch_id=" + std::to_string(id) + " kernel=replay_add " + rest;
+    return {::testing::internal::GetCapturedStderr(), line};
 }
 
 TEST_F(diagnostics, replayed_candidate)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
-    auto id = rocprofiler::dispatch::dispatch_count() + 1;
-    ::testing::internal::CaptureStderr();
-    p.run();
-    auto err = ::testing::internal::GetCapturedStderr();
-    EXPECT_NE(err.find("[debug] " + line_for(id, "passes=3 outcome=replayed reason=none")),
-              std::string::npos)
-        << err;
+    auto p           = targeted_add(3);
+    auto [err, line] = run_and_capture(p, "passes=3 outcome=replayed reason=none");
+    EXPECT_NE(err.find("[debug] " + line), std::string::npos) << err;
 }
 
 TEST_F(diagnostics, declined_candidate)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle}; // replay_pass_count left NULL
-    auto id        = rocprofiler::dispatch::dispatch_count() + 1;
-    ::testing::internal::CaptureStderr();
-    p.run();
-    auto err = ::testing::internal::GetCapturedStderr();
-    EXPECT_NE(err.find("[debug] " + line_for(id, "passes=1 outcome=declined reason=not_requested")),
-              std::string::npos)
-        << err;
+    auto p           = targeted_add(); // replay_pass_count left NULL
+    auto [err, line] = run_and_capture(p, "passes=1 outcome=declined reason=not_requested");
+    EXPECT_NE(err.find("[debug] " + line), std::string::npos) << err;
     EXPECT_EQ(err.find("[warning]"), std::string::npos) << "an opt-out is not a warning\n" << err;
 }
 } // namespace

@@ -1,11 +1,14 @@
 #include "harness.hpp"
 
+#include "sdk_test.hpp"
+
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <iterator>
 #include <thread>
 
 namespace replay_test
@@ -17,17 +20,6 @@ behaviour  g_behaviour = {};
 recorder*  g_recorder  = new recorder{}; // never destroyed: buffer callbacks may run at exit
 
 thread_local int64_t this_thread_pass = -1;
-
-#define TOOL_CHECK(call)                                                                           \
-    do                                                                                             \
-    {                                                                                              \
-        auto _status = (call);                                                                     \
-        if(_status != ROCPROFILER_STATUS_SUCCESS)                                                  \
-        {                                                                                          \
-            fprintf(stderr, "tool setup failed: %s -> %d\n", #call, static_cast<int>(_status));    \
-            std::abort();                                                                          \
-        }                                                                                          \
-    } while(0)
 
 uint64_t
 tool_pass_count(rocprofiler_kernel_dispatch_info_t info, rocprofiler_user_data_t user_data)
@@ -181,82 +173,31 @@ buffer_callback(rocprofiler_context_id_t,
 
 std::atomic<uint64_t> external_counter = 1000;
 
-int
-external_request(rocprofiler_thread_id_t,
-                 rocprofiler_context_id_t,
-                 rocprofiler_external_correlation_id_request_kind_t,
-                 rocprofiler_tracing_operation_t,
-                 uint64_t,
-                 rocprofiler_user_data_t* value,
-                 void*)
+// The tool's initialize (see harness.hpp for the contexts).
+void
+initialize_tool()
 {
-    value->value = ++external_counter;
-    return 0;
-}
+    auto& c  = g_contexts;
+    c.replay = sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                                                  replay_callback);
 
-int
-tool_initialize(rocprofiler_client_finalize_t, void*)
-{
-    auto& c = g_contexts;
-    TOOL_CHECK(rocprofiler_create_context(&c.replay));
-    TOOL_CHECK(
-        rocprofiler_configure_callback_tracing_service(c.replay,
-                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
-                                                       nullptr,
-                                                       0,
-                                                       replay_callback,
-                                                       nullptr));
-
-    TOOL_CHECK(rocprofiler_create_context(&c.second));
+    c.second        = sdk_test::create_context();
     c.second_status = rocprofiler_configure_callback_tracing_service(
         c.second, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, nullptr, 0, replay_callback, nullptr);
 
-    TOOL_CHECK(rocprofiler_create_context(&c.traced));
-    TOOL_CHECK(
-        rocprofiler_configure_callback_tracing_service(c.traced,
-                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
-                                                       nullptr,
-                                                       0,
-                                                       dispatch_callback,
-                                                       nullptr));
-    auto kind = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH;
-    TOOL_CHECK(rocprofiler_configure_external_correlation_id_request_service(
-        c.traced, &kind, 1, external_request, nullptr));
+    c.traced = sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                                                  dispatch_callback);
+    sdk_test::request_external_ids(c.traced, &external_counter);
 
-    TOOL_CHECK(rocprofiler_create_context(&c.buffered));
-    TOOL_CHECK(rocprofiler_create_buffer(c.buffered,
-                                         4096,
-                                         2048,
-                                         ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                         buffer_callback,
-                                         nullptr,
-                                         &c.buffer));
-    TOOL_CHECK(rocprofiler_configure_buffer_tracing_service(
+    c.buffered = sdk_test::create_context();
+    c.buffer   = sdk_test::create_buffer(c.buffered, 4096, 2048, buffer_callback);
+    SDK_TEST_CHECK(rocprofiler_configure_buffer_tracing_service(
         c.buffered, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, 0, c.buffer));
 
-    TOOL_CHECK(rocprofiler_create_context(&c.idle));
-    TOOL_CHECK(
-        rocprofiler_configure_callback_tracing_service(c.idle,
-                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
-                                                       nullptr,
-                                                       0,
-                                                       dispatch_callback,
-                                                       nullptr));
+    c.idle = sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                                                dispatch_callback);
 
-    TOOL_CHECK(rocprofiler_start_context(c.replay));
-    TOOL_CHECK(rocprofiler_start_context(c.traced));
-    TOOL_CHECK(rocprofiler_start_context(c.buffered));
-    return 0;
-}
-
-rocprofiler_tool_configure_result_t*
-tool_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
-{
-    id->name           = "kernel-replay-tests";
-    static auto result = rocprofiler_tool_configure_result_t{};
-    result.size        = sizeof(result);
-    result.initialize  = tool_initialize;
-    return &result;
+    sdk_test::start({c.replay, c.traced, c.buffered});
 }
 
 void
@@ -313,14 +254,6 @@ gate_kernel(const rocprofiler_host_work_item_t*, void* args)
         std::this_thread::yield();
 }
 
-rocprofiler_host_kernel_t
-register_kernel(const char* name, rocprofiler_host_kernel_fn_t fn)
-{
-    auto kernel = rocprofiler_host_kernel_t{};
-    if(rocprofiler_host_register_kernel(name, fn, 0, 0, &kernel) != ROCPROFILER_HOST_STATUS_SUCCESS)
-        std::abort();
-    return kernel;
-}
 } // namespace
 
 bool
@@ -348,6 +281,14 @@ replay_fixed(uint64_t passes)
 }
 
 void
+continue_until(int64_t last)
+{
+    if(last < 0) return;
+    g_behaviour.continue_fn = [last](uint64_t pass, uint64_t, auto)
+    { return pass < static_cast<uint64_t>(last) ? 1 : 0; };
+}
+
+void
 recorder::clear()
 {
     auto lock = std::lock_guard{mutex};
@@ -365,18 +306,23 @@ recorder::replay_of(int32_t operation, int32_t phase)
 {
     auto lock = std::lock_guard{mutex};
     auto out  = std::vector<replay_event>{};
-    for(const auto& ev : replay)
-        if(ev.operation == operation && ev.phase == phase) out.push_back(ev);
+    std::copy_if(replay.begin(),
+                 replay.end(),
+                 std::back_inserter(out),
+                 [&](const auto& ev) { return ev.operation == operation && ev.phase == phase; });
     return out;
 }
 
+// Dispatch events of one context and operation.
 std::vector<dispatch_event>
 recorder::dispatches_of(uint64_t context, int32_t operation)
 {
-    auto lock = std::lock_guard{mutex};
-    auto out  = std::vector<dispatch_event>{};
-    for(const auto& ev : dispatches)
-        if(ev.context == context && ev.operation == operation) out.push_back(ev);
+    auto out = std::vector<dispatch_event>{};
+    {
+        auto lock = std::lock_guard{mutex};
+        for(const auto& ev : dispatches)
+            if(ev.context == context && ev.operation == operation) out.push_back(ev);
+    }
     return out;
 }
 
@@ -384,6 +330,12 @@ recorder&
 log()
 {
     return *g_recorder;
+}
+
+std::vector<dispatch_event>
+traced_completes()
+{
+    return log().dispatches_of(g_contexts.traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
 }
 
 std::vector<buffer_event>
@@ -406,12 +358,12 @@ device()
     static const kernels_t value = []
     {
         auto k      = kernels_t{};
-        k.add       = register_kernel("replay_add", add_kernel);
-        k.histogram = register_kernel("replay_histogram", histogram_kernel);
-        k.scan      = register_kernel("replay_scan", scan_kernel);
-        k.count     = register_kernel("replay_count", count_kernel);
-        k.spawn     = register_kernel("replay_spawn", spawn_kernel);
-        k.gate      = register_kernel("replay_gate", gate_kernel);
+        k.add       = sdk_test::register_kernel("replay_add", add_kernel);
+        k.histogram = sdk_test::register_kernel("replay_histogram", histogram_kernel);
+        k.scan      = sdk_test::register_kernel("replay_scan", scan_kernel);
+        k.count     = sdk_test::register_kernel("replay_count", count_kernel);
+        k.spawn     = sdk_test::register_kernel("replay_spawn", spawn_kernel);
+        k.gate      = sdk_test::register_kernel("replay_gate", gate_kernel);
         if(rocprofiler_host_create_queue(&k.queue) != ROCPROFILER_HOST_STATUS_SUCCESS) std::abort();
         if(rocprofiler_host_create_queue(&k.other) != ROCPROFILER_HOST_STATUS_SUCCESS) std::abort();
         return k;
@@ -456,12 +408,25 @@ signal_value(rocprofiler_host_signal_t sig)
     return value;
 }
 
+add_problem
+targeted_add(std::optional<uint64_t> passes)
+{
+    g_behaviour.targets = {device().add.handle};
+    if(passes) replay_fixed(*passes);
+    return add_problem{};
+}
+
 void
 replay_fixture::SetUp()
 {
-    (void)device();
+    // Keeps the one drain-stuck test fast; drains that succeed are unaffected.
+    m_drain_timeout_set = (std::getenv("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS") == nullptr);
+    if(m_drain_timeout_set) setenv("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS", "100", 1);
     g_behaviour = behaviour{};
     log().clear();
+    ASSERT_EQ(sdk_test::configure_tool("kernel-replay-tests", initialize_tool),
+              ROCPROFILER_STATUS_SUCCESS);
+    (void)device();
 }
 
 void
@@ -471,16 +436,6 @@ replay_fixture::TearDown()
     g_behaviour = behaviour{};
     (void)flushed_buffer();
     log().clear();
+    if(m_drain_timeout_set) unsetenv("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS");
 }
 } // namespace replay_test
-
-int
-main(int argc, char** argv)
-{
-    ::testing::InitGoogleTest(&argc, argv);
-    // Keeps the one drain-stuck test fast; drains that succeed are unaffected.
-    setenv("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS", "100", 0);
-    if(rocprofiler_force_configure(&replay_test::tool_configure) != ROCPROFILER_STATUS_SUCCESS)
-        return 2;
-    return RUN_ALL_TESTS();
-}

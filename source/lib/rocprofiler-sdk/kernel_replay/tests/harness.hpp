@@ -1,5 +1,6 @@
-// The test tool of kernel-replay-tests: one configuration per process (the SDK locks it after
-// initializing), behaviour per test through `tool()`, and everything the tool observed in `log()`.
+// The test tool of kernel-replay-tests: configured afresh for every test by replay_fixture
+// (tests/sdk_test.hpp), behaviour per test through `tool()`, and everything the tool
+// observed in `log()`.
 //
 // Contexts (created by the tool's initialize, all started except `idle` and `second`):
 // - replay:   KERNEL_REPLAY callback tracing, all operations (NULL, 0);
@@ -61,6 +62,9 @@ behaviour& tool();
 
 // Fixed N passes for the target kernels.
 void replay_fixed(uint64_t passes);
+
+// replay_continue returns 0 after pass @p last and 1 before it; nothing when @p last is negative.
+void continue_until(int64_t last);
 
 struct replay_event
 {
@@ -127,6 +131,9 @@ struct recorder
 };
 
 recorder& log();
+
+// The COMPLETE records of the `traced` context so far.
+std::vector<dispatch_event> traced_completes();
 
 // Flushes the tool's buffer and returns the buffer records of target kernels so far.
 std::vector<buffer_event> flushed_buffer();
@@ -251,11 +258,19 @@ struct add_problem
     }
 };
 
-// Resets behaviour and log around every test.
+// An add_problem whose kernel the tool targets; replayed `passes` times when given (else
+// replay_pass_count stays NULL).
+add_problem targeted_add(std::optional<uint64_t> passes = std::nullopt);
+
+// Resets the SDK and configures the test tool before every test; resets behaviour and log around
+// it.
 class replay_fixture : public ::testing::Test
 {
 protected:
     void SetUp() override;
     void TearDown() override;
+
+private:
+    bool m_drain_timeout_set = false; // this fixture set ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS
 };
 } // namespace replay_test

@@ -38,9 +38,7 @@ count_on_other_queue(std::atomic<int>& counter)
 
 TEST_F(isolation, reentrant_dispatch_from_replay_callbacks_runs_once_without_deadlock)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(2);
+    auto p           = targeted_add(2);
     auto counter     = std::atomic<int>{0};
     tool().on_config = [&](payload_t&, auto*, rocprofiler_callback_phase_t phase)
     {
@@ -75,9 +73,7 @@ TEST_F(isolation, dispatch_from_inside_a_replayed_kernel_is_not_a_candidate)
 
 TEST_F(isolation, ordinary_dispatch_from_another_thread_waits_for_the_window)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
+    auto p                  = targeted_add(3);
     auto counter            = std::atomic<int>{0};
     auto other              = std::thread{};
     auto seen_during_window = std::vector<int>{};
@@ -104,10 +100,8 @@ TEST_F(isolation, ordinary_dispatch_from_another_thread_waits_for_the_window)
 // itself (a free from inside its replay callbacks) it does not wait.
 TEST_F(isolation, memory_release_from_another_thread_waits_for_the_window)
 {
-    namespace kr   = rocprofiler::kernel_replay;
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
+    namespace kr            = rocprofiler::kernel_replay;
+    auto p                  = targeted_add(3);
     auto released           = std::atomic<bool>{false};
     auto own_thread_guarded = false;
     auto other              = std::thread{};
@@ -145,9 +139,7 @@ TEST_F(isolation, memory_release_from_another_thread_waits_for_the_window)
 // main() sets ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS=100.
 TEST_F(isolation, drain_that_does_not_finish_declines)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
+    auto p    = targeted_add(3);
     auto open = std::atomic<bool>{false};
     auto gate = gate_args{&open};
     auto sig  = rocprofiler_host_signal_t{};

@@ -26,8 +26,7 @@ std::vector<int64_t>
 traced_passes()
 {
     auto out = std::vector<int64_t>{};
-    for(const auto& ev :
-        log().dispatches_of(contexts().traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE))
+    for(const auto& ev : traced_completes())
         out.push_back(ev.pass_on_thread);
     return out;
 }
@@ -57,9 +56,7 @@ toggle_at_pass_enter(std::vector<toggle> toggles)
 
 TEST_F(local_context, stop_is_sticky_scoped_to_the_loop_and_never_global)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
+    auto p              = targeted_add(3);
     auto active_in_pass = std::vector<int>{};
     toggle_at_pass_enter({{0, false, contexts().traced}});
     auto inner     = tool().on_pass;
@@ -85,9 +82,7 @@ TEST_F(local_context, stop_is_sticky_scoped_to_the_loop_and_never_global)
 
 TEST_F(local_context, start_within_the_loop_undoes_a_stop)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
+    auto p = targeted_add(3);
     toggle_at_pass_enter({{0, false, contexts().traced}, {2, true, contexts().traced}});
     p.run();
     EXPECT_EQ(traced_passes(), (std::vector<int64_t>{2}));
@@ -95,14 +90,11 @@ TEST_F(local_context, start_within_the_loop_undoes_a_stop)
 
 TEST_F(local_context, buffer_tracing_honours_the_mask)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
+    auto p = targeted_add(3);
     toggle_at_pass_enter({{1, false, contexts().buffered}, {2, true, contexts().buffered}});
     p.run();
-    auto buf = flushed_buffer();
-    auto completes =
-        log().dispatches_of(contexts().traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
+    auto buf       = flushed_buffer();
+    auto completes = traced_completes();
     ASSERT_EQ(completes.size(), 3u);
     ASSERT_EQ(buf.size(), 2u);
     EXPECT_EQ(buf[0].start, completes[0].start) << "pass 0 recorded";
@@ -111,9 +103,7 @@ TEST_F(local_context, buffer_tracing_honours_the_mask)
 
 TEST_F(local_context, return_codes_in_pass_enter)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(2);
+    auto p         = targeted_add(2);
     tool().on_pass = [](payload_t& payload, auto*, rocprofiler_callback_phase_t phase)
     {
         if(phase != ROCPROFILER_CALLBACK_PHASE_ENTER || payload.current_pass != 0) return;
@@ -140,9 +130,7 @@ TEST_F(local_context, return_codes_in_pass_enter)
 
 TEST_F(local_context, illegal_outside_pass_enter_and_records_nothing)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
+    auto      p                   = targeted_add(3);
     toggle_fn start               = nullptr;
     toggle_fn stop                = nullptr;
     auto      other_thread_status = ROCPROFILER_STATUS_SUCCESS;
@@ -180,9 +168,7 @@ TEST_F(local_context, illegal_outside_pass_enter_and_records_nothing)
 
 TEST_F(local_context, override_is_thread_local)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(2);
+    auto p         = targeted_add(2);
     auto here      = true;
     auto there     = false;
     tool().on_pass = [&](payload_t& payload, auto*, rocprofiler_callback_phase_t phase)
@@ -203,9 +189,7 @@ TEST_F(local_context, override_is_thread_local)
 
 TEST_F(local_context, pass_services_run_on_the_submitting_thread_within_the_pass)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
+    auto p               = targeted_add(3);
     auto flushed_at_exit = std::vector<size_t>{};
     tool().on_pass       = [&](payload_t&, auto*, rocprofiler_callback_phase_t phase)
     {

@@ -25,9 +25,7 @@ TEST_F(memory_tests, tracker_is_on_once_replay_is_configured)
 
 TEST_F(memory_tests, every_pass_starts_from_the_snapshot_and_the_last_is_not_restored)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(4);
+    auto p         = targeted_add(4);
     auto entered   = 0;
     tool().on_pass = [&](payload_t&, auto*, rocprofiler_callback_phase_t phase)
     {
@@ -58,9 +56,7 @@ void
 apply(const loop_case& c)
 {
     replay_fixed(c.pass_count);
-    if(c.stop_after >= 0)
-        tool().continue_fn = [c](uint64_t pass, uint64_t, auto)
-        { return pass < static_cast<uint64_t>(c.stop_after) ? 1 : 0; };
+    continue_until(c.stop_after);
 }
 
 class non_idempotent : public replay_fixture, public ::testing::WithParamInterface<loop_case>
@@ -69,8 +65,7 @@ class non_idempotent : public replay_fixture, public ::testing::WithParamInterfa
 
 TEST_P(non_idempotent, add_in_place_leaves_one_run)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
+    auto p = targeted_add();
     apply(GetParam());
     p.run();
     EXPECT_TRUE(p.one_run());
@@ -127,9 +122,7 @@ INSTANTIATE_TEST_SUITE_P(loops,
 // Shadows may not use more than ROCPROFILER_REPLAY_HOST_BUDGET_MB: with 0 nothing fits.
 TEST_F(memory_tests, snapshot_that_cannot_be_taken_declines_and_warns_once)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
+    auto p = targeted_add(3);
     setenv("ROCPROFILER_REPLAY_HOST_BUDGET_MB", "0", 1);
     setenv("ROCPROFILER_LOG_LEVEL", "debug", 1);
     rocprofiler::common::log::reset_level_from_environment();

@@ -60,9 +60,7 @@ TEST_F(loop_tests, operation_names_are_queryable)
 
 TEST_F(loop_tests, config_and_pass_fire_enter_and_exit_in_order)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
+    auto p = targeted_add(3);
     p.run();
     auto lock     = std::lock_guard{log().mutex};
     auto expected = std::vector<std::string>{"config-enter",
@@ -83,23 +81,18 @@ TEST_F(loop_tests, config_and_pass_fire_enter_and_exit_in_order)
 
 TEST_F(loop_tests, pass_count_left_null_is_not_replayed)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
+    auto p = targeted_add();
     p.run();
     EXPECT_EQ(log().replay_of(config, enter).size(), 1u);
     EXPECT_EQ(log().replay_of(config, exit_).size(), 1u);
     EXPECT_EQ(passes_run(), 0u);
     EXPECT_TRUE(p.one_run());
-    EXPECT_EQ(
-        log().dispatches_of(contexts().traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE).size(),
-        1u);
+    EXPECT_EQ(traced_completes().size(), 1u);
 }
 
 TEST_F(loop_tests, pass_count_one_is_not_replayed_and_continue_is_ignored)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(1);
+    auto p             = targeted_add(1);
     tool().continue_fn = [](uint64_t, uint64_t, auto) { return 1; };
     p.run();
     EXPECT_EQ(log().pass_count.size(), 1u);
@@ -114,8 +107,7 @@ class fixed_loop : public replay_fixture, public ::testing::WithParamInterface<u
 
 TEST_P(fixed_loop, runs_exactly_n_passes_without_continue)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
+    auto p = targeted_add();
     replay_fixed(GetParam());
     p.run();
     auto passes = log().replay_of(pass_op, enter);
@@ -134,9 +126,7 @@ INSTANTIATE_TEST_SUITE_P(passes, fixed_loop, ::testing::Values(2, 3, 7));
 
 TEST_F(loop_tests, fixed_loop_consults_continue_for_passes_0_to_n_minus_2)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(4);
+    auto p             = targeted_add(4);
     tool().continue_fn = [](uint64_t, uint64_t total, auto)
     {
         EXPECT_EQ(total, 4u);
@@ -149,9 +139,7 @@ TEST_F(loop_tests, fixed_loop_consults_continue_for_passes_0_to_n_minus_2)
 
 TEST_F(loop_tests, continue_ends_a_fixed_loop_early)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(5);
+    auto p             = targeted_add(5);
     tool().continue_fn = [](uint64_t pass, uint64_t, auto) { return pass < 1 ? 1 : 0; };
     p.run();
     EXPECT_EQ(passes_run(), 2u);
@@ -162,9 +150,7 @@ TEST_F(loop_tests, continue_ends_a_fixed_loop_early)
 
 TEST_F(loop_tests, continue_cannot_extend_a_fixed_loop)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
+    auto p             = targeted_add(3);
     tool().continue_fn = [](uint64_t, uint64_t, auto) { return 1; };
     p.run();
     EXPECT_EQ(passes_run(), 3u);
@@ -173,9 +159,7 @@ TEST_F(loop_tests, continue_cannot_extend_a_fixed_loop)
 
 TEST_F(loop_tests, zero_with_continue_is_an_indefinite_loop)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(0);
+    auto p             = targeted_add(0);
     tool().continue_fn = [](uint64_t pass, uint64_t total, auto)
     {
         EXPECT_EQ(total, 0u);
@@ -193,9 +177,7 @@ TEST_F(loop_tests, zero_with_continue_is_an_indefinite_loop)
 
 TEST_F(loop_tests, zero_without_continue_warns_and_runs_once)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(0);
+    auto p = targeted_add(0);
     setenv("ROCPROFILER_LOG_LEVEL", "debug", 1);
     rocprofiler::common::log::reset_level_from_environment();
     ::testing::internal::CaptureStderr();
@@ -234,9 +216,7 @@ TEST(plan_table, rows)
 
 TEST_F(loop_tests, pass_fields_are_zero_during_config)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(2);
+    auto p           = targeted_add(2);
     tool().on_config = [](payload_t& payload, auto*, rocprofiler_callback_phase_t phase)
     {
         if(phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
@@ -278,9 +258,7 @@ never_continue(rocprofiler_kernel_dispatch_info_t, uint64_t, uint64_t, rocprofil
 
 TEST_F(loop_tests, config_pointers_are_zero_during_pass_and_writes_are_ignored)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
+    auto p         = targeted_add(3);
     tool().on_pass = [](payload_t& payload, auto*, rocprofiler_callback_phase_t phase)
     {
         if(phase != ROCPROFILER_CALLBACK_PHASE_ENTER) return; // EXIT is recorded after on_pass
@@ -314,9 +292,7 @@ TEST_F(loop_tests, config_pointers_are_zero_during_pass_and_writes_are_ignored)
 
 TEST_F(loop_tests, one_user_data_for_the_whole_sequence)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(0);
+    auto p             = targeted_add(0);
     tool().continue_fn = [](uint64_t pass, uint64_t, rocprofiler_user_data_t ud)
     {
         EXPECT_EQ(ud.value, 0xC0FFEEu);
@@ -346,9 +322,7 @@ TEST_F(loop_tests, one_user_data_for_the_whole_sequence)
 
 TEST_F(loop_tests, one_dispatch_id_for_every_pass_and_the_counter_moves_once)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
+    auto p      = targeted_add(3);
     auto before = rocprofiler::dispatch::dispatch_count();
     p.run();
     EXPECT_EQ(rocprofiler::dispatch::dispatch_count(), before + 1);
@@ -369,14 +343,12 @@ TEST_F(loop_tests, one_dispatch_id_for_every_pass_and_the_counter_moves_once)
 
 TEST_F(loop_tests, fall_through_run_carries_the_reserved_dispatch_id)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle}; // replay_pass_count left NULL
-    auto before    = rocprofiler::dispatch::dispatch_count();
+    auto p      = targeted_add(); // replay_pass_count left NULL
+    auto before = rocprofiler::dispatch::dispatch_count();
     p.run();
     EXPECT_EQ(rocprofiler::dispatch::dispatch_count(), before + 1);
-    auto completes =
-        log().dispatches_of(contexts().traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
-    auto configs = log().replay_of(config, enter);
+    auto completes = traced_completes();
+    auto configs   = log().replay_of(config, enter);
     ASSERT_EQ(completes.size(), 1u);
     ASSERT_EQ(configs.size(), 1u);
     EXPECT_EQ(completes[0].dispatch_id, configs[0].dispatch_id);
@@ -385,9 +357,7 @@ TEST_F(loop_tests, fall_through_run_carries_the_reserved_dispatch_id)
 
 TEST_F(loop_tests, correlation_ids_captured_once_external_ids_per_submit)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
+    auto p = targeted_add(3);
     p.run();
     auto buf     = flushed_buffer();
     auto configs = log().replay_of(config, enter);
@@ -415,13 +385,10 @@ TEST_F(loop_tests, correlation_ids_captured_once_external_ids_per_submit)
 
 TEST_F(loop_tests, each_pass_has_its_own_timestamps)
 {
-    auto p         = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(3);
+    auto p = targeted_add(3);
     p.run();
-    auto buf = flushed_buffer();
-    auto completes =
-        log().dispatches_of(contexts().traced.handle, ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
+    auto buf       = flushed_buffer();
+    auto completes = traced_completes();
     ASSERT_EQ(completes.size(), 3u);
     ASSERT_EQ(buf.size(), 3u);
     for(size_t i = 0; i < 3; ++i)
@@ -453,13 +420,9 @@ class completion : public replay_fixture, public ::testing::WithParamInterface<c
 
 TEST_P(completion, application_signal_fires_once_after_the_loop)
 {
-    const auto c   = GetParam();
-    auto       p   = add_problem{};
-    tool().targets = {device().add.handle};
-    replay_fixed(c.pass_count);
-    if(c.stop_after >= 0)
-        tool().continue_fn = [c](uint64_t pass, uint64_t, auto)
-        { return pass < static_cast<uint64_t>(c.stop_after) ? 1 : 0; };
+    const auto c = GetParam();
+    auto       p = targeted_add(c.pass_count);
+    continue_until(c.stop_after);
 
     auto sig = rocprofiler_host_signal_t{};
     ASSERT_EQ(rocprofiler_host_create_signal(1, &sig), ROCPROFILER_HOST_STATUS_SUCCESS);

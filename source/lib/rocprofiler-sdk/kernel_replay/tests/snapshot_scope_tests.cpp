@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sdk_test.hpp"
+
 #include <atomic>
 #include <cstdlib>
 #include <functional>
@@ -27,35 +29,34 @@ pass_count(rocprofiler_kernel_dispatch_info_t, rocprofiler_user_data_t)
 void
 replay_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*, void*)
 {
+    if(record.phase != ROCPROFILER_CALLBACK_PHASE_ENTER) return;
     auto* payload = static_cast<rocprofiler_callback_tracing_kernel_replay_data_t*>(record.payload);
-    if(record.operation == ROCPROFILER_KERNEL_REPLAY_CONFIG &&
-       record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
+    if(record.operation == ROCPROFILER_KERNEL_REPLAY_CONFIG)
         payload->replay_pass_count = pass_count;
-    else if(record.operation == ROCPROFILER_KERNEL_REPLAY_PASS &&
-            record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER && on_pass_enter)
+    else if(record.operation == ROCPROFILER_KERNEL_REPLAY_PASS && on_pass_enter)
         on_pass_enter(payload->current_pass);
 }
 
-int
-tool_init(rocprofiler_client_finalize_t, void*)
+// The tool: one context tracing the replay domain; every dispatch replays `passes` times.
+class snapshot_scope : public sdk_test::tool_fixture
 {
-    auto ctx = rocprofiler_context_id_t{};
-    if(rocprofiler_create_context(&ctx) != ROCPROFILER_STATUS_SUCCESS ||
-       rocprofiler_configure_callback_tracing_service(
-           ctx, ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, nullptr, 0, replay_callback, nullptr) !=
-           ROCPROFILER_STATUS_SUCCESS)
-        return 1;
-    return rocprofiler_start_context(ctx) == ROCPROFILER_STATUS_SUCCESS ? 0 : 1;
-}
-
-rocprofiler_tool_configure_result_t*
-configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
-{
-    id->name           = "snapshot-scope-test";
-    static auto result = rocprofiler_tool_configure_result_t{
-        sizeof(rocprofiler_tool_configure_result_t), tool_init, nullptr, nullptr};
-    return &result;
-}
+protected:
+    snapshot_scope()
+        : tool_fixture{"snapshot-scope-test",
+                       []
+                       {
+                           on_pass_enter = {};
+                           sdk_test::start({sdk_test::callback_tracing_context(
+                               ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, replay_callback)});
+                       }}
+    {
+    }
+    void TearDown() override
+    {
+        on_pass_enter = {};
+        unsetenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT");
+    }
+};
 
 struct direct_args
 {
@@ -99,44 +100,49 @@ device_alloc(size_t count)
 void
 run(const char* name, rocprofiler_host_kernel_fn_t fn, const void* args, size_t args_size)
 {
-    auto kernel = rocprofiler_host_kernel_t{};
-    ASSERT_EQ(rocprofiler_host_register_kernel(name, fn, 0, 0, &kernel),
-              ROCPROFILER_HOST_STATUS_SUCCESS);
     auto queue = rocprofiler_host_queue_t{};
     ASSERT_EQ(rocprofiler_host_create_queue(&queue), ROCPROFILER_HOST_STATUS_SUCCESS);
-    auto params           = rocprofiler_host_dispatch_params_t{};
-    params.size           = sizeof(params);
-    params.kernel         = kernel;
-    params.grid           = {4, 1, 1};
-    params.workgroup_size = {16, 1, 1};
-    params.args           = args;
-    params.args_size      = args_size;
-    ASSERT_EQ(rocprofiler_host_dispatch(queue, &params), ROCPROFILER_HOST_STATUS_SUCCESS);
-    ASSERT_EQ(rocprofiler_host_queue_synchronize(queue), ROCPROFILER_HOST_STATUS_SUCCESS);
+    sdk_test::dispatch_and_wait(queue,
+                                {sdk_test::register_kernel(name, fn), args, args_size, 4, 16});
     ASSERT_EQ(rocprofiler_host_destroy_queue(queue), ROCPROFILER_HOST_STATUS_SUCCESS);
 }
-} // namespace
 
-TEST(snapshot_scope, an_allocation_the_kernel_cannot_reach_is_never_written_back)
+// 64 ints that another part of the application writes during the window, at PASS ENTER of pass 0:
+// after the snapshot, before the restores of passes 1 and 2.
+int*
+written_during_the_window()
 {
-    unsetenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT");
-    auto* data      = device_alloc<int>(64);
     auto* unrelated = device_alloc<int>(64);
-    // Another part of the application writes memory the kernel never sees, during the window
-    // (after the snapshot, before the restores of passes 1 and 2).
-    on_pass_enter = [unrelated](uint64_t pass)
+    on_pass_enter   = [unrelated](uint64_t pass)
     {
         if(pass == 0) unrelated[0] = 100;
     };
+    return unrelated;
+}
+
+// Replays increment_direct over 64 ints of `data`.
+void
+run_direct(const char* name, int* data)
+{
     auto args = direct_args{data};
-    run("scope_direct", increment_direct, &args, sizeof(args));
+    run(name, increment_direct, &args, sizeof(args));
     on_pass_enter = {};
+}
+} // namespace
+
+TEST_F(snapshot_scope, an_allocation_the_kernel_cannot_reach_is_never_written_back)
+{
+    unsetenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT");
+    auto* data = device_alloc<int>(64);
+    // Another part of the application writes memory the kernel never sees.
+    auto* unrelated = written_during_the_window();
+    run_direct("scope_direct", data);
     EXPECT_EQ(unrelated[0], 100) << "the write survives: the allocation was not restored";
     for(int i = 0; i < 64; ++i)
         ASSERT_EQ(data[i], 1) << "one run's state at " << i;
 }
 
-TEST(snapshot_scope, memory_reached_through_a_pointer_in_device_memory_is_restored)
+TEST_F(snapshot_scope, memory_reached_through_a_pointer_in_device_memory_is_restored)
 {
     unsetenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT");
     auto* data    = device_alloc<int>(64);
@@ -149,28 +155,14 @@ TEST(snapshot_scope, memory_reached_through_a_pointer_in_device_memory_is_restor
         ASSERT_EQ(data[i], 1) << "one run's state at " << i << " after " << passes << " passes";
 }
 
-TEST(snapshot_scope, snapshot_all_restores_every_tracked_allocation)
+TEST_F(snapshot_scope, snapshot_all_restores_every_tracked_allocation)
 {
     setenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT", "all", 1);
     auto* data      = device_alloc<int>(64);
-    auto* unrelated = device_alloc<int>(64);
-    on_pass_enter   = [unrelated](uint64_t pass)
-    {
-        if(pass == 0) unrelated[0] = 100;
-    };
-    auto args = direct_args{data};
-    run("scope_all", increment_direct, &args, sizeof(args));
-    on_pass_enter = {};
+    auto* unrelated = written_during_the_window();
+    run_direct("scope_all", data);
     unsetenv("ROCPROFILER_REPLAY_HOST_SNAPSHOT");
     EXPECT_EQ(unrelated[0], 0) << "with 'all', the restore before pass 1 reverts the write";
     for(int i = 0; i < 64; ++i)
         ASSERT_EQ(data[i], 1);
-}
-
-int
-main(int argc, char** argv)
-{
-    ::testing::InitGoogleTest(&argc, argv);
-    if(rocprofiler_force_configure(configure) != ROCPROFILER_STATUS_SUCCESS) return 2;
-    return RUN_ALL_TESTS();
 }

@@ -8,7 +8,9 @@
 //             PASS ENTER, as the spec's example does), or group 0 outside a pass;
 // - buffered: buffer dispatch counting into a LOSSLESS buffer, group 0 on every pass;
 // - device counting: tried in initialize on the host agent (NOT_IMPLEMENTED there).
+#include "common/logging.hpp"
 #include "dispatch/dispatch.hpp"
+#include "sdk_test.hpp"
 
 #include <rocprofiler-sdk-host/host.h>
 #include <rocprofiler-sdk/rocprofiler.h>
@@ -233,18 +235,6 @@ choose_config(rocprofiler_dispatch_counting_service_data_t data,
     *config = g_behaviour.groups.at(group % g_behaviour.groups.size());
 }
 
-std::string
-counter_name(rocprofiler_counter_instance_id_t instance)
-{
-    auto id = rocprofiler_counter_id_t{};
-    if(rocprofiler_query_record_counter_id(instance, &id) != ROCPROFILER_STATUS_SUCCESS) return "?";
-    auto info = rocprofiler_counter_info_v0_t{};
-    if(rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_0, &info) !=
-       ROCPROFILER_STATUS_SUCCESS)
-        return "?";
-    return info.name;
-}
-
 void
 record_callback(rocprofiler_dispatch_counting_service_data_t data,
                 rocprofiler_counter_record_t*                values,
@@ -263,7 +253,7 @@ record_callback(rocprofiler_dispatch_counting_service_data_t data,
     rec.end         = data.end_timestamp;
     for(size_t i = 0; i < count; ++i)
     {
-        rec.values[counter_name(values[i].id)] = values[i].counter_value;
+        rec.values[sdk_test::counter_name(values[i].id)] = values[i].counter_value;
         rec.value_ids.push_back(values[i].dispatch_id);
     }
     auto lock = std::lock_guard{seen().mutex};
@@ -272,50 +262,22 @@ record_callback(rocprofiler_dispatch_counting_service_data_t data,
     seen().order.push_back("record " + std::to_string(this_thread_pass));
 }
 
-void
-buffer_callback(rocprofiler_context_id_t,
-                rocprofiler_buffer_id_t,
-                rocprofiler_record_header_t** headers,
-                size_t                        count,
-                void*,
-                uint64_t)
-{
-    auto lock = std::lock_guard{seen().mutex};
-    for(size_t i = 0; i < count; ++i)
+// The buffered context's counter records, for the target kernel's dispatches.
+const auto* const buffered_records = new sdk_test::counter_sink{
+    [](const rocprofiler_dispatch_counting_service_record_t& h)
     {
-        if(headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_COUNTERS) continue;
-        if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_PROFILE_COUNTING_DISPATCH_HEADER)
-        {
-            const auto* h = static_cast<const rocprofiler_dispatch_counting_service_record_t*>(
-                headers[i]->payload);
-            if(h->dispatch_info.kernel_id != g_behaviour.target) continue;
-            seen().headers.push_back({h->dispatch_info.dispatch_id,
-                                      h->start_timestamp,
-                                      h->end_timestamp,
-                                      h->num_records});
-        }
-        else if(headers[i]->kind == ROCPROFILER_COUNTER_RECORD_VALUE)
-        {
-            const auto* v = static_cast<const rocprofiler_counter_record_t*>(headers[i]->payload);
-            seen().value_ids.push_back(v->dispatch_id);
-        }
-    }
-}
+        if(h.dispatch_info.kernel_id != g_behaviour.target) return;
+        auto lock = std::lock_guard{seen().mutex};
+        seen().headers.push_back(
+            {h.dispatch_info.dispatch_id, h.start_timestamp, h.end_timestamp, h.num_records});
+    },
+    [](const rocprofiler_counter_record_t& v)
+    {
+        auto lock = std::lock_guard{seen().mutex};
+        seen().value_ids.push_back(v.dispatch_id);
+    }}; // never destroyed: exit-time finalization delivers
 
 std::atomic<uint64_t> external_counter = 5000;
-
-int
-external_request(rocprofiler_thread_id_t,
-                 rocprofiler_context_id_t,
-                 rocprofiler_external_correlation_id_request_kind_t,
-                 rocprofiler_tracing_operation_t,
-                 uint64_t,
-                 rocprofiler_user_data_t* value,
-                 void*)
-{
-    value->value = ++external_counter; // "blindly incremented": one new id per submit
-    return 0;
-}
 
 void
 device_counting_cb(rocprofiler_context_id_t,
@@ -325,90 +287,31 @@ device_counting_cb(rocprofiler_context_id_t,
 {
 }
 
-rocprofiler_agent_id_t
-find_gpu_agent()
-{
-    auto found = rocprofiler_agent_id_t{};
-    rocprofiler_query_available_agents(
-        ROCPROFILER_AGENT_INFO_VERSION_0,
-        [](rocprofiler_agent_version_t, const void** agents, size_t n, void* data)
-        {
-            for(size_t i = 0; i < n; ++i)
-            {
-                const auto* agent = static_cast<const rocprofiler_agent_v0_t*>(agents[i]);
-                if(agent->type == ROCPROFILER_AGENT_TYPE_GPU)
-                    *static_cast<rocprofiler_agent_id_t*>(data) = agent->id;
-            }
-            return ROCPROFILER_STATUS_SUCCESS;
-        },
-        sizeof(rocprofiler_agent_v0_t),
-        &found);
-    return found;
-}
-
-#define TOOL_CHECK(call)                                                                           \
-    do                                                                                             \
-    {                                                                                              \
-        auto _status = (call);                                                                     \
-        if(_status != ROCPROFILER_STATUS_SUCCESS)                                                  \
-        {                                                                                          \
-            fprintf(stderr, "tool setup failed: %s -> %d\n", #call, static_cast<int>(_status));    \
-            std::abort();                                                                          \
-        }                                                                                          \
-    } while(0)
-
-int
-tool_init(rocprofiler_client_finalize_t, void*)
+void
+initialize_tool()
 {
     auto& c = g_ctx;
-    TOOL_CHECK(rocprofiler_create_context(&c.replay));
-    TOOL_CHECK(
-        rocprofiler_configure_callback_tracing_service(c.replay,
-                                                       ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
-                                                       nullptr,
-                                                       0,
-                                                       replay_callback,
-                                                       nullptr));
+    // Agent-wide counting (below) is the one agent-wide service the spec names in this API.
+    c.agent  = sdk_test::gpu_agent();
+    c.replay = sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                                                  replay_callback);
 
-    TOOL_CHECK(rocprofiler_create_context(&c.counting));
-    TOOL_CHECK(rocprofiler_configure_callback_dispatch_counting_service(
+    c.counting = sdk_test::create_context();
+    SDK_TEST_CHECK(rocprofiler_configure_callback_dispatch_counting_service(
         c.counting, choose_config, nullptr, record_callback, nullptr));
-    auto kind = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH;
-    TOOL_CHECK(rocprofiler_configure_external_correlation_id_request_service(
-        c.counting, &kind, 1, external_request, nullptr));
+    sdk_test::request_external_ids(c.counting, &external_counter);
 
-    TOOL_CHECK(rocprofiler_create_context(&c.buffered));
-    TOOL_CHECK(rocprofiler_create_buffer(c.buffered,
-                                         8192,
-                                         4096,
-                                         ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-                                         buffer_callback,
-                                         nullptr,
-                                         &c.buffer));
+    c.buffered = sdk_test::create_context();
+    c.buffer   = sdk_test::create_counter_buffer(c.buffered, 8192, 4096, buffered_records);
     static int buffered_marker = 1; // non-NULL args: the buffered service's choice
-    TOOL_CHECK(rocprofiler_configure_buffer_dispatch_counting_service(
+    SDK_TEST_CHECK(rocprofiler_configure_buffer_dispatch_counting_service(
         c.buffered, c.buffer, choose_config, &buffered_marker));
 
-    // Agent-wide counting: the one agent-wide service the spec names that exists in this API.
-    c.agent         = find_gpu_agent();
-    auto device_ctx = rocprofiler_context_id_t{};
-    TOOL_CHECK(rocprofiler_create_context(&device_ctx));
+    auto device_ctx          = sdk_test::create_context();
     c.device_counting_status = rocprofiler_configure_device_counting_service(
         device_ctx, c.buffer, c.agent, device_counting_cb, nullptr);
 
-    TOOL_CHECK(rocprofiler_start_context(c.replay));
-    TOOL_CHECK(rocprofiler_start_context(c.counting));
-    TOOL_CHECK(rocprofiler_start_context(c.buffered));
-    return 0;
-}
-
-rocprofiler_tool_configure_result_t*
-tool_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
-{
-    id->name           = "kernel-replay-spec-gaps";
-    static auto result = rocprofiler_tool_configure_result_t{
-        sizeof(rocprofiler_tool_configure_result_t), tool_init, nullptr, nullptr};
-    return &result;
+    sdk_test::start({c.replay, c.counting, c.buffered});
 }
 
 // --- the device ------------------------------------------------------------------------------
@@ -526,45 +429,10 @@ struct add_problem
 
 // --- counters --------------------------------------------------------------------------------
 
-std::map<std::string, rocprofiler_counter_id_t>
-host_counters()
-{
-    auto ids = std::vector<rocprofiler_counter_id_t>{};
-    EXPECT_EQ(rocprofiler_iterate_agent_supported_counters(
-                  g_ctx.agent,
-                  [](rocprofiler_agent_id_t, rocprofiler_counter_id_t* list, size_t n, void* data)
-                  {
-                      static_cast<std::vector<rocprofiler_counter_id_t>*>(data)->assign(list,
-                                                                                        list + n);
-                      return ROCPROFILER_STATUS_SUCCESS;
-                  },
-                  &ids),
-              ROCPROFILER_STATUS_SUCCESS);
-    auto by_name = std::map<std::string, rocprofiler_counter_id_t>{};
-    for(auto id : ids)
-    {
-        auto info = rocprofiler_counter_info_v0_t{};
-        EXPECT_EQ(rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_0, &info),
-                  ROCPROFILER_STATUS_SUCCESS);
-        by_name[info.name] = id;
-    }
-    return by_name;
-}
-
 rocprofiler_counter_config_id_t
 make_config(const std::vector<std::string>& names)
 {
-    auto all = host_counters();
-    auto ids = std::vector<rocprofiler_counter_id_t>{};
-    for(const auto& name : names)
-    {
-        EXPECT_EQ(all.count(name), 1u) << name;
-        if(all.count(name) != 0) ids.push_back(all.at(name));
-    }
-    auto cfg = rocprofiler_counter_config_id_t{};
-    EXPECT_EQ(rocprofiler_create_counter_config(g_ctx.agent, ids.data(), ids.size(), &cfg),
-              ROCPROFILER_STATUS_SUCCESS);
-    return cfg;
+    return sdk_test::make_config(g_ctx.agent, names);
 }
 
 // Pass i collects group i: {WORK_ITEMS, DURATION_NS}, {WORKGROUPS, DURATION_NS}, {DURATION_NS}.
@@ -591,9 +459,13 @@ class spec_gaps : public ::testing::Test
 protected:
     void SetUp() override
     {
-        g_behaviour        = behaviour{};
-        g_behaviour.target = device().add.handle;
+        g_behaviour = behaviour{};
         seen().clear();
+        unsetenv("ROCPROFILER_LOG_LEVEL"); // the default level (warning) for the warning test
+        rocprofiler::common::log::reset_level_from_environment();
+        ASSERT_EQ(sdk_test::configure_tool("kernel-replay-spec-gaps", initialize_tool),
+                  ROCPROFILER_STATUS_SUCCESS);
+        g_behaviour.target = device().add.handle;
     }
     void TearDown() override
     {
@@ -1029,12 +901,3 @@ TEST_F(spec_gaps, zero_without_continue_warns_at_the_default_level)
     EXPECT_TRUE(seen().pass_ids.empty()) << "not replayed";
 }
 } // namespace
-
-int
-main(int argc, char** argv)
-{
-    ::testing::InitGoogleTest(&argc, argv);
-    unsetenv("ROCPROFILER_LOG_LEVEL"); // the default level (warning) for the warning test
-    if(rocprofiler_force_configure(&tool_configure) != ROCPROFILER_STATUS_SUCCESS) return 2;
-    return RUN_ALL_TESTS();
-}

@@ -8,9 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include "sdk_test.hpp"
+
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -77,40 +78,18 @@ dispatch_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user
     ++seen().completes[payload->dispatch_info.dispatch_id];
 }
 
-int
-tool_init(rocprofiler_client_finalize_t, void*)
+// The tool: a replay context and a context tracing dispatches.
+void
+initialize_tool()
 {
-    auto replay = rocprofiler_context_id_t{};
-    auto traced = rocprofiler_context_id_t{};
-    if(rocprofiler_create_context(&replay) != ROCPROFILER_STATUS_SUCCESS ||
-       rocprofiler_configure_callback_tracing_service(replay,
-                                                      ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
-                                                      nullptr,
-                                                      0,
-                                                      replay_callback,
-                                                      nullptr) != ROCPROFILER_STATUS_SUCCESS ||
-       rocprofiler_create_context(&traced) != ROCPROFILER_STATUS_SUCCESS ||
-       rocprofiler_configure_callback_tracing_service(traced,
-                                                      ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
-                                                      nullptr,
-                                                      0,
-                                                      dispatch_callback,
-                                                      nullptr) != ROCPROFILER_STATUS_SUCCESS)
-        return 1;
-    return (rocprofiler_start_context(replay) == ROCPROFILER_STATUS_SUCCESS &&
-            rocprofiler_start_context(traced) == ROCPROFILER_STATUS_SUCCESS)
-               ? 0
-               : 1;
+    sdk_test::start({sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                                                        replay_callback),
+                     sdk_test::callback_tracing_context(
+                         ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, dispatch_callback)});
 }
 
-rocprofiler_tool_configure_result_t*
-configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
-{
-    id->name           = "kernel-replay-stress";
-    static auto result = rocprofiler_tool_configure_result_t{
-        sizeof(rocprofiler_tool_configure_result_t), tool_init, nullptr, nullptr};
-    return &result;
-}
+constexpr char tool_name[] = "kernel-replay-stress";
+using replay_stress        = sdk_test::tool_test<tool_name, initialize_tool>;
 
 struct accumulate_args
 {
@@ -126,11 +105,9 @@ accumulate(const rocprofiler_host_work_item_t* item, void* raw)
 }
 } // namespace
 
-TEST(replay_stress, eight_threads_four_queues_every_dispatch_one_run_and_one_completion)
+TEST_F(replay_stress, eight_threads_four_queues_every_dispatch_one_run_and_one_completion)
 {
-    auto kernel = rocprofiler_host_kernel_t{};
-    ASSERT_EQ(rocprofiler_host_register_kernel("stress_accumulate", accumulate, 0, 0, &kernel),
-              ROCPROFILER_HOST_STATUS_SUCCESS);
+    auto kernel = sdk_test::register_kernel("stress_accumulate", accumulate);
     auto queues = std::vector<rocprofiler_host_queue_t>(queues_count);
     for(auto& q : queues)
         ASSERT_EQ(rocprofiler_host_create_queue(&q), ROCPROFILER_HOST_STATUS_SUCCESS);
@@ -236,12 +213,4 @@ TEST(replay_stress, eight_threads_four_queues_every_dispatch_one_run_and_one_com
         if(passes > 1) ++replayed;
     }
     EXPECT_GT(replayed, total / 2);
-}
-
-int
-main(int argc, char** argv)
-{
-    ::testing::InitGoogleTest(&argc, argv);
-    if(rocprofiler_force_configure(configure) != ROCPROFILER_STATUS_SUCCESS) return 2;
-    return RUN_ALL_TESTS();
 }

@@ -10,7 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <cstdlib>
+
+#include "sdk_test.hpp"
 
 namespace
 {
@@ -24,85 +25,41 @@ dispatch_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user
     if(record.operation == ROCPROFILER_KERNEL_DISPATCH_COMPLETE) ++completes;
 }
 
-int
-tool_initialize(rocprofiler_client_finalize_t, void*)
-{
-    auto ctx = rocprofiler_context_id_t{};
-    if(rocprofiler_create_context(&ctx) != ROCPROFILER_STATUS_SUCCESS) std::abort();
-    if(rocprofiler_configure_callback_tracing_service(ctx,
-                                                      ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
-                                                      nullptr,
-                                                      0,
-                                                      dispatch_callback,
-                                                      nullptr) != ROCPROFILER_STATUS_SUCCESS)
-        std::abort();
-    if(rocprofiler_start_context(ctx) != ROCPROFILER_STATUS_SUCCESS) std::abort();
-    return 0;
-}
-
-rocprofiler_tool_configure_result_t*
-tool_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
-{
-    id->name           = "kernel-replay-unconfigured";
-    static auto result = rocprofiler_tool_configure_result_t{
-        sizeof(rocprofiler_tool_configure_result_t), tool_initialize, nullptr, nullptr};
-    return &result;
-}
-
+// The tool: one context tracing dispatches, no replay.
 void
-add_kernel(const rocprofiler_host_work_item_t* item, void* args)
+initialize_tool()
 {
-    auto* a = *static_cast<int**>(args);
-    a[item->global_linear_id] += 1;
+    completes        = 0;
+    replay_callbacks = 0;
+    sdk_test::start({sdk_test::callback_tracing_context(
+        ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, dispatch_callback)});
 }
 
-TEST(replay_unconfigured, tracker_is_off_and_dispatch_runs_once)
+constexpr char tool_name[] = "kernel-replay-unconfigured";
+using replay_unconfigured  = sdk_test::tool_test<tool_name, initialize_tool>;
+
+TEST_F(replay_unconfigured, tracker_is_off_and_dispatch_runs_once)
 {
     EXPECT_FALSE(rocprofiler::kernel_replay::is_configured());
-    void* mem = nullptr;
-    ASSERT_EQ(rocprofiler_host_malloc(4096 * sizeof(int), &mem), ROCPROFILER_HOST_STATUS_SUCCESS);
+    const auto a = sdk_test::device_ints{4096};
     EXPECT_EQ(rocprofiler::host::tracked().allocations, 0u) << "the tracker is off";
     EXPECT_EQ(rocprofiler::host::tracked().bytes, 0u);
 
-    auto* a = static_cast<int*>(mem);
-    for(int i = 0; i < 4096; ++i)
-        a[i] = i;
-    auto kernel = rocprofiler_host_kernel_t{};
-    ASSERT_EQ(rocprofiler_host_register_kernel("unconfigured_add", add_kernel, 0, 0, &kernel),
-              ROCPROFILER_HOST_STATUS_SUCCESS);
-    auto queue = rocprofiler_host_queue_t{};
+    auto kernel = sdk_test::register_kernel("unconfigured_add", sdk_test::increment_each);
+    auto queue  = rocprofiler_host_queue_t{};
     ASSERT_EQ(rocprofiler_host_create_queue(&queue), ROCPROFILER_HOST_STATUS_SUCCESS);
-    auto sig = rocprofiler_host_signal_t{};
-    ASSERT_EQ(rocprofiler_host_create_signal(1, &sig), ROCPROFILER_HOST_STATUS_SUCCESS);
-    auto params              = rocprofiler_host_dispatch_params_t{};
-    params.size              = sizeof(params);
-    params.kernel            = kernel;
-    params.grid              = {64, 1, 1};
-    params.workgroup_size    = {64, 1, 1};
-    params.args              = &a;
-    params.args_size         = sizeof(a);
-    params.completion_signal = sig;
-    auto before              = rocprofiler::dispatch::dispatch_count();
-    ASSERT_EQ(rocprofiler_host_dispatch(queue, &params), ROCPROFILER_HOST_STATUS_SUCCESS);
-    ASSERT_EQ(rocprofiler_host_signal_wait(
-                  sig, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, 2'000'000'000ULL, nullptr),
-              ROCPROFILER_HOST_STATUS_SUCCESS);
-    ASSERT_EQ(rocprofiler_host_device_synchronize(), ROCPROFILER_HOST_STATUS_SUCCESS);
-    auto value = int64_t{-99};
-    rocprofiler_host_signal_load(sig, &value);
-    EXPECT_EQ(value, 0);
+    auto before = rocprofiler::dispatch::dispatch_count();
+    EXPECT_EQ(sdk_test::dispatch_and_wait(queue, {kernel, &a.data(), sizeof(int*), 64, 64}), 0);
     EXPECT_EQ(rocprofiler::dispatch::dispatch_count(), before + 1);
     EXPECT_EQ(completes.load(), 1);
     EXPECT_EQ(replay_callbacks.load(), 0);
-    for(int i = 0; i < 4096; ++i)
-        ASSERT_EQ(a[i], i + 1);
+    EXPECT_TRUE(a.incremented_once());
     EXPECT_EQ(rocprofiler::host::tracked().allocations, 0u);
-    rocprofiler_host_free(mem);
 }
 
 // Without replay configured, try_replay declines before anything else and the ordinary
 // dispatch guard is a no-op.
-TEST(replay_unconfigured, guard_is_free)
+TEST_F(replay_unconfigured, guard_is_free)
 {
     struct never_used final : rocprofiler::dispatch::launch_backend
     {
@@ -121,11 +78,3 @@ TEST(replay_unconfigured, guard_is_free)
     (void)guard;
 }
 } // namespace
-
-int
-main(int argc, char** argv)
-{
-    ::testing::InitGoogleTest(&argc, argv);
-    if(rocprofiler_force_configure(&tool_configure) != ROCPROFILER_STATUS_SUCCESS) return 2;
-    return RUN_ALL_TESTS();
-}

@@ -107,53 +107,67 @@ buffer_operations(rocprofiler_buffer_tracing_kind_t kind)
                               rocprofiler_query_buffer_tracing_kind_operation_name);
 }
 
+// Every kind 1 .. last-1 is named `expected[kind - 1]` through `query`, with its length, and no
+// two kinds share a name.
+template <typename Kind, size_t N, typename Query>
+void
+expect_kinds_named(int last, const std::array<std::string_view, N>& expected, Query query)
+{
+    ASSERT_EQ(static_cast<size_t>(last) - 1, expected.size());
+    auto seen = std::set<std::string>{};
+    for(int kind = 1; kind < last; ++kind)
+    {
+        const char* name = nullptr;
+        uint64_t    len  = 0;
+        ASSERT_EQ(query(static_cast<Kind>(kind), &name, &len), ROCPROFILER_STATUS_SUCCESS);
+        ASSERT_NE(name, nullptr);
+        EXPECT_EQ(std::string_view{name}, expected.at(kind - 1)) << "kind " << kind;
+        EXPECT_EQ(len, std::strlen(name));
+        EXPECT_GT(len, 0u);
+        seen.emplace(name);
+    }
+    EXPECT_EQ(seen.size(), expected.size()) << "names are unique";
+}
+
+// The iteration reports every kind 1 .. last-1, in order.
+template <typename Kind, typename Iterate>
+void
+expect_iterates_kinds_in_order(int last, Iterate iterate)
+{
+    auto kinds  = std::vector<int>{};
+    auto status = iterate(
+        [](Kind kind, void* data)
+        {
+            static_cast<std::vector<int>*>(data)->push_back(kind);
+            return 0;
+        },
+        &kinds);
+    ASSERT_EQ(status, ROCPROFILER_STATUS_SUCCESS);
+    ASSERT_EQ(kinds.size(), static_cast<size_t>(last) - 1);
+    for(size_t i = 0; i < kinds.size(); ++i)
+        EXPECT_EQ(kinds[i], static_cast<int>(i + 1));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Kind names
 // ---------------------------------------------------------------------------------------------
 TEST(callback_tracing_queries, every_kind_is_named_after_its_enumerator)
 {
-    ASSERT_EQ(static_cast<size_t>(ROCPROFILER_CALLBACK_TRACING_LAST) - 1,
-              expected_callback_kinds.size());
     EXPECT_EQ(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, 12);
     EXPECT_EQ(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, 21);
-
-    auto seen = std::set<std::string>{};
-    for(int kind = 1; kind < ROCPROFILER_CALLBACK_TRACING_LAST; ++kind)
-    {
-        const char* name = nullptr;
-        uint64_t    len  = 0;
-        ASSERT_EQ(rocprofiler_query_callback_tracing_kind_name(
-                      static_cast<rocprofiler_callback_tracing_kind_t>(kind), &name, &len),
-                  ROCPROFILER_STATUS_SUCCESS);
-        ASSERT_NE(name, nullptr);
-        EXPECT_EQ(std::string_view{name}, expected_callback_kinds.at(kind - 1)) << "kind " << kind;
-        EXPECT_EQ(len, std::strlen(name));
-        EXPECT_GT(len, 0u);
-        seen.emplace(name);
-    }
-    EXPECT_EQ(seen.size(), expected_callback_kinds.size()) << "names are unique";
+    expect_kinds_named<rocprofiler_callback_tracing_kind_t>(
+        ROCPROFILER_CALLBACK_TRACING_LAST,
+        expected_callback_kinds,
+        rocprofiler_query_callback_tracing_kind_name);
 }
 
 TEST(buffer_tracing_queries, every_kind_is_named_after_its_enumerator)
 {
-    ASSERT_EQ(static_cast<size_t>(ROCPROFILER_BUFFER_TRACING_LAST) - 1,
-              expected_buffer_kinds.size());
     EXPECT_EQ(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, 11);
-
-    auto seen = std::set<std::string>{};
-    for(int kind = 1; kind < ROCPROFILER_BUFFER_TRACING_LAST; ++kind)
-    {
-        const char* name = nullptr;
-        uint64_t    len  = 0;
-        ASSERT_EQ(rocprofiler_query_buffer_tracing_kind_name(
-                      static_cast<rocprofiler_buffer_tracing_kind_t>(kind), &name, &len),
-                  ROCPROFILER_STATUS_SUCCESS);
-        ASSERT_NE(name, nullptr);
-        EXPECT_EQ(std::string_view{name}, expected_buffer_kinds.at(kind - 1)) << "kind " << kind;
-        EXPECT_EQ(len, std::strlen(name));
-        seen.emplace(name);
-    }
-    EXPECT_EQ(seen.size(), expected_buffer_kinds.size()) << "names are unique";
+    expect_kinds_named<rocprofiler_buffer_tracing_kind_t>(
+        ROCPROFILER_BUFFER_TRACING_LAST,
+        expected_buffer_kinds,
+        rocprofiler_query_buffer_tracing_kind_name);
 }
 
 TEST(callback_tracing_queries, name_outputs_may_each_be_null)
@@ -311,93 +325,69 @@ TEST(callback_tracing_queries, bad_operation_is_not_found)
 // ---------------------------------------------------------------------------------------------
 TEST(callback_tracing_queries, iterates_every_kind_in_order)
 {
-    auto kinds  = std::vector<int>{};
-    auto status = rocprofiler_iterate_callback_tracing_kinds(
-        [](rocprofiler_callback_tracing_kind_t kind, void* data)
-        {
-            static_cast<std::vector<int>*>(data)->push_back(kind);
-            return 0;
-        },
-        &kinds);
-    ASSERT_EQ(status, ROCPROFILER_STATUS_SUCCESS);
-    ASSERT_EQ(kinds.size(), static_cast<size_t>(ROCPROFILER_CALLBACK_TRACING_LAST) - 1);
-    for(size_t i = 0; i < kinds.size(); ++i)
-        EXPECT_EQ(kinds[i], static_cast<int>(i + 1));
+    expect_iterates_kinds_in_order<rocprofiler_callback_tracing_kind_t>(
+        ROCPROFILER_CALLBACK_TRACING_LAST, rocprofiler_iterate_callback_tracing_kinds);
 }
 
 TEST(buffer_tracing_queries, iterates_every_kind_in_order)
 {
-    auto kinds  = std::vector<int>{};
-    auto status = rocprofiler_iterate_buffer_tracing_kinds(
-        [](rocprofiler_buffer_tracing_kind_t kind, void* data)
-        {
-            static_cast<std::vector<int>*>(data)->push_back(kind);
-            return 0;
-        },
-        &kinds);
-    ASSERT_EQ(status, ROCPROFILER_STATUS_SUCCESS);
-    ASSERT_EQ(kinds.size(), static_cast<size_t>(ROCPROFILER_BUFFER_TRACING_LAST) - 1);
-    for(size_t i = 0; i < kinds.size(); ++i)
-        EXPECT_EQ(kinds[i], static_cast<int>(i + 1));
+    expect_iterates_kinds_in_order<rocprofiler_buffer_tracing_kind_t>(
+        ROCPROFILER_BUFFER_TRACING_LAST, rocprofiler_iterate_buffer_tracing_kinds);
 }
 
-// Counts calls and asks to stop once `stop_after` calls have been made.
+// Counts calls and asks to stop (returns stop_value) once `stop_after` calls have been made.
 struct stopper
 {
     int stop_after = 0;
+    int stop_value = 1;
     int calls      = 0;
+
+    static int count(void* data)
+    {
+        auto* s = static_cast<stopper*>(data);
+        return ++s->calls >= s->stop_after ? s->stop_value : 0;
+    }
 };
+
+// How many calls a kind iteration makes when its callback stops it as `s` says.
+template <typename Kind, typename Iterate>
+int
+kind_calls(Iterate iterate, stopper s)
+{
+    EXPECT_EQ(iterate([](Kind, void* data) { return stopper::count(data); }, &s),
+              ROCPROFILER_STATUS_SUCCESS);
+    return s.calls;
+}
+
+// The same for the operation iteration of `kind`.
+template <typename Kind, typename Iterate>
+int
+operation_calls(Iterate iterate, Kind kind, stopper s)
+{
+    EXPECT_EQ(iterate(
+                  kind, [](Kind, int32_t, void* data) { return stopper::count(data); }, &s),
+              ROCPROFILER_STATUS_SUCCESS);
+    return s.calls;
+}
 
 TEST(callback_tracing_queries, iteration_stops_when_the_callback_returns_non_zero)
 {
-    auto kinds = stopper{3, 0};
-    ASSERT_EQ(rocprofiler_iterate_callback_tracing_kinds(
-                  [](rocprofiler_callback_tracing_kind_t, void* data)
-                  {
-                      auto* s = static_cast<stopper*>(data);
-                      return ++s->calls >= s->stop_after ? 7 : 0;
-                  },
-                  &kinds),
-              ROCPROFILER_STATUS_SUCCESS);
-    EXPECT_EQ(kinds.calls, 3);
-
-    auto ops = stopper{1, 0};
-    ASSERT_EQ(rocprofiler_iterate_callback_tracing_kind_operations(
-                  ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
-                  [](rocprofiler_callback_tracing_kind_t, int32_t, void* data)
-                  {
-                      auto* s = static_cast<stopper*>(data);
-                      return ++s->calls >= s->stop_after ? -1 : 0;
-                  },
-                  &ops),
-              ROCPROFILER_STATUS_SUCCESS);
-    EXPECT_EQ(ops.calls, 1);
+    using kind_t = rocprofiler_callback_tracing_kind_t;
+    EXPECT_EQ(kind_calls<kind_t>(rocprofiler_iterate_callback_tracing_kinds, {3, 7}), 3);
+    EXPECT_EQ(operation_calls(rocprofiler_iterate_callback_tracing_kind_operations,
+                              ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+                              {1, -1}),
+              1);
 }
 
 TEST(buffer_tracing_queries, iteration_stops_when_the_callback_returns_non_zero)
 {
-    auto kinds = stopper{2, 0};
-    ASSERT_EQ(rocprofiler_iterate_buffer_tracing_kinds(
-                  [](rocprofiler_buffer_tracing_kind_t, void* data)
-                  {
-                      auto* s = static_cast<stopper*>(data);
-                      return ++s->calls >= s->stop_after ? 1 : 0;
-                  },
-                  &kinds),
-              ROCPROFILER_STATUS_SUCCESS);
-    EXPECT_EQ(kinds.calls, 2);
-
-    auto ops = stopper{1, 0};
-    ASSERT_EQ(rocprofiler_iterate_buffer_tracing_kind_operations(
-                  ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,
-                  [](rocprofiler_buffer_tracing_kind_t, int32_t, void* data)
-                  {
-                      auto* s = static_cast<stopper*>(data);
-                      return ++s->calls >= s->stop_after ? 1 : 0;
-                  },
-                  &ops),
-              ROCPROFILER_STATUS_SUCCESS);
-    EXPECT_EQ(ops.calls, 1);
+    using kind_t = rocprofiler_buffer_tracing_kind_t;
+    EXPECT_EQ(kind_calls<kind_t>(rocprofiler_iterate_buffer_tracing_kinds, {2, 1}), 2);
+    EXPECT_EQ(operation_calls(rocprofiler_iterate_buffer_tracing_kind_operations,
+                              ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,
+                              {1, 1}),
+              1);
 }
 
 TEST(callback_tracing_queries, null_callback_is_an_invalid_argument)

@@ -12,15 +12,10 @@
 #include <vector>
 
 namespace host = rocprofiler::host;
-using host::test::gate;
-using host::test::make_packet;
-using host::test::make_params;
-using host::test::patience;
+using namespace rocprofiler::host::test;
 
 namespace
 {
-constexpr auto patience_ns = static_cast<uint64_t>(std::chrono::nanoseconds{patience}.count());
-
 // Adds 1 to *counter per work-item. Args: std::atomic<int64_t>*.
 void
 count_items(const rocprofiler_host_work_item_t*, void* args)

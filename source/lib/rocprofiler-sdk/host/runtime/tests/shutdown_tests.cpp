@@ -6,15 +6,7 @@
 #include <vector>
 
 namespace host = rocprofiler::host;
-using host::test::gate;
-using host::test::make_packet;
-using host::test::make_params;
-using host::test::patience;
-
-namespace
-{
-constexpr auto patience_ns = static_cast<uint64_t>(std::chrono::nanoseconds{patience}.count());
-}
+using namespace rocprofiler::host::test;
 
 TEST(host_shutdown, running_work_finishes_and_queued_work_is_dropped)
 {

@@ -129,11 +129,8 @@ TEST(host_signals, invalid_arguments)
 
 TEST(host_signals, destroying_a_signal_with_pending_dispatches_is_safe)
 {
-    auto q   = rocprofiler_host_queue_t{};
-    auto sig = rocprofiler_host_signal_t{};
-    auto k   = rocprofiler_host_kernel_t{};
-    HOST_ASSERT_OK(rocprofiler_host_create_queue(&q));
-    HOST_ASSERT_OK(rocprofiler_host_create_signal(1, &sig));
+    // A kernel that is still running (or queued) when its completion signal goes.
+    auto k    = rocprofiler_host_kernel_t{};
     auto name = host::test::unique_name("sleepy");
     HOST_ASSERT_OK(rocprofiler_host_register_kernel(
         name.c_str(),
@@ -142,6 +139,10 @@ TEST(host_signals, destroying_a_signal_with_pending_dispatches_is_safe)
         0,
         0,
         &k));
+    auto q = rocprofiler_host_queue_t{};
+    HOST_ASSERT_OK(rocprofiler_host_create_queue(&q));
+    auto sig = rocprofiler_host_signal_t{};
+    HOST_ASSERT_OK(rocprofiler_host_create_signal(1, &sig));
     auto params = make_params(k, {1, 1, 1}, {1, 1, 1}, nullptr, 0, sig);
     HOST_ASSERT_OK(rocprofiler_host_dispatch(q, &params));
     HOST_ASSERT_OK(rocprofiler_host_destroy_signal(sig));

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -22,6 +23,8 @@ namespace test
 {
 // Longest time any test waits for something that should happen; tests never hang past it.
 constexpr auto patience = std::chrono::seconds{2};
+// The same, in nanoseconds (the unit of the C API's timeouts).
+constexpr auto patience_ns = static_cast<uint64_t>(std::chrono::nanoseconds{patience}.count());
 
 // Statuses are compared by name so that failures print readable values.
 #define HOST_EXPECT_STATUS(expected, call)                                                         \
