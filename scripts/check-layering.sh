@@ -20,6 +20,8 @@
 #  7. The core and the tool name no backend and no vendor: no core file includes a header of a
 #     backend folder (cuda/, host/), and neither the core nor the tool library compares a vendor
 #     name. Backends register themselves with the core (backend/device_backend.hpp).
+#  8. The library reads the environment in one place: common/environment.cpp (the registry of
+#     every variable, docs/api.md); no other library file calls getenv.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 lib=source/lib/rocprofiler-sdk
@@ -84,6 +86,12 @@ while IFS= read -r line; do
     [ -n "${line}" ] && violation "rule 7 (a vendor name in the core or the tool): ${line}"
 done < <(grep -HnE '"(NVIDIA|AMD|nvidia|amd)"' ${core_files} \
               $(find source/lib/rocprofiler-sdk-tool -type f \( -name '*.cpp' -o -name '*.hpp' \) -not -path '*/tests/*'))
+
+while IFS= read -r line; do
+    [ -n "${line}" ] && violation "rule 8 (getenv outside the environment registry): ${line}"
+done < <(grep -HnE '(std::|::|[^_a-z])getenv[[:space:]]*\(' $(find "${lib}" -type f \( -name '*.cpp' -o -name '*.hpp' \) \
+              -not -path '*/tests/*' -not -path '*/tests_*/*' -not -path "${lib}/common/environment.cpp") |
+         grep -vE '^[^:]+:[0-9]+:[[:space:]]*//')
 
 if [ "${failures}" -ne 0 ]; then
     echo "layering: ${failures} violation(s)"

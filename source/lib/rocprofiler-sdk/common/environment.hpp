@@ -263,7 +263,6 @@ inline constexpr auto cuda_range_mode             = choice("ROCPROFILER_CUDA_RAN
 inline constexpr auto replay_shadow               = choice("ROCPROFILER_REPLAY_SHADOW", names::shadow_placement, shadow_placement::automatic, "where CUDA replay snapshots go (`auto`: device memory when it fits)");
 inline constexpr auto replay_shadow_pool_mb       = number("ROCPROFILER_REPLAY_SHADOW_POOL_MB", 2048, {0, max_scaled, "MiB"}, "shadow memory a CUDA context keeps between replayed dispatches (0: free after each)");
 inline constexpr auto replay_drain_spin_us        = number("ROCPROFILER_REPLAY_DRAIN_SPIN_US", 200, {0, max_scaled, "us"}, "how long the replaying thread polls for the CUDA drain before it sleeps");
-inline constexpr auto replay_drain_worker_spin_us = number("ROCPROFILER_REPLAY_DRAIN_WORKER_SPIN_US", 0, {0, max_scaled, "us"}, "how long a CUDA drain worker polls for its next request (burns a core)");
 inline constexpr auto replay_batch_min            = number("ROCPROFILER_REPLAY_BATCH_MIN", 8, {0, UINT64_MAX, "copies"}, "copies from which a CUDA snapshot goes in one `cuMemcpyBatchAsync` (0: never)");
 inline constexpr auto replay_merge_adjacent       = flag("ROCPROFILER_REPLAY_MERGE_ADJACENT", false, "`1`: one CUDA copy over adjacent allocations (for allocators that carve one reservation)");
 inline constexpr auto replay_allow_host_memory    = flag("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", false, "`1`: replay kernels that receive pinned host memory (their host writes are not restored)");
@@ -294,7 +293,6 @@ inline constexpr auto all = std::to_array<const setting*>({&tool_libraries.def,
                                                            &replay_shadow.def,
                                                            &replay_shadow_pool_mb.def,
                                                            &replay_drain_spin_us.def,
-                                                           &replay_drain_worker_spin_us.def,
                                                            &replay_batch_min.def,
                                                            &replay_merge_adjacent.def,
                                                            &replay_allow_host_memory.def});

@@ -81,15 +81,6 @@ private:
                 return m_requested.load(std::memory_order_acquire) >
                        m_completed.load(std::memory_order_relaxed);
             };
-            if(!pending() && settings::drain_worker_spin_ns() > 0)
-            {
-                lock.unlock();
-                const auto until = std::chrono::steady_clock::now() +
-                                   std::chrono::nanoseconds{settings::drain_worker_spin_ns()};
-                while(!pending() && std::chrono::steady_clock::now() < until)
-                    cpu_relax();
-                lock.lock();
-            }
             m_wake.wait(lock, pending);
             const auto target = m_requested.load(std::memory_order_acquire);
             lock.unlock();

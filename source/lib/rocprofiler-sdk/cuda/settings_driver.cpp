@@ -1,97 +1,71 @@
 #include "cuda/settings_driver.hpp"
 
-#include <cstdlib>
-#include <string_view>
+#include "common/environment.hpp"
 
 namespace rocprofiler::cuda::settings
 {
-namespace
-{
-// True only for the exact value "1".
-bool
-env_flag(const char* name)
-{
-    const char* value = std::getenv(name);
-    return value != nullptr && std::string_view{value} == "1";
-}
-
-// A decimal number; unset, empty or not entirely digits: `fallback`.
-uint64_t
-env_number(const char* name, uint64_t fallback)
-{
-    const char* value = std::getenv(name);
-    if(value == nullptr || *value == '\0') return fallback;
-    char* end    = nullptr;
-    auto  number = std::strtoull(value, &end, 10);
-    return (end != nullptr && *end == '\0') ? number : fallback;
-}
-} // namespace
+namespace env = common::env;
 
 agents_mode
 cuda_agents()
 {
-    const char* env  = std::getenv("ROCPROFILER_CUDA_AGENTS");
-    const auto  mode = std::string_view{env != nullptr ? env : ""};
-    if(mode == "0") return agents_mode::never;
-    if(mode == "1") return agents_mode::always;
-    return agents_mode::when_loaded;
+    const auto value = env::get(env::settings::cuda_agents);
+    if(!value) return agents_mode::when_loaded;
+    return *value ? agents_mode::always : agents_mode::never;
 }
 
 bool
 timing_stats()
 {
-    static const bool value = env_flag("ROCPROFILER_CUDA_TIMING_STATS");
+    static const bool value = env::get(env::settings::cuda_timing_stats);
     return value;
 }
 
 shadow_placement
 replay_shadow()
 {
-    const char* value = std::getenv("ROCPROFILER_REPLAY_SHADOW");
-    if(value == nullptr) return shadow_placement::automatic;
-    const auto text = std::string_view{value};
-    if(text == "device") return shadow_placement::device;
-    if(text == "host") return shadow_placement::host;
+    switch(env::get(env::settings::replay_shadow))
+    {
+    case env::shadow_placement::device:
+        return shadow_placement::device;
+    case env::shadow_placement::host:
+        return shadow_placement::host;
+    case env::shadow_placement::automatic:
+        break;
+    }
     return shadow_placement::automatic;
 }
 
 size_t
 shadow_pool_retain_bytes()
 {
-    static const size_t value = env_number("ROCPROFILER_REPLAY_SHADOW_POOL_MB", 2048) << 20;
+    static const size_t value = env::get(env::settings::replay_shadow_pool_mb) << 20;
     return value;
 }
 
 uint64_t
 drain_spin_ns()
 {
-    static const uint64_t value = env_number("ROCPROFILER_REPLAY_DRAIN_SPIN_US", 200) * 1000;
-    return value;
-}
-
-uint64_t
-drain_worker_spin_ns()
-{
-    static const uint64_t value = env_number("ROCPROFILER_REPLAY_DRAIN_WORKER_SPIN_US", 0) * 1000;
+    static const uint64_t value = env::get(env::settings::replay_drain_spin_us) * 1000;
     return value;
 }
 
 size_t
 batch_min()
 {
-    static const size_t value = env_number("ROCPROFILER_REPLAY_BATCH_MIN", 8);
+    static const size_t value = env::get(env::settings::replay_batch_min);
     return value;
 }
 
 bool
 merge_adjacent()
 {
-    return env_flag("ROCPROFILER_REPLAY_MERGE_ADJACENT");
+    return env::get(env::settings::replay_merge_adjacent);
 }
 
 bool
 allow_host_memory()
 {
-    return env_flag("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY");
+    return env::get(env::settings::replay_allow_host_memory);
 }
 } // namespace rocprofiler::cuda::settings

@@ -1,7 +1,7 @@
 // The environment variables of the CUDA backend's driver side (agents, replay memory), one small
-// function each, so that they can move to the library's typed configuration reader in one place.
-// docs/api.md lists them; the reactions to unset, empty and malformed values are the ones each
-// function states. Any thread.
+// function each, read through the library's environment registry (common/environment.hpp): the
+// accepted values and defaults are the registry's (docs/api.md), and a value it does not accept is
+// reported once and gives the default. Any thread.
 #pragma once
 
 #include <cstddef>
@@ -18,7 +18,7 @@ enum class agents_mode
 };
 agents_mode cuda_agents();
 
-// ROCPROFILER_CUDA_TIMING_STATS == "1": the [cuda-replay-memory] line at exit. Read once.
+// ROCPROFILER_CUDA_TIMING_STATS on: the [cuda-replay-memory] line at exit. Read once.
 bool timing_stats();
 
 // ROCPROFILER_REPLAY_SHADOW: where replay snapshots go. Read on every call.
@@ -38,19 +38,15 @@ size_t shadow_pool_retain_bytes();
 // before it sleeps (default 200 us). Read once.
 uint64_t drain_spin_ns();
 
-// ROCPROFILER_REPLAY_DRAIN_WORKER_SPIN_US, in ns: how long a drain worker polls for the next
-// request after finishing one (default 0: it sleeps at once). Read once.
-uint64_t drain_worker_spin_ns();
-
 // ROCPROFILER_REPLAY_BATCH_MIN: copies of one snapshot or restore from which one
 // cuMemcpyBatchAsync replaces single copies (default 8; 0: never). Read once.
 size_t batch_min();
 
-// ROCPROFILER_REPLAY_MERGE_ADJACENT == "1": copies may span adjacent allocations (default off).
+// ROCPROFILER_REPLAY_MERGE_ADJACENT on: copies may span adjacent allocations (default off).
 // Read on every call.
 bool merge_adjacent();
 
-// ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY == "1": kernels that receive pinned host memory are
+// ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY on: kernels that receive pinned host memory are
 // replayed (default off). Read on every call.
 bool allow_host_memory();
 } // namespace rocprofiler::cuda::settings

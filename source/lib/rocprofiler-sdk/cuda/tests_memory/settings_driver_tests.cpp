@@ -1,5 +1,6 @@
 // Accepted values of the CUDA driver side's settings that are read on every call
-// (cuda/settings_driver.hpp).
+// (cuda/settings_driver.hpp), as the environment registry checks them: a value it does not accept
+// gives the default.
 #include "cuda/settings_driver.hpp"
 
 #include <gtest/gtest.h>
@@ -35,7 +36,8 @@ TEST(settings_driver, cuda_agents)
                                {{nullptr, agents_mode::when_loaded},
                                 {"1", agents_mode::always},
                                 {"0", agents_mode::never},
-                                {"yes", agents_mode::when_loaded}},
+                                {"yes", agents_mode::always},
+                                {"maybe", agents_mode::when_loaded}},
                                cuda_agents);
 }
 
@@ -46,14 +48,16 @@ TEST(settings_driver, replay_shadow)
                                      {"", shadow_placement::automatic},
                                      {"device", shadow_placement::device},
                                      {"host", shadow_placement::host},
-                                     {"Host", shadow_placement::automatic}},
+                                     {"Host", shadow_placement::host},
+                                     {"auto", shadow_placement::automatic},
+                                     {"hbm", shadow_placement::automatic}},
                                     replay_shadow);
 }
 
-TEST(settings_driver, flags_need_exactly_one)
+TEST(settings_driver, flags_take_the_registrys_boolean_words)
 {
     const auto flag_cases = std::vector<std::pair<const char*, bool>>{
-        {nullptr, false}, {"1", true}, {"true", false}, {"0", false}};
+        {nullptr, false}, {"1", true}, {"true", true}, {"0", false}, {"2", false}};
     expect_values("ROCPROFILER_REPLAY_MERGE_ADJACENT", flag_cases, merge_adjacent);
     expect_values("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", flag_cases, allow_host_memory);
 }
