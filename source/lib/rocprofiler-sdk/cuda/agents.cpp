@@ -1,5 +1,6 @@
 // CUDA devices as a device backend of the core: one GPU agent per device, in device-ordinal order,
 // with the metrics CUPTI lists for it (metric_registry.hpp).
+#include "common/static_object.hpp"
 #include "cuda/backend.hpp"
 
 #include "common/logging.hpp"
@@ -139,7 +140,6 @@ public:
 backend::device_backend&
 get_device_backend()
 {
-    static auto* value = new cuda_device_backend{}; // never destroyed: agents are read at exit
-    return *value;
+    return common::static_object<cuda_device_backend, common::reset_order::never>::get();
 }
 } // namespace rocprofiler::cuda

@@ -1,4 +1,5 @@
 #include "cuda/allocation_tracker.hpp"
+#include "common/static_object.hpp"
 
 #include "common/logging.hpp"
 #include "cuda/driver.hpp"
@@ -36,8 +37,7 @@ struct tracker
 tracker&
 get_tracker()
 {
-    static auto* value = new tracker{}; // never destroyed: frees can happen at exit
-    return *value;
+    return common::static_object<tracker, common::reset_order::never>::get();
 }
 
 // The tracked range containing ptr, if any. Caller holds the tracker's mutex.

@@ -1,4 +1,5 @@
 #include "cuda/kernel_registry.hpp"
+#include "common/static_object.hpp"
 
 #include "code_object/code_object.hpp"
 #include "cuda/driver.hpp"
@@ -27,8 +28,7 @@ struct kernel_registry
 kernel_registry&
 get_registry()
 {
-    static auto* value = new kernel_registry{}; // never destroyed: names are read at exit
-    return *value;
+    return common::static_object<kernel_registry, common::reset_order::never>::get();
 }
 
 std::string

@@ -1,4 +1,5 @@
 #include "cuda/replay_memory_stats.hpp"
+#include "common/static_object.hpp"
 
 #include "cuda/settings_driver.hpp"
 
@@ -8,25 +9,27 @@ namespace rocprofiler::cuda
 {
 namespace detail
 {
+namespace
+{
+struct stats_mutex_tag; // the statistics' own mutex, distinct from other std::mutex objects
+} // namespace
+
 std::mutex&
 stats_mutex()
 {
-    static auto* value = new std::mutex{};
-    return *value;
+    return common::static_object<std::mutex, common::reset_order::never, stats_mutex_tag>::get();
 }
 
 replay_memory_stats&
 stats_value()
 {
-    static auto* value = new replay_memory_stats{};
-    return *value;
+    return common::static_object<replay_memory_stats, common::reset_order::never>::get();
 }
 
 phase_stats&
 phases()
 {
-    static auto* value = new phase_stats{};
-    return *value;
+    return common::static_object<phase_stats, common::reset_order::never>::get();
 }
 
 } // namespace detail

@@ -1,4 +1,5 @@
 #include "cuda/timing_state.hpp"
+#include "common/static_object.hpp"
 
 #include "cuda/driver.hpp"
 
@@ -7,8 +8,7 @@ namespace rocprofiler::cuda::timing
 completion_state&
 get_state()
 {
-    static auto* value = new completion_state{};
-    return *value;
+    return common::static_object<completion_state, common::reset_order::never>::get();
 }
 
 CUevent

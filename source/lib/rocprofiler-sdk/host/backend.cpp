@@ -1,4 +1,5 @@
 #include "host/backend.hpp"
+#include "common/static_object.hpp"
 
 #include "host/counters.hpp"
 #include "host/runtime/runtime.hpp"
@@ -63,7 +64,6 @@ public:
 backend::device_backend&
 get_device_backend()
 {
-    static auto* value = new host_device_backend{}; // never destroyed: agents are read at exit
-    return *value;
+    return common::static_object<host_device_backend, common::reset_order::never>::get();
 }
 } // namespace rocprofiler::host

@@ -1,4 +1,5 @@
 #include "host/memory.hpp"
+#include "common/static_object.hpp"
 
 #include "common/environment.hpp"
 #include "common/logging.hpp"
@@ -29,8 +30,7 @@ struct tracker
 tracker&
 get_tracker()
 {
-    static auto* value = new tracker{}; // never destroyed: frees can happen at exit
-    return *value;
+    return common::static_object<tracker, common::reset_order::never>::get();
 }
 
 // Shadow copies may use at most this many bytes of host memory. ROCPROFILER_REPLAY_HOST_BUDGET_MB

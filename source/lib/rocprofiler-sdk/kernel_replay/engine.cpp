@@ -313,8 +313,7 @@ public:
 dispatch::dispatch_interceptor&
 get_interceptor()
 {
-    static auto* value = new replay_interceptor{}; // never destroyed: dispatches may run at exit
-    return *value;
+    return common::static_object<replay_interceptor, common::reset_order::never>::get();
 }
 } // namespace
 
