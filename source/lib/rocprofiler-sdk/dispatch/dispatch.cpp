@@ -149,11 +149,26 @@ select_participants(const logical_dispatch& dispatch)
     return result;
 }
 
-// The request of one execution: the union of the counters every participant's configuration asks
-// for.
-std::shared_ptr<execution_request>
-make_execution_request(const std::vector<participant>& participants)
+// The request of an execution that counts nothing outside replay: shared by all of them, so that
+// an ordinary traced launch allocates no request.
+struct plain_request
 {
+    std::shared_ptr<const execution_request> value = std::make_shared<const execution_request>();
+};
+
+// The request of one execution: the union of the counters every participant's configuration asks
+// for, and the pass it is of a replayed dispatch (`pass`, or nullptr).
+std::shared_ptr<const execution_request>
+make_execution_request(const std::vector<participant>& participants,
+                       replay_pass*                    pass,
+                       std::optional<uint64_t>&        counted)
+{
+    auto counts = false;
+    for(const auto& p : participants)
+        counts = counts || p.counter_config != nullptr;
+    if(!counts && pass == nullptr)
+        return common::static_object<plain_request, common::reset_order::never>::get().value;
+
     auto request = std::make_shared<execution_request>();
     for(const auto& p : participants)
     {
@@ -164,6 +179,17 @@ make_execution_request(const std::vector<participant>& participants)
             for(const auto* itr : request->counters)
                 known = known || (itr == def);
             if(!known) request->counters.emplace_back(def);
+        }
+    }
+    if(pass != nullptr)
+    {
+        request->replayed   = true;
+        request->pass       = pass->pass;
+        request->pass_count = pass->pass_count;
+        if(!request->counters.empty())
+        {
+            request->execution = pass->next_execution++;
+            counted            = request->execution;
         }
     }
     return request;
@@ -209,19 +235,8 @@ submit_execution(const logical_dispatch&                      dispatch,
         }
         on_done(result);
     };
-    auto request = make_execution_request(exec->participants);
-    if(pass != nullptr)
-    {
-        request->replayed   = true;
-        request->pass       = pass->pass;
-        request->pass_count = pass->pass_count;
-        if(!request->counters.empty())
-        {
-            request->execution = pass->next_execution++;
-            exec->counted      = request->execution;
-        }
-    }
-    backend.enqueue(std::move(complete), std::move(request));
+    backend.enqueue(std::move(complete),
+                    make_execution_request(exec->participants, pass, exec->counted));
     delivery::fire_enqueue(dispatch, exit_participants, ROCPROFILER_CALLBACK_PHASE_EXIT);
     return exec;
 }
