@@ -20,6 +20,7 @@ constexpr auto names = std::array<std::string_view, static_cast<size_t>(decline_
     "untracked_memory",
     "pass_failed",
     "restore_failed",
+    "tool_exception",
 };
 } // namespace
 

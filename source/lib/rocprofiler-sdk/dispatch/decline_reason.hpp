@@ -29,6 +29,9 @@ enum class decline_reason : uint8_t
     // A replay that ended early (the dispatch was replayed; the application sees that pass).
     pass_failed,
     restore_failed,
+    // Tool code of the replay domain threw: before any pass (CONFIG, replay_pass_count) the
+    // dispatch is declined; during the loop (PASS, replay_continue) the replay ends early.
+    tool_exception,
     last,
 };
 

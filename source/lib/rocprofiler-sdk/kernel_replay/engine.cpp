@@ -166,6 +166,8 @@ report_decline(const dispatch::logical_dispatch& dispatch, decline_reason reason
     if(reason == decline_reason::indefinite_without_continue)
         line += " (replay_pass_count returned 0 but replay_continue is NULL: an indefinite loop "
                 "needs replay_continue to end it)";
+    if(reason == decline_reason::tool_exception)
+        line += " (a replay callback or replay_pass_count threw; the dispatch ran once)";
     if(reason == decline_reason::stream_capture)
         line += " (a captured launch runs in a graph launch, which is not traced or replayed)";
     common::log::warn_once(std::string{"kernel-replay:"} + std::string{dispatch::name(reason)},
@@ -178,6 +180,16 @@ report_replay(const dispatch::logical_dispatch& dispatch, uint64_t passes, decli
     if(failure == decline_reason::none)
     {
         ROCP_LOG(debug) << diagnostic_line(dispatch, passes, outcome::replayed, failure);
+        return;
+    }
+    // A tool that throws usually throws on every dispatch: its exception is reported once (by the
+    // guard), and so is this line.
+    if(failure == decline_reason::tool_exception)
+    {
+        common::log::warn_once("kernel-replay-ended:tool_exception",
+                               diagnostic_line(dispatch, passes, outcome::replayed, failure) +
+                                   " (a replay callback threw; replay ended after this pass and "
+                                   "the application sees its results)");
         return;
     }
     ROCP_LOG(error) << diagnostic_line(dispatch, passes, outcome::replayed, failure)
@@ -245,7 +257,14 @@ run_passes(replay_sequence& seq, const plan& loop, dispatch::launch_backend& bac
             out.failure = decline_reason::pass_failed;
             break;
         }
-        if(!should_continue_replay(seq, loop, pass)) break;
+        // A PASS callback or replay_continue that threw ends the loop after the pass that ran.
+        const auto more = seq.tool_exception == nullptr && should_continue_replay(seq, loop, pass);
+        if(seq.tool_exception != nullptr)
+        {
+            out.failure = decline_reason::tool_exception;
+            break;
+        }
+        if(!more) break;
         if(!memory.restore())
         {
             out.failure = decline_reason::restore_failed;
@@ -266,10 +285,13 @@ run_window(const dispatch::logical_dispatch&          dispatch,
     execute_config_phase_enter(seq);
     execute_config_phase_exit(seq);
 
-    const auto loop = make_plan(request_pass_count(seq), seq.continue_cb != nullptr);
-    if(!loop.replays())
+    // A CONFIG callback or replay_pass_count that threw: the dispatch runs once, not replayed.
+    const auto count = seq.tool_exception == nullptr ? request_pass_count(seq) : std::nullopt;
+    const auto loop  = make_plan(count, seq.continue_cb != nullptr);
+    if(seq.tool_exception != nullptr || !loop.replays())
     {
-        report_decline(dispatch, loop.reason);
+        report_decline(
+            dispatch, seq.tool_exception != nullptr ? decline_reason::tool_exception : loop.reason);
         run_once(dispatch, backend);
         return;
     }

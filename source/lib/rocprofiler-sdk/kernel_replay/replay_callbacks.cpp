@@ -1,6 +1,10 @@
 #include "kernel_replay/replay_callbacks.hpp"
 
+#include "common/guard.hpp"
+
 #include <rocprofiler-sdk/callback_tracing.h>
+
+#include <utility>
 
 namespace rocprofiler::kernel_replay
 {
@@ -17,11 +21,33 @@ make_payload(const replay_sequence& seq)
     return payload;
 }
 
+// The names a thrown exception is reported under, one per tool function.
+constexpr auto config_callback_name = "the tool's KERNEL_REPLAY CONFIG callback";
+constexpr auto pass_callback_name   = "the tool's KERNEL_REPLAY PASS callback";
+constexpr auto pass_count_name      = "the tool's replay_pass_count";
+constexpr auto continue_name        = "the tool's replay_continue";
+
+// Runs tool code; an exception is reported (once per name, by the guard) and the first one of the
+// sequence is kept.
+template <typename Fn, typename Result>
+Result
+call_tool(replay_sequence& seq, const char* name, Fn&& fn, Result on_exception)
+{
+    return common::guarded(name,
+                           std::forward<Fn>(fn),
+                           [&seq, name, on_exception](common::caught)
+                           {
+                               if(seq.tool_exception == nullptr) seq.tool_exception = name;
+                               return on_exception;
+                           });
+}
+
 void
 fire(replay_sequence&                      seq,
      rocprofiler_kernel_replay_operation_t operation,
      rocprofiler_callback_phase_t          phase,
-     payload_t&                            payload)
+     payload_t&                            payload,
+     rocprofiler_user_data_t&              user_data)
 {
     if(!seq.config->covers(operation)) return;
     auto record                    = rocprofiler_callback_tracing_record_t{};
@@ -34,21 +60,53 @@ fire(replay_sequence&                      seq,
     record.operation               = operation;
     record.phase                   = phase;
     record.payload                 = &payload;
-    // The sequence's one user_data: the tool's writes at CONFIG ENTER reach every later callback.
-    seq.config->callback(record, &seq.user_data, seq.config->data);
+    const auto* name =
+        operation == ROCPROFILER_KERNEL_REPLAY_CONFIG ? config_callback_name : pass_callback_name;
+    call_tool(
+        seq,
+        name,
+        [&]
+        {
+            seq.config->callback(record, &user_data, seq.config->data);
+            return true;
+        },
+        false);
 }
 
 // A fresh PASS payload per callback, so writes the tool makes to the config pointers or the pass
-// fields during PASS are ignored.
+// fields during PASS are ignored. The localized start/stop callbacks are usable only during PASS
+// ENTER, so only its payload carries them.
 payload_t
-make_pass_payload(const replay_sequence& seq, const plan& loop, uint64_t pass)
+make_pass_payload(const replay_sequence&       seq,
+                  const plan&                  loop,
+                  uint64_t                     pass,
+                  rocprofiler_callback_phase_t phase)
 {
-    auto payload                 = make_payload(seq);
-    payload.current_pass         = pass;
-    payload.total_passes         = loop.total_passes;
-    payload.replay_start_context = &replay_local_enable_context;
-    payload.replay_stop_context  = &replay_local_disable_context;
+    auto payload         = make_payload(seq);
+    payload.current_pass = pass;
+    payload.total_passes = loop.total_passes;
+    if(phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
+    {
+        payload.replay_start_context = &replay_local_enable_context;
+        payload.replay_stop_context  = &replay_local_disable_context;
+    }
     return payload;
+}
+// CONFIG ENTER and EXIT share the sequence's user_data; the config pointers the tool leaves in
+// the payload are the sequence's.
+void
+fire_config(replay_sequence& seq, rocprofiler_callback_phase_t phase, payload_t& payload)
+{
+    fire(seq, ROCPROFILER_KERNEL_REPLAY_CONFIG, phase, payload, seq.user_data);
+    seq.pass_count  = payload.replay_pass_count;
+    seq.continue_cb = payload.replay_continue;
+}
+// One PASS callback with a fresh payload; ENTER and EXIT of a pass share the pass's user_data.
+void
+fire_pass(replay_sequence& seq, const plan& loop, uint64_t pass, rocprofiler_callback_phase_t phase)
+{
+    auto payload = make_pass_payload(seq, loop, pass, phase);
+    fire(seq, ROCPROFILER_KERNEL_REPLAY_PASS, phase, payload, seq.pass_user_data);
 }
 } // namespace
 
@@ -75,9 +133,7 @@ void
 execute_config_phase_enter(replay_sequence& seq)
 {
     auto payload = make_payload(seq);
-    fire(seq, ROCPROFILER_KERNEL_REPLAY_CONFIG, ROCPROFILER_CALLBACK_PHASE_ENTER, payload);
-    seq.pass_count  = payload.replay_pass_count;
-    seq.continue_cb = payload.replay_continue;
+    fire_config(seq, ROCPROFILER_CALLBACK_PHASE_ENTER, payload);
 }
 
 void
@@ -87,16 +143,19 @@ execute_config_phase_exit(replay_sequence& seq)
     auto payload              = make_payload(seq);
     payload.replay_pass_count = seq.pass_count;
     payload.replay_continue   = seq.continue_cb;
-    fire(seq, ROCPROFILER_KERNEL_REPLAY_CONFIG, ROCPROFILER_CALLBACK_PHASE_EXIT, payload);
-    seq.pass_count  = payload.replay_pass_count;
-    seq.continue_cb = payload.replay_continue;
+    fire_config(seq, ROCPROFILER_CALLBACK_PHASE_EXIT, payload);
 }
 
 std::optional<uint64_t>
-request_pass_count(const replay_sequence& seq)
+request_pass_count(replay_sequence& seq)
 {
     if(seq.pass_count == nullptr) return std::nullopt;
-    return seq.pass_count(make_dispatch_info(*seq.dispatch), seq.user_data);
+    return call_tool(
+        seq,
+        pass_count_name,
+        [&seq]() -> std::optional<uint64_t>
+        { return seq.pass_count(make_dispatch_info(*seq.dispatch), seq.user_data); },
+        std::optional<uint64_t>{});
 }
 
 void
@@ -105,24 +164,32 @@ execute_pass_phase_enter(replay_sequence&     seq,
                          uint64_t             pass,
                          local_context_scope& contexts)
 {
-    auto payload = make_pass_payload(seq, loop, pass);
-    auto armed   = local_context_scope::armed{contexts};
-    fire(seq, ROCPROFILER_KERNEL_REPLAY_PASS, ROCPROFILER_CALLBACK_PHASE_ENTER, payload);
+    auto armed         = local_context_scope::armed{contexts};
+    seq.pass_user_data = seq.user_data; // every pass starts from the value CONFIG left
+    fire_pass(seq, loop, pass, ROCPROFILER_CALLBACK_PHASE_ENTER);
 }
 
 void
 execute_pass_phase_exit(replay_sequence& seq, const plan& loop, uint64_t pass)
 {
-    auto payload = make_pass_payload(seq, loop, pass);
-    fire(seq, ROCPROFILER_KERNEL_REPLAY_PASS, ROCPROFILER_CALLBACK_PHASE_EXIT, payload);
+    fire_pass(seq, loop, pass, ROCPROFILER_CALLBACK_PHASE_EXIT);
 }
 
 bool
-should_continue_replay(const replay_sequence& seq, const plan& loop, uint64_t pass)
+should_continue_replay(replay_sequence& seq, const plan& loop, uint64_t pass)
 {
     if(loop.kind == loop_kind::fixed && pass + 1 >= loop.total_passes) return false;
     if(seq.continue_cb == nullptr) return loop.kind == loop_kind::fixed;
-    return seq.continue_cb(
-               make_dispatch_info(*seq.dispatch), pass, loop.total_passes, seq.user_data) != 0;
+    return call_tool(
+        seq,
+        continue_name,
+        [&]
+        {
+            return seq.continue_cb(make_dispatch_info(*seq.dispatch),
+                                   pass,
+                                   loop.total_passes,
+                                   seq.pass_user_data) != 0;
+        },
+        false);
 }
 } // namespace rocprofiler::kernel_replay

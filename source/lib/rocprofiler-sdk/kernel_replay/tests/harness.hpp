@@ -27,6 +27,11 @@ namespace replay_test
 {
 using payload_t = rocprofiler_callback_tracing_kernel_replay_data_t;
 
+constexpr auto phase_enter      = ROCPROFILER_CALLBACK_PHASE_ENTER;
+constexpr auto phase_exit       = ROCPROFILER_CALLBACK_PHASE_EXIT;
+constexpr auto config_operation = ROCPROFILER_KERNEL_REPLAY_CONFIG;
+constexpr auto pass_operation   = ROCPROFILER_KERNEL_REPLAY_PASS;
+
 struct contexts_t
 {
     rocprofiler_context_id_t replay        = {};

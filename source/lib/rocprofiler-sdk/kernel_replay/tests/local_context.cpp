@@ -136,8 +136,12 @@ TEST_F(local_context, illegal_outside_pass_enter_and_records_nothing)
     auto      other_thread_status = ROCPROFILER_STATUS_SUCCESS;
     tool().on_pass = [&](payload_t& payload, auto*, rocprofiler_callback_phase_t phase)
     {
-        start = payload.replay_start_context;
-        stop  = payload.replay_stop_context;
+        // Only the ENTER payload carries the callbacks; later calls go through the kept pointers.
+        if(phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
+        {
+            start = payload.replay_start_context;
+            stop  = payload.replay_stop_context;
+        }
         if(phase == ROCPROFILER_CALLBACK_PHASE_EXIT)
         {
             EXPECT_EQ(stop(contexts().traced), ROCPROFILER_STATUS_ERROR_CONTEXT_ERROR)
