@@ -31,7 +31,7 @@ report_current_exception(const char* where) noexcept
         catch(...)
         {
         }
-        const auto message = std::string{where} + ": internal error: " + what;
+        const auto message = "exception in " + std::string{where} + ": " + what;
         log::warn_once(std::string{"exception:"} + where, message);
     }
     catch(...)
