@@ -12,6 +12,7 @@ packages=(
     libgmock-dev
     nlohmann-json3-dev
     libcli11-dev
+    libre2-dev
     clang-format
 )
 

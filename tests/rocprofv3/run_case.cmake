@@ -1,6 +1,7 @@
 # One rocprofv3 test case, run by CTest as `cmake -D... -P run_case.cmake`.
 #   WORK_DIR        fresh directory for the case (removed first)
-#   COMMAND         the command, with "|" between arguments; @WORK@ is replaced by WORK_DIR
+#   COMMAND         the command, with "|" between arguments; @WORK@ is replaced by WORK_DIR and
+#                   @REPEAT_<c>_<n>@ by <n> times the character <c> (long arguments)
 #   ENV             optional "NAME=VALUE|NAME=VALUE" added to the environment
 #   EXPECT_RC       expected exit code
 #   EXPECT_STDERR   optional regular expression the combined stderr must match
@@ -26,6 +27,11 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 
 macro(expand_list out text)
     string(REPLACE "@WORK@" "${WORK_DIR}" _expanded "${text}")
+    while(_expanded MATCHES "@REPEAT_(.)_([0-9]+)@")
+        string(REPEAT "${CMAKE_MATCH_1}" ${CMAKE_MATCH_2} _repeated)
+        string(REPLACE "@REPEAT_${CMAKE_MATCH_1}_${CMAKE_MATCH_2}@" "${_repeated}" _expanded
+                       "${_expanded}")
+    endwhile()
     string(REPLACE "|" ";" ${out} "${_expanded}")
 endmacro()
 

@@ -206,11 +206,77 @@ TEST(tool_config, reads_and_validates)
     EXPECT_EQ(r.errors.size(), 2u);
 }
 
+// Each silently ignored value of issue 17 is now an error naming the variable, the value and
+// what is accepted.
+TEST(tool_config, rejects_values_that_would_silently_do_nothing)
+{
+    auto env = std::map<std::string, std::string>{};
+    auto get = [&env](const char* name) -> const char*
+    {
+        auto it = env.find(name);
+        return it != env.end() ? it->second.c_str() : nullptr;
+    };
+    auto only_error = [&](const std::map<std::string, std::string>& vars) -> std::string
+    {
+        env    = vars;
+        auto r = rocprofiler::tool::read_config(get);
+        EXPECT_EQ(r.errors.size(), 1u);
+        return r.errors.empty() ? std::string{} : r.errors.front();
+    };
+    auto e = only_error({{"ROCPROF_KERNEL_TRACE", "2"}});
+    EXPECT_NE(e.find("ROCPROF_KERNEL_TRACE='2'"), std::string::npos) << e;
+    EXPECT_NE(e.find("accepted: 1, 0, true, false"), std::string::npos) << e;
+    e = only_error({{"ROCPROF_OUTPUT_FORMAT", ""}});
+    EXPECT_NE(e.find("ROCPROF_OUTPUT_FORMAT=''"), std::string::npos) << e;
+    EXPECT_NE(e.find("accepted: csv, json"), std::string::npos) << e;
+    e = only_error({{"ROCPROF_OUTPUT_FORMAT", " , "}});
+    EXPECT_NE(e.find("names no format"), std::string::npos) << e;
+    e = only_error({{"ROCPROF_COUNTERS", "pmc: A B"}, {"ROCPROF_COUNTER_GROUPS", "A;NOPE"}});
+    EXPECT_NE(e.find("group 2 names 'NOPE'"), std::string::npos) << e;
+    e = only_error({{"ROCPROF_COUNTER_GROUPS", "A;;B"}});
+    EXPECT_NE(e.find("group 2 is empty"), std::string::npos) << e;
+
+    // The accepted spellings, and unset or empty, still work without a message.
+    env    = {{"ROCPROF_KERNEL_TRACE", "on"}, {"ROCPROF_STATS", ""}, {"ROCPROF_SUMMARY", "No"}};
+    auto r = rocprofiler::tool::read_config(get);
+    EXPECT_TRUE(r.errors.empty());
+    EXPECT_TRUE(r.cfg.kernel_trace);
+    EXPECT_FALSE(r.cfg.stats || r.cfg.summary);
+}
+
+// The name filters survive what overflowed std::regex's recursion: a 90,000-character pattern and
+// a 30,000-character name (with RE2), or refuse/bound them (std::regex fallback).
+TEST(name_regex, long_patterns_and_names_do_not_exhaust_the_stack)
+{
+    using rocprofiler::tool::name_regex;
+    auto why          = std::string{};
+    auto long_pattern = name_regex::compile(std::string(90000, 'A'), &why);
+    if(std::string{name_regex::engine()} == "RE2")
+    {
+        ASSERT_TRUE(long_pattern) << why;
+        EXPECT_FALSE(long_pattern->search("vector_add"));
+    }
+    else
+    {
+        EXPECT_FALSE(long_pattern);
+        EXPECT_NE(why.find("90000 characters"), std::string::npos) << why;
+    }
+    auto re = name_regex::compile("vector_add.*x$", &why);
+    ASSERT_TRUE(re) << why;
+    EXPECT_TRUE(re->search("vector_add" + std::string(30000, 'x')));
+    auto alt = name_regex::compile("(x|y)+z", &why);
+    ASSERT_TRUE(alt) << why;
+    EXPECT_FALSE(alt->search(std::string(30000, 'x')));
+    // Search anywhere in the name, as documented.
+    EXPECT_TRUE(name_regex::compile("add", nullptr)->search("vector_add_kernel"));
+    EXPECT_FALSE(name_regex::compile("^add", nullptr)->search("vector_add_kernel"));
+}
+
 TEST(kernel_filter, regex_and_iterations_are_decided_once_per_dispatch)
 {
     auto cfg            = rocprofiler::tool::config{};
-    cfg.include_regex   = std::regex{"^k"};
-    cfg.exclude_regex   = std::regex{"skip"};
+    cfg.include_regex   = rocprofiler::tool::name_regex::compile("^k", nullptr);
+    cfg.exclude_regex   = rocprofiler::tool::name_regex::compile("skip", nullptr);
     cfg.iteration_range = *parse::parse_iteration_range("[2-3]", nullptr);
     auto filter         = rocprofiler::tool::kernel_filter{cfg};
     EXPECT_FALSE(filter.accept(1, "k_a")); // iteration 1 of k_a

@@ -2,6 +2,7 @@
 // through the tool library's helper mode), then runs the application with the tool library
 // preloaded, once per application-replay pass, and exits with the application's code.
 #include "options.hpp"
+#include "output_directory.hpp"
 #include "parse.hpp"
 
 #include <nlohmann/json.hpp>
@@ -302,6 +303,15 @@ main(int argc, char** argv)
         for(const auto& n : notes)
             std::cerr << "rocprofv3: " << n << "\n";
     }
+
+    // Checked before anything runs, so that no run's outputs are lost at its end.
+    auto output_directory = prepare_output_directory(opts.output_directory, error);
+    if(!output_directory)
+    {
+        std::cerr << "rocprofv3: error: " << error << "; the application was not run\n";
+        return exit_output;
+    }
+    opts.output_directory = *output_directory;
 
     auto runs   = run_count(opts);
     auto result = int{exit_ok};

@@ -27,6 +27,8 @@ const char* const exit_codes_help =
     "  1     usage error: invalid option, value or input file; the application was not run\n"
     "  2     configuration error: unknown or unavailable counters, tool libraries not found;\n"
     "        the application was not run\n"
+    "  3     output error: the output directory cannot be created or written; the application\n"
+    "        was not run\n"
     "  126   the application could not be executed\n"
     "  127   the application was not found\n";
 
@@ -227,11 +229,13 @@ parse_command_line(int argc, const char* const* argv)
     auto why = std::string{};
     if(!opts.include_regex.empty() &&
        !rocprofiler::tool::parse::validate_regex(opts.include_regex, &why))
-        return usage_error("--kernel-include-regex '" + opts.include_regex +
+        return usage_error("--kernel-include-regex '" +
+                           rocprofiler::tool::parse::abbreviate(opts.include_regex) +
                            "' is not a valid regular expression: " + why);
     if(!opts.exclude_regex.empty() &&
        !rocprofiler::tool::parse::validate_regex(opts.exclude_regex, &why))
-        return usage_error("--kernel-exclude-regex '" + opts.exclude_regex +
+        return usage_error("--kernel-exclude-regex '" +
+                           rocprofiler::tool::parse::abbreviate(opts.exclude_regex) +
                            "' is not a valid regular expression: " + why);
     if(!opts.iteration_range.empty() &&
        !rocprofiler::tool::parse::parse_iteration_range(opts.iteration_range, &why))

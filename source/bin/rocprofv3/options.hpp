@@ -17,6 +17,7 @@ enum exit_code : int
     exit_usage         = 1,    // invalid command line or input file; nothing was run
     exit_configuration = 2,    // valid command line that this system cannot honour (unknown or
                                // unavailable counters, libraries not found); nothing was run
+    exit_output         = 3,   // the output directory cannot be created or written; nothing was run
     exit_not_executable = 126, // the application exists but could not be executed
     exit_not_found      = 127, // the application was not found
 };

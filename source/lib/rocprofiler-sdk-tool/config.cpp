@@ -12,6 +12,57 @@ config::collected_groups() const
     return {counters};
 }
 
+namespace
+{
+// A ROCPROF_* switch: unset or empty is off; any other value outside the accepted spellings is an
+// error (it would otherwise silently turn the feature off).
+bool
+read_switch(const char* variable, const char* value, std::vector<std::string>& errors)
+{
+    if(value == nullptr) return false;
+    auto text = std::string{value};
+    std::transform(text.begin(), text.end(), text.begin(), ::tolower);
+    for(const auto* on : {"1", "true", "yes", "on"})
+        if(text == on) return true;
+    for(const auto* off : {"", "0", "false", "no", "off"})
+        if(text == off) return false;
+    errors.emplace_back(std::string{variable} + "='" + value +
+                        "' is not a switch value (accepted: 1, 0, true, false, yes, no, on, off)");
+    return false;
+}
+
+// ROCPROF_COUNTER_GROUPS must name only counters of ROCPROF_COUNTERS (when that is set) and have
+// no empty group: a group that matches nothing would silently collect nothing.
+void
+check_counter_groups(const std::string& text, const config& cfg, std::vector<std::string>& errors)
+{
+    if(text.empty()) return;
+    auto groups = std::vector<std::string>{""};
+    for(char c : text)
+    {
+        if(c == ';')
+            groups.emplace_back();
+        else
+            groups.back().push_back(c);
+    }
+    for(size_t g = 0; g < groups.size(); ++g)
+    {
+        const auto names = parse::parse_counter_list(groups[g]);
+        if(names.empty())
+            errors.emplace_back("ROCPROF_COUNTER_GROUPS='" + text + "': group " +
+                                std::to_string(g + 1) +
+                                " is empty (accepted: counter names separated by blanks, groups "
+                                "by ';')");
+        if(cfg.counters.empty()) continue;
+        for(const auto& name : names)
+            if(std::find(cfg.counters.begin(), cfg.counters.end(), name) == cfg.counters.end())
+                errors.emplace_back("ROCPROF_COUNTER_GROUPS: group " + std::to_string(g + 1) +
+                                    " names '" + name +
+                                    "', which is not one of ROCPROF_COUNTERS ('pmc: ...')");
+    }
+}
+} // namespace
+
 config_result
 read_config(const std::function<const char*(const char*)>& getenv)
 {
@@ -23,13 +74,16 @@ read_config(const std::function<const char*(const char*)>& getenv)
         return value != nullptr ? std::string{value} : std::string{};
     };
 
-    cfg.kernel_trace       = parse::parse_bool(getenv("ROCPROF_KERNEL_TRACE"));
-    cfg.counter_collection = parse::parse_bool(getenv("ROCPROF_COUNTER_COLLECTION"));
-    cfg.kernel_replay      = parse::parse_bool(getenv("ROCPROF_KERNEL_REPLAY"));
-    cfg.stats              = parse::parse_bool(getenv("ROCPROF_STATS"));
-    cfg.summary            = parse::parse_bool(getenv("ROCPROF_SUMMARY"));
+    auto& errors     = result.errors;
+    auto  flag       = [&](const char* name) { return read_switch(name, getenv(name), errors); };
+    cfg.kernel_trace = flag("ROCPROF_KERNEL_TRACE");
+    cfg.counter_collection = flag("ROCPROF_COUNTER_COLLECTION");
+    cfg.kernel_replay      = flag("ROCPROF_KERNEL_REPLAY");
+    cfg.stats              = flag("ROCPROF_STATS");
+    cfg.summary            = flag("ROCPROF_SUMMARY");
     cfg.counters           = parse::parse_counter_list(get("ROCPROF_COUNTERS"));
     cfg.counter_groups     = parse::decode_counter_groups(get("ROCPROF_COUNTER_GROUPS"));
+    check_counter_groups(get("ROCPROF_COUNTER_GROUPS"), cfg, errors);
 
     if(cfg.kernel_replay && cfg.counter_groups.empty() && !cfg.counters.empty())
         cfg.counter_groups = {cfg.counters};
@@ -47,6 +101,10 @@ read_config(const std::function<const char*(const char*)>& getenv)
         result.errors.emplace_back("ROCPROF_OUTPUT_FILE_NAME '" + cfg.output_file_name +
                                    "' must be a file name prefix, not a path");
 
+    if(const auto* set = getenv("ROCPROF_OUTPUT_FORMAT");
+       set != nullptr && parse::parse_counter_list(set).empty())
+        errors.emplace_back(std::string{"ROCPROF_OUTPUT_FORMAT='"} + set +
+                            "' names no format (accepted: csv, json, csv,json)");
     if(auto formats = get("ROCPROF_OUTPUT_FORMAT"); !formats.empty())
     {
         cfg.csv  = false;
@@ -60,22 +118,19 @@ read_config(const std::function<const char*(const char*)>& getenv)
                 cfg.json = true;
             else
                 result.errors.emplace_back("ROCPROF_OUTPUT_FORMAT: format '" + format +
-                                           "' is not supported (supported: csv, json)");
+                                           "' is not supported (accepted: csv, json)");
         }
     }
 
     auto compile =
-        [&result](const char* variable, const std::string& text, std::optional<std::regex>& out)
+        [&result](const char* variable, const std::string& text, std::optional<name_regex>& out)
     {
         if(text.empty()) return;
         auto why = std::string{};
-        if(!parse::validate_regex(text, &why))
-        {
-            result.errors.emplace_back(std::string{variable} + ": '" + text +
+        out      = name_regex::compile(text, &why);
+        if(!out)
+            result.errors.emplace_back(std::string{variable} + ": '" + parse::abbreviate(text) +
                                        "' is not a valid regular expression: " + why);
-            return;
-        }
-        out = std::regex{text, std::regex::ECMAScript | std::regex::optimize};
     };
     cfg.include_regex_text = get("ROCPROF_KERNEL_FILTER_INCLUDE_REGEX");
     cfg.exclude_regex_text = get("ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX");

@@ -2,11 +2,11 @@
 // variables once, when the SDK calls rocprofiler_configure. docs/rocprofv3.md lists the variables.
 #pragma once
 
+#include "name_regex.hpp"
 #include "parse.hpp"
 
 #include <functional>
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -35,8 +35,8 @@ struct config
 
     std::string               include_regex_text = {}; // ROCPROF_KERNEL_FILTER_INCLUDE_REGEX
     std::string               exclude_regex_text = {}; // ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX
-    std::optional<std::regex> include_regex      = {};
-    std::optional<std::regex> exclude_regex      = {};
+    std::optional<name_regex> include_regex      = {};
+    std::optional<name_regex> exclude_regex      = {};
     parse::iteration_range    iteration_range    = {}; // ROCPROF_KERNEL_FILTER_RANGE
 
     // Groups this run collects: counter_groups under kernel replay, else the one group `counters`.

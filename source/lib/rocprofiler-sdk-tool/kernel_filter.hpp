@@ -32,10 +32,13 @@ public:
 private:
     bool name_matches(const std::string& kernel_name) const;
 
-    const config&                             m_cfg;
-    bool                                      m_accepts_all = true;
-    std::mutex                                m_mutex       = {};
-    std::unordered_map<uint64_t, bool>        m_decisions   = {};
-    std::unordered_map<std::string, uint64_t> m_iterations  = {};
+    const config&                      m_cfg;
+    bool                               m_accepts_all = true;
+    std::mutex                         m_mutex       = {};
+    std::unordered_map<uint64_t, bool> m_decisions   = {};
+    // Regex result per kernel name: each distinct name is matched once (matching time grows with
+    // pattern length times name length).
+    std::unordered_map<std::string, bool>     m_name_matches = {};
+    std::unordered_map<std::string, uint64_t> m_iterations   = {};
 };
 } // namespace rocprofiler::tool

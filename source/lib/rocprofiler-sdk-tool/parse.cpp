@@ -1,9 +1,9 @@
 #include "parse.hpp"
+#include "name_regex.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <regex>
 #include <sstream>
 
 namespace rocprofiler::tool::parse
@@ -185,17 +185,14 @@ parse_input_text(std::string_view contents, std::string* error)
 bool
 validate_regex(const std::string& pattern, std::string* error)
 {
-    try
-    {
-        auto compiled = std::regex{pattern, std::regex::ECMAScript};
-        (void)compiled;
-        return true;
-    }
-    catch(const std::regex_error& e)
-    {
-        if(error != nullptr) *error = e.what();
-        return false;
-    }
+    return name_regex::compile(pattern, error).has_value();
+}
+
+std::string
+abbreviate(const std::string& text)
+{
+    if(text.size() <= 80) return text;
+    return text.substr(0, 60) + "... (" + std::to_string(text.size()) + " characters)";
 }
 
 size_t

@@ -46,9 +46,12 @@ std::vector<std::vector<std::string>> decode_counter_groups(std::string_view tex
 std::optional<std::vector<std::vector<std::string>>> parse_input_text(std::string_view contents,
                                                                       std::string*     error);
 
-// True when @p pattern compiles as an ECMAScript regular expression (what the tool uses); else
-// sets @p error to the library's explanation.
+// True when @p pattern compiles as a kernel name filter (name_regex: RE2, or the std::regex
+// fallback and its limits); else sets @p error to the engine's explanation.
 bool validate_regex(const std::string& pattern, std::string* error);
+
+// @p text for a message: unchanged up to 80 characters, else its first 60 and its length.
+std::string abbreviate(const std::string& text);
 
 // Case-insensitive Levenshtein distance.
 size_t edit_distance(std::string_view a, std::string_view b);

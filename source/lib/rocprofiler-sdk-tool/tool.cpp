@@ -350,6 +350,8 @@ bool
 setup_counters(std::vector<std::string>& errors)
 {
     auto groups = state->cfg.collected_groups();
+    // Per group: the counters the last GPU agent lacked; empty once some agent has them all.
+    auto unknown = std::vector<std::optional<std::string>>(groups.size());
     for(const auto& agent : state->data.agents)
     {
         if(agent.info.type != ROCPROFILER_AGENT_TYPE_GPU) continue;
@@ -375,6 +377,7 @@ setup_counters(std::vector<std::string>& errors)
                 else
                     missing += (missing.empty() ? "" : ", ") + name;
             }
+            if(!unknown[g] || !unknown[g]->empty()) unknown[g] = missing;
             if(!missing.empty()) continue; // not collectable on this agent
             auto cfg_id = rocprofiler_counter_config_id_t{};
             auto rc =
@@ -402,6 +405,11 @@ setup_counters(std::vector<std::string>& errors)
             configs.push_back(cfg_id);
         }
     }
+    for(size_t g = 0; g < groups.size(); ++g)
+        if(unknown[g] && !unknown[g]->empty())
+            errors.emplace_back("counter group " + std::to_string(g + 1) +
+                                " names counters no agent has: " + *unknown[g] +
+                                " (rocprofv3 -L lists the counters)");
     for(const auto& c : state->data.counters)
         state->counter_names[c.id] = c.name;
     auto any = false;

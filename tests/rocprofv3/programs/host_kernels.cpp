@@ -1,7 +1,7 @@
 // Test program for rocprofv3: runs named kernels on two queues of the host reference device.
 //
 //   host_kernels [--marker FILE] [--exit-code N] [--exit-in-flight] [--iterations N]
-//                [--accumulate] [--truth FILE]
+//                [--accumulate] [--truth FILE] [--long-name N]
 //
 // --marker FILE     creates FILE first thing (tests prove "the application was not run" by its
 //                   absence)
@@ -15,6 +15,8 @@
 // --truth FILE      writes the ground truth of every dispatch, in submission order, to FILE:
 //                   {"dispatches": [{"kernel", "grid": [x,y,z] work-items, "workgroup": [x,y,z],
 //                   "workgroups": [x,y,z]}]}
+// --long-name N     registers "vector_add" as "vector_add" followed by N 'x' characters (name
+//                   filters against very long names)
 //
 // Each round dispatches "vector_add" (a 3-D grid) and "scale,with_comma" (then "accumulate") on
 // queue A and "reduce_sum" on queue B, so a run of R rounds has 3R dispatches (4R with
@@ -137,6 +139,7 @@ main(int argc, char** argv)
     bool exit_in_flight = false;
     bool accumulate_too = false;
     auto truth_file     = std::string{};
+    auto add_name       = std::string{"vector_add"};
     for(int i = 1; i < argc; ++i)
     {
         auto arg = std::string{argv[i]};
@@ -154,6 +157,8 @@ main(int argc, char** argv)
             accumulate_too = true;
         else if(arg == "--truth" && i + 1 < argc)
             truth_file = argv[++i];
+        else if(arg == "--long-name" && i + 1 < argc)
+            add_name += std::string(std::strtoul(argv[++i], nullptr, 10), 'x');
         else
         {
             std::fprintf(stderr, "host_kernels: unknown argument '%s'\n", argv[i]);
@@ -173,7 +178,7 @@ main(int argc, char** argv)
     }
 
     rocprofiler_host_kernel_t k_add{}, k_scale{}, k_reduce{}, k_slow{}, k_acc{};
-    check(rocprofiler_host_register_kernel("vector_add", vector_add, 0, 0, &k_add), "register");
+    check(rocprofiler_host_register_kernel(add_name.c_str(), vector_add, 0, 0, &k_add), "register");
     check(rocprofiler_host_register_kernel("scale,with_comma", scale, 0, 0, &k_scale), "register");
     check(rocprofiler_host_register_kernel("reduce_sum", reduce_sum, 16, 256, &k_reduce),
           "register");
@@ -200,7 +205,7 @@ main(int argc, char** argv)
     for(int round = 0; round < iterations; ++round)
     {
         // 4 x 2 x 2 workgroups of 64 x 2 x 2: 4096 work-items, one per element.
-        dispatch(qa, k_add, "vector_add", bufs, {4, 2, 2}, {64, 2, 2});
+        dispatch(qa, k_add, add_name.c_str(), bufs, {4, 2, 2}, {64, 2, 2});
         dispatch(qa, k_scale, "scale,with_comma", bufs, {8, 1, 1}, {512, 1, 1});
         if(accumulate_too) dispatch(qa, k_acc, "accumulate", bufs, {16, 1, 1}, {256, 1, 1});
         dispatch(qb, k_reduce, "reduce_sum", bufs, {2, 1, 1}, {64, 1, 1});

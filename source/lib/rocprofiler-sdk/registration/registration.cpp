@@ -2,6 +2,7 @@
 
 #include "buffer/buffer.hpp"
 #include "common/environment.hpp"
+#include "common/guard.hpp"
 #include "common/logging.hpp"
 #include "common/static_object.hpp"
 #include "context/context.hpp"
@@ -165,6 +166,36 @@ discover()
     return found;
 }
 
+const char*
+client_name(const client& entry)
+{
+    return entry.id != nullptr && entry.id->name != nullptr ? entry.id->name : "unnamed";
+}
+
+// The boundary name under which an exception thrown by a tool's entry point is reported (once).
+std::string
+tool_boundary(const client& entry, const char* entry_point)
+{
+    return "tool '" + std::string{client_name(entry)} + "' (" + entry.origin + ") " + entry_point;
+}
+
+// The tool is off for good: it is not initialized or finalized, and its contexts never start.
+void
+deactivate(client& entry)
+{
+    entry.active = false;
+    entry.finalized.store(true);
+    context::for_each(
+        [&entry](context::context& ctx)
+        {
+            if(ctx.client == entry.id->handle)
+            {
+                ctx.active.store(false);
+                ctx.disabled = true;
+            }
+        });
+}
+
 void
 finalize_one(client& entry)
 {
@@ -176,8 +207,10 @@ finalize_one(client& entry)
         });
     if(entry.active && entry.result != nullptr && entry.result->finalize != nullptr)
     {
-        ROCP_LOG(debug) << "finalizing tool '" << (entry.id->name ? entry.id->name : "?") << "'";
-        entry.result->finalize(entry.result->tool_data);
+        ROCP_LOG(debug) << "finalizing tool '" << client_name(entry) << "'";
+        // A throwing finalize must not reach exit()'s caller (std::terminate).
+        common::guarded(tool_boundary(entry, "finalize").c_str(),
+                        [&entry] { entry.result->finalize(entry.result->tool_data); });
     }
 }
 
@@ -235,12 +268,28 @@ initialize()
         entry->id =
             new rocprofiler_client_id_t{sizeof(rocprofiler_client_id_t), nullptr, priority + 1};
         this_thread_client = entry->id->handle;
-        entry->result =
-            entry->configure(ROCPROFILER_VERSION, ROCPROFILER_VERSION_STRING, priority, entry->id);
+        auto threw         = false;
+        entry->result      = common::guarded(
+            ("tool from " + entry->origin + " rocprofiler_configure").c_str(),
+            [entry, priority] {
+                return entry->configure(
+                    ROCPROFILER_VERSION, ROCPROFILER_VERSION_STRING, priority, entry->id);
+            },
+            [&threw](common::caught) -> rocprofiler_tool_configure_result_t*
+            {
+                threw = true;
+                return nullptr;
+            });
         this_thread_client = 0;
         entry->active      = (entry->result != nullptr);
+        if(threw)
+        {
+            ROCP_LOG(warning) << "tool '" << client_name(*entry) << "' from " << entry->origin
+                              << " threw from rocprofiler_configure; it is deactivated";
+            deactivate(*entry);
+        }
         ROCP_LOG(info) << "tool #" << priority << " from " << entry->origin << " ("
-                       << (entry->id->name != nullptr ? entry->id->name : "unnamed") << ") "
+                       << client_name(*entry) << ") "
                        << (entry->active ? "configured" : "declined");
         ++priority;
     }
@@ -250,24 +299,18 @@ initialize()
     {
         if(!entry->active || entry->result->initialize == nullptr) continue;
         this_thread_client = entry->id->handle;
-        auto rc = entry->result->initialize(client_finalize_func, entry->result->tool_data);
+        auto rc            = common::guarded(
+            tool_boundary(*entry, "initialize").c_str(),
+            [entry]
+            { return entry->result->initialize(client_finalize_func, entry->result->tool_data); },
+            [](common::caught) { return -1; });
         this_thread_client = 0;
         if(rc != 0)
         {
-            ROCP_LOG(warning) << "tool '" << (entry->id->name ? entry->id->name : "?")
+            ROCP_LOG(warning) << "tool '" << client_name(*entry)
                               << "' failed to initialize (returned " << rc
-                              << "); it is deactivated";
-            entry->active = false;
-            entry->finalized.store(true);
-            context::for_each(
-                [entry](context::context& ctx)
-                {
-                    if(ctx.client == entry->id->handle)
-                    {
-                        ctx.active.store(false);
-                        ctx.disabled = true;
-                    }
-                });
+                              << " or threw); it is deactivated";
+            deactivate(*entry);
         }
     }
 
