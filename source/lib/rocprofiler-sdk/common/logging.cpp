@@ -1,6 +1,7 @@
 #include "common/logging.hpp"
 
 #include "common/environment.hpp"
+#include "common/static_object.hpp"
 
 #include <atomic>
 #include <cstdio>
@@ -87,16 +88,25 @@ write(level lvl, std::string_view message)
     std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
+namespace
+{
+// The keys warn_once has seen. A test reset forgets them, so that each test of one executable sees
+// the first warning of a reason as a fresh process would.
+struct warned_keys
+{
+    std::mutex            mutex = {};
+    std::set<std::string> keys  = {};
+};
+} // namespace
+
 void
 warn_once(std::string_view key, std::string_view message)
 {
-    static std::mutex             mutex;
-    static std::set<std::string>* seen =
-        new std::set<std::string>{}; // never destroyed: used at exit
-    bool first = false;
+    auto& seen  = common::static_object<warned_keys, common::reset_order::diagnostics>::get();
+    bool  first = false;
     {
-        auto lock = std::lock_guard{mutex};
-        first     = seen->emplace(key).second;
+        auto lock = std::lock_guard{seen.mutex};
+        first     = seen.keys.emplace(key).second;
     }
     if(first && enabled(level::warning))
         write(level::warning, message);

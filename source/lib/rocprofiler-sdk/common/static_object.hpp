@@ -34,6 +34,7 @@ enum class reset_order : int
     contexts,     // contexts and their services
     counters,     // counter configurations
     dispatch_ids, // dispatch and correlation id counters
+    diagnostics,  // which warn_once keys were seen (a reset shows each warning once again)
     last,
 };
 
