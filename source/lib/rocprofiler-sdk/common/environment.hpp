@@ -206,8 +206,15 @@ enum class shadow_placement
 };
 enum class snapshot_scope
 {
-    reachable, // the allocations reachable from the kernel arguments
+    predicted, // the memory the kernel is predicted to write, verified
+               // (kernel_replay/write_set.hpp)
     all,       // every tracked allocation
+};
+enum class verify_scope
+{
+    all,       // every tracked range outside the snapshot
+    reachable, // the regions the kernel's pointers reach, outside the snapshot
+    off,
 };
 
 namespace names
@@ -231,7 +238,10 @@ inline constexpr auto counter_schedule = std::array<choice_name, 2>{{{"dispatch"
 inline constexpr auto range_mode       = std::array<choice_name, 2>{{{"auto", 0}, {"user", 1}}};
 inline constexpr auto shadow_placement =
     std::array<choice_name, 3>{{{"auto", 0}, {"device", 1}, {"host", 2}}};
-inline constexpr auto snapshot_scope = std::array<choice_name, 2>{{{"reachable", 0}, {"all", 1}}};
+inline constexpr auto snapshot_scope =
+    std::array<choice_name, 3>{{{"predicted", 0}, {"all", 1}, {"reachable", 0, true}}};
+inline constexpr auto verify_scope =
+    std::array<choice_name, 3>{{{"all", 0}, {"reachable", 1}, {"off", 2}}};
 } // namespace names
 
 // The registry, one setting a line; docs/api.md lists the same variables in the same order.
@@ -245,7 +255,9 @@ inline constexpr auto host_shutdown_timeout_ms    = number("ROCPROFILER_HOST_SHU
 inline constexpr auto host_counter_slots          = number("ROCPROFILER_HOST_COUNTER_SLOTS", 4, {1, 64, "slots"}, "counter slots per pass of the host device");
 inline constexpr auto replay_drain_timeout_ms     = number("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS", 30000, {0, max_scaled, "ms"}, "how long kernel replay waits for an agent to drain before it declines");
 inline constexpr auto replay_host_budget_mb       = number_or_computed("ROCPROFILER_REPLAY_HOST_BUDGET_MB", "half of the memory available when a snapshot is taken", {0, max_scaled, "MiB"}, "host memory that replay snapshots of the host device may use");
-inline constexpr auto replay_host_snapshot        = choice("ROCPROFILER_REPLAY_HOST_SNAPSHOT", names::snapshot_scope, snapshot_scope::reachable, "which host-device allocations a replay snapshot covers: the reachable ones or all");
+inline constexpr auto replay_snapshot             = choice("ROCPROFILER_REPLAY_SNAPSHOT", names::snapshot_scope, snapshot_scope::predicted, "what a replay snapshot covers: the memory the kernel is predicted to write (verified), or every tracked allocation");
+inline constexpr auto replay_verify               = choice("ROCPROFILER_REPLAY_VERIFY", names::verify_scope, verify_scope::all, "which memory outside a predicted snapshot is hashed to prove no pass wrote there: all tracked memory, the regions the kernel's pointers reach, or none");
+inline constexpr auto replay_predict_window_mb    = number("ROCPROFILER_REPLAY_PREDICT_WINDOW_MB", 256, {1, max_scaled, "MiB"}, "a kernel seen for the first time is predicted to write the whole region a pointer argument points into when it is at most this large, else this much from the pointer on");
 inline constexpr auto cuda_agents                 = flag_or_unset("ROCPROFILER_CUDA_AGENTS", "only when the process has loaded the driver", "`1`: list CUDA devices even in a process that has not loaded the driver; `0`: never");
 inline constexpr auto cupti_library               = text("ROCPROFILER_CUPTI_LIBRARY", "found by name", "path of libcupti, when it is not found by name");
 inline constexpr auto cuda_cupti                  = flag("ROCPROFILER_CUDA_CUPTI", true, "`0`: no CUPTI; kernel timestamps come from CUDA events");
@@ -275,7 +287,9 @@ inline constexpr auto all = std::to_array<const setting*>({&tool_libraries.def,
                                                            &host_counter_slots.def,
                                                            &replay_drain_timeout_ms.def,
                                                            &replay_host_budget_mb.def,
-                                                           &replay_host_snapshot.def,
+                                                           &replay_snapshot.def,
+                                                           &replay_verify.def,
+                                                           &replay_predict_window_mb.def,
                                                            &cuda_agents.def,
                                                            &cupti_library.def,
                                                            &cuda_cupti.def,

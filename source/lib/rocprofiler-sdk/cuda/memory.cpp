@@ -46,19 +46,66 @@ launch_memory::drain(uint64_t timeout_ns)
     return true;
 }
 
+std::vector<dispatch::memory_range>
+launch_memory::tracked(bool& tracking)
+{
+    tracking = tracking_enabled();
+    auto out = std::vector<dispatch::memory_range>{};
+    if(!tracking) return out;
+    for(const auto& r : device_ranges(m_device))
+        out.push_back({r.start, r.bytes});
+    return out;
+}
+
 std::optional<dispatch::decline_reason>
-launch_memory::snapshot(const dispatch::kernel_arguments& args)
+launch_memory::check_arguments(const dispatch::kernel_arguments& args)
+{
+    return cuda::check_arguments(args);
+}
+
+bool
+launch_memory::read(uint64_t address, void* out, size_t bytes)
+{
+    auto        scope  = internal_call_scope{};
+    const auto* drv    = driver();
+    auto        stream = private_stream(m_ctx);
+    return stream != nullptr &&
+           drv->cuMemcpyDtoHAsync_v2(out, static_cast<CUdeviceptr>(address), bytes, stream) ==
+               CUDA_SUCCESS &&
+           drv->cuStreamSynchronize(stream) == CUDA_SUCCESS;
+}
+
+bool
+launch_memory::compare(uint64_t, std::vector<dispatch::range_change>& out)
+{
+    out.clear();
+    return false; // not implemented yet on CUDA
+}
+
+bool
+launch_memory::hash(const std::vector<dispatch::memory_range>&,
+                    uint64_t,
+                    std::vector<uint64_t>& out)
+{
+    out.clear();
+    return false; // not implemented yet on CUDA
+}
+
+std::optional<dispatch::decline_reason>
+launch_memory::snapshot(const std::vector<dispatch::memory_range>& ranges)
 {
     drop();
     const auto started = common::timestamp_ns();
-    if(!tracking_enabled()) return dispatch::decline_reason::untracked_memory;
     // A context with an error (a kernel faulted earlier) can copy nothing; the dispatch runs once
     // and the application sees the error from its launch.
     if(m_drain_result != CUDA_SUCCESS) return dispatch::decline_reason::snapshot_failed;
-    if(auto reason = check_arguments(args)) return reason;
 
     auto scope  = internal_call_scope{};
-    auto layout = layout_shadows(device_ranges(m_device));
+    auto wanted = std::vector<address_range>{};
+    wanted.reserve(ranges.size());
+    for(const auto& r : ranges)
+        wanted.push_back({r.start, static_cast<size_t>(r.bytes)});
+    auto layout = layout_shadows(wanted);
     m_shadows   = std::move(layout.shadows);
     if(m_shadows.empty())
     {

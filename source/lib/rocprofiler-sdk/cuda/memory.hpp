@@ -50,11 +50,19 @@ public:
         m_stream_known = true;
     }
 
-    bool drain(uint64_t timeout_ns) override;
-    // The arguments are checked for memory the snapshot cannot restore (untracked_memory).
+    bool                                drain(uint64_t timeout_ns) override;
+    std::vector<dispatch::memory_range> tracked(bool& tracking) override;
+    // Memory the snapshot cannot restore (host-pinned) makes the launch unreplayable.
     std::optional<dispatch::decline_reason>
-         snapshot(const dispatch::kernel_arguments& args) override;
+         check_arguments(const dispatch::kernel_arguments& args) override;
+    bool read(uint64_t address, void* out, size_t bytes) override;
+    std::optional<dispatch::decline_reason>
+         snapshot(const std::vector<dispatch::memory_range>& ranges) override;
     bool restore() override;
+    bool compare(uint64_t piece_bytes, std::vector<dispatch::range_change>& out) override;
+    bool hash(const std::vector<dispatch::memory_range>& ranges,
+              uint64_t                                   piece_bytes,
+              std::vector<uint64_t>&                     out) override;
     void release() override;
 
     // Where the last snapshot went ("device", "host").

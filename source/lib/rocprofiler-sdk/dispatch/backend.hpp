@@ -137,8 +137,30 @@ public:
     virtual memory_backend* memory() { return nullptr; }
 };
 
-// Device memory of one agent, as kernel replay needs it. Called on the submitting thread while the
-// replaying dispatch holds the agent's isolation lock exclusively.
+// A range of device memory: [start, start + bytes).
+struct memory_range
+{
+    uint64_t start = 0;
+    uint64_t bytes = 0;
+
+    uint64_t end() const { return start + bytes; }
+};
+
+// How one snapshot range differs from its copy now: the changed bytes lie in [first, last)
+// (absolute addresses; first == last when nothing changed), and how many bytes differ.
+struct range_change
+{
+    uint64_t first         = 0;
+    uint64_t last          = 0;
+    uint64_t changed_bytes = 0;
+};
+
+// Device memory of one agent, as kernel replay needs it: primitives only. What a snapshot covers,
+// what is verified and what is learned is the replay engine's policy (kernel_replay/write_set.hpp);
+// a backend copies, compares and hashes the ranges it is given. Called on the submitting thread
+// while the replaying dispatch holds the agent's isolation lock exclusively. Every operation is
+// ordered after the executions and copies issued before it (a backend that queues them, as CUDA
+// does on the launch stream, waits where an operation returns results).
 class memory_backend
 {
 public:
@@ -147,14 +169,46 @@ public:
     // Waits until no earlier work of the agent is queued or running. False on timeout.
     virtual bool drain(uint64_t timeout_ns) = 0;
 
-    // Copies aside the tracked allocations of the agent that the kernel may touch (every tracked
-    // allocation when the backend cannot tell; the host device: those reachable from the kernel
-    // arguments). On failure returns the decline reason (footprint_budget, snapshot_failed,
-    // untracked_memory) and keeps nothing.
-    virtual std::optional<decline_reason> snapshot(const kernel_arguments& arguments) = 0;
+    // The memory that a kernel of the agent may write and that the SDK can restore, one range per
+    // tracked allocation (device memory of the agent, memory every agent shares such as managed
+    // memory, writable module globals; the contiguously mapped part of one virtual reservation
+    // counts as one allocation), sorted by address and disjoint. The engine never lets a
+    // prediction cross from one range into another. Nothing when tracking is off (then `tracking`
+    // is false).
+    virtual std::vector<memory_range> tracked(bool& tracking) = 0;
 
-    // Copies the snapshot back. False on failure (fatal to the replay).
+    // Why the kernel arguments make the launch unreplayable (untracked_memory: they point into
+    // memory that cannot be restored, such as host-pinned memory on CUDA), or nothing.
+    virtual std::optional<decline_reason> check_arguments(const kernel_arguments&)
+    {
+        return std::nullopt;
+    }
+
+    // Copies `bytes` bytes of tracked memory at `address` into `out` (host memory), for the
+    // engine's scan of pointers stored in device memory. False on failure.
+    virtual bool read(uint64_t address, void* out, size_t bytes) = 0;
+
+    // Copies `ranges` (sorted, disjoint, inside tracked memory) aside. On failure returns the
+    // decline reason (footprint_budget: no room in device or host shadow memory; snapshot_failed)
+    // and keeps nothing. Replaces an earlier snapshot.
+    virtual std::optional<decline_reason> snapshot(const std::vector<memory_range>& ranges) = 0;
+
+    // Copies the snapshot back (ranges freed during the window are skipped). False on failure
+    // (fatal to the replay).
     virtual bool restore() = 0;
+
+    // How the snapshot's memory differs from its copy now: each range of the snapshot, in order,
+    // is cut into pieces of `piece_bytes` (the last one of a range may be shorter), and `out`
+    // receives one range_change per piece. False on failure.
+    virtual bool compare(uint64_t piece_bytes, std::vector<range_change>& out) = 0;
+
+    // Hashes `ranges` (sorted, disjoint, inside tracked memory) in pieces: each range is cut into
+    // pieces of `piece_bytes` (the last one of a range may be shorter) and `out` receives one
+    // 64-bit content hash per piece, range by range. Equal contents hash equal; a change of any
+    // byte changes the hash but with a probability of about 2^-64. False on failure.
+    virtual bool hash(const std::vector<memory_range>& ranges,
+                      uint64_t                         piece_bytes,
+                      std::vector<uint64_t>&           out) = 0;
 
     // Frees the snapshot.
     virtual void release() = 0;

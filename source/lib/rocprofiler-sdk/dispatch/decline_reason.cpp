@@ -20,6 +20,8 @@ constexpr auto names = std::array<std::string_view, static_cast<size_t>(decline_
     "untracked_memory",
     "pass_failed",
     "restore_failed",
+    "write_outside_snapshot",
+    "verification_failed",
     "tool_exception",
 };
 } // namespace

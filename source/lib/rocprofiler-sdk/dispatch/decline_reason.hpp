@@ -29,6 +29,12 @@ enum class decline_reason : uint8_t
     // A replay that ended early (the dispatch was replayed; the application sees that pass).
     pass_failed,
     restore_failed,
+    // A pass changed memory outside the snapshot (kernel_replay/write_set.hpp): the replay ends
+    // after that pass, whose results the application then has; the kernel's prediction widens.
+    write_outside_snapshot,
+    // The memory outside the snapshot could not be hashed or compared; the replay ends (after the
+    // pass that ran) or, before pass 0, is declined.
+    verification_failed,
     // Tool code of the replay domain threw: before any pass (CONFIG, replay_pass_count) the
     // dispatch is declined; during the loop (PASS, replay_continue) the replay ends early.
     tool_exception,

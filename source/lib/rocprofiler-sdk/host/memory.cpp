@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -46,13 +47,6 @@ snapshot_budget()
     return static_cast<size_t>(pages) * static_cast<size_t>(page_size) / 2;
 }
 
-bool
-snapshot_everything()
-{
-    return common::env::get(common::env::settings::replay_host_snapshot) ==
-           common::env::snapshot_scope::all;
-}
-
 // The live allocation that contains `address`, if any.
 std::optional<std::pair<uintptr_t, size_t>>
 containing(const std::map<uintptr_t, size_t>& live, uintptr_t address)
@@ -64,32 +58,58 @@ containing(const std::map<uintptr_t, size_t>& live, uintptr_t address)
     return std::nullopt;
 }
 
-// Allocations reachable from the argument bytes through 8-byte-aligned pointer-sized words.
-std::vector<std::pair<uintptr_t, size_t>>
-reachable(const std::map<uintptr_t, size_t>& live, const void* args, size_t args_size)
+// A 64-bit content hash of `bytes` bytes: the sum over 8-byte words of a mix of the word and its
+// index (tail bytes zero-padded), plus a mix of the length. Equal bytes hash equal; a change of any
+// word changes one term of the sum.
+uint64_t
+mix(uint64_t x)
 {
-    auto chosen  = std::map<uintptr_t, size_t>{};
-    auto pending = std::vector<std::pair<uintptr_t, size_t>>{};
-    auto scan    = [&](const std::byte* bytes, size_t size)
-    {
-        for(size_t offset = 0; offset + sizeof(uintptr_t) <= size; offset += sizeof(uintptr_t))
-        {
-            auto word = uintptr_t{0};
-            std::memcpy(&word, bytes + offset, sizeof(word));
-            if(auto found = containing(live, word); found && chosen.emplace(*found).second)
-                pending.push_back(*found);
-        }
-    };
-    scan(static_cast<const std::byte*>(args), args_size);
-    while(!pending.empty())
-    {
-        auto [start, bytes] = pending.back();
-        pending.pop_back();
-        scan(reinterpret_cast<const std::byte*>(start), bytes);
-    }
-    return {chosen.begin(), chosen.end()};
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
 }
 
+uint64_t
+content_hash(const std::byte* data, uint64_t bytes)
+{
+    auto       h     = mix(bytes);
+    const auto words = bytes / 8;
+    for(uint64_t i = 0; i < words; ++i)
+    {
+        auto word = uint64_t{0};
+        std::memcpy(&word, data + i * 8, 8);
+        h += mix(word ^ (i * 0x9e3779b97f4a7c15ULL));
+    }
+    if(const auto tail = bytes % 8; tail != 0)
+    {
+        auto word = uint64_t{0};
+        std::memcpy(&word, data + words * 8, tail);
+        h += mix(word ^ (words * 0x9e3779b97f4a7c15ULL));
+    }
+    return h;
+}
+
+// Whether [address, address + bytes) lies inside tracked allocations (adjacent ones count as one).
+bool
+inside_tracked(const std::map<uintptr_t, size_t>& live, uint64_t address, uint64_t bytes)
+{
+    auto       at  = address;
+    const auto end = address + bytes;
+    while(at < end)
+    {
+        auto found = containing(live, at);
+        if(!found) return false;
+        at = found->first + found->second;
+    }
+    return true;
+}
+
+// The memory backend of the host device: copies, compares and hashes what the replay engine asks
+// for (kernel_replay/write_set.hpp decides what). Other threads may keep using memory outside the
+// snapshot during a window: it is never written back.
 class host_memory_backend final : public dispatch::memory_backend
 {
 public:
@@ -100,40 +120,50 @@ public:
 
     bool drain(uint64_t timeout_ns) override { return m_device.drain(timeout_ns); }
 
-    // What the snapshot covers: by default the tracked allocations a kernel can reach, that is
-    // those that a pointer-sized, 8-byte-aligned word of its arguments points into, and,
-    // transitively, those that such a word inside an already reached allocation points into
-    // (conservatively, as a garbage collector scans: a word that merely looks like a pointer
-    // only makes the snapshot larger). Allocations the kernel cannot reach are not copied and,
-    // above all, never written back, so other threads may keep using them during the window.
-    // ROCPROFILER_REPLAY_HOST_SNAPSHOT=all snapshots every tracked allocation instead (for
-    // kernels that reach device memory through something other than their arguments).
-    std::optional<dispatch::decline_reason>
-    snapshot(const dispatch::kernel_arguments& args) override
+    std::vector<dispatch::memory_range> tracked(bool& tracking) override
     {
-        release();
         auto& trk  = get_tracker();
         auto  lock = std::lock_guard{trk.mutex};
-        if(!trk.enabled) return dispatch::decline_reason::untracked_memory;
+        tracking   = trk.enabled;
+        auto out   = std::vector<dispatch::memory_range>{};
+        out.reserve(trk.live.size());
+        for(const auto& [start, bytes] : trk.live)
+            out.push_back({start, bytes});
+        return out;
+    }
 
-        auto chosen = std::vector<std::pair<uintptr_t, size_t>>{};
-        if(args.data == nullptr || snapshot_everything())
-            chosen.assign(trk.live.begin(), trk.live.end());
-        else
-            chosen = reachable(trk.live, args.data, args.size);
+    bool read(uint64_t address, void* out, size_t bytes) override
+    {
+        auto& trk  = get_tracker();
+        auto  lock = std::lock_guard{trk.mutex};
+        if(!inside_tracked(trk.live, address, bytes)) return false;
+        std::memcpy(out, reinterpret_cast<const void*>(address), bytes);
+        return true;
+    }
 
-        auto total = size_t{0};
-        for(const auto& [start, bytes] : chosen)
-            total += bytes;
+    std::optional<dispatch::decline_reason>
+    snapshot(const std::vector<dispatch::memory_range>& ranges) override
+    {
+        release();
+        auto total = uint64_t{0};
+        for(const auto& r : ranges)
+            total += r.bytes;
         if(total > snapshot_budget()) return dispatch::decline_reason::footprint_budget;
+        auto& trk  = get_tracker();
+        auto  lock = std::lock_guard{trk.mutex};
         try
         {
-            m_shadows.reserve(chosen.size());
-            for(const auto& [start, bytes] : chosen)
+            m_shadows.reserve(ranges.size());
+            for(const auto& r : ranges)
             {
-                auto copy = std::make_unique<std::byte[]>(bytes);
-                std::memcpy(copy.get(), reinterpret_cast<const void*>(start), bytes);
-                m_shadows.push_back(shadow{start, bytes, std::move(copy)});
+                if(!inside_tracked(trk.live, r.start, r.bytes))
+                {
+                    m_shadows.clear();
+                    return dispatch::decline_reason::snapshot_failed;
+                }
+                auto copy = std::make_unique<std::byte[]>(r.bytes);
+                std::memcpy(copy.get(), reinterpret_cast<const void*>(r.start), r.bytes);
+                m_shadows.push_back(shadow{r, std::move(copy)});
             }
         }
         catch(const std::bad_alloc&)
@@ -141,11 +171,8 @@ public:
             m_shadows.clear();
             return dispatch::decline_reason::snapshot_failed;
         }
-        m_last_bytes = total;
         return std::nullopt;
     }
-
-    size_t last_snapshot_bytes() const { return m_last_bytes; }
 
     bool restore() override
     {
@@ -153,10 +180,61 @@ public:
         auto  lock = std::lock_guard{trk.mutex};
         for(const auto& entry : m_shadows)
         {
-            // An allocation freed during the window is not written back.
-            auto itr = trk.live.find(entry.start);
-            if(itr == trk.live.end() || itr->second != entry.bytes) continue;
-            std::memcpy(reinterpret_cast<void*>(entry.start), entry.data.get(), entry.bytes);
+            // Memory freed during the window is not written back.
+            if(!inside_tracked(trk.live, entry.range.start, entry.range.bytes)) continue;
+            std::memcpy(
+                reinterpret_cast<void*>(entry.range.start), entry.data.get(), entry.range.bytes);
+        }
+        return true;
+    }
+
+    bool compare(uint64_t piece_bytes, std::vector<dispatch::range_change>& out) override
+    {
+        out.clear();
+        if(piece_bytes == 0) return false;
+        auto& trk  = get_tracker();
+        auto  lock = std::lock_guard{trk.mutex};
+        for(const auto& entry : m_shadows)
+        {
+            const bool  live = inside_tracked(trk.live, entry.range.start, entry.range.bytes);
+            const auto* now  = reinterpret_cast<const std::byte*>(entry.range.start);
+            for(uint64_t at = 0; at < entry.range.bytes; at += piece_bytes)
+            {
+                const auto size   = std::min(piece_bytes, entry.range.bytes - at);
+                auto       change = dispatch::range_change{};
+                for(uint64_t i = 0; live && i < size; ++i)
+                {
+                    if(now[at + i] == entry.data[at + i]) continue;
+                    const auto address = entry.range.start + at + i;
+                    if(change.changed_bytes == 0) change.first = address;
+                    change.last = address + 1;
+                    ++change.changed_bytes;
+                }
+                out.push_back(change);
+            }
+        }
+        return true;
+    }
+
+    bool hash(const std::vector<dispatch::memory_range>& ranges,
+              uint64_t                                   piece_bytes,
+              std::vector<uint64_t>&                     out) override
+    {
+        out.clear();
+        if(piece_bytes == 0) return false;
+        auto& trk  = get_tracker();
+        auto  lock = std::lock_guard{trk.mutex};
+        for(const auto& r : ranges)
+        {
+            // Memory freed during the window hashes as 0: it no longer holds what it held.
+            const bool live = inside_tracked(trk.live, r.start, r.bytes);
+            for(uint64_t at = 0; at < r.bytes; at += piece_bytes)
+            {
+                const auto size = std::min(piece_bytes, r.bytes - at);
+                out.push_back(
+                    live ? content_hash(reinterpret_cast<const std::byte*>(r.start + at), size)
+                         : 0);
+            }
         }
         return true;
     }
@@ -166,14 +244,12 @@ public:
 private:
     struct shadow
     {
-        uintptr_t                    start = 0;
-        size_t                       bytes = 0;
+        dispatch::memory_range       range = {};
         std::unique_ptr<std::byte[]> data  = {};
     };
 
     device&             m_device;
-    std::vector<shadow> m_shadows    = {};
-    size_t              m_last_bytes = 0;
+    std::vector<shadow> m_shadows = {};
 };
 } // namespace
 

@@ -1,6 +1,7 @@
 #include "kernel_replay/engine.hpp"
 
 #include "common/environment.hpp"
+#include "common/guard.hpp"
 #include "common/logging.hpp"
 #include "common/static_object.hpp"
 #include "context/context.hpp"
@@ -9,6 +10,9 @@
 #include "kernel_replay/local_context.hpp"
 #include "kernel_replay/plan.hpp"
 #include "kernel_replay/replay_callbacks.hpp"
+#include "kernel_replay/write_set.hpp"
+
+#include <rocprofiler-sdk/experimental/kernel_replay_outcome.h>
 
 #include <algorithm>
 #include <atomic>
@@ -138,18 +142,90 @@ enum class outcome
     declined,
 };
 
+// What the memory of one window cost and found: the figures of the diagnostics and the outcome.
+struct window_stats
+{
+    uint64_t snapshot_bytes = 0;
+    uint64_t verified_bytes = 0;
+    uint64_t written_bytes  = 0;
+    uint64_t failed_pass    = 0;
+    bool     learned        = false;        // the snapshot came from what earlier dispatches wrote
+    std::vector<memory_range> outside = {}; // where a pass wrote outside the snapshot
+};
+
 std::string
 diagnostic_line(const dispatch::logical_dispatch& dispatch,
                 uint64_t                          executions,
                 outcome                           result,
-                decline_reason                    reason)
+                decline_reason                    reason,
+                const window_stats*               stats = nullptr)
 {
     auto out = std::ostringstream{};
     out << "[kernel-replay] dispatch_id=" << dispatch.info.dispatch_id
         << " kernel=" << dispatch.kernel_name << " passes=" << executions
         << " outcome=" << (result == outcome::replayed ? "replayed" : "declined")
         << " reason=" << dispatch::name(reason);
+    if(stats != nullptr)
+        out << " snapshot_bytes=" << stats->snapshot_bytes
+            << " verified_bytes=" << stats->verified_bytes
+            << " written_bytes=" << stats->written_bytes
+            << " prediction=" << (stats->learned ? "learned" : "first_sight");
     return out.str();
+}
+
+// --- the outcome callback (experimental/kernel_replay_outcome.h) --------------------------------
+
+struct outcome_sink
+{
+    std::mutex                             mutex    = {};
+    rocprofiler_kernel_replay_outcome_cb_t callback = nullptr;
+    void*                                  data     = nullptr;
+};
+
+outcome_sink&
+get_outcome_sink()
+{
+    return common::static_object<outcome_sink, common::reset_order::replay>::get();
+}
+
+void
+notify_outcome(const dispatch::logical_dispatch&        dispatch,
+               rocprofiler_kernel_replay_outcome_kind_t kind,
+               decline_reason                           reason,
+               uint64_t                                 passes_run,
+               uint64_t                                 passes_planned,
+               const window_stats&                      stats)
+{
+    auto& sink = get_outcome_sink();
+    auto  cb   = rocprofiler_kernel_replay_outcome_cb_t{nullptr};
+    auto* data = static_cast<void*>(nullptr);
+    {
+        auto lock = std::lock_guard{sink.mutex};
+        cb        = sink.callback;
+        data      = sink.data;
+    }
+    if(cb == nullptr) return;
+    static const auto reason_names = []
+    {
+        auto names = std::vector<std::string>{};
+        for(size_t i = 0; i < static_cast<size_t>(decline_reason::last); ++i)
+            names.emplace_back(dispatch::name(static_cast<decline_reason>(i)));
+        return names;
+    }();
+    auto record           = rocprofiler_kernel_replay_outcome_t{};
+    record.size           = sizeof(record);
+    record.dispatch_id    = dispatch.info.dispatch_id;
+    record.agent_id       = dispatch.info.agent_id;
+    record.kernel_id      = dispatch.info.kernel_id;
+    record.kind           = kind;
+    record.reason         = reason_names.at(static_cast<size_t>(reason)).c_str();
+    record.passes_run     = passes_run;
+    record.passes_planned = passes_planned;
+    record.snapshot_bytes = stats.snapshot_bytes;
+    record.written_bytes  = stats.written_bytes;
+    record.verified_bytes = stats.verified_bytes;
+    record.failed_pass    = stats.failed_pass;
+    common::guarded("the kernel replay outcome callback", [&] { cb(&record, data); });
 }
 
 // A candidate that ran once. `passes` is how often the kernel executed: 1.
@@ -174,12 +250,41 @@ report_decline(const dispatch::logical_dispatch& dispatch, decline_reason reason
                            line);
 }
 
+// A candidate whose replay was declined: the line, and its outcome.
 void
-report_replay(const dispatch::logical_dispatch& dispatch, uint64_t passes, decline_reason failure)
+decline_candidate(const dispatch::logical_dispatch& dispatch,
+                  decline_reason                    reason,
+                  uint64_t                          planned,
+                  const window_stats&               stats = {})
+{
+    report_decline(dispatch, reason);
+    notify_outcome(dispatch, ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED, reason, 1, planned, stats);
+}
+
+// Where a pass wrote outside the snapshot, for the report: the first few pieces.
+std::string
+describe_outside(const window_stats& stats)
+{
+    auto out   = std::ostringstream{};
+    auto bytes = uint64_t{0};
+    for(const auto& r : stats.outside)
+        bytes += r.bytes;
+    out << "pass " << stats.failed_pass << " changed memory outside the snapshot (" << bytes
+        << " bytes in " << stats.outside.size() << " range"
+        << (stats.outside.size() == 1 ? "" : "s") << ", from 0x" << std::hex
+        << (stats.outside.empty() ? 0 : stats.outside.front().start) << std::dec << ")";
+    return out.str();
+}
+
+void
+report_replay(const dispatch::logical_dispatch& dispatch,
+              uint64_t                          passes,
+              decline_reason                    failure,
+              const window_stats&               stats)
 {
     if(failure == decline_reason::none)
     {
-        ROCP_LOG(debug) << diagnostic_line(dispatch, passes, outcome::replayed, failure);
+        ROCP_LOG(debug) << diagnostic_line(dispatch, passes, outcome::replayed, failure, &stats);
         return;
     }
     // A tool that throws usually throws on every dispatch: its exception is reported once (by the
@@ -192,7 +297,22 @@ report_replay(const dispatch::logical_dispatch& dispatch, uint64_t passes, decli
                                    "the application sees its results)");
         return;
     }
-    ROCP_LOG(error) << diagnostic_line(dispatch, passes, outcome::replayed, failure)
+    if(failure == decline_reason::write_outside_snapshot)
+    {
+        // Pass 0 missing the prediction is how the engine learns (once per kernel); a later pass
+        // writing where pass 0 did not is a kernel that does not repeat itself: an error.
+        const auto line = diagnostic_line(dispatch, passes, outcome::replayed, failure, &stats) +
+                          " (kernel " + dispatch.kernel_name + ": " + describe_outside(stats) +
+                          "; replay ended after this pass and the application's memory holds "
+                          "exactly that pass's results; the kernel's prediction now covers them)";
+        if(stats.failed_pass == 0)
+            common::log::warn_once(std::string{"kernel-replay-outside:"} + dispatch.kernel_name,
+                                   line);
+        else
+            ROCP_LOG(error) << line;
+        return;
+    }
+    ROCP_LOG(error) << diagnostic_line(dispatch, passes, outcome::replayed, failure, &stats)
                     << " (replay ended after this pass; the application sees its results)";
 }
 
@@ -216,29 +336,107 @@ run_once(const dispatch::logical_dispatch&          dispatch,
     dispatch::run_execution_async(dispatch, backend);
 }
 
-// Drain, then snapshot. Returns the decline reason on failure (nothing is kept then).
-std::optional<decline_reason>
-prepare_memory(const dispatch::logical_dispatch& dispatch, dispatch::launch_backend& backend)
+// The memory side of one window: the prediction, the snapshot of it and the hashes of what lies
+// outside it (kernel_replay/write_set.hpp).
+struct window_memory
 {
-    auto* memory = backend.memory();
-    if(memory == nullptr) return decline_reason::snapshot_failed;
-    if(!memory->drain(drain_timeout_ns())) return decline_reason::agent_drain_stuck;
-    return memory->snapshot(dispatch.arguments);
+    dispatch::memory_backend* backend   = nullptr;
+    shape_key                 key       = {};
+    write_set_settings        settings  = {};
+    prediction                predicted = {};
+    std::vector<uint64_t>     baseline  = {}; // hashes of predicted.verify before pass 0
+    window_stats              stats     = {};
+};
+
+// Drain, predict, snapshot, hash what lies outside the snapshot. Returns the decline reason on
+// failure (nothing is kept then).
+std::optional<decline_reason>
+prepare_memory(const dispatch::logical_dispatch& dispatch,
+               dispatch::launch_backend&         backend,
+               window_memory&                    wm)
+{
+    wm.backend = backend.memory();
+    if(wm.backend == nullptr) return decline_reason::snapshot_failed;
+    auto& memory = *wm.backend;
+    if(!memory.drain(drain_timeout_ns())) return decline_reason::agent_drain_stuck;
+    auto tracking = false;
+    auto tracked  = memory.tracked(tracking);
+    if(!tracking) return decline_reason::untracked_memory;
+    if(auto reason = memory.check_arguments(dispatch.arguments)) return reason;
+
+    wm.key       = shape_key{dispatch.info.kernel_id,
+                       rocprofiler_dim3_t{dispatch.info.grid_size.x,
+                                          dispatch.info.grid_size.y,
+                                          dispatch.info.grid_size.z},
+                       dispatch.info.workgroup_size};
+    wm.settings  = current_settings();
+    wm.predicted = predict(
+        wm.key,
+        dispatch.arguments,
+        tracked,
+        [&memory](uint64_t address, void* out, size_t bytes)
+        { return memory.read(address, out, bytes); },
+        wm.settings);
+    wm.stats.snapshot_bytes = wm.predicted.snapshot_bytes();
+    wm.stats.verified_bytes = wm.predicted.verify_bytes();
+    wm.stats.learned        = wm.predicted.learned;
+    if(auto reason = memory.snapshot(wm.predicted.snapshot)) return reason;
+    if(!wm.predicted.verify.empty() &&
+       !memory.hash(wm.predicted.verify, wm.settings.piece_bytes, wm.baseline))
+    {
+        memory.release();
+        return decline_reason::verification_failed;
+    }
+    return std::nullopt;
+}
+
+// After pass 0: what it changed inside the snapshot, learned for the next dispatch of the shape.
+void
+learn_from_first_pass(window_memory& wm)
+{
+    if(wm.settings.snapshot == snapshot_scope::all || wm.predicted.snapshot.empty()) return;
+    auto changes = std::vector<dispatch::range_change>{};
+    if(!wm.backend->compare(wm.settings.compare_piece_bytes, changes))
+    {
+        ROCP_LOG(warning) << "[kernel-replay] comparing the snapshot with its copy failed; the "
+                             "kernel's write set is not learned from this dispatch";
+        return;
+    }
+    wm.stats.written_bytes = learn_written(wm.key, wm.predicted, changes);
+}
+
+// After a pass that another pass follows: whether it changed memory outside the snapshot.
+decline_reason
+verify_pass(window_memory& wm, uint64_t pass)
+{
+    if(wm.predicted.verify.empty()) return decline_reason::none;
+    auto after = std::vector<uint64_t>{};
+    if(!wm.backend->hash(wm.predicted.verify, wm.settings.piece_bytes, after))
+        return decline_reason::verification_failed;
+    auto outside = changed_pieces(wm.predicted.verify, wm.settings.piece_bytes, wm.baseline, after);
+    if(outside.empty()) return decline_reason::none;
+    learn_outside(wm.key, wm.predicted, outside);
+    wm.stats.failed_pass = pass;
+    wm.stats.outside     = std::move(outside);
+    return decline_reason::write_outside_snapshot;
 }
 
 struct loop_outcome
 {
     uint64_t                   passes  = 0;                    // passes executed
     dispatch::execution_result last    = {};                   // of the last executed pass
-    decline_reason             failure = decline_reason::none; // pass_failed, restore_failed
+    decline_reason             failure = decline_reason::none; // pass_failed, restore_failed, ...
 };
 
 // The pass loop, on the submitting thread, with the memory snapshot taken. Every pass starts from
 // the snapshot; the last executed pass is never followed by a restore.
 loop_outcome
-run_passes(replay_sequence& seq, const plan& loop, dispatch::launch_backend& backend)
+run_passes(replay_sequence&          seq,
+           const plan&               loop,
+           dispatch::launch_backend& backend,
+           window_memory&            wm)
 {
-    auto& memory   = *backend.memory();
+    auto& memory   = *wm.backend;
     auto  contexts = local_context_scope{};
     auto  out      = loop_outcome{};
     // Backends may measure counters over several passes and deliver them later; they are told
@@ -257,6 +455,7 @@ run_passes(replay_sequence& seq, const plan& loop, dispatch::launch_backend& bac
             out.failure = decline_reason::pass_failed;
             break;
         }
+        if(pass == 0) learn_from_first_pass(wm);
         // A PASS callback or replay_continue that threw ends the loop after the pass that ran.
         const auto more = seq.tool_exception == nullptr && should_continue_replay(seq, loop, pass);
         if(seq.tool_exception != nullptr)
@@ -265,6 +464,12 @@ run_passes(replay_sequence& seq, const plan& loop, dispatch::launch_backend& bac
             break;
         }
         if(!more) break;
+        // A pass that wrote outside the snapshot cannot be undone: it is the application's run.
+        if(auto failure = verify_pass(wm, pass); failure != decline_reason::none)
+        {
+            out.failure = failure;
+            break;
+        }
         if(!memory.restore())
         {
             out.failure = decline_reason::restore_failed;
@@ -286,28 +491,40 @@ run_window(const dispatch::logical_dispatch&          dispatch,
     execute_config_phase_exit(seq);
 
     // A CONFIG callback or replay_pass_count that threw: the dispatch runs once, not replayed.
-    const auto count = seq.tool_exception == nullptr ? request_pass_count(seq) : std::nullopt;
-    const auto loop  = make_plan(count, seq.continue_cb != nullptr);
+    const auto count   = seq.tool_exception == nullptr ? request_pass_count(seq) : std::nullopt;
+    const auto loop    = make_plan(count, seq.continue_cb != nullptr);
+    const auto planned = count.value_or(1);
     if(seq.tool_exception != nullptr || !loop.replays())
     {
-        report_decline(
-            dispatch, seq.tool_exception != nullptr ? decline_reason::tool_exception : loop.reason);
+        decline_candidate(dispatch,
+                          seq.tool_exception != nullptr ? decline_reason::tool_exception
+                                                        : loop.reason,
+                          planned);
         run_once(dispatch, backend);
         return;
     }
 
     auto lock = exclusive_agent_lock{dispatch.info.agent_id};
-    if(auto reason = prepare_memory(dispatch, *backend))
+    auto wm   = window_memory{};
+    if(auto reason = prepare_memory(dispatch, *backend, wm))
     {
-        report_decline(dispatch, *reason);
+        decline_candidate(dispatch, *reason, planned, wm.stats);
         run_once(dispatch, backend);
         return;
     }
 
-    const auto result = run_passes(seq, loop, *backend);
-    backend->memory()->release();
+    const auto result = run_passes(seq, loop, *backend, wm);
+    wm.backend->release();
+    report_replay(dispatch, result.passes, result.failure, wm.stats);
+    notify_outcome(dispatch,
+                   result.failure == decline_reason::none
+                       ? ROCPROFILER_KERNEL_REPLAY_OUTCOME_REPLAYED
+                       : ROCPROFILER_KERNEL_REPLAY_OUTCOME_ENDED_EARLY,
+                   result.failure,
+                   result.passes,
+                   loop.total_passes,
+                   wm.stats);
     backend->signal_application(result.last);
-    report_replay(dispatch, result.passes, result.failure);
 }
 } // namespace
 
@@ -399,6 +616,15 @@ try_replay(const dispatch::logical_dispatch&          dispatch,
     }
     run_window(dispatch, backend, *ctx);
     return true;
+}
+
+void
+set_outcome_callback(rocprofiler_kernel_replay_outcome_cb_t callback, void* data)
+{
+    auto& sink    = get_outcome_sink();
+    auto  lock    = std::lock_guard{sink.mutex};
+    sink.callback = callback;
+    sink.data     = data;
 }
 
 ordinary_dispatch_guard::ordinary_dispatch_guard(rocprofiler_agent_id_t          agent,

@@ -7,6 +7,7 @@
 
 #include "dispatch/dispatch.hpp"
 
+#include <rocprofiler-sdk/experimental/kernel_replay_outcome.h>
 #include <rocprofiler-sdk/fwd.h>
 
 #include <functional>
@@ -42,6 +43,10 @@ bool try_replay(const dispatch::logical_dispatch&          dispatch,
 // never be replayed and is not traced (a launch into a CUDA stream capture): one diagnostic line,
 // as for a declined dispatch (dispatch_id=0). Only while replay is configured; any thread.
 void report_excluded_launch(std::string_view kernel_name, dispatch::decline_reason reason);
+
+// rocprofiler_set_kernel_replay_outcome_callback: the callback every candidate's outcome goes to
+// (NULL: none). Thread-safe.
+void set_outcome_callback(rocprofiler_kernel_replay_outcome_cb_t callback, void* data);
 
 // Holds the agent's isolation lock shared for an ordinary dispatch's submit, only while replay is
 // configured; otherwise does nothing. Re-entrant dispatches never take it: those the calling

@@ -210,8 +210,8 @@ TEST(environment, accepted_values_name_the_range_and_the_choices)
 {
     EXPECT_EQ(env::accepted_values(env::settings::host_counter_slots.def),
               "an integer from 1 to 64 (slots)");
-    EXPECT_EQ(env::accepted_values(env::settings::replay_host_snapshot.def),
-              "one of reachable, all");
+    EXPECT_EQ(env::accepted_values(env::settings::replay_snapshot.def), "one of predicted, all");
+    EXPECT_EQ(env::accepted_values(env::settings::replay_verify.def), "one of all, reachable, off");
     EXPECT_EQ(env::accepted_values(env::settings::log_level.def),
               "one of error, warning, info, debug, trace");
     EXPECT_EQ(env::accepted_values(env::settings::cuda_timing_stats.def),

@@ -22,6 +22,7 @@
 #include "agent/agent.hpp"
 #include "common/logging.hpp"
 #include "dispatch/dispatch.hpp"
+#include "fake_memory.hpp"
 #include "host/backend.hpp"
 #include "sdk_test.hpp"
 
@@ -280,11 +281,12 @@ struct seen_request
     uint64_t              end        = 0;
 };
 
-class fake_memory final : public dispatch::memory_backend
+class fake_memory final : public replay_test::memoryless_backend
 {
 public:
-    bool                                    drain(uint64_t) override { return true; }
-    std::optional<dispatch::decline_reason> snapshot(const dispatch::kernel_arguments&) override
+    bool drain(uint64_t) override { return true; }
+    std::optional<dispatch::decline_reason>
+    snapshot(const std::vector<dispatch::memory_range>&) override
     {
         return std::nullopt;
     }

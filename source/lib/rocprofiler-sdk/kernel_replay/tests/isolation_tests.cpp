@@ -1,6 +1,7 @@
 // Isolation (REPLAY_RULES): re-entrant dispatches, the isolation lock, the bounded drain, a failed
 // restore, and per-agent windows. The last two use a scripted backend that stands in for a
 // device through the backend-neutral dispatch pipeline.
+#include "fake_memory.hpp"
 #include "harness.hpp"
 
 #include "common/logging.hpp"
@@ -194,7 +195,7 @@ struct script
     std::function<void()> on_execute = {};
 };
 
-class scripted_memory final : public rocprofiler::dispatch::memory_backend
+class scripted_memory final : public replay_test::memoryless_backend
 {
 public:
     explicit scripted_memory(script& s)
@@ -203,7 +204,7 @@ public:
     }
     bool drain(uint64_t) override { return true; }
     std::optional<rocprofiler::dispatch::decline_reason>
-    snapshot(const rocprofiler::dispatch::kernel_arguments&) override
+    snapshot(const std::vector<rocprofiler::dispatch::memory_range>&) override
     {
         ++m_script.snapshots;
         return std::nullopt;

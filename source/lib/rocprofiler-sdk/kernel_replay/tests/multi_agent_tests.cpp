@@ -23,6 +23,7 @@
 // is taken (REPLAY_RULES steps 4-5), so a CONFIG-enter..last-PASS-exit span of one dispatch can
 // contain another dispatch's passes on the same agent; the tests count those spans but only the
 // locked window is required to be exclusive.
+#include "fake_memory.hpp"
 #include "harness.hpp"
 
 #include "dispatch/dispatch.hpp"
@@ -155,7 +156,7 @@ std::atomic<int> g_max_live_snapshots = 0;
 
 class fake_agent;
 
-class fake_memory final : public rocprofiler::dispatch::memory_backend
+class fake_memory final : public replay_test::memoryless_backend
 {
 public:
     explicit fake_memory(fake_agent& agent)
@@ -164,7 +165,7 @@ public:
     }
     bool drain(uint64_t timeout_ns) override;
     std::optional<rocprofiler::dispatch::decline_reason>
-         snapshot(const rocprofiler::dispatch::kernel_arguments&) override;
+         snapshot(const std::vector<rocprofiler::dispatch::memory_range>&) override;
     bool restore() override;
     void release() override;
 
@@ -296,7 +297,7 @@ fake_memory::drain(uint64_t timeout_ns)
 }
 
 std::optional<rocprofiler::dispatch::decline_reason>
-fake_memory::snapshot(const rocprofiler::dispatch::kernel_arguments&)
+fake_memory::snapshot(const std::vector<rocprofiler::dispatch::memory_range>&)
 {
     if(auto* rec = this_thread_launch) rec->snap_agent = m_agent.handle();
     auto  lock = std::lock_guard{m_agent.m_mutex};

@@ -1,0 +1,136 @@
+// What a replay snapshot covers and what is verified around it: kernel replay's write-set policy.
+// Backend-neutral; a memory backend (dispatch/backend.hpp) only copies, compares and hashes the
+// ranges this policy picks.
+//
+// The snapshot S holds the memory the kernel is predicted to write, not every tracked allocation:
+//   - an anchor is an argument word (an 8-byte window at any byte offset of the argument block, so
+//     that pointers in packed structs count) whose value lies in, or within `anchor_slack` bytes
+//     of, a tracked region (one tracked allocation), and, one level deep, an 8-byte-aligned
+//     word in the first `scan_bytes` bytes after an argument anchor (pointer arrays in device
+//     memory, as grouped GEMM passes them);
+//   - a launch shape (kernel, grid, workgroup) seen before predicts, for each argument anchor, the
+//     byte extent relative to the pointer that its earlier dispatches changed, within the anchor's
+//     region (none: the argument is read, not written), plus the absolute ranges the kernel
+//     changed outside every anchor (learned once two dispatches changed them);
+//   - otherwise (first sight) an anchor predicts its whole region when the region is at most
+//     `window_bytes`, else the `window_bytes` from the pointer on (and `anchor_slack` before it).
+// The verification set V is the tracked memory outside S (`verify_scope::all`), or only the
+// anchors' regions outside S (`verify_scope::reachable`), or nothing (`verify_scope::off`). V is
+// hashed in pieces before pass 0 and after every pass that another pass follows; a changed piece
+// means that pass wrote memory the snapshot cannot restore: the replay ends after it (the
+// application has exactly that pass's results) and the kernel learns the piece. After pass 0 the
+// snapshot is compared with its copy, which gives the exact bytes written and the extents learned.
+//
+// Thread-safe: the learned profiles are process-wide, behind one lock.
+#pragma once
+
+#include "dispatch/backend.hpp"
+#include "dispatch/dispatch.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace rocprofiler::kernel_replay
+{
+using dispatch::memory_range;
+
+enum class snapshot_scope
+{
+    predicted, // the predicted write set, verified (the default)
+    all,       // every tracked range; nothing to verify
+};
+
+enum class verify_scope
+{
+    all,       // every tracked range outside the snapshot (the default)
+    reachable, // the regions the kernel's anchors point into, outside the snapshot
+    off,       // nothing: a write outside the snapshot goes unnoticed
+};
+
+struct write_set_settings
+{
+    snapshot_scope snapshot     = snapshot_scope::predicted;
+    verify_scope   verify       = verify_scope::all;
+    uint64_t       window_bytes = 256ULL << 20; // ROCPROFILER_REPLAY_PREDICT_WINDOW_MB
+    uint64_t       piece_bytes  = 1ULL << 20;   // hash pieces of V
+    uint64_t       compare_piece_bytes = 64ULL << 10; // compare pieces of S
+    uint64_t       scan_bytes          = 4096;        // read after each argument anchor
+    uint64_t       anchor_slack        = 256;
+};
+
+// The settings from the environment (ROCPROFILER_REPLAY_SNAPSHOT, ROCPROFILER_REPLAY_VERIFY,
+// ROCPROFILER_REPLAY_PREDICT_WINDOW_MB), read per call.
+write_set_settings current_settings();
+
+// A pointer the kernel receives.
+struct anchor
+{
+    uint64_t     value    = 0;  // the pointer
+    int64_t      offset   = -1; // its byte offset in the argument block; -1: found in memory
+    memory_range region   = {}; // the tracked allocation it points into or near
+};
+
+// The launch shape predictions are learned for.
+struct shape_key
+{
+    uint64_t           kernel_id = 0;
+    rocprofiler_dim3_t grid      = {};
+    rocprofiler_dim3_t block     = {};
+};
+
+struct prediction
+{
+    std::vector<memory_range> snapshot = {}; // S: sorted, disjoint, inside tracked memory
+    std::vector<memory_range> verify   = {}; // V: sorted, disjoint, disjoint from S
+    std::vector<anchor>       anchors  = {};
+    std::vector<memory_range> regions  = {}; // the tracked allocations
+    bool                      learned  = false; // S came from a learned profile of the shape
+    uint64_t snapshot_bytes() const;
+    uint64_t verify_bytes() const;
+};
+
+// Reads `bytes` bytes of tracked memory at `address` into `out` (memory_backend::read).
+using read_fn = std::function<bool(uint64_t address, void* out, size_t bytes)>;
+
+// The prediction for one dispatch. `tracked` is memory_backend::tracked() (sorted, disjoint).
+prediction predict(const shape_key&                  key,
+                   const dispatch::kernel_arguments& arguments,
+                   const std::vector<memory_range>&  tracked,
+                   const read_fn&                    read,
+                   const write_set_settings&         settings);
+
+// The pieces of `ranges` (cut at `piece_bytes`) whose hashes differ, merged where adjacent.
+std::vector<memory_range> changed_pieces(const std::vector<memory_range>& ranges,
+                                         uint64_t                         piece_bytes,
+                                         const std::vector<uint64_t>&     before,
+                                         const std::vector<uint64_t>&     after);
+
+// After pass 0: what the snapshot comparison found (one range_change per compare piece of S).
+// Records the extents the shape's anchors changed, and returns the bytes that changed.
+uint64_t learn_written(const shape_key&                           key,
+                       const prediction&                          predicted,
+                       const std::vector<dispatch::range_change>& changes);
+
+// A pass changed `outside` (pieces of V): the shape's prediction widens to cover them.
+void learn_outside(const shape_key&                 key,
+                   const prediction&                predicted,
+                   const std::vector<memory_range>& outside);
+
+// Forgets every learned profile (tests).
+void forget_learned();
+
+// --- range arithmetic (exposed for tests) --------------------------------------------------------
+
+// Sorts and merges overlapping or adjacent ranges; drops empty ones.
+std::vector<memory_range> normalize(std::vector<memory_range> ranges);
+// `ranges` ∩ `within` (both normalized).
+std::vector<memory_range> intersect(const std::vector<memory_range>& ranges,
+                                    const std::vector<memory_range>& within);
+// `ranges` − `minus` (both normalized).
+std::vector<memory_range> subtract(const std::vector<memory_range>& ranges,
+                                   const std::vector<memory_range>& minus);
+// Number of pieces `ranges` cut into at `piece_bytes`.
+uint64_t piece_count(const std::vector<memory_range>& ranges, uint64_t piece_bytes);
+} // namespace rocprofiler::kernel_replay
