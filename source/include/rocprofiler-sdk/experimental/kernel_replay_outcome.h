@@ -55,8 +55,9 @@ typedef struct rocprofiler_kernel_replay_outcome_t
     uint64_t    passes_planned; ///< What `replay_pass_count` returned (0: indefinite)
     /** Bytes of device memory the snapshot copied aside (0 when declined). */
     uint64_t snapshot_bytes;
-    /** Bytes the application's pass (pass 0) changed inside the snapshot, as found by comparing it
-     * with its copy; writes of unchanged values are not counted. */
+    /** Bytes pass 0 wrote inside the snapshot, as found by comparing it with its copy: per 64 KiB
+     * piece, the span from the first to the last changed byte, in 16-byte granules (writes that
+     * leave a value unchanged are not seen). 0 when the snapshot holds every tracked allocation. */
     uint64_t written_bytes;
     /** Bytes outside the snapshot hashed before and after passes to prove that no pass wrote
      * there (0 when verification is off). */
@@ -71,8 +72,7 @@ typedef struct rocprofiler_kernel_replay_outcome_t
  * @param [in] data The pointer given to @ref rocprofiler_set_kernel_replay_outcome_callback.
  */
 typedef void (*rocprofiler_kernel_replay_outcome_cb_t)(
-    const rocprofiler_kernel_replay_outcome_t* outcome,
-    void*                                      data);
+    const rocprofiler_kernel_replay_outcome_t* outcome, void* data);
 
 /**
  * @brief Sets the process's outcome callback (one per process; a later call replaces it, NULL

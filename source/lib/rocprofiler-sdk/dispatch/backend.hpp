@@ -144,6 +144,7 @@ struct memory_range
     uint64_t bytes = 0;
 
     uint64_t end() const { return start + bytes; }
+    bool     operator==(const memory_range&) const = default;
 };
 
 // How one snapshot range differs from its copy now: the changed bytes lie in [first, last)

@@ -23,9 +23,9 @@ struct extent
 // What the dispatches of one launch shape changed.
 struct shape_profile
 {
-    std::map<int64_t, extent> written = {}; // by argument offset; absent: not written
-    bool indirect_written = false;          // through pointers found in device memory
-    bool refine           = false;          // widened by hash pieces: the next compare replaces
+    std::map<int64_t, extent> written          = {};    // by argument offset; absent: not written
+    bool                      indirect_written = false; // through pointers found in device memory
+    bool                      refine = false; // widened by hash pieces: the next compare replaces
 };
 
 // What a kernel changed that no anchor accounts for (pointers kept in host memory, ...).
@@ -38,17 +38,18 @@ struct kernel_profile
     std::vector<memory_range> pending = {};
 };
 
-using shape_tuple = std::tuple<uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>;
+using shape_tuple =
+    std::tuple<uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>;
 
-constexpr size_t max_shapes            = 1U << 16; // then new shapes stay first-sight
-constexpr size_t max_absolute_per_kernel = 256;
-constexpr uint64_t learn_granule         = 16; // bytes: learned extents are whole granules
+constexpr size_t   max_shapes              = 1U << 16; // then new shapes stay first-sight
+constexpr size_t   max_absolute_per_kernel = 256;
+constexpr uint64_t learn_granule           = 16; // bytes: learned extents are whole granules
 
 struct learned_state
 {
-    std::mutex                                mutex   = {};
-    std::map<shape_tuple, shape_profile>      shapes  = {};
-    std::map<uint64_t, kernel_profile>        kernels = {};
+    std::mutex                           mutex   = {};
+    std::map<shape_tuple, shape_profile> shapes  = {};
+    std::map<uint64_t, kernel_profile>   kernels = {};
 };
 
 learned_state&
@@ -60,7 +61,8 @@ learned()
 shape_tuple
 to_tuple(const shape_key& key)
 {
-    return {key.kernel_id, key.grid.x, key.grid.y, key.grid.z, key.block.x, key.block.y, key.block.z};
+    return {
+        key.kernel_id, key.grid.x, key.grid.y, key.grid.z, key.block.x, key.block.y, key.block.z};
 }
 
 // The region (of `regions`, sorted, disjoint) that contains `value` or lies within `slack` of it.
@@ -110,17 +112,15 @@ scan_words(const std::byte*                 bytes,
         auto word = uint64_t{0};
         std::memcpy(&word, bytes + offset, sizeof(word));
         if(word < low || word >= high) continue;
-        for_regions_near(regions,
-                         word,
-                         slack,
-                         [&](const memory_range& r)
-                         {
-                             out.push_back(anchor{word,
-                                                  base_offset < 0 ? -1
-                                                                  : base_offset +
-                                                                        static_cast<int64_t>(offset),
-                                                  r});
-                         });
+        for_regions_near(
+            regions,
+            word,
+            slack,
+            [&](const memory_range& r)
+            {
+                out.push_back(anchor{
+                    word, base_offset < 0 ? -1 : base_offset + static_cast<int64_t>(offset), r});
+            });
     }
 }
 
@@ -128,8 +128,8 @@ memory_range
 first_sight(const anchor& a, const write_set_settings& settings)
 {
     if(a.region.bytes <= settings.window_bytes) return a.region;
-    const auto from = std::max(a.region.start,
-                               a.value > settings.anchor_slack ? a.value - settings.anchor_slack : 0);
+    const auto from = std::max(
+        a.region.start, a.value > settings.anchor_slack ? a.value - settings.anchor_slack : 0);
     const auto to = std::min(a.region.end(), std::max(a.value, from) + settings.window_bytes);
     return to > from ? memory_range{from, to - from} : memory_range{};
 }
@@ -203,10 +203,11 @@ attribute(const std::vector<anchor>& anchors,
             shape.indirect_written = true;
         else
         {
-            const auto lo    = static_cast<int64_t>(first) - static_cast<int64_t>(a->value);
-            const auto hi    = static_cast<int64_t>(cut) - static_cast<int64_t>(a->value);
-            auto       itr   = shape.written.find(a->offset);
-            const bool known = itr != shape.written.end() && !(shape.refine && !replaced[a->offset]);
+            const auto lo  = static_cast<int64_t>(first) - static_cast<int64_t>(a->value);
+            const auto hi  = static_cast<int64_t>(cut) - static_cast<int64_t>(a->value);
+            auto       itr = shape.written.find(a->offset);
+            const bool known =
+                itr != shape.written.end() && !(shape.refine && !replaced[a->offset]);
             widen(shape.written[a->offset], lo, hi, known);
             replaced[a->offset] = true;
         }
@@ -258,11 +259,18 @@ current_settings()
                         : snapshot_scope::predicted;
     switch(env::get(env::settings::replay_verify))
     {
-        case env::verify_scope::all: out.verify = verify_scope::all; break;
-        case env::verify_scope::reachable: out.verify = verify_scope::reachable; break;
-        case env::verify_scope::off: out.verify = verify_scope::off; break;
+    case env::verify_scope::all:
+        out.verify = verify_scope::all;
+        break;
+    case env::verify_scope::reachable:
+        out.verify = verify_scope::reachable;
+        break;
+    case env::verify_scope::off:
+        out.verify = verify_scope::off;
+        break;
     }
-    out.window_bytes = std::max<uint64_t>(env::get(env::settings::replay_predict_window_mb), 1) << 20;
+    out.window_bytes = std::max<uint64_t>(env::get(env::settings::replay_predict_window_mb), 1)
+                       << 20;
     return out;
 }
 
@@ -371,9 +379,9 @@ predict(const shape_key&                  key,
     if(args != nullptr)
         scan_words(args, arguments.size, 1, 0, out.regions, settings.anchor_slack, out.anchors);
 
-    auto lock    = std::unique_lock{learned().mutex};
-    auto shape   = learned().shapes.find(to_tuple(key));
-    const bool seen = shape != learned().shapes.end();
+    auto       lock        = std::unique_lock{learned().mutex};
+    auto       shape       = learned().shapes.find(to_tuple(key));
+    const bool seen        = shape != learned().shapes.end();
     const bool scan_memory = !seen || shape->second.indirect_written;
     const auto absolute    = learned().kernels.count(key.kernel_id) != 0
                                  ? learned().kernels[key.kernel_id].absolute
@@ -394,7 +402,12 @@ predict(const shape_key&                  key,
             if(limit <= from + sizeof(uint64_t)) continue;
             buffer.resize(limit - from);
             if(!read(from, buffer.data(), buffer.size())) continue;
-            scan_words(buffer.data(), buffer.size(), 8, -1, out.regions, settings.anchor_slack,
+            scan_words(buffer.data(),
+                       buffer.size(),
+                       8,
+                       -1,
+                       out.regions,
+                       settings.anchor_slack,
                        out.anchors);
         }
     }
@@ -420,16 +433,19 @@ predict(const shape_key&                  key,
 
     switch(settings.verify)
     {
-        case verify_scope::all: out.verify = subtract(out.regions, out.snapshot); break;
-        case verify_scope::reachable:
-        {
-            auto reached = std::vector<memory_range>{};
-            for(const auto& a : out.anchors)
-                reached.push_back(a.region);
-            out.verify = subtract(normalize(std::move(reached)), out.snapshot);
-            break;
-        }
-        case verify_scope::off: break;
+    case verify_scope::all:
+        out.verify = subtract(out.regions, out.snapshot);
+        break;
+    case verify_scope::reachable:
+    {
+        auto reached = std::vector<memory_range>{};
+        for(const auto& a : out.anchors)
+            reached.push_back(a.region);
+        out.verify = subtract(normalize(std::move(reached)), out.snapshot);
+        break;
+    }
+    case verify_scope::off:
+        break;
     }
     return out;
 }
@@ -463,16 +479,13 @@ learn_written(const shape_key&                           key,
               const prediction&                          predicted,
               const std::vector<dispatch::range_change>& changes)
 {
-    auto total = uint64_t{0};
-    for(const auto& c : changes)
-        total += c.changed_bytes;
-
+    auto  total = uint64_t{0};
     auto  lock  = std::lock_guard{learned().mutex};
     auto& state = learned();
     auto  itr   = state.shapes.find(to_tuple(key));
     if(itr == state.shapes.end())
     {
-        if(state.shapes.size() >= max_shapes) return total;
+        if(state.shapes.size() >= max_shapes) return 0;
         itr = state.shapes.emplace(to_tuple(key), shape_profile{}).first;
     }
     auto& kernel   = state.kernels[key.kernel_id];
@@ -489,6 +502,7 @@ learn_written(const shape_key&                           key,
             first = std::max(first, r->start);
             last  = std::min(last, r->end());
         }
+        total += last - first;
         attribute(predicted.anchors, first, last, itr->second, kernel, replaced);
     }
     itr->second.refine = false;

@@ -51,12 +51,12 @@ enum class verify_scope
 
 struct write_set_settings
 {
-    snapshot_scope snapshot     = snapshot_scope::predicted;
-    verify_scope   verify       = verify_scope::all;
-    uint64_t       window_bytes = 256ULL << 20; // ROCPROFILER_REPLAY_PREDICT_WINDOW_MB
-    uint64_t       piece_bytes  = 1ULL << 20;   // hash pieces of V
-    uint64_t       compare_piece_bytes = 64ULL << 10; // compare pieces of S
-    uint64_t       scan_bytes          = 4096;        // read after each argument anchor
+    snapshot_scope snapshot            = snapshot_scope::predicted;
+    verify_scope   verify              = verify_scope::all;
+    uint64_t       window_bytes        = 256ULL << 20; // ROCPROFILER_REPLAY_PREDICT_WINDOW_MB
+    uint64_t       piece_bytes         = 1ULL << 20;   // hash pieces of V
+    uint64_t       compare_piece_bytes = 64ULL << 10;  // compare pieces of S
+    uint64_t       scan_bytes          = 4096;         // read after each argument anchor
     uint64_t       anchor_slack        = 256;
 };
 
@@ -67,9 +67,9 @@ write_set_settings current_settings();
 // A pointer the kernel receives.
 struct anchor
 {
-    uint64_t     value    = 0;  // the pointer
-    int64_t      offset   = -1; // its byte offset in the argument block; -1: found in memory
-    memory_range region   = {}; // the tracked allocation it points into or near
+    uint64_t     value  = 0;  // the pointer
+    int64_t      offset = -1; // its byte offset in the argument block; -1: found in memory
+    memory_range region = {}; // the tracked allocation it points into or near
 };
 
 // The launch shape predictions are learned for.
@@ -85,10 +85,10 @@ struct prediction
     std::vector<memory_range> snapshot = {}; // S: sorted, disjoint, inside tracked memory
     std::vector<memory_range> verify   = {}; // V: sorted, disjoint, disjoint from S
     std::vector<anchor>       anchors  = {};
-    std::vector<memory_range> regions  = {}; // the tracked allocations
+    std::vector<memory_range> regions  = {};    // the tracked allocations
     bool                      learned  = false; // S came from a learned profile of the shape
-    uint64_t snapshot_bytes() const;
-    uint64_t verify_bytes() const;
+    uint64_t                  snapshot_bytes() const;
+    uint64_t                  verify_bytes() const;
 };
 
 // Reads `bytes` bytes of tracked memory at `address` into `out` (memory_backend::read).
@@ -108,7 +108,8 @@ std::vector<memory_range> changed_pieces(const std::vector<memory_range>& ranges
                                          const std::vector<uint64_t>&     after);
 
 // After pass 0: what the snapshot comparison found (one range_change per compare piece of S).
-// Records the extents the shape's anchors changed, and returns the bytes that changed.
+// Records the extents the shape's anchors changed, and returns the bytes written: per piece, the
+// span from its first to its last changed byte, in whole 16-byte granules.
 uint64_t learn_written(const shape_key&                           key,
                        const prediction&                          predicted,
                        const std::vector<dispatch::range_change>& changes);

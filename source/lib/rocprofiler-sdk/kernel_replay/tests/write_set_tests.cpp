@@ -1,0 +1,201 @@
+// The write-set policy (kernel_replay/write_set.hpp) on synthetic memory: range arithmetic,
+// anchors, first-sight and learned predictions, verification sets, and learning from what a pass
+// changed. No device: `tracked` is a list of made-up allocations and `read` serves their bytes.
+#include "kernel_replay/write_set.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+#include <vector>
+
+namespace
+{
+using rocprofiler::dispatch::kernel_arguments;
+using rocprofiler::dispatch::range_change;
+namespace kr = rocprofiler::kernel_replay;
+using kr::memory_range;
+
+class write_set : public ::testing::Test
+{
+protected:
+    void SetUp() override { kr::forget_learned(); }
+    void TearDown() override { kr::forget_learned(); }
+
+    kr::prediction predict(const std::vector<uint64_t>& words, const kr::shape_key& key = {7, {1, 1, 1}, {64, 1, 1}})
+    {
+        m_args.resize(words.size() * 8);
+        std::memcpy(m_args.data(), words.data(), m_args.size());
+        return kr::predict(key,
+                           kernel_arguments{m_args.data(), m_args.size()},
+                           m_tracked,
+                           [this](uint64_t address, void* out, size_t bytes)
+                           {
+                               std::memset(out, 0, bytes);
+                               auto itr = m_memory.find(address);
+                               if(itr == m_memory.end()) return true;
+                               std::memcpy(out, &itr->second, std::min(bytes, sizeof(uint64_t)));
+                               return true;
+                           },
+                           m_settings);
+    }
+
+    std::vector<memory_range>    m_tracked  = {{0x10000, 0x1000}, {0x20000, 0x1000}, {0x40000, 0x100000}};
+    std::map<uint64_t, uint64_t> m_memory   = {}; // 8-byte words that `read` returns
+    kr::write_set_settings       m_settings = {};
+    std::vector<std::byte>       m_args     = {};
+};
+} // namespace
+
+TEST(write_set_ranges, normalize_intersect_subtract_and_pieces)
+{
+    auto n = kr::normalize({{30, 10}, {10, 10}, {20, 5}, {50, 0}, {15, 2}});
+    ASSERT_EQ(n.size(), 2u);
+    EXPECT_EQ(n[0], (memory_range{10, 15}));
+    EXPECT_EQ(n[1], (memory_range{30, 10}));
+    auto i = kr::intersect(n, {{12, 20}});
+    ASSERT_EQ(i.size(), 2u);
+    EXPECT_EQ(i[0], (memory_range{12, 13}));
+    EXPECT_EQ(i[1], (memory_range{30, 2}));
+    auto s = kr::subtract({{0, 100}}, {{10, 10}, {50, 60}});
+    ASSERT_EQ(s.size(), 2u);
+    EXPECT_EQ(s[0], (memory_range{0, 10}));
+    EXPECT_EQ(s[1], (memory_range{20, 30}));
+    EXPECT_EQ(kr::piece_count({{0, 10}, {100, 1}}, 4), 4u);
+}
+
+TEST(write_set_ranges, changed_pieces_merge_adjacent_pieces_and_keep_ranges_apart)
+{
+    const auto ranges = std::vector<memory_range>{{0, 10}, {100, 8}};
+    // Pieces: [0,4) [4,8) [8,10) [100,104) [104,108)
+    auto changed = kr::changed_pieces(ranges, 4, {1, 2, 3, 4, 5}, {1, 9, 9, 4, 6});
+    ASSERT_EQ(changed.size(), 2u);
+    EXPECT_EQ(changed[0], (memory_range{4, 6}));
+    EXPECT_EQ(changed[1], (memory_range{104, 4}));
+    EXPECT_TRUE(kr::changed_pieces(ranges, 4, {1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}).empty());
+}
+
+TEST_F(write_set, a_first_sight_anchor_predicts_its_whole_allocation_and_verifies_the_rest)
+{
+    auto p = predict({0x10010, 42});
+    ASSERT_EQ(p.snapshot.size(), 1u);
+    EXPECT_EQ(p.snapshot[0], (memory_range{0x10000, 0x1000}));
+    EXPECT_FALSE(p.learned);
+    // Everything else tracked is verified.
+    EXPECT_EQ(p.verify_bytes(), 0x1000u + 0x100000u);
+}
+
+TEST_F(write_set, anchors_near_an_allocation_and_at_odd_offsets_count)
+{
+    // One past the end of the first allocation, and 4 bytes before the second, at byte offset 3.
+    m_args.assign(3, std::byte{0});
+    auto words = std::vector<uint64_t>{0x11000};
+    auto p     = predict(words);
+    EXPECT_EQ(p.snapshot_bytes(), 0x1000u);
+
+    auto raw = std::vector<std::byte>(3 + 8);
+    auto ptr = uint64_t{0x20000 - 4};
+    std::memcpy(raw.data() + 3, &ptr, 8);
+    auto q = kr::predict({1, {}, {}},
+                         kernel_arguments{raw.data(), raw.size()},
+                         m_tracked,
+                         {},
+                         m_settings);
+    ASSERT_EQ(q.snapshot.size(), 1u);
+    EXPECT_EQ(q.snapshot[0], (memory_range{0x20000, 0x1000}));
+}
+
+TEST_F(write_set, a_region_over_the_window_is_predicted_from_the_pointer_on)
+{
+    m_settings.window_bytes = 0x1000;
+    auto p                  = predict({0x50000});
+    ASSERT_EQ(p.snapshot.size(), 1u);
+    EXPECT_EQ(p.snapshot[0].start, 0x50000u - m_settings.anchor_slack);
+    EXPECT_EQ(p.snapshot[0].end(), 0x51000u);
+}
+
+TEST_F(write_set, pointers_in_device_memory_are_followed_one_level)
+{
+    m_memory[0x10000] = 0x20100; // the first allocation holds a pointer into the second
+    auto p            = predict({0x10000});
+    EXPECT_EQ(p.snapshot_bytes(), 0x2000u);
+    ASSERT_EQ(p.anchors.size(), 2u);
+    EXPECT_EQ(p.anchors[1].offset, -1);
+}
+
+TEST_F(write_set, a_learned_shape_snapshots_what_it_wrote_and_not_its_inputs)
+{
+    // Argument 0 points into the first allocation (written), argument 1 into the big one (read).
+    auto p = predict({0x10100, 0x40000});
+    EXPECT_EQ(p.snapshot_bytes(), 0x1000u + 0x100000u);
+    // Pass 0 changed bytes 0x10100..0x10180, in two 64 KiB compare pieces worth of ranges: the
+    // first allocation is one piece, the big one 16; only the first changed.
+    auto changes = std::vector<range_change>(1 + 16);
+    changes[0]   = {0x10100, 0x1017d, 0x7d};
+    EXPECT_EQ(kr::learn_written({7, {1, 1, 1}, {64, 1, 1}}, p, changes), 0x80u); // 16-byte granules
+
+    auto q = predict({0x10200, 0x40000}); // the same shape, new pointers
+    EXPECT_TRUE(q.learned);
+    ASSERT_EQ(q.snapshot.size(), 1u);
+    EXPECT_EQ(q.snapshot[0], (memory_range{0x10200, 0x80}));
+    // A different shape is first sight again.
+    auto r = predict({0x10200, 0x40000}, {7, {2, 1, 1}, {64, 1, 1}});
+    EXPECT_FALSE(r.learned);
+}
+
+TEST_F(write_set, a_learned_extent_never_leaves_the_allocation_its_pointer_is_in)
+{
+    auto p       = predict({0x10000});
+    auto changes = std::vector<range_change>{{0x10000, 0x11000, 0x1000}};
+    kr::learn_written({7, {1, 1, 1}, {64, 1, 1}}, p, changes);
+    // The same extent from a pointer near the allocation's end stops at the end.
+    auto q = predict({0x10800});
+    ASSERT_EQ(q.snapshot.size(), 1u);
+    EXPECT_EQ(q.snapshot[0], (memory_range{0x10800, 0x800}));
+}
+
+TEST_F(write_set, writes_outside_widen_the_anchor_and_the_next_compare_refines_them)
+{
+    const auto key = kr::shape_key{7, {1, 1, 1}, {64, 1, 1}};
+    auto       p   = predict({0x40000});
+    kr::learn_written(key, p, std::vector<range_change>(16, range_change{})); // wrote nothing seen
+    auto q = predict({0x40000});
+    EXPECT_TRUE(q.snapshot.empty());
+    // The next dispatch writes 0x40000..0x40010: a hash piece of the big allocation changed.
+    kr::learn_outside(key, q, {{0x40000, 0x10000}});
+    auto r = predict({0x40000});
+    ASSERT_EQ(r.snapshot.size(), 1u);
+    EXPECT_EQ(r.snapshot[0], (memory_range{0x40000, 0x10000}));
+    // Its compare finds the exact bytes: they replace the piece.
+    auto changes = std::vector<range_change>{{0x40000, 0x40010, 0x10}};
+    kr::learn_written(key, r, changes);
+    auto s = predict({0x40000});
+    ASSERT_EQ(s.snapshot.size(), 1u);
+    EXPECT_EQ(s.snapshot[0], (memory_range{0x40000, 0x10}));
+}
+
+TEST_F(write_set, an_unattributed_write_is_learned_once_two_dispatches_made_it)
+{
+    const auto key = kr::shape_key{7, {1, 1, 1}, {64, 1, 1}};
+    auto       p   = predict({});
+    EXPECT_TRUE(p.snapshot.empty());
+    kr::learn_outside(key, p, {{0x20000, 0x1000}});
+    EXPECT_TRUE(predict({}).snapshot.empty()); // pending: could have been another thread
+    kr::learn_outside(key, p, {{0x20000, 0x1000}});
+    auto q = predict({});
+    ASSERT_EQ(q.snapshot.size(), 1u);
+    EXPECT_EQ(q.snapshot[0], (memory_range{0x20000, 0x1000}));
+}
+
+TEST_F(write_set, verification_scopes_and_snapshot_all)
+{
+    m_settings.verify = kr::verify_scope::reachable;
+    EXPECT_EQ(predict({0x10000}).verify_bytes(), 0u);
+    m_settings.verify = kr::verify_scope::off;
+    EXPECT_EQ(predict({0x20000}).verify_bytes(), 0u);
+    m_settings.verify   = kr::verify_scope::all;
+    m_settings.snapshot = kr::snapshot_scope::all;
+    auto p              = predict({});
+    EXPECT_EQ(p.snapshot_bytes(), 0x1000u + 0x1000u + 0x100000u);
+    EXPECT_EQ(p.verify_bytes(), 0u);
+}
