@@ -53,7 +53,8 @@ typedef struct rocprofiler_kernel_replay_outcome_t
     const char* reason;
     uint64_t    passes_run;     ///< Executions of the kernel: 1 for a declined dispatch
     uint64_t    passes_planned; ///< What `replay_pass_count` returned (0: indefinite)
-    /** Bytes of device memory the snapshot copied aside (0 when declined). */
+    /** Bytes of device memory the snapshot copied aside; for a dispatch declined with
+     * `"footprint_budget"`, the bytes it would have needed; 0 for other declines. */
     uint64_t snapshot_bytes;
     /** Bytes pass 0 wrote inside the snapshot, as found by comparing it with its copy: per 64 KiB
      * piece, the span from the first to the last changed byte, in 16-byte granules (writes that

@@ -1,6 +1,7 @@
 #include "buffer/buffer.hpp"
 
 #include "buffer/callback_thread.hpp"
+#include "common/guard.hpp"
 #include "common/logging.hpp"
 #include "common/static_object.hpp"
 #include "context/context.hpp"
@@ -187,7 +188,17 @@ deliver(instance& buf, std::unique_lock<std::mutex>& lock)
         }
         catch(...)
         {
-            ROCP_LOG(error) << "the callback of buffer " << buf.handle << " threw an exception";
+            // Reported once per buffer; the buffer's context is stopped, as after any tool
+            // callback that threw (dispatch/delivery.hpp), and the records of later flushes are
+            // still delivered to the callback.
+            const auto where = "the tool's callback of buffer " + std::to_string(buf.handle);
+            common::report_current_exception(where.c_str());
+            context::stop(buf.context);
+            common::log::warn_once("buffer-callback-threw:" + std::to_string(buf.handle),
+                                   where + " threw: its context " +
+                                       std::to_string(buf.context.handle) +
+                                       " is stopped and records nothing further (the "
+                                       "application continues)");
         }
         current_frame = frame.previous;
 

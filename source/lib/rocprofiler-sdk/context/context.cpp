@@ -113,6 +113,8 @@ rocprofiler_status_t
 start(context& ctx, bool* newly_started)
 {
     if(ctx.disabled || !ctx.has_any_service()) return ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID;
+    // A tool that restarts a context its throwing callback had stopped gets its records again.
+    ctx.tool_threw.store(false, std::memory_order_release);
     const auto was_active = ctx.active.exchange(true, std::memory_order_acq_rel);
     if(newly_started != nullptr) *newly_started = !was_active;
     return ROCPROFILER_STATUS_SUCCESS;

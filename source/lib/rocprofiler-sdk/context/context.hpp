@@ -108,6 +108,9 @@ struct context
 
     std::atomic<bool> active   = false;
     bool              disabled = false; // its client failed to initialize: it never starts
+    // A tool callback of the context threw (dispatch/delivery.hpp): it was stopped, and work
+    // already in flight delivers nothing further to it either.
+    std::atomic<bool> tool_threw = false;
 
     // A context with no service configured cannot be started (ERROR_CONTEXT_INVALID).
     bool has_any_service() const;

@@ -109,8 +109,14 @@ deliver_participant_counters(const logical_dispatch& dispatch,
     auto data = make_counting_data(dispatch, p, &result);
     if(svc->record_callback != nullptr)
     {
-        svc->record_callback(
-            data, records.data(), records.size(), p.counting_user_data, svc->record_data);
+        call_tool(
+            *p.ctx,
+            "dispatch counting record callback",
+            [&]
+            {
+                svc->record_callback(
+                    data, records.data(), records.size(), p.counting_user_data, svc->record_data);
+            });
         return;
     }
     auto header            = rocprofiler_dispatch_counting_service_record_t{};
@@ -131,9 +137,23 @@ deliver_participant_counters(const logical_dispatch& dispatch,
                         record);
 }
 
+void
+stop_after_exception(context::context& ctx, const char* callback)
+{
+    ctx.tool_threw.store(true, std::memory_order_release);
+    ctx.active.store(false, std::memory_order_release);
+    const auto who = registration::client_label(ctx.client);
+    common::log::warn_once("tool-callback-threw:" + std::to_string(ctx.id) + ":" + callback,
+                           who + ": its " + callback + " threw; its context " +
+                               std::to_string(ctx.id) +
+                               " is stopped and records nothing further (the application "
+                               "continues and its dispatches complete)");
+}
+
 bool
 client_gone(const participant& p)
 {
+    if(p.ctx->tool_threw.load(std::memory_order_acquire)) return true;
     return p.ctx->client != 0 && registration::client_finalized(p.ctx->client);
 }
 
@@ -150,9 +170,16 @@ fire_enqueue(const logical_dispatch&      dispatch,
         auto payload          = rocprofiler_callback_tracing_kernel_dispatch_data_t{};
         payload.size          = sizeof(payload);
         payload.dispatch_info = dispatch.info;
-        cb->callback(make_record(dispatch, p, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE, phase, &payload),
-                     &p.callback_data,
-                     cb->data);
+        call_tool(
+            *p.ctx,
+            "KERNEL_DISPATCH ENQUEUE callback",
+            [&]
+            {
+                cb->callback(
+                    make_record(dispatch, p, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE, phase, &payload),
+                    &p.callback_data,
+                    cb->data);
+            });
     }
 }
 
@@ -174,13 +201,18 @@ deliver_completion(const logical_dispatch&   dispatch,
                 payload.start_timestamp = result.start_ns;
                 payload.end_timestamp   = result.end_ns;
                 payload.dispatch_info   = dispatch.info;
-                cb->callback(make_record(dispatch,
-                                         p,
-                                         ROCPROFILER_KERNEL_DISPATCH_COMPLETE,
-                                         ROCPROFILER_CALLBACK_PHASE_NONE,
-                                         &payload),
-                             &p.callback_data,
-                             cb->data);
+                call_tool(*p.ctx,
+                          "KERNEL_DISPATCH COMPLETE callback",
+                          [&]
+                          {
+                              cb->callback(make_record(dispatch,
+                                                       p,
+                                                       ROCPROFILER_KERNEL_DISPATCH_COMPLETE,
+                                                       ROCPROFILER_CALLBACK_PHASE_NONE,
+                                                       &payload),
+                                           &p.callback_data,
+                                           cb->data);
+                          });
             }
         }
         if(p.buffer_trace)

@@ -64,14 +64,21 @@ external_id_for(context::context& ctx, const logical_dispatch& dispatch)
         svc->kinds.test(ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH)))
     {
         auto value = rocprofiler_user_data_t{.value = 0};
-        if(svc->callback(dispatch.thread_id,
-                         rocprofiler_context_id_t{ctx.id},
-                         ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,
-                         ROCPROFILER_KERNEL_DISPATCH_ENQUEUE,
-                         dispatch.internal_id,
-                         &value,
-                         svc->data) == 0)
-            return value;
+        auto rc    = -1;
+        delivery::call_tool(ctx,
+                            "external correlation id request callback",
+                            [&]
+                            {
+                                rc = svc->callback(
+                                    dispatch.thread_id,
+                                    rocprofiler_context_id_t{ctx.id},
+                                    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,
+                                    ROCPROFILER_KERNEL_DISPATCH_ENQUEUE,
+                                    dispatch.internal_id,
+                                    &value,
+                                    svc->data);
+                            });
+        if(rc == 0) return value;
     }
     return ctx.external_ids.top(dispatch.thread_id);
 }
@@ -102,7 +109,11 @@ choose_counter_config(context::context&                         ctx,
     data.correlation_id.external = p.external;
     data.dispatch_info           = dispatch.info;
     auto chosen                  = rocprofiler_counter_config_id_t{0};
-    svc.dispatch_callback(data, &chosen, &p.counting_user_data, svc.dispatch_data);
+    if(!delivery::call_tool(
+           ctx,
+           "dispatch counting callback",
+           [&] { svc.dispatch_callback(data, &chosen, &p.counting_user_data, svc.dispatch_data); }))
+        return nullptr;
     if(chosen.handle == 0) return nullptr;
     auto cfg = counters::get_config(chosen);
     if(!cfg)
@@ -119,7 +130,6 @@ choose_counter_config(context::context&                         ctx,
                                "agent than the dispatch's; the dispatch is not counted");
         return nullptr;
     }
-    (void)ctx;
     return cfg;
 }
 

@@ -145,11 +145,12 @@ enum class outcome
 // What the memory of one window cost and found: the figures of the diagnostics and the outcome.
 struct window_stats
 {
-    uint64_t snapshot_bytes = 0;
-    uint64_t verified_bytes = 0;
-    uint64_t written_bytes  = 0;
-    uint64_t failed_pass    = 0;
-    bool     learned        = false;        // the snapshot came from what earlier dispatches wrote
+    uint64_t snapshot_bytes  = 0;
+    uint64_t verified_bytes  = 0;
+    uint64_t written_bytes   = 0;
+    uint64_t failed_pass     = 0;
+    bool     learned         = false;       // the snapshot came from what earlier dispatches wrote
+    bool     learned_outside = true;        // the prediction covers the writes outside from now on
     std::vector<memory_range> outside = {}; // where a pass wrote outside the snapshot
 };
 
@@ -304,7 +305,12 @@ report_replay(const dispatch::logical_dispatch& dispatch,
         const auto line = diagnostic_line(dispatch, passes, outcome::replayed, failure, &stats) +
                           " (kernel " + dispatch.kernel_name + ": " + describe_outside(stats) +
                           "; replay ended after this pass and the application's memory holds "
-                          "exactly that pass's results; the kernel's prediction now covers them)";
+                          "exactly that pass's results; " +
+                          (stats.learned_outside
+                               ? std::string{"the kernel's prediction now covers them)"}
+                               : std::string{"no argument points there: the kernel's prediction "
+                                             "covers them once a second dispatch writes them "
+                                             "too)"});
         if(stats.failed_pass == 0)
             common::log::warn_once(std::string{"kernel-replay-outside:"} + dispatch.kernel_name,
                                    line);
@@ -415,9 +421,9 @@ verify_pass(window_memory& wm, uint64_t pass)
         return decline_reason::verification_failed;
     auto outside = changed_pieces(wm.predicted.verify, wm.settings.piece_bytes, wm.baseline, after);
     if(outside.empty()) return decline_reason::none;
-    learn_outside(wm.key, wm.predicted, outside);
-    wm.stats.failed_pass = pass;
-    wm.stats.outside     = std::move(outside);
+    wm.stats.learned_outside = learn_outside(wm.key, wm.predicted, outside);
+    wm.stats.failed_pass     = pass;
+    wm.stats.outside         = std::move(outside);
     return decline_reason::write_outside_snapshot;
 }
 

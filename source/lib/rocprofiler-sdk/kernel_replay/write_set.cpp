@@ -511,7 +511,7 @@ learn_written(const shape_key&                           key,
     return total;
 }
 
-void
+bool
 learn_outside(const shape_key&                 key,
               const prediction&                predicted,
               const std::vector<memory_range>& outside)
@@ -521,11 +521,12 @@ learn_outside(const shape_key&                 key,
     auto  itr   = state.shapes.find(to_tuple(key));
     if(itr == state.shapes.end())
     {
-        if(state.shapes.size() >= max_shapes) return;
+        if(state.shapes.size() >= max_shapes) return false;
         itr = state.shapes.emplace(to_tuple(key), shape_profile{}).first;
     }
-    auto& shape  = itr->second;
-    auto& kernel = state.kernels[key.kernel_id];
+    auto  covered = true;
+    auto& shape   = itr->second;
+    auto& kernel  = state.kernels[key.kernel_id];
     for(const auto& piece : outside)
     {
         const auto* a = owner(predicted.anchors, piece.start);
@@ -537,7 +538,10 @@ learn_outside(const shape_key&                 key,
             if(!intersect({piece}, normalize(kernel.pending)).empty())
                 kernel.absolute.push_back(piece);
             else
+            {
                 kernel.pending.push_back(piece);
+                covered = false;
+            }
             continue;
         }
         const auto lo    = static_cast<int64_t>(piece.start) - static_cast<int64_t>(a->value);
@@ -552,6 +556,7 @@ learn_outside(const shape_key&                 key,
                              kernel.pending.end() -
                                  static_cast<std::ptrdiff_t>(max_absolute_per_kernel));
     trim_absolute(kernel);
+    return covered;
 }
 
 void

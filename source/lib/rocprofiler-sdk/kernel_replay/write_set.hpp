@@ -114,8 +114,10 @@ uint64_t learn_written(const shape_key&                           key,
                        const prediction&                          predicted,
                        const std::vector<dispatch::range_change>& changes);
 
-// A pass changed `outside` (pieces of V): the shape's prediction widens to cover them.
-void learn_outside(const shape_key&                 key,
+// A pass changed `outside` (pieces of V): the shape's prediction widens to cover them. Returns
+// false when some piece is not attributed to an argument and waits for a second dispatch to confirm
+// it.
+bool learn_outside(const shape_key&                 key,
                    const prediction&                predicted,
                    const std::vector<memory_range>& outside);
 

@@ -425,6 +425,15 @@ client_finalized(uint32_t client_handle)
     return false;
 }
 
+std::string
+client_label(uint32_t client_handle)
+{
+    for(auto* entry : get_registry().clients)
+        if(entry->id != nullptr && entry->id->handle == client_handle)
+            return "tool '" + std::string{client_name(*entry)} + "' (" + entry->origin + ")";
+    return "a tool";
+}
+
 rocprofiler_status_t
 configurable_context(rocprofiler_context_id_t id, context::context** ctx)
 {

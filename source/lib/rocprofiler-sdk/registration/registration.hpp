@@ -12,6 +12,7 @@
 #include <rocprofiler-sdk/registration.h>
 
 #include <cstdint>
+#include <string>
 
 namespace rocprofiler::registration
 {
@@ -46,6 +47,10 @@ void finalize_client(uint32_t client_handle);
 
 // True when the client has been finalized (its contexts deliver nothing further).
 bool client_finalized(uint32_t client_handle);
+
+// How messages name a client: "tool '<name>' (<where it came from>)"; "a tool" for handle 0 or an
+// unknown one.
+std::string client_label(uint32_t client_handle);
 
 // The context a configuration call may change: ERROR_CONFIGURATION_LOCKED once configuration is
 // locked, ERROR_CONTEXT_NOT_FOUND for an unknown id, else SUCCESS with *ctx set. The first checks

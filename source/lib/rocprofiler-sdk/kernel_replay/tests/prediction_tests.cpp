@@ -101,12 +101,18 @@ protected:
     }
 
     // Dispatches `fn` over `items` work-items (one workgroup of up to 64) and waits.
-    void run(const char* name, rocprofiler_host_kernel_fn_t fn, const void* args, size_t size,
-             uint32_t items)
+    void run(const char*                  name,
+             rocprofiler_host_kernel_fn_t fn,
+             const void*                  args,
+             size_t                       size,
+             uint32_t                     items)
     {
-        sdk_test::dispatch_and_wait(
-            m_queue,
-            {sdk_test::register_kernel(name, fn), args, size, (items + 63) / 64, items < 64 ? items : 64});
+        sdk_test::dispatch_and_wait(m_queue,
+                                    {sdk_test::register_kernel(name, fn),
+                                     args,
+                                     size,
+                                     (items + 63) / 64,
+                                     items < 64 ? items : 64});
     }
 
     static outcome_copy last()
@@ -190,7 +196,8 @@ void
 increment_packed(const rocprofiler_host_work_item_t* item, void* raw)
 {
     int* data = nullptr;
-    std::memcpy(&data, static_cast<const std::byte*>(raw) + offsetof(packed_args, data), sizeof(data));
+    std::memcpy(
+        &data, static_cast<const std::byte*>(raw) + offsetof(packed_args, data), sizeof(data));
     data[item->global_linear_id] += 1;
 }
 
@@ -336,8 +343,8 @@ struct append_args
 void
 append_id(const rocprofiler_host_work_item_t* item, void* raw)
 {
-    auto* a   = static_cast<append_args*>(raw);
-    auto  pos = std::atomic_ref<uint32_t>{*a->count}.fetch_add(1);
+    auto* a     = static_cast<append_args*>(raw);
+    auto  pos   = std::atomic_ref<uint32_t>{*a->count}.fetch_add(1);
     a->out[pos] = static_cast<uint32_t>(item->global_linear_id) + 100;
 }
 
@@ -376,7 +383,7 @@ TEST_F(prediction, writes_through_a_pointer_array_in_device_memory_are_replayed_
 
 TEST_F(prediction, in_place_updates_are_replayed_as_one_run_and_learned)
 {
-    auto* x = device_alloc<int>(n);
+    auto* x    = device_alloc<int>(n);
     auto  args = inplace_args{x};
     run("inplace", double_plus_one, &args, sizeof(args), n);
     expect_each(x, 1, "x after one dispatch");
@@ -440,7 +447,8 @@ TEST_F(prediction, a_later_pass_that_writes_elsewhere_ends_the_replay_with_an_er
     auto args       = inplace_args{x};
     ::testing::internal::CaptureStderr();
     sdk_test::dispatch_and_wait(
-        m_queue, {sdk_test::register_kernel("alternate", alternate_target), &args, sizeof(args), 1, 1});
+        m_queue,
+        {sdk_test::register_kernel("alternate", alternate_target), &args, sizeof(args), 1, 1});
     const auto err = ::testing::internal::GetCapturedStderr();
     // Pass 0 wrote x (predicted); pass 1 wrote `elsewhere`, which the snapshot does not hold.
     // The replay ends after pass 1: x was restored before it, so memory holds pass 1's run.
@@ -475,7 +483,7 @@ TEST_F(prediction, read_only_inputs_leave_the_snapshot_once_learned)
     auto args = add_args{a, b, c};
     auto add  = [](const rocprofiler_host_work_item_t* item, void* raw)
     {
-        auto* p                       = static_cast<add_args*>(raw);
+        auto* p                      = static_cast<add_args*>(raw);
         p->c[item->global_linear_id] = p->a[item->global_linear_id] + p->b[item->global_linear_id];
     };
     run("add", add, &args, sizeof(args), 4 * n);
@@ -497,8 +505,8 @@ TEST_F(prediction, read_only_inputs_leave_the_snapshot_once_learned)
 TEST_F(prediction, a_region_larger_than_the_window_is_predicted_from_the_pointer_on)
 {
     setenv("ROCPROFILER_REPLAY_PREDICT_WINDOW_MB", "1", 1);
-    constexpr size_t big = (4u << 20) / sizeof(int); // 4 MiB
-    auto*            x   = device_alloc<int>(big);
+    constexpr size_t big  = (4u << 20) / sizeof(int); // 4 MiB
+    auto*            x    = device_alloc<int>(big);
     auto             args = inplace_args{x + 1024};
     run("windowed", double_plus_one, &args, sizeof(args), n);
     auto o = last();
@@ -528,7 +536,7 @@ TEST_F(prediction, reachable_verification_hashes_only_the_allocations_the_kernel
 {
     setenv("ROCPROFILER_REPLAY_VERIFY", "reachable", 1);
     auto* unrelated = device_alloc<int>(1024);
-    (void) unrelated;
+    (void)unrelated;
     auto* x    = device_alloc<int>(n);
     auto  args = inplace_args{x};
     run("reachable_only", double_plus_one, &args, sizeof(args), n);

@@ -22,25 +22,28 @@ protected:
     void SetUp() override { kr::forget_learned(); }
     void TearDown() override { kr::forget_learned(); }
 
-    kr::prediction predict(const std::vector<uint64_t>& words, const kr::shape_key& key = {7, {1, 1, 1}, {64, 1, 1}})
+    kr::prediction predict(const std::vector<uint64_t>& words,
+                           const kr::shape_key&         key = {7, {1, 1, 1}, {64, 1, 1}})
     {
         m_args.resize(words.size() * 8);
         std::memcpy(m_args.data(), words.data(), m_args.size());
-        return kr::predict(key,
-                           kernel_arguments{m_args.data(), m_args.size()},
-                           m_tracked,
-                           [this](uint64_t address, void* out, size_t bytes)
-                           {
-                               std::memset(out, 0, bytes);
-                               auto itr = m_memory.find(address);
-                               if(itr == m_memory.end()) return true;
-                               std::memcpy(out, &itr->second, std::min(bytes, sizeof(uint64_t)));
-                               return true;
-                           },
-                           m_settings);
+        return kr::predict(
+            key,
+            kernel_arguments{m_args.data(), m_args.size()},
+            m_tracked,
+            [this](uint64_t address, void* out, size_t bytes)
+            {
+                std::memset(out, 0, bytes);
+                auto itr = m_memory.find(address);
+                if(itr == m_memory.end()) return true;
+                std::memcpy(out, &itr->second, std::min(bytes, sizeof(uint64_t)));
+                return true;
+            },
+            m_settings);
     }
 
-    std::vector<memory_range>    m_tracked  = {{0x10000, 0x1000}, {0x20000, 0x1000}, {0x40000, 0x100000}};
+    std::vector<memory_range> m_tracked = {
+        {0x10000, 0x1000}, {0x20000, 0x1000}, {0x40000, 0x100000}};
     std::map<uint64_t, uint64_t> m_memory   = {}; // 8-byte words that `read` returns
     kr::write_set_settings       m_settings = {};
     std::vector<std::byte>       m_args     = {};
@@ -96,11 +99,8 @@ TEST_F(write_set, anchors_near_an_allocation_and_at_odd_offsets_count)
     auto raw = std::vector<std::byte>(3 + 8);
     auto ptr = uint64_t{0x20000 - 4};
     std::memcpy(raw.data() + 3, &ptr, 8);
-    auto q = kr::predict({1, {}, {}},
-                         kernel_arguments{raw.data(), raw.size()},
-                         m_tracked,
-                         {},
-                         m_settings);
+    auto q = kr::predict(
+        {1, {}, {}}, kernel_arguments{raw.data(), raw.size()}, m_tracked, {}, m_settings);
     ASSERT_EQ(q.snapshot.size(), 1u);
     EXPECT_EQ(q.snapshot[0], (memory_range{0x20000, 0x1000}));
 }
