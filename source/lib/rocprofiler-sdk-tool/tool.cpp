@@ -7,11 +7,12 @@
 // Kernel names come from CODE_OBJECT tracing (kernel symbol records), through the public API only,
 // so the tool works on any agent; it never includes or calls a device's own API.
 //
-// Threading: the ENQUEUE, replay and counter dispatch callbacks run on the submitting thread; the
-// buffer and counter record callbacks on SDK threads; CODE_OBJECT callbacks on the registering
-// thread, or on the thread that starts the context for symbols registered before. All shared
-// state is behind tool_state::mutex, except the kernel filter (its own lock) and the thread-local
-// replay pass. Every function the SDK calls catches all exceptions (callback_guard.hpp).
+// Threading: the ENQUEUE, replay, replay outcome and counter dispatch callbacks run on the
+// submitting thread; the buffer and counter record callbacks on SDK threads; CODE_OBJECT callbacks
+// on the registering thread, or on the thread that starts the context for symbols registered
+// before. All shared state is behind tool_state::mutex, except the kernel filter (its own lock)
+// and the thread-local replay pass. Every function the SDK calls catches all exceptions
+// (callback_guard.hpp).
 #include "agents.hpp"
 #include "callback_guard.hpp"
 #include "config.hpp"
