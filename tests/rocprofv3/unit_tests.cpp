@@ -434,6 +434,34 @@ TEST(replay_report, missing_groups_are_planned_groups_without_records)
     EXPECT_EQ(summary["missing_groups"], 6u);
 }
 
+TEST(replay_report, a_dispatch_never_offered_for_replay_is_declined_not_offered)
+{
+    namespace tool                           = rocprofiler::tool;
+    auto data                                = replay_results();
+    auto child                               = tool::counter_dispatch{};
+    child.data.dispatch_info.dispatch_id     = 7;
+    child.data.dispatch_info.agent_id.handle = 9;
+    child.data.dispatch_info.kernel_id       = 5;
+    child.replay_pass                        = 0;
+    data.counter_records.push_back(child);
+    auto other_agent                               = child; // an agent of one group: never replayed
+    other_agent.data.dispatch_info.dispatch_id     = 8;
+    other_agent.data.dispatch_info.agent_id.handle = 3;
+    data.replay_groups[3]                          = {{"A"}};
+    data.counter_records.push_back(other_agent);
+
+    tool::add_unoffered_dispatches(data);
+    ASSERT_EQ(data.replay_outcomes.size(), 5u) << "only dispatch 7 is added";
+    const auto& added = data.replay_outcomes.back();
+    EXPECT_EQ(added.dispatch_id, 7u);
+    EXPECT_EQ(added.kind, ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED);
+    EXPECT_EQ(added.reason, "not_offered");
+    EXPECT_EQ(added.passes_planned, 3u);
+    EXPECT_EQ(tool::make_replay_report(data).missing.back(), (std::vector<uint64_t>{1, 2}));
+    tool::add_unoffered_dispatches(data);
+    EXPECT_EQ(data.replay_outcomes.size(), 5u) << "adding twice adds nothing";
+}
+
 TEST(replay_report, a_complete_replay_reports_nothing_missing)
 {
     namespace tool = rocprofiler::tool;

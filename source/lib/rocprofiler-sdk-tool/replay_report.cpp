@@ -56,6 +56,31 @@ outcome_name(rocprofiler_kernel_replay_outcome_kind_t kind)
     return "UNKNOWN";
 }
 
+void
+add_unoffered_dispatches(results& data)
+{
+    auto known = std::set<uint64_t>{};
+    for(const auto& o : data.replay_outcomes)
+        known.insert(o.dispatch_id);
+    for(const auto& rec : data.counter_records)
+    {
+        const auto& info = rec.data.dispatch_info;
+        auto        it   = data.replay_groups.find(info.agent_id.handle);
+        if(it == data.replay_groups.end() || it->second.size() < 2 ||
+           !known.insert(info.dispatch_id).second)
+            continue;
+        auto o           = replay_outcome{};
+        o.dispatch_id    = info.dispatch_id;
+        o.agent          = info.agent_id;
+        o.kernel_id      = info.kernel_id;
+        o.kind           = ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED;
+        o.reason         = std::string{not_offered_reason};
+        o.passes_run     = 1;
+        o.passes_planned = it->second.size(); // what rocprofv3 would have asked for
+        data.replay_outcomes.emplace_back(std::move(o));
+    }
+}
+
 replay_report
 make_replay_report(const results& data)
 {

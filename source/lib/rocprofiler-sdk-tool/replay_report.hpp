@@ -40,6 +40,16 @@ struct replay_report
     uint64_t dispatches_missing_groups = 0; // dispatches with at least one missing group
 };
 
+// The reason rocprofv3 gives a dispatch the SDK never offered for replay (no CONFIG, so no
+// outcome): a launch it never replays (reentrant_dispatch: from a device thread or a replay
+// callback; stream_capture, collective_kernel on CUDA). The SDK's [kernel-replay] log names which.
+inline constexpr std::string_view not_offered_reason = "not_offered";
+
+// Adds a DECLINED outcome with reason not_offered for each dispatch that has counter records on
+// an agent of several groups but no outcome: it ran once, and its other groups are missing just
+// as a declined dispatch's are. Called once, before the outputs are written.
+void add_unoffered_dispatches(results& data);
+
 // Compares each outcome's planned groups (results::replay_groups of its agent) with the
 // replay_pass of the dispatch's counter records.
 replay_report make_replay_report(const results& data);

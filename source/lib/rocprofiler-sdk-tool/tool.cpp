@@ -582,6 +582,7 @@ finalize()
 
     auto lock = std::lock_guard{state->mutex};
     rocprofiler_get_timestamp(&state->data.fini_time);
+    if(state->cfg.kernel_replay) add_unoffered_dispatches(state->data);
     auto errors  = std::vector<std::string>{};
     auto written = write_outputs(state->cfg, state->data, errors);
     for(const auto& e : errors)

@@ -1,7 +1,7 @@
 // Test program for rocprofv3: runs named kernels on two queues of the host reference device.
 //
 //   host_kernels [--marker FILE] [--exit-code N] [--exit-in-flight] [--iterations N]
-//                [--accumulate] [--hidden-write] [--truth FILE] [--long-name N]
+//                [--accumulate] [--hidden-write] [--nested] [--truth FILE] [--long-name N]
 //
 // --marker FILE     creates FILE first thing (tests prove "the application was not run" by its
 //                   absence)
@@ -17,6 +17,9 @@
 //                   arguments, so kernel replay cannot predict that write on first sight (a pass
 //                   writes outside the snapshot); checks that each element was incremented once
 //                   per round, with the same "result check" lines and exit 92
+// --nested          also dispatches "spawner" each round, whose first work-item dispatches
+//                   "child" on queue B from the device thread (a launch the SDK never replays;
+//                   it repeats with every replay pass of spawner)
 // --truth FILE      writes the ground truth of every dispatch, in submission order, to FILE:
 //                   {"dispatches": [{"kernel", "grid": [x,y,z] work-items, "workgroup": [x,y,z],
 //                   "workgroups": [x,y,z]}]}
@@ -25,7 +28,8 @@
 //
 // Each round dispatches "vector_add" (a 3-D grid) and "scale,with_comma" (then "accumulate") on
 // queue A and "reduce_sum" on queue B, so a run of R rounds has 3R dispatches (4R with
-// --accumulate, one more with --hidden-write): R of each kernel. It prints that count.
+// --accumulate, one more with --hidden-write, one more with --nested, not counting the children): R
+// of each kernel. It prints that count.
 #include <rocprofiler-sdk-host/host.h>
 
 #include <chrono>
@@ -90,6 +94,34 @@ hidden_write(const rocprofiler_host_work_item_t* item, void* args)
 {
     const auto n = *static_cast<const uint64_t*>(args);
     if(item->global_linear_id < n) hidden_buffer[item->global_linear_id] += 1.0f;
+}
+
+struct spawn_args
+{
+    rocprofiler_host_queue_t  queue;
+    rocprofiler_host_kernel_t child;
+};
+
+void
+child(const rocprofiler_host_work_item_t*, void*)
+{
+}
+
+void check(rocprofiler_host_status_t status, const char* what);
+
+void
+spawner(const rocprofiler_host_work_item_t* item, void* args)
+{
+    if(item->global_linear_id != 0) return;
+    const auto* spawn     = static_cast<const spawn_args*>(args);
+    auto        params    = rocprofiler_host_dispatch_params_t{};
+    params.size           = sizeof(params);
+    params.kernel         = spawn->child;
+    params.grid           = {1, 1, 1};
+    params.workgroup_size = {1, 1, 1};
+    params.args           = spawn;
+    params.args_size      = sizeof(*spawn);
+    check(rocprofiler_host_dispatch(spawn->queue, &params), "dispatch from a kernel");
 }
 
 void
@@ -183,6 +215,7 @@ main(int argc, char** argv)
     bool exit_in_flight = false;
     bool accumulate_too = false;
     bool hidden_too     = false;
+    bool nested_too     = false;
     auto truth_file     = std::string{};
     auto add_name       = std::string{"vector_add"};
     for(int i = 1; i < argc; ++i)
@@ -202,6 +235,8 @@ main(int argc, char** argv)
             accumulate_too = true;
         else if(arg == "--hidden-write")
             hidden_too = true;
+        else if(arg == "--nested")
+            nested_too = true;
         else if(arg == "--truth" && i + 1 < argc)
             truth_file = argv[++i];
         else if(arg == "--long-name" && i + 1 < argc)
@@ -228,6 +263,7 @@ main(int argc, char** argv)
     }
 
     rocprofiler_host_kernel_t k_add{}, k_scale{}, k_reduce{}, k_slow{}, k_acc{}, k_hidden{};
+    rocprofiler_host_kernel_t k_spawner{}, k_child{};
     check(rocprofiler_host_register_kernel(add_name.c_str(), vector_add, 0, 0, &k_add), "register");
     check(rocprofiler_host_register_kernel("scale,with_comma", scale, 0, 0, &k_scale), "register");
     check(rocprofiler_host_register_kernel("reduce_sum", reduce_sum, 16, 256, &k_reduce),
@@ -236,6 +272,8 @@ main(int argc, char** argv)
     check(rocprofiler_host_register_kernel("accumulate", accumulate, 0, 0, &k_acc), "register");
     check(rocprofiler_host_register_kernel("hidden_write", hidden_write, 0, 0, &k_hidden),
           "register");
+    check(rocprofiler_host_register_kernel("spawner", spawner, 0, 0, &k_spawner), "register");
+    check(rocprofiler_host_register_kernel("child", child, 0, 0, &k_child), "register");
 
     rocprofiler_host_queue_t qa{}, qb{};
     check(rocprofiler_host_create_queue(&qa), "create_queue");
@@ -262,12 +300,18 @@ main(int argc, char** argv)
         if(accumulate_too) dispatch(qa, k_acc, "accumulate", bufs, {16, 1, 1}, {256, 1, 1});
         if(hidden_too)
             dispatch(qa, k_hidden, "hidden_write", &n, sizeof(n), {16, 1, 1}, {256, 1, 1});
+        if(nested_too)
+        {
+            const auto spawn = spawn_args{qb, k_child};
+            dispatch(qa, k_spawner, "spawner", &spawn, sizeof(spawn), {1, 1, 1}, {1, 1, 1});
+        }
         dispatch(qb, k_reduce, "reduce_sum", bufs, {2, 1, 1}, {64, 1, 1});
     }
     check(rocprofiler_host_queue_synchronize(qa), "synchronize");
     check(rocprofiler_host_queue_synchronize(qb), "synchronize");
     std::printf("dispatches: %d\n",
-                (3 + (accumulate_too ? 1 : 0) + (hidden_too ? 1 : 0)) * iterations);
+                (3 + (accumulate_too ? 1 : 0) + (hidden_too ? 1 : 0) + (nested_too ? 1 : 0)) *
+                    iterations);
 
     if(!truth_file.empty())
     {
