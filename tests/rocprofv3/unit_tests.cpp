@@ -6,6 +6,7 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "parse.hpp"
+#include "replay_report.hpp"
 
 #include <gtest/gtest.h>
 
@@ -340,6 +341,140 @@ TEST(outputs, a_kernel_never_reported_gets_a_placeholder_and_one_warning)
     EXPECT_TRUE(warning.empty()) << "the warning is given once per kernel id";
     EXPECT_EQ(data.kernel_name(42), "kernel_42");
     EXPECT_EQ(data.kernel_name(43), "");
+}
+
+namespace
+{
+// Dispatch outcomes of one agent with three groups, and the counter records that arrived.
+rocprofiler::tool::results
+replay_results()
+{
+    namespace tool              = rocprofiler::tool;
+    auto data                   = tool::results{};
+    data.kernel_symbols[5].name = "k,1";
+    data.replay_groups[9]       = {{"A", "B"}, {"C"}, {"D"}};
+    auto outcome                = [&data](uint64_t                                 id,
+                           rocprofiler_kernel_replay_outcome_kind_t kind,
+                           const char*                              reason,
+                           uint64_t                                 run)
+    {
+        auto o           = tool::replay_outcome{};
+        o.dispatch_id    = id;
+        o.agent.handle   = 9;
+        o.kernel_id      = 5;
+        o.kind           = kind;
+        o.reason         = reason;
+        o.passes_run     = run;
+        o.passes_planned = 3;
+        o.failed_pass    = run - 1;
+        data.replay_outcomes.push_back(o);
+    };
+    auto record = [&data](uint64_t id, uint64_t pass)
+    {
+        auto r                           = tool::counter_dispatch{};
+        r.data.dispatch_info.dispatch_id = id;
+        r.replay_pass                    = pass;
+        data.counter_records.push_back(r);
+    };
+    outcome(1, ROCPROFILER_KERNEL_REPLAY_OUTCOME_REPLAYED, "none", 3);
+    record(1, 0), record(1, 1), record(1, 2);
+    outcome(2, ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED, "footprint_budget", 1);
+    record(2, 0); // a declined dispatch runs once and collects group 0
+    outcome(3, ROCPROFILER_KERNEL_REPLAY_OUTCOME_ENDED_EARLY, "write_outside_snapshot", 2);
+    record(3, 0), record(3, 1);
+    outcome(4, ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED, "untracked_memory", 1);
+    record(4, 0);
+    return data;
+}
+} // namespace
+
+TEST(replay_report, missing_groups_are_planned_groups_without_records)
+{
+    namespace tool = rocprofiler::tool;
+    auto data      = replay_results();
+    auto report    = tool::make_replay_report(data);
+    ASSERT_EQ(report.missing.size(), 4u);
+    EXPECT_TRUE(report.missing[0].empty());
+    EXPECT_EQ(report.missing[1], (std::vector<uint64_t>{1, 2}));
+    EXPECT_EQ(report.missing[2], (std::vector<uint64_t>{2}));
+    EXPECT_EQ(report.missing_groups, 5u);
+    EXPECT_EQ(report.dispatches_missing_groups, 3u);
+    EXPECT_EQ(tool::format_replay_line(report),
+              "kernel replay: 1 dispatch replayed, 2 declined (footprint_budget: 1, "
+              "untracked_memory: 1), 1 ended early (write_outside_snapshot: 1); 5 counter groups "
+              "missing in 3 dispatches");
+    EXPECT_EQ(tool::replay_summary_csv(report),
+              "\"Outcome\",\"Reason\",\"Dispatches\",\"Missing_Groups\"\n"
+              "\"REPLAYED\",\"none\",1,0\n"
+              "\"DECLINED\",\"footprint_budget\",1,2\n"
+              "\"DECLINED\",\"untracked_memory\",1,2\n"
+              "\"ENDED_EARLY\",\"write_outside_snapshot\",1,1\n");
+    auto csv = tool::missing_groups_csv(data, report);
+    EXPECT_NE(csv.find("\n2,9,5,\"k,1\",1,\"C\",\"DECLINED\",\"footprint_budget\",1,3\n"),
+              std::string::npos)
+        << csv;
+    EXPECT_NE(csv.find("\n3,9,5,\"k,1\",2,\"D\",\"ENDED_EARLY\",\"write_outside_snapshot\",2,3\n"),
+              std::string::npos)
+        << csv;
+
+    // A replay whose record did not arrive is missing that group too: the report follows the
+    // records, not the outcome alone.
+    data.counter_records.erase(data.counter_records.begin() + 1);
+    report = tool::make_replay_report(data);
+    EXPECT_EQ(report.missing[0], (std::vector<uint64_t>{1}));
+
+    auto markers = tool::replay_outcomes_json(data, report);
+    ASSERT_EQ(markers.size(), 4u);
+    EXPECT_EQ(markers[2]["outcome"], "ENDED_EARLY");
+    EXPECT_EQ(markers[2]["failed_pass"], 1u);
+    EXPECT_FALSE(markers[1].contains("failed_pass"));
+    auto summary = tool::replay_summary_json(report);
+    EXPECT_EQ(summary["declined"], 2u);
+    EXPECT_EQ(summary["reasons"]["DECLINED"]["untracked_memory"], 1u);
+    EXPECT_EQ(summary["missing_groups"], 6u);
+}
+
+TEST(replay_report, a_dispatch_never_offered_for_replay_is_declined_not_offered)
+{
+    namespace tool                           = rocprofiler::tool;
+    auto data                                = replay_results();
+    auto child                               = tool::counter_dispatch{};
+    child.data.dispatch_info.dispatch_id     = 7;
+    child.data.dispatch_info.agent_id.handle = 9;
+    child.data.dispatch_info.kernel_id       = 5;
+    child.replay_pass                        = 0;
+    data.counter_records.push_back(child);
+    auto other_agent                               = child; // an agent of one group: never replayed
+    other_agent.data.dispatch_info.dispatch_id     = 8;
+    other_agent.data.dispatch_info.agent_id.handle = 3;
+    data.replay_groups[3]                          = {{"A"}};
+    data.counter_records.push_back(other_agent);
+
+    tool::add_unoffered_dispatches(data);
+    ASSERT_EQ(data.replay_outcomes.size(), 5u) << "only dispatch 7 is added";
+    const auto& added = data.replay_outcomes.back();
+    EXPECT_EQ(added.dispatch_id, 7u);
+    EXPECT_EQ(added.kind, ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED);
+    EXPECT_EQ(added.reason, "not_offered");
+    EXPECT_EQ(added.passes_planned, 3u);
+    EXPECT_EQ(tool::make_replay_report(data).missing.back(), (std::vector<uint64_t>{1, 2}));
+    tool::add_unoffered_dispatches(data);
+    EXPECT_EQ(data.replay_outcomes.size(), 5u) << "adding twice adds nothing";
+}
+
+TEST(replay_report, a_complete_replay_reports_nothing_missing)
+{
+    namespace tool = rocprofiler::tool;
+    auto data      = replay_results();
+    data.replay_outcomes.resize(1);
+    auto report = tool::make_replay_report(data);
+    EXPECT_EQ(tool::format_replay_line(report),
+              "kernel replay: 1 dispatch replayed, 0 declined, 0 ended early; no counter groups "
+              "missing");
+    EXPECT_EQ(tool::missing_groups_csv(data, report).find('\n') + 1,
+              tool::missing_groups_csv(data, report).size())
+        << "the header only";
+    EXPECT_EQ(tool::replay_summary_json(tool::replay_report{})["replayed"], 0u);
 }
 
 TEST(callback_guard, exceptions_never_leave_a_guarded_callback)

@@ -1,5 +1,7 @@
 #include "output.hpp"
 
+#include "replay_report.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -16,16 +18,6 @@ namespace rocprofiler::tool
 namespace
 {
 using json = nlohmann::ordered_json;
-
-uint64_t
-agent_number(const results& data, rocprofiler_agent_id_t id)
-{
-    // Agent_Id columns show the agent's logical node id (its index among all agents), as rocprofv3
-    // does; the handle only when the agent is unknown.
-    if(const auto* agent = data.find_agent(id))
-        return static_cast<uint64_t>(agent->info.logical_node_id);
-    return id.handle;
-}
 
 json
 dim3_json(const rocprofiler_dim3_t& d)
@@ -226,7 +218,7 @@ kernel_stats_csv(const std::vector<kernel_stat>& stats)
 }
 
 std::string
-results_json(const config& cfg, const results& data)
+results_json(const config& cfg, const results& data, const replay_report& report)
 {
     auto agents = json::array();
     for(const auto& a : data.agents)
@@ -332,10 +324,23 @@ results_json(const config& cfg, const results& data)
                      {"kernel_symbols", symbols},
                      {"callback_records", {{"counter_collection", counter_records}}},
                      {"buffer_records", {{"kernel_dispatch", dispatches}}}};
+    if(cfg.kernel_replay)
+    {
+        tool["callback_records"]["kernel_replay_outcome"] = replay_outcomes_json(data, report);
+        tool["kernel_replay_summary"]                     = replay_summary_json(report);
+    }
     auto root = json{{"rocprofiler-sdk-tool", json::array({tool})}};
     return root.dump(1) + "\n";
 }
 } // namespace
+
+uint64_t
+agent_number(const results& data, rocprofiler_agent_id_t id)
+{
+    if(const auto* agent = data.find_agent(id))
+        return static_cast<uint64_t>(agent->info.logical_node_id);
+    return id.handle;
+}
 
 const std::string&
 results::kernel_name(uint64_t kernel_id) const
@@ -487,14 +492,21 @@ write_outputs(const config& cfg, const results& data, std::vector<std::string>& 
         if(write_file(path, contents, errors)) written.emplace_back(std::move(path));
     };
 
+    const auto report = cfg.kernel_replay ? make_replay_report(data) : replay_report{};
     if(cfg.csv)
     {
         emit("agent_info.csv", agent_info_csv(data));
         if(cfg.kernel_trace) emit("kernel_trace.csv", kernel_trace_csv(data));
         if(cfg.counter_collection) emit("counter_collection.csv", counter_collection_csv(data));
         if(cfg.stats) emit("kernel_stats.csv", kernel_stats_csv(compute_kernel_stats(data)));
+        // Under kernel replay, what replay could not collect is listed next to what it did.
+        if(cfg.kernel_replay)
+        {
+            emit("kernel_replay_summary.csv", replay_summary_csv(report));
+            emit("counter_collection_missing.csv", missing_groups_csv(data, report));
+        }
     }
-    if(cfg.json) emit("results.json", results_json(cfg, data));
+    if(cfg.json) emit("results.json", results_json(cfg, data, report));
     return written;
 }
 } // namespace rocprofiler::tool

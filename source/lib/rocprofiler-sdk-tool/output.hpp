@@ -8,6 +8,7 @@
 #include <rocprofiler-sdk/agent.h>
 #include <rocprofiler-sdk/buffer_tracing.h>
 #include <rocprofiler-sdk/dispatch_counting_service.h>
+#include <rocprofiler-sdk/experimental/kernel_replay_outcome.h>
 
 #include <cstdint>
 #include <map>
@@ -90,6 +91,24 @@ struct counter_dispatch
     std::vector<counter_value>                   values      = {};
 };
 
+// What became of one dispatch that rocprofv3 asked to replay (its agent collects several groups
+// and the filters accept it), as the SDK's outcome callback reported it
+// (experimental/kernel_replay_outcome.h).
+struct replay_outcome
+{
+    uint64_t                                 dispatch_id = 0;
+    rocprofiler_agent_id_t                   agent       = {};
+    uint64_t                                 kernel_id   = 0;
+    rocprofiler_kernel_replay_outcome_kind_t kind = ROCPROFILER_KERNEL_REPLAY_OUTCOME_REPLAYED;
+    std::string reason         = {}; // as the SDK names it: "none", "footprint_budget", ...
+    uint64_t    passes_run     = 0;
+    uint64_t    passes_planned = 0; // what rocprofv3 asked for: one pass per group
+    uint64_t    snapshot_bytes = 0;
+    uint64_t    written_bytes  = 0;
+    uint64_t    verified_bytes = 0;
+    uint64_t    failed_pass    = 0; // meaningful for reason "write_outside_snapshot"
+};
+
 struct results
 {
     uint64_t                              pid            = 0;
@@ -103,12 +122,21 @@ struct results
     std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t> dispatches      = {};
     std::vector<counter_dispatch>                                    counter_records = {};
     uint64_t                                                         dropped_records = 0;
+    // Under kernel replay: one entry per dispatch rocprofv3 asked to replay, in outcome order.
+    std::vector<replay_outcome> replay_outcomes = {};
+    // Under kernel replay, per agent handle: the counters of each group the agent collects, in
+    // pass order (replay pass i collects group i of its agent).
+    std::map<uint64_t, std::vector<std::vector<std::string>>> replay_groups = {};
 
     // The kernel's name; empty when the id is not in kernel_symbols.
     const std::string&   kernel_name(uint64_t kernel_id) const;
     const kernel_symbol* find_symbol(uint64_t kernel_id) const;
     const agent_entry*   find_agent(rocprofiler_agent_id_t id) const;
 };
+
+// What Agent_Id columns show: the agent's logical node id (its index among all agents), as
+// rocprofv3 does; the handle only when the agent is unknown.
+uint64_t agent_number(const results& data, rocprofiler_agent_id_t id);
 
 // The symbol of @p kernel_id, adding the placeholder kernel_<id> when it was never reported. When
 // it adds one, @p warning (if given) receives the one-time warning to print.

@@ -7,16 +7,18 @@
 // Kernel names come from CODE_OBJECT tracing (kernel symbol records), through the public API only,
 // so the tool works on any agent; it never includes or calls a device's own API.
 //
-// Threading: the ENQUEUE, replay and counter dispatch callbacks run on the submitting thread; the
-// buffer and counter record callbacks on SDK threads; CODE_OBJECT callbacks on the registering
-// thread, or on the thread that starts the context for symbols registered before. All shared
-// state is behind tool_state::mutex, except the kernel filter (its own lock) and the thread-local
-// replay pass. Every function the SDK calls catches all exceptions (callback_guard.hpp).
+// Threading: the ENQUEUE, replay, replay outcome and counter dispatch callbacks run on the
+// submitting thread; the buffer and counter record callbacks on SDK threads; CODE_OBJECT callbacks
+// on the registering thread, or on the thread that starts the context for symbols registered
+// before. All shared state is behind tool_state::mutex, except the kernel filter (its own lock)
+// and the thread-local replay pass. Every function the SDK calls catches all exceptions
+// (callback_guard.hpp).
 #include "agents.hpp"
 #include "callback_guard.hpp"
 #include "config.hpp"
 #include "kernel_filter.hpp"
 #include "output.hpp"
+#include "replay_report.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -333,6 +335,73 @@ kernel_replay_callback(rocprofiler_callback_tracing_record_t record,
             });
 }
 
+// Called once per replay candidate on the submitting thread, at the end of its replay window.
+// Only dispatches rocprofv3 asked to replay are kept: the filters accept them and their agent
+// collects several groups. The others were declined by rocprofv3's own choice (single_pass) and
+// miss nothing.
+void
+kernel_replay_outcome_callback(const rocprofiler_kernel_replay_outcome_t* outcome, void*)
+{
+    guarded("the kernel replay outcome callback",
+            [&]
+            {
+                if(outcome == nullptr) return;
+                auto info        = rocprofiler_kernel_dispatch_info_t{};
+                info.dispatch_id = outcome->dispatch_id;
+                info.kernel_id   = outcome->kernel_id;
+                info.agent_id    = outcome->agent_id;
+                if(!accept(info)) return;
+                auto entry           = replay_outcome{};
+                entry.dispatch_id    = outcome->dispatch_id;
+                entry.agent          = outcome->agent_id;
+                entry.kernel_id      = outcome->kernel_id;
+                entry.kind           = outcome->kind;
+                entry.reason         = outcome->reason != nullptr ? outcome->reason : "unknown";
+                entry.passes_run     = outcome->passes_run;
+                entry.passes_planned = outcome->passes_planned;
+                entry.snapshot_bytes = outcome->snapshot_bytes;
+                entry.written_bytes  = outcome->written_bytes;
+                entry.verified_bytes = outcome->verified_bytes;
+                entry.failed_pass    = outcome->failed_pass;
+                auto lock            = std::lock_guard{state->mutex};
+                auto it              = state->data.replay_groups.find(entry.agent.handle);
+                if(it == state->data.replay_groups.end() || it->second.size() < 2) return;
+                state->data.replay_outcomes.emplace_back(std::move(entry));
+            });
+}
+
+// The replay context (only with --replay-mode kernel) and the outcome callback that tells which
+// groups a dispatch is missing.
+bool
+setup_kernel_replay()
+{
+    return ROCPROFV3_CALL(rocprofiler_set_kernel_replay_outcome_callback(
+               kernel_replay_outcome_callback, nullptr)) &&
+           ROCPROFV3_CALL(rocprofiler_create_context(&state->replay_context)) &&
+           ROCPROFV3_CALL(rocprofiler_configure_callback_tracing_service(
+               state->replay_context,
+               ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
+               nullptr,
+               0,
+               kernel_replay_callback,
+               nullptr)) &&
+           ROCPROFV3_CALL(rocprofiler_start_context(state->replay_context));
+}
+
+// At exit, under kernel replay: one line on stderr. Missing groups are data loss, so that line is
+// a warning, always shown; a complete replay is reported only where progress is shown.
+void
+report_kernel_replay()
+{
+    if(!state->cfg.kernel_replay) return;
+    const auto report = make_replay_report(state->data);
+    const auto line   = format_replay_line(report);
+    if(report.missing_groups > 0)
+        std::fprintf(stderr, "[rocprofv3] warning: %s\n", line.c_str());
+    else if(state->progress && !state->data.replay_outcomes.empty())
+        std::fprintf(stderr, "[rocprofv3] %s\n", line.c_str());
+}
+
 std::vector<std::string>
 read_command_line()
 {
@@ -403,6 +472,8 @@ setup_counters(std::vector<std::string>& errors)
                 continue;
             }
             configs.push_back(cfg_id);
+            if(state->cfg.kernel_replay)
+                state->data.replay_groups[agent.info.id.handle].push_back(groups[g]);
         }
     }
     for(size_t g = 0; g < groups.size(); ++g)
@@ -486,18 +557,7 @@ initialize()
                  nullptr));
     }
     // The replay context exists only when rocprofv3 was given --replay-mode kernel.
-    if(ok && cfg.kernel_replay)
-    {
-        ok = ROCPROFV3_CALL(rocprofiler_create_context(&state->replay_context)) &&
-             ROCPROFV3_CALL(rocprofiler_configure_callback_tracing_service(
-                 state->replay_context,
-                 ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
-                 nullptr,
-                 0,
-                 kernel_replay_callback,
-                 nullptr)) &&
-             ROCPROFV3_CALL(rocprofiler_start_context(state->replay_context));
-    }
+    if(ok && cfg.kernel_replay) ok = setup_kernel_replay();
     if(ok) ok = ROCPROFV3_CALL(rocprofiler_start_context(state->context));
 
     for(const auto& e : errors)
@@ -522,6 +582,7 @@ finalize()
 
     auto lock = std::lock_guard{state->mutex};
     rocprofiler_get_timestamp(&state->data.fini_time);
+    if(state->cfg.kernel_replay) add_unoffered_dispatches(state->data);
     auto errors  = std::vector<std::string>{};
     auto written = write_outputs(state->cfg, state->data, errors);
     for(const auto& e : errors)
@@ -532,6 +593,7 @@ finalize()
                      static_cast<unsigned long long>(state->data.dropped_records));
     if(state->cfg.summary)
         std::fputs(format_summary(compute_kernel_stats(state->data)).c_str(), stderr);
+    report_kernel_replay();
     if(state->progress)
         for(const auto& path : written)
             std::fprintf(stderr, "[rocprofv3] wrote %s\n", path.c_str());

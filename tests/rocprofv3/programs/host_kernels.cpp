@@ -1,7 +1,7 @@
 // Test program for rocprofv3: runs named kernels on two queues of the host reference device.
 //
 //   host_kernels [--marker FILE] [--exit-code N] [--exit-in-flight] [--iterations N]
-//                [--accumulate] [--truth FILE] [--long-name N]
+//                [--accumulate] [--hidden-write] [--nested] [--truth FILE] [--long-name N]
 //
 // --marker FILE     creates FILE first thing (tests prove "the application was not run" by its
 //                   absence)
@@ -12,6 +12,14 @@
 //                   checks the final contents of a against a sequential computation: exit 92 and
 //                   "result check: FAILED" when they differ (e.g. a replay that did not restore
 //                   memory), "result check: ok" otherwise
+// --hidden-write    also dispatches "hidden_write" each round: it adds 1 to every element of a
+//                   device buffer that it reaches through a global variable, not through its
+//                   arguments, so kernel replay cannot predict that write on first sight (a pass
+//                   writes outside the snapshot); checks that each element was incremented once
+//                   per round, with the same "result check" lines and exit 92
+// --nested          also dispatches "spawner" each round, whose first work-item dispatches
+//                   "child" on queue B from the device thread (a launch the SDK never replays;
+//                   it repeats with every replay pass of spawner)
 // --truth FILE      writes the ground truth of every dispatch, in submission order, to FILE:
 //                   {"dispatches": [{"kernel", "grid": [x,y,z] work-items, "workgroup": [x,y,z],
 //                   "workgroups": [x,y,z]}]}
@@ -20,7 +28,8 @@
 //
 // Each round dispatches "vector_add" (a 3-D grid) and "scale,with_comma" (then "accumulate") on
 // queue A and "reduce_sum" on queue B, so a run of R rounds has 3R dispatches (4R with
-// --accumulate): R of each kernel. It prints that count.
+// --accumulate, one more with --hidden-write, one more with --nested, not counting the children): R
+// of each kernel. It prints that count.
 #include <rocprofiler-sdk-host/host.h>
 
 #include <chrono>
@@ -77,6 +86,44 @@ accumulate(const rocprofiler_host_work_item_t* item, void* args)
         bufs->a[item->global_linear_id] += bufs->b[item->global_linear_id];
 }
 
+// The buffer hidden_write writes: device memory the kernel's arguments do not point to.
+float* hidden_buffer = nullptr;
+
+void
+hidden_write(const rocprofiler_host_work_item_t* item, void* args)
+{
+    const auto n = *static_cast<const uint64_t*>(args);
+    if(item->global_linear_id < n) hidden_buffer[item->global_linear_id] += 1.0f;
+}
+
+struct spawn_args
+{
+    rocprofiler_host_queue_t  queue;
+    rocprofiler_host_kernel_t child;
+};
+
+void
+child(const rocprofiler_host_work_item_t*, void*)
+{
+}
+
+void check(rocprofiler_host_status_t status, const char* what);
+
+void
+spawner(const rocprofiler_host_work_item_t* item, void* args)
+{
+    if(item->global_linear_id != 0) return;
+    const auto* spawn     = static_cast<const spawn_args*>(args);
+    auto        params    = rocprofiler_host_dispatch_params_t{};
+    params.size           = sizeof(params);
+    params.kernel         = spawn->child;
+    params.grid           = {1, 1, 1};
+    params.workgroup_size = {1, 1, 1};
+    params.args           = spawn;
+    params.args_size      = sizeof(*spawn);
+    check(rocprofiler_host_dispatch(spawn->queue, &params), "dispatch from a kernel");
+}
+
 void
 slow_kernel(const rocprofiler_host_work_item_t*, void*)
 {
@@ -107,7 +154,8 @@ void
 dispatch(rocprofiler_host_queue_t  queue,
          rocprofiler_host_kernel_t kernel,
          const char*               name,
-         const buffers&            bufs,
+         const void*               args,
+         size_t                    args_size,
          dim3                      workgroups,
          dim3                      workgroup_size)
 {
@@ -125,9 +173,37 @@ dispatch(rocprofiler_host_queue_t  queue,
                          uint64_t{workgroups.z} * workgroup_size.z) +
                   ",\"workgroup\":" + triple(workgroup_size.x, workgroup_size.y, workgroup_size.z) +
                   ",\"workgroups\":" + triple(workgroups.x, workgroups.y, workgroups.z) + "}";
-    params.args      = &bufs;
-    params.args_size = sizeof(bufs);
+    params.args      = args;
+    params.args_size = args_size;
     check(rocprofiler_host_dispatch(queue, &params), "dispatch");
+}
+
+void
+dispatch(rocprofiler_host_queue_t  queue,
+         rocprofiler_host_kernel_t kernel,
+         const char*               name,
+         const buffers&            bufs,
+         dim3                      workgroups,
+         dim3                      workgroup_size)
+{
+    dispatch(queue, kernel, name, &bufs, sizeof(bufs), workgroups, workgroup_size);
+}
+
+// Each element of the buffer must have been incremented once per round.
+bool
+check_hidden(uint64_t n, int iterations)
+{
+    for(uint64_t i = 0; i < n; ++i)
+        if(hidden_buffer[i] != static_cast<float>(iterations))
+        {
+            std::printf("result check: FAILED (hidden[%llu] = %g, expected %d)\n",
+                        static_cast<unsigned long long>(i),
+                        hidden_buffer[i],
+                        iterations);
+            return false;
+        }
+    std::printf("result check: ok\n");
+    return true;
 }
 } // namespace
 
@@ -138,6 +214,8 @@ main(int argc, char** argv)
     int  iterations     = 3;
     bool exit_in_flight = false;
     bool accumulate_too = false;
+    bool hidden_too     = false;
+    bool nested_too     = false;
     auto truth_file     = std::string{};
     auto add_name       = std::string{"vector_add"};
     for(int i = 1; i < argc; ++i)
@@ -155,6 +233,10 @@ main(int argc, char** argv)
             exit_in_flight = true;
         else if(arg == "--accumulate")
             accumulate_too = true;
+        else if(arg == "--hidden-write")
+            hidden_too = true;
+        else if(arg == "--nested")
+            nested_too = true;
         else if(arg == "--truth" && i + 1 < argc)
             truth_file = argv[++i];
         else if(arg == "--long-name" && i + 1 < argc)
@@ -171,19 +253,27 @@ main(int argc, char** argv)
     check(rocprofiler_host_malloc(n * sizeof(float), reinterpret_cast<void**>(&bufs.a)), "malloc");
     check(rocprofiler_host_malloc(n * sizeof(float), reinterpret_cast<void**>(&bufs.b)), "malloc");
     check(rocprofiler_host_malloc(n * sizeof(float), reinterpret_cast<void**>(&bufs.c)), "malloc");
+    check(rocprofiler_host_malloc(n * sizeof(float), reinterpret_cast<void**>(&hidden_buffer)),
+          "malloc");
     for(uint64_t i = 0; i < n; ++i)
     {
-        bufs.a[i] = 1.0f;
-        bufs.b[i] = 2.0f;
+        bufs.a[i]        = 1.0f;
+        bufs.b[i]        = 2.0f;
+        hidden_buffer[i] = 0.0f;
     }
 
-    rocprofiler_host_kernel_t k_add{}, k_scale{}, k_reduce{}, k_slow{}, k_acc{};
+    rocprofiler_host_kernel_t k_add{}, k_scale{}, k_reduce{}, k_slow{}, k_acc{}, k_hidden{};
+    rocprofiler_host_kernel_t k_spawner{}, k_child{};
     check(rocprofiler_host_register_kernel(add_name.c_str(), vector_add, 0, 0, &k_add), "register");
     check(rocprofiler_host_register_kernel("scale,with_comma", scale, 0, 0, &k_scale), "register");
     check(rocprofiler_host_register_kernel("reduce_sum", reduce_sum, 16, 256, &k_reduce),
           "register");
     check(rocprofiler_host_register_kernel("slow_kernel", slow_kernel, 0, 0, &k_slow), "register");
     check(rocprofiler_host_register_kernel("accumulate", accumulate, 0, 0, &k_acc), "register");
+    check(rocprofiler_host_register_kernel("hidden_write", hidden_write, 0, 0, &k_hidden),
+          "register");
+    check(rocprofiler_host_register_kernel("spawner", spawner, 0, 0, &k_spawner), "register");
+    check(rocprofiler_host_register_kernel("child", child, 0, 0, &k_child), "register");
 
     rocprofiler_host_queue_t qa{}, qb{};
     check(rocprofiler_host_create_queue(&qa), "create_queue");
@@ -208,11 +298,20 @@ main(int argc, char** argv)
         dispatch(qa, k_add, add_name.c_str(), bufs, {4, 2, 2}, {64, 2, 2});
         dispatch(qa, k_scale, "scale,with_comma", bufs, {8, 1, 1}, {512, 1, 1});
         if(accumulate_too) dispatch(qa, k_acc, "accumulate", bufs, {16, 1, 1}, {256, 1, 1});
+        if(hidden_too)
+            dispatch(qa, k_hidden, "hidden_write", &n, sizeof(n), {16, 1, 1}, {256, 1, 1});
+        if(nested_too)
+        {
+            const auto spawn = spawn_args{qb, k_child};
+            dispatch(qa, k_spawner, "spawner", &spawn, sizeof(spawn), {1, 1, 1}, {1, 1, 1});
+        }
         dispatch(qb, k_reduce, "reduce_sum", bufs, {2, 1, 1}, {64, 1, 1});
     }
     check(rocprofiler_host_queue_synchronize(qa), "synchronize");
     check(rocprofiler_host_queue_synchronize(qb), "synchronize");
-    std::printf("dispatches: %d\n", (accumulate_too ? 4 : 3) * iterations);
+    std::printf("dispatches: %d\n",
+                (3 + (accumulate_too ? 1 : 0) + (hidden_too ? 1 : 0) + (nested_too ? 1 : 0)) *
+                    iterations);
 
     if(!truth_file.empty())
     {
@@ -242,6 +341,7 @@ main(int argc, char** argv)
             }
         std::printf("result check: ok\n");
     }
+    if(hidden_too && !check_hidden(n, iterations)) return 92;
     check(rocprofiler_host_destroy_queue(qa), "destroy_queue");
     check(rocprofiler_host_destroy_queue(qb), "destroy_queue");
     return exit_code;
