@@ -14,8 +14,8 @@
 
 namespace
 {
-std::atomic<int> completes = 0;
-std::atomic<int> enqueues  = 0;
+std::atomic<int> completes        = 0;
+std::atomic<int> enqueues         = 0;
 bool             throw_at_enqueue = false;
 
 void
@@ -40,13 +40,13 @@ class tool_callback_exception : public sdk_test::tool_fixture
 {
 protected:
     tool_callback_exception()
-        : tool_fixture{"throwing-dispatch-tool",
-                       []
-                       {
-                           sdk_test::start({sdk_test::callback_tracing_context(
-                               ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
-                               throwing_dispatch_callback)});
-                       }}
+        : tool_fixture{
+              "throwing-dispatch-tool",
+              []
+              {
+                  sdk_test::start({sdk_test::callback_tracing_context(
+                      ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, throwing_dispatch_callback)});
+              }}
     {
     }
     void SetUp() override
