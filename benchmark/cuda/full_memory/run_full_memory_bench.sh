@@ -9,7 +9,7 @@
 #   BENCH_HOLD_FRACTION  fraction of the device's memory held (default 0.9)
 #   BENCH_STEPS          training steps per run (default 2: the first sees every kernel for the
 #                        first time, the second replays what the first learned)
-#   BENCH_NCU            0: skip Nsight Compute (default 1)
+#   BENCH_PARTS          what runs besides the references: "rocprofv3", "ncu" or "all" (default)
 #   BENCH_TIMEOUT        seconds per run (default 600)
 #   NCU                  ncu to use (default: PATH, then /usr/local/cuda/bin/ncu)
 set -u
@@ -85,7 +85,9 @@ cmp -s "${out}/reference.bin" "${out}/reference8.bin" ||
 
 pmc_args() { local a=(); for m in "$@"; do a+=(--pmc "${m}"); done; echo "${a[@]}"; }
 metrics_of() { if [ "$1" = two ]; then echo "${two[@]}"; else echo "${four[@]}"; fi; }
+parts="${BENCH_PARTS:-all}"
 for groups in two four; do
+    [ "${parts}" = ncu ] && break
     read -r -a metrics <<<"$(metrics_of "${groups}")"
     # shellcheck disable=SC2046
     run "rocprofv3_${groups}" "${hold_full}" -- env ROCPROFILER_LOG_LEVEL=debug "${rocprofv3}" \
@@ -95,12 +97,13 @@ done
 # The same program at 8 GiB held: the predicted snapshot against the whole-footprint snapshot the
 # SDK took before (ROCPROFILER_REPLAY_SNAPSHOT=all).
 for scope in predicted all; do
+    [ "${parts}" = ncu ] && break
     # shellcheck disable=SC2046
     run "rocprofv3_two_8gib_${scope}" "${hold_small}" -- env ROCPROFILER_LOG_LEVEL=debug \
         ROCPROFILER_REPLAY_SNAPSHOT="${scope}" "${rocprofv3}" $(pmc_args "${two[@]}") \
         --replay-mode kernel --kernel-replay-beta-enabled -d "${out}/rocprofv3_8_${scope}.d" -o run --
 done
-if [ "${BENCH_NCU:-1}" = 1 ] && [ -x "${ncu}" ]; then
+if [ "${parts}" != rocprofv3 ] && [ -x "${ncu}" ]; then
     for groups in two four; do
         read -r -a metrics <<<"$(metrics_of "${groups}")"
         run "ncu_${groups}" "${hold_full}" -- "${ncu}" --replay-mode kernel --clock-control none \
