@@ -21,6 +21,7 @@ struct range
 {
     size_t bytes  = 0;
     int    device = 0;
+    bool   mapped = false; // a mapping of physical memory (cuMemMap)
 };
 
 struct tracker
@@ -143,7 +144,7 @@ track_vmm_map(CUdeviceptr ptr, size_t bytes, CUmemGenericAllocationHandle handle
         device = itr->second.device;
     else
         return; // physical memory created before tracking started: untracked
-    trk.live[ptr] = range{bytes, device};
+    trk.live[ptr] = range{bytes, device, true};
 }
 
 void
@@ -254,9 +255,16 @@ device_ranges(int device)
     auto  lock = std::lock_guard{trk.mutex};
     auto  out  = std::vector<address_range>{};
     out.reserve(trk.live.size());
+    auto last_mapped = false;
     for(const auto& [start, r] : trk.live)
-        if(r.device == device || r.device == any_device)
+    {
+        if(r.device != device && r.device != any_device) continue;
+        if(r.mapped && last_mapped && out.back().start + out.back().bytes == start)
+            out.back().bytes += r.bytes;
+        else
             out.push_back(address_range{start, r.bytes});
+        last_mapped = r.mapped;
+    }
     return out;
 }
 
@@ -271,5 +279,20 @@ tracker_lock::tracked_exactly(uint64_t start, size_t bytes) const
     const auto& trk = get_tracker();
     auto        itr = trk.live.find(static_cast<CUdeviceptr>(start));
     return itr != trk.live.end() && itr->second.bytes == bytes;
+}
+
+bool
+tracker_lock::inside_tracked(uint64_t start, uint64_t bytes) const
+{
+    const auto& trk = get_tracker();
+    auto        at  = static_cast<CUdeviceptr>(start);
+    const auto  end = static_cast<CUdeviceptr>(start + bytes);
+    while(at < end)
+    {
+        const auto* found = find_range(trk, at);
+        if(found == nullptr) return false;
+        at = found->first + found->second.bytes;
+    }
+    return true;
 }
 } // namespace rocprofiler::cuda

@@ -65,7 +65,9 @@ std::vector<tracked_global> untrack_module(const void* module);
 void track_module_globals(const void* module, const std::vector<tracked_global>& globals);
 
 // The tracked allocations of `device` and the managed ones, in address order: what a snapshot of
-// that device copies.
+// that device may copy. Adjacent mappings of physical memory (cuMemMap), as an allocator that
+// grows one virtual reservation map by map makes them, are one range; separate allocations are
+// never joined, even when they are adjacent.
 std::vector<address_range> device_ranges(int device);
 
 // Holds the tracker's lock while it lives, so that the tracked allocations cannot change
@@ -80,6 +82,9 @@ public:
 
     // Whether a tracked allocation starts at `start` and has `bytes` bytes.
     bool tracked_exactly(uint64_t start, size_t bytes) const;
+    // Whether [start, start + bytes) lies inside tracked memory (adjacent allocations count as
+    // one); true for an empty range.
+    bool inside_tracked(uint64_t start, uint64_t bytes) const;
 
 private:
     std::unique_lock<std::mutex> m_lock;
