@@ -22,6 +22,7 @@ struct range
     size_t bytes  = 0;
     int    device = 0;
     bool   mapped = false; // a mapping of physical memory (cuMemMap)
+    bool   access = true;  // readable by the device that holds it (mappings: once confirmed)
 };
 
 struct tracker
@@ -144,7 +145,7 @@ track_vmm_map(CUdeviceptr ptr, size_t bytes, CUmemGenericAllocationHandle handle
         device = itr->second.device;
     else
         return; // physical memory created before tracking started: untracked
-    trk.live[ptr] = range{bytes, device, true};
+    trk.live[ptr] = range{bytes, device, true, false};
 }
 
 void
@@ -163,6 +164,44 @@ track_vmm_release(CUmemGenericAllocationHandle handle)
     auto& trk  = get_tracker();
     auto  lock = std::lock_guard{trk.mutex};
     trk.handles.erase(handle);
+}
+
+void
+track_vmm_access(CUdeviceptr ptr, size_t bytes, int device)
+{
+    auto& trk  = get_tracker();
+    auto  lock = std::lock_guard{trk.mutex};
+    for(auto itr = trk.live.lower_bound(ptr); itr != trk.live.end() && itr->first < ptr + bytes;
+        ++itr)
+        if(itr->second.mapped && itr->second.device == device &&
+           itr->first + itr->second.bytes <= ptr + bytes)
+            itr->second.access = true;
+}
+
+void
+refresh_mapped_access(int device)
+{
+    auto& trk     = get_tracker();
+    auto  pending = std::vector<std::pair<CUdeviceptr, size_t>>{};
+    {
+        auto lock = std::lock_guard{trk.mutex};
+        for(const auto& [start, r] : trk.live)
+            if(r.mapped && !r.access && r.device == device) pending.emplace_back(start, r.bytes);
+    }
+    if(pending.empty()) return;
+    const auto* drv = driver();
+    if(drv->cuMemGetAccess == nullptr) return;
+    auto scope    = internal_call_scope{};
+    auto location = CUmemLocation{};
+    location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    location.id   = device;
+    for(const auto& [start, bytes] : pending)
+    {
+        auto flags = 0ULL;
+        if(drv->cuMemGetAccess(&flags, &location, start) == CUDA_SUCCESS &&
+           (flags & CU_MEM_ACCESS_FLAGS_PROT_READ) != 0)
+            track_vmm_access(start, bytes, device);
+    }
 }
 
 void
@@ -258,7 +297,7 @@ device_ranges(int device)
     auto last_mapped = false;
     for(const auto& [start, r] : trk.live)
     {
-        if(r.device != device && r.device != any_device) continue;
+        if((r.device != device && r.device != any_device) || !r.access) continue;
         if(r.mapped && last_mapped && out.back().start + out.back().bytes == start)
             out.back().bytes += r.bytes;
         else

@@ -36,6 +36,15 @@ void track_vmm_create(CUmemGenericAllocationHandle handle, size_t bytes, int dev
 void track_vmm_map(CUdeviceptr ptr, size_t bytes, CUmemGenericAllocationHandle handle);
 void track_vmm_unmap(CUdeviceptr ptr, size_t bytes);
 void track_vmm_release(CUmemGenericAllocationHandle handle);
+// The mappings in [ptr, ptr + bytes) are readable by `device` (cuMemSetAccess was called for them;
+// see refresh_mapped_access).
+void track_vmm_access(CUdeviceptr ptr, size_t bytes, int device);
+
+// Asks the driver (cuMemGetAccess) whether the mappings of `device`'s memory not yet known to be
+// readable by it are now: a mapping is readable only once the application set its access, and a
+// kernel that reads it before faults the context, so device_ranges() leaves such mappings out.
+// Calls the driver on the calling thread (not under the tracker's lock).
+void refresh_mapped_access(int device);
 
 // Devices whose replay snapshots may cover the tracked memory in [ptr, ptr + bytes) (bytes 0: the
 // allocation that starts at ptr): its device, or every device for managed memory; empty when

@@ -71,6 +71,7 @@ namespace rocprofiler::cuda
     X(cuMemFreeAsync)                                                                              \
     X(cuMemCreate)                                                                                 \
     X(cuMemMap)                                                                                    \
+    X(cuMemGetAccess)                                                                              \
     X(cuMemUnmap)                                                                                  \
     X(cuMemRelease)
 

@@ -54,6 +54,7 @@ launch_memory::tracked(bool& tracking)
     tracking = tracking_enabled();
     auto out = std::vector<dispatch::memory_range>{};
     if(!tracking) return out;
+    refresh_mapped_access(m_device);
     for(const auto& r : device_ranges(m_device))
         out.push_back({r.start, r.bytes});
     return out;

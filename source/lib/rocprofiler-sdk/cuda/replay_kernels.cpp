@@ -23,17 +23,17 @@ constexpr int    blocks_per_sm   = 4; // resident blocks the grid asks for per m
 // the device scratch's buffer id tells whether the context still holds what was loaded).
 struct context_kernels
 {
-    std::mutex         mutex     = {};
-    bool               loaded    = false;
-    bool               failed    = false; // loading failed: not tried again for this context
-    CUmodule           module    = nullptr;
-    CUfunction         hash      = nullptr;
-    CUfunction         compare   = nullptr;
-    int                sm_count  = 1;
-    CUdeviceptr        device    = 0; // descriptors, then the output
-    size_t             dev_bytes = 0;
-    unsigned long long buffer_id = 0;
-    void*              host      = nullptr; // pinned: the same layout
+    std::mutex         mutex      = {};
+    bool               loaded     = false;
+    bool               failed     = false; // loading failed: not tried again for this context
+    CUmodule           module     = nullptr;
+    CUfunction         hash       = nullptr;
+    CUfunction         compare    = nullptr;
+    int                sm_count   = 1;
+    CUdeviceptr        device     = 0; // descriptors, then the output
+    size_t             dev_bytes  = 0;
+    unsigned long long buffer_id  = 0;
+    void*              host       = nullptr; // pinned: the same layout
     size_t             host_bytes = 0;
 };
 
@@ -90,15 +90,15 @@ load(context_kernels& k)
     const auto* drv = driver();
     auto        dev = CUdevice{};
     auto        sms = 0;
-    const bool  ok  = check(drv->cuModuleLoadData(&k.module, kernels_ptx), "cuModuleLoadData") &&
-                    check(drv->cuModuleGetFunction(&k.hash, k.module, "rocp_replay_hash"),
-                          "cuModuleGetFunction") &&
-                    check(drv->cuModuleGetFunction(&k.compare, k.module, "rocp_replay_compare"),
-                          "cuModuleGetFunction") &&
-                    check(drv->cuCtxGetDevice(&dev), "cuCtxGetDevice") &&
-                    check(drv->cuDeviceGetAttribute(
-                              &sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev),
-                          "cuDeviceGetAttribute");
+    const bool  ok =
+        check(drv->cuModuleLoadData(&k.module, kernels_ptx), "cuModuleLoadData") &&
+        check(drv->cuModuleGetFunction(&k.hash, k.module, "rocp_replay_hash"),
+              "cuModuleGetFunction") &&
+        check(drv->cuModuleGetFunction(&k.compare, k.module, "rocp_replay_compare"),
+              "cuModuleGetFunction") &&
+        check(drv->cuCtxGetDevice(&dev), "cuCtxGetDevice") &&
+        check(drv->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev),
+              "cuDeviceGetAttribute");
     if(!ok)
     {
         k.failed = true;
@@ -150,12 +150,12 @@ reserve(context_kernels& k, size_t bytes)
 
 // One round trip: descriptors and `init` up, `fn` over the plan, the output down, one wait.
 bool
-run(CUcontext                        ctx,
-    CUstream                         stream,
+run(CUcontext                       ctx,
+    CUstream                        stream,
     const replay_pieces::work_plan& plan,
-    uint64_t                         piece_bytes,
-    bool                             compare,
-    std::vector<uint64_t>&           out)
+    uint64_t                        piece_bytes,
+    bool                            compare,
+    std::vector<uint64_t>&          out)
 {
     const auto entries = static_cast<size_t>(plan.pieces) * (compare ? 3 : 1);
     out.assign(entries, 0);
@@ -176,17 +176,17 @@ run(CUcontext                        ctx,
     std::memcpy(host, plan.descs.data(), desc_bytes);
     std::memcpy(host + out_offset, out.data(), out_bytes);
 
-    const auto* drv = driver();
-    auto ranges     = k.device;
-    auto count      = static_cast<uint32_t>(plan.descs.size());
-    auto units      = static_cast<unsigned long long>(plan.units);
-    auto piece      = static_cast<unsigned long long>(piece_bytes);
-    auto per_piece  = plan.unit_chunks;
-    auto output     = k.device + out_offset;
-    auto pieces     = static_cast<unsigned long long>(plan.pieces);
-    void* hash_args[]    = {&ranges, &count, &units, &piece, &per_piece, &output};
-    void* compare_args[] = {&ranges, &count, &units, &piece, &per_piece, &output, &pieces};
-    const auto grid      = static_cast<unsigned>(
+    const auto* drv            = driver();
+    auto        ranges         = k.device;
+    auto        count          = static_cast<uint32_t>(plan.descs.size());
+    auto        units          = static_cast<unsigned long long>(plan.units);
+    auto        piece          = static_cast<unsigned long long>(piece_bytes);
+    auto        per_piece      = plan.unit_chunks;
+    auto        output         = k.device + out_offset;
+    auto        pieces         = static_cast<unsigned long long>(plan.pieces);
+    void*       hash_args[]    = {&ranges, &count, &units, &piece, &per_piece, &output};
+    void*       compare_args[] = {&ranges, &count, &units, &piece, &per_piece, &output, &pieces};
+    const auto  grid           = static_cast<unsigned>(
         std::min<uint64_t>(plan.units, static_cast<uint64_t>(k.sm_count) * blocks_per_sm));
     const bool ok =
         check(drv->cuMemcpyHtoDAsync_v2(k.device, host, out_offset + out_bytes, stream),
@@ -214,21 +214,21 @@ run(CUcontext                        ctx,
 } // namespace
 
 bool
-run_hash_kernel(CUcontext                        ctx,
-                CUstream                         stream,
+run_hash_kernel(CUcontext                       ctx,
+                CUstream                        stream,
                 const replay_pieces::work_plan& plan,
-                uint64_t                         piece_bytes,
-                std::vector<uint64_t>&           sums)
+                uint64_t                        piece_bytes,
+                std::vector<uint64_t>&          sums)
 {
     return run(ctx, stream, plan, piece_bytes, false, sums);
 }
 
 bool
-run_compare_kernel(CUcontext                        ctx,
-                   CUstream                         stream,
+run_compare_kernel(CUcontext                       ctx,
+                   CUstream                        stream,
                    const replay_pieces::work_plan& plan,
-                   uint64_t                         piece_bytes,
-                   std::vector<uint64_t>&           out)
+                   uint64_t                        piece_bytes,
+                   std::vector<uint64_t>&          out)
 {
     return run(ctx, stream, plan, piece_bytes, true, out);
 }

@@ -57,13 +57,13 @@ warp_max(uint64_t v)
 
 // out[piece] += the sum of the terms of the piece's words (out starts at 0; the host adds the
 // length term).
-extern "C" __global__ void __launch_bounds__(block_threads)
-    rocp_replay_hash(const range_desc*   ranges,
-                     uint32_t            range_count,
-                     uint64_t            total_units,
-                     uint64_t            piece_bytes,
-                     uint32_t            units_per_piece,
-                     unsigned long long* out)
+extern "C" __global__ void
+__launch_bounds__(block_threads) rocp_replay_hash(const range_desc*   ranges,
+                                                  uint32_t            range_count,
+                                                  uint64_t            total_units,
+                                                  uint64_t            piece_bytes,
+                                                  uint32_t            units_per_piece,
+                                                  unsigned long long* out)
 {
     for(uint64_t unit = blockIdx.x; unit < total_units; unit += gridDim.x)
     {
@@ -78,7 +78,7 @@ extern "C" __global__ void __launch_bounds__(block_threads)
             for(int q = 0; q < batch; ++q)
             {
                 const uint64_t at = w + q * blockDim.x;
-                v[q] = at < s.end ? load16(s.base + 16 * at) : make_ulonglong2(0, 0);
+                v[q]              = at < s.end ? load16(s.base + 16 * at) : make_ulonglong2(0, 0);
             }
 #pragma unroll
             for(int q = 0; q < batch; ++q)
@@ -100,14 +100,14 @@ extern "C" __global__ void __launch_bounds__(block_threads)
 // Per piece p of `pieces`: out[p] = the lowest changed byte address (starts at all ones),
 // out[pieces + p] = the highest changed byte address + 1 (starts at 0), out[2 * pieces + p] += the
 // changed bytes (starts at 0). A range's `shadow` is its copy, equal to `start` modulo 16.
-extern "C" __global__ void __launch_bounds__(block_threads)
-    rocp_replay_compare(const range_desc*   ranges,
-                        uint32_t            range_count,
-                        uint64_t            total_units,
-                        uint64_t            piece_bytes,
-                        uint32_t            units_per_piece,
-                        unsigned long long* out,
-                        uint64_t            pieces)
+extern "C" __global__ void
+__launch_bounds__(block_threads) rocp_replay_compare(const range_desc*   ranges,
+                                                     uint32_t            range_count,
+                                                     uint64_t            total_units,
+                                                     uint64_t            piece_bytes,
+                                                     uint32_t            units_per_piece,
+                                                     unsigned long long* out,
+                                                     uint64_t            pieces)
 {
     for(uint64_t unit = blockIdx.x; unit < total_units; unit += gridDim.x)
     {

@@ -20,18 +20,18 @@ namespace rocprofiler::cuda
 // Runs the hash kernel over `plan` (replay_pieces::plan_work at `piece_bytes`) on `stream` and
 // waits: `sums` receives one kernel sum per piece (0 for pieces of ranges not in the plan).
 // False when the kernels cannot be loaded or a call fails (logged).
-bool run_hash_kernel(CUcontext                        ctx,
-                     CUstream                         stream,
+bool run_hash_kernel(CUcontext                       ctx,
+                     CUstream                        stream,
                      const replay_pieces::work_plan& plan,
-                     uint64_t                         piece_bytes,
-                     std::vector<uint64_t>&           sums);
+                     uint64_t                        piece_bytes,
+                     std::vector<uint64_t>&          sums);
 
 // Runs the compare kernel likewise: `out` receives 3 * plan.pieces entries, the lowest changed
 // address per piece (all ones when none changed), then the highest changed address + 1, then the
 // changed byte counts.
-bool run_compare_kernel(CUcontext                        ctx,
-                        CUstream                         stream,
+bool run_compare_kernel(CUcontext                       ctx,
+                        CUstream                        stream,
                         const replay_pieces::work_plan& plan,
-                        uint64_t                         piece_bytes,
-                        std::vector<uint64_t>&           out);
+                        uint64_t                        piece_bytes,
+                        std::vector<uint64_t>&          out);
 } // namespace rocprofiler::cuda

@@ -214,9 +214,8 @@ work_plan plan_work(const std::vector<work_range>& ranges, uint64_t piece_bytes)
 
 // The hash of each piece of `ranges` from the kernel's sums (one per piece, in order): the length
 // term added, 0 for the pieces of ranges that are not live.
-std::vector<uint64_t> finish_hashes(const std::vector<work_range>& ranges,
-                                    uint64_t                       piece_bytes,
-                                    const uint64_t*                sums);
+std::vector<uint64_t>
+finish_hashes(const std::vector<work_range>& ranges, uint64_t piece_bytes, const uint64_t* sums);
 
 // The reference hash of one piece (host memory), as the kernel computes it.
 uint64_t reference_hash(const std::byte* data, uint64_t address, uint64_t bytes);

@@ -13,7 +13,8 @@ namespace rocprofiler::cuda::replay_pieces
 {
 namespace
 {
-// Memory with room around the ranges the tests name: every 16-byte word the kernels load lies in it.
+// Memory with room around the ranges the tests name: every 16-byte word the kernels load lies in
+// it.
 struct arena
 {
     explicit arena(size_t bytes)
@@ -139,7 +140,9 @@ TEST(replay_pieces, byte_mask_selects_the_bytes_in_range)
 
 TEST(replay_pieces, plan_counts_pieces_of_every_range_and_units_of_live_ones)
 {
-    const auto plan = plan_work({{0x1000, 100, 0, true}, {0x9000, 0, 0, true}, {0x20000, 250, 0, false},
+    const auto plan = plan_work({{0x1000, 100, 0, true},
+                                 {0x9000, 0, 0, true},
+                                 {0x20000, 250, 0, false},
                                  {0x30003, 201, 0, true}},
                                 100);
     EXPECT_EQ(plan.pieces, 1u + 0u + 3u + 3u);
@@ -153,7 +156,10 @@ TEST(replay_pieces, plan_counts_pieces_of_every_range_and_units_of_live_ones)
 TEST(replay_pieces, units_per_piece_cover_an_unaligned_piece)
 {
     // A piece of piece_bytes that starts at 15 mod 16 spans piece_bytes / 16 + 1 words.
-    for(uint64_t piece : {uint64_t{16}, uint64_t{4096}, uint64_t{64} << 10, uint64_t{1} << 20,
+    for(uint64_t piece : {uint64_t{16},
+                          uint64_t{4096},
+                          uint64_t{64} << 10,
+                          uint64_t{1} << 20,
                           (uint64_t{1} << 20) + 8})
         EXPECT_GE(chunks_per_piece(piece) * chunk_words, piece / 16 + 2) << piece;
 }
@@ -179,32 +185,32 @@ TEST(replay_pieces, kernel_hash_equals_the_reference_for_unaligned_ranges)
 
 TEST(replay_pieces, any_changed_byte_changes_its_piece_hash)
 {
-    auto a = arena{1 << 16};
-    const auto range = std::vector<work_range>{{a.address(3), 40000, 0, true}};
+    auto       a      = arena{1 << 16};
+    const auto range  = std::vector<work_range>{{a.address(3), 40000, 0, true}};
     const auto before = kernel_hashes(range, 4096);
     for(uint64_t at : {uint64_t{3}, uint64_t{4}, uint64_t{4098}, uint64_t{20000}, uint64_t{40002}})
     {
-        auto* byte = a.at(a.address(at));
-        *byte      = static_cast<std::byte>(std::to_integer<int>(*byte) ^ 0x40);
+        auto* byte       = a.at(a.address(at));
+        *byte            = static_cast<std::byte>(std::to_integer<int>(*byte) ^ 0x40);
         const auto after = kernel_hashes(range, 4096);
-        *byte      = static_cast<std::byte>(std::to_integer<int>(*byte) ^ 0x40);
+        *byte            = static_cast<std::byte>(std::to_integer<int>(*byte) ^ 0x40);
         const auto piece = (at - 3) / 4096;
         for(size_t i = 0; i < before.size(); ++i)
             EXPECT_EQ(before[i] != after[i], i == piece) << "byte " << at << ", piece " << i;
     }
     // Bytes outside the range do not count.
-    *a.at(a.address(2)) = std::byte{0x5a};
+    *a.at(a.address(2))     = std::byte{0x5a};
     *a.at(a.address(40003)) = std::byte{0x5a};
     EXPECT_EQ(kernel_hashes(range, 4096), before);
 }
 
 TEST(replay_pieces, swapped_words_change_the_hash)
 {
-    auto a = arena{4096};
+    auto       a     = arena{4096};
     const auto range = std::vector<work_range>{{a.address(0), 4096, 0, true}};
     std::memset(a.at(a.address(0)), 0, 4096);
-    *a.at(a.address(8)) = std::byte{1};
-    const auto before = kernel_hashes(range, 4096);
+    *a.at(a.address(8))    = std::byte{1};
+    const auto before      = kernel_hashes(range, 4096);
     *a.at(a.address(8))    = std::byte{0};
     *a.at(a.address(1024)) = std::byte{1};
     EXPECT_NE(kernel_hashes(range, 4096), before);
@@ -212,21 +218,22 @@ TEST(replay_pieces, swapped_words_change_the_hash)
 
 TEST(replay_pieces, kernel_compare_finds_first_last_and_count)
 {
-    auto       a      = arena{1 << 20};
-    const auto app    = a.address(5);            // unaligned application range
-    const auto copy   = a.address(500000 + 5);   // its copy: equal modulo 16
-    const auto bytes  = uint64_t{300000};
-    auto       rng    = std::mt19937_64{11};
+    auto       a     = arena{1 << 20};
+    const auto app   = a.address(5);          // unaligned application range
+    const auto copy  = a.address(500000 + 5); // its copy: equal modulo 16
+    const auto bytes = uint64_t{300000};
+    auto       rng   = std::mt19937_64{11};
     for(uint64_t i = 0; i < bytes; ++i)
         *a.at(app + i) = *a.at(copy + i) = static_cast<std::byte>(rng());
     // Bytes around the range differ and must not count.
     *a.at(app - 1)     = std::byte{1};
     *a.at(copy - 1)    = std::byte{2};
     *a.at(app + bytes) = std::byte{3};
-    const auto flip = [&](uint64_t offset)
-    { *a.at(app + offset) = static_cast<std::byte>(std::to_integer<int>(*a.at(app + offset)) ^ 1); };
-    for(uint64_t offset : {uint64_t{0}, uint64_t{9}, uint64_t{10}, uint64_t{70000}, uint64_t{65535},
-                           bytes - 1})
+    const auto flip    = [&](uint64_t offset) {
+        *a.at(app + offset) = static_cast<std::byte>(std::to_integer<int>(*a.at(app + offset)) ^ 1);
+    };
+    for(uint64_t offset :
+        {uint64_t{0}, uint64_t{9}, uint64_t{10}, uint64_t{70000}, uint64_t{65535}, bytes - 1})
         flip(offset);
     const auto piece  = uint64_t{65536};
     const auto ranges = std::vector<work_range>{{app, bytes, copy, true}};

@@ -1,6 +1,7 @@
-// The ranges the CUDA allocation tracker reports for replay snapshots (cuda/allocation_tracker.hpp):
-// adjacent mappings of one virtual reservation are one range, separate allocations never join.
-// The tracker is process-wide; each test uses addresses of its own.
+// The ranges the CUDA allocation tracker reports for replay snapshots
+// (cuda/allocation_tracker.hpp): adjacent mappings of one virtual reservation are one range,
+// separate allocations never join. The tracker is process-wide; each test uses addresses of its
+// own.
 #include "cuda/allocation_tracker.hpp"
 
 #include <gtest/gtest.h>
@@ -30,13 +31,16 @@ TEST(tracker_ranges, adjacent_mappings_are_one_range)
     track_vmm_map(base, 2 << 20, 101);
     track_vmm_map(base + (2 << 20), 2 << 20, 102);
     track_vmm_map(base + (4 << 20), 4 << 20, 103);
+    // Not readable until the application sets the access.
+    EXPECT_TRUE(ranges_in(base, base + (64 << 20)).empty());
+    track_vmm_access(base, 8 << 20, device);
     auto got = ranges_in(base, base + (64 << 20));
     ASSERT_EQ(got.size(), 1u);
     EXPECT_EQ(got[0].start, base);
     EXPECT_EQ(got[0].bytes, size_t{8} << 20);
     {
         const auto lock = tracker_lock{};
-        EXPECT_TRUE(lock.inside_tracked(base + (1 << 20), 4 << 20)); // across two maps
+        EXPECT_TRUE(lock.inside_tracked(base + (1 << 20), 4 << 20));  // across two maps
         EXPECT_FALSE(lock.inside_tracked(base + (7 << 20), 2 << 20)); // past the end
     }
 
@@ -63,6 +67,7 @@ TEST(tracker_ranges, adjacent_allocations_stay_separate)
     // A mapping right after an allocation does not join it either.
     track_vmm_create(201, 2 << 20, device);
     track_vmm_map(base + 8192, 2 << 20, 201);
+    track_vmm_access(base + 8192, 2 << 20, device);
     const auto got = ranges_in(base, base + (64 << 20));
     ASSERT_EQ(got.size(), 3u);
     EXPECT_EQ(got[0].bytes, 4096u);
