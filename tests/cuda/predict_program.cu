@@ -27,7 +27,7 @@
         CUresult r_ = (CALL);                                                                      \
         if(r_ != CUDA_SUCCESS)                                                                     \
         {                                                                                          \
-            std::fprintf(stderr, "%s:%d: %s: CUresult %d\n", __FILE__, __LINE__, #CALL, r_);      \
+            std::fprintf(stderr, "%s:%d: %s: CUresult %d\n", __FILE__, __LINE__, #CALL, r_);       \
             std::exit(2);                                                                          \
         }                                                                                          \
     } while(0)
@@ -66,8 +66,9 @@ expect_all(const int* p, int count, int want, const std::string& what)
     auto host = std::vector<int>(count);
     CHECK(cudaMemcpy(host.data(), p, count * sizeof(int), cudaMemcpyDeviceToHost));
     const auto wrong = std::count_if(host.begin(), host.end(), [want](int v) { return v != want; });
-    expect(wrong == 0, what + " (" + std::to_string(wrong) + " of " + std::to_string(count) +
-                           " wrong, first " + std::to_string(host[0]) + ")");
+    expect(wrong == 0,
+           what + " (" + std::to_string(wrong) + " of " + std::to_string(count) + " wrong, first " +
+               std::to_string(host[0]) + ")");
 }
 
 __global__ void
@@ -204,7 +205,7 @@ mode_predict(std::vector<unsigned char>& out)
     expect_all(x, n, 16, "in place: x = 3x + 1");
 
     // Pointer table in device memory, three groups.
-    constexpr int groups = 3;
+    constexpr int groups    = 3;
     int*          g[groups] = {};
     for(auto& p : g)
     {
@@ -248,8 +249,8 @@ mode_predict(std::vector<unsigned char>& out)
         if(v % 3 == 0) want.push_back(v);
     auto hlist = std::vector<int>(n);
     CHECK(cudaMemcpy(hlist.data(), list, n * sizeof(int), cudaMemcpyDeviceToHost));
-    expect(hnext == want.size(), "append counter = the number of multiples of 3 (" +
-                                     std::to_string(hnext) + ")");
+    expect(hnext == want.size(),
+           "append counter = the number of multiples of 3 (" + std::to_string(hnext) + ")");
     // The order of the appended values depends on scheduling: compared (and written) sorted.
     std::sort(hlist.begin(), hlist.begin() + std::min<size_t>(hnext, n));
     std::sort(want.begin(), want.end());
@@ -313,8 +314,8 @@ mode_predict(std::vector<unsigned char>& out)
         const bool in_range = i >= vmm_half / maps && i < vmm_half / maps + (vmm_n - vmm_half);
         if(hv[i] != (in_range ? 4 : 1)) ++wrong_v;
     }
-    expect(wrong_v == 0, "VMM mappings written across boundaries (" + std::to_string(wrong_v) +
-                             " wrong)");
+    expect(wrong_v == 0,
+           "VMM mappings written across boundaries (" + std::to_string(wrong_v) + " wrong)");
 
     // A kernel that writes memory no argument points into, five times: the first dispatches end
     // after the pass that wrote outside the snapshot (learning), the later ones are replayed.
@@ -326,7 +327,8 @@ mode_predict(std::vector<unsigned char>& out)
     for(int k = 0; k < repeats; ++k)
         offset_write<<<blocks_for(n), 256>>>(lhs, offset_ints(lhs, far), n);
     CHECK(cudaDeviceSynchronize());
-    expect_all(far, n, 2 * repeats, "writes through an offset, " + std::to_string(repeats) + " times");
+    expect_all(
+        far, n, 2 * repeats, "writes through an offset, " + std::to_string(repeats) + " times");
 
     std::printf("predict_program predict: a[0]=%d b[1]=%d c[0]=%d x[0]=%d total=%llu appended=%u "
                 "far[0]=%d\n",
