@@ -72,6 +72,7 @@ namespace rocprofiler::cuda
     X(cuMemCreate)                                                                                 \
     X(cuMemMap)                                                                                    \
     X(cuMemGetAccess)                                                                              \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                                 \
     X(cuMemUnmap)                                                                                  \
     X(cuMemRelease)
 

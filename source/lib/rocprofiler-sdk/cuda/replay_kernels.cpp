@@ -16,25 +16,29 @@ constexpr const char* kernels_ptx =
 #include "cuda/replay_kernels_ptx.inc"
     ;
 
-constexpr size_t scratch_granule = size_t{1} << 20;
-constexpr int    blocks_per_sm   = 4; // resident blocks the grid asks for per multiprocessor
+constexpr size_t scratch_granule   = size_t{1} << 20;
+constexpr int    max_blocks_per_sm = 4; // resident blocks the grid asks for per multiprocessor
 
 // The kernels and scratch memory of one context. Never destroyed (an entry outlives its context;
 // the device scratch's buffer id tells whether the context still holds what was loaded).
 struct context_kernels
 {
-    std::mutex         mutex      = {};
-    bool               loaded     = false;
-    bool               failed     = false; // loading failed: not tried again for this context
-    CUmodule           module     = nullptr;
-    CUfunction         hash       = nullptr;
-    CUfunction         compare    = nullptr;
-    int                sm_count   = 1;
-    CUdeviceptr        device     = 0; // descriptors, then the output
-    size_t             dev_bytes  = 0;
-    unsigned long long buffer_id  = 0;
-    void*              host       = nullptr; // pinned: the same layout
-    size_t             host_bytes = 0;
+    std::mutex mutex    = {};
+    bool       loaded   = false;
+    bool       failed   = false; // loading failed: not tried again for this context
+    CUmodule   module   = nullptr;
+    CUfunction hash     = nullptr;
+    CUfunction compare  = nullptr;
+    int        sm_count = 1;
+    // Blocks of each kernel resident at once: the grid never has blocks waiting for a slot (they
+    // would start after the others finished their equal share, doubling the time).
+    unsigned           hash_grid    = 1;
+    unsigned           compare_grid = 1;
+    CUdeviceptr        device       = 0; // descriptors, then the output
+    size_t             dev_bytes    = 0;
+    unsigned long long buffer_id    = 0;
+    void*              host         = nullptr; // pinned: the same layout
+    size_t             host_bytes   = 0;
 };
 
 context_kernels&
@@ -107,8 +111,19 @@ load(context_kernels& k)
                                "replays that need them are declined (verification_failed)");
         return false;
     }
-    k.sm_count = std::max(sms, 1);
-    k.loaded   = true;
+    k.sm_count      = std::max(sms, 1);
+    const auto grid = [&](CUfunction fn)
+    {
+        auto blocks = 0;
+        if(drv->cuOccupancyMaxActiveBlocksPerMultiprocessor == nullptr ||
+           drv->cuOccupancyMaxActiveBlocksPerMultiprocessor(
+               &blocks, fn, static_cast<int>(replay_pieces::block_threads), 0) != CUDA_SUCCESS)
+            blocks = 1;
+        return static_cast<unsigned>(std::clamp(blocks, 1, max_blocks_per_sm) * k.sm_count);
+    };
+    k.hash_grid    = grid(k.hash);
+    k.compare_grid = grid(k.compare);
+    k.loaded       = true;
     return true;
 }
 
@@ -187,7 +202,7 @@ run(CUcontext                       ctx,
     void*       hash_args[]    = {&ranges, &count, &units, &piece, &per_piece, &output};
     void*       compare_args[] = {&ranges, &count, &units, &piece, &per_piece, &output, &pieces};
     const auto  grid           = static_cast<unsigned>(
-        std::min<uint64_t>(plan.units, static_cast<uint64_t>(k.sm_count) * blocks_per_sm));
+        std::min<uint64_t>(plan.units, compare ? k.compare_grid : k.hash_grid));
     const bool ok =
         check(drv->cuMemcpyHtoDAsync_v2(k.device, host, out_offset + out_bytes, stream),
               "cuMemcpyHtoDAsync (replay descriptors)") &&

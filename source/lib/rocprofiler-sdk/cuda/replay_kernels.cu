@@ -53,6 +53,45 @@ warp_max(uint64_t v)
     }
     return v;
 }
+
+// The sum of the terms of this thread's words of unit `s`. Full: every word of the unit lies
+// inside the piece (no mask needed), as for all but a piece's first and last unit.
+template <bool Full>
+__device__ __forceinline__ uint64_t
+hash_words(const unit_span& s)
+{
+    uint64_t sum = 0;
+    for(uint64_t w = s.first + threadIdx.x; w < s.end; w += batch * blockDim.x)
+    {
+        ulonglong2 v[batch];
+#pragma unroll
+        for(int q = 0; q < batch; ++q)
+        {
+            const uint64_t at = w + q * blockDim.x;
+            v[q]              = at < s.end ? load16(s.base + 16 * at) : make_ulonglong2(0, 0);
+        }
+#pragma unroll
+        for(int q = 0; q < batch; ++q)
+        {
+            const uint64_t at = w + q * blockDim.x;
+            if(at >= s.end) break;
+            // hash_term(word, 2 at) and hash_term(word, 2 at + 1), one multiplication for both.
+            const uint64_t key = (2 * at + 1) * golden;
+            if(Full)
+            {
+                sum += mix(v[q].x ^ key) + mix(v[q].y ^ (key + golden));
+                continue;
+            }
+            const uint64_t a0 = s.base + 16 * at;
+            const uint64_t m0 = byte_mask(a0, s.lo, s.hi);
+            const uint64_t m1 = byte_mask(a0 + 8, s.lo, s.hi);
+            if(m0 != 0) sum += mix((v[q].x & m0) ^ key);
+            if(m1 != 0) sum += mix((v[q].y & m1) ^ (key + golden));
+        }
+    }
+    return sum;
+}
+
 } // namespace
 
 // out[piece] += the sum of the terms of the piece's words (out starts at 0; the host adds the
@@ -70,32 +109,46 @@ __launch_bounds__(block_threads) rocp_replay_hash(const range_desc*   ranges,
         unit_span s;
         // The same for every thread of the block: the whole block skips the unit or works on it.
         if(!locate(ranges, range_count, unit, piece_bytes, units_per_piece, s)) continue;
-        uint64_t sum = 0;
-        for(uint64_t w = s.first + threadIdx.x; w < s.end; w += batch * blockDim.x)
-        {
-            ulonglong2 v[batch];
-#pragma unroll
-            for(int q = 0; q < batch; ++q)
-            {
-                const uint64_t at = w + q * blockDim.x;
-                v[q]              = at < s.end ? load16(s.base + 16 * at) : make_ulonglong2(0, 0);
-            }
-#pragma unroll
-            for(int q = 0; q < batch; ++q)
-            {
-                const uint64_t at = w + q * blockDim.x;
-                if(at >= s.end) break;
-                const uint64_t a0 = s.base + 16 * at;
-                const uint64_t m0 = byte_mask(a0, s.lo, s.hi);
-                const uint64_t m1 = byte_mask(a0 + 8, s.lo, s.hi);
-                if(m0 != 0) sum += hash_term(v[q].x & m0, 2 * at);
-                if(m1 != 0) sum += hash_term(v[q].y & m1, 2 * at + 1);
-            }
-        }
-        sum = warp_sum(sum);
+        uint64_t sum = full_unit(s) ? hash_words<true>(s) : hash_words<false>(s);
+        sum          = warp_sum(sum);
         if((threadIdx.x & 31) == 0 && sum != 0) atomicAdd(out + s.piece, sum);
     }
 }
+
+namespace
+{
+// This thread's changes in unit `s` against its copy at `copy` (for the unit's base). Full: as
+// for hash_words.
+template <bool Full>
+__device__ __forceinline__ void
+compare_words(const unit_span& s, uint64_t copy, uint64_t& first, uint64_t& last, uint64_t& count)
+{
+    for(uint64_t w = s.first + threadIdx.x; w < s.end; w += batch * blockDim.x)
+    {
+        ulonglong2 a[batch], b[batch];
+#pragma unroll
+        for(int q = 0; q < batch; ++q)
+        {
+            const uint64_t at = w + q * blockDim.x;
+            const bool     in = at < s.end;
+            a[q]              = in ? load16(s.base + 16 * at) : make_ulonglong2(0, 0);
+            b[q]              = in ? load16(copy + 16 * at) : make_ulonglong2(0, 0);
+        }
+#pragma unroll
+        for(int q = 0; q < batch; ++q)
+        {
+            const uint64_t at = w + q * blockDim.x;
+            if(at >= s.end) break;
+            const uint64_t a0 = s.base + 16 * at;
+            const uint64_t x0 = a[q].x ^ b[q].x;
+            const uint64_t x1 = a[q].y ^ b[q].y;
+            if((x0 | x1) == 0) continue;
+            note_change(Full ? x0 : x0 & byte_mask(a0, s.lo, s.hi), a0, first, last, count);
+            note_change(Full ? x1 : x1 & byte_mask(a0 + 8, s.lo, s.hi), a0 + 8, first, last, count);
+        }
+    }
+}
+} // namespace
 
 // Per piece p of `pieces`: out[p] = the lowest changed byte address (starts at all ones),
 // out[pieces + p] = the highest changed byte address + 1 (starts at 0), out[2 * pieces + p] += the
@@ -115,28 +168,10 @@ __launch_bounds__(block_threads) rocp_replay_compare(const range_desc*   ranges,
         if(!locate(ranges, range_count, unit, piece_bytes, units_per_piece, s)) continue;
         const uint64_t copy  = s.range->shadow + (s.base - s.range->start);
         uint64_t       first = ~0ULL, last = 0, count = 0;
-        for(uint64_t w = s.first + threadIdx.x; w < s.end; w += batch * blockDim.x)
-        {
-            ulonglong2 a[batch], b[batch];
-#pragma unroll
-            for(int q = 0; q < batch; ++q)
-            {
-                const uint64_t at = w + q * blockDim.x;
-                const bool     in = at < s.end;
-                a[q]              = in ? load16(s.base + 16 * at) : make_ulonglong2(0, 0);
-                b[q]              = in ? load16(copy + 16 * at) : make_ulonglong2(0, 0);
-            }
-#pragma unroll
-            for(int q = 0; q < batch; ++q)
-            {
-                const uint64_t at = w + q * blockDim.x;
-                if(at >= s.end) break;
-                const uint64_t a0 = s.base + 16 * at;
-                note_change((a[q].x ^ b[q].x) & byte_mask(a0, s.lo, s.hi), a0, first, last, count);
-                note_change(
-                    (a[q].y ^ b[q].y) & byte_mask(a0 + 8, s.lo, s.hi), a0 + 8, first, last, count);
-            }
-        }
+        if(full_unit(s))
+            compare_words<true>(s, copy, first, last, count);
+        else
+            compare_words<false>(s, copy, first, last, count);
         if(__any_sync(0xffffffffu, count != 0))
         {
             first = warp_min(first);

@@ -141,6 +141,14 @@ locate(const range_desc* ranges,
     return true;
 }
 
+// Whether every word of unit `s` lies inside its piece (no byte needs masking), as for all but a
+// piece's first and last unit.
+ROCP_REPLAY_HD bool
+full_unit(const unit_span& s)
+{
+    return s.base + 16 * s.first >= s.lo && s.base + 16 * s.end <= s.hi;
+}
+
 ROCP_REPLAY_HD int
 popcount64(uint64_t x)
 {

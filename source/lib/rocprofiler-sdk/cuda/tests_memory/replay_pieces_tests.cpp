@@ -61,6 +61,10 @@ emulate_hash(const work_plan& plan, uint64_t piece_bytes)
             const auto m0 = byte_mask(a0, s.lo, s.hi);
             const auto m1 = byte_mask(a0 + 8, s.lo, s.hi);
             EXPECT_TRUE(m0 != 0 || m1 != 0) << "a loaded word holds no byte of the piece";
+            if(full_unit(s))
+            {
+                EXPECT_TRUE(m0 == ~0ULL && m1 == ~0ULL) << "a full unit needs a mask";
+            }
             if(m0 != 0) sums[s.piece] += hash_term(load64(a0) & m0, 2 * w);
             if(m1 != 0) sums[s.piece] += hash_term(load64(a0 + 8) & m1, 2 * w + 1);
         }
@@ -162,6 +166,22 @@ TEST(replay_pieces, units_per_piece_cover_an_unaligned_piece)
                           uint64_t{1} << 20,
                           (uint64_t{1} << 20) + 8})
         EXPECT_GE(chunks_per_piece(piece) * chunk_words, piece / 16 + 2) << piece;
+}
+
+// The kernels take the unmasked path for full units: there must be many of them.
+TEST(replay_pieces, most_units_of_large_pieces_are_full)
+{
+    const auto plan = plan_work({{0x100003, 8 << 20, 0, true}}, 1 << 20);
+    auto       full = 0, used = 0;
+    for(uint64_t unit = 0; unit < plan.units; ++unit)
+    {
+        auto s = unit_span{};
+        if(!locate(plan.descs.data(), 1, unit, 1 << 20, plan.unit_chunks, s)) continue;
+        ++used;
+        if(full_unit(s)) ++full;
+    }
+    EXPECT_EQ(used, 8 * 17); // 16 units of 64 KiB and one more word of an unaligned piece
+    EXPECT_EQ(full, 8 * 15);
 }
 
 TEST(replay_pieces, kernel_hash_equals_the_reference_for_unaligned_ranges)
