@@ -19,10 +19,11 @@ namespace
 {
 struct range
 {
-    size_t bytes  = 0;
-    int    device = 0;
-    bool   mapped = false; // a mapping of physical memory (cuMemMap)
-    bool   access = true;  // readable by the device that holds it (mappings: once confirmed)
+    size_t    bytes  = 0;
+    int       device = 0;
+    bool      mapped = false;   // a mapping of physical memory (cuMemMap)
+    bool      access = true;    // readable by the device that holds it (mappings: once confirmed)
+    CUcontext ctx    = nullptr; // the only context whose kernels reach it; nullptr: every one
 };
 
 struct tracker
@@ -93,12 +94,12 @@ tracking_enabled()
 }
 
 void
-track_allocation(CUdeviceptr ptr, size_t bytes, int device)
+track_allocation(CUdeviceptr ptr, size_t bytes, int device, CUcontext ctx)
 {
     if(ptr == 0 || bytes == 0) return;
     auto& trk     = get_tracker();
     auto  lock    = std::lock_guard{trk.mutex};
-    trk.live[ptr] = range{bytes, device};
+    trk.live[ptr] = range{bytes, device, false, true, ctx};
 }
 
 void
@@ -205,13 +206,14 @@ refresh_mapped_access(int device)
 }
 
 void
-track_module_global(CUdeviceptr ptr, size_t bytes, int device, const void* module)
+track_module_global(CUdeviceptr ptr, size_t bytes, int device, const void* module, CUcontext ctx)
 {
     if(ptr == 0 || bytes == 0) return;
-    auto& trk                = get_tracker();
-    auto  lock               = std::lock_guard{trk.mutex};
-    trk.globals[module][ptr] = range{bytes, device};
-    if(trk.enabled.load()) trk.live[ptr] = range{bytes, device};
+    auto&      trk           = get_tracker();
+    auto       lock          = std::lock_guard{trk.mutex};
+    const auto r             = range{bytes, device, false, true, ctx};
+    trk.globals[module][ptr] = r;
+    if(trk.enabled.load()) trk.live[ptr] = r;
 }
 
 std::vector<int>
@@ -236,7 +238,7 @@ untrack_module(const void* module)
     if(globals == nullptr) return out;
     for(const auto& [ptr, r] : *globals)
     {
-        out.push_back(tracked_global{ptr, r.bytes, r.device});
+        out.push_back(tracked_global{ptr, r.bytes, r.device, r.ctx});
         if(auto live = trk.live.find(ptr); live != trk.live.end() && live->second.bytes == r.bytes)
             trk.live.erase(live);
     }
@@ -248,7 +250,7 @@ void
 track_module_globals(const void* module, const std::vector<tracked_global>& globals)
 {
     for(const auto& g : globals)
-        track_module_global(g.ptr, g.bytes, g.device, module);
+        track_module_global(g.ptr, g.bytes, g.device, module, g.ctx);
 }
 
 std::optional<dispatch::decline_reason>
@@ -288,7 +290,7 @@ check_arguments(const dispatch::kernel_arguments& args)
 }
 
 std::vector<address_range>
-device_ranges(int device)
+device_ranges(int device, CUcontext ctx)
 {
     auto& trk  = get_tracker();
     auto  lock = std::lock_guard{trk.mutex};
@@ -298,6 +300,7 @@ device_ranges(int device)
     for(const auto& [start, r] : trk.live)
     {
         if((r.device != device && r.device != any_device) || !r.access) continue;
+        if(ctx != nullptr && r.ctx != nullptr && r.ctx != ctx) continue;
         if(r.mapped && last_mapped && out.back().start + out.back().bytes == start)
             out.back().bytes += r.bytes;
         else

@@ -29,8 +29,10 @@ void enable_allocation_tracking();
 // True once tracking is on (a relaxed load).
 bool tracking_enabled();
 
-// Called by the allocation wrappers after the driver succeeded, on the allocating thread.
-void track_allocation(CUdeviceptr ptr, size_t bytes, int device);
+// Called by the allocation wrappers after the driver succeeded, on the allocating thread. `ctx`:
+// the context whose kernels can reach the memory (a cuMemAlloc allocation is mapped in its own
+// context only); nullptr: every context of the device.
+void track_allocation(CUdeviceptr ptr, size_t bytes, int device, CUcontext ctx = nullptr);
 void track_free(CUdeviceptr ptr);
 void track_vmm_create(CUmemGenericAllocationHandle handle, size_t bytes, int device);
 void track_vmm_map(CUdeviceptr ptr, size_t bytes, CUmemGenericAllocationHandle handle);
@@ -59,13 +61,15 @@ std::vector<int> module_devices(const void* module);
 // cuLibraryGetGlobal), owned by `module` (a CUmodule or CUlibrary). Remembered even before
 // tracking starts (the runtime resolves them when it loads a module, which can come before the
 // application's first allocation); part of the snapshots once tracking is on.
-void track_module_global(CUdeviceptr ptr, size_t bytes, int device, const void* module);
+void track_module_global(
+    CUdeviceptr ptr, size_t bytes, int device, const void* module, CUcontext ctx = nullptr);
 
 struct tracked_global
 {
     CUdeviceptr ptr    = 0;
     size_t      bytes  = 0;
     int         device = 0;
+    CUcontext   ctx    = nullptr;
 };
 
 // Before `module` is unloaded: forgets its globals and returns them, so that a failed unload can
@@ -77,7 +81,9 @@ void track_module_globals(const void* module, const std::vector<tracked_global>&
 // that device may copy. Adjacent mappings of physical memory (cuMemMap), as an allocator that
 // grows one virtual reservation map by map makes them, are one range; separate allocations are
 // never joined, even when they are adjacent.
-std::vector<address_range> device_ranges(int device);
+// With `ctx`, memory only another context's kernels can reach is left out (a kernel reading it
+// would fault).
+std::vector<address_range> device_ranges(int device, CUcontext ctx = nullptr);
 
 // Holds the tracker's lock while it lives, so that the tracked allocations cannot change
 // meanwhile. Keep it short: the application's allocation calls wait for it.

@@ -55,7 +55,7 @@ launch_memory::tracked(bool& tracking)
     auto out = std::vector<dispatch::memory_range>{};
     if(!tracking) return out;
     refresh_mapped_access(m_device);
-    for(const auto& r : device_ranges(m_device))
+    for(const auto& r : device_ranges(m_device, m_ctx))
         out.push_back({r.start, r.bytes});
     return out;
 }

@@ -88,6 +88,33 @@ TEST(tracker_ranges, adjacent_allocations_stay_separate)
     }
 }
 
+TEST(tracker_ranges, memory_of_another_context_is_left_out)
+{
+    enable_allocation_tracking();
+    const auto base  = uint64_t{0x7300'0000'0000};
+    auto*      mine  = reinterpret_cast<CUcontext>(uintptr_t{0x1000});
+    auto*      other = reinterpret_cast<CUcontext>(uintptr_t{0x2000});
+    track_allocation(base, 4096, device, mine);
+    track_allocation(base + 65536, 4096, device, other);
+    track_allocation(base + 131072, 4096, device); // every context (managed memory, mappings)
+    auto in = [&](CUcontext ctx)
+    {
+        auto out = std::vector<address_range>{};
+        for(const auto& r : device_ranges(device, ctx))
+            if(r.start >= base && r.start < base + (1 << 20)) out.push_back(r);
+        return out;
+    };
+    ASSERT_EQ(in(mine).size(), 2u);
+    EXPECT_EQ(in(mine)[0].start, base);
+    EXPECT_EQ(in(mine)[1].start, base + 131072);
+    ASSERT_EQ(in(other).size(), 2u);
+    EXPECT_EQ(in(other)[0].start, base + 65536);
+    EXPECT_EQ(in(nullptr).size(), 3u);
+    track_free(base);
+    track_free(base + 65536);
+    track_free(base + 131072);
+}
+
 TEST(tracker_ranges, maps_of_memory_created_before_tracking_are_not_tracked)
 {
     enable_allocation_tracking();
