@@ -3,6 +3,9 @@
 //   restore <bytes>  times cuMemcpyDtoD of <bytes> (the plain D2D copy), then launches a kernel
 //                    over a <bytes> buffer 5 times (under replay the SDK snapshots and restores it;
 //                    its [cuda-timing] line gives the restore times)
+//   verify <bytes>   a kernel that writes 4 KiB, launched 6 times, beside <bytes> of other tracked
+//                    memory that the SDK hashes around each pass (the [cuda-replay-memory] line's
+//                    hash_* fields give the hash kernel's throughput)
 //   fixed <iters>    median host time of (launch of a tiny kernel + cuStreamSynchronize) and of a
 //                    4 KiB cuMemcpyDtoDAsync + sync, over a 4 KiB working set
 //   launch <count>   <count> empty kernels back to back on one stream: host time per launch
@@ -63,7 +66,7 @@ main(int argc, char** argv)
 {
     if(argc < 3)
     {
-        std::fprintf(stderr, "usage: %s <restore|fixed|launch> <n>\n", argv[0]);
+        std::fprintf(stderr, "usage: %s <restore|verify|fixed|many|launch> <n>\n", argv[0]);
         return 2;
     }
     const std::string mode = argv[1];
@@ -114,6 +117,30 @@ main(int argc, char** argv)
         CHECK(cudaMemcpy(&first, src, sizeof(first), cudaMemcpyDeviceToHost));
         std::printf("BENCH restore_dispatch_us_median=%.1f src0=0x%08x\n", median(host), first);
         CHECK(cudaFree(src));
+    }
+    else if(mode == "verify")
+    {
+        // A kernel that writes 4 KiB while n bytes of other tracked memory must be verified: the
+        // SDK hashes them before pass 0 and after every pass another follows ([cuda-replay-memory]
+        // hash_* fields).
+        const size_t bytes = n;
+        unsigned *   big = nullptr, *small = nullptr;
+        CHECK(cudaMalloc(&big, bytes));
+        CHECK(cudaMalloc(&small, 4096));
+        CHECK(cudaMemset(big, 1, bytes));
+        CHECK(cudaMemset(small, 0, 4096));
+        CHECK(cudaDeviceSynchronize());
+        auto host = std::vector<double>{};
+        for(int k = 0; k < 6; ++k)
+        {
+            const double t0 = now_us();
+            touch<<<4, 256, 0, stream>>>(small, 1024);
+            CHECK(cudaStreamSynchronize(stream));
+            host.push_back(now_us() - t0);
+        }
+        std::printf("BENCH verify_bytes=%zu verify_dispatch_us_median=%.1f\n", bytes, median(host));
+        CHECK(cudaFree(big));
+        CHECK(cudaFree(small));
     }
     else if(mode == "fixed")
     {

@@ -27,6 +27,7 @@ run() { # name passes(-1: no SDK, 0: SDK without tool, t: SDK + tracing tool, N:
 val() { grep -ho -E "(^| )$2=[0-9.]+" "${out}/$1.stdout" "${out}/$1.stderr" 2>/dev/null | head -1 | sed -E 's/.*=//'; }
 
 run restore_replay 2 restore "${bytes}"
+run verify_replay 2 verify "${BENCH_VERIFY_BYTES:-8589934592}"
 run fixed_base -1 fixed "${iters}"
 run fixed_sdk 0 fixed "${iters}"
 run fixed_traced t fixed "${iters}"
@@ -86,5 +87,10 @@ awk -v d2d="${d2d_gbps:-0}" -v snap="${snap:-0}" -v rus="${rest_us:-0}" -v rmax=
         printf "BENCH many allocations (%d x 64 KiB tracked, 4 KiB kernel): no SDK %.2f us, replayed N=2 %.1f us, fixed cost %.1f us (t - 2*(kernel+sync + copy+sync))\n", n, mb, mr, mr - 2 * (t0 + tc)
     }'
     echo "BENCH phases many N=2: $(phases many_r2)"
+    # Hash and compare kernels: the verification of tracked memory outside the snapshot (8 GiB
+    # not written, by default) and the comparison of a 1 GiB snapshot after pass 0.
+    echo "BENCH verify: $(val verify_replay verify_bytes) B outside the snapshot, dispatch N=2 $(val verify_replay verify_dispatch_us_median) us;" \
+        "hash calls=$(val verify_replay hash_calls) us_mean=$(val verify_replay hash_us_mean) GB/s=$(val verify_replay hash_gbps) (host-timed round trips; target >= 3500 on an H200);" \
+        "compare (restore run) calls=$(val restore_replay compare_calls) us_mean=$(val restore_replay compare_us_mean) GB/s=$(val restore_replay compare_gbps)"
 } | tee -a "${out}/bench.txt"
 exit ${rc_all}

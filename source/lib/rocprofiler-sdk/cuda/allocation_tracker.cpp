@@ -19,8 +19,11 @@ namespace
 {
 struct range
 {
-    size_t bytes  = 0;
-    int    device = 0;
+    size_t    bytes  = 0;
+    int       device = 0;
+    bool      mapped = false;   // a mapping of physical memory (cuMemMap)
+    bool      access = true;    // readable by the device that holds it (mappings: once confirmed)
+    CUcontext ctx    = nullptr; // the only context whose kernels reach it; nullptr: every one
 };
 
 struct tracker
@@ -91,12 +94,12 @@ tracking_enabled()
 }
 
 void
-track_allocation(CUdeviceptr ptr, size_t bytes, int device)
+track_allocation(CUdeviceptr ptr, size_t bytes, int device, CUcontext ctx)
 {
     if(ptr == 0 || bytes == 0) return;
     auto& trk     = get_tracker();
     auto  lock    = std::lock_guard{trk.mutex};
-    trk.live[ptr] = range{bytes, device};
+    trk.live[ptr] = range{bytes, device, false, true, ctx};
 }
 
 void
@@ -143,7 +146,7 @@ track_vmm_map(CUdeviceptr ptr, size_t bytes, CUmemGenericAllocationHandle handle
         device = itr->second.device;
     else
         return; // physical memory created before tracking started: untracked
-    trk.live[ptr] = range{bytes, device};
+    trk.live[ptr] = range{bytes, device, true, false};
 }
 
 void
@@ -165,13 +168,52 @@ track_vmm_release(CUmemGenericAllocationHandle handle)
 }
 
 void
-track_module_global(CUdeviceptr ptr, size_t bytes, int device, const void* module)
+track_vmm_access(CUdeviceptr ptr, size_t bytes, int device)
+{
+    auto& trk  = get_tracker();
+    auto  lock = std::lock_guard{trk.mutex};
+    for(auto itr = trk.live.lower_bound(ptr); itr != trk.live.end() && itr->first < ptr + bytes;
+        ++itr)
+        if(itr->second.mapped && itr->second.device == device &&
+           itr->first + itr->second.bytes <= ptr + bytes)
+            itr->second.access = true;
+}
+
+void
+refresh_mapped_access(int device)
+{
+    auto& trk     = get_tracker();
+    auto  pending = std::vector<std::pair<CUdeviceptr, size_t>>{};
+    {
+        auto lock = std::lock_guard{trk.mutex};
+        for(const auto& [start, r] : trk.live)
+            if(r.mapped && !r.access && r.device == device) pending.emplace_back(start, r.bytes);
+    }
+    if(pending.empty()) return;
+    const auto* drv = driver();
+    if(drv->cuMemGetAccess == nullptr) return;
+    auto scope    = internal_call_scope{};
+    auto location = CUmemLocation{};
+    location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    location.id   = device;
+    for(const auto& [start, bytes] : pending)
+    {
+        auto flags = 0ULL;
+        if(drv->cuMemGetAccess(&flags, &location, start) == CUDA_SUCCESS &&
+           (flags & CU_MEM_ACCESS_FLAGS_PROT_READ) != 0)
+            track_vmm_access(start, bytes, device);
+    }
+}
+
+void
+track_module_global(CUdeviceptr ptr, size_t bytes, int device, const void* module, CUcontext ctx)
 {
     if(ptr == 0 || bytes == 0) return;
-    auto& trk                = get_tracker();
-    auto  lock               = std::lock_guard{trk.mutex};
-    trk.globals[module][ptr] = range{bytes, device};
-    if(trk.enabled.load()) trk.live[ptr] = range{bytes, device};
+    auto&      trk           = get_tracker();
+    auto       lock          = std::lock_guard{trk.mutex};
+    const auto r             = range{bytes, device, false, true, ctx};
+    trk.globals[module][ptr] = r;
+    if(trk.enabled.load()) trk.live[ptr] = r;
 }
 
 std::vector<int>
@@ -196,7 +238,7 @@ untrack_module(const void* module)
     if(globals == nullptr) return out;
     for(const auto& [ptr, r] : *globals)
     {
-        out.push_back(tracked_global{ptr, r.bytes, r.device});
+        out.push_back(tracked_global{ptr, r.bytes, r.device, r.ctx});
         if(auto live = trk.live.find(ptr); live != trk.live.end() && live->second.bytes == r.bytes)
             trk.live.erase(live);
     }
@@ -208,7 +250,7 @@ void
 track_module_globals(const void* module, const std::vector<tracked_global>& globals)
 {
     for(const auto& g : globals)
-        track_module_global(g.ptr, g.bytes, g.device, module);
+        track_module_global(g.ptr, g.bytes, g.device, module, g.ctx);
 }
 
 std::optional<dispatch::decline_reason>
@@ -248,15 +290,23 @@ check_arguments(const dispatch::kernel_arguments& args)
 }
 
 std::vector<address_range>
-device_ranges(int device)
+device_ranges(int device, CUcontext ctx)
 {
     auto& trk  = get_tracker();
     auto  lock = std::lock_guard{trk.mutex};
     auto  out  = std::vector<address_range>{};
     out.reserve(trk.live.size());
+    auto last_mapped = false;
     for(const auto& [start, r] : trk.live)
-        if(r.device == device || r.device == any_device)
+    {
+        if((r.device != device && r.device != any_device) || !r.access) continue;
+        if(ctx != nullptr && r.ctx != nullptr && r.ctx != ctx) continue;
+        if(r.mapped && last_mapped && out.back().start + out.back().bytes == start)
+            out.back().bytes += r.bytes;
+        else
             out.push_back(address_range{start, r.bytes});
+        last_mapped = r.mapped;
+    }
     return out;
 }
 
@@ -271,5 +321,20 @@ tracker_lock::tracked_exactly(uint64_t start, size_t bytes) const
     const auto& trk = get_tracker();
     auto        itr = trk.live.find(static_cast<CUdeviceptr>(start));
     return itr != trk.live.end() && itr->second.bytes == bytes;
+}
+
+bool
+tracker_lock::inside_tracked(uint64_t start, uint64_t bytes) const
+{
+    const auto& trk = get_tracker();
+    auto        at  = static_cast<CUdeviceptr>(start);
+    const auto  end = static_cast<CUdeviceptr>(start + bytes);
+    while(at < end)
+    {
+        const auto* found = find_range(trk, at);
+        if(found == nullptr) return false;
+        at = found->first + found->second.bytes;
+    }
+    return true;
 }
 } // namespace rocprofiler::cuda

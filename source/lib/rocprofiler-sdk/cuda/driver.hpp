@@ -71,6 +71,8 @@ namespace rocprofiler::cuda
     X(cuMemFreeAsync)                                                                              \
     X(cuMemCreate)                                                                                 \
     X(cuMemMap)                                                                                    \
+    X(cuMemGetAccess)                                                                              \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                                 \
     X(cuMemUnmap)                                                                                  \
     X(cuMemRelease)
 

@@ -28,6 +28,15 @@ current_device()
     return static_cast<int>(dev);
 }
 
+// The calling thread's current context: the one whose kernels can reach what it allocates.
+CUcontext
+current_context()
+{
+    auto ctx = CUcontext{};
+    if(driver()->cuCtxGetCurrent(&ctx) != CUDA_SUCCESS) return nullptr;
+    return ctx;
+}
+
 // Whether an allocation the application just made is tracked.
 bool
 track_now()
@@ -149,7 +158,7 @@ get_global(const char* where,
     {
         const auto result = made.record(call(fn));
         if(result == CUDA_SUCCESS && !internal_call_scope::active())
-            track_module_global(ptr, size, current_device(), module);
+            track_module_global(ptr, size, current_device(), module, current_context());
         return result;
     };
     return interpose_driver_call(where, real, call, body);
@@ -186,7 +195,7 @@ ROCP_INTERPOSER(cuMemAlloc_v2, (CUdeviceptr * ptr, size_t bytes))
         "cuMemAlloc_v2",
         &driver_table::cuMemAlloc_v2,
         [=](auto fn) { return fn(ptr, bytes); },
-        [=] { track_allocation(*ptr, bytes, current_device()); });
+        [=] { track_allocation(*ptr, bytes, current_device(), current_context()); });
 }
 
 ROCP_INTERPOSER(cuMemAllocPitch_v2,
@@ -196,7 +205,7 @@ ROCP_INTERPOSER(cuMemAllocPitch_v2,
         "cuMemAllocPitch_v2",
         &driver_table::cuMemAllocPitch_v2,
         [=](auto fn) { return fn(ptr, pitch, width, height, element); },
-        [=] { track_allocation(*ptr, *pitch * height, current_device()); });
+        [=] { track_allocation(*ptr, *pitch * height, current_device(), current_context()); });
 }
 
 #define ROCP_ALLOC_ASYNC(NAME)                                                                     \
@@ -206,7 +215,7 @@ ROCP_INTERPOSER(cuMemAllocPitch_v2,
             #NAME,                                                                                 \
             &driver_table::NAME,                                                                   \
             [=](auto fn) { return fn(ptr, bytes, stream); },                                       \
-            [=] { track_allocation(*ptr, bytes, current_device()); });                             \
+            [=] { track_allocation(*ptr, bytes, current_device(), current_context()); });          \
     }
 ROCP_ALLOC_ASYNC(cuMemAllocAsync)
 ROCP_ALLOC_ASYNC(cuMemAllocAsync_ptsz)
@@ -219,7 +228,7 @@ ROCP_ALLOC_ASYNC(cuMemAllocAsync_ptsz)
             #NAME,                                                                                 \
             &driver_table::NAME,                                                                   \
             [=](auto fn) { return fn(ptr, bytes, pool, stream); },                                 \
-            [=] { track_allocation(*ptr, bytes, current_device()); });                             \
+            [=] { track_allocation(*ptr, bytes, current_device(), current_context()); });          \
     }
 ROCP_ALLOC_POOL(cuMemAllocFromPoolAsync)
 ROCP_ALLOC_POOL(cuMemAllocFromPoolAsync_ptsz)

@@ -5,6 +5,8 @@
 #include "cuda/allocation_tracker.hpp"
 #include "cuda/drain_worker.hpp"
 #include "cuda/driver.hpp"
+#include "cuda/replay_kernels.hpp"
+#include "cuda/replay_pieces.hpp"
 #include "cuda/settings_driver.hpp"
 #include "cuda/shadow_copies.hpp"
 #include "cuda/shadow_pool.hpp"
@@ -52,7 +54,8 @@ launch_memory::tracked(bool& tracking)
     tracking = tracking_enabled();
     auto out = std::vector<dispatch::memory_range>{};
     if(!tracking) return out;
-    for(const auto& r : device_ranges(m_device))
+    refresh_mapped_access(m_device);
+    for(const auto& r : device_ranges(m_device, m_ctx))
         out.push_back({r.start, r.bytes});
     return out;
 }
@@ -66,29 +69,130 @@ launch_memory::check_arguments(const dispatch::kernel_arguments& args)
 bool
 launch_memory::read(uint64_t address, void* out, size_t bytes)
 {
+    if(bytes == 0) return true;
+    if(m_drain_result != CUDA_SUCCESS) return false;
+    {
+        // The engine is only given the bytes of tracked memory (a copy from memory the driver
+        // does not know would fail anyway).
+        const auto lock = tracker_lock{};
+        if(!lock.inside_tracked(address, bytes)) return false;
+    }
     auto        scope  = internal_call_scope{};
     const auto* drv    = driver();
     auto        stream = private_stream(m_ctx);
+    // Called after the drain and before the snapshot: nothing of the launch is queued yet, and the
+    // wait makes the bytes the host's.
     return stream != nullptr &&
            drv->cuMemcpyDtoHAsync_v2(out, static_cast<CUdeviceptr>(address), bytes, stream) ==
                CUDA_SUCCESS &&
            drv->cuStreamSynchronize(stream) == CUDA_SUCCESS;
 }
 
-bool
-launch_memory::compare(uint64_t, std::vector<dispatch::range_change>& out)
+std::optional<CUstream>
+launch_memory::work_stream()
 {
-    out.clear();
-    return false; // not implemented yet on CUDA
+    // The launch stream when known: the kernels queue behind the passes and restores issued there
+    // (stream order), and the wait for their results covers those too. Otherwise every earlier
+    // copy was waited for on the host already, and the SDK's own stream serves.
+    if(m_stream_known) return m_stream;
+    auto stream = private_stream(m_ctx);
+    if(stream == nullptr) return std::nullopt;
+    return stream;
 }
 
 bool
-launch_memory::hash(const std::vector<dispatch::memory_range>&,
-                    uint64_t,
-                    std::vector<uint64_t>& out)
+launch_memory::compare(uint64_t piece_bytes, std::vector<dispatch::range_change>& out)
 {
     out.clear();
-    return false; // not implemented yet on CUDA
+    if(piece_bytes == 0 || m_drain_result != CUDA_SUCCESS) return false;
+    if(m_shadows.empty()) return true;
+    const auto started = common::timestamp_ns();
+    auto       scope   = internal_call_scope{};
+    // Pinned host memory has the same address on the device (unified addressing).
+    const auto shadow = m_host ? static_cast<uint64_t>(reinterpret_cast<uintptr_t>(m_host_block))
+                               : static_cast<uint64_t>(m_device_block);
+    auto       work   = std::vector<replay_pieces::work_range>{};
+    auto       bytes  = uint64_t{0};
+    work.reserve(m_shadows.size());
+    {
+        const auto lock = tracker_lock{};
+        for(const auto& s : m_shadows)
+        {
+            const bool live = lock.inside_tracked(s.start, s.bytes);
+            work.push_back({s.start, s.bytes, shadow + s.offset, live});
+            if(live) bytes += s.bytes;
+        }
+    }
+    const auto plan    = replay_pieces::plan_work(work, piece_bytes);
+    const auto stream  = work_stream();
+    auto       result  = std::vector<uint64_t>{};
+    const bool ok      = stream && run_compare_kernel(m_ctx, *stream, plan, piece_bytes, result);
+    const auto took_ns = common::timestamp_ns() - started;
+    update_stats(
+        [&](auto&, auto& ph)
+        {
+            if(!ok)
+            {
+                ph.compare_failures += 1;
+                return;
+            }
+            ph.compare.add(took_ns);
+            ph.compare_bytes += bytes;
+        });
+    if(!ok) return false;
+    const auto pieces = static_cast<size_t>(plan.pieces);
+    out.reserve(pieces);
+    for(size_t i = 0; i < pieces; ++i)
+    {
+        const auto count = result[2 * pieces + i];
+        out.push_back(count == 0 ? dispatch::range_change{}
+                                 : dispatch::range_change{result[i], result[pieces + i], count});
+    }
+    return true;
+}
+
+bool
+launch_memory::hash(const std::vector<dispatch::memory_range>& ranges,
+                    uint64_t                                   piece_bytes,
+                    std::vector<uint64_t>&                     out)
+{
+    out.clear();
+    if(piece_bytes == 0 || m_drain_result != CUDA_SUCCESS) return false;
+    const auto started = common::timestamp_ns();
+    auto       scope   = internal_call_scope{};
+    auto       work    = std::vector<replay_pieces::work_range>{};
+    auto       bytes   = uint64_t{0};
+    work.reserve(ranges.size());
+    {
+        // Memory freed during the window is not read: it hashes as 0 (it no longer holds what it
+        // held). Frees of tracked memory wait for the window, so what is live now stays so.
+        const auto lock = tracker_lock{};
+        for(const auto& r : ranges)
+        {
+            const bool live = lock.inside_tracked(r.start, r.bytes);
+            work.push_back({r.start, r.bytes, 0, live});
+            if(live) bytes += r.bytes;
+        }
+    }
+    const auto plan    = replay_pieces::plan_work(work, piece_bytes);
+    const auto stream  = work_stream();
+    auto       sums    = std::vector<uint64_t>{};
+    const bool ok      = stream && run_hash_kernel(m_ctx, *stream, plan, piece_bytes, sums);
+    const auto took_ns = common::timestamp_ns() - started;
+    update_stats(
+        [&](auto&, auto& ph)
+        {
+            if(!ok)
+            {
+                ph.hash_failures += 1;
+                return;
+            }
+            ph.hash.add(took_ns);
+            ph.hash_bytes += bytes;
+        });
+    if(!ok) return false;
+    out = replay_pieces::finish_hashes(work, piece_bytes, sums.data());
+    return true;
 }
 
 std::optional<dispatch::decline_reason>

@@ -1,6 +1,7 @@
 // Kernel replay's memory backend for one CUDA launch: it drains the launch's context, snapshots the
 // tracked allocations of its device (allocation_tracker.hpp) into device shadow memory (pinned host
-// memory as the fallback) and restores them between passes.
+// memory as the fallback) and restores them between passes. Hashes and comparisons run as device
+// kernels (replay_kernels.hpp) in the same stream order as the copies.
 //
 // Per-dispatch costs are kept off the replay window where possible: the drain's
 // cuCtxSynchronize runs on a persistent worker thread per context (not a thread per drain), shadow
@@ -70,6 +71,9 @@ public:
 
 private:
     void drop(); // gives the shadow block back, without statistics
+    // Where hash and compare kernels run: the launch stream, or the SDK's own; nothing when the
+    // SDK's stream cannot be created.
+    std::optional<CUstream> work_stream();
     // Where the snapshot goes: a shadow block of `total` bytes; the decline reason when none.
     std::optional<dispatch::decline_reason> acquire_shadow(size_t total);
     bool                                    copy_shadows(bool to_shadow, CUstream stream);

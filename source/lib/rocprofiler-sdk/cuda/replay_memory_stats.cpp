@@ -34,6 +34,16 @@ phases()
 
 } // namespace detail
 
+namespace
+{
+// Bytes per nanosecond are GB/s (10^9 bytes per second).
+double
+gbps(uint64_t bytes, uint64_t ns)
+{
+    return ns != 0 ? static_cast<double>(bytes) / static_cast<double>(ns) : 0.0;
+}
+} // namespace
+
 bool
 stats_enabled()
 {
@@ -54,7 +64,10 @@ print_memory_stats()
                  "release_us_max=%.1f stream_ordered=%llu host_synced=%llu pool_hits=%llu "
                  "pool_allocs=%llu pool_frees=%llu temp_blocks=%llu host_shadows=%llu "
                  "copy_calls=%llu batch_calls=%llu batch_failures=%llu drain_timeouts=%llu "
-                 "drain_errors=%llu\n",
+                 "drain_errors=%llu hash_calls=%llu hash_us_mean=%.1f hash_us_max=%.1f "
+                 "hash_bytes=%llu hash_gbps=%.1f hash_failures=%llu compare_calls=%llu "
+                 "compare_us_mean=%.1f compare_us_max=%.1f compare_bytes=%llu compare_gbps=%.1f "
+                 "compare_failures=%llu\n",
                  static_cast<unsigned long long>(ph.window.count),
                  ph.window.mean_us(),
                  ph.drain.mean_us(),
@@ -79,7 +92,19 @@ print_memory_stats()
                  static_cast<unsigned long long>(ph.batches),
                  static_cast<unsigned long long>(ph.batch_failures),
                  static_cast<unsigned long long>(ph.drain_timeouts),
-                 static_cast<unsigned long long>(ph.drain_errors));
+                 static_cast<unsigned long long>(ph.drain_errors),
+                 static_cast<unsigned long long>(ph.hash.count),
+                 ph.hash.mean_us(),
+                 ph.hash.max_ns / 1e3,
+                 static_cast<unsigned long long>(ph.hash_bytes),
+                 gbps(ph.hash_bytes, ph.hash.total_ns),
+                 static_cast<unsigned long long>(ph.hash_failures),
+                 static_cast<unsigned long long>(ph.compare.count),
+                 ph.compare.mean_us(),
+                 ph.compare.max_ns / 1e3,
+                 static_cast<unsigned long long>(ph.compare_bytes),
+                 gbps(ph.compare_bytes, ph.compare.total_ns),
+                 static_cast<unsigned long long>(ph.compare_failures));
 }
 replay_memory_stats
 memory_stats()

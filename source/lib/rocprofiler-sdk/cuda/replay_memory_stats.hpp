@@ -41,24 +41,30 @@ struct phase
 
 struct phase_stats
 {
-    phase    drain          = {};
-    phase    snapshot       = {};
-    phase    restore_host   = {}; // host time of restore() (enqueue only when stream-ordered)
-    phase    restore_gpu    = {}; // event-timed copies of stream-ordered restores
-    phase    release        = {};
-    phase    window         = {}; // drain start to release end
-    uint64_t pool_hits      = 0;
-    uint64_t pool_allocs    = 0;
-    uint64_t pool_frees     = 0; // blocks freed: over the retain limit, grown, or memory pressure
-    uint64_t temp_blocks    = 0; // the pool's block was in use: a block of the window's own
-    uint64_t host_shadows   = 0;
-    uint64_t stream_ordered = 0; // snapshots queued on the launch stream
-    uint64_t host_synced    = 0; // snapshots waited for on the SDK's stream
-    uint64_t copies         = 0; // single copy calls
-    uint64_t batches        = 0; // cuMemcpyBatchAsync calls
-    uint64_t batch_failures = 0;
-    uint64_t drain_timeouts = 0;
-    uint64_t drain_errors   = 0;
+    phase    drain            = {};
+    phase    snapshot         = {};
+    phase    restore_host     = {}; // host time of restore() (enqueue only when stream-ordered)
+    phase    restore_gpu      = {}; // event-timed copies of stream-ordered restores
+    phase    release          = {};
+    phase    hash             = {}; // hash(): host time, the kernel's round trip included
+    phase    compare          = {}; // compare(): likewise
+    uint64_t hash_bytes       = 0;  // bytes hashed (live ranges)
+    uint64_t compare_bytes    = 0;  // bytes compared with their copies
+    uint64_t hash_failures    = 0;
+    uint64_t compare_failures = 0;
+    phase    window           = {}; // drain start to release end
+    uint64_t pool_hits        = 0;
+    uint64_t pool_allocs      = 0;
+    uint64_t pool_frees       = 0; // blocks freed: over the retain limit, grown, or memory pressure
+    uint64_t temp_blocks      = 0; // the pool's block was in use: a block of the window's own
+    uint64_t host_shadows     = 0;
+    uint64_t stream_ordered   = 0; // snapshots queued on the launch stream
+    uint64_t host_synced      = 0; // snapshots waited for on the SDK's stream
+    uint64_t copies           = 0; // single copy calls
+    uint64_t batches          = 0; // cuMemcpyBatchAsync calls
+    uint64_t batch_failures   = 0;
+    uint64_t drain_timeouts   = 0;
+    uint64_t drain_errors     = 0;
 };
 
 // Whether ROCPROFILER_CUDA_TIMING_STATS asks for statistics.

@@ -41,7 +41,9 @@ shadow_address(const copy_target& t, size_t offset)
                   : t.device_block + offset;
 }
 
-// The plan step: which copy calls to make. A restore reads the tracker under its lock.
+// The plan step: which copy calls to make. A restore reads the tracker under its lock and skips
+// the ranges no longer inside tracked memory (freed or unmapped during the window); a snapshot
+// range is any part of tracked memory, not only a whole allocation.
 std::vector<copy_op>
 plan(const copy_target& t, const std::vector<shadow_span>& shadows)
 {
@@ -51,7 +53,7 @@ plan(const copy_target& t, const std::vector<shadow_span>& shadows)
     return plan_copies(shadows,
                        merge,
                        [&lock](const shadow_span& s)
-                       { return lock.tracked_exactly(s.start, s.bytes); });
+                       { return lock.inside_tracked(s.start, s.bytes); });
 }
 
 // The batch step: one call for many copies; stream order holds for the batch as a whole. Nothing

@@ -12,7 +12,10 @@ layout_shadows(const std::vector<address_range>& ranges)
     {
         const bool adjacent =
             !out.shadows.empty() && out.shadows.back().start + out.shadows.back().bytes == r.start;
-        const auto offset = adjacent ? total : align_up(total);
+        // The copy keeps the allocation's address modulo shadow_alignment, so that the compare
+        // kernel reads both with the same aligned words.
+        const auto offset =
+            adjacent ? total : align_up(total) + static_cast<size_t>(r.start % shadow_alignment);
         out.shadows.push_back(shadow_span{r.start, r.bytes, offset});
         total = offset + r.bytes;
     }

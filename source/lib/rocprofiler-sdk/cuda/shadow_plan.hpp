@@ -9,8 +9,8 @@
 
 namespace rocprofiler::cuda
 {
-// Offsets in a shadow block are multiples of this (bytes), but for allocations that continue the
-// previous one (see layout_shadows).
+// Offsets in a shadow block are congruent to the application's addresses modulo this (bytes; see
+// layout_shadows).
 constexpr size_t shadow_alignment = 256;
 
 constexpr size_t
@@ -40,9 +40,11 @@ struct shadow_layout
     size_t                   total   = 0; // bytes the block needs (aligned)
 };
 
-// Places `ranges` (in address order) in one block: each at an aligned offset, except an allocation
-// that starts where the previous one ends, which stays contiguous in the shadow too (so that a
-// merged copy can cover both).
+// Places `ranges` (in address order) in one block: each at an offset equal to its start modulo
+// shadow_alignment (an aligned offset for an aligned range), after the previous one, except a
+// range that starts where the previous one ends, which stays contiguous in the shadow too (so that
+// a merged copy can cover both). A block aligned to shadow_alignment then holds every copy at the
+// application's address modulo shadow_alignment.
 shadow_layout layout_shadows(const std::vector<address_range>& ranges);
 
 // One copy call of a snapshot or restore.

@@ -34,6 +34,19 @@ TEST(shadow_layout, adjacent_allocations_stay_contiguous)
     EXPECT_EQ(layout.total, 512u);
 }
 
+TEST(shadow_layout, copies_keep_the_address_modulo_the_alignment)
+{
+    // The compare kernel reads a range and its copy with the same aligned words.
+    const auto layout = layout_shadows({{0x10005, 100}, {0x10005 + 100, 7}, {0x200f3, 300}});
+    ASSERT_EQ(layout.shadows.size(), 3u);
+    for(const auto& s : layout.shadows)
+        EXPECT_EQ(s.offset % shadow_alignment, s.start % shadow_alignment) << s.start;
+    EXPECT_EQ(layout.shadows[0].offset, 5u);
+    EXPECT_EQ(layout.shadows[1].offset, 105u); // continues the previous copy
+    EXPECT_EQ(layout.shadows[2].offset, 256u + 0xf3);
+    EXPECT_EQ(layout.total, 1024u); // 256 + 0xf3 + 300 = 799, aligned up
+}
+
 TEST(copy_plan, one_copy_per_allocation_without_merging)
 {
     const auto layout = layout_shadows({{0x10000, 100}, {0x10000 + 100, 50}});
