@@ -151,6 +151,7 @@ struct window_stats
     uint64_t failed_pass     = 0;
     bool     learned         = false;       // the snapshot came from what earlier dispatches wrote
     bool     learned_outside = true;        // the prediction covers the writes outside from now on
+    bool     partly          = false;       // learned, but some arguments still at first sight
     std::vector<memory_range> outside = {}; // where a pass wrote outside the snapshot
 };
 
@@ -169,8 +170,10 @@ diagnostic_line(const dispatch::logical_dispatch& dispatch,
     if(stats != nullptr)
         out << " snapshot_bytes=" << stats->snapshot_bytes
             << " verified_bytes=" << stats->verified_bytes
-            << " written_bytes=" << stats->written_bytes
-            << " prediction=" << (stats->learned ? "learned" : "first_sight");
+            << " written_bytes=" << stats->written_bytes << " prediction="
+            << (!stats->learned ? "first_sight"
+                : stats->partly ? "partly_learned"
+                                : "learned");
     return out.str();
 }
 
@@ -386,6 +389,7 @@ prepare_memory(const dispatch::logical_dispatch& dispatch,
     wm.stats.snapshot_bytes = wm.predicted.snapshot_bytes();
     wm.stats.verified_bytes = wm.predicted.verify_bytes();
     wm.stats.learned        = wm.predicted.learned;
+    wm.stats.partly         = wm.predicted.partly;
     if(auto reason = memory.snapshot(wm.predicted.snapshot)) return reason;
     if(!wm.predicted.verify.empty() &&
        !memory.hash(wm.predicted.verify, wm.settings.piece_bytes, wm.baseline))

@@ -26,6 +26,10 @@ struct shape_profile
     std::map<int64_t, extent> written          = {};    // by argument offset; absent: not written
     bool                      indirect_written = false; // through pointers found in device memory
     bool                      refine = false; // widened by hash pieces: the next compare replaces
+    // Argument offsets predicted at first sight whose memory did not change, and how many
+    // dispatches in a row: an argument counts as read-only from the second one on (a kernel that
+    // writes zeros over zeros, or multiplies zeros, changes nothing the first time).
+    std::map<int64_t, uint32_t> unchanged = {};
 };
 
 // What a kernel changed that no anchor accounts for (pointers kept in host memory, ...).
@@ -38,8 +42,9 @@ struct kernel_profile
     std::vector<memory_range> pending = {};
 };
 
-using shape_tuple =
-    std::tuple<uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>;
+using shape_tuple = learned_shape;
+
+constexpr uint32_t unchanged_until_read_only = 2;
 
 constexpr size_t   max_shapes              = 1U << 16; // then new shapes stay first-sight
 constexpr size_t   max_absolute_per_kernel = 256;
@@ -59,10 +64,39 @@ learned()
 }
 
 shape_tuple
-to_tuple(const shape_key& key)
+to_tuple(const shape_key& key, uint64_t signature)
 {
-    return {
-        key.kernel_id, key.grid.x, key.grid.y, key.grid.z, key.block.x, key.block.y, key.block.z};
+    return {key.kernel_id,
+            key.grid.x,
+            key.grid.y,
+            key.grid.z,
+            key.block.x,
+            key.block.y,
+            key.block.z,
+            signature};
+}
+
+// The argument bytes other than the anchors' pointers, hashed: sizes, strides and scalars, so that
+// a kernel launched with the same grid on a tensor of another size is a shape of its own.
+uint64_t
+argument_signature(const dispatch::kernel_arguments& arguments, const std::vector<anchor>& anchors)
+{
+    const auto* bytes = static_cast<const std::byte*>(arguments.data);
+    if(bytes == nullptr) return 0;
+    auto masked = std::vector<bool>(arguments.size, false);
+    for(const auto& a : anchors)
+    {
+        if(a.offset < 0) continue;
+        for(size_t i = static_cast<size_t>(a.offset); i < static_cast<size_t>(a.offset) + 8; ++i)
+            if(i < masked.size()) masked[i] = true;
+    }
+    auto h = uint64_t{0xcbf29ce484222325ULL};
+    for(size_t i = 0; i < arguments.size; ++i)
+    {
+        h ^= masked[i] ? uint64_t{0x100} : static_cast<uint64_t>(bytes[i]);
+        h *= 0x100000001b3ULL;
+    }
+    return h ^ arguments.size;
 }
 
 // The region (of `regions`, sorted, disjoint) that contains `value` or lies within `slack` of it.
@@ -379,8 +413,9 @@ predict(const shape_key&                  key,
     if(args != nullptr)
         scan_words(args, arguments.size, 1, 0, out.regions, settings.anchor_slack, out.anchors);
 
+    out.shape              = to_tuple(key, argument_signature(arguments, out.anchors));
     auto       lock        = std::unique_lock{learned().mutex};
-    auto       shape       = learned().shapes.find(to_tuple(key));
+    auto       shape       = learned().shapes.find(out.shape);
     const bool seen        = shape != learned().shapes.end();
     const bool scan_memory = !seen || shape->second.indirect_written;
     const auto absolute    = learned().kernels.count(key.kernel_id) != 0
@@ -412,13 +447,24 @@ predict(const shape_key&                  key,
         }
     }
 
-    auto chosen = absolute;
+    auto chosen  = absolute;
+    auto partial = false;
     for(const auto& a : out.anchors)
     {
         if(seen && a.offset >= 0)
         {
             auto itr = profile.written.find(a.offset);
-            if(itr == profile.written.end()) continue;
+            if(itr == profile.written.end())
+            {
+                auto count = profile.unchanged.find(a.offset);
+                if(count != profile.unchanged.end() && count->second >= unchanged_until_read_only)
+                    continue;
+                // Not known to be read-only yet: first sight.
+                out.first_sight_offsets.push_back(a.offset);
+                chosen.push_back(first_sight(a, settings));
+                partial = true;
+                continue;
+            }
             // Within the region the pointer points into: a smaller buffer at the same argument
             // never brings its neighbour into the snapshot.
             for(const auto& r : intersect({relative(a.value, itr->second)}, {a.region}))
@@ -426,9 +472,12 @@ predict(const shape_key&                  key,
             continue;
         }
         if(seen && a.offset < 0 && !profile.indirect_written) continue;
+        if(a.offset >= 0) out.first_sight_offsets.push_back(a.offset);
         chosen.push_back(first_sight(a, settings));
+        partial = partial || seen;
     }
     out.learned  = seen;
+    out.partly   = seen && partial;
     out.snapshot = intersect(normalize(std::move(chosen)), out.regions);
 
     switch(settings.verify)
@@ -482,11 +531,11 @@ learn_written(const shape_key&                           key,
     auto  total = uint64_t{0};
     auto  lock  = std::lock_guard{learned().mutex};
     auto& state = learned();
-    auto  itr   = state.shapes.find(to_tuple(key));
+    auto  itr   = state.shapes.find(predicted.shape);
     if(itr == state.shapes.end())
     {
         if(state.shapes.size() >= max_shapes) return 0;
-        itr = state.shapes.emplace(to_tuple(key), shape_profile{}).first;
+        itr = state.shapes.emplace(predicted.shape, shape_profile{}).first;
     }
     auto& kernel   = state.kernels[key.kernel_id];
     auto  replaced = std::map<int64_t, bool>{};
@@ -505,6 +554,17 @@ learn_written(const shape_key&                           key,
         total += last - first;
         attribute(predicted.anchors, first, last, itr->second, kernel, replaced);
     }
+    // Arguments predicted at first sight that changed nothing: one step closer to read-only.
+    for(const auto offset : predicted.first_sight_offsets)
+    {
+        if(replaced.count(offset) != 0 || itr->second.written.count(offset) != 0)
+        {
+            itr->second.unchanged.erase(offset);
+            continue;
+        }
+        auto& count = itr->second.unchanged[offset];
+        count       = std::min(count + 1, unchanged_until_read_only);
+    }
     itr->second.refine = false;
     trim_absolute(kernel);
     if(kernel.absolute.empty() && kernel.pending.empty()) state.kernels.erase(key.kernel_id);
@@ -518,11 +578,11 @@ learn_outside(const shape_key&                 key,
 {
     auto  lock  = std::lock_guard{learned().mutex};
     auto& state = learned();
-    auto  itr   = state.shapes.find(to_tuple(key));
+    auto  itr   = state.shapes.find(predicted.shape);
     if(itr == state.shapes.end())
     {
         if(state.shapes.size() >= max_shapes) return false;
-        itr = state.shapes.emplace(to_tuple(key), shape_profile{}).first;
+        itr = state.shapes.emplace(predicted.shape, shape_profile{}).first;
     }
     auto  covered = true;
     auto& shape   = itr->second;
@@ -548,6 +608,7 @@ learn_outside(const shape_key&                 key,
         const auto hi    = static_cast<int64_t>(piece.end()) - static_cast<int64_t>(a->value);
         const bool known = shape.written.count(a->offset) != 0;
         widen(shape.written[a->offset], lo, hi, known);
+        shape.unchanged.erase(a->offset);
     }
     shape.refine   = true;
     kernel.pending = normalize(std::move(kernel.pending));

@@ -8,10 +8,12 @@
 //     of, a tracked region (one tracked allocation), and, one level deep, an 8-byte-aligned
 //     word in the first `scan_bytes` bytes after an argument anchor (pointer arrays in device
 //     memory, as grouped GEMM passes them);
-//   - a launch shape (kernel, grid, workgroup) seen before predicts, for each argument anchor, the
-//     byte extent relative to the pointer that its earlier dispatches changed, within the anchor's
-//     region (none: the argument is read, not written), plus the absolute ranges the kernel
-//     changed outside every anchor (learned once two dispatches changed them);
+//   - a launch shape (kernel, grid, workgroup, and the argument bytes other than the anchors'
+//     pointers: sizes and scalars) seen before predicts, for each argument anchor, the byte extent
+//     relative to the pointer that its earlier dispatches changed, within the anchor's region;
+//     nothing for an argument whose memory two dispatches in a row left unchanged (read-only);
+//     first sight for the others; plus the absolute ranges the kernel changed outside every
+//     anchor (learned once two dispatches changed them);
 //   - otherwise (first sight) an anchor predicts its whole region when the region is at most
 //     `window_bytes`, else the `window_bytes` from the pointer on (and `anchor_slack` before it).
 // The verification set V is the tracked memory outside S (`verify_scope::all`), or only the
@@ -30,6 +32,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 namespace rocprofiler::kernel_replay
@@ -80,13 +83,21 @@ struct shape_key
     rocprofiler_dim3_t block     = {};
 };
 
+// A launch shape as learned: kernel, grid, workgroup and the hash of the non-pointer argument
+// bytes.
+using learned_shape =
+    std::tuple<uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint64_t>;
+
 struct prediction
 {
     std::vector<memory_range> snapshot = {}; // S: sorted, disjoint, inside tracked memory
     std::vector<memory_range> verify   = {}; // V: sorted, disjoint, disjoint from S
     std::vector<anchor>       anchors  = {};
     std::vector<memory_range> regions  = {};    // the tracked allocations
-    bool                      learned  = false; // S came from a learned profile of the shape
+    bool                      learned  = false; // the shape was seen before
+    bool                      partly   = false; // ... but some anchors were still first sight
+    learned_shape             shape    = {};
+    std::vector<int64_t>      first_sight_offsets = {}; // argument anchors predicted at first sight
     uint64_t                  snapshot_bytes() const;
     uint64_t                  verify_bytes() const;
 };

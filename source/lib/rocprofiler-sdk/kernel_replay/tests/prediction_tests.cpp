@@ -466,7 +466,7 @@ TEST_F(prediction, a_later_pass_that_writes_elsewhere_ends_the_replay_with_an_er
         << err;
 }
 
-TEST_F(prediction, read_only_inputs_leave_the_snapshot_once_learned)
+TEST_F(prediction, read_only_inputs_leave_the_snapshot_once_two_dispatches_left_them_unchanged)
 {
     // c = a + b over one allocation each: after the first dispatch only c is snapshotted.
     struct add_args
@@ -490,16 +490,26 @@ TEST_F(prediction, read_only_inputs_leave_the_snapshot_once_learned)
     auto first = last();
     expect_replayed(first);
     EXPECT_EQ(first.snapshot_bytes, 3 * 4 * n * sizeof(int)); // first sight: every allocation
-    // New inputs, so that the second dispatch changes c (equal values are not seen as written).
+    // New inputs each time, so that every dispatch changes c (equal values are not seen as
+    // written). The second dispatch still snapshots a and b (unchanged once is not yet
+    // read-only), the third only c.
     for(uint32_t i = 0; i < 4 * n; ++i)
         b[i] = static_cast<int>(i) + 2;
     run("add", add, &args, sizeof(args), 4 * n);
     auto second = last();
     expect_replayed(second);
-    EXPECT_EQ(second.snapshot_bytes, 4 * n * sizeof(int));
-    EXPECT_LE(second.snapshot_bytes, 2 * second.written_bytes);
+    EXPECT_EQ(second.snapshot_bytes, 3 * 4 * n * sizeof(int));
     for(uint32_t i = 0; i < 4 * n; ++i)
-        ASSERT_EQ(c[i], 2 * static_cast<int>(i) + 3);
+        b[i] = static_cast<int>(i) + 2;
+    for(uint32_t i = 0; i < 4 * n; ++i)
+        a[i] = static_cast<int>(i) + 2;
+    run("add", add, &args, sizeof(args), 4 * n);
+    auto third = last();
+    expect_replayed(third);
+    EXPECT_EQ(third.snapshot_bytes, 4 * n * sizeof(int));
+    EXPECT_LE(third.snapshot_bytes, 2 * third.written_bytes);
+    for(uint32_t i = 0; i < 4 * n; ++i)
+        ASSERT_EQ(c[i], 2 * (static_cast<int>(i) + 2));
 }
 
 TEST_F(prediction, a_region_larger_than_the_window_is_predicted_from_the_pointer_on)

@@ -134,13 +134,35 @@ TEST_F(write_set, a_learned_shape_snapshots_what_it_wrote_and_not_its_inputs)
     changes[0]   = {0x10100, 0x1017d, 0x7d};
     EXPECT_EQ(kr::learn_written({7, {1, 1, 1}, {64, 1, 1}}, p, changes), 0x80u); // 16-byte granules
 
-    auto q = predict({0x10200, 0x40000}); // the same shape, new pointers
+    // The same shape, new pointers: argument 0 is its learned extent; argument 1 changed nothing
+    // once, which is not yet enough to call it read-only (zeros written over zeros change
+    // nothing either).
+    auto q = predict({0x10200, 0x40000});
     EXPECT_TRUE(q.learned);
-    ASSERT_EQ(q.snapshot.size(), 1u);
+    EXPECT_TRUE(q.partly);
+    ASSERT_EQ(q.snapshot.size(), 2u);
     EXPECT_EQ(q.snapshot[0], (memory_range{0x10200, 0x80}));
+    EXPECT_EQ(q.snapshot[1], (memory_range{0x40000, 0x100000}));
+    auto second = std::vector<range_change>(2 + 16);
+    second[0]   = {0x10200, 0x10280, 0x80};
+    kr::learn_written({7, {1, 1, 1}, {64, 1, 1}}, q, second);
+    // Unchanged twice in a row: read-only, no longer snapshotted.
+    auto q3 = predict({0x10300, 0x40000});
+    EXPECT_FALSE(q3.partly);
+    ASSERT_EQ(q3.snapshot.size(), 1u);
+    EXPECT_EQ(q3.snapshot[0], (memory_range{0x10300, 0x80}));
     // A different shape is first sight again.
     auto r = predict({0x10200, 0x40000}, {7, {2, 1, 1}, {64, 1, 1}});
     EXPECT_FALSE(r.learned);
+}
+
+TEST_F(write_set, other_sizes_or_scalars_in_the_arguments_are_another_shape)
+{
+    auto p       = predict({0x10100, 64});
+    auto changes = std::vector<range_change>{{0x10100, 0x10200, 0x100}};
+    kr::learn_written({7, {1, 1, 1}, {64, 1, 1}}, p, changes);
+    EXPECT_TRUE(predict({0x10800, 64}).learned);  // another pointer, the same size
+    EXPECT_FALSE(predict({0x10100, 65}).learned); // another size: first sight
 }
 
 TEST_F(write_set, a_learned_extent_never_leaves_the_allocation_its_pointer_is_in)
@@ -158,7 +180,9 @@ TEST_F(write_set, writes_outside_widen_the_anchor_and_the_next_compare_refines_t
 {
     const auto key = kr::shape_key{7, {1, 1, 1}, {64, 1, 1}};
     auto       p   = predict({0x40000});
-    kr::learn_written(key, p, std::vector<range_change>(16, range_change{})); // wrote nothing seen
+    // Two dispatches that changed nothing: the argument counts as read-only.
+    kr::learn_written(key, p, std::vector<range_change>(16, range_change{}));
+    kr::learn_written(key, predict({0x40000}), std::vector<range_change>(16, range_change{}));
     auto q = predict({0x40000});
     EXPECT_TRUE(q.snapshot.empty());
     // The next dispatch writes 0x40000..0x40010: a hash piece of the big allocation changed.
