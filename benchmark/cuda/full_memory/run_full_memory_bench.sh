@@ -86,13 +86,19 @@ cmp -s "${out}/reference.bin" "${out}/reference8.bin" ||
 pmc_args() { local a=(); for m in "$@"; do a+=(--pmc "${m}"); done; echo "${a[@]}"; }
 metrics_of() { if [ "$1" = two ]; then echo "${two[@]}"; else echo "${four[@]}"; fi; }
 parts="${BENCH_PARTS:-all}"
-for groups in two four; do
-    [ "${parts}" = ncu ] && break
-    read -r -a metrics <<<"$(metrics_of "${groups}")"
-    # shellcheck disable=SC2046
-    run "rocprofv3_${groups}" "${hold_full}" -- env ROCPROFILER_LOG_LEVEL=debug "${rocprofv3}" \
-        $(pmc_args "${metrics[@]}") --replay-mode kernel --kernel-replay-beta-enabled \
-        -d "${out}/rocprofv3_${groups}.d" -o run --
+# The default verification (every tracked allocation outside the snapshot) and the reachable one
+# (the allocations the kernel's pointers reach), docs/kernel_replay.md.
+for verify in all reachable; do
+    for groups in two four; do
+        [ "${parts}" = ncu ] && break
+        read -r -a metrics <<<"$(metrics_of "${groups}")"
+        name="rocprofv3_${groups}"
+        [ "${verify}" = all ] || name="${name}_${verify}"
+        # shellcheck disable=SC2046
+        run "${name}" "${hold_full}" -- env ROCPROFILER_LOG_LEVEL=debug \
+            ROCPROFILER_REPLAY_VERIFY="${verify}" "${rocprofv3}" $(pmc_args "${metrics[@]}") \
+            --replay-mode kernel --kernel-replay-beta-enabled -d "${out}/${name}.d" -o run --
+    done
 done
 # The same program at 8 GiB held: the predicted snapshot against the whole-footprint snapshot the
 # SDK took before (ROCPROFILER_REPLAY_SNAPSHOT=all).
@@ -115,7 +121,8 @@ ref_ms=$(cat "${out}/reference.ms")
 ref8_ms=$(cat "${out}/reference8.ms")
 printf '%-26s %9s %8s %9s %9s %7s %-28s %13s %13s\n' run wall_ms "+ms" identical replayed declined \
     "ended early (reasons)" "ratio med/max" "learned m/max"
-for name in rocprofv3_two rocprofv3_four ncu_two ncu_four rocprofv3_two_8gib_predicted rocprofv3_two_8gib_all; do
+for name in rocprofv3_two rocprofv3_four rocprofv3_two_reachable rocprofv3_four_reachable ncu_two \
+    ncu_four rocprofv3_two_8gib_predicted rocprofv3_two_8gib_all; do
     [ -f "${out}/${name}.ms" ] || continue
     ms=$(cat "${out}/${name}.ms")
     base=${ref_ms}
