@@ -76,7 +76,8 @@ typedef enum rocprofiler_buffer_category_t // NOLINT(performance-enum-size)
 {
     ROCPROFILER_BUFFER_CATEGORY_NONE = 0,    ///< No category
     ROCPROFILER_BUFFER_CATEGORY_TRACING,     ///< Records of @ref rocprofiler_buffer_tracing_kind_t
-    ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING, ///< PC sampling records (not produced yet)
+    ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING, ///< Records of @ref
+                                             ///< rocprofiler_pc_sampling_record_kind_t
     ROCPROFILER_BUFFER_CATEGORY_COUNTERS,    ///< Records of @ref rocprofiler_counter_record_kind_t
     ROCPROFILER_BUFFER_CATEGORY_LAST,        ///< Sentinel
 } rocprofiler_buffer_category_t;
@@ -275,6 +276,35 @@ typedef enum rocprofiler_agent_version_t // NOLINT(performance-enum-size)
     ROCPROFILER_AGENT_INFO_VERSION_0    = 1, ///< @ref rocprofiler_agent_v0_t
     ROCPROFILER_AGENT_INFO_VERSION_LAST,     ///< Sentinel
 } rocprofiler_agent_version_t;
+
+/** @brief How PC samples are taken (@ref rocprofiler_configure_pc_sampling_service). */
+typedef enum rocprofiler_pc_sampling_method_t // NOLINT(performance-enum-size)
+{
+    ROCPROFILER_PC_SAMPLING_METHOD_NONE = 0,   ///< No method
+    ROCPROFILER_PC_SAMPLING_METHOD_STOCHASTIC, ///< Taken by the device's sampling hardware
+    ROCPROFILER_PC_SAMPLING_METHOD_HOST_TRAP,  ///< Taken by interrupting waves from the host
+    ROCPROFILER_PC_SAMPLING_METHOD_LAST,       ///< Sentinel
+} rocprofiler_pc_sampling_method_t;
+
+/** @brief Unit of a PC sampling interval. */
+typedef enum rocprofiler_pc_sampling_unit_t // NOLINT(performance-enum-size)
+{
+    ROCPROFILER_PC_SAMPLING_UNIT_NONE = 0,     ///< No unit
+    ROCPROFILER_PC_SAMPLING_UNIT_INSTRUCTIONS, ///< Instructions issued
+    ROCPROFILER_PC_SAMPLING_UNIT_CYCLES,       ///< Device clock cycles
+    ROCPROFILER_PC_SAMPLING_UNIT_TIME,         ///< Nanoseconds
+    ROCPROFILER_PC_SAMPLING_UNIT_LAST,         ///< Sentinel
+} rocprofiler_pc_sampling_unit_t;
+
+/** @brief Kinds of records of @ref ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING. */
+typedef enum rocprofiler_pc_sampling_record_kind_t // NOLINT(performance-enum-size)
+{
+    ROCPROFILER_PC_SAMPLING_RECORD_NONE = 0,             ///< No kind
+    ROCPROFILER_PC_SAMPLING_RECORD_INVALID_SAMPLE,       ///< An undecodable sample
+    ROCPROFILER_PC_SAMPLING_RECORD_HOST_TRAP_V0_SAMPLE,  ///< A host-trap sample (v0 record)
+    ROCPROFILER_PC_SAMPLING_RECORD_STOCHASTIC_V0_SAMPLE, ///< A stochastic sample (v0 record)
+    ROCPROFILER_PC_SAMPLING_RECORD_LAST,                 ///< Sentinel
+} rocprofiler_pc_sampling_record_kind_t;
 
 /** @brief Nanosecond timestamp on the SDK's clock (@ref rocprofiler_get_timestamp). */
 typedef uint64_t rocprofiler_timestamp_t;

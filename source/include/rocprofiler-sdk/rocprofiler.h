@@ -22,6 +22,7 @@
 #include <rocprofiler-sdk/experimental/kernel_replay_outcome.h>
 #include <rocprofiler-sdk/external_correlation.h>
 #include <rocprofiler-sdk/internal_threading.h>
+#include <rocprofiler-sdk/pc_sampling.h>
 #include <rocprofiler-sdk/registration.h>
 
 ROCPROFILER_EXTERN_C_INIT

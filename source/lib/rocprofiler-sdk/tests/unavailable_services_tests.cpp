@@ -1,0 +1,487 @@
+// PC sampling, SPM and thread trace on the host device, where none of them exists yet: the
+// queries report no configuration, every configuration call checks its arguments first (the
+// documented error for each bad one) and then returns the documented "not here" status, the
+// configuration lock still applies afterwards, and each service warns once per process, naming
+// the agent.
+#include <rocprofiler-sdk/experimental/spm.h>
+#include <rocprofiler-sdk/experimental/thread_trace.h>
+#include <rocprofiler-sdk/pc_sampling.h>
+#include <rocprofiler-sdk/rocprofiler.h>
+
+#include <gtest/gtest.h>
+
+#include "sdk_test.hpp"
+
+#include <cstring>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace
+{
+// What the tool's initialize saw, by call; checked by the test body once initialize returned.
+std::map<std::string, rocprofiler_status_t> seen         = {};
+rocprofiler_context_id_t                    tool_context = {};
+rocprofiler_buffer_id_t                     tool_buffer  = {};
+rocprofiler_agent_id_t                      tool_agent   = {};
+
+void
+ignore_records(rocprofiler_context_id_t,
+               rocprofiler_buffer_id_t,
+               rocprofiler_record_header_t**,
+               size_t,
+               void*,
+               uint64_t)
+{
+}
+
+constexpr auto unknown_context = rocprofiler_context_id_t{0xdead};
+constexpr auto unknown_agent   = rocprofiler_agent_id_t{0xdead};
+constexpr auto unknown_buffer  = rocprofiler_buffer_id_t{0xdead};
+
+void
+set_up_context_and_buffer()
+{
+    seen         = {};
+    tool_context = sdk_test::create_context();
+    tool_buffer  = sdk_test::create_buffer(tool_context, 4096, 1024, ignore_records);
+    tool_agent   = sdk_test::gpu_agent();
+}
+
+size_t
+count_of(const std::string& text, const std::string& what)
+{
+    size_t n = 0;
+    for(auto pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1))
+        ++n;
+    return n;
+}
+
+// A tool fixture that keeps what went to stderr while the tool's initialize ran (SetUp
+// force-configures the tool, which initializes it at once).
+template <const char* Name, void (*Init)()>
+class capturing_tool_test : public sdk_test::tool_fixture
+{
+protected:
+    capturing_tool_test()
+        : tool_fixture{Name, Init}
+    {
+    }
+    void SetUp() override
+    {
+        ::testing::internal::CaptureStderr();
+        tool_fixture::SetUp();
+        init_stderr = ::testing::internal::GetCapturedStderr();
+    }
+    std::string init_stderr = {};
+};
+
+std::string
+agent_name(rocprofiler_agent_id_t id)
+{
+    auto found = std::pair<rocprofiler_agent_id_t, std::string>{id, {}};
+    rocprofiler_query_available_agents(
+        ROCPROFILER_AGENT_INFO_VERSION_0,
+        [](rocprofiler_agent_version_t, const void** agents, size_t n, void* data)
+        {
+            auto* out = static_cast<std::pair<rocprofiler_agent_id_t, std::string>*>(data);
+            for(size_t i = 0; i < n; ++i)
+            {
+                const auto* agent = static_cast<const rocprofiler_agent_v0_t*>(agents[i]);
+                if(agent->id.handle == out->first.handle && agent->name != nullptr)
+                    out->second = agent->name;
+            }
+            return ROCPROFILER_STATUS_SUCCESS;
+        },
+        sizeof(rocprofiler_agent_v0_t),
+        &found);
+    return found.second;
+}
+
+// --- PC sampling ---------------------------------------------------------------------------------
+
+void
+configure_pc_sampling()
+{
+    set_up_context_and_buffer();
+    const auto method   = ROCPROFILER_PC_SAMPLING_METHOD_HOST_TRAP;
+    const auto unit     = ROCPROFILER_PC_SAMPLING_UNIT_TIME;
+    seen["bad context"] = rocprofiler_configure_pc_sampling_service(
+        unknown_context, tool_agent, method, unit, 1000, tool_buffer, 0);
+    seen["bad agent"] = rocprofiler_configure_pc_sampling_service(
+        tool_context, unknown_agent, method, unit, 1000, tool_buffer, 0);
+    seen["bad buffer"] = rocprofiler_configure_pc_sampling_service(
+        tool_context, tool_agent, method, unit, 1000, unknown_buffer, 0);
+    seen["method NONE"] = rocprofiler_configure_pc_sampling_service(
+        tool_context, tool_agent, ROCPROFILER_PC_SAMPLING_METHOD_NONE, unit, 1000, tool_buffer, 0);
+    seen["unit LAST"] = rocprofiler_configure_pc_sampling_service(
+        tool_context, tool_agent, method, ROCPROFILER_PC_SAMPLING_UNIT_LAST, 1000, tool_buffer, 0);
+    seen["good"] = rocprofiler_configure_pc_sampling_service(
+        tool_context, tool_agent, method, unit, 1000, tool_buffer, 0);
+    seen["good again"] =
+        rocprofiler_configure_pc_sampling_service(tool_context,
+                                                  tool_agent,
+                                                  ROCPROFILER_PC_SAMPLING_METHOD_STOCHASTIC,
+                                                  ROCPROFILER_PC_SAMPLING_UNIT_CYCLES,
+                                                  1 << 20,
+                                                  tool_buffer,
+                                                  0);
+}
+
+constexpr char pc_sampling_tool[] = "pc-sampling-unavailable";
+using pc_sampling                 = capturing_tool_test<pc_sampling_tool, configure_pc_sampling>;
+
+TEST_F(pc_sampling, configure_checks_arguments_then_is_not_available_and_warns_once)
+{
+    const auto& err = init_stderr;
+    EXPECT_EQ(seen["bad context"], ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND);
+    EXPECT_EQ(seen["bad agent"], ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND);
+    EXPECT_EQ(seen["bad buffer"], ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND);
+    EXPECT_EQ(seen["method NONE"], ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(seen["unit LAST"], ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(seen["good"], ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE);
+    EXPECT_EQ(seen["good again"], ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE);
+
+    EXPECT_EQ(count_of(err, "PC sampling is not available on "), 1u) << err;
+    EXPECT_NE(err.find("PC sampling is not available on " + agent_name(tool_agent)),
+              std::string::npos)
+        << err;
+
+    // After initialization the lock comes first, as for every configuration call.
+    EXPECT_EQ(rocprofiler_configure_pc_sampling_service(tool_context,
+                                                        tool_agent,
+                                                        ROCPROFILER_PC_SAMPLING_METHOD_HOST_TRAP,
+                                                        ROCPROFILER_PC_SAMPLING_UNIT_TIME,
+                                                        1000,
+                                                        tool_buffer,
+                                                        0),
+              ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED);
+}
+
+struct query_log
+{
+    int                                            calls     = 0;
+    const rocprofiler_pc_sampling_configuration_t* configs   = nullptr;
+    size_t                                         num       = 99;
+    void*                                          user_data = nullptr;
+    rocprofiler_status_t                           answer    = ROCPROFILER_STATUS_SUCCESS;
+};
+
+rocprofiler_status_t
+log_pc_sampling_configs(const rocprofiler_pc_sampling_configuration_t* configs,
+                        size_t                                         num,
+                        void*                                          user_data)
+{
+    auto* log      = static_cast<query_log*>(user_data);
+    log->calls     = log->calls + 1;
+    log->configs   = configs;
+    log->num       = num;
+    log->user_data = user_data;
+    return log->answer;
+}
+
+TEST_F(pc_sampling, query_reports_no_configuration_for_every_agent)
+{
+    auto agents = std::vector<rocprofiler_agent_id_t>{};
+    rocprofiler_query_available_agents(
+        ROCPROFILER_AGENT_INFO_VERSION_0,
+        [](rocprofiler_agent_version_t, const void** list, size_t n, void* data)
+        {
+            for(size_t i = 0; i < n; ++i)
+                static_cast<std::vector<rocprofiler_agent_id_t>*>(data)->push_back(
+                    static_cast<const rocprofiler_agent_v0_t*>(list[i])->id);
+            return ROCPROFILER_STATUS_SUCCESS;
+        },
+        sizeof(rocprofiler_agent_v0_t),
+        &agents);
+    ASSERT_FALSE(agents.empty());
+    for(auto agent : agents)
+    {
+        auto log = query_log{};
+        EXPECT_EQ(rocprofiler_query_pc_sampling_agent_configurations(
+                      agent, log_pc_sampling_configs, &log),
+                  ROCPROFILER_STATUS_SUCCESS);
+        EXPECT_EQ(log.calls, 1) << "agent " << agent.handle;
+        EXPECT_EQ(log.num, 0u);
+        EXPECT_EQ(log.configs, nullptr);
+        EXPECT_EQ(log.user_data, &log);
+    }
+
+    // The callback's status is the query's.
+    auto refusing   = query_log{};
+    refusing.answer = ROCPROFILER_STATUS_ERROR;
+    EXPECT_EQ(rocprofiler_query_pc_sampling_agent_configurations(
+                  agents.front(), log_pc_sampling_configs, &refusing),
+              ROCPROFILER_STATUS_ERROR);
+
+    auto untouched = query_log{};
+    EXPECT_EQ(rocprofiler_query_pc_sampling_agent_configurations(
+                  unknown_agent, log_pc_sampling_configs, &untouched),
+              ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND);
+    EXPECT_EQ(
+        rocprofiler_query_pc_sampling_agent_configurations(agents.front(), nullptr, &untouched),
+        ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(untouched.calls, 0);
+}
+
+TEST_F(pc_sampling, names_of_instruction_types_and_reasons)
+{
+    EXPECT_STREQ(rocprofiler_get_pc_sampling_instruction_type_name(
+                     ROCPROFILER_PC_SAMPLING_INSTRUCTION_TYPE_NONE),
+                 "ROCPROFILER_PC_SAMPLING_INSTRUCTION_TYPE_NONE");
+    EXPECT_STREQ(rocprofiler_get_pc_sampling_instruction_type_name(
+                     ROCPROFILER_PC_SAMPLING_INSTRUCTION_TYPE_DUAL_VALU),
+                 "ROCPROFILER_PC_SAMPLING_INSTRUCTION_TYPE_DUAL_VALU");
+    EXPECT_EQ(rocprofiler_get_pc_sampling_instruction_type_name(
+                  ROCPROFILER_PC_SAMPLING_INSTRUCTION_TYPE_LAST),
+              nullptr);
+    EXPECT_STREQ(rocprofiler_get_pc_sampling_instruction_not_issued_reason_name(
+                     ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_WAITCNT),
+                 "ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_WAITCNT");
+    EXPECT_EQ(rocprofiler_get_pc_sampling_instruction_not_issued_reason_name(
+                  ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_LAST),
+              nullptr);
+    // Every value has its own enumerator's name.
+    for(int i = 0; i < ROCPROFILER_PC_SAMPLING_INSTRUCTION_TYPE_LAST; ++i)
+    {
+        const char* name = rocprofiler_get_pc_sampling_instruction_type_name(
+            static_cast<rocprofiler_pc_sampling_instruction_type_t>(i));
+        ASSERT_NE(name, nullptr) << i;
+        EXPECT_EQ(std::strncmp(name, "ROCPROFILER_PC_SAMPLING_INSTRUCTION_TYPE_", 41), 0) << name;
+    }
+    for(int i = 0; i < ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_LAST; ++i)
+    {
+        EXPECT_NE(rocprofiler_get_pc_sampling_instruction_not_issued_reason_name(
+                      static_cast<rocprofiler_pc_sampling_instruction_not_issued_reason_t>(i)),
+                  nullptr)
+            << i;
+    }
+}
+
+// --- SPM -----------------------------------------------------------------------------------------
+
+void
+spm_dispatch_cb(const rocprofiler_spm_dispatch_counting_service_data_t*,
+                rocprofiler_counter_config_id_t*,
+                rocprofiler_user_data_t*,
+                void*)
+{
+}
+
+void
+spm_record_cb(const rocprofiler_spm_dispatch_counting_service_data_t*,
+              const rocprofiler_spm_counter_record_t**,
+              size_t,
+              rocprofiler_spm_record_flag_t,
+              rocprofiler_user_data_t,
+              void*)
+{
+}
+
+void
+spm_device_cb(rocprofiler_context_id_t,
+              rocprofiler_agent_id_t,
+              rocprofiler_device_counting_agent_cb_t,
+              void*)
+{
+}
+
+void
+configure_spm()
+{
+    set_up_context_and_buffer();
+    auto counter = rocprofiler_counter_id_t{1};
+    auto parameter =
+        rocprofiler_spm_parameters_t{sizeof(rocprofiler_spm_parameters_t),
+                                     ROCPROFILER_SPM_PARAMETER_TYPE_SAMPLE_INTERVAL_SCLK_CYCLES,
+                                     4096};
+    rocprofiler_spm_parameters_t* parameters[] = {&parameter};
+    rocprofiler_spm_parameters_t* null_entry[] = {nullptr};
+    auto                          config       = rocprofiler_counter_config_id_t{};
+
+    seen["create bad agent"] =
+        rocprofiler_spm_create_counter_config(unknown_agent, &counter, 1, parameters, 1, &config);
+    seen["create null entry"] =
+        rocprofiler_spm_create_counter_config(tool_agent, &counter, 1, null_entry, 1, &config);
+    seen["create good"] =
+        rocprofiler_spm_create_counter_config(tool_agent, &counter, 1, parameters, 1, &config);
+    seen["config untouched"] =
+        config.handle == 0 ? ROCPROFILER_STATUS_SUCCESS : ROCPROFILER_STATUS_ERROR;
+
+    seen["callback bad context"] = rocprofiler_spm_configure_callback_dispatch_service(
+        unknown_context, spm_dispatch_cb, nullptr, spm_record_cb, nullptr);
+    seen["callback null record"] = rocprofiler_spm_configure_callback_dispatch_service(
+        tool_context, spm_dispatch_cb, nullptr, nullptr, nullptr);
+    seen["callback good"] = rocprofiler_spm_configure_callback_dispatch_service(
+        tool_context, spm_dispatch_cb, nullptr, spm_record_cb, nullptr);
+
+    seen["buffer bad buffer"] = rocprofiler_spm_configure_buffer_dispatch_service(
+        tool_context, unknown_buffer, spm_dispatch_cb, nullptr);
+    seen["buffer good"] = rocprofiler_spm_configure_buffer_dispatch_service(
+        tool_context, tool_buffer, spm_dispatch_cb, nullptr);
+
+    seen["device bad agent"] = rocprofiler_configure_spm_device_counting_service(
+        tool_context, tool_buffer, unknown_agent, spm_device_cb, nullptr);
+    seen["device null cb"] = rocprofiler_configure_spm_device_counting_service(
+        tool_context, tool_buffer, tool_agent, nullptr, nullptr);
+    seen["device good"] = rocprofiler_configure_spm_device_counting_service(
+        tool_context, tool_buffer, tool_agent, spm_device_cb, nullptr);
+}
+
+constexpr char spm_tool[] = "spm-unavailable";
+using spm                 = capturing_tool_test<spm_tool, configure_spm>;
+
+TEST_F(spm, configuration_calls_check_arguments_then_are_not_supported_and_warn_once)
+{
+    const auto& err = init_stderr;
+    EXPECT_EQ(seen["create bad agent"], ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND);
+    EXPECT_EQ(seen["create null entry"], ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(seen["create good"], ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED);
+    EXPECT_EQ(seen["config untouched"], ROCPROFILER_STATUS_SUCCESS);
+    EXPECT_EQ(seen["callback bad context"], ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND);
+    EXPECT_EQ(seen["callback null record"], ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(seen["callback good"], ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED);
+    EXPECT_EQ(seen["buffer bad buffer"], ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND);
+    EXPECT_EQ(seen["buffer good"], ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED);
+    EXPECT_EQ(seen["device bad agent"], ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND);
+    EXPECT_EQ(seen["device null cb"], ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(seen["device good"], ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED);
+
+    EXPECT_EQ(count_of(err, "SPM is not available on "), 1u) << err;
+    EXPECT_NE(err.find("SPM is not available on " + agent_name(tool_agent)), std::string::npos)
+        << err;
+
+    EXPECT_EQ(rocprofiler_spm_configure_buffer_dispatch_service(
+                  tool_context, tool_buffer, spm_dispatch_cb, nullptr),
+              ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED);
+    EXPECT_EQ(rocprofiler_spm_destroy_counter_config(rocprofiler_counter_config_id_t{1}),
+              ROCPROFILER_STATUS_ERROR_PROFILE_NOT_FOUND);
+}
+
+struct spm_query_log
+{
+    int    calls = 0;
+    size_t num   = 99;
+};
+
+TEST_F(spm, query_reports_no_configuration_and_no_counter)
+{
+    const auto agent = sdk_test::gpu_agent();
+    auto       log   = spm_query_log{};
+    EXPECT_EQ(rocprofiler_spm_query_agent_configurations(
+                  agent,
+                  [](const rocprofiler_spm_available_configuration_t**, size_t num, void* data)
+                  {
+                      auto* out  = static_cast<spm_query_log*>(data);
+                      out->calls = out->calls + 1;
+                      out->num   = num;
+                      // Not the query's status (rocprofiler-sdk ignores it too).
+                      return ROCPROFILER_STATUS_ERROR;
+                  },
+                  &log),
+              ROCPROFILER_STATUS_SUCCESS);
+    EXPECT_EQ(log.calls, 1);
+    EXPECT_EQ(log.num, 0u);
+
+    EXPECT_EQ(rocprofiler_spm_query_agent_configurations(
+                  unknown_agent,
+                  [](const rocprofiler_spm_available_configuration_t**, size_t, void*)
+                  { return ROCPROFILER_STATUS_SUCCESS; },
+                  nullptr),
+              ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND);
+
+    auto counters_calls = 0;
+    EXPECT_EQ(rocprofiler_spm_iterate_agent_supported_counters(
+                  agent,
+                  [](rocprofiler_agent_id_t, rocprofiler_counter_id_t*, size_t, void* data)
+                  {
+                      ++*static_cast<int*>(data);
+                      return ROCPROFILER_STATUS_SUCCESS;
+                  },
+                  &counters_calls),
+              ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED);
+    EXPECT_EQ(counters_calls, 0);
+}
+
+// --- thread trace --------------------------------------------------------------------------------
+
+rocprofiler_thread_trace_control_flags_t
+trace_nothing(rocprofiler_agent_id_t,
+              rocprofiler_queue_id_t,
+              rocprofiler_async_correlation_id_t,
+              rocprofiler_kernel_id_t,
+              rocprofiler_dispatch_id_t,
+              void*,
+              rocprofiler_user_data_t*)
+{
+    return ROCPROFILER_THREAD_TRACE_CONTROL_NONE;
+}
+
+void
+ignore_shader_data(rocprofiler_thread_trace_shader_data_t, rocprofiler_user_data_t)
+{
+}
+
+void
+configure_thread_trace()
+{
+    set_up_context_and_buffer();
+    auto params      = std::vector<rocprofiler_thread_trace_parameter_t>(2);
+    params[0].type   = ROCPROFILER_THREAD_TRACE_PARAMETER_BUFFER_SIZE;
+    params[0].value  = 1u << 20;
+    params[1].type   = ROCPROFILER_THREAD_TRACE_PARAMETER_SHADER_ENGINE_MASK;
+    params[1].value  = 1;
+    auto bad_type    = params;
+    bad_type[1].type = ROCPROFILER_THREAD_TRACE_PARAMETER_LAST;
+
+    seen["dispatch bad context"] = rocprofiler_configure_dispatch_thread_trace_service(
+        unknown_context, tool_agent, params.data(), 2, trace_nothing, ignore_shader_data, nullptr);
+    seen["dispatch bad agent"] = rocprofiler_configure_dispatch_thread_trace_service(
+        tool_context, unknown_agent, params.data(), 2, trace_nothing, ignore_shader_data, nullptr);
+    seen["dispatch null params"] = rocprofiler_configure_dispatch_thread_trace_service(
+        tool_context, tool_agent, nullptr, 2, trace_nothing, ignore_shader_data, nullptr);
+    seen["dispatch bad type"] = rocprofiler_configure_dispatch_thread_trace_service(
+        tool_context, tool_agent, bad_type.data(), 2, trace_nothing, ignore_shader_data, nullptr);
+    seen["dispatch null cb"] = rocprofiler_configure_dispatch_thread_trace_service(
+        tool_context, tool_agent, params.data(), 2, nullptr, ignore_shader_data, nullptr);
+    seen["dispatch good"] = rocprofiler_configure_dispatch_thread_trace_service(
+        tool_context, tool_agent, params.data(), 2, trace_nothing, ignore_shader_data, nullptr);
+    seen["dispatch no params"] = rocprofiler_configure_dispatch_thread_trace_service(
+        tool_context, tool_agent, nullptr, 0, trace_nothing, ignore_shader_data, nullptr);
+
+    seen["device bad context"] = rocprofiler_configure_device_thread_trace_service(
+        unknown_context, tool_agent, params.data(), 2, ignore_shader_data, {});
+    seen["device null cb"] = rocprofiler_configure_device_thread_trace_service(
+        tool_context, tool_agent, params.data(), 2, nullptr, {});
+    seen["device good"] = rocprofiler_configure_device_thread_trace_service(
+        tool_context, tool_agent, params.data(), 2, ignore_shader_data, {});
+}
+
+constexpr char thread_trace_tool[] = "thread-trace-unavailable";
+using thread_trace                 = capturing_tool_test<thread_trace_tool, configure_thread_trace>;
+
+TEST_F(thread_trace, services_check_arguments_then_are_not_supported_and_warn_once)
+{
+    const auto& err = init_stderr;
+    EXPECT_EQ(seen["dispatch bad context"], ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND);
+    EXPECT_EQ(seen["dispatch bad agent"], ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND);
+    EXPECT_EQ(seen["dispatch null params"], ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(seen["dispatch bad type"], ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(seen["dispatch null cb"], ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(seen["dispatch good"], ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED);
+    EXPECT_EQ(seen["dispatch no params"], ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED);
+    EXPECT_EQ(seen["device bad context"], ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND);
+    EXPECT_EQ(seen["device null cb"], ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(seen["device good"], ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED);
+
+    EXPECT_EQ(count_of(err, "Thread trace is not available on "), 1u) << err;
+    EXPECT_NE(err.find("Thread trace is not available on " + agent_name(tool_agent)),
+              std::string::npos)
+        << err;
+
+    EXPECT_EQ(rocprofiler_configure_device_thread_trace_service(
+                  tool_context, tool_agent, nullptr, 0, ignore_shader_data, {}),
+              ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED);
+}
+} // namespace
