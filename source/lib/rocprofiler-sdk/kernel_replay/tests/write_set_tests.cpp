@@ -26,7 +26,7 @@ protected:
                            const kr::shape_key&         key = {7, {1, 1, 1}, {64, 1, 1}})
     {
         m_args.resize(words.size() * 8);
-        std::memcpy(m_args.data(), words.data(), m_args.size());
+        if(!words.empty()) std::memcpy(m_args.data(), words.data(), m_args.size());
         return kr::predict(
             key,
             kernel_arguments{m_args.data(), m_args.size()},
