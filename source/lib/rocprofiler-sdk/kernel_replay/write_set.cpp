@@ -99,7 +99,11 @@ argument_signature(const dispatch::kernel_arguments& arguments, const std::vecto
     return h ^ arguments.size;
 }
 
-// The region (of `regions`, sorted, disjoint) that contains `value` or lies within `slack` of it.
+// The regions (of `regions`, sorted, disjoint) a pointer `value` may be meant for: the one it
+// points into (and, when it points at that region's first byte, the region that ends there: a
+// pointer one past the end of its buffer); else the region it lies less than `slack` bytes past
+// the end of (`x + N` and beyond), and the one it lies at most `slack` bytes before (`x - 1`).
+// A pointer inside a region never brings in its neighbours.
 template <typename Fn>
 void
 for_regions_near(const std::vector<memory_range>& regions, uint64_t value, uint64_t slack, Fn&& fn)
@@ -108,11 +112,17 @@ for_regions_near(const std::vector<memory_range>& regions, uint64_t value, uint6
                                 regions.end(),
                                 value,
                                 [](uint64_t v, const memory_range& r) { return v < r.start; });
-    // The region starting at or below `value`, and the one after it.
     if(itr != regions.begin())
     {
         const auto& r = *(itr - 1);
-        if(value < r.end() + slack) fn(r);
+        if(value < r.end())
+        {
+            fn(r);
+            if(value == r.start && itr - 1 != regions.begin() && (itr - 2)->end() == value)
+                fn(*(itr - 2));
+            return;
+        }
+        if(value - r.end() < slack) fn(r);
     }
     if(itr != regions.end() && itr->start - value <= slack) fn(*itr);
 }

@@ -441,7 +441,9 @@ TEST_F(prediction, memory_allocated_just_before_the_launch_is_replayed_as_one_ru
 
 TEST_F(prediction, a_later_pass_that_writes_elsewhere_ends_the_replay_with_an_error)
 {
-    auto* x         = device_alloc<int>(1);
+    // x points into the middle of its own allocation, so that no other allocation is near it.
+    auto* block     = device_alloc<int>(4096);
+    auto* x         = block + 2048;
     elsewhere       = device_alloc<int>(1);
     executions_seen = 0;
     auto args       = inplace_args{x};
