@@ -49,6 +49,7 @@ constexpr uint32_t unchanged_until_read_only = 2;
 constexpr size_t   max_shapes              = 1U << 16; // then new shapes stay first-sight
 constexpr size_t   max_absolute_per_kernel = 256;
 constexpr uint64_t learn_granule           = 16; // bytes: learned extents are whole granules
+constexpr uint64_t base_slack = 16; // bytes: the largest element a 1-based pointer steps back
 
 struct learned_state
 {
@@ -103,7 +104,9 @@ argument_signature(const dispatch::kernel_arguments& arguments, const std::vecto
 // points into (and, when it points at that region's first byte, the region that ends there: a
 // pointer one past the end of its buffer); else the region it lies less than `slack` bytes past
 // the end of (`x + N` and beyond), and the one it lies at most `slack` bytes before (`x - 1`).
-// A pointer inside a region never brings in its neighbours.
+// A pointer inside a region brings in a neighbour only when it points at the region's first byte
+// (the neighbour before ends there) or into its last `base_slack` bytes (the neighbour after starts
+// there: a 1-based pointer to it).
 template <typename Fn>
 void
 for_regions_near(const std::vector<memory_range>& regions, uint64_t value, uint64_t slack, Fn&& fn)
@@ -120,6 +123,9 @@ for_regions_near(const std::vector<memory_range>& regions, uint64_t value, uint6
             fn(r);
             if(value == r.start && itr - 1 != regions.begin() && (itr - 2)->end() == value)
                 fn(*(itr - 2));
+            // In the last element of r, and the next region starts right after: `x - 1` of it.
+            if(itr != regions.end() && itr->start == r.end() && r.end() - value <= base_slack)
+                fn(*itr);
             return;
         }
         if(value - r.end() < slack) fn(r);

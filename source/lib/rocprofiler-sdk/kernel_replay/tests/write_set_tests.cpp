@@ -223,3 +223,22 @@ TEST_F(write_set, verification_scopes_and_snapshot_all)
     EXPECT_EQ(p.snapshot_bytes(), 0x1000u + 0x1000u + 0x100000u);
     EXPECT_EQ(p.verify_bytes(), 0u);
 }
+
+TEST_F(write_set, adjacent_allocations_come_in_only_for_pointers_at_their_border)
+{
+    // Three 256-byte allocations back to back.
+    m_tracked = {{0x1000, 0x100}, {0x1100, 0x100}, {0x1200, 0x100}};
+    // A pointer to the start of the middle one: that one only (also the first, which ends
+    // there: the pointer may be one past its end).
+    auto p = predict({0x1100});
+    EXPECT_EQ(p.snapshot_bytes(), 0x200u);
+    EXPECT_EQ(p.snapshot.front().start, 0x1000u);
+    // A pointer into the middle of the middle one: that one only.
+    auto q = predict({0x1180});
+    ASSERT_EQ(q.snapshot.size(), 1u);
+    EXPECT_EQ(q.snapshot[0], (memory_range{0x1100, 0x100}));
+    // A pointer 4 bytes before the last one (its 1-based base): the middle one and the last.
+    auto r = predict({0x11fc});
+    EXPECT_EQ(r.snapshot_bytes(), 0x200u);
+    EXPECT_EQ(r.snapshot.front().start, 0x1100u);
+}
