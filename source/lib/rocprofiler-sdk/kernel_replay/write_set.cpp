@@ -571,7 +571,11 @@ learn_written(const shape_key&                           key,
         attribute(predicted.anchors, first, last, itr->second, kernel, replaced);
     }
     // Arguments predicted at first sight that changed nothing: one step closer to read-only.
-    for(const auto offset : predicted.first_sight_offsets)
+    // Once per argument: one argument can anchor two allocations (a pointer at their border).
+    auto offsets = predicted.first_sight_offsets;
+    std::sort(offsets.begin(), offsets.end());
+    offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
+    for(const auto offset : offsets)
     {
         if(replaced.count(offset) != 0 || itr->second.written.count(offset) != 0)
         {

@@ -242,3 +242,15 @@ TEST_F(write_set, adjacent_allocations_come_in_only_for_pointers_at_their_border
     EXPECT_EQ(r.snapshot_bytes(), 0x200u);
     EXPECT_EQ(r.snapshot.front().start, 0x1100u);
 }
+
+TEST_F(write_set, an_argument_at_a_border_counts_once_towards_read_only)
+{
+    // Argument 0 points at the first byte of the second of two adjacent allocations: it anchors
+    // both. One dispatch that changed neither is one unchanged dispatch, not two.
+    m_tracked    = {{0x1000, 0x100}, {0x1100, 0x100}};
+    const auto k = kr::shape_key{9, {1, 1, 1}, {64, 1, 1}};
+    auto       p = predict({0x1100}, k);
+    ASSERT_EQ(p.anchors.size(), 2u);
+    kr::learn_written(k, p, std::vector<range_change>(2, range_change{}));
+    EXPECT_EQ(predict({0x1100}, k).snapshot_bytes(), 0x200u); // still predicted
+}
