@@ -83,7 +83,10 @@ TEST_F(tool_callback_exception, a_throwing_complete_callback_stops_its_context_n
     run_twice(err);
     // The first COMPLETE threw; the context was stopped, so the second dispatch is not traced.
     EXPECT_EQ(completes.load(), 1);
-    EXPECT_EQ(enqueues.load(), 2); // ENTER and EXIT of the first dispatch
+    // ENTER of the first dispatch, and its EXIT unless the COMPLETE on the device thread threw
+    // (and stopped the context) before the submitting thread reached the EXIT callback.
+    EXPECT_GE(enqueues.load(), 1);
+    EXPECT_LE(enqueues.load(), 2);
     EXPECT_NE(err.find("KERNEL_DISPATCH COMPLETE callback"), std::string::npos) << err;
     EXPECT_NE(err.find("complete went wrong"), std::string::npos) << err;
     EXPECT_NE(err.find("tool 'throwing-dispatch-tool'"), std::string::npos) << err;
