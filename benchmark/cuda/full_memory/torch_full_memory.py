@@ -27,6 +27,9 @@ args = parser.parse_args()
 
 torch.manual_seed(1234)
 torch.use_deterministic_algorithms(True)
+# Deterministic mode also fills every new tensor (torch.empty included); the held memory below
+# must stay unwritten, as an LLM server's weights that this step does not use.
+torch.utils.deterministic.fill_uninitialized_memory = False
 torch.backends.cuda.matmul.allow_tf32 = False
 torch.backends.cudnn.allow_tf32 = False
 

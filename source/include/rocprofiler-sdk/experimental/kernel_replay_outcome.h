@@ -65,6 +65,10 @@ typedef struct rocprofiler_kernel_replay_outcome_t
     uint64_t verified_bytes;
     /** The pass that wrote outside the snapshot, when `reason` is `"write_outside_snapshot"`. */
     uint64_t failed_pass;
+    /** Bytes of the verified memory hashed before pass 0; the rest of `verified_bytes` started
+     * from the hashes the agent's previous verified window left (docs/kernel_replay.md). Present
+     * when `size` covers it. */
+    uint64_t baseline_hashed_bytes;
 } rocprofiler_kernel_replay_outcome_t;
 
 /**

@@ -1,5 +1,6 @@
 #include "cuda/allocation_tracker.hpp"
 #include "common/static_object.hpp"
+#include "cuda/write_observer.hpp"
 
 #include "common/logging.hpp"
 #include "cuda/driver.hpp"
@@ -35,6 +36,8 @@ struct tracker
     // Module globals by owner (CUmodule/CUlibrary), known whether or not tracking is on; in `live`
     // while it is.
     std::unordered_map<const void*, std::map<CUdeviceptr, range>> globals = {};
+    // Changes of `live`: memory appeared, disappeared or became reachable (tracked_changes()).
+    std::atomic<uint64_t> changes = 0;
 };
 
 tracker&
@@ -77,6 +80,7 @@ enable_allocation_tracking()
     {
         auto lock = std::lock_guard{trk.mutex};
         if(trk.enabled.exchange(true)) return;
+        trk.changes += 1;
         for(const auto& [module, ranges] : trk.globals)
             for(const auto& [ptr, r] : ranges)
                 trk.live[ptr] = r;
@@ -84,6 +88,7 @@ enable_allocation_tracking()
     // Pooled shadow memory is not freed at exit: the process's exit frees it, and a cuMemFree
     // there would wait for the device (forever, behind a kernel that never ends).
     registration::add_shutdown_hook(print_memory_stats);
+    start_write_observer();
     ROCP_LOG(debug) << "[kernel-replay] CUDA allocation tracker enabled";
 }
 
@@ -100,6 +105,7 @@ track_allocation(CUdeviceptr ptr, size_t bytes, int device, CUcontext ctx)
     auto& trk     = get_tracker();
     auto  lock    = std::lock_guard{trk.mutex};
     trk.live[ptr] = range{bytes, device, false, true, ctx};
+    trk.changes += 1;
 }
 
 void
@@ -108,6 +114,7 @@ track_free(CUdeviceptr ptr)
     auto& trk  = get_tracker();
     auto  lock = std::lock_guard{trk.mutex};
     trk.live.erase(ptr);
+    trk.changes += 1;
 }
 
 std::vector<int>
@@ -147,6 +154,7 @@ track_vmm_map(CUdeviceptr ptr, size_t bytes, CUmemGenericAllocationHandle handle
     else
         return; // physical memory created before tracking started: untracked
     trk.live[ptr] = range{bytes, device, true, false};
+    trk.changes += 1;
 }
 
 void
@@ -157,6 +165,7 @@ track_vmm_unmap(CUdeviceptr ptr, size_t bytes)
     auto  itr  = trk.live.lower_bound(ptr);
     while(itr != trk.live.end() && itr->first < ptr + bytes)
         itr = trk.live.erase(itr);
+    trk.changes += 1;
 }
 
 void
@@ -176,7 +185,10 @@ track_vmm_access(CUdeviceptr ptr, size_t bytes, int device)
         ++itr)
         if(itr->second.mapped && itr->second.device == device &&
            itr->first + itr->second.bytes <= ptr + bytes)
+        {
             itr->second.access = true;
+            trk.changes += 1;
+        }
 }
 
 void
@@ -213,7 +225,11 @@ track_module_global(CUdeviceptr ptr, size_t bytes, int device, const void* modul
     auto       lock          = std::lock_guard{trk.mutex};
     const auto r             = range{bytes, device, false, true, ctx};
     trk.globals[module][ptr] = r;
-    if(trk.enabled.load()) trk.live[ptr] = r;
+    if(trk.enabled.load())
+    {
+        trk.live[ptr] = r;
+        trk.changes += 1;
+    }
 }
 
 std::vector<int>
@@ -243,7 +259,14 @@ untrack_module(const void* module)
             trk.live.erase(live);
     }
     trk.globals.erase(module);
+    trk.changes += 1;
     return out;
+}
+
+uint64_t
+tracked_changes()
+{
+    return get_tracker().changes.load(std::memory_order_acquire);
 }
 
 void
@@ -287,6 +310,17 @@ check_arguments(const dispatch::kernel_arguments& args)
                                                            // tracked
     }
     return std::nullopt;
+}
+
+std::vector<address_range>
+managed_ranges()
+{
+    auto& trk  = get_tracker();
+    auto  lock = std::lock_guard{trk.mutex};
+    auto  out  = std::vector<address_range>{};
+    for(const auto& [start, r] : trk.live)
+        if(r.device == any_device) out.push_back(address_range{start, r.bytes});
+    return out;
 }
 
 std::vector<address_range>

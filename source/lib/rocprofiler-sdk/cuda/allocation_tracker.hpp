@@ -85,6 +85,13 @@ void track_module_globals(const void* module, const std::vector<tracked_global>&
 // would fault).
 std::vector<address_range> device_ranges(int device, CUcontext ctx = nullptr);
 
+// The managed ranges among device_ranges(): the host may write them with plain stores.
+std::vector<address_range> managed_ranges();
+
+// How often the tracked memory changed (allocated, freed, mapped, unmapped, made reachable):
+// part of kernel replay's write epoch (write_observer.hpp).
+uint64_t tracked_changes();
+
 // Holds the tracker's lock while it lives, so that the tracked allocations cannot change
 // meanwhile. Keep it short: the application's allocation calls wait for it.
 class tracker_lock

@@ -4,6 +4,7 @@
 
 #include "common/logging.hpp"
 #include "common/time.hpp"
+#include "cuda/cupti_callbacks.hpp"
 #include "cuda/cupti_loader.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/settings_cupti.hpp"
@@ -87,10 +88,9 @@ buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid)
     st.records_cv.notify_all();
 }
 
-void CUPTIAPI
-on_api_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId, const void* data)
+void
+on_api_callback(CUpti_CallbackDomain domain, CUpti_CallbackId, const CUpti_CallbackData* info)
 {
-    const auto* info = static_cast<const CUpti_CallbackData*>(data);
     if(domain == CUPTI_CB_DOMAIN_DRIVER_API)
     {
         if(info->callbackSite == CUPTI_API_ENTER) this_thread_driver_id = info->correlationId;
@@ -127,32 +127,33 @@ counting_configured()
     return any;
 }
 
-// Subscribes to the launch entry points of the driver and the runtime, whose callbacks give the
-// correlation ids of each launch (on_api_callback).
+// Routes the launch entry points of the driver and the runtime to on_api_callback, whose callbacks
+// give the correlation ids of each launch (the SDK's one subscription: cupti_callbacks.hpp).
 bool
 subscribe_launch_callbacks()
 {
-    auto subscriber = CUpti_SubscriberHandle{};
-    if(!ROCP_CUPTI_CALL(cupti->cuptiSubscribe(&subscriber, on_api_callback, nullptr))) return false;
-    for(auto cbid : {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-                     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-                     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-                     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-                     CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-                     CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz})
-        if(!ROCP_CUPTI_CALL(
-               cupti->cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid)))
-            return false;
-    for(auto cbid : {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-                     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-                     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-                     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-                     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-                     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
-                     CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
-                     CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000})
-        ROCP_CUPTI_CALL(
-            cupti->cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid));
+    const auto driver_ok =
+        cupti_callbacks::route(*cupti,
+                               CUPTI_CB_DOMAIN_DRIVER_API,
+                               {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+                                CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+                                CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+                                CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+                                CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+                                CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz},
+                               on_api_callback);
+    if(!driver_ok) return false;
+    cupti_callbacks::route(*cupti,
+                           CUPTI_CB_DOMAIN_RUNTIME_API,
+                           {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+                            CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+                            CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+                            CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+                            CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+                            CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+                            CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+                            CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000},
+                           on_api_callback);
     return true;
 }
 

@@ -76,7 +76,8 @@ void use_profiler_table(const cupti_profiler_table* table);
     X(cuptiActivitySetAttribute)                                                                   \
     X(cuptiActivityGetNextRecord)                                                                  \
     X(cuptiSubscribe)                                                                              \
-    X(cuptiEnableCallback)
+    X(cuptiEnableCallback)                                                                         \
+    X(cuptiGetCallbackName)
 
 // The activity API: every function is set.
 struct cupti_activity_table

@@ -1,4 +1,5 @@
 #include "cuda/memory.hpp"
+#include "cuda/write_observer.hpp"
 
 #include "common/logging.hpp"
 #include "common/time.hpp"
@@ -56,6 +57,21 @@ launch_memory::tracked(bool& tracking)
     if(!tracking) return out;
     refresh_mapped_access(m_device);
     for(const auto& r : device_ranges(m_device, m_ctx))
+        out.push_back({r.start, r.bytes});
+    return out;
+}
+
+std::optional<uint64_t>
+launch_memory::write_epoch()
+{
+    return cuda::write_epoch();
+}
+
+std::vector<dispatch::memory_range>
+launch_memory::externally_writable()
+{
+    auto out = std::vector<dispatch::memory_range>{};
+    for(const auto& r : managed_ranges())
         out.push_back({r.start, r.bytes});
     return out;
 }

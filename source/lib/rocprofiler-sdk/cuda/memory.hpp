@@ -65,6 +65,8 @@ public:
               uint64_t                                   piece_bytes,
               std::vector<uint64_t>&                     out) override;
     void release() override;
+    std::optional<uint64_t>             write_epoch() override;
+    std::vector<dispatch::memory_range> externally_writable() override;
 
     // Where the last snapshot went ("device", "host").
     const char* shadow_kind() const { return m_host ? "host" : "device"; }

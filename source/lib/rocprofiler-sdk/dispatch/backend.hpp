@@ -213,5 +213,16 @@ public:
 
     // Frees the snapshot.
     virtual void release() = 0;
+
+    // A count that changes whenever work was issued, outside the SDK's replay windows, that may
+    // have written tracked memory without a kernel dispatch of the SDK's pipeline (copies,
+    // memsets, graph launches, stream memory operations, on any thread), or memory was allocated,
+    // freed, mapped or unmapped. Nothing when the backend cannot observe every such writer: then
+    // no verification baseline is kept from one window to the next (kernel_replay/write_set.hpp).
+    virtual std::optional<uint64_t> write_epoch() { return std::nullopt; }
+
+    // Tracked ranges that something other than the device's work may write at any time (managed
+    // memory the host writes with plain stores): their hashes are never kept between windows.
+    virtual std::vector<memory_range> externally_writable() { return {}; }
 };
 } // namespace rocprofiler::dispatch

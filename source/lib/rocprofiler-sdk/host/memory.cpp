@@ -26,6 +26,7 @@ struct tracker
     std::mutex                  mutex   = {};
     bool                        enabled = false;
     std::map<uintptr_t, size_t> live    = {}; // start -> bytes
+    uint64_t                    changes = 0;  // allocations and frees observed
 };
 
 tracker&
@@ -241,6 +242,17 @@ public:
 
     void release() override { m_shadows.clear(); }
 
+    // Host code may store into host-device memory at any time, unseen: the epoch exists only when
+    // the application declares that it writes that memory through kernels and
+    // rocprofiler_host_memcpy/memset alone (ROCPROFILER_HOST_OBSERVED_WRITES=1).
+    std::optional<uint64_t> write_epoch() override
+    {
+        if(!common::env::get(common::env::settings::host_observed_writes)) return std::nullopt;
+        auto& trk  = get_tracker();
+        auto  lock = std::lock_guard{trk.mutex};
+        return trk.changes + m_device.memory_writes();
+    }
+
 private:
     struct shadow
     {
@@ -268,12 +280,14 @@ enable_allocation_tracking(device& dev)
         auto& t                                    = get_tracker();
         auto  lock                                 = std::lock_guard{t.mutex};
         t.live[reinterpret_cast<uintptr_t>(a.ptr)] = a.size;
+        t.changes += 1;
     };
     observer.on_free = [](const allocation& a)
     {
         auto& t    = get_tracker();
         auto  lock = std::lock_guard{t.mutex};
         t.live.erase(reinterpret_cast<uintptr_t>(a.ptr));
+        t.changes += 1;
     };
     dev.set_allocation_observer(std::move(observer), /*report_live_allocations=*/true);
     ROCP_LOG(debug) << "[kernel-replay] host allocation tracker enabled";

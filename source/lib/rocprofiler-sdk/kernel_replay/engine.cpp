@@ -152,6 +152,8 @@ struct window_stats
     bool     learned         = false;       // the snapshot came from what earlier dispatches wrote
     bool     learned_outside = true;        // the prediction covers the writes outside from now on
     bool     partly          = false;       // learned, but some arguments still at first sight
+    uint64_t baseline_hashed = 0;           // bytes of V hashed for the baseline (the rest kept)
+    bool     baseline_kept   = false;       // some changed piece's baseline came from the cache
     std::vector<memory_range> outside = {}; // where a pass wrote outside the snapshot
 };
 
@@ -170,7 +172,8 @@ diagnostic_line(const dispatch::logical_dispatch& dispatch,
     if(stats != nullptr)
         out << " snapshot_bytes=" << stats->snapshot_bytes
             << " verified_bytes=" << stats->verified_bytes
-            << " written_bytes=" << stats->written_bytes << " prediction="
+            << " written_bytes=" << stats->written_bytes
+            << " baseline_hashed_bytes=" << stats->baseline_hashed << " prediction="
             << (!stats->learned ? "first_sight"
                 : stats->partly ? "partly_learned"
                                 : "learned");
@@ -216,19 +219,20 @@ notify_outcome(const dispatch::logical_dispatch&        dispatch,
             names.emplace_back(dispatch::name(static_cast<decline_reason>(i)));
         return names;
     }();
-    auto record           = rocprofiler_kernel_replay_outcome_t{};
-    record.size           = sizeof(record);
-    record.dispatch_id    = dispatch.info.dispatch_id;
-    record.agent_id       = dispatch.info.agent_id;
-    record.kernel_id      = dispatch.info.kernel_id;
-    record.kind           = kind;
-    record.reason         = reason_names.at(static_cast<size_t>(reason)).c_str();
-    record.passes_run     = passes_run;
-    record.passes_planned = passes_planned;
-    record.snapshot_bytes = stats.snapshot_bytes;
-    record.written_bytes  = stats.written_bytes;
-    record.verified_bytes = stats.verified_bytes;
-    record.failed_pass    = stats.failed_pass;
+    auto record                  = rocprofiler_kernel_replay_outcome_t{};
+    record.size                  = sizeof(record);
+    record.dispatch_id           = dispatch.info.dispatch_id;
+    record.agent_id              = dispatch.info.agent_id;
+    record.kernel_id             = dispatch.info.kernel_id;
+    record.kind                  = kind;
+    record.reason                = reason_names.at(static_cast<size_t>(reason)).c_str();
+    record.passes_run            = passes_run;
+    record.passes_planned        = passes_planned;
+    record.snapshot_bytes        = stats.snapshot_bytes;
+    record.written_bytes         = stats.written_bytes;
+    record.verified_bytes        = stats.verified_bytes;
+    record.failed_pass           = stats.failed_pass;
+    record.baseline_hashed_bytes = stats.baseline_hashed;
     common::guarded("the kernel replay outcome callback", [&] { cb(&record, data); });
 }
 
@@ -277,6 +281,9 @@ describe_outside(const window_stats& stats)
         << " bytes in " << stats.outside.size() << " range"
         << (stats.outside.size() == 1 ? "" : "s") << ", from 0x" << std::hex
         << (stats.outside.empty() ? 0 : stats.outside.front().start) << std::dec << ")";
+    if(stats.baseline_kept)
+        out << " (the hashes before it were kept from an earlier window: the change may also come "
+               "from the previous replayed dispatch's last pass)";
     return out.str();
 }
 
@@ -345,17 +352,133 @@ run_once(const dispatch::logical_dispatch&          dispatch,
     dispatch::run_execution_async(dispatch, backend);
 }
 
+// Work that may write tracked memory between two windows of an agent, as the engine sees it:
+// ordinary dispatches (the single runs of declined candidates included) and replay windows of
+// other agents (a kernel may write memory another agent's snapshots cover), counted since the
+// process started.
+std::atomic<uint64_t> ordinary_dispatches = 0;
+std::atomic<uint64_t> windows_opened      = 0;
+
+// Per agent: the verification baseline its last verified window left (write_set.hpp) and how many
+// windows it opened. Used under the agent's isolation lock, held exclusively. A test reset forgets
+// them.
+struct agent_baseline
+{
+    baseline_cache cache       = {};
+    uint64_t       own_windows = 0;
+};
+
+struct baseline_caches
+{
+    std::mutex                         mutex  = {};
+    std::map<uint64_t, agent_baseline> agents = {};
+};
+
+agent_baseline&
+baseline_of(rocprofiler_agent_id_t agent)
+{
+    auto& caches = common::static_object<baseline_caches, common::reset_order::replay>::get();
+    auto  lock   = std::lock_guard{caches.mutex};
+    return caches.agents[agent.handle];
+}
+
+// A window opens on `agent` (its isolation lock held exclusively).
+void
+count_window(rocprofiler_agent_id_t agent)
+{
+    baseline_of(agent).own_windows += 1;
+    windows_opened.fetch_add(1, std::memory_order_acq_rel);
+}
+
+// The engine's part of the epochs a kept baseline of `agent` must match.
+uint64_t
+engine_epoch(const agent_baseline& slot)
+{
+    return ordinary_dispatches.load(std::memory_order_acquire) +
+           (windows_opened.load(std::memory_order_acquire) - slot.own_windows);
+}
+
 // The memory side of one window: the prediction, the snapshot of it and the hashes of what lies
 // outside it (kernel_replay/write_set.hpp).
 struct window_memory
 {
-    dispatch::memory_backend* backend   = nullptr;
-    shape_key                 key       = {};
-    write_set_settings        settings  = {};
-    prediction                predicted = {};
-    std::vector<uint64_t>     baseline  = {}; // hashes of predicted.verify before pass 0
-    window_stats              stats     = {};
+    dispatch::memory_backend* backend         = nullptr;
+    shape_key                 key             = {};
+    write_set_settings        settings        = {};
+    prediction                predicted       = {};
+    std::vector<memory_range> tracked         = {};
+    std::vector<memory_range> pieces          = {}; // V cut at the piece grid
+    std::vector<uint64_t>     baseline        = {}; // hashes of `pieces` before pass 0
+    std::vector<char>         kept            = {}; // per piece: its baseline came from the cache
+    agent_baseline*           slot            = nullptr; // when baselines may be kept
+    baseline_epochs           epochs          = {};      // at the window's start
+    bool                      cache_was_valid = false;
+    bool                      verified        = false; // a verification after a pass found nothing
+    window_stats              stats           = {};
 };
+
+// The baseline of `wm.pieces`: kept hashes where the agent's cache holds them, the rest hashed.
+bool
+hash_baseline(window_memory& wm, rocprofiler_agent_id_t agent)
+{
+    auto& memory = *wm.backend;
+    auto  epoch  = wm.settings.keep_baseline ? memory.write_epoch() : std::nullopt;
+    auto  need   = std::vector<size_t>{};
+    if(epoch)
+    {
+        wm.slot            = &baseline_of(agent);
+        wm.epochs          = {engine_epoch(*wm.slot), *epoch};
+        wm.cache_was_valid = wm.slot->cache.valid_for(wm.tracked, wm.epochs);
+        need               = wm.slot->cache.lookup(wm.tracked, wm.epochs, wm.pieces, wm.baseline);
+    }
+    else
+    {
+        wm.baseline.assign(wm.pieces.size(), 0);
+        need.resize(wm.pieces.size());
+        for(size_t i = 0; i < need.size(); ++i)
+            need[i] = i;
+    }
+    wm.kept.assign(wm.pieces.size(), 1);
+    if(need.empty()) return true;
+    auto ranges = std::vector<memory_range>{};
+    ranges.reserve(need.size());
+    for(auto i : need)
+    {
+        ranges.push_back(wm.pieces[i]);
+        wm.kept[i] = 0;
+        wm.stats.baseline_hashed += wm.pieces[i].bytes;
+    }
+    auto hashes = std::vector<uint64_t>{};
+    if(!memory.hash(ranges, wm.settings.piece_bytes, hashes) || hashes.size() != need.size())
+        return false;
+    for(size_t k = 0; k < need.size(); ++k)
+        wm.baseline[need[k]] = hashes[k];
+    return true;
+}
+
+// After the passes: the hashes the next window of the agent may start from, or none.
+void
+keep_baseline(window_memory& wm, decline_reason failure)
+{
+    if(wm.slot == nullptr) return;
+    auto&      cache = wm.slot->cache;
+    const auto epoch = wm.backend->write_epoch();
+    const auto now = baseline_epochs{engine_epoch(*wm.slot), epoch.value_or(wm.epochs.backend + 1)};
+    // Unverified (one pass), ended early, or something issued work that may have written tracked
+    // memory while the window was open: nothing is known of the memory after it.
+    if(failure != decline_reason::none || !wm.verified || !epoch || now != wm.epochs)
+    {
+        cache.clear();
+        return;
+    }
+    cache.keep(wm.tracked,
+               wm.epochs,
+               wm.cache_was_valid,
+               wm.predicted.snapshot,
+               normalize(wm.backend->externally_writable()),
+               wm.pieces,
+               wm.baseline);
+}
 
 // Drain, predict, snapshot, hash what lies outside the snapshot. Returns the decline reason on
 // failure (nothing is kept then).
@@ -368,8 +491,9 @@ prepare_memory(const dispatch::logical_dispatch& dispatch,
     if(wm.backend == nullptr) return decline_reason::snapshot_failed;
     auto& memory = *wm.backend;
     if(!memory.drain(drain_timeout_ns())) return decline_reason::agent_drain_stuck;
-    auto tracking = false;
-    auto tracked  = memory.tracked(tracking);
+    auto tracking       = false;
+    wm.tracked          = memory.tracked(tracking);
+    const auto& tracked = wm.tracked;
     if(!tracking) return decline_reason::untracked_memory;
     if(auto reason = memory.check_arguments(dispatch.arguments)) return reason;
 
@@ -391,9 +515,10 @@ prepare_memory(const dispatch::logical_dispatch& dispatch,
     wm.stats.learned        = wm.predicted.learned;
     wm.stats.partly         = wm.predicted.partly;
     if(auto reason = memory.snapshot(wm.predicted.snapshot)) return reason;
-    if(!wm.predicted.verify.empty() &&
-       !memory.hash(wm.predicted.verify, wm.settings.piece_bytes, wm.baseline))
+    wm.pieces = grid_pieces(wm.predicted.verify, wm.settings.piece_bytes);
+    if(!wm.pieces.empty() && !hash_baseline(wm, dispatch.info.agent_id))
     {
+        if(wm.slot != nullptr) wm.slot->cache.clear();
         memory.release();
         return decline_reason::verification_failed;
     }
@@ -419,12 +544,22 @@ learn_from_first_pass(window_memory& wm)
 decline_reason
 verify_pass(window_memory& wm, uint64_t pass)
 {
-    if(wm.predicted.verify.empty()) return decline_reason::none;
+    if(wm.pieces.empty())
+    {
+        wm.verified = true;
+        return decline_reason::none;
+    }
     auto after = std::vector<uint64_t>{};
-    if(!wm.backend->hash(wm.predicted.verify, wm.settings.piece_bytes, after))
+    if(!wm.backend->hash(wm.pieces, wm.settings.piece_bytes, after))
         return decline_reason::verification_failed;
-    auto outside = changed_pieces(wm.predicted.verify, wm.settings.piece_bytes, wm.baseline, after);
-    if(outside.empty()) return decline_reason::none;
+    auto outside = changed_pieces(wm.pieces, wm.settings.piece_bytes, wm.baseline, after);
+    if(outside.empty())
+    {
+        wm.verified = true;
+        return decline_reason::none;
+    }
+    for(size_t i = 0; i < wm.pieces.size() && i < after.size(); ++i)
+        if(wm.kept[i] != 0 && wm.baseline[i] != after[i]) wm.stats.baseline_kept = true;
     wm.stats.learned_outside = learn_outside(wm.key, wm.predicted, outside);
     wm.stats.failed_pass     = pass;
     wm.stats.outside         = std::move(outside);
@@ -515,7 +650,8 @@ run_window(const dispatch::logical_dispatch&          dispatch,
     }
 
     auto lock = exclusive_agent_lock{dispatch.info.agent_id};
-    auto wm   = window_memory{};
+    count_window(dispatch.info.agent_id);
+    auto wm = window_memory{};
     if(auto reason = prepare_memory(dispatch, *backend, wm))
     {
         decline_candidate(dispatch, *reason, planned, wm.stats);
@@ -524,6 +660,7 @@ run_window(const dispatch::logical_dispatch&          dispatch,
     }
 
     const auto result = run_passes(seq, loop, *backend, wm);
+    keep_baseline(wm, result.failure);
     wm.backend->release();
     report_replay(dispatch, result.passes, result.failure, wm.stats);
     notify_outcome(dispatch,
@@ -644,6 +781,8 @@ ordinary_dispatch_guard::ordinary_dispatch_guard(rocprofiler_agent_id_t         
     // The thread already holds the lock exclusively (a dispatch from inside its own replay
     // callbacks), or the dispatch comes from a device thread that a draining or replaying thread
     // may be waiting for: taking the lock would deadlock.
+    // Its kernel may write any tracked memory: no verification baseline outlives it.
+    ordinary_dispatches.fetch_add(1, std::memory_order_acq_rel);
     if(holds_exclusively(agent) || backend.replay_exclusion() == decline_reason::reentrant_dispatch)
         return;
     m_lock = &isolation_lock(agent);

@@ -7,6 +7,7 @@
 #include "rocprofiler-sdk/host/runtime/wait.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
@@ -78,6 +79,8 @@ struct device::impl
         , pool{resolve_worker_count(opts.worker_count), this}
     {
     }
+
+    std::atomic<uint64_t> memory_writes = 0; // copies and fills, counted before they write
 
     std::shared_ptr<host_queue> find_queue(rocprofiler_host_queue_t queue)
     {
@@ -185,6 +188,7 @@ device::copy(void* dst, const void* src, size_t bytes) const
     if(!m_impl->allocations.range_is_valid(dst, bytes) ||
        !m_impl->allocations.range_is_valid(src, bytes))
         return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
+    m_impl->memory_writes.fetch_add(1, std::memory_order_acq_rel);
     std::memmove(dst, src, bytes);
     return ROCPROFILER_HOST_STATUS_SUCCESS;
 }
@@ -196,8 +200,15 @@ device::fill(void* dst, int value, size_t bytes) const
     if(!dst) return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
     if(!m_impl->allocations.range_is_valid(dst, bytes))
         return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
+    m_impl->memory_writes.fetch_add(1, std::memory_order_acq_rel);
     std::memset(dst, value, bytes);
     return ROCPROFILER_HOST_STATUS_SUCCESS;
+}
+
+uint64_t
+device::memory_writes() const
+{
+    return m_impl->memory_writes.load(std::memory_order_acquire);
 }
 
 void

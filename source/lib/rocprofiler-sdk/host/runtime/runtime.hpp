@@ -217,6 +217,8 @@ public:
     rocprofiler_host_status_t deallocate(void* ptr);
     rocprofiler_host_status_t copy(void* dst, const void* src, size_t bytes) const;
     rocprofiler_host_status_t fill(void* dst, int value, size_t bytes) const;
+    // How many copies and fills have written device memory so far (kernel replay's write epoch).
+    uint64_t memory_writes() const;
 
     // Installs (or, with an empty observer, removes) the allocation observer. With
     // `report_live_allocations`, on_allocate is first called for every live allocation, on this

@@ -40,14 +40,15 @@ replay_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_d
 
 struct outcome_copy
 {
-    rocprofiler_kernel_replay_outcome_kind_t kind           = {};
-    std::string                              reason         = {};
-    uint64_t                                 passes_run     = 0;
-    uint64_t                                 passes_planned = 0;
-    uint64_t                                 snapshot_bytes = 0;
-    uint64_t                                 written_bytes  = 0;
-    uint64_t                                 verified_bytes = 0;
-    uint64_t                                 failed_pass    = 0;
+    rocprofiler_kernel_replay_outcome_kind_t kind                  = {};
+    std::string                              reason                = {};
+    uint64_t                                 passes_run            = 0;
+    uint64_t                                 passes_planned        = 0;
+    uint64_t                                 snapshot_bytes        = 0;
+    uint64_t                                 written_bytes         = 0;
+    uint64_t                                 verified_bytes        = 0;
+    uint64_t                                 failed_pass           = 0;
+    uint64_t                                 baseline_hashed_bytes = 0;
 };
 
 std::mutex                mutex    = {};
@@ -64,7 +65,8 @@ record_outcome(const rocprofiler_kernel_replay_outcome_t* o, void*)
                                     o->snapshot_bytes,
                                     o->written_bytes,
                                     o->verified_bytes,
-                                    o->failed_pass});
+                                    o->failed_pass,
+                                    o->baseline_hashed_bytes});
 }
 
 class prediction : public sdk_test::tool_fixture
@@ -568,4 +570,149 @@ TEST_F(prediction, every_candidate_has_one_outcome_also_when_the_tool_opts_out)
     EXPECT_EQ(o.kind, ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED);
     EXPECT_EQ(o.reason, "single_pass");
     expect_each(x, 1, "x");
+}
+
+// --- the verification baseline kept between windows ----------------------------------------------
+
+namespace
+{
+// The application's declaration that it writes host-device memory only through kernels and
+// rocprofiler_host_memcpy/memset: without it nothing is kept between windows.
+class observed_writes
+{
+public:
+    observed_writes() { setenv("ROCPROFILER_HOST_OBSERVED_WRITES", "1", 1); }
+    ~observed_writes()
+    {
+        unsetenv("ROCPROFILER_HOST_OBSERVED_WRITES");
+        unsetenv("ROCPROFILER_REPLAY_VERIFY_BASELINE");
+    }
+    observed_writes(const observed_writes&)            = delete;
+    observed_writes& operator=(const observed_writes&) = delete;
+};
+
+constexpr size_t untouched_ints = size_t{1} << 20; // 4 MiB that no kernel writes: verified
+} // namespace
+
+TEST_F(prediction, a_window_starts_from_the_hashes_the_last_verified_window_left)
+{
+    auto  declared  = observed_writes{};
+    auto* untouched = device_alloc<int>(untouched_ints);
+    auto* x         = device_alloc<int>(n);
+    auto  args      = inplace_args{x};
+    run("kept_baseline", double_plus_one, &args, sizeof(args), n);
+    auto first = last();
+    expect_replayed(first);
+    EXPECT_GE(first.verified_bytes, untouched_ints * sizeof(int));
+    EXPECT_EQ(first.baseline_hashed_bytes, first.verified_bytes);
+
+    run("kept_baseline", double_plus_one, &args, sizeof(args), n);
+    expect_each(x, 3, "x after two dispatches");
+    auto second = last();
+    expect_replayed(second);
+    // Nothing ran in between: the 4 MiB are not hashed again before pass 0.
+    EXPECT_GE(second.verified_bytes, untouched_ints * sizeof(int));
+    EXPECT_LT(second.baseline_hashed_bytes, untouched_ints * sizeof(int) / 4);
+    EXPECT_EQ(untouched[0], 0);
+}
+
+TEST_F(prediction,
+       a_copy_an_allocation_or_an_ordinary_dispatch_in_between_makes_the_next_window_hash_afresh)
+{
+    auto  declared  = observed_writes{};
+    auto* untouched = device_alloc<int>(untouched_ints);
+    auto* x         = device_alloc<int>(n);
+    auto  args      = inplace_args{x};
+    auto  value     = 7;
+    run("afresh", double_plus_one, &args, sizeof(args), n);
+    run("afresh", double_plus_one, &args, sizeof(args), n);
+    ASSERT_LT(last().baseline_hashed_bytes, last().verified_bytes);
+
+    // A copy the runtime saw: into memory outside every snapshot.
+    ASSERT_EQ(rocprofiler_host_memcpy(untouched + 5, &value, sizeof(value)),
+              ROCPROFILER_HOST_STATUS_SUCCESS);
+    run("afresh", double_plus_one, &args, sizeof(args), n);
+    auto after_copy = last();
+    expect_replayed(after_copy);
+    EXPECT_EQ(after_copy.baseline_hashed_bytes, after_copy.verified_bytes);
+
+    // An allocation.
+    auto* more = device_alloc<int>(n);
+    run("afresh", double_plus_one, &args, sizeof(args), n);
+    EXPECT_EQ(last().baseline_hashed_bytes, last().verified_bytes);
+
+    // An ordinary dispatch: a candidate the tool runs once.
+    planned_passes = 1;
+    auto more_args = inplace_args{more};
+    run("afresh_once", double_plus_one, &more_args, sizeof(more_args), n);
+    planned_passes = 3;
+    run("afresh", double_plus_one, &args, sizeof(args), n);
+    auto after_dispatch = last();
+    expect_replayed(after_dispatch);
+    EXPECT_EQ(after_dispatch.baseline_hashed_bytes, after_dispatch.verified_bytes);
+    EXPECT_EQ(untouched[5], 7);
+    expect_each(more, 1, "more");
+}
+
+TEST_F(prediction, without_the_declaration_or_with_fresh_baselines_every_window_hashes_everything)
+{
+    auto* untouched = device_alloc<int>(untouched_ints);
+    (void)untouched;
+    auto* x    = device_alloc<int>(n);
+    auto  args = inplace_args{x};
+    // Host code may store into host-device memory unseen: no epoch, nothing kept.
+    run("undeclared", double_plus_one, &args, sizeof(args), n);
+    run("undeclared", double_plus_one, &args, sizeof(args), n);
+    EXPECT_GT(last().verified_bytes, 0u);
+    EXPECT_EQ(last().baseline_hashed_bytes, last().verified_bytes);
+
+    auto declared = observed_writes{};
+    setenv("ROCPROFILER_REPLAY_VERIFY_BASELINE", "fresh", 1);
+    run("undeclared", double_plus_one, &args, sizeof(args), n);
+    run("undeclared", double_plus_one, &args, sizeof(args), n);
+    EXPECT_EQ(last().baseline_hashed_bytes, last().verified_bytes);
+    expect_each(x, 15, "x after four dispatches");
+}
+
+TEST_F(prediction, a_last_pass_that_wrote_outside_shows_at_the_next_verification)
+{
+    // A kernel's last pass is not verified (whatever it writes, the application holds exactly
+    // that pass's run). When it wrote outside the snapshot, the hashes its window left are stale
+    // there: the next window's verification sees the change and ends that replay after pass 0,
+    // saying where the hashes came from. Nothing diverges.
+    auto  declared  = observed_writes{};
+    auto* untouched = device_alloc<int>(untouched_ints);
+    (void)untouched;
+    auto* block     = device_alloc<int>(4096);
+    auto* x         = block + 2048;
+    elsewhere       = device_alloc<int>(1);
+    executions_seen = 0;
+    planned_passes  = 2;
+    auto args       = inplace_args{x};
+    sdk_test::dispatch_and_wait(
+        m_queue,
+        {sdk_test::register_kernel("alternate_last", alternate_target), &args, sizeof(args), 1, 1});
+    // Pass 0 wrote x (restored), pass 1, the last, wrote `elsewhere`.
+    expect_replayed(last());
+    EXPECT_EQ(x[0], 0);
+    EXPECT_EQ(elsewhere[0], 1);
+
+    auto* y      = device_alloc<int>(n);
+    auto  y_args = inplace_args{y};
+    // The allocation of y made the next window hash afresh: dispatch once more on x's kernel to
+    // leave hashes behind again, with `elsewhere` written by its last pass.
+    sdk_test::dispatch_and_wait(
+        m_queue,
+        {sdk_test::register_kernel("alternate_last", alternate_target), &args, sizeof(args), 1, 1});
+    EXPECT_EQ(elsewhere[0], 2);
+    ::testing::internal::CaptureStderr();
+    run("after_alternate", double_plus_one, &y_args, sizeof(y_args), n);
+    const auto err = ::testing::internal::GetCapturedStderr();
+    expect_each(y, 1, "y holds one run");
+    auto o = last();
+    EXPECT_EQ(o.kind, ROCPROFILER_KERNEL_REPLAY_OUTCOME_ENDED_EARLY);
+    EXPECT_EQ(o.reason, "write_outside_snapshot");
+    EXPECT_EQ(o.failed_pass, 0u);
+    EXPECT_LT(o.baseline_hashed_bytes, o.verified_bytes);
+    EXPECT_NE(err.find("kept from an earlier window"), std::string::npos) << err;
 }

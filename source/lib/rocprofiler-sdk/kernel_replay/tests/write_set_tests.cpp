@@ -254,3 +254,68 @@ TEST_F(write_set, an_argument_at_a_border_counts_once_towards_read_only)
     kr::learn_written(k, p, std::vector<range_change>(2, range_change{}));
     EXPECT_EQ(predict({0x1100}, k).snapshot_bytes(), 0x200u); // still predicted
 }
+
+// --- the verification baseline kept between windows ----------------------------------------------
+
+TEST(write_set_baseline, grid_pieces_cut_at_absolute_multiples_of_the_piece_size)
+{
+    const auto pieces = kr::grid_pieces({{100, 250}, {1000, 100}}, 128);
+    const auto expect =
+        std::vector<memory_range>{{100, 28}, {128, 128}, {256, 94}, {1000, 24}, {1024, 76}};
+    EXPECT_EQ(pieces, expect);
+    // The same bytes cut the same way whatever the range around them.
+    const auto wider = kr::grid_pieces({{0, 512}}, 128);
+    EXPECT_EQ(wider[1], (memory_range{128, 128}));
+}
+
+TEST(write_set_baseline, a_kept_hash_is_used_only_for_the_same_bytes_and_the_same_epochs)
+{
+    auto       cache   = kr::baseline_cache{};
+    const auto tracked = std::vector<memory_range>{{0, 1024}};
+    const auto epochs  = kr::baseline_epochs{3, 7};
+    const auto pieces  = std::vector<memory_range>{{0, 256}, {256, 256}, {512, 256}, {768, 256}};
+    auto       out     = std::vector<uint64_t>{};
+    // Nothing kept yet.
+    EXPECT_EQ(cache.lookup(tracked, epochs, pieces, out).size(), 4u);
+
+    cache.keep(tracked, epochs, false, {{256, 16}}, {}, pieces, {11, 22, 33, 44});
+    EXPECT_TRUE(cache.valid_for(tracked, epochs));
+    auto missing = cache.lookup(tracked, epochs, pieces, out);
+    EXPECT_TRUE(missing.empty());
+    EXPECT_EQ(out, (std::vector<uint64_t>{11, 22, 33, 44}));
+
+    // A piece cut differently (by another snapshot) is other bytes: hashed again.
+    const auto cut = std::vector<memory_range>{{0, 256}, {272, 240}, {512, 256}};
+    missing        = cache.lookup(tracked, epochs, cut, out);
+    EXPECT_EQ(missing, (std::vector<size_t>{1}));
+
+    // Another epoch, or other tracked memory: nothing is used.
+    EXPECT_EQ(cache.lookup(tracked, kr::baseline_epochs{4, 7}, pieces, out).size(), 4u);
+    EXPECT_EQ(cache.lookup(tracked, kr::baseline_epochs{3, 8}, pieces, out).size(), 4u);
+    EXPECT_EQ(cache.lookup({{0, 2048}}, epochs, pieces, out).size(), 4u);
+    cache.clear();
+    EXPECT_EQ(cache.lookup(tracked, epochs, pieces, out).size(), 4u);
+}
+
+TEST(write_set_baseline, a_window_drops_what_its_snapshot_rewrote_and_never_keeps_external_memory)
+{
+    auto       cache   = kr::baseline_cache{};
+    const auto tracked = std::vector<memory_range>{{0, 1024}};
+    const auto epochs  = kr::baseline_epochs{1, 1};
+    const auto all     = std::vector<memory_range>{{0, 256}, {256, 256}, {512, 256}, {768, 256}};
+    cache.keep(tracked, epochs, false, {}, {}, all, {1, 2, 3, 4});
+
+    // The next window snapshots [256, 512) and verifies only the first piece (reachable): the
+    // rewritten piece goes, the others stay; [768, 1024) is managed memory and is not kept.
+    cache.keep(tracked, epochs, true, {{256, 256}}, {{768, 256}}, {{0, 256}, {768, 256}}, {9, 8});
+    auto out     = std::vector<uint64_t>{};
+    auto missing = cache.lookup(tracked, epochs, all, out);
+    EXPECT_EQ(missing, (std::vector<size_t>{1, 3}));
+    EXPECT_EQ(out[0], 9u);
+    EXPECT_EQ(out[2], 3u);
+
+    // A window that started from an invalid cache keeps only its own hashes.
+    cache.keep(tracked, epochs, false, {}, {}, {{0, 256}}, {5});
+    missing = cache.lookup(tracked, epochs, all, out);
+    EXPECT_EQ(missing, (std::vector<size_t>{1, 2, 3}));
+}
