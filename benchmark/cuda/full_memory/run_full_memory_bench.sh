@@ -65,7 +65,7 @@ for line in sys.stdin:
         dec += 1; reasons[reason] = reasons.get(reason, 0) + 1; continue
     if reason == "none": rep += 1
     else: early += 1; reasons[reason] = reasons.get(reason, 0) + 1
-    s = re.search(r"snapshot_bytes=(\d+) verified_bytes=(\d+) written_bytes=(\d+) prediction=(\w+)", line)
+    s = re.search(r"snapshot_bytes=(\d+) verified_bytes=(\d+) written_bytes=(\d+) .*?prediction=(\w+)", line)
     if s and int(s.group(3)) > 0:
         r = int(s.group(1)) / int(s.group(3)); ratios.append(r)
         if s.group(4) == "learned": learned.append(r)

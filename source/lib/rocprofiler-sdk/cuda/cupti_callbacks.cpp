@@ -22,12 +22,12 @@ constexpr size_t max_routes = 4;
 
 struct subscription
 {
-    std::mutex                              mutex      = {};
-    bool                                    subscribed = false;
-    bool                                    refused    = false;
-    CUpti_SubscriberHandle                  subscriber = {};
-    std::array<route_entry, max_routes>     routes     = {};
-    std::atomic<size_t>                     count      = 0; // published routes
+    std::mutex                          mutex      = {};
+    bool                                subscribed = false;
+    bool                                refused    = false;
+    CUpti_SubscriberHandle              subscriber = {};
+    std::array<route_entry, max_routes> routes     = {};
+    std::atomic<size_t>                 count      = 0; // published routes
 };
 
 subscription&

@@ -574,6 +574,13 @@ learn_written(const shape_key&                           key,
     }
     // Arguments predicted at first sight that changed nothing: one step closer to read-only.
     // Once per argument: one argument can anchor two allocations (a pointer at their border).
+    // A dispatch that changed nothing at all says nothing about which argument is its output (a
+    // fill that wrote the values already there): its arguments stay at first sight.
+    if(total == 0 && !itr->second.indirect_written)
+    {
+        itr->second.refine = false;
+        return total;
+    }
     auto offsets = predicted.first_sight_offsets;
     std::sort(offsets.begin(), offsets.end());
     offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());

@@ -581,7 +581,11 @@ namespace
 class observed_writes
 {
 public:
-    observed_writes() { setenv("ROCPROFILER_HOST_OBSERVED_WRITES", "1", 1); }
+    observed_writes()
+    {
+        setenv("ROCPROFILER_HOST_OBSERVED_WRITES", "1", 1);
+        setenv("ROCPROFILER_REPLAY_VERIFY_BASELINE", "kept", 1);
+    }
     ~observed_writes()
     {
         unsetenv("ROCPROFILER_HOST_OBSERVED_WRITES");

@@ -176,26 +176,41 @@ TEST_F(write_set, a_learned_extent_never_leaves_the_allocation_its_pointer_is_in
     EXPECT_EQ(q.snapshot[0], (memory_range{0x10800, 0x800}));
 }
 
+TEST_F(write_set, a_dispatch_that_changed_nothing_keeps_its_arguments_at_first_sight)
+{
+    // A fill that wrote the values already there changed nothing: that says nothing about which
+    // argument is its output, so none becomes read-only (its next dispatch may change them).
+    const auto key = kr::shape_key{7, {1, 1, 1}, {64, 1, 1}};
+    kr::learn_written(key, predict({0x40000}), std::vector<range_change>(16, range_change{}));
+    kr::learn_written(key, predict({0x40000}), std::vector<range_change>(16, range_change{}));
+    auto q = predict({0x40000});
+    ASSERT_EQ(q.snapshot.size(), 1u);
+    EXPECT_EQ(q.snapshot[0], (memory_range{0x40000, 0x100000}));
+}
+
 TEST_F(write_set, writes_outside_widen_the_anchor_and_the_next_compare_refines_them)
 {
     const auto key = kr::shape_key{7, {1, 1, 1}, {64, 1, 1}};
-    auto       p   = predict({0x40000});
-    // Two dispatches that changed nothing: the argument counts as read-only.
-    kr::learn_written(key, p, std::vector<range_change>(16, range_change{}));
-    kr::learn_written(key, predict({0x40000}), std::vector<range_change>(16, range_change{}));
-    auto q = predict({0x40000});
-    EXPECT_TRUE(q.snapshot.empty());
+    // Two dispatches that wrote the second argument's first 16 bytes and left the first
+    // argument's memory unchanged: the first argument counts as read-only.
+    auto wrote_second = std::vector<range_change>(17, range_change{});
+    wrote_second[0]   = range_change{0x10000, 0x10010, 0x10};
+    kr::learn_written(key, predict({0x40000, 0x10000}), wrote_second);
+    kr::learn_written(key, predict({0x40000, 0x10000}), wrote_second);
+    auto q = predict({0x40000, 0x10000});
+    ASSERT_EQ(q.snapshot.size(), 1u);
+    EXPECT_EQ(q.snapshot[0], (memory_range{0x10000, 0x10}));
     // The next dispatch writes 0x40000..0x40010: a hash piece of the big allocation changed.
     kr::learn_outside(key, q, {{0x40000, 0x10000}});
-    auto r = predict({0x40000});
-    ASSERT_EQ(r.snapshot.size(), 1u);
-    EXPECT_EQ(r.snapshot[0], (memory_range{0x40000, 0x10000}));
+    auto r = predict({0x40000, 0x10000});
+    ASSERT_EQ(r.snapshot.size(), 2u);
+    EXPECT_EQ(r.snapshot[1], (memory_range{0x40000, 0x10000}));
     // Its compare finds the exact bytes: they replace the piece.
-    auto changes = std::vector<range_change>{{0x40000, 0x40010, 0x10}};
+    auto changes = std::vector<range_change>{{0x10000, 0x10010, 0x10}, {0x40000, 0x40010, 0x10}};
     kr::learn_written(key, r, changes);
-    auto s = predict({0x40000});
-    ASSERT_EQ(s.snapshot.size(), 1u);
-    EXPECT_EQ(s.snapshot[0], (memory_range{0x40000, 0x10}));
+    auto s = predict({0x40000, 0x10000});
+    ASSERT_EQ(s.snapshot.size(), 2u);
+    EXPECT_EQ(s.snapshot[1], (memory_range{0x40000, 0x10}));
 }
 
 TEST_F(write_set, an_unattributed_write_is_learned_once_two_dispatches_made_it)
