@@ -559,8 +559,9 @@ start_outputs()
                                        counter_collection_csv_header()))
             errors.emplace_back(state->counter_stream.error());
     }
+    // Said now, not only at the end; finalization reports them again, to rocprofv3 too.
     for(const auto& e : errors)
-        std::fprintf(stderr, "[rocprofv3] error: %s\n", e.c_str());
+        std::fprintf(stderr, "[rocprofv3] error: %s; this output will be missing\n", e.c_str());
     state->flusher = std::thread{flusher_loop};
     auto error     = std::string{};
     if(!signal_end::install(finalize_on_signal, std::chrono::seconds{30}, error))
