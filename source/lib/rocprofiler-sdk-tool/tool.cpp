@@ -4,12 +4,12 @@
 // and flushed the buffers. A LOSSLESS buffer guarantees no record is dropped.
 //
 // What survives the application's end (docs/rocprofv3.md, "What survives the application's end"):
-// a flusher thread flushes the SDK buffer every ROCPROF_FLUSH_INTERVAL_MS (200 by default) and
-// writes the rows of kernel_trace.csv and counter_collection.csv as they arrive (csv_stream); the
-// other files are rewritten atomically at checkpoints. Fatal and termination signals are caught
-// (signal_end.cpp) and finalize the outputs on the flusher's side, with a note, before the
-// process dies by the same signal. _exit and SIGKILL skip all of this: rocprofv3, told through its
-// report pipe that the process started but never finalized, trims and marks what is on disk.
+// a flusher thread flushes the SDK buffer every 200 ms and writes the rows of kernel_trace.csv and
+// counter_collection.csv as they arrive (csv_stream); the other files are rewritten atomically at
+// checkpoints. Fatal and termination signals are caught (signal_end.hpp) and the outputs are
+// finalized on a watcher thread, with a note, before the process dies by the same signal. _exit
+// and SIGKILL skip all of this: rocprofv3, told through the report pipe (run_report.hpp) that the
+// process started but never finalized, trims and marks what is on disk.
 //
 // Kernel names come from CODE_OBJECT tracing (kernel symbol records), through the public API only,
 // so the tool works on any agent; it never includes or calls a device's own API.
