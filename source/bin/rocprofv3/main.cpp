@@ -281,6 +281,8 @@ run_application(const options&                            opts,
         argv.push_back(const_cast<char*>(arg.c_str()));
     argv.push_back(nullptr);
 
+    auto temp_error = std::error_code{};
+
     // The tool's report pipe: the read end stays here, non-blocking; the write end is
     // non-blocking too, so that a process never waits for rocprofv3.
     int report[2] = {-1, -1};
@@ -307,11 +309,24 @@ run_application(const options&                            opts,
         close(report[0]);
     };
 
+    // A directory private to this run, where the tool claims output prefixes (two processes with
+    // the same -o prefix never overwrite each other); removed when the run ends.
+    auto run_dir      = std::string{};
+    auto run_template = (fs::temp_directory_path(temp_error) / "rocprofv3-run-XXXXXX").string();
+    if(!temp_error && mkdtemp(run_template.data()) != nullptr)
+        run_dir = run_template;
+    else
+        std::fprintf(stderr,
+                     "rocprofv3: warning: cannot create a run directory (%s); processes that use "
+                     "the same -o prefix will overwrite each other's files\n",
+                     temp_error ? temp_error.message().c_str() : std::strerror(errno));
+
     auto pid = fork();
     if(pid < 0)
     {
         std::fprintf(stderr, "rocprofv3: error: fork failed: %s\n", std::strerror(errno));
         close(report[1]);
+        if(!run_dir.empty()) rmdir(run_dir.c_str());
         restore();
         return exit_configuration;
     }
@@ -326,6 +341,7 @@ run_application(const options&                            opts,
         // Inherited by the application (and the processes it starts), not by rocprofv3's others.
         fcntl(report[1], F_SETFD, 0);
         setenv("ROCPROFV3_REPORT_FD", std::to_string(report[1]).c_str(), 1);
+        if(!run_dir.empty()) setenv("ROCPROFV3_RUN_DIR", run_dir.c_str(), 1);
         execvp(argv[0], argv.data());
         auto err = errno;
         std::fprintf(
@@ -353,6 +369,11 @@ run_application(const options&                            opts,
     child_pid = 0;
     drain(report[0], reports); // what the process wrote before it ended
     restore();
+    if(!run_dir.empty())
+    {
+        auto ec = std::error_code{};
+        fs::remove_all(run_dir, ec);
+    }
 
     auto rc = int{exit_configuration};
     if(status != -1 && WIFEXITED(status)) rc = WEXITSTATUS(status);

@@ -29,6 +29,8 @@
 #include "run_report.hpp"
 #include "signal_end.hpp"
 
+#include <fcntl.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -37,6 +39,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -529,11 +532,44 @@ stop_flusher()
 void        finalize_on_signal(int number);
 std::string incomplete_note_path();
 
+// Two processes of one rocprofv3 run with the same explicit prefix (-o NAME and a script that
+// starts several profiled processes, at once or one after the other) would overwrite each other's
+// files. rocprofv3 passes a directory private to the run (ROCPROFV3_RUN_DIR); the first process to
+// claim the (directory, prefix) there keeps the prefix, any later one writes <prefix>.<pid>_* and
+// says so. Without rocprofv3 the prefix is used as given.
+void
+claim_prefix()
+{
+    auto&       cfg     = state->cfg;
+    const auto* run_dir = std::getenv("ROCPROFV3_RUN_DIR");
+    if(run_dir == nullptr || *run_dir == '\0' || cfg.output_file_name.empty()) return;
+    auto key   = std::string{cfg.output_path} + '\0' + cfg.output_file_name;
+    auto claim = std::filesystem::path{run_dir} /
+                 ("prefix-" + std::to_string(std::hash<std::string>{}(key)));
+    const auto fd = ::open(claim.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if(fd >= 0)
+    {
+        ::close(fd);
+        return;
+    }
+    if(errno != EEXIST) return; // the run directory is gone: nothing to compare with
+    const auto taken = cfg.output_file_name;
+    cfg.output_file_name += "." + std::to_string(state->data.pid);
+    std::fprintf(stderr,
+                 "[rocprofv3] warning: the files '%s_*' in '%s' belong to another process of this "
+                 "run; this process (%llu) writes '%s_*' instead\n",
+                 taken.c_str(),
+                 cfg.output_path.c_str(),
+                 static_cast<unsigned long long>(state->data.pid),
+                 cfg.output_file_name.c_str());
+}
+
 // After initialization succeeded: rocprofv3 learns the outputs' names, the streamed files start
 // with their headers, the flusher and the signal handlers start.
 void
 start_outputs()
 {
+    claim_prefix();
     const auto& cfg = state->cfg;
     run_report::send("init",
                      cfg.output_path + '\t' +
