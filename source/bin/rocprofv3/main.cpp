@@ -384,6 +384,16 @@ run_application(const options&                            opts,
     for(const auto& [process_pid, process] : reports.processes())
     {
         if(process.ended || process.directory.empty()) continue;
+        // A process the application started that outlives it writes its outputs when it ends.
+        if(process_pid != pid && kill(static_cast<pid_t>(process_pid), 0) == 0)
+        {
+            std::fprintf(stderr,
+                         "rocprofv3: warning: process %lld still runs after the application "
+                         "ended; it writes its outputs ('%s_*') when it ends, unobserved\n",
+                         static_cast<long long>(process_pid),
+                         process.prefix.c_str());
+            continue;
+        }
         auto how  = process_pid == pid ? describe_status(status) : std::string{};
         auto note = complete_outputs(process_pid, process, how, errors);
         std::fprintf(stderr, "rocprofv3: warning: %s", note.c_str() + 11);

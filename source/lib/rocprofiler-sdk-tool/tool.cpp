@@ -785,6 +785,17 @@ incomplete_note_path()
 void
 finalize_outputs(run_end end)
 {
+    // A process forked by the application without exec has the tool's state but neither its
+    // threads nor its own files: writing would overwrite the parent's outputs.
+    if(static_cast<uint64_t>(getpid()) != state->data.pid)
+    {
+        std::fprintf(stderr,
+                     "[rocprofv3] warning: process %d was forked from %llu without exec; its "
+                     "records are not written\n",
+                     static_cast<int>(getpid()),
+                     static_cast<unsigned long long>(state->data.pid));
+        return;
+    }
     auto expected = 0;
     if(!state->finalize_state.compare_exchange_strong(expected, 1))
     {
