@@ -270,6 +270,24 @@ drain(int fd, run_reports& reports)
     }
 }
 
+// ROCP_TOOL_LIBRARIES for the application: the user's own tools first, as given, then rocprofv3's
+// (appended, as upstream rocprofv3 does), so that a tool the user set is still loaded.
+std::string
+with_user_tools(const std::string& tool)
+{
+    const auto* user = std::getenv("ROCP_TOOL_LIBRARIES");
+    if(user == nullptr || *user == '\0') return tool;
+    auto text = std::string{user};
+    for(size_t start = 0; start <= text.size();)
+    {
+        auto end = text.find(':', start);
+        if(end == std::string::npos) end = text.size();
+        if(text.compare(start, end - start, tool) == 0) return text; // already there
+        start = end + 1;
+    }
+    return text + ":" + tool;
+}
+
 // Runs the application once with @p env added; returns rocprofv3's exit code for that run.
 int
 run_application(const options&                            opts,
@@ -337,7 +355,7 @@ run_application(const options&                            opts,
         for(const auto& [name, value] : env)
             setenv(name.c_str(), value.c_str(), 1);
         setenv("LD_PRELOAD", prepend("LD_PRELOAD", libs.tool + ":" + libs.sdk).c_str(), 1);
-        setenv("ROCP_TOOL_LIBRARIES", libs.tool.c_str(), 1);
+        setenv("ROCP_TOOL_LIBRARIES", with_user_tools(libs.tool).c_str(), 1);
         // Inherited by the application (and the processes it starts), not by rocprofv3's others.
         fcntl(report[1], F_SETFD, 0);
         setenv("ROCPROFV3_REPORT_FD", std::to_string(report[1]).c_str(), 1);
