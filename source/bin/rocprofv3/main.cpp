@@ -310,7 +310,14 @@ run_application(const options&                            opts,
         return exit_configuration;
     }
 
-    // Handlers first, so that no signal between fork and their installation is lost.
+    // The forwarded signals are blocked until the child's pid is known (parent) or their default
+    // action is back (child): one that arrives meanwhile waits, and is forwarded, never lost.
+    auto blocked = sigset_t{};
+    auto mask    = sigset_t{};
+    sigemptyset(&blocked);
+    for(auto sig : forwarded_signals)
+        sigaddset(&blocked, sig);
+    sigprocmask(SIG_BLOCK, &blocked, &mask);
     struct sigaction forward = {};
     forward.sa_sigaction     = forward_signal;
     forward.sa_flags         = SA_SIGINFO; // no SA_RESTART: waiting wakes up
@@ -322,6 +329,7 @@ run_application(const options&                            opts,
         sigaction(forwarded_signals[i], &forward, &old_actions[i]);
     auto restore = [&]
     {
+        sigprocmask(SIG_SETMASK, &mask, nullptr);
         for(size_t i = 0; i < std::size(forwarded_signals); ++i)
             sigaction(forwarded_signals[i], &old_actions[i], nullptr);
         close(report[0]);
@@ -352,6 +360,7 @@ run_application(const options&                            opts,
     {
         for(auto sig : forwarded_signals)
             signal(sig, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &mask, nullptr);
         for(const auto& [name, value] : env)
             setenv(name.c_str(), value.c_str(), 1);
         setenv("LD_PRELOAD", prepend("LD_PRELOAD", libs.tool + ":" + libs.sdk).c_str(), 1);
@@ -367,6 +376,7 @@ run_application(const options&                            opts,
         _exit(err == ENOENT ? exit_not_found : exit_not_executable);
     }
     child_pid = pid;
+    sigprocmask(SIG_SETMASK, &mask, nullptr);
     close(report[1]);
 
     auto reports = run_reports{};
