@@ -799,8 +799,9 @@ finalize_outputs(run_end end)
     auto expected = 0;
     if(!state->finalize_state.compare_exchange_strong(expected, 1))
     {
-        // The watcher's deadline bounds this wait.
-        while(end.kind == run_end::signal && state->finalize_state.load() != 2)
+        // The other one is writing: the process must not end (exit) or die (the signal) before
+        // it is done. The watcher's deadline bounds this wait.
+        while(state->finalize_state.load() != 2)
             std::this_thread::sleep_for(std::chrono::milliseconds{10});
         return;
     }
