@@ -35,8 +35,10 @@
 // --end HOW         how the process ends after the work, instead of returning from main:
 //                   exit, exit-thread (exit(0) from another thread while main waits), _exit,
 //                   abort, segv (a null pointer write), fpe (integer division by zero), ill (a
-//                   trap instruction), bus (raise(SIGBUS)), sigterm, sigint, sighup, sigkill
-//                   (kill(getpid(), ...)), wait (sleeps until a signal ends it)
+//                   trap instruction), bus (raise(SIGBUS)), sigterm, sigint, sighup, sigquit,
+//                   sigkill (kill(getpid(), ...)), sigterm-exit (SIGTERM to itself, then
+//                   exit(0) at once: the two finalizations race), wait (sleeps until a signal
+//                   ends it)
 //
 // Each round dispatches "vector_add" (a 3-D grid) and "scale,with_comma" (then "accumulate") on
 // queue A and "reduce_sum" on queue B, so a run of R rounds has 3R dispatches (4R with
@@ -247,8 +249,15 @@ end_process(const std::string& how)
     if(how == "sigterm") kill(getpid(), SIGTERM);
     if(how == "sigint") kill(getpid(), SIGINT);
     if(how == "sighup") kill(getpid(), SIGHUP);
+    if(how == "sigquit") kill(getpid(), SIGQUIT);
     if(how == "sigkill") kill(getpid(), SIGKILL);
-    if(how == "wait" || how == "sigterm" || how == "sigint" || how == "sighup" || how == "sigkill")
+    if(how == "sigterm-exit")
+    {
+        kill(getpid(), SIGTERM);
+        std::exit(0);
+    }
+    if(how == "wait" || how == "sigterm" || how == "sigint" || how == "sighup" ||
+       how == "sigquit" || how == "sigkill")
         for(;;)
             pause();
     std::fprintf(stderr, "host_kernels: unknown --end '%s'\n", how.c_str());
