@@ -8,7 +8,7 @@
 #               waits for a signal);
 #      twice:   the application ignores SIGINT; the first SIGINT to rocprofv3 must not end it, the
 #               second ends it (SIGKILL);
-#      timeout: rocprofv3 runs under `timeout -s SIGNAL 3`.
+#      timeout: rocprofv3 runs under `timeout -s SIGNAL 6` (the work takes well under that).
 # Checks: the exit code, that the application's process is gone, the validator (END: the kind of
 # metadata.end, NOTE: text <prefix>_incomplete.txt contains) and the note on stderr.
 set -u
@@ -23,7 +23,7 @@ fail() {
 extra=""
 [ "$mode" = twice ] && extra="--ignore-sigint"
 if [ "$mode" = timeout ]; then
-    timeout -s "$sig" 3 "$cli" --kernel-trace -f csv json -d out -o run -- "$prog" \
+    timeout -s "$sig" 6 "$cli" --kernel-trace -f csv json -d out -o run -- "$prog" \
         --iterations 400 --pid-file app.pid --end wait 2>stderr.txt >/dev/null &
 else
     "$cli" --kernel-trace -f csv json -d out -o run -- "$prog" --iterations 400 \
