@@ -1,7 +1,8 @@
 // Validates the files rocprofv3 wrote for the host_kernels program.
 //
 //   validate_outputs --dir D --prefix P --kernel NAME=COUNT... [--stats] [--json]
-//                    [--group "A B"]... [--kernel-replay] [--truth FILE]
+//                    [--group "A B"]... [--kernel-replay] [--truth FILE] [--end KIND]
+//                    [--note TEXT]
 //
 // Checks, and exits non-zero with a message on the first violation:
 // - <P>_kernel_trace.csv: the header is exactly API.md's columns; one row per dispatch (the sum of
@@ -23,6 +24,8 @@
 //   kernel_trace.csv has G rows per Dispatch_Id (one per pass). With --json, the
 //   counter_collection records of a dispatch carry replay_pass exactly 0..G-1 (none without
 //   --kernel-replay), and pass i holds exactly group i's counters.
+// - with --end KIND: results.json's metadata.end.kind is KIND (with --json); <P>_incomplete.txt
+//   is absent for "exit" and present otherwise; with --note, it contains TEXT.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -30,6 +33,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -122,6 +126,7 @@ main(int argc, char** argv)
     bool stats = false, json = false, kernel_replay = false;
     auto groups     = std::vector<std::vector<std::string>>{};
     auto truth_file = std::string{};
+    auto end_kind = std::string{}, note = std::string{};
     for(int i = 1; i < argc; ++i)
     {
         auto arg = std::string{argv[i]};
@@ -153,6 +158,10 @@ main(int argc, char** argv)
             stats = true;
         else if(arg == "--json")
             json = true;
+        else if(arg == "--end" && i + 1 < argc)
+            end_kind = argv[++i];
+        else if(arg == "--note" && i + 1 < argc)
+            note = argv[++i];
         else
             fail("unknown argument " + arg);
     }
@@ -551,6 +560,26 @@ main(int argc, char** argv)
         }
         if(json_ids != ids) fail("results.json: dispatch ids differ from kernel_trace.csv");
         if(tool["agents"].empty()) fail("results.json: no agents");
+        if(!end_kind.empty())
+        {
+            const auto& end = tool["metadata"].value("end", nlohmann::json::object());
+            if(end.value("kind", "") != end_kind)
+                fail("results.json: metadata.end is " + end.dump() + ", expected kind " + end_kind);
+            if(end.value("complete", true) != (end_kind == "exit"))
+                fail("results.json: metadata.end.complete is wrong: " + end.dump());
+        }
+    }
+    if(!end_kind.empty())
+    {
+        auto in = std::ifstream{base + "incomplete.txt"};
+        if(end_kind == "exit" && in) fail(base + "incomplete.txt exists after a complete run");
+        if(end_kind != "exit")
+        {
+            if(!in) fail("missing " + base + "incomplete.txt");
+            auto text = std::string{std::istreambuf_iterator<char>{in}, {}};
+            if(text.find(note) == std::string::npos)
+                fail(base + "incomplete.txt does not say '" + note + "': " + text);
+        }
     }
     std::printf("validate_outputs: OK (%zu dispatches, %zu kernels, %zu queues, %llu passes, "
                 "%zu counter groups)\n",

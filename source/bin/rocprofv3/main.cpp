@@ -4,10 +4,13 @@
 #include "options.hpp"
 #include "output_directory.hpp"
 #include "parse.hpp"
+#include "run_end.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,6 +21,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -209,6 +213,81 @@ prepend(const char* variable, const std::string& value)
     return value + ":" + old;
 }
 
+// rocprofv3's own code when the application ran but writing its outputs failed at the end (disk
+// full, the output directory removed during the run): the message names the file and the OS
+// reason. Listed in docs/rocprofv3.md and --help.
+constexpr int exit_output_at_end = 4;
+
+// The application being waited for, for the signal handler.
+volatile sig_atomic_t child_pid   = 0;
+volatile sig_atomic_t sigint_seen = 0;
+
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to rocprofv3 are forwarded to the application, which
+// then writes its outputs and ends; rocprofv3 waits for it. A signal the terminal sent (Ctrl-C,
+// Ctrl-\, a hangup) reached the application's process group already and is not sent twice. A
+// second SIGINT ends the application with SIGKILL (rocprofv3 still completes its outputs).
+void
+forward_signal(int sig, siginfo_t* info, void*)
+{
+    const auto saved = errno;
+    const auto pid   = static_cast<pid_t>(child_pid);
+    if(pid > 0)
+    {
+        if(sig == SIGINT && sigint_seen != 0)
+            kill(pid, SIGKILL);
+        else if(info == nullptr || info->si_code != SI_KERNEL)
+            kill(pid, sig);
+    }
+    if(sig == SIGINT) sigint_seen = 1;
+    errno = saved;
+}
+
+constexpr int forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+std::string
+describe_status(int status)
+{
+    if(WIFEXITED(status)) return "exit code " + std::to_string(WEXITSTATUS(status));
+    if(WIFSIGNALED(status))
+    {
+        const auto* name = sigabbrev_np(WTERMSIG(status));
+        return "signal " + std::to_string(WTERMSIG(status)) +
+               (name != nullptr ? std::string{" (SIG"} + name + ")" : std::string{});
+    }
+    return {};
+}
+
+void
+drain(int fd, run_reports& reports)
+{
+    char buf[4096];
+    for(;;)
+    {
+        auto n = read(fd, buf, sizeof(buf));
+        if(n < 0 && errno == EINTR) continue;
+        if(n <= 0) return;
+        reports.add(buf, static_cast<size_t>(n));
+    }
+}
+
+// ROCP_TOOL_LIBRARIES for the application: the user's own tools first, as given, then rocprofv3's
+// (appended, as upstream rocprofv3 does), so that a tool the user set is still loaded.
+std::string
+with_user_tools(const std::string& tool)
+{
+    const auto* user = std::getenv("ROCP_TOOL_LIBRARIES");
+    if(user == nullptr || *user == '\0') return tool;
+    auto text = std::string{user};
+    for(size_t start = 0; start <= text.size();)
+    {
+        auto end = text.find(':', start);
+        if(end == std::string::npos) end = text.size();
+        if(text.compare(start, end - start, tool) == 0) return text; // already there
+        start = end + 1;
+    }
+    return text + ":" + tool;
+}
+
 // Runs the application once with @p env added; returns rocprofv3's exit code for that run.
 int
 run_application(const options&                            opts,
@@ -220,38 +299,145 @@ run_application(const options&                            opts,
         argv.push_back(const_cast<char*>(arg.c_str()));
     argv.push_back(nullptr);
 
+    auto temp_error = std::error_code{};
+
+    // The tool's report pipe: the read end stays here, non-blocking; the write end is
+    // non-blocking too, so that a process never waits for rocprofv3.
+    int report[2] = {-1, -1};
+    if(pipe2(report, O_CLOEXEC | O_NONBLOCK) != 0)
+    {
+        std::fprintf(stderr, "rocprofv3: error: pipe failed: %s\n", std::strerror(errno));
+        return exit_configuration;
+    }
+
+    // The forwarded signals are blocked until the child's pid is known (parent) or their default
+    // action is back (child): one that arrives meanwhile waits, and is forwarded, never lost.
+    auto blocked = sigset_t{};
+    auto mask    = sigset_t{};
+    sigemptyset(&blocked);
+    for(auto sig : forwarded_signals)
+        sigaddset(&blocked, sig);
+    sigprocmask(SIG_BLOCK, &blocked, &mask);
+    struct sigaction forward = {};
+    forward.sa_sigaction     = forward_signal;
+    forward.sa_flags         = SA_SIGINFO; // no SA_RESTART: waiting wakes up
+    sigemptyset(&forward.sa_mask);
+    struct sigaction old_actions[std::size(forwarded_signals)] = {};
+    sigint_seen                                                = 0;
+    child_pid                                                  = 0;
+    for(size_t i = 0; i < std::size(forwarded_signals); ++i)
+        sigaction(forwarded_signals[i], &forward, &old_actions[i]);
+    auto restore = [&]
+    {
+        sigprocmask(SIG_SETMASK, &mask, nullptr);
+        for(size_t i = 0; i < std::size(forwarded_signals); ++i)
+            sigaction(forwarded_signals[i], &old_actions[i], nullptr);
+        close(report[0]);
+    };
+
+    // A directory private to this run, where the tool claims output prefixes (two processes with
+    // the same -o prefix never overwrite each other); removed when the run ends.
+    auto run_dir      = std::string{};
+    auto run_template = (fs::temp_directory_path(temp_error) / "rocprofv3-run-XXXXXX").string();
+    if(!temp_error && mkdtemp(run_template.data()) != nullptr)
+        run_dir = run_template;
+    else
+        std::fprintf(stderr,
+                     "rocprofv3: warning: cannot create a run directory (%s); processes that use "
+                     "the same -o prefix will overwrite each other's files\n",
+                     temp_error ? temp_error.message().c_str() : std::strerror(errno));
+
     auto pid = fork();
     if(pid < 0)
     {
         std::fprintf(stderr, "rocprofv3: error: fork failed: %s\n", std::strerror(errno));
+        close(report[1]);
+        if(!run_dir.empty()) rmdir(run_dir.c_str());
+        restore();
         return exit_configuration;
     }
     if(pid == 0)
     {
-        signal(SIGINT, SIG_DFL);
-        signal(SIGQUIT, SIG_DFL);
+        for(auto sig : forwarded_signals)
+            signal(sig, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &mask, nullptr);
         for(const auto& [name, value] : env)
             setenv(name.c_str(), value.c_str(), 1);
         setenv("LD_PRELOAD", prepend("LD_PRELOAD", libs.tool + ":" + libs.sdk).c_str(), 1);
-        setenv("ROCP_TOOL_LIBRARIES", libs.tool.c_str(), 1);
+        setenv("ROCP_TOOL_LIBRARIES", with_user_tools(libs.tool).c_str(), 1);
+        // Inherited by the application (and the processes it starts), not by rocprofv3's others.
+        fcntl(report[1], F_SETFD, 0);
+        setenv("ROCPROFV3_REPORT_FD", std::to_string(report[1]).c_str(), 1);
+        if(!run_dir.empty()) setenv("ROCPROFV3_RUN_DIR", run_dir.c_str(), 1);
         execvp(argv[0], argv.data());
         auto err = errno;
         std::fprintf(
             stderr, "rocprofv3: error: cannot execute '%s': %s\n", argv[0], std::strerror(err));
         _exit(err == ENOENT ? exit_not_found : exit_not_executable);
     }
-    // The terminal's Ctrl-C reaches the application too; rocprofv3 waits for its exit code.
-    auto old_int  = signal(SIGINT, SIG_IGN);
-    auto old_quit = signal(SIGQUIT, SIG_IGN);
-    int  status   = 0;
-    while(waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    child_pid = pid;
+    sigprocmask(SIG_SETMASK, &mask, nullptr);
+    close(report[1]);
+
+    auto reports = run_reports{};
+    int  status  = 0;
+    for(;;)
     {
+        auto waiting = pollfd{report[0], POLLIN, 0};
+        if(poll(&waiting, 1, 100) > 0) drain(report[0], reports);
+        auto done = waitpid(pid, &status, WNOHANG);
+        if(done == pid) break;
+        if(done < 0 && errno != EINTR)
+        {
+            std::fprintf(stderr, "rocprofv3: error: waitpid failed: %s\n", std::strerror(errno));
+            status = -1;
+            break;
+        }
     }
-    signal(SIGINT, old_int);
-    signal(SIGQUIT, old_quit);
-    if(WIFEXITED(status)) return WEXITSTATUS(status);
-    if(WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-    return exit_configuration;
+    child_pid = 0;
+    drain(report[0], reports); // what the process wrote before it ended
+    restore();
+    if(!run_dir.empty())
+    {
+        auto ec = std::error_code{};
+        fs::remove_all(run_dir, ec);
+    }
+
+    auto rc = int{exit_configuration};
+    if(status != -1 && WIFEXITED(status)) rc = WEXITSTATUS(status);
+    if(status != -1 && WIFSIGNALED(status)) rc = 128 + WTERMSIG(status);
+
+    // A process that started profiling and never finalized: its outputs are completed here.
+    auto errors = reports.errors();
+    for(const auto& [process_pid, process] : reports.processes())
+    {
+        if(process.ended || process.directory.empty()) continue;
+        // A process the application started that outlives it writes its outputs when it ends.
+        if(process_pid != pid && kill(static_cast<pid_t>(process_pid), 0) == 0)
+        {
+            std::fprintf(stderr,
+                         "rocprofv3: warning: process %lld still runs after the application "
+                         "ended; it writes its outputs ('%s_*') when it ends, unobserved\n",
+                         static_cast<long long>(process_pid),
+                         process.prefix.c_str());
+            continue;
+        }
+        auto how  = process_pid == pid ? describe_status(status) : std::string{};
+        auto note = complete_outputs(process_pid, process, how, errors);
+        std::fprintf(stderr, "rocprofv3: warning: %s", note.c_str() + 11);
+    }
+    // The tool printed each error already; one line here says what it means for the run.
+    if(!errors.empty())
+    {
+        std::fprintf(stderr,
+                     "rocprofv3: error: the application ran, but %zu output error%s occurred, "
+                     "the first: %s\n",
+                     errors.size(),
+                     errors.size() == 1 ? "" : "s",
+                     errors.front().c_str());
+        if(rc == exit_ok) rc = exit_output_at_end;
+    }
+    return rc;
 }
 } // namespace
 } // namespace rocprofv3

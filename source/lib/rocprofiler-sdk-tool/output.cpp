@@ -4,9 +4,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -86,74 +93,28 @@ register_columns(const results& data, uint64_t kernel_id)
            ',' + std::to_string(sym->sgpr_count);
 }
 
-bool
-write_file(const std::string& path, const std::string& contents, std::vector<std::string>& errors)
-{
-    auto out = std::ofstream{path, std::ios::binary | std::ios::trunc};
-    out << contents;
-    out.close();
-    if(!out)
-    {
-        errors.emplace_back("could not write '" + path + "'");
-        return false;
-    }
-    return true;
-}
-
 std::string
 kernel_trace_csv(const results& data)
 {
-    auto out = std::ostringstream{};
-    out << "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Thread_Id\",\"Dispatch_Id\","
-           "\"Kernel_Id\",\"Kernel_Name\",\"Correlation_Id\",\"Start_Timestamp\","
-           "\"End_Timestamp\",\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\","
-           "\"Accum_VGPR_Count\",\"SGPR_Count\",\"Workgroup_Size_X\",\"Workgroup_Size_Y\","
-           "\"Workgroup_Size_Z\",\"Grid_Size_X\",\"Grid_Size_Y\",\"Grid_Size_Z\"\n";
+    auto out = kernel_trace_csv_header();
     for(const auto& r : data.dispatches)
-    {
-        const auto& d = r.dispatch_info;
-        // Stream_Id: 0, as rocprofv3 writes when no HIP stream is known.
-        out << csv_quote("KERNEL_DISPATCH") << ',' << agent_number(data, d.agent_id) << ','
-            << d.queue_id.handle << ',' << 0 << ',' << r.thread_id << ',' << d.dispatch_id << ','
-            << d.kernel_id << ',' << csv_quote(data.kernel_name(d.kernel_id)) << ','
-            << r.correlation_id.internal << ',' << r.start_timestamp << ',' << r.end_timestamp
-            << ',' << d.group_segment_size << ',' << d.private_segment_size << ','
-            << register_columns(data, d.kernel_id) << ',' << d.workgroup_size.x << ','
-            << d.workgroup_size.y << ',' << d.workgroup_size.z << ',' << d.grid_size.x << ','
-            << d.grid_size.y << ',' << d.grid_size.z << '\n';
-    }
-    return out.str();
+        out += kernel_trace_csv_row(data, r);
+    return out;
 }
 
 std::string
 counter_collection_csv(const results& data)
 {
-    auto out = std::ostringstream{};
-    out << std::setprecision(17);
-    // No Replay_Pass column (spec): the JSON output carries replay_pass.
-    out << "\"Correlation_Id\",\"Dispatch_Id\",\"Agent_Id\",\"Queue_Id\",\"Process_Id\","
-           "\"Thread_Id\",\"Grid_Size\",\"Kernel_Id\",\"Kernel_Name\",\"Workgroup_Size\","
-           "\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\",\"Accum_VGPR_Count\","
-           "\"SGPR_Count\",\"Counter_Name\",\"Counter_Value\",\"Start_Timestamp\","
-           "\"End_Timestamp\"\n";
+    auto out = counter_collection_csv_header();
     for(const auto& rec : data.counter_records)
-    {
-        const auto& d    = rec.data.dispatch_info;
-        auto        grid = static_cast<uint64_t>(d.grid_size.x) * d.grid_size.y * d.grid_size.z;
-        auto        wg =
-            static_cast<uint64_t>(d.workgroup_size.x) * d.workgroup_size.y * d.workgroup_size.z;
-        for(const auto& v : rec.values)
-        {
-            out << rec.data.correlation_id.internal << ',' << d.dispatch_id << ','
-                << agent_number(data, d.agent_id) << ',' << d.queue_id.handle << ',' << data.pid
-                << ',' << rec.thread_id << ',' << grid << ',' << d.kernel_id << ','
-                << csv_quote(data.kernel_name(d.kernel_id)) << ',' << wg << ','
-                << d.group_segment_size << ',' << d.private_segment_size << ','
-                << register_columns(data, d.kernel_id) << ',' << csv_quote(v.name) << ',' << v.value
-                << ',' << rec.data.start_timestamp << ',' << rec.data.end_timestamp << '\n';
-        }
-    }
-    return out.str();
+        out += counter_collection_csv_rows(data, rec);
+    return out;
+}
+
+std::string
+errno_text(int err)
+{
+    return std::strerror(err);
 }
 
 std::string
@@ -296,12 +257,25 @@ results_json(const config& cfg, const results& data, const replay_report& report
         counter_records.push_back(std::move(entry));
     }
 
+    // How the run ended: "running" in a checkpoint, "exit" when the tool finalized normally,
+    // "signal" when its signal handler did (records of dispatches in flight may be missing).
+    auto end = json{{"kind",
+                     data.end.kind == run_end::running  ? "running"
+                     : data.end.kind == run_end::signal ? "signal"
+                                                        : "exit"},
+                    {"complete", data.end.kind == run_end::exit}};
+    if(data.end.kind == run_end::signal)
+    {
+        end["signal"]      = data.end.number;
+        end["signal_name"] = signal_name(data.end.number);
+    }
     auto metadata = json{{"pid", data.pid},
                          {"init_time", data.init_time},
                          {"fini_time", data.fini_time},
                          {"command", data.command},
                          {"kernel_replay", cfg.kernel_replay},
-                         {"dropped_records", data.dropped_records}};
+                         {"dropped_records", data.dropped_records},
+                         {"end", end}};
 
     auto strings = json{
         {"buffer_records",
@@ -330,7 +304,9 @@ results_json(const config& cfg, const results& data, const replay_report& report
         tool["kernel_replay_summary"]                     = replay_summary_json(report);
     }
     auto root = json{{"rocprofiler-sdk-tool", json::array({tool})}};
-    return root.dump(1) + "\n";
+    // Strings that are not valid UTF-8 (a kernel name, a command-line argument) have each invalid
+    // byte replaced by U+FFFD, so that one bad name never makes the whole file invalid.
+    return root.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 } // namespace
 
@@ -475,7 +451,10 @@ output_file(const config& cfg, uint64_t pid, std::string_view suffix)
 }
 
 std::vector<std::string>
-write_outputs(const config& cfg, const results& data, std::vector<std::string>& errors)
+write_outputs(const config&             cfg,
+              const results&            data,
+              std::vector<std::string>& errors,
+              bool                      streamed)
 {
     auto written = std::vector<std::string>{};
     auto ec      = std::error_code{};
@@ -489,15 +468,16 @@ write_outputs(const config& cfg, const results& data, std::vector<std::string>& 
     auto emit = [&](std::string_view suffix, const std::string& contents)
     {
         auto path = output_file(cfg, data.pid, suffix);
-        if(write_file(path, contents, errors)) written.emplace_back(std::move(path));
+        if(write_file_atomically(path, contents, errors)) written.emplace_back(std::move(path));
     };
 
     const auto report = cfg.kernel_replay ? make_replay_report(data) : replay_report{};
     if(cfg.csv)
     {
         emit("agent_info.csv", agent_info_csv(data));
-        if(cfg.kernel_trace) emit("kernel_trace.csv", kernel_trace_csv(data));
-        if(cfg.counter_collection) emit("counter_collection.csv", counter_collection_csv(data));
+        if(cfg.kernel_trace && !streamed) emit("kernel_trace.csv", kernel_trace_csv(data));
+        if(cfg.counter_collection && !streamed)
+            emit("counter_collection.csv", counter_collection_csv(data));
         if(cfg.stats) emit("kernel_stats.csv", kernel_stats_csv(compute_kernel_stats(data)));
         // Under kernel replay, what replay could not collect is listed next to what it did.
         if(cfg.kernel_replay)
@@ -508,5 +488,217 @@ write_outputs(const config& cfg, const results& data, std::vector<std::string>& 
     }
     if(cfg.json) emit("results.json", results_json(cfg, data, report));
     return written;
+}
+std::string
+kernel_trace_csv_header()
+{
+    return "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Thread_Id\",\"Dispatch_Id\","
+           "\"Kernel_Id\",\"Kernel_Name\",\"Correlation_Id\",\"Start_Timestamp\","
+           "\"End_Timestamp\",\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\","
+           "\"Accum_VGPR_Count\",\"SGPR_Count\",\"Workgroup_Size_X\",\"Workgroup_Size_Y\","
+           "\"Workgroup_Size_Z\",\"Grid_Size_X\",\"Grid_Size_Y\",\"Grid_Size_Z\"\n";
+}
+
+std::string
+kernel_trace_csv_row(const results&                                             data,
+                     const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r)
+{
+    auto        out = std::ostringstream{};
+    const auto& d   = r.dispatch_info;
+    // Stream_Id: 0, as rocprofv3 writes when no HIP stream is known.
+    out << csv_quote("KERNEL_DISPATCH") << ',' << agent_number(data, d.agent_id) << ','
+        << d.queue_id.handle << ',' << 0 << ',' << r.thread_id << ',' << d.dispatch_id << ','
+        << d.kernel_id << ',' << csv_quote(data.kernel_name(d.kernel_id)) << ','
+        << r.correlation_id.internal << ',' << r.start_timestamp << ',' << r.end_timestamp << ','
+        << d.group_segment_size << ',' << d.private_segment_size << ','
+        << register_columns(data, d.kernel_id) << ',' << d.workgroup_size.x << ','
+        << d.workgroup_size.y << ',' << d.workgroup_size.z << ',' << d.grid_size.x << ','
+        << d.grid_size.y << ',' << d.grid_size.z << '\n';
+    return out.str();
+}
+
+std::string
+counter_collection_csv_header()
+{
+    // No Replay_Pass column (spec): the JSON output carries replay_pass.
+    return "\"Correlation_Id\",\"Dispatch_Id\",\"Agent_Id\",\"Queue_Id\",\"Process_Id\","
+           "\"Thread_Id\",\"Grid_Size\",\"Kernel_Id\",\"Kernel_Name\",\"Workgroup_Size\","
+           "\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\",\"Accum_VGPR_Count\","
+           "\"SGPR_Count\",\"Counter_Name\",\"Counter_Value\",\"Start_Timestamp\","
+           "\"End_Timestamp\"\n";
+}
+
+std::string
+counter_collection_csv_rows(const results& data, const counter_dispatch& rec)
+{
+    auto out = std::ostringstream{};
+    out << std::setprecision(17);
+    const auto& d    = rec.data.dispatch_info;
+    auto        grid = static_cast<uint64_t>(d.grid_size.x) * d.grid_size.y * d.grid_size.z;
+    auto wg = static_cast<uint64_t>(d.workgroup_size.x) * d.workgroup_size.y * d.workgroup_size.z;
+    for(const auto& v : rec.values)
+    {
+        out << rec.data.correlation_id.internal << ',' << d.dispatch_id << ','
+            << agent_number(data, d.agent_id) << ',' << d.queue_id.handle << ',' << data.pid << ','
+            << rec.thread_id << ',' << grid << ',' << d.kernel_id << ','
+            << csv_quote(data.kernel_name(d.kernel_id)) << ',' << wg << ',' << d.group_segment_size
+            << ',' << d.private_segment_size << ',' << register_columns(data, d.kernel_id) << ','
+            << csv_quote(v.name) << ',' << v.value << ',' << rec.data.start_timestamp << ','
+            << rec.data.end_timestamp << '\n';
+    }
+    return out.str();
+}
+
+std::string
+signal_name(int number)
+{
+    switch(number)
+    {
+    case SIGHUP:
+        return "SIGHUP";
+    case SIGINT:
+        return "SIGINT";
+    case SIGQUIT:
+        return "SIGQUIT";
+    case SIGILL:
+        return "SIGILL";
+    case SIGTRAP:
+        return "SIGTRAP";
+    case SIGABRT:
+        return "SIGABRT";
+    case SIGBUS:
+        return "SIGBUS";
+    case SIGFPE:
+        return "SIGFPE";
+    case SIGKILL:
+        return "SIGKILL";
+    case SIGSEGV:
+        return "SIGSEGV";
+    case SIGPIPE:
+        return "SIGPIPE";
+    case SIGALRM:
+        return "SIGALRM";
+    case SIGTERM:
+        return "SIGTERM";
+    case SIGXCPU:
+        return "SIGXCPU";
+    case SIGXFSZ:
+        return "SIGXFSZ";
+    case SIGSYS:
+        return "SIGSYS";
+    default:
+        return "signal " + std::to_string(number);
+    }
+}
+
+bool
+write_file_atomically(const std::string&        path,
+                      const std::string&        contents,
+                      std::vector<std::string>& errors)
+{
+    const auto temporary = path + ".tmp-" + std::to_string(getpid());
+    auto       fail      = [&](int err)
+    {
+        errors.emplace_back("could not write '" + path + "': " + errno_text(err));
+        unlink(temporary.c_str());
+        return false;
+    };
+    const auto fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if(fd < 0) return fail(errno);
+    size_t done = 0;
+    while(done < contents.size())
+    {
+        auto n = ::write(fd, contents.data() + done, contents.size() - done);
+        if(n < 0 && errno == EINTR) continue;
+        if(n < 0)
+        {
+            auto err = errno;
+            ::close(fd);
+            return fail(err);
+        }
+        done += static_cast<size_t>(n);
+    }
+    if(::close(fd) != 0) return fail(errno);
+    if(::rename(temporary.c_str(), path.c_str()) != 0) return fail(errno);
+    return true;
+}
+
+csv_stream::~csv_stream()
+{
+    if(m_fd >= 0) ::close(m_fd);
+}
+
+bool
+csv_stream::open(const std::string& path, const std::string& header)
+{
+    m_path = path;
+    m_fd   = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if(m_fd < 0)
+    {
+        m_error = "could not write '" + path + "': " + errno_text(errno);
+        return false;
+    }
+    m_buffer = header;
+    flush();
+    return m_error.empty();
+}
+
+void
+csv_stream::append(std::string_view rows)
+{
+    if(m_fd < 0 || !m_error.empty()) return;
+    m_buffer.append(rows);
+}
+
+void
+csv_stream::flush()
+{
+    if(m_fd < 0 || !m_error.empty())
+    {
+        m_buffer.clear();
+        return;
+    }
+    size_t done = 0;
+    while(done < m_buffer.size())
+    {
+        auto n = ::write(m_fd, m_buffer.data() + done, m_buffer.size() - done);
+        if(n < 0 && errno == EINTR) continue;
+        if(n < 0)
+        {
+            m_error = "could not write '" + m_path + "': " + errno_text(errno);
+            break;
+        }
+        done += static_cast<size_t>(n);
+    }
+    m_buffer.clear();
+}
+
+bool
+csv_stream::finish(std::string& error)
+{
+    if(m_fd < 0)
+    {
+        error = m_error;
+        return m_error.empty();
+    }
+    flush();
+    if(m_error.empty())
+    {
+        // The file the rows went to must still be the one the path names: a directory removed
+        // during the run (or the file replaced) would otherwise lose them silently.
+        struct stat by_fd = {}, by_path = {};
+        if(::fstat(m_fd, &by_fd) != 0)
+            m_error = "could not write '" + m_path + "': " + errno_text(errno);
+        else if(::stat(m_path.c_str(), &by_path) != 0)
+            m_error = "could not write '" + m_path + "': " + errno_text(errno) +
+                      " (it was removed during the run)";
+        else if(by_fd.st_dev != by_path.st_dev || by_fd.st_ino != by_path.st_ino)
+            m_error = "could not write '" + m_path + "': it was replaced during the run";
+    }
+    if(::close(m_fd) != 0 && m_error.empty())
+        m_error = "could not write '" + m_path + "': " + errno_text(errno);
+    m_fd  = -1;
+    error = m_error;
+    return m_error.empty();
 }
 } // namespace rocprofiler::tool

@@ -1,6 +1,9 @@
-// What the tool collected, and the files it writes from it at finalization. File names and
-// columns follow API.md ("rocprofv3 (the CLI) facts"); docs/rocprofv3.md describes them.
-// Nothing here calls the SDK: the collected data is plain values, so the writers are testable.
+// What the tool collected, and the files it writes from it. kernel_trace.csv and
+// counter_collection.csv are streamed (rows appended as records arrive, csv_stream); the other
+// files are written whole, atomically (a temporary file renamed over the old one), at checkpoints
+// during the run and at finalization. File names and columns follow API.md ("rocprofv3 (the CLI)
+// facts"); docs/rocprofv3.md describes them. Nothing here calls the SDK: the collected data is
+// plain values, so the writers are testable.
 #pragma once
 
 #include "config.hpp"
@@ -109,6 +112,19 @@ struct replay_outcome
     uint64_t    failed_pass    = 0; // meaningful for reason "write_outside_snapshot"
 };
 
+// How the run of the outputs ended, as metadata.end of results.json says.
+struct run_end
+{
+    enum kind_t
+    {
+        running, // a checkpoint written during the run
+        exit,    // the tool finalized normally
+        signal,  // the tool's signal handler finalized after a fatal or termination signal
+    };
+    kind_t kind   = running;
+    int    number = 0; // the signal
+};
+
 struct results
 {
     uint64_t                              pid            = 0;
@@ -127,6 +143,7 @@ struct results
     // Under kernel replay, per agent handle: the counters of each group the agent collects, in
     // pass order (replay pass i collects group i of its agent).
     std::map<uint64_t, std::vector<std::vector<std::string>>> replay_groups = {};
+    run_end                                                   end           = {};
 
     // The kernel's name; empty when the id is not in kernel_symbols.
     const std::string&   kernel_name(uint64_t kernel_id) const;
@@ -167,8 +184,58 @@ std::string format_summary(const std::vector<kernel_stat>& stats);
 // The path of one output file: <output_path>/<prefix>_<suffix>.
 std::string output_file(const config& cfg, uint64_t pid, std::string_view suffix);
 
-// Writes every file the configuration asks for. Returns the paths written; errors (a directory
-// that cannot be created, a file that cannot be written) are appended to @p errors.
-std::vector<std::string>
-write_outputs(const config& cfg, const results& data, std::vector<std::string>& errors);
+// The rows of the streamed files: header, then one call per record.
+std::string kernel_trace_csv_header();
+std::string kernel_trace_csv_row(const results&                                             data,
+                                 const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r);
+std::string counter_collection_csv_header();
+std::string counter_collection_csv_rows(const results& data, const counter_dispatch& rec);
+
+// "SIGSEGV" for SIGSEGV; "signal N" for a signal without a name here.
+std::string signal_name(int number);
+
+// An append-only output file: rows are buffered and written with write(2) by flush(), so what
+// was flushed is on disk whatever ends the process later (the last row may be cut by SIGKILL or
+// _exit in the middle of a write; rocprofv3 trims it). The first error (with the OS reason) stops
+// the stream; finish() also notices a file removed or replaced during the run.
+class csv_stream
+{
+public:
+    csv_stream() = default;
+    ~csv_stream();
+    csv_stream(const csv_stream&)            = delete;
+    csv_stream& operator=(const csv_stream&) = delete;
+
+    bool open(const std::string& path, const std::string& header);
+    void append(std::string_view rows);
+    void flush();
+    // Flushes, checks that the path still names this file, closes. Returns false with the error.
+    bool finish(std::string& error);
+
+    const std::string& path() const { return m_path; }
+    const std::string& error() const { return m_error; }
+    size_t             pending() const { return m_buffer.size(); }
+    bool               is_open() const { return m_fd >= 0; }
+
+private:
+    std::string m_path   = {};
+    std::string m_buffer = {};
+    std::string m_error  = {};
+    int         m_fd     = -1;
+};
+
+// Writes every file the configuration asks for, each atomically. With @p streamed, the streamed
+// files (kernel_trace.csv, counter_collection.csv) are left to their csv_stream. Returns the paths
+// written; errors (a directory that cannot be created, a file that cannot be written) name the
+// file and the OS reason and are appended to @p errors.
+std::vector<std::string> write_outputs(const config&             cfg,
+                                       const results&            data,
+                                       std::vector<std::string>& errors,
+                                       bool                      streamed = false);
+
+// Writes @p contents to @p path atomically (a temporary file in the same directory, renamed over
+// it). On failure appends "could not write '<path>': <OS reason>" to @p errors.
+bool write_file_atomically(const std::string&        path,
+                           const std::string&        contents,
+                           std::vector<std::string>& errors);
 } // namespace rocprofiler::tool

@@ -1,8 +1,15 @@
 // librocprofiler-sdk-tool.so: the tool behind rocprofv3. The SDK finds it through
 // ROCP_TOOL_LIBRARIES (rocprofv3 also preloads it), calls rocprofiler_configure, then
 // tool_initialize once the runtime starts, and tool_finalize at exit after it drained the device
-// and flushed the buffers. Everything is written in tool_finalize; until then records are kept in
-// memory (a LOSSLESS buffer guarantees none is dropped).
+// and flushed the buffers. A LOSSLESS buffer guarantees no record is dropped.
+//
+// What survives the application's end (docs/rocprofv3.md, "What survives the application's end"):
+// a flusher thread flushes the SDK buffer every 200 ms and writes the rows of kernel_trace.csv and
+// counter_collection.csv as they arrive (csv_stream); the other files are rewritten atomically at
+// checkpoints. Fatal and termination signals are caught (signal_end.hpp) and the outputs are
+// finalized on a watcher thread, with a note, before the process dies by the same signal. _exit
+// and SIGKILL skip all of this: rocprofv3, told through the report pipe (run_report.hpp) that the
+// process started but never finalized, trims and marks what is on disk.
 //
 // Kernel names come from CODE_OBJECT tracing (kernel symbol records), through the public API only,
 // so the tool works on any agent; it never includes or calls a device's own API.
@@ -19,17 +26,26 @@
 #include "kernel_filter.hpp"
 #include "output.hpp"
 #include "replay_report.hpp"
+#include "run_report.hpp"
+#include "signal_end.hpp"
+
+#include <fcntl.h>
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <rocprofiler-sdk/rocprofiler.h>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <unordered_map>
 #include <vector>
@@ -62,6 +78,22 @@ struct tool_state
     std::atomic<uint64_t>                     dispatches_seen = 0;
     std::atomic<uint64_t>                     passes_run      = 0;
     std::chrono::steady_clock::time_point     last_progress   = {};
+
+    // Streamed outputs (csv only) and the flusher thread.
+    csv_stream                kernel_trace_stream = {};
+    csv_stream                counter_stream      = {};
+    std::thread               flusher             = {};
+    std::mutex                flusher_mutex       = {};
+    std::condition_variable   flusher_wake        = {};
+    bool                      flusher_stop        = false;
+    std::chrono::milliseconds flush_interval      = std::chrono::milliseconds{200};
+    // Checkpoints of the whole-file outputs: when the data changed, at most every
+    // max(1 s, 20 x the last checkpoint's duration), so that they cost at most 5% of the run.
+    bool                                  changed          = false;
+    std::chrono::steady_clock::time_point last_checkpoint  = {};
+    std::chrono::steady_clock::duration   checkpoint_every = std::chrono::seconds{1};
+    // 0: not finalized; 1: finalizing; 2: done. Normal and signal finalization never overlap.
+    std::atomic<int> finalize_state = 0;
 };
 
 tool_state* state = nullptr; // intentionally leaked: finalize may run from atexit handlers
@@ -83,6 +115,29 @@ resolve_kernel_name(const rocprofiler_kernel_dispatch_info_t& info)
     }
     if(!warning.empty()) std::fprintf(stderr, "[rocprofv3] warning: %s\n", warning.c_str());
     return name;
+}
+
+// Whole-file outputs are needed beyond the streamed rows: keep the records in memory only then.
+bool
+keep_dispatches()
+{
+    return state->cfg.json || state->cfg.stats || state->cfg.summary || !state->cfg.csv;
+}
+
+bool
+keep_counter_records()
+{
+    return state->cfg.json || state->cfg.kernel_replay || !state->cfg.csv;
+}
+
+// Writes what is buffered in the streams once enough gathered; the flusher writes the rest. Called
+// with state->mutex held.
+void
+flush_streams_if_large()
+{
+    constexpr size_t threshold = size_t{1} << 16U;
+    if(state->kernel_trace_stream.pending() >= threshold) state->kernel_trace_stream.flush();
+    if(state->counter_stream.pending() >= threshold) state->counter_stream.flush();
 }
 
 void
@@ -211,9 +266,18 @@ buffer_callback(rocprofiler_context_id_t,
                 }
                 {
                     auto lock = std::lock_guard{state->mutex};
-                    state->data.dispatches.insert(
-                        state->data.dispatches.end(), accepted.begin(), accepted.end());
+                    if(state->kernel_trace_stream.is_open())
+                    {
+                        for(const auto& rec : accepted)
+                            state->kernel_trace_stream.append(
+                                kernel_trace_csv_row(state->data, rec));
+                        flush_streams_if_large();
+                    }
+                    if(keep_dispatches())
+                        state->data.dispatches.insert(
+                            state->data.dispatches.end(), accepted.begin(), accepted.end());
                     state->data.dropped_records += drop_count;
+                    state->changed = state->changed || !accepted.empty() || drop_count > 0;
                 }
                 state->dispatches_seen += accepted.size();
                 report_progress(false);
@@ -282,7 +346,14 @@ counting_record_callback(rocprofiler_dispatch_counting_service_data_t dispatch_d
                 auto lock = std::lock_guard{state->mutex};
                 for(auto& v : entry.values)
                     v.name = state->counter_names[v.counter_id];
-                state->data.counter_records.emplace_back(std::move(entry));
+                if(state->counter_stream.is_open())
+                {
+                    state->counter_stream.append(counter_collection_csv_rows(state->data, entry));
+                    flush_streams_if_large();
+                }
+                if(keep_counter_records())
+                    state->data.counter_records.emplace_back(std::move(entry));
+                state->changed = true;
             });
 }
 
@@ -367,6 +438,7 @@ kernel_replay_outcome_callback(const rocprofiler_kernel_replay_outcome_t* outcom
                 auto it              = state->data.replay_groups.find(entry.agent.handle);
                 if(it == state->data.replay_groups.end() || it->second.size() < 2) return;
                 state->data.replay_outcomes.emplace_back(std::move(entry));
+                state->changed = true;
             });
 }
 
@@ -400,6 +472,136 @@ report_kernel_replay()
         std::fprintf(stderr, "[rocprofv3] warning: %s\n", line.c_str());
     else if(state->progress && !state->data.replay_outcomes.empty())
         std::fprintf(stderr, "[rocprofv3] %s\n", line.c_str());
+}
+
+// On the flusher thread, every flush_interval: the SDK buffer is flushed (records reach the
+// buffer callback, which appends their rows), the streams are written, and the whole-file outputs
+// are checkpointed when they changed.
+void
+flush_once()
+{
+    if(state->buffer.handle != 0) rocprofiler_flush_buffer(state->buffer);
+    auto lock = std::lock_guard{state->mutex};
+    state->kernel_trace_stream.flush();
+    state->counter_stream.flush();
+    const auto& cfg = state->cfg;
+    if(!state->changed || !(cfg.json || cfg.stats || cfg.kernel_replay)) return;
+    const auto start = std::chrono::steady_clock::now();
+    if(start - state->last_checkpoint < state->checkpoint_every) return;
+    state->changed  = false;
+    state->data.end = run_end{run_end::running, 0};
+    // Errors show again, and are reported, when finalization writes the same files.
+    auto errors = std::vector<std::string>{};
+    (void)write_outputs(cfg, state->data, errors, cfg.csv);
+    const auto stop        = std::chrono::steady_clock::now();
+    state->last_checkpoint = stop;
+    state->checkpoint_every =
+        std::max<std::chrono::steady_clock::duration>(std::chrono::seconds{1}, 20 * (stop - start));
+}
+
+void
+flusher_loop()
+{
+    guarded("the flusher thread",
+            []
+            {
+                auto lock = std::unique_lock{state->flusher_mutex};
+                while(!state->flusher_stop)
+                {
+                    state->flusher_wake.wait_for(lock, state->flush_interval);
+                    if(state->flusher_stop) break;
+                    lock.unlock();
+                    flush_once();
+                    lock.lock();
+                }
+            });
+}
+
+void
+stop_flusher()
+{
+    {
+        auto lock           = std::lock_guard{state->flusher_mutex};
+        state->flusher_stop = true;
+    }
+    state->flusher_wake.notify_all();
+    if(state->flusher.joinable() && state->flusher.get_id() != std::this_thread::get_id())
+        state->flusher.join();
+}
+
+void        finalize_on_signal(int number);
+std::string incomplete_note_path();
+
+// Two processes of one rocprofv3 run with the same explicit prefix (-o NAME and a script that
+// starts several profiled processes, at once or one after the other) would overwrite each other's
+// files. rocprofv3 passes a directory private to the run (ROCPROFV3_RUN_DIR); the first process to
+// claim the (directory, prefix) there keeps the prefix, any later one writes <prefix>.<pid>_* and
+// says so. Without rocprofv3 the prefix is used as given.
+void
+claim_prefix()
+{
+    auto&       cfg     = state->cfg;
+    const auto* run_dir = std::getenv("ROCPROFV3_RUN_DIR");
+    if(run_dir == nullptr || *run_dir == '\0' || cfg.output_file_name.empty()) return;
+    auto key   = std::string{cfg.output_path} + '\0' + cfg.output_file_name;
+    auto claim = std::filesystem::path{run_dir} /
+                 ("prefix-" + std::to_string(std::hash<std::string>{}(key)));
+    const auto fd = ::open(claim.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if(fd >= 0)
+    {
+        ::close(fd);
+        return;
+    }
+    if(errno != EEXIST) return; // the run directory is gone: nothing to compare with
+    const auto taken = cfg.output_file_name;
+    cfg.output_file_name += "." + std::to_string(state->data.pid);
+    std::fprintf(stderr,
+                 "[rocprofv3] warning: the files '%s_*' in '%s' belong to another process of this "
+                 "run; this process (%llu) writes '%s_*' instead\n",
+                 taken.c_str(),
+                 cfg.output_path.c_str(),
+                 static_cast<unsigned long long>(state->data.pid),
+                 cfg.output_file_name.c_str());
+}
+
+// After initialization succeeded: rocprofv3 learns the outputs' names, the streamed files start
+// with their headers, the flusher and the signal handlers start.
+void
+start_outputs()
+{
+    claim_prefix();
+    const auto& cfg = state->cfg;
+    run_report::send("init",
+                     cfg.output_path + '\t' +
+                         (cfg.output_file_name.empty() ? std::to_string(state->data.pid)
+                                                       : cfg.output_file_name));
+    auto errors = std::vector<std::string>{};
+    auto ec     = std::error_code{};
+    std::filesystem::create_directories(cfg.output_path, ec);
+    if(ec)
+        errors.emplace_back("could not create the output directory '" + cfg.output_path +
+                            "': " + ec.message());
+    // A note left by an earlier run with the same prefix is not about this one.
+    ::unlink(incomplete_note_path().c_str());
+    if(!ec && cfg.csv)
+    {
+        auto lock = std::lock_guard{state->mutex};
+        if(cfg.kernel_trace &&
+           !state->kernel_trace_stream.open(output_file(cfg, state->data.pid, "kernel_trace.csv"),
+                                            kernel_trace_csv_header()))
+            errors.emplace_back(state->kernel_trace_stream.error());
+        if(cfg.counter_collection &&
+           !state->counter_stream.open(output_file(cfg, state->data.pid, "counter_collection.csv"),
+                                       counter_collection_csv_header()))
+            errors.emplace_back(state->counter_stream.error());
+    }
+    // Said now, not only at the end; finalization reports them again, to rocprofv3 too.
+    for(const auto& e : errors)
+        std::fprintf(stderr, "[rocprofv3] error: %s; this output will be missing\n", e.c_str());
+    state->flusher = std::thread{flusher_loop};
+    auto error     = std::string{};
+    if(!signal_end::install(finalize_on_signal, std::chrono::seconds{30}, error))
+        std::fprintf(stderr, "[rocprofv3] warning: %s\n", error.c_str());
 }
 
 std::vector<std::string>
@@ -567,12 +769,43 @@ initialize()
         std::fprintf(stderr, "[rocprofv3] error: profiling is disabled for this process\n");
         return 1;
     }
+    start_outputs();
     return 0;
 }
 
-void
-finalize()
+// <prefix>_incomplete.txt: present only while a run's outputs may miss records (docs).
+std::string
+incomplete_note_path()
 {
+    return output_file(state->cfg, state->data.pid, "incomplete.txt");
+}
+
+// Writes what was collected, from finalize (end = exit) or from the signal watcher (end =
+// signal). Whichever comes first writes; the other waits for it (a signal) or returns.
+void
+finalize_outputs(run_end end)
+{
+    // A process forked by the application without exec has the tool's state but neither its
+    // threads nor its own files: writing would overwrite the parent's outputs.
+    if(static_cast<uint64_t>(getpid()) != state->data.pid)
+    {
+        std::fprintf(stderr,
+                     "[rocprofv3] warning: process %d was forked from %llu without exec; its "
+                     "records are not written\n",
+                     static_cast<int>(getpid()),
+                     static_cast<unsigned long long>(state->data.pid));
+        return;
+    }
+    auto expected = 0;
+    if(!state->finalize_state.compare_exchange_strong(expected, 1))
+    {
+        // The other one is writing: the process must not end (exit) or die (the signal) before
+        // it is done. The watcher's deadline bounds this wait.
+        while(state->finalize_state.load() != 2)
+            std::this_thread::sleep_for(std::chrono::milliseconds{10});
+        return;
+    }
+    stop_flusher();
     if(state->buffer.handle != 0) rocprofiler_flush_buffer(state->buffer);
     if(state->progress && state->dispatches_seen.load() > 0)
     {
@@ -583,10 +816,36 @@ finalize()
     auto lock = std::lock_guard{state->mutex};
     rocprofiler_get_timestamp(&state->data.fini_time);
     if(state->cfg.kernel_replay) add_unoffered_dispatches(state->data);
-    auto errors  = std::vector<std::string>{};
-    auto written = write_outputs(state->cfg, state->data, errors);
+    state->data.end = end;
+    auto errors     = std::vector<std::string>{};
+    auto written    = std::vector<std::string>{};
+    for(auto* stream : {&state->kernel_trace_stream, &state->counter_stream})
+    {
+        if(stream->path().empty()) continue;
+        auto error = std::string{};
+        if(stream->finish(error))
+            written.emplace_back(stream->path());
+        else
+            errors.emplace_back(error);
+    }
+    for(auto& path : write_outputs(state->cfg, state->data, errors, state->cfg.csv))
+        written.emplace_back(std::move(path));
+    if(end.kind == run_end::signal)
+    {
+        const auto note =
+            "rocprofv3: process " + std::to_string(state->data.pid) + " was ended by signal " +
+            std::to_string(end.number) + " (" + signal_name(end.number) +
+            "); its outputs were written when the signal arrived: every dispatch that completed "
+            "before it is recorded, dispatches in flight may be missing.\n";
+        std::fprintf(stderr, "[rocprofv3] warning: %s", note.c_str() + 11);
+        if(write_file_atomically(incomplete_note_path(), note, errors))
+            written.emplace_back(incomplete_note_path());
+    }
     for(const auto& e : errors)
+    {
         std::fprintf(stderr, "[rocprofv3] error: %s\n", e.c_str());
+        run_report::send("error", e);
+    }
     if(state->data.dropped_records > 0)
         std::fprintf(stderr,
                      "[rocprofv3] warning: %llu records were dropped\n",
@@ -598,6 +857,25 @@ finalize()
         for(const auto& path : written)
             std::fprintf(stderr, "[rocprofv3] wrote %s\n", path.c_str());
     std::fflush(stderr);
+    run_report::send("end",
+                     end.kind == run_end::signal ? "signal\t" + std::to_string(end.number)
+                                                 : std::string{"exit"});
+    state->finalize_state.store(2);
+}
+
+void
+finalize()
+{
+    finalize_outputs(run_end{run_end::exit, 0});
+}
+
+void
+finalize_on_signal(int number)
+{
+    guarded("the signal handler's finalization",
+            [number] {
+                finalize_outputs(run_end{run_end::signal, number});
+            });
 }
 
 int
@@ -632,6 +910,7 @@ rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* 
             std::fprintf(stderr, "[rocprofv3] error: profiling is disabled for this process\n");
             return nullptr;
         }
+        run_report::open_from_environment();
         state              = new tool_state{std::move(parsed.cfg)};
         state->progress    = isatty(STDERR_FILENO) != 0;
         static auto result = rocprofiler_tool_configure_result_t{

@@ -2,6 +2,8 @@
 //
 //   host_kernels [--marker FILE] [--exit-code N] [--exit-in-flight] [--iterations N]
 //                [--accumulate] [--hidden-write] [--nested] [--truth FILE] [--long-name N]
+//                [--pid-file FILE] [--ignore-sigint] [--remove-dir DIR]
+//                [--linger MS] [--end HOW]
 //
 // --marker FILE     creates FILE first thing (tests prove "the application was not run" by its
 //                   absence)
@@ -25,6 +27,18 @@
 //                   "workgroups": [x,y,z]}]}
 // --long-name N     registers "vector_add" as "vector_add" followed by N 'x' characters (name
 //                   filters against very long names)
+// --pid-file FILE   writes the process id to FILE (after the work; tests of signals wait for it)
+// --ignore-sigint   ignores SIGINT (set first thing)
+// --remove-dir DIR  removes DIR and everything in it after the work (an output directory that
+//                   disappears during the run)
+// --linger MS       sleeps MS milliseconds after the work (and after --pid-file), before the end
+// --end HOW         how the process ends after the work, instead of returning from main:
+//                   exit, exit-thread (exit(0) from another thread while main waits), _exit,
+//                   abort, segv (a null pointer write), fpe (integer division by zero), ill (a
+//                   trap instruction), bus (raise(SIGBUS)), sigterm, sigint, sighup, sigquit,
+//                   sigkill (kill(getpid(), ...)), sigterm-exit (SIGTERM to itself, then
+//                   exit(0) at once: the two finalizations race), wait (sleeps until a signal
+//                   ends it)
 //
 // Each round dispatches "vector_add" (a 3-D grid) and "scale,with_comma" (then "accumulate") on
 // queue A and "reduce_sum" on queue B, so a run of R rounds has 3R dispatches (4R with
@@ -32,10 +46,15 @@
 // of each kernel. It prints that count.
 #include <rocprofiler-sdk-host/host.h>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <thread>
 
@@ -205,6 +224,45 @@ check_hidden(uint64_t n, int iterations)
     std::printf("result check: ok\n");
     return true;
 }
+volatile int  zero         = 0;
+volatile int* null_pointer = nullptr;
+
+// Ends the process as @p how says; returns only for an unknown word. The faults are meant: the
+// undefined behaviour sanitizer must not turn them into its own report.
+__attribute__((no_sanitize("undefined"))) void
+end_process(const std::string& how)
+{
+    std::fflush(stdout);
+    if(how == "exit") std::exit(0);
+    if(how == "exit-thread")
+    {
+        std::thread{[] { std::exit(0); }}.detach();
+        for(;;)
+            std::this_thread::sleep_for(std::chrono::seconds{1});
+    }
+    if(how == "_exit") _exit(0);
+    if(how == "abort") std::abort();
+    if(how == "segv") *null_pointer = 1;
+    if(how == "fpe") std::printf("%d\n", 7 / zero);
+    if(how == "ill") __builtin_trap();
+    if(how == "bus") raise(SIGBUS);
+    if(how == "sigterm") kill(getpid(), SIGTERM);
+    if(how == "sigint") kill(getpid(), SIGINT);
+    if(how == "sighup") kill(getpid(), SIGHUP);
+    if(how == "sigquit") kill(getpid(), SIGQUIT);
+    if(how == "sigkill") kill(getpid(), SIGKILL);
+    if(how == "sigterm-exit")
+    {
+        kill(getpid(), SIGTERM);
+        std::exit(0);
+    }
+    if(how == "wait" || how == "sigterm" || how == "sigint" || how == "sighup" ||
+       how == "sigquit" || how == "sigkill")
+        for(;;)
+            pause();
+    std::fprintf(stderr, "host_kernels: unknown --end '%s'\n", how.c_str());
+    std::exit(91);
+}
 } // namespace
 
 int
@@ -218,6 +276,10 @@ main(int argc, char** argv)
     bool nested_too     = false;
     auto truth_file     = std::string{};
     auto add_name       = std::string{"vector_add"};
+    auto pid_file       = std::string{};
+    auto remove_dir     = std::string{};
+    auto end_how        = std::string{};
+    int  linger_ms      = 0;
     for(int i = 1; i < argc; ++i)
     {
         auto arg = std::string{argv[i]};
@@ -241,6 +303,16 @@ main(int argc, char** argv)
             truth_file = argv[++i];
         else if(arg == "--long-name" && i + 1 < argc)
             add_name += std::string(std::strtoul(argv[++i], nullptr, 10), 'x');
+        else if(arg == "--pid-file" && i + 1 < argc)
+            pid_file = argv[++i];
+        else if(arg == "--ignore-sigint")
+            signal(SIGINT, SIG_IGN);
+        else if(arg == "--remove-dir" && i + 1 < argc)
+            remove_dir = argv[++i];
+        else if(arg == "--linger" && i + 1 < argc)
+            linger_ms = std::atoi(argv[++i]);
+        else if(arg == "--end" && i + 1 < argc)
+            end_how = argv[++i];
         else
         {
             std::fprintf(stderr, "host_kernels: unknown argument '%s'\n", argv[i]);
@@ -342,6 +414,24 @@ main(int argc, char** argv)
         std::printf("result check: ok\n");
     }
     if(hidden_too && !check_hidden(n, iterations)) return 92;
+    if(!remove_dir.empty())
+    {
+        auto ec = std::error_code{};
+        std::filesystem::remove_all(remove_dir, ec);
+    }
+    if(!pid_file.empty())
+    {
+        // Written to a temporary name and renamed: a test that sees the file sees the whole pid.
+        auto temporary = pid_file + ".tmp";
+        if(auto* f = std::fopen(temporary.c_str(), "w"))
+        {
+            std::fprintf(f, "%d\n", static_cast<int>(getpid()));
+            std::fclose(f);
+            std::rename(temporary.c_str(), pid_file.c_str());
+        }
+    }
+    if(linger_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds{linger_ms});
+    if(!end_how.empty()) end_process(end_how);
     check(rocprofiler_host_destroy_queue(qa), "destroy_queue");
     check(rocprofiler_host_destroy_queue(qb), "destroy_queue");
     return exit_code;

@@ -1,0 +1,182 @@
+// Unit tests of what makes the tool's outputs survive the end of the process (output.hpp): the
+// streamed CSV writer, atomic whole-file writes, write errors with the OS reason, JSON that stays
+// valid with a kernel name that is not UTF-8, and metadata.end.
+#include "output.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace fs   = std::filesystem;
+namespace tool = rocprofiler::tool;
+
+namespace
+{
+// A fresh directory per test, removed at the end.
+struct scratch
+{
+    scratch()
+        : path{fs::temp_directory_path() /
+               ("rocprofv3-survival-" + std::to_string(getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name())}
+    {
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~scratch() { fs::remove_all(path); }
+    fs::path path;
+};
+
+std::string
+read_all(const fs::path& path)
+{
+    auto in = std::ifstream{path, std::ios::binary};
+    return std::string{std::istreambuf_iterator<char>{in}, {}};
+}
+
+bool
+has_temporary_files(const fs::path& dir)
+{
+    for(const auto& entry : fs::directory_iterator{dir})
+        if(entry.path().filename().string().find(".tmp-") != std::string::npos) return true;
+    return false;
+}
+} // namespace
+
+TEST(output_survival, streamed_rows_are_on_disk_at_each_flush)
+{
+    auto dir    = scratch{};
+    auto path   = (dir.path / "run_kernel_trace.csv").string();
+    auto stream = tool::csv_stream{};
+    ASSERT_TRUE(stream.open(path, "\"A\",\"B\"\n"));
+    EXPECT_EQ(read_all(path), "\"A\",\"B\"\n"); // the header is written at once
+    stream.append("1,2\n");
+    EXPECT_EQ(read_all(path), "\"A\",\"B\"\n"); // buffered until flushed
+    stream.flush();
+    EXPECT_EQ(read_all(path), "\"A\",\"B\"\n1,2\n");
+    stream.append("3,4\n");
+    auto error = std::string{};
+    EXPECT_TRUE(stream.finish(error)) << error;
+    EXPECT_EQ(read_all(path), "\"A\",\"B\"\n1,2\n3,4\n");
+}
+
+TEST(output_survival, a_streamed_file_removed_during_the_run_is_an_error)
+{
+    auto dir    = scratch{};
+    auto path   = (dir.path / "sub" / "run_kernel_trace.csv").string();
+    auto stream = tool::csv_stream{};
+    fs::create_directories(dir.path / "sub");
+    ASSERT_TRUE(stream.open(path, "h\n"));
+    stream.append("row\n");
+    fs::remove_all(dir.path / "sub"); // writes to the open file still succeed, into nothing
+    auto error = std::string{};
+    EXPECT_FALSE(stream.finish(error));
+    EXPECT_NE(error.find("could not write '" + path + "': No such file or directory"),
+              std::string::npos)
+        << error;
+    EXPECT_NE(error.find("removed during the run"), std::string::npos) << error;
+}
+
+TEST(output_survival, a_full_device_is_an_error_with_the_os_reason)
+{
+    if(!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+    auto stream = tool::csv_stream{};
+    EXPECT_FALSE(stream.open("/dev/full", "header\n"));
+    EXPECT_EQ(stream.error(), "could not write '/dev/full': No space left on device");
+    auto error = std::string{};
+    EXPECT_FALSE(stream.finish(error));
+    EXPECT_EQ(error, stream.error());
+}
+
+TEST(output_survival, whole_files_are_replaced_atomically_or_not_at_all)
+{
+    auto dir    = scratch{};
+    auto path   = (dir.path / "run_results.json").string();
+    auto errors = std::vector<std::string>{};
+    ASSERT_TRUE(tool::write_file_atomically(path, "first\n", errors));
+    ASSERT_TRUE(tool::write_file_atomically(path, "second\n", errors));
+    EXPECT_TRUE(errors.empty());
+    EXPECT_EQ(read_all(path), "second\n");
+    EXPECT_FALSE(has_temporary_files(dir.path));
+
+    auto missing = (dir.path / "gone" / "run_results.json").string();
+    EXPECT_FALSE(tool::write_file_atomically(missing, "x", errors));
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0], "could not write '" + missing + "': No such file or directory");
+}
+
+TEST(output_survival, json_stays_valid_with_a_kernel_name_that_is_not_utf8)
+{
+    auto dir                         = scratch{};
+    auto cfg                         = tool::config{};
+    cfg.kernel_trace                 = true;
+    cfg.csv                          = true;
+    cfg.json                         = true;
+    cfg.output_path                  = dir.path.string();
+    cfg.output_file_name             = "run";
+    auto data                        = tool::results{};
+    data.pid                         = 42;
+    data.command                     = {"app", "arg\xc3"}; // a truncated two-byte sequence
+    auto sym                         = tool::kernel_symbol{};
+    sym.kernel_id                    = 7;
+    sym.name                         = "vector_add\xff\xfe";
+    data.kernel_symbols[7]           = sym;
+    auto record                      = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
+    record.dispatch_info.kernel_id   = 7;
+    record.dispatch_info.dispatch_id = 1;
+    data.dispatches.push_back(record);
+    data.end = tool::run_end{tool::run_end::exit, 0};
+
+    auto errors = std::vector<std::string>{};
+    tool::write_outputs(cfg, data, errors);
+    ASSERT_TRUE(errors.empty()) << errors.front();
+    auto        doc = nlohmann::json::parse(read_all(dir.path / "run_results.json"));
+    const auto& t   = doc.at("rocprofiler-sdk-tool").at(0);
+    // Each invalid byte becomes U+FFFD; the valid part of the name is kept.
+    EXPECT_EQ(t.at("kernel_symbols").at("7").at("kernel_name").get<std::string>(),
+              "vector_add\xef\xbf\xbd\xef\xbf\xbd");
+    EXPECT_EQ(t.at("metadata").at("command").at(1).get<std::string>(), "arg\xef\xbf\xbd");
+    // The CSV keeps the bytes as they are.
+    EXPECT_NE(read_all(dir.path / "run_kernel_trace.csv").find("\"vector_add\xff\xfe\""),
+              std::string::npos);
+}
+
+TEST(output_survival, metadata_end_says_how_the_run_ended)
+{
+    auto dir             = scratch{};
+    auto cfg             = tool::config{};
+    cfg.csv              = false;
+    cfg.json             = true;
+    cfg.output_path      = dir.path.string();
+    cfg.output_file_name = "run";
+    auto data            = tool::results{};
+    auto end_of          = [&](tool::run_end end)
+    {
+        data.end    = end;
+        auto errors = std::vector<std::string>{};
+        tool::write_outputs(cfg, data, errors);
+        EXPECT_TRUE(errors.empty());
+        return nlohmann::json::parse(read_all(dir.path / "run_results.json"))
+            .at("rocprofiler-sdk-tool")
+            .at(0)
+            .at("metadata")
+            .at("end");
+    };
+    EXPECT_EQ(end_of({tool::run_end::exit, 0}),
+              nlohmann::json::parse(R"({"kind": "exit", "complete": true})"));
+    EXPECT_EQ(end_of({tool::run_end::running, 0}),
+              nlohmann::json::parse(R"({"kind": "running", "complete": false})"));
+    EXPECT_EQ(
+        end_of({tool::run_end::signal, SIGSEGV}),
+        nlohmann::json::parse(
+            R"({"kind": "signal", "complete": false, "signal": 11, "signal_name": "SIGSEGV"})"));
+    EXPECT_EQ(tool::signal_name(SIGTERM), "SIGTERM");
+    EXPECT_EQ(tool::signal_name(64), "signal 64");
+}
