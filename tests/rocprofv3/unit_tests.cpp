@@ -188,6 +188,34 @@ TEST(command_line, messages_name_what_is_wrong_with_the_input)
     EXPECT_EQ(r.opts->pmc_groups, (std::vector<std::vector<std::string>>{{"A"}}));
 }
 
+// Issue 17: application replay reported only the first failing run.
+TEST(command_line, application_replay_reports_every_failing_pass)
+{
+    const auto groups = std::vector<std::vector<std::string>>{{"A", "B"}, {"C"}, {"D"}, {"E"}};
+    auto       lines  = std::vector<std::string>{};
+    EXPECT_EQ(rocprofv3::summarize_runs({0, 3, 0, 137}, groups, lines), 3);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0], "application replay pass 2 of 4 (--pmc C) failed with code 3");
+    EXPECT_EQ(lines[1],
+              "application replay pass 4 of 4 (--pmc E) failed with code 137 (killed by signal 9)");
+    EXPECT_EQ(lines[2],
+              "2 of 4 application replay passes failed; rocprofv3 exits with pass 2's "
+              "code 3");
+
+    lines.clear();
+    EXPECT_EQ(rocprofv3::summarize_runs({5, 6, 7, 8}, groups, lines), 5);
+    EXPECT_EQ(lines.size(), 5u);
+    EXPECT_NE(lines[0].find("pass 1 of 4 (--pmc A B) failed with code 5"), std::string::npos);
+    EXPECT_NE(lines[3].find("pass 4 of 4 (--pmc E) failed with code 8"), std::string::npos);
+
+    lines.clear();
+    EXPECT_EQ(rocprofv3::summarize_runs({0, 0, 0, 0}, groups, lines), 0);
+    EXPECT_TRUE(lines.empty());
+    // One run: its code is the application's, and it needs no summary.
+    EXPECT_EQ(rocprofv3::summarize_runs({4}, {{"A"}}, lines), 4);
+    EXPECT_TRUE(lines.empty());
+}
+
 TEST(command_line, groups_and_environment)
 {
     auto r =

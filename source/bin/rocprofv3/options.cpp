@@ -313,6 +313,49 @@ parse_command_line(int argc, const char* const* argv)
     return out;
 }
 
+int
+summarize_runs(const std::vector<int>&                      codes,
+               const std::vector<std::vector<std::string>>& groups,
+               std::vector<std::string>&                    lines)
+{
+    auto result = int{exit_ok};
+    auto failed = std::vector<size_t>{};
+    for(size_t i = 0; i < codes.size(); ++i)
+    {
+        if(codes[i] == exit_ok) continue;
+        if(result == exit_ok) result = codes[i];
+        failed.push_back(i);
+    }
+    if(codes.size() < 2 || failed.empty()) return result;
+
+    const auto runs = std::to_string(codes.size());
+    for(auto i : failed)
+    {
+        auto line = "application replay pass " + std::to_string(i + 1) + " of " + runs;
+        if(i < groups.size())
+        {
+            line += " (--pmc";
+            for(const auto& name : groups[i])
+                line += " " + name;
+            line += ")";
+        }
+        const auto code = codes[i];
+        line += " failed with code " + std::to_string(code);
+        if(code > 128 && code < 128 + 65)
+            line += " (killed by signal " + std::to_string(code - 128) + ")";
+        else if(code == exit_not_found)
+            line += " (the application was not found)";
+        else if(code == exit_not_executable)
+            line += " (the application could not be executed)";
+        lines.emplace_back(std::move(line));
+    }
+    auto last = std::to_string(failed.size()) + " of " + runs + " application replay passes " +
+                "failed; rocprofv3 exits with pass " + std::to_string(failed.front() + 1) +
+                "'s code " + std::to_string(result);
+    lines.emplace_back(std::move(last));
+    return result;
+}
+
 std::vector<std::string>
 validate_counters(const std::vector<std::vector<std::string>>& groups,
                   const std::vector<agent_counters>&           agents,
