@@ -17,6 +17,7 @@ enum class decline_reason : uint8_t
     not_requested,               // replay_pass_count left NULL
     single_pass,                 // replay_pass_count returned 1
     indefinite_without_continue, // replay_pass_count returned 0 and replay_continue is NULL
+    pass_limit, // replay_pass_count returned more than ROCPROFILER_REPLAY_MAX_PASSES
     // Exclusions: launches that can never be replayed, known before CONFIG.
     reentrant_dispatch, // made from inside a replay window or on a device thread
     stream_capture,     // recorded into a CUDA graph, not executed

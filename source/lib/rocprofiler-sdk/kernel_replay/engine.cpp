@@ -248,6 +248,9 @@ report_decline(const dispatch::logical_dispatch& dispatch, decline_reason reason
                 "needs replay_continue to end it)";
     if(reason == decline_reason::tool_exception)
         line += " (a replay callback or replay_pass_count threw; the dispatch ran once)";
+    if(reason == decline_reason::pass_limit)
+        line += " (replay_pass_count returned more than ROCPROFILER_REPLAY_MAX_PASSES=" +
+                std::to_string(max_passes()) + " passes; the dispatch ran once)";
     if(reason == decline_reason::stream_capture)
         line += " (a captured launch runs in a graph launch, which is not traced or replayed)";
     common::log::warn_once(std::string{"kernel-replay:"} + std::string{dispatch::name(reason)},
