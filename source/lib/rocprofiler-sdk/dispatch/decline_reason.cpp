@@ -24,6 +24,7 @@ constexpr auto names = std::array<std::string_view, static_cast<size_t>(decline_
     "write_outside_snapshot",
     "verification_failed",
     "tool_exception",
+    "pass_drain_stuck",
 };
 } // namespace
 

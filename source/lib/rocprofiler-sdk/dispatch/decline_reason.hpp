@@ -39,6 +39,10 @@ enum class decline_reason : uint8_t
     // Tool code of the replay domain threw: before any pass (CONFIG, replay_pass_count) the
     // dispatch is declined; during the loop (PASS, replay_continue) the replay ends early.
     tool_exception,
+    // A pass did not finish within ROCPROFILER_REPLAY_PASS_TIMEOUT_MS (a kernel that waits for
+    // work the replay window holds back, such as a kernel of another queue): the replay ends, that
+    // pass is the application's run and signals the application when it finishes.
+    pass_drain_stuck,
     last,
 };
 

@@ -439,6 +439,7 @@ struct loop_outcome
     uint64_t                   passes  = 0;                    // passes executed
     dispatch::execution_result last    = {};                   // of the last executed pass
     decline_reason             failure = decline_reason::none; // pass_failed, restore_failed, ...
+    std::shared_ptr<dispatch::late_execution> late = {};       // pass_drain_stuck: that pass
 };
 
 // The pass loop, on the submitting thread, with the memory snapshot taken. Every pass starts from
@@ -465,7 +466,8 @@ run_passes(replay_sequence&          seq,
 
         if(!out.last.ok)
         {
-            out.failure = decline_reason::pass_failed;
+            out.late    = counting.late();
+            out.failure = out.late ? decline_reason::pass_drain_stuck : decline_reason::pass_failed;
             break;
         }
         if(pass == 0) learn_from_first_pass(wm);
@@ -537,7 +539,10 @@ run_window(const dispatch::logical_dispatch&          dispatch,
                    result.passes,
                    loop.total_passes,
                    wm.stats);
-    backend->signal_application(result.last);
+    if(result.late) // the pass still runs: it signals the application when it finishes
+        result.late->hand_off([backend](const auto& last) { backend->signal_application(last); });
+    else
+        backend->signal_application(result.last);
 }
 } // namespace
 

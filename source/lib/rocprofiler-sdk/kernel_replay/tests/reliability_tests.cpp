@@ -1,5 +1,6 @@
 // Kernel replay reproductions of issue 17 (CTest label `reliability`): a pass count far beyond
-// any use (replay_pass_count returning UINT64_MAX).
+// any use (replay_pass_count returning UINT64_MAX) and a pass that cannot finish while the replay
+// window holds the application back.
 #include "harness.hpp"
 
 #include "common/logging.hpp"
@@ -106,6 +107,67 @@ TEST(plan_table, pass_limit)
             << bad;
     }
     unsetenv("ROCPROFILER_REPLAY_MAX_PASSES");
+}
+
+// Issue 17: a replayed kernel that waits for work of another queue (the gate kernel spins until
+// a flag is set) cannot finish while the replay window holds the application back. Each pass
+// used to spin out the gate's own 5 s bound, silently. The pass wait is bounded
+// (ROCPROFILER_REPLAY_PASS_TIMEOUT_MS): the replay ends with pass_drain_stuck and a message, the
+// launch returns, and the still-running pass signals the application when it finishes.
+TEST_F(reliability, a_pass_that_does_not_finish_ends_the_replay_with_a_message)
+{
+    setenv("ROCPROFILER_REPLAY_PASS_TIMEOUT_MS", "200", 1);
+    tool().targets = {device().gate.handle};
+    replay_fixed(3);
+    auto open = std::atomic<bool>{false};
+    auto gate = gate_args{&open};
+    auto sig  = rocprofiler_host_signal_t{};
+    ASSERT_EQ(rocprofiler_host_create_signal(1, &sig), ROCPROFILER_HOST_STATUS_SUCCESS);
+    auto params              = rocprofiler_host_dispatch_params_t{};
+    params.size              = sizeof(params);
+    params.kernel            = device().gate;
+    params.grid              = {1, 1, 1};
+    params.workgroup_size    = {1, 1, 1};
+    params.args              = &gate;
+    params.args_size         = sizeof(gate);
+    params.completion_signal = sig;
+
+    ::testing::internal::CaptureStderr();
+    auto t0 = std::chrono::steady_clock::now();
+    ASSERT_EQ(rocprofiler_host_dispatch(device().queue, &params), ROCPROFILER_HOST_STATUS_SUCCESS);
+    auto returned_after = std::chrono::steady_clock::now() - t0;
+    auto err            = ::testing::internal::GetCapturedStderr();
+    unsetenv("ROCPROFILER_REPLAY_PASS_TIMEOUT_MS");
+
+    EXPECT_GE(returned_after, 200ms);
+    EXPECT_LT(returned_after, 2s) << "the launch waited for the gate's own bound";
+    EXPECT_EQ(signal_value(sig), 1) << "the pass still runs: the application is not signalled";
+    EXPECT_NE(err.find("pass 0 did not finish within 200 ms (ROCPROFILER_REPLAY_PASS_TIMEOUT_MS)"),
+              std::string::npos)
+        << err;
+    EXPECT_NE(err.find("waits for work of another queue"), std::string::npos) << err;
+    EXPECT_NE(err.find("outcome=replayed reason=pass_drain_stuck"), std::string::npos) << err;
+
+    // What the other queue's kernel would do once the application could submit it.
+    open.store(true);
+    EXPECT_EQ(rocprofiler_host_signal_wait(
+                  sig, ROCPROFILER_HOST_SIGNAL_CONDITION_LT, 1, 2'000'000'000ULL, nullptr),
+              ROCPROFILER_HOST_STATUS_SUCCESS);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 4s);
+    EXPECT_EQ(signal_value(sig), 0) << "the application is signalled exactly once";
+    rocprofiler_host_destroy_signal(sig);
+    EXPECT_EQ(
+        log().replay_of(ROCPROFILER_KERNEL_REPLAY_PASS, ROCPROFILER_CALLBACK_PHASE_ENTER).size(),
+        1u);
+    EXPECT_EQ(
+        log().replay_of(ROCPROFILER_KERNEL_REPLAY_PASS, ROCPROFILER_CALLBACK_PHASE_EXIT).size(),
+        1u);
+    // The late pass still delivers its completion record.
+    auto completes = traced_completes();
+    EXPECT_EQ(std::count_if(completes.begin(),
+                            completes.end(),
+                            [](const auto& c) { return c.kernel_id == device().gate.handle; }),
+              1);
 }
 
 } // namespace
