@@ -25,7 +25,8 @@ run_suite() {
     cmake -S . -B "${dir}" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCPROFILER_WERROR=ON "$@"
     report_cuda "${dir}"
     cmake --build "${dir}" -j "${jobs}"
-    ctest --test-dir "${dir}" --output-on-failure -j "${jobs}" --timeout 300 -LE gpu
+    # `gpu`: needs a GPU (scripts/gpu-suite.sh); `soak`: a 30-minute run (ctest -L soak).
+    ctest --test-dir "${dir}" --output-on-failure -j "${jobs}" --timeout 300 -LE 'gpu|soak'
 }
 
 scripts/check-format.sh
