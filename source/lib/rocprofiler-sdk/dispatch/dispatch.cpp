@@ -374,8 +374,12 @@ run_execution_sync(const logical_dispatch& dispatch, launch_backend& backend, re
         execution_result                result = {};
         std::shared_ptr<late_execution> late   = {}; // set when the caller stopped waiting
     };
-    auto state = std::make_shared<waiter>();
-    auto exec  = submit_execution(
+    // The bound counts from the submit: a backend whose enqueue waits for the pass itself (CUDA)
+    // returns after at most the same bound.
+    const auto timeout  = pass != nullptr ? pass->timeout_ns : uint64_t{0};
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds{timeout};
+    auto       state    = std::make_shared<waiter>();
+    auto       exec     = submit_execution(
         dispatch,
         backend,
         [state](const execution_result& result)
@@ -396,12 +400,11 @@ run_execution_sync(const logical_dispatch& dispatch, launch_backend& backend, re
         pass);
     auto out = sync_outcome{};
     {
-        auto       lock    = std::unique_lock{state->mutex};
-        const auto done    = [&state] { return state->done; };
-        const auto timeout = pass != nullptr ? pass->timeout_ns : uint64_t{0};
+        auto       lock = std::unique_lock{state->mutex};
+        const auto done = [&state] { return state->done; };
         if(timeout == 0)
             state->cv.wait(lock, done);
-        else if(!state->cv.wait_for(lock, std::chrono::nanoseconds{timeout}, done))
+        else if(!state->cv.wait_until(lock, deadline, done))
         {
             state->late   = std::make_shared<late_execution>(dispatch, exec->participants);
             out.late      = state->late;
