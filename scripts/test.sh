@@ -25,7 +25,8 @@ run_suite() {
     cmake -S . -B "${dir}" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCPROFILER_WERROR=ON "$@"
     report_cuda "${dir}"
     cmake --build "${dir}" -j "${jobs}"
-    ctest --test-dir "${dir}" --output-on-failure -j "${jobs}" --timeout 300 -LE gpu
+    # `gpu`: needs a GPU (scripts/gpu-suite.sh); `soak`: a 30-minute run (ctest -L soak).
+    ctest --test-dir "${dir}" --output-on-failure -j "${jobs}" --timeout 300 -LE 'gpu|soak'
 }
 
 scripts/check-format.sh
@@ -43,7 +44,7 @@ if [ "${sanitizers}" -eq 1 ]; then
     # threads, kernel replay, and counters (each binary runs whole, so threads of consecutive tests
     # overlap as they would in a tool).
     tsan_targets=(host-runtime-tests rocprofiler-sdk-buffer-tests kernel-replay-tests kernel-replay-stress-tests kernel-replay-multi-agent-tests
-                  rocprofiler-sdk-counters-tests)
+                  kernel-replay-reliability-tests rocprofiler-sdk-counters-tests)
     cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCPROFILER_WERROR=ON \
         -DROCPROFILER_BUILD_TSAN=ON -DROCPROFILER_BUILD_CUDA=OFF -DROCPROFILER_BUILD_SAMPLES=OFF
     cmake --build build-tsan -j "${jobs}" --target "${tsan_targets[@]}"

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -139,6 +141,79 @@ TEST(command_line, errors_name_the_problem)
     expect_error({"--kernel-trace", "-o", "a/b", "--", "app"}, "prefix");
     expect_error({"--", "app"}, "nothing to collect");
     expect_error({"--bogus", "--", "app"}, "bogus");
+}
+
+// Issue 17: each of these answered with a message about something else ("Could not convert",
+// "give ... or --pmc", "no application given").
+TEST(command_line, messages_name_what_is_wrong_with_the_input)
+{
+    auto expect_error = [](std::vector<const char*> args, const std::string& text)
+    {
+        auto r = run(args);
+        EXPECT_FALSE(r.opts);
+        EXPECT_EQ(r.exit_code, rocprofv3::exit_usage);
+        EXPECT_NE(r.error.find(text), std::string::npos) << r.error;
+        EXPECT_EQ(r.error.find("Could not convert"), std::string::npos) << r.error;
+        EXPECT_EQ(r.error.find("nothing to collect"), std::string::npos) << r.error;
+    };
+    expect_error({"--pmc", "", "--", "app"}, "--pmc '' names no counter");
+    expect_error({"--pmc", " , ", "--", "app"}, "--pmc ' , ' names no counter");
+    expect_error({"--pmc=", "--", "app"}, "--pmc '' names no counter");
+    expect_error({"--kernel-trace", "--pmc", "", "--", "app"}, "names no counter");
+
+    auto path = testing::TempDir() + "rocprofv3_empty_input.txt";
+    for(const auto* contents : {"", "# only a comment\n\n   \n"})
+    {
+        {
+            auto out = std::ofstream{path};
+            out << contents;
+        }
+        expect_error({"-i", path.c_str(), "--", "app"}, "has no 'pmc:' lines");
+        expect_error({"--kernel-trace", "-i", path.c_str(), "--", "app"}, "has no 'pmc:' lines");
+    }
+    std::remove(path.c_str());
+
+    expect_error({"--pmc", "A", "./app"},
+                 "'./app' was taken as a value of --pmc; put '--' before the application");
+    expect_error({"--pmc", "A", "B", "./app", "-n", "1"}, "put '--' before the application");
+    expect_error({"--kernel-trace", "-f", "csv", "./app"},
+                 "'./app' was taken as a value of -f; put '--' before the application");
+    // Without a multi-value option before it, the application needs no "--".
+    auto r = run({"--kernel-trace", "./app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->command, (std::vector<std::string>{"./app"}));
+    r = run({"--pmc", "A", "--kernel-trace", "./app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->command, (std::vector<std::string>{"./app"}));
+    EXPECT_EQ(r.opts->pmc_groups, (std::vector<std::vector<std::string>>{{"A"}}));
+}
+
+// Issue 17: application replay reported only the first failing run.
+TEST(command_line, application_replay_reports_every_failing_pass)
+{
+    const auto groups = std::vector<std::vector<std::string>>{{"A", "B"}, {"C"}, {"D"}, {"E"}};
+    auto       lines  = std::vector<std::string>{};
+    EXPECT_EQ(rocprofv3::summarize_runs({0, 3, 0, 137}, groups, lines), 3);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0], "application replay pass 2 of 4 (--pmc C) failed with code 3");
+    EXPECT_EQ(lines[1],
+              "application replay pass 4 of 4 (--pmc E) failed with code 137 (killed by signal 9)");
+    EXPECT_EQ(lines[2],
+              "2 of 4 application replay passes failed; rocprofv3 exits with pass 2's "
+              "code 3");
+
+    lines.clear();
+    EXPECT_EQ(rocprofv3::summarize_runs({5, 6, 7, 8}, groups, lines), 5);
+    EXPECT_EQ(lines.size(), 5u);
+    EXPECT_NE(lines[0].find("pass 1 of 4 (--pmc A B) failed with code 5"), std::string::npos);
+    EXPECT_NE(lines[3].find("pass 4 of 4 (--pmc E) failed with code 8"), std::string::npos);
+
+    lines.clear();
+    EXPECT_EQ(rocprofv3::summarize_runs({0, 0, 0, 0}, groups, lines), 0);
+    EXPECT_TRUE(lines.empty());
+    // One run: its code is the application's, and it needs no summary.
+    EXPECT_EQ(rocprofv3::summarize_runs({4}, {{"A"}}, lines), 4);
+    EXPECT_TRUE(lines.empty());
 }
 
 TEST(command_line, groups_and_environment)

@@ -499,15 +499,18 @@ main(int argc, char** argv)
     }
     opts.output_directory = *output_directory;
 
-    auto runs   = run_count(opts);
-    auto result = int{exit_ok};
+    auto runs  = run_count(opts);
+    auto codes = std::vector<int>{};
     for(size_t run = 1; run <= runs; ++run)
     {
         auto pass = runs > 1 ? run : 0;
         if(runs > 1)
             std::cerr << "rocprofv3: application replay pass " << run << " of " << runs << "\n";
-        auto rc = run_application(opts, *libs, tool_environment(opts, pass));
-        if(rc != exit_ok && result == exit_ok) result = rc;
+        codes.push_back(run_application(opts, *libs, tool_environment(opts, pass)));
     }
+    auto failures = std::vector<std::string>{};
+    auto result   = summarize_runs(codes, opts.pmc_groups, failures);
+    for(const auto& line : failures)
+        std::cerr << "rocprofv3: error: " << line << "\n";
     return result;
 }

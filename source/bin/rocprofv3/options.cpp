@@ -50,6 +50,36 @@ usage_error(std::string message)
         "rocprofv3: error: " + std::move(message) + "\nRun 'rocprofv3 --help' for the options.\n";
     return out;
 }
+// Without "--", an option that takes several values (--pmc, -f) also takes the application and
+// its arguments. Names such a value: one with a '/' (no counter or format has one), or the last
+// argument when it is a value of such an option. Nothing when no value looks like that.
+std::optional<std::string>
+missing_separator(const std::vector<const char*>& own)
+{
+    auto option = std::string_view{};
+    auto taken  = std::optional<std::string>{};
+    for(size_t i = 1; i < own.size(); ++i)
+    {
+        const auto arg = std::string_view{own[i]};
+        if(arg.substr(0, 1) == "-")
+        {
+            option = (arg == "--pmc" || arg == "-f" || arg == "--output-format")
+                         ? arg
+                         : std::string_view{};
+            continue;
+        }
+        if(option.empty()) continue;
+        if(arg.find('/') != std::string_view::npos || i + 1 == own.size())
+        {
+            taken = "no application given: '" + std::string{arg} + "' was taken as a value of " +
+                    std::string{option} +
+                    "; put '--' before the application: rocprofv3 [options] -- <application> "
+                    "[arguments]";
+            break;
+        }
+    }
+    return taken;
+}
 } // namespace
 
 parse_result
@@ -128,6 +158,22 @@ parse_command_line(int argc, const char* const* argv)
         own.push_back(argv[i]);
     }
 
+    // A --pmc value of blanks only would reach CLI11 as a value it cannot convert; say what is
+    // wrong with it instead.
+    for(size_t i = 1; i < own.size(); ++i)
+    {
+        auto arg   = std::string_view{own[i]};
+        auto value = std::optional<std::string_view>{};
+        if(arg == "--pmc" && i + 1 < own.size())
+            value = own[i + 1];
+        else if(arg.substr(0, 6) == "--pmc=")
+            value = arg.substr(6);
+        if(value && rocprofiler::tool::parse::parse_counter_list(*value).empty())
+            return usage_error("--pmc '" + std::string{*value} +
+                               "' names no counter: a counter group is one or more counter "
+                               "names, e.g. --pmc SQ_WAVES GRBM_COUNT");
+    }
+
     try
     {
         app.parse(static_cast<int>(own.size()), own.data());
@@ -155,6 +201,9 @@ parse_command_line(int argc, const char* const* argv)
     }
     catch(const CLI::ParseError& e)
     {
+        // "--pmc A ./app -n 1": the application's own options are not rocprofv3's.
+        if(after_separator.empty())
+            if(auto hint = missing_separator(own)) return usage_error(*hint);
         return usage_error(e.what());
     }
 
@@ -173,6 +222,10 @@ parse_command_line(int argc, const char* const* argv)
         auto why    = std::string{};
         auto groups = rocprofiler::tool::parse::parse_input_text(text.str(), &why);
         if(!groups) return usage_error("input file '" + opts.input_file + "': " + why);
+        if(groups->empty())
+            return usage_error("input file '" + opts.input_file +
+                               "' has no 'pmc:' lines: each counter group is a line "
+                               "'pmc: <counters...>' (blank lines and # comments are skipped)");
         opts.pmc_groups.insert(opts.pmc_groups.end(), groups->begin(), groups->end());
     }
     // "--pmc A,B" is one group of two counters, as is "--pmc A B".
@@ -188,6 +241,9 @@ parse_command_line(int argc, const char* const* argv)
                                          opts.pmc_groups.end(),
                                          [](const auto& g) { return g.empty(); }),
                           opts.pmc_groups.end());
+
+    if(!opts.list_avail && opts.command.empty() && after_separator.empty())
+        if(auto hint = missing_separator(own)) return usage_error(*hint);
 
     if(!opts.replay_mode.empty() && opts.replay_mode != "kernel")
         return usage_error("--replay-mode '" + opts.replay_mode +
@@ -256,6 +312,49 @@ parse_command_line(int argc, const char* const* argv)
     auto out = parse_result{};
     out.opts = std::move(opts);
     return out;
+}
+
+int
+summarize_runs(const std::vector<int>&                      codes,
+               const std::vector<std::vector<std::string>>& groups,
+               std::vector<std::string>&                    lines)
+{
+    auto result = int{exit_ok};
+    auto failed = std::vector<size_t>{};
+    for(size_t i = 0; i < codes.size(); ++i)
+    {
+        if(codes[i] == exit_ok) continue;
+        if(result == exit_ok) result = codes[i];
+        failed.push_back(i);
+    }
+    if(codes.size() < 2 || failed.empty()) return result;
+
+    const auto runs = std::to_string(codes.size());
+    for(auto i : failed)
+    {
+        auto line = "application replay pass " + std::to_string(i + 1) + " of " + runs;
+        if(i < groups.size())
+        {
+            line += " (--pmc";
+            for(const auto& name : groups[i])
+                line += " " + name;
+            line += ")";
+        }
+        const auto code = codes[i];
+        line += " failed with code " + std::to_string(code);
+        if(code > 128 && code < 128 + 65)
+            line += " (killed by signal " + std::to_string(code - 128) + ")";
+        else if(code == exit_not_found)
+            line += " (the application was not found)";
+        else if(code == exit_not_executable)
+            line += " (the application could not be executed)";
+        lines.emplace_back(std::move(line));
+    }
+    auto last = std::to_string(failed.size()) + " of " + runs + " application replay passes " +
+                "failed; rocprofv3 exits with pass " + std::to_string(failed.front() + 1) +
+                "'s code " + std::to_string(result);
+    lines.emplace_back(std::move(last));
+    return result;
 }
 
 std::vector<std::string>

@@ -54,6 +54,14 @@ struct parse_result
 // Parses and validates argv. Never runs anything and never exits.
 parse_result parse_command_line(int argc, const char* const* argv);
 
+// After every run of the application (@p codes: rocprofv3's code for each run, in order; with
+// application replay, run N collected @p groups[N-1]): rocprofv3's exit code, the first failing
+// run's, or exit_ok. With several runs, @p lines gets one line per failing run, every one of them,
+// and a last line that counts them.
+int summarize_runs(const std::vector<int>&                      codes,
+                   const std::vector<std::vector<std::string>>& groups,
+                   std::vector<std::string>&                    lines);
+
 // The counters an agent reports (from the tool library's helper mode).
 struct agent_counters
 {

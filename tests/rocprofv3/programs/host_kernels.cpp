@@ -1,6 +1,7 @@
 // Test program for rocprofv3: runs named kernels on two queues of the host reference device.
 //
-//   host_kernels [--marker FILE] [--exit-code N] [--exit-in-flight] [--iterations N]
+//   host_kernels [--marker FILE] [--exit-code N] [--exit-in-flight] [--exit-from-kernel]
+//                [--iterations N]
 //                [--accumulate] [--hidden-write] [--nested] [--truth FILE] [--long-name N]
 //                [--pid-file FILE] [--ignore-sigint] [--remove-dir DIR]
 //                [--linger MS] [--end HOW]
@@ -9,6 +10,8 @@
 //                   absence)
 // --exit-code N     returns N from main after the work
 // --exit-in-flight  submits slow kernels and calls exit(0) without waiting for them
+// --exit-from-kernel  submits slow kernels on queue B, then a kernel on queue A that calls exit(0)
+//                   (exit on a device thread)
 // --iterations N    rounds of dispatches (default 3)
 // --accumulate      also dispatches "accumulate" (a[i] += b[i], not idempotent) each round, and
 //                   checks the final contents of a against a sequential computation: exit 92 and
@@ -149,6 +152,14 @@ slow_kernel(const rocprofiler_host_work_item_t*, void*)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
 }
 
+// Calls exit(0) from a device thread (a kernel that ends the process).
+void
+exit_kernel(const rocprofiler_host_work_item_t*, void*)
+{
+    std::fflush(stdout);
+    std::exit(0);
+}
+
 void
 check(rocprofiler_host_status_t status, const char* what)
 {
@@ -271,6 +282,7 @@ main(int argc, char** argv)
     int  exit_code      = 0;
     int  iterations     = 3;
     bool exit_in_flight = false;
+    bool exit_in_kernel = false;
     bool accumulate_too = false;
     bool hidden_too     = false;
     bool nested_too     = false;
@@ -293,6 +305,8 @@ main(int argc, char** argv)
             iterations = std::atoi(argv[++i]);
         else if(arg == "--exit-in-flight")
             exit_in_flight = true;
+        else if(arg == "--exit-from-kernel")
+            exit_in_kernel = true;
         else if(arg == "--accumulate")
             accumulate_too = true;
         else if(arg == "--hidden-write")
@@ -351,6 +365,18 @@ main(int argc, char** argv)
     check(rocprofiler_host_create_queue(&qa), "create_queue");
     check(rocprofiler_host_create_queue(&qb), "create_queue");
 
+    if(exit_in_kernel)
+    {
+        rocprofiler_host_kernel_t k_exit{};
+        check(rocprofiler_host_register_kernel("exit_kernel", exit_kernel, 0, 0, &k_exit),
+              "register");
+        for(int i = 0; i < 4; ++i)
+            dispatch(qb, k_slow, "slow_kernel", bufs, {1, 1, 1}, {1, 1, 1});
+        std::printf("dispatches: 5\n");
+        dispatch(qa, k_exit, "exit_kernel", bufs, {1, 1, 1}, {1, 1, 1});
+        check(rocprofiler_host_queue_synchronize(qa), "synchronize");
+        return 93; // not reached: the kernel exits
+    }
     if(exit_in_flight)
     {
         // Four slow kernels per queue, then exit() while they are queued or running.

@@ -260,6 +260,8 @@ inline constexpr auto host_workers                = number_or_computed("ROCPROFI
 inline constexpr auto host_shutdown_timeout_ms    = number("ROCPROFILER_HOST_SHUTDOWN_TIMEOUT_MS", 5000, {1, max_scaled, "ms"}, "how long exit waits for host-device work");
 inline constexpr auto host_counter_slots          = number("ROCPROFILER_HOST_COUNTER_SLOTS", 4, {1, 64, "slots"}, "counter slots per pass of the host device");
 inline constexpr auto replay_drain_timeout_ms     = number("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS", 30000, {0, max_scaled, "ms"}, "how long kernel replay waits for an agent to drain before it declines");
+inline constexpr auto replay_max_passes           = number("ROCPROFILER_REPLAY_MAX_PASSES", 1024, {2, UINT32_MAX, "passes"}, "most passes a fixed replay loop may plan; a dispatch whose replay_pass_count returns more is declined (`pass_limit`)");
+inline constexpr auto replay_pass_timeout_ms      = number("ROCPROFILER_REPLAY_PASS_TIMEOUT_MS", 10000, {0, max_scaled, "ms"}, "how long kernel replay waits for one pass before it ends the replay (`pass_drain_stuck`; 0: no limit)");
 inline constexpr auto replay_host_budget_mb       = number_or_computed("ROCPROFILER_REPLAY_HOST_BUDGET_MB", "half of the memory available when a snapshot is taken", {0, max_scaled, "MiB"}, "host memory that replay snapshots of the host device may use");
 inline constexpr auto replay_snapshot             = choice("ROCPROFILER_REPLAY_SNAPSHOT", names::snapshot_scope, snapshot_scope::predicted, "what a replay snapshot covers: the memory the kernel is predicted to write (verified), or every tracked allocation");
 inline constexpr auto replay_verify               = choice("ROCPROFILER_REPLAY_VERIFY", names::verify_scope, verify_scope::all, "which memory outside a predicted snapshot is hashed to prove no pass wrote there: all tracked memory, the regions the kernel's pointers reach, or none");
@@ -294,6 +296,8 @@ inline constexpr auto all = std::to_array<const setting*>({&tool_libraries.def,
                                                            &host_shutdown_timeout_ms.def,
                                                            &host_counter_slots.def,
                                                            &replay_drain_timeout_ms.def,
+                                                           &replay_max_passes.def,
+                                                           &replay_pass_timeout_ms.def,
                                                            &replay_host_budget_mb.def,
                                                            &replay_snapshot.def,
                                                            &replay_verify.def,

@@ -1,18 +1,22 @@
 #include "cuda/timing.hpp"
 
+#include "common/environment.hpp"
 #include "common/logging.hpp"
 #include "common/time.hpp"
 #include "cuda/completion_thread.hpp"
 #include "cuda/cupti_activity.hpp"
 #include "cuda/driver.hpp"
+#include "cuda/settings_driver.hpp"
 #include "cuda/timing_state.hpp"
 #include "cuda/timing_stats.hpp"
 
 #include <cupti.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 namespace rocprofiler::cuda::timing
 {
@@ -67,6 +71,29 @@ flush_until_ready(pending& p)
         }
         if(ready(p)) break;
         wait_for_buffer(seen, std::chrono::microseconds{50});
+    }
+}
+
+// Whether the pass that ends with @p end finished (or failed) within
+// ROCPROFILER_REPLAY_PASS_TIMEOUT_MS: polls the event, spinning for the first
+// ROCPROFILER_REPLAY_DRAIN_SPIN_US, then 50 us apart. A bound of 0 waits in cuEventSynchronize.
+bool
+pass_finished_in_time(CUevent end)
+{
+    const auto timeout_ns =
+        common::env::get(common::env::settings::replay_pass_timeout_ms) * 1000 * 1000;
+    if(timeout_ns == 0) return true;
+    const auto start = std::chrono::steady_clock::now();
+    const auto spin_until =
+        start +
+        std::chrono::nanoseconds{std::min<uint64_t>(timeout_ns, cuda::settings::drain_spin_ns())};
+    const auto deadline = start + std::chrono::nanoseconds{timeout_ns};
+    for(;;)
+    {
+        if(driver()->cuEventQuery(end) != CUDA_ERROR_NOT_READY) return true;
+        const auto now = std::chrono::steady_clock::now();
+        if(now >= deadline) return false;
+        if(now >= spin_until) std::this_thread::sleep_for(std::chrono::microseconds{50});
     }
 }
 } // namespace
@@ -126,7 +153,14 @@ execution_marks::complete_pass(dispatch::completion_fn on_complete)
     auto p     = new_pending(m_ctx, m_start, m_end, m_anchor, std::move(on_complete));
     auto scope = internal_call_scope{};
     if(!record_end_or_report(*p, m_stream)) return;
-    m_handed      = true;
+    m_handed = true;
+    // A pass still running after the bound goes to the completion thread, as an ordinary launch
+    // does; the replay engine then ends the replay (pass_drain_stuck).
+    if(!pass_finished_in_time(m_end))
+    {
+        hand_over(std::move(p));
+        return;
+    }
     p->gpu_status = driver()->cuEventSynchronize(m_end);
     p->done_ns    = common::timestamp_ns();
     p->gpu_done   = true;

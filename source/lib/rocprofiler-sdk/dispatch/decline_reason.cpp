@@ -11,6 +11,7 @@ constexpr auto names = std::array<std::string_view, static_cast<size_t>(decline_
     "not_requested",
     "single_pass",
     "indefinite_without_continue",
+    "pass_limit",
     "reentrant_dispatch",
     "stream_capture",
     "collective_kernel",
@@ -23,6 +24,7 @@ constexpr auto names = std::array<std::string_view, static_cast<size_t>(decline_
     "write_outside_snapshot",
     "verification_failed",
     "tool_exception",
+    "pass_drain_stuck",
 };
 } // namespace
 

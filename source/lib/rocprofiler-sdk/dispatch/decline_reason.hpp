@@ -17,6 +17,7 @@ enum class decline_reason : uint8_t
     not_requested,               // replay_pass_count left NULL
     single_pass,                 // replay_pass_count returned 1
     indefinite_without_continue, // replay_pass_count returned 0 and replay_continue is NULL
+    pass_limit, // replay_pass_count returned more than ROCPROFILER_REPLAY_MAX_PASSES
     // Exclusions: launches that can never be replayed, known before CONFIG.
     reentrant_dispatch, // made from inside a replay window or on a device thread
     stream_capture,     // recorded into a CUDA graph, not executed
@@ -38,6 +39,10 @@ enum class decline_reason : uint8_t
     // Tool code of the replay domain threw: before any pass (CONFIG, replay_pass_count) the
     // dispatch is declined; during the loop (PASS, replay_continue) the replay ends early.
     tool_exception,
+    // A pass did not finish within ROCPROFILER_REPLAY_PASS_TIMEOUT_MS (a kernel that waits for
+    // work the replay window holds back, such as a kernel of another queue): the replay ends, that
+    // pass is the application's run and signals the application when it finishes.
+    pass_drain_stuck,
     last,
 };
 

@@ -12,8 +12,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <string>
 
 namespace rocprofiler::dispatch
 {
@@ -327,23 +329,69 @@ make_logical_dispatch(const launch_info& info)
     return result;
 }
 
+late_execution::late_execution(const logical_dispatch&  dispatch,
+                               std::vector<participant> participants)
+    : m_dispatch{dispatch}
+    , m_participants{std::move(participants)}
+{
+}
+
+void
+late_execution::hand_off(std::function<void(const execution_result&)> then)
+{
+    auto lock    = std::unique_lock{m_mutex};
+    m_then       = std::move(then);
+    m_handed_off = true;
+    if(m_result) finish(lock);
+}
+
+void
+late_execution::complete(const execution_result& result)
+{
+    auto lock = std::unique_lock{m_mutex};
+    m_result  = result;
+    if(m_handed_off) finish(lock);
+}
+
+void
+late_execution::finish(std::unique_lock<std::mutex>& lock)
+{
+    auto result = std::move(*m_result);
+    auto then   = std::move(m_then);
+    lock.unlock();
+    delivery::deliver_completion(m_dispatch, m_participants, result);
+    if(then) then(result);
+}
+
 sync_outcome
 run_execution_sync(const logical_dispatch& dispatch, launch_backend& backend, replay_pass* pass)
 {
     struct waiter
     {
-        std::mutex              mutex  = {};
-        std::condition_variable cv     = {};
-        bool                    done   = false;
-        execution_result        result = {};
+        std::mutex                      mutex  = {};
+        std::condition_variable         cv     = {};
+        bool                            done   = false;
+        execution_result                result = {};
+        std::shared_ptr<late_execution> late   = {}; // set when the caller stopped waiting
     };
-    auto state = std::make_shared<waiter>();
-    auto exec  = submit_execution(
+    // The bound counts from the submit: a backend whose enqueue waits for the pass itself (CUDA)
+    // returns after at most the same bound.
+    const auto timeout  = pass != nullptr ? pass->timeout_ns : uint64_t{0};
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds{timeout};
+    auto       state    = std::make_shared<waiter>();
+    auto       exec     = submit_execution(
         dispatch,
         backend,
         [state](const execution_result& result)
         {
-            auto lock     = std::lock_guard{state->mutex};
+            auto lock = std::unique_lock{state->mutex};
+            if(state->late)
+            {
+                auto late = state->late;
+                lock.unlock();
+                late->complete(result);
+                return;
+            }
             state->result = result;
             state->done   = true;
             state->cv.notify_all();
@@ -352,8 +400,21 @@ run_execution_sync(const logical_dispatch& dispatch, launch_backend& backend, re
         pass);
     auto out = sync_outcome{};
     {
-        auto lock = std::unique_lock{state->mutex};
-        state->cv.wait(lock, [&state] { return state->done; });
+        auto       lock = std::unique_lock{state->mutex};
+        const auto done = [&state] { return state->done; };
+        if(timeout == 0)
+            state->cv.wait(lock, done);
+        else if(!state->cv.wait_until(lock, deadline, done))
+        {
+            state->late   = std::make_shared<late_execution>(dispatch, exec->participants);
+            out.late      = state->late;
+            out.result.ok = false;
+            out.result.error =
+                "the execution did not finish within " + std::to_string(timeout / 1000000) + " ms";
+            out.participants = exec->participants;
+            out.counted      = exec->counted;
+            return out;
+        }
         out.result = state->result;
     }
     // On the waiting (submitting) thread, so that a replay pass's COMPLETE callbacks and buffer

@@ -17,7 +17,9 @@
 #include <rocprofiler-sdk/fwd.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -63,6 +65,30 @@ struct replay_pass
     uint64_t pass           = 0;
     uint64_t pass_count     = 0; // planned passes, or 0
     uint64_t next_execution = 0; // the number the next counted execution gets; advanced here
+    uint64_t timeout_ns     = 0; // how long run_execution_sync waits for the pass; 0: no limit
+};
+
+// An execution that run_execution_sync stopped waiting for (replay_pass::timeout_ns): it is still
+// queued or running. When it finishes, its completion records are delivered and the function
+// given to hand_off() runs, on the backend's completion thread, or on the thread of hand_off()
+// when the execution finished before it.
+class late_execution
+{
+public:
+    late_execution(const logical_dispatch& dispatch, std::vector<participant> participants);
+
+    void hand_off(std::function<void(const execution_result&)> then);
+    void complete(const execution_result& result); // the backend's completion
+
+private:
+    void finish(std::unique_lock<std::mutex>& lock);
+
+    std::mutex                                   m_mutex        = {};
+    logical_dispatch                             m_dispatch     = {}; // a copy: outlives the call
+    std::vector<participant>                     m_participants = {};
+    std::optional<execution_result>              m_result       = {};
+    std::function<void(const execution_result&)> m_then         = {};
+    bool                                         m_handed_off   = false;
 };
 
 // The outcome of a synchronous execution, with what a later delivery of its counter values needs.
@@ -71,13 +97,17 @@ struct sync_outcome
     execution_result         result       = {};
     std::vector<participant> participants = {};
     std::optional<uint64_t>  counted      = {}; // execution_request::execution, when counted
+    // Set when the wait timed out: `result` is then a failure (ok false) that says so, and the
+    // execution finishes later through it.
+    std::shared_ptr<late_execution> late = {};
 };
 
 // Runs one execution through the services and waits for it, on the calling thread; its
 // completion callbacks and buffer records are delivered on the calling thread before it returns,
 // except counter values the backend deferred (result.counters_deferred), which the caller delivers
 // with deliver_counters() once they arrive. Used by kernel replay for every pass (`pass` given);
-// honours the thread's local context override.
+// honours the thread's local context override. With pass->timeout_ns, waits at most that long
+// (sync_outcome::late).
 sync_outcome run_execution_sync(const logical_dispatch& dispatch,
                                 launch_backend&         backend,
                                 replay_pass*            pass = nullptr);

@@ -2,6 +2,7 @@
 
 #include "agent/agent.hpp"
 #include "code_object/code_object.hpp"
+#include "common/environment.hpp"
 #include "common/logging.hpp"
 #include "dispatch/dispatch.hpp"
 #include "host/backend.hpp"
@@ -13,6 +14,7 @@
 #include "registration/shutdown.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 
 namespace rocprofiler::host
@@ -150,15 +152,32 @@ report_kernel(const kernel_info& kernel)
     code_object::register_kernel(std::move(symbol));
 }
 
-// At finalization: let queued work finish so its completion records reach the tools.
+// At finalization: let queued work finish so its completion records reach the tools, for at most
+// ROCPROFILER_HOST_SHUTDOWN_TIMEOUT_MS. The message says what happened: a device thread (exit()
+// from a kernel or a completion callback) cannot wait for the device's work at all, which is not
+// a timeout.
 void
 drain_at_exit()
 {
-    if(auto* dev = attached_device.load())
+    auto* dev = attached_device.load();
+    if(dev == nullptr) return;
+    if(dev->is_device_thread())
     {
-        if(!dev->drain(5ULL * 1000 * 1000 * 1000))
-            ROCP_LOG(warning) << "host device: work still in flight after 5 s at exit; its "
-                                 "records may be missing";
+        ROCP_LOG(warning) << "host device: exit() was called on a host-device thread (from a "
+                             "kernel or a completion callback), which cannot wait for the "
+                             "device's work; records of work still in flight may be missing";
+        return;
+    }
+    const auto timeout_ms = common::env::get(common::env::settings::host_shutdown_timeout_ms);
+    const auto start      = std::chrono::steady_clock::now();
+    if(!dev->drain(timeout_ms * 1000 * 1000))
+    {
+        const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::steady_clock::now() - start);
+        ROCP_LOG(warning) << "host device: work still in flight at exit after waiting "
+                          << waited.count()
+                          << " ms (ROCPROFILER_HOST_SHUTDOWN_TIMEOUT_MS=" << timeout_ms
+                          << "); its records may be missing";
     }
 }
 } // namespace

@@ -1,5 +1,6 @@
 #include "kernel_replay/deferred_counting.hpp"
 
+#include "common/environment.hpp"
 #include "common/logging.hpp"
 
 #include <algorithm>
@@ -10,6 +11,7 @@ namespace rocprofiler::kernel_replay
 deferred_counting::deferred_counting(uint64_t pass_count)
 {
     m_pass.pass_count = pass_count;
+    m_pass.timeout_ns = common::env::get(common::env::settings::replay_pass_timeout_ms) * 1000000;
 }
 
 dispatch::execution_result
@@ -19,6 +21,20 @@ deferred_counting::run_pass(const dispatch::logical_dispatch& dispatch,
 {
     m_pass.pass  = pass;
     auto outcome = dispatch::run_execution_sync(dispatch, backend, &m_pass);
+    if(outcome.late)
+    {
+        m_late = std::move(outcome.late);
+        ROCP_LOG(error) << "[kernel-replay] dispatch_id=" << dispatch.info.dispatch_id
+                        << " kernel=" << dispatch.kernel_name << ": pass " << pass
+                        << " did not finish within " << m_pass.timeout_ns / 1000000
+                        << " ms (ROCPROFILER_REPLAY_PASS_TIMEOUT_MS). A kernel that waits for "
+                           "work of another queue or stream (a flag that another kernel sets) "
+                           "cannot be replayed: the replay window holds that work back. The "
+                           "replay ends (reason pass_drain_stuck); this pass is the "
+                           "application's run, and the application's completion fires when the "
+                           "kernel finishes";
+        return std::move(outcome.result);
+    }
     if(outcome.result.counters_deferred && outcome.counted)
     {
         auto entry         = pending_execution{};

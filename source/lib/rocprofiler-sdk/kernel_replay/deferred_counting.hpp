@@ -7,6 +7,7 @@
 #include "dispatch/dispatch.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace rocprofiler::kernel_replay
@@ -14,14 +15,20 @@ namespace rocprofiler::kernel_replay
 class deferred_counting
 {
 public:
-    // `pass_count`: the planned passes, or 0 (execution_request::pass_count).
+    // `pass_count`: the planned passes, or 0 (execution_request::pass_count). Each pass is waited
+    // for at most ROCPROFILER_REPLAY_PASS_TIMEOUT_MS (read here; 0: no limit).
     explicit deferred_counting(uint64_t pass_count);
 
     // Runs pass `pass` of the dispatch (dispatch::run_execution_sync), keeps its execution when
-    // the backend deferred its values, and delivers the values this pass resolved.
+    // the backend deferred its values, and delivers the values this pass resolved. A pass that
+    // did not finish in time is a failed result and is reported (an error line); late() then
+    // holds it, and the caller must end the loop and hand the application's completion to it.
     dispatch::execution_result run_pass(const dispatch::logical_dispatch& dispatch,
                                         dispatch::launch_backend&         backend,
                                         uint64_t                          pass);
+
+    // The pass that did not finish in time, or nullptr.
+    const std::shared_ptr<dispatch::late_execution>& late() const { return m_late; }
 
     // After the last pass: delivers the values the backend still holds, and reports executions
     // whose values never came. Called once.
@@ -41,7 +48,8 @@ private:
     void deliver_resolved(const dispatch::logical_dispatch&               dispatch,
                           const std::vector<dispatch::deferred_counters>& resolved);
 
-    dispatch::replay_pass          m_pass    = {};
-    std::vector<pending_execution> m_pending = {};
+    dispatch::replay_pass                     m_pass    = {};
+    std::vector<pending_execution>            m_pending = {};
+    std::shared_ptr<dispatch::late_execution> m_late    = {};
 };
 } // namespace rocprofiler::kernel_replay

@@ -252,6 +252,9 @@ report_decline(const dispatch::logical_dispatch& dispatch, decline_reason reason
                 "needs replay_continue to end it)";
     if(reason == decline_reason::tool_exception)
         line += " (a replay callback or replay_pass_count threw; the dispatch ran once)";
+    if(reason == decline_reason::pass_limit)
+        line += " (replay_pass_count returned more than ROCPROFILER_REPLAY_MAX_PASSES=" +
+                std::to_string(max_passes()) + " passes; the dispatch ran once)";
     if(reason == decline_reason::stream_capture)
         line += " (a captured launch runs in a graph launch, which is not traced or replayed)";
     common::log::warn_once(std::string{"kernel-replay:"} + std::string{dispatch::name(reason)},
@@ -571,6 +574,7 @@ struct loop_outcome
     uint64_t                   passes  = 0;                    // passes executed
     dispatch::execution_result last    = {};                   // of the last executed pass
     decline_reason             failure = decline_reason::none; // pass_failed, restore_failed, ...
+    std::shared_ptr<dispatch::late_execution> late = {};       // pass_drain_stuck: that pass
 };
 
 // The pass loop, on the submitting thread, with the memory snapshot taken. Every pass starts from
@@ -597,7 +601,8 @@ run_passes(replay_sequence&          seq,
 
         if(!out.last.ok)
         {
-            out.failure = decline_reason::pass_failed;
+            out.late    = counting.late();
+            out.failure = out.late ? decline_reason::pass_drain_stuck : decline_reason::pass_failed;
             break;
         }
         if(pass == 0) learn_from_first_pass(wm);
@@ -671,7 +676,10 @@ run_window(const dispatch::logical_dispatch&          dispatch,
                    result.passes,
                    loop.total_passes,
                    wm.stats);
-    backend->signal_application(result.last);
+    if(result.late) // the pass still runs: it signals the application when it finishes
+        result.late->hand_off([backend](const auto& last) { backend->signal_application(last); });
+    else
+        backend->signal_application(result.last);
 }
 } // namespace
 

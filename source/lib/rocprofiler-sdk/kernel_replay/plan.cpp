@@ -1,5 +1,7 @@
 #include "kernel_replay/plan.hpp"
 
+#include "common/environment.hpp"
+
 namespace rocprofiler::kernel_replay
 {
 namespace
@@ -13,13 +15,28 @@ not_replayed(dispatch::decline_reason reason)
 }
 } // namespace
 
+static_assert(max_passes_default == common::env::settings::replay_max_passes.def.fallback);
+
+uint64_t
+max_passes()
+{
+    return common::env::get(common::env::settings::replay_max_passes);
+}
+
 plan
 make_plan(std::optional<uint64_t> pass_count, bool has_continue)
+{
+    return make_plan(pass_count, has_continue, max_passes());
+}
+
+plan
+make_plan(std::optional<uint64_t> pass_count, bool has_continue, uint64_t max_passes)
 {
     if(!pass_count) return not_replayed(dispatch::decline_reason::not_requested);
     if(*pass_count == 1) return not_replayed(dispatch::decline_reason::single_pass);
     if(*pass_count == 0 && !has_continue)
         return not_replayed(dispatch::decline_reason::indefinite_without_continue);
+    if(*pass_count > max_passes) return not_replayed(dispatch::decline_reason::pass_limit);
 
     auto value         = plan{};
     value.has_continue = has_continue;
@@ -38,6 +55,7 @@ make_plan(std::optional<uint64_t> pass_count, bool has_continue)
 bool
 is_rejected(const plan& value)
 {
-    return value.reason == dispatch::decline_reason::indefinite_without_continue;
+    return value.reason == dispatch::decline_reason::indefinite_without_continue ||
+           value.reason == dispatch::decline_reason::pass_limit;
 }
 } // namespace rocprofiler::kernel_replay

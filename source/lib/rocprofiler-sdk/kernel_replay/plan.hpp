@@ -21,17 +21,32 @@ struct plan
     uint64_t  total_passes = 0;     // N for a fixed loop, 0 otherwise
     bool      has_continue = false; // replay_continue was provided
     // Why the dispatch is not replayed (kind == none): not_requested (replay_pass_count left
-    // NULL), single_pass (it returned 1) or indefinite_without_continue (0 with no
-    // replay_continue; the only row of the table that is an error).
+    // NULL), single_pass (it returned 1), indefinite_without_continue (0 with no
+    // replay_continue; the only row of the table that is an error) or pass_limit (more passes
+    // than the limit: declined rather than clamped, so that a fixed loop is always exactly the N
+    // passes the tool asked for).
     dispatch::decline_reason reason = dispatch::decline_reason::none;
 
     bool replays() const { return kind != loop_kind::none; }
 };
 
 // Applies the pass-count table. `pass_count` is the value replay_pass_count returned, or nullopt
-// when the tool left replay_pass_count NULL. Pure: logs nothing.
+// when the tool left replay_pass_count NULL. A fixed count above `max_passes` is declined
+// (pass_limit); an indefinite loop (0 with replay_continue) is not bounded by it: the spec leaves
+// its end to replay_continue. Pure: logs nothing.
+plan make_plan(std::optional<uint64_t> pass_count, bool has_continue, uint64_t max_passes);
+
+// make_plan() with the limit of ROCPROFILER_REPLAY_MAX_PASSES (an invalid value is warned about
+// once and the default, max_passes_default, applies).
 plan make_plan(std::optional<uint64_t> pass_count, bool has_continue);
 
-// True when the plan's row is a tool error that deserves a warning (0 without replay_continue).
+// The default of ROCPROFILER_REPLAY_MAX_PASSES.
+inline constexpr uint64_t max_passes_default = 1024;
+
+// The limit ROCPROFILER_REPLAY_MAX_PASSES sets now.
+uint64_t max_passes();
+
+// True when the plan's row is a tool error that deserves a warning (0 without replay_continue,
+// more passes than the limit).
 bool is_rejected(const plan& value);
 } // namespace rocprofiler::kernel_replay

@@ -100,6 +100,8 @@ bad_values(const env::setting& def)
         if(def.maximum < UINT64_MAX) out.emplace_back(std::to_string(def.maximum + 1));
         // Milliseconds that wrap to a small number of nanoseconds when multiplied unchecked.
         if(def.unit == "ms" && def.maximum < 18446744073710ULL) out.emplace_back("18446744073710");
+        // Mebibytes that wrap to 0 bytes (2^44 MiB = 2^64 B).
+        if(def.unit == "MiB" && def.maximum < 17592186044416ULL) out.emplace_back("17592186044416");
         return out;
     }
     case env::value_type::choice:
@@ -204,6 +206,26 @@ TEST(environment, every_setting_rejects_bad_values_with_one_message)
         }
     }
     EXPECT_GT(rejected, 100);
+}
+
+// Every setting in a unit that callers convert (ms and us to ns, MiB to bytes) stops where the
+// conversion still fits in 64 bits, so no accepted value can wrap.
+TEST(environment, scaled_settings_cannot_overflow_their_conversion)
+{
+    auto scaled = 0;
+    for(const auto* def : env::settings::all)
+    {
+        if(def->type != env::value_type::number) continue;
+        auto factor = uint64_t{0};
+        if(def->unit == "ms") factor = 1000 * 1000;
+        if(def->unit == "us") factor = 1000;
+        if(def->unit == "MiB") factor = uint64_t{1} << 20;
+        if(factor == 0) continue;
+        ++scaled;
+        EXPECT_LE(def->maximum, UINT64_MAX / factor) << def->name;
+        EXPECT_LE(def->fallback, def->maximum) << def->name;
+    }
+    EXPECT_GE(scaled, 8);
 }
 
 TEST(environment, accepted_values_name_the_range_and_the_choices)

@@ -152,3 +152,62 @@ TEST(dispatch_interception, a_replay_pass_request_says_it_is_one)
     EXPECT_FALSE(outcome.counted.has_value());
     EXPECT_EQ(pass.next_execution, 0u);
 }
+
+namespace
+{
+// A backend whose execution finishes when the test says so.
+class held_launch final : public dp::launch_backend
+{
+public:
+    void enqueue(dp::completion_fn on_complete,
+                 std::shared_ptr<const dp::execution_request>) override
+    {
+        m_complete = std::move(on_complete);
+    }
+    void signal_application(const dp::execution_result&) override {}
+    void finish(uint64_t end_ns)
+    {
+        auto result   = dp::execution_result{};
+        result.end_ns = end_ns;
+        m_complete(result);
+    }
+
+private:
+    dp::completion_fn m_complete = {};
+};
+} // namespace
+
+// A pass wait with a bound returns a failure and a late_execution; the late execution runs what it
+// was handed exactly once, whether it finishes after the hand-off or before it.
+TEST(dispatch_interception, a_pass_that_outlives_its_bound_is_handed_off)
+{
+    for(const bool finish_first : {false, true})
+    {
+        SCOPED_TRACE(finish_first ? "finished before the hand-off" : "finished after it");
+        auto backend    = held_launch{};
+        auto dispatch   = dp::make_logical_dispatch(make_info({7, 8}));
+        auto pass       = dp::replay_pass{};
+        pass.pass_count = 2;
+        pass.timeout_ns = 1000000; // 1 ms
+        auto outcome    = dp::run_execution_sync(dispatch, backend, &pass);
+        ASSERT_NE(outcome.late, nullptr);
+        EXPECT_FALSE(outcome.result.ok);
+        EXPECT_EQ(outcome.result.error, "the execution did not finish within 1 ms");
+
+        auto ends = std::vector<uint64_t>{};
+        if(finish_first) backend.finish(42);
+        outcome.late->hand_off([&ends](const dp::execution_result& r)
+                               { ends.push_back(r.end_ns); });
+        EXPECT_EQ(ends.size(), finish_first ? 1u : 0u);
+        if(!finish_first) backend.finish(42);
+        EXPECT_EQ(ends, (std::vector<uint64_t>{42}));
+    }
+
+    // Without a bound (0), the wait is unbounded and nothing is late.
+    auto backend  = fake_launch{};
+    auto dispatch = dp::make_logical_dispatch(make_info({7, 8}));
+    auto pass     = dp::replay_pass{};
+    auto outcome  = dp::run_execution_sync(dispatch, backend, &pass);
+    EXPECT_EQ(outcome.late, nullptr);
+    EXPECT_TRUE(outcome.result.ok);
+}
