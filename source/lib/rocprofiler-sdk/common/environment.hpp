@@ -218,8 +218,8 @@ enum class verify_scope
 };
 enum class verify_baseline
 {
-    fresh, // every window hashes its verification set before pass 0
     kept,  // a window may start from the hashes the agent's last verified window left
+    fresh, // every window hashes its verification set before pass 0
 };
 
 namespace names
@@ -247,7 +247,7 @@ inline constexpr auto snapshot_scope =
     std::array<choice_name, 3>{{{"predicted", 0}, {"all", 1}, {"reachable", 0, true}}};
 inline constexpr auto verify_scope =
     std::array<choice_name, 3>{{{"all", 0}, {"reachable", 1}, {"off", 2}}};
-inline constexpr auto verify_baseline = std::array<choice_name, 2>{{{"fresh", 0}, {"kept", 1}}};
+inline constexpr auto verify_baseline = std::array<choice_name, 2>{{{"kept", 0}, {"fresh", 1}}};
 } // namespace names
 
 // The registry, one setting a line; docs/api.md lists the same variables in the same order.
@@ -265,7 +265,7 @@ inline constexpr auto replay_pass_timeout_ms      = number("ROCPROFILER_REPLAY_P
 inline constexpr auto replay_host_budget_mb       = number_or_computed("ROCPROFILER_REPLAY_HOST_BUDGET_MB", "half of the memory available when a snapshot is taken", {0, max_scaled, "MiB"}, "host memory that replay snapshots of the host device may use");
 inline constexpr auto replay_snapshot             = choice("ROCPROFILER_REPLAY_SNAPSHOT", names::snapshot_scope, snapshot_scope::predicted, "what a replay snapshot covers: the memory the kernel is predicted to write (verified), or every tracked allocation");
 inline constexpr auto replay_verify               = choice("ROCPROFILER_REPLAY_VERIFY", names::verify_scope, verify_scope::all, "which memory outside a predicted snapshot is hashed to prove no pass wrote there: all tracked memory, the regions the kernel's pointers reach, or none");
-inline constexpr auto replay_verify_baseline      = choice("ROCPROFILER_REPLAY_VERIFY_BASELINE", names::verify_baseline, verify_baseline::fresh, "`fresh`: every replay window hashes its verification set before pass 0; `kept` (experimental): it starts from the hashes the agent's last verified window left when nothing that may write memory ran in between");
+inline constexpr auto replay_verify_baseline      = choice("ROCPROFILER_REPLAY_VERIFY_BASELINE", names::verify_baseline, verify_baseline::kept, "`kept`: a replay window starts from the hashes the agent's last verified window left when nothing that may write memory ran in between; `fresh`: every window hashes its verification set before pass 0");
 inline constexpr auto host_observed_writes        = flag("ROCPROFILER_HOST_OBSERVED_WRITES", false, "`1`: the application writes host-device memory only through kernels and rocprofiler_host_memcpy/memset, so replay verification may keep its hashes between windows");
 inline constexpr auto replay_predict_window_mb    = number("ROCPROFILER_REPLAY_PREDICT_WINDOW_MB", 256, {1, max_scaled, "MiB"}, "a kernel seen for the first time is predicted to write the whole region a pointer argument points into when it is at most this large, else this much from the pointer on");
 inline constexpr auto cuda_agents                 = flag_or_unset("ROCPROFILER_CUDA_AGENTS", "only when the process has loaded the driver", "`1`: list CUDA devices even in a process that has not loaded the driver; `0`: never");

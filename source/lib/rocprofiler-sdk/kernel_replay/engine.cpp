@@ -385,13 +385,32 @@ baseline_of(rocprofiler_agent_id_t agent)
     return caches.agents[agent.handle];
 }
 
-// A window opens on `agent` (its isolation lock held exclusively).
-void
-count_window(rocprofiler_agent_id_t agent)
+// A window on one agent, counted when it opens and again when it ends (its isolation lock held
+// exclusively both times): its kernels may write memory another agent's snapshots cover, also
+// after its start, so an other agent's window that began meanwhile keeps nothing, and one that
+// begins later does not use hashes taken before.
+class counted_window
 {
-    baseline_of(agent).own_windows += 1;
-    windows_opened.fetch_add(1, std::memory_order_acq_rel);
-}
+public:
+    explicit counted_window(rocprofiler_agent_id_t agent)
+        : m_slot{baseline_of(agent)}
+    {
+        count();
+    }
+    ~counted_window() { count(); }
+
+    counted_window(const counted_window&)            = delete;
+    counted_window& operator=(const counted_window&) = delete;
+
+private:
+    void count()
+    {
+        m_slot.own_windows += 1;
+        windows_opened.fetch_add(1, std::memory_order_acq_rel);
+    }
+
+    agent_baseline& m_slot;
+};
 
 // The engine's part of the epochs a kept baseline of `agent` must match.
 uint64_t
@@ -422,18 +441,12 @@ struct window_memory
 
 // The baseline of `wm.pieces`: kept hashes where the agent's cache holds them, the rest hashed.
 bool
-hash_baseline(window_memory& wm, rocprofiler_agent_id_t agent)
+hash_baseline(window_memory& wm)
 {
     auto& memory = *wm.backend;
-    auto  epoch  = wm.settings.keep_baseline ? memory.write_epoch() : std::nullopt;
     auto  need   = std::vector<size_t>{};
-    if(epoch)
-    {
-        wm.slot            = &baseline_of(agent);
-        wm.epochs          = {engine_epoch(*wm.slot), *epoch};
-        wm.cache_was_valid = wm.slot->cache.valid_for(wm.tracked, wm.epochs);
-        need               = wm.slot->cache.lookup(wm.tracked, wm.epochs, wm.pieces, wm.baseline);
-    }
+    if(wm.slot != nullptr)
+        need = wm.slot->cache.lookup(wm.tracked, wm.epochs, wm.pieces, wm.baseline);
     else
     {
         wm.baseline.assign(wm.pieces.size(), 0);
@@ -519,7 +532,15 @@ prepare_memory(const dispatch::logical_dispatch& dispatch,
     wm.stats.partly         = wm.predicted.partly;
     if(auto reason = memory.snapshot(wm.predicted.snapshot)) return reason;
     wm.pieces = grid_pieces(wm.predicted.verify, wm.settings.piece_bytes);
-    if(!wm.pieces.empty() && !hash_baseline(wm, dispatch.info.agent_id))
+    // Every window of an agent that keeps baselines takes part, also one that verifies nothing:
+    // its snapshot's hashes must leave the cache.
+    if(auto epoch = wm.settings.keep_baseline ? memory.write_epoch() : std::nullopt)
+    {
+        wm.slot            = &baseline_of(dispatch.info.agent_id);
+        wm.epochs          = {engine_epoch(*wm.slot), *epoch};
+        wm.cache_was_valid = wm.slot->cache.valid_for(wm.tracked, wm.epochs);
+    }
+    if(!wm.pieces.empty() && !hash_baseline(wm))
     {
         if(wm.slot != nullptr) wm.slot->cache.clear();
         memory.release();
@@ -654,9 +675,9 @@ run_window(const dispatch::logical_dispatch&          dispatch,
         return;
     }
 
-    auto lock = exclusive_agent_lock{dispatch.info.agent_id};
-    count_window(dispatch.info.agent_id);
-    auto wm = window_memory{};
+    auto lock    = exclusive_agent_lock{dispatch.info.agent_id};
+    auto counted = counted_window{dispatch.info.agent_id};
+    auto wm      = window_memory{};
     if(auto reason = prepare_memory(dispatch, *backend, wm))
     {
         decline_candidate(dispatch, *reason, planned, wm.stats);
@@ -789,8 +810,7 @@ ordinary_dispatch_guard::ordinary_dispatch_guard(rocprofiler_agent_id_t         
     // The thread already holds the lock exclusively (a dispatch from inside its own replay
     // callbacks), or the dispatch comes from a device thread that a draining or replaying thread
     // may be waiting for: taking the lock would deadlock.
-    // Its kernel may write any tracked memory: no verification baseline outlives it.
-    ordinary_dispatches.fetch_add(1, std::memory_order_acq_rel);
+    m_counted = true;
     if(holds_exclusively(agent) || backend.replay_exclusion() == decline_reason::reentrant_dispatch)
         return;
     m_lock = &isolation_lock(agent);
@@ -799,6 +819,10 @@ ordinary_dispatch_guard::ordinary_dispatch_guard(rocprofiler_agent_id_t         
 
 ordinary_dispatch_guard::~ordinary_dispatch_guard()
 {
+    // Its kernel may write any tracked memory: no verification baseline taken before it is used
+    // after it. Counted once its work was submitted and before the lock is released, so that a
+    // window that begins later (and drains that work first) sees the count changed.
+    if(m_counted) ordinary_dispatches.fetch_add(1, std::memory_order_acq_rel);
     if(m_lock != nullptr) m_lock->unlock_shared();
 }
 

@@ -62,7 +62,8 @@ public:
     ordinary_dispatch_guard& operator=(const ordinary_dispatch_guard&) = delete;
 
 private:
-    std::shared_mutex* m_lock = nullptr;
+    std::shared_mutex* m_lock    = nullptr;
+    bool               m_counted = false; // counted as work between windows (engine.cpp)
 };
 
 // Holds the agents' isolation locks shared while the application releases device memory, only

@@ -61,7 +61,7 @@ struct write_set_settings
     uint64_t       compare_piece_bytes = 64ULL << 10;  // compare pieces of S
     uint64_t       scan_bytes          = 4096;         // read after each argument anchor
     uint64_t       anchor_slack        = 256;
-    bool           keep_baseline       = false; // ROCPROFILER_REPLAY_VERIFY_BASELINE=kept
+    bool           keep_baseline       = true; // ROCPROFILER_REPLAY_VERIFY_BASELINE=kept
 };
 
 // The settings from the environment (ROCPROFILER_REPLAY_SNAPSHOT, ROCPROFILER_REPLAY_VERIFY,

@@ -11,21 +11,24 @@
 
 #include "sdk_test.hpp"
 
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace
 {
 uint64_t planned_passes = 3;
 
+// Workgroups of 32 work-items mark a dispatch the tool runs once (the two-thread test).
 uint64_t
-pass_count(rocprofiler_kernel_dispatch_info_t, rocprofiler_user_data_t)
+pass_count(rocprofiler_kernel_dispatch_info_t info, rocprofiler_user_data_t)
 {
-    return planned_passes;
+    return info.workgroup_size.x == 32 ? 1 : planned_passes;
 }
 
 void
@@ -581,11 +584,7 @@ namespace
 class observed_writes
 {
 public:
-    observed_writes()
-    {
-        setenv("ROCPROFILER_HOST_OBSERVED_WRITES", "1", 1);
-        setenv("ROCPROFILER_REPLAY_VERIFY_BASELINE", "kept", 1);
-    }
+    observed_writes() { setenv("ROCPROFILER_HOST_OBSERVED_WRITES", "1", 1); }
     ~observed_writes()
     {
         unsetenv("ROCPROFILER_HOST_OBSERVED_WRITES");
@@ -719,4 +718,120 @@ TEST_F(prediction, a_last_pass_that_wrote_outside_shows_at_the_next_verification
     EXPECT_EQ(o.failed_pass, 0u);
     EXPECT_LT(o.baseline_hashed_bytes, o.verified_bytes);
     EXPECT_NE(err.find("kept from an earlier window"), std::string::npos) << err;
+}
+
+namespace
+{
+struct two_args
+{
+    int*       a;
+    const int* b;
+};
+
+void
+add_into(const rocprofiler_host_work_item_t* item, void* raw)
+{
+    auto* x = static_cast<two_args*>(raw);
+    x->a[item->global_linear_id] += x->b[item->global_linear_id];
+}
+
+struct bin_args
+{
+    const int* in;
+    int*       bins; // 64
+};
+
+void
+bin_sum(const rocprofiler_host_work_item_t* item, void* raw)
+{
+    auto* x = static_cast<bin_args*>(raw);
+    std::atomic_ref<int>{x->bins[item->global_linear_id % 64]}.fetch_add(
+        x->in[item->global_linear_id] % 7);
+}
+
+void
+triple_plus_one(const rocprofiler_host_work_item_t* item, void* raw)
+{
+    auto& v = static_cast<inplace_args*>(raw)->data[item->global_linear_id];
+    v       = 3 * v + 1;
+}
+
+} // namespace
+
+TEST_F(prediction, two_threads_replaying_on_one_agent_with_kept_baselines_hold_one_run_each)
+{
+    // The shape of the CUDA two-thread test: per thread a += b (replayed), b = 3b + 1 (run once),
+    // in a loop. Every replayed dispatch must be replayed whole, and the memory hold one run of
+    // each kernel, also when the windows of the two threads interleave and keep their hashes.
+    auto          declared   = observed_writes{};
+    constexpr int iterations = 40;
+    struct side
+    {
+        int*                     a     = nullptr;
+        int*                     b     = nullptr;
+        int*                     bins  = nullptr;
+        rocprofiler_host_queue_t queue = {};
+    };
+    auto sides = std::array<side, 2>{};
+    for(auto& s : sides)
+    {
+        s.a    = device_alloc<int>(1 << 16);
+        s.b    = device_alloc<int>(1 << 16);
+        s.bins = device_alloc<int>(64);
+        ASSERT_EQ(rocprofiler_host_create_queue(&s.queue), ROCPROFILER_HOST_STATUS_SUCCESS);
+    }
+    const auto add   = sdk_test::register_kernel("mt_add", add_into);
+    const auto scale = sdk_test::register_kernel("mt_scale", triple_plus_one);
+    const auto bins  = sdk_test::register_kernel("mt_bins", bin_sum);
+    auto       work  = [&](side& s)
+    {
+        auto add_args   = two_args{s.a, s.b};
+        auto scale_args = inplace_args{s.b};
+        auto bin        = bin_args{s.b, s.bins};
+        for(int it = 0; it < iterations; ++it)
+        {
+            sdk_test::dispatch_and_wait(s.queue, {add, &add_args, sizeof(add_args), 1024, 64});
+            sdk_test::dispatch_and_wait(s.queue, {bins, &bin, sizeof(bin), 1024, 64});
+            // Run once: the tool opts out (workgroups of 32).
+            sdk_test::dispatch_and_wait(s.queue,
+                                        {scale, &scale_args, sizeof(scale_args), 2048, 32});
+        }
+    };
+    auto t0 = std::thread{work, std::ref(sides[0])};
+    auto t1 = std::thread{work, std::ref(sides[1])};
+    t0.join();
+    t1.join();
+    // One run of each kernel per iteration: b_k = 3 b_{k-1} + 1 from 0, a = sum of b before each
+    // scale.
+    auto expect_b   = 0;
+    auto expect_a   = 0;
+    auto expect_bin = 0; // bins[0]: the 1024 work-items i with i % 64 == 0 add b % 7 each
+    for(int it = 0; it < iterations; ++it)
+    {
+        expect_a += expect_b;
+        expect_bin += 1024 * (expect_b % 7);
+        expect_b = 3 * expect_b + 1;
+    }
+    for(auto& s : sides)
+    {
+        EXPECT_EQ(s.a[0], expect_a);
+        EXPECT_EQ(s.a[(1 << 16) - 1], expect_a);
+        EXPECT_EQ(s.b[12345], expect_b);
+        EXPECT_EQ(s.bins[0], expect_bin);
+        rocprofiler_host_destroy_queue(s.queue);
+    }
+    auto lock     = std::lock_guard{mutex};
+    auto kept     = uint64_t{0};
+    auto replayed = uint64_t{0};
+    for(const auto& o : outcomes)
+    {
+        if(o.reason == "single_pass") continue;
+        ++replayed;
+        EXPECT_EQ(o.reason, "none") << "a replayed dispatch ended early or was declined";
+        if(o.baseline_hashed_bytes < o.verified_bytes) ++kept;
+    }
+    EXPECT_EQ(outcomes.size(), size_t{6 * iterations});
+    EXPECT_EQ(replayed, uint64_t{4 * iterations});
+    // The windows between two runs of the scale kernel keep their hashes for the next one.
+    EXPECT_GT(kept, 0u);
 }
