@@ -194,6 +194,19 @@ relative(uint64_t value, const extent& e)
     return {start, static_cast<uint64_t>(to) - start};
 }
 
+// A learned extent as predicted: widened on each side by a sixteenth of its size (whole
+// granules; nothing below 256 bytes). What a compare learns is what changed, and an output whose
+// first or last elements kept their values (zeros over zeros, the rows of units a ReLU left dead)
+// learns short: the next dispatch that changes them would write outside the snapshot. The
+// margin costs at most an eighth more shadow bytes.
+extent
+with_margin(const extent& e)
+{
+    const auto size   = e.hi - e.lo;
+    const auto margin = static_cast<int64_t>(size / 16 / learn_granule * learn_granule);
+    return extent{e.lo - margin, e.hi + margin};
+}
+
 void
 widen(extent& e, int64_t lo, int64_t hi, bool known)
 {
@@ -485,7 +498,8 @@ predict(const shape_key&                  key,
             }
             // Within the region the pointer points into: a smaller buffer at the same argument
             // never brings its neighbour into the snapshot.
-            for(const auto& r : intersect({relative(a.value, itr->second)}, {a.region}))
+            for(const auto& r :
+                intersect({relative(a.value, with_margin(itr->second))}, {a.region}))
                 chosen.push_back(r);
             continue;
         }
@@ -574,9 +588,11 @@ learn_written(const shape_key&                           key,
     }
     // Arguments predicted at first sight that changed nothing: one step closer to read-only.
     // Once per argument: one argument can anchor two allocations (a pointer at their border).
-    // A dispatch that changed nothing at all says nothing about which argument is its output (a
-    // fill that wrote the values already there): its arguments stay at first sight.
-    if(total == 0 && !itr->second.indirect_written)
+    // A dispatch that changed nothing of a kernel with no known write says nothing about which
+    // argument is its output (a fill that wrote the values already there): its arguments stay at
+    // first sight.
+    if(total == 0 && itr->second.written.empty() && !itr->second.indirect_written &&
+       kernel.absolute.empty() && kernel.pending.empty())
     {
         itr->second.refine = false;
         return total;

@@ -170,10 +170,15 @@ TEST_F(write_set, a_learned_extent_never_leaves_the_allocation_its_pointer_is_in
     auto p       = predict({0x10000});
     auto changes = std::vector<range_change>{{0x10000, 0x11000, 0x1000}};
     kr::learn_written({7, {1, 1, 1}, {64, 1, 1}}, p, changes);
-    // The same extent from a pointer near the allocation's end stops at the end.
+    // The same extent from a pointer near the allocation's end stops at the end; it is predicted
+    // with a margin of a sixteenth of its size on each side (0x100 before the pointer here).
     auto q = predict({0x10800});
     ASSERT_EQ(q.snapshot.size(), 1u);
-    EXPECT_EQ(q.snapshot[0], (memory_range{0x10800, 0x800}));
+    EXPECT_EQ(q.snapshot[0], (memory_range{0x10700, 0x900}));
+    // From the allocation's start, the margin before it stops there.
+    auto r = predict({0x10000});
+    ASSERT_EQ(r.snapshot.size(), 1u);
+    EXPECT_EQ(r.snapshot[0], (memory_range{0x10000, 0x1000}));
 }
 
 TEST_F(write_set, a_dispatch_that_changed_nothing_keeps_its_arguments_at_first_sight)
@@ -204,7 +209,7 @@ TEST_F(write_set, writes_outside_widen_the_anchor_and_the_next_compare_refines_t
     kr::learn_outside(key, q, {{0x40000, 0x10000}});
     auto r = predict({0x40000, 0x10000});
     ASSERT_EQ(r.snapshot.size(), 2u);
-    EXPECT_EQ(r.snapshot[1], (memory_range{0x40000, 0x10000}));
+    EXPECT_EQ(r.snapshot[1], (memory_range{0x40000, 0x11000})); // the piece and its margin
     // Its compare finds the exact bytes: they replace the piece.
     auto changes = std::vector<range_change>{{0x10000, 0x10010, 0x10}, {0x40000, 0x40010, 0x10}};
     kr::learn_written(key, r, changes);
