@@ -3,6 +3,7 @@
 // read by protobuf's own decoder, not by the code that wrote it.
 //
 //   validate_pftrace --protoc PROTOC --proto FILE --dir D --prefix P [--passes G] [--counters]
+//                    [--slices N]
 //
 // Checks, and exits non-zero with a message on the first violation:
 // - protoc is there (a missing protoc is a failure that says so, never a skip) and decodes the
@@ -13,6 +14,8 @@
 //   is on a track named "Queue <Queue_Id>" (or one of its overlap lanes) under its agent's track;
 // - slices (begin/end pairs on their track) are exactly <P>_kernel_trace.csv's rows: the same
 //   multiset of (Dispatch_Id, Kernel_Name, Start_Timestamp, End_Timestamp, Agent_Id, Queue_Id);
+// - with --slices N (a run with -f pftrace only, no CSV file to compare with): exactly N slices,
+//   each named, with the annotations above;
 // - with --passes G (kernel replay with G groups), every slice has a replay_pass annotation and
 //   each dispatch's slices carry exactly the passes 0..G-1; without it no slice has one;
 // - with --counters, every row of <P>_counter_collection.csv is one TYPE_COUNTER event with its
@@ -25,6 +28,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -213,8 +217,9 @@ int
 main(int argc, char** argv)
 {
     auto protoc = std::string{}, proto = std::string{}, dir = std::string{}, prefix = std::string{};
-    auto passes   = uint64_t{0};
-    bool counters = false;
+    auto passes          = uint64_t{0};
+    bool counters        = false;
+    auto expected_slices = std::optional<size_t>{};
     for(int i = 1; i < argc; ++i)
     {
         auto arg  = std::string{argv[i]};
@@ -235,6 +240,8 @@ main(int argc, char** argv)
             passes = std::stoull(next());
         else if(arg == "--counters")
             counters = true;
+        else if(arg == "--slices")
+            expected_slices = std::stoull(next());
         else
             fail("unknown argument " + arg);
     }
@@ -379,6 +386,20 @@ main(int argc, char** argv)
     }
     for(const auto& [track, list] : open)
         if(!list.empty()) fail("a slice on track " + std::to_string(track) + " is never ended");
+
+    if(expected_slices)
+    {
+        if(slices.size() != *expected_slices)
+            fail("the trace has " + std::to_string(slices.size()) + " kernel slices, expected " +
+                 std::to_string(*expected_slices));
+        for(const auto& sl : slices)
+            if(std::get<1>(sl).empty())
+                fail("the slice of dispatch " + std::get<0>(sl) + " has no name");
+        if(!counter_events.empty() && !counters) fail("the trace has counter events");
+        std::printf(
+            "validate_pftrace: ok: %zu kernel slices, %zu tracks\n", slices.size(), tracks.size());
+        return 0;
+    }
 
     // The kernel trace's rows.
     const auto kt_file = base + "kernel_trace.csv";
