@@ -14,6 +14,7 @@ packages=(
     libcli11-dev
     libre2-dev
     clang-format
+    protobuf-compiler
 )
 
 missing=()

@@ -135,6 +135,7 @@ TEST(command_line, errors_name_the_problem)
         "requires --pmc");
     expect_error({"--pmc", "A", "--replay-mode", "application", "--", "app"}, "not supported");
     expect_error({"--kernel-trace", "-f", "rocpd", "--", "app"}, "rocpd is not supported");
+    expect_error({"--kernel-trace", "-f", "csv", "otf2", "--", "app"}, "otf2 is not supported");
     expect_error({"--kernel-trace"}, "no application");
     expect_error({"--kernel-trace", "--kernel-exclude-regex", "[", "--", "app"},
                  "regular expression");
@@ -255,6 +256,11 @@ TEST(command_line, groups_and_environment)
     EXPECT_EQ(env["ROCPROF_COUNTERS"], "pmc: A B C");
     EXPECT_EQ(env["ROCPROF_OUTPUT_FORMAT"], "csv,json");
     EXPECT_EQ(env["ROCPROF_OUTPUT_FILE_NAME"], "p");
+
+    // pftrace combines with the others, in any spelling case; the list reaches the tool sorted.
+    auto p = run({"--kernel-trace", "-f", "PFTRACE", "csv", "json", "--", "app"});
+    ASSERT_TRUE(p.opts) << p.error;
+    EXPECT_EQ(rocprofv3::tool_environment(*p.opts, 0)["ROCPROF_OUTPUT_FORMAT"], "csv,json,pftrace");
 }
 
 TEST(tool_config, reads_and_validates)
@@ -274,10 +280,19 @@ TEST(tool_config, reads_and_validates)
     EXPECT_TRUE(r.errors.empty());
     EXPECT_TRUE(r.cfg.kernel_replay);
     EXPECT_TRUE(r.cfg.json && r.cfg.csv);
+    EXPECT_FALSE(r.cfg.pftrace);
     EXPECT_EQ(r.cfg.collected_groups().size(), 2u);
 
+    env["ROCPROF_OUTPUT_FORMAT"] = "pftrace";
+    r                            = rocprofiler::tool::read_config(get);
+    EXPECT_TRUE(r.errors.empty());
+    EXPECT_TRUE(r.cfg.pftrace && !r.cfg.csv && !r.cfg.json);
+    env["ROCPROF_OUTPUT_FORMAT"] = "csv,json,pftrace";
+    r                            = rocprofiler::tool::read_config(get);
+    EXPECT_TRUE(r.cfg.pftrace && r.cfg.csv && r.cfg.json);
+
     env["ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX"] = "(";
-    env["ROCPROF_OUTPUT_FORMAT"]               = "pftrace";
+    env["ROCPROF_OUTPUT_FORMAT"]               = "rocpd";
     r                                          = rocprofiler::tool::read_config(get);
     EXPECT_EQ(r.errors.size(), 2u);
 }

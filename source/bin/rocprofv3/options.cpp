@@ -122,8 +122,8 @@ parse_command_line(int argc, const char* const* argv)
                    "Prefix of the output file names (default: the application's process id)");
     app.add_option("-f,--output-format",
                    opts.output_formats,
-                   "Output formats: csv (default), json; several allowed. pftrace and rocpd are "
-                   "not supported")
+                   "Output formats: csv (default), json, pftrace (Perfetto trace); several "
+                   "allowed. rocpd and otf2 are not supported")
         ->expected(1, -1)
         ->type_name("FORMAT...");
     app.add_option("--kernel-include-regex",
@@ -271,12 +271,13 @@ parse_command_line(int argc, const char* const* argv)
         for(auto& f : formats)
         {
             std::transform(f.begin(), f.end(), f.begin(), ::tolower);
-            if(f == "pftrace" || f == "rocpd")
+            if(f == "rocpd" || f == "otf2")
                 return usage_error("--output-format " + f +
                                    " is not supported by this rocprofv3 "
-                                   "(supported: csv, json)");
-            if(f != "csv" && f != "json")
-                return usage_error("unknown --output-format '" + f + "' (supported: csv, json)");
+                                   "(supported: csv, json, pftrace)");
+            if(f != "csv" && f != "json" && f != "pftrace")
+                return usage_error("unknown --output-format '" + f +
+                                   "' (supported: csv, json, pftrace)");
         }
         std::sort(formats.begin(), formats.end());
         formats.erase(std::unique(formats.begin(), formats.end()), formats.end());

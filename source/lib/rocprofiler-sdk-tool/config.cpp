@@ -103,12 +103,14 @@ read_config(const std::function<const char*(const char*)>& getenv)
 
     if(const auto* set = getenv("ROCPROF_OUTPUT_FORMAT");
        set != nullptr && parse::parse_counter_list(set).empty())
-        errors.emplace_back(std::string{"ROCPROF_OUTPUT_FORMAT='"} + set +
-                            "' names no format (accepted: csv, json, csv,json)");
+        errors.emplace_back(
+            std::string{"ROCPROF_OUTPUT_FORMAT='"} + set +
+            "' names no format (accepted: csv, json, pftrace, or several: csv,json)");
     if(auto formats = get("ROCPROF_OUTPUT_FORMAT"); !formats.empty())
     {
-        cfg.csv  = false;
-        cfg.json = false;
+        cfg.csv     = false;
+        cfg.json    = false;
+        cfg.pftrace = false;
         for(auto format : parse::parse_counter_list(formats))
         {
             std::transform(format.begin(), format.end(), format.begin(), ::tolower);
@@ -116,9 +118,11 @@ read_config(const std::function<const char*(const char*)>& getenv)
                 cfg.csv = true;
             else if(format == "json")
                 cfg.json = true;
+            else if(format == "pftrace")
+                cfg.pftrace = true;
             else
                 result.errors.emplace_back("ROCPROF_OUTPUT_FORMAT: format '" + format +
-                                           "' is not supported (accepted: csv, json)");
+                                           "' is not supported (accepted: csv, json, pftrace)");
         }
     }
 

@@ -32,6 +32,7 @@ struct config
     std::string output_file_name = {};    // ROCPROF_OUTPUT_FILE_NAME; default: the process id
     bool        csv              = true;  // ROCPROF_OUTPUT_FORMAT contains "csv" (default)
     bool        json             = false; // ROCPROF_OUTPUT_FORMAT contains "json"
+    bool        pftrace          = false; // ROCPROF_OUTPUT_FORMAT contains "pftrace"
 
     std::string               include_regex_text = {}; // ROCPROF_KERNEL_FILTER_INCLUDE_REGEX
     std::string               exclude_regex_text = {}; // ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX

@@ -1,5 +1,6 @@
 #include "output.hpp"
 
+#include "perfetto.hpp"
 #include "replay_report.hpp"
 
 #include <nlohmann/json.hpp>
@@ -487,6 +488,7 @@ write_outputs(const config&             cfg,
         }
     }
     if(cfg.json) emit("results.json", results_json(cfg, data, report));
+    if(cfg.pftrace) emit("results.pftrace", results_pftrace(data, cfg.kernel_replay));
     return written;
 }
 std::string

@@ -121,13 +121,14 @@ resolve_kernel_name(const rocprofiler_kernel_dispatch_info_t& info)
 bool
 keep_dispatches()
 {
-    return state->cfg.json || state->cfg.stats || state->cfg.summary || !state->cfg.csv;
+    return state->cfg.json || state->cfg.pftrace || state->cfg.stats || state->cfg.summary ||
+           !state->cfg.csv;
 }
 
 bool
 keep_counter_records()
 {
-    return state->cfg.json || state->cfg.kernel_replay || !state->cfg.csv;
+    return state->cfg.json || state->cfg.pftrace || state->cfg.kernel_replay || !state->cfg.csv;
 }
 
 // Writes what is buffered in the streams once enough gathered; the flusher writes the rest. Called
@@ -485,7 +486,7 @@ flush_once()
     state->kernel_trace_stream.flush();
     state->counter_stream.flush();
     const auto& cfg = state->cfg;
-    if(!state->changed || !(cfg.json || cfg.stats || cfg.kernel_replay)) return;
+    if(!state->changed || !(cfg.json || cfg.pftrace || cfg.stats || cfg.kernel_replay)) return;
     const auto start = std::chrono::steady_clock::now();
     if(start - state->last_checkpoint < state->checkpoint_every) return;
     state->changed  = false;

@@ -1,0 +1,485 @@
+// Validates <P>_results.pftrace against the CSV files of the same run (the run's ground truth),
+// decoding the trace with protoc and tests/rocprofv3/perfetto_subset.proto, so that the file is
+// read by protobuf's own decoder, not by the code that wrote it.
+//
+//   validate_pftrace --protoc PROTOC --proto FILE --dir D --prefix P [--passes G] [--counters]
+//                    [--slices N]
+//
+// Checks, and exits non-zero with a message on the first violation:
+// - protoc is there (a missing protoc is a failure that says so, never a skip) and decodes the
+//   file as perfetto_subset.Trace;
+// - every packet is on trusted_packet_sequence_id 1; the first holds a clock snapshot whose primary
+//   clock is BUILTIN_CLOCK_MONOTONIC; every event has timestamp_clock_id 3 (MONOTONIC);
+// - one process track; every agent track is its child, named "Agent <Agent_Id> ..."; every slice
+//   is on a track named "Queue <Queue_Id>" (or one of its overlap lanes) under its agent's track;
+// - slices (begin/end pairs on their track) are exactly <P>_kernel_trace.csv's rows: the same
+//   multiset of (Dispatch_Id, Kernel_Name, Start_Timestamp, End_Timestamp, Agent_Id, Queue_Id);
+// - with --slices N (a run with -f pftrace only, no CSV file to compare with): exactly N slices,
+//   each named, with the annotations above;
+// - with --passes G (kernel replay with G groups), every slice has a replay_pass annotation and
+//   each dispatch's slices carry exactly the passes 0..G-1; without it no slice has one;
+// - with --counters, every row of <P>_counter_collection.csv is one TYPE_COUNTER event with its
+//   Counter_Value at its Start_Timestamp, on the counter track of that name under its agent's
+//   track; every other counter event is a return to 0 at a row's End_Timestamp.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <tuple>
+#include <unistd.h>
+#include <vector>
+
+namespace
+{
+[[noreturn]] void
+fail(const std::string& message)
+{
+    std::fprintf(stderr, "validate_pftrace: FAIL: %s\n", message.c_str());
+    std::exit(1);
+}
+
+// A message of protobuf's text format: scalar fields as their text, sub-messages as nodes.
+struct node
+{
+    std::map<std::string, std::vector<std::string>> values   = {};
+    std::map<std::string, std::vector<node>>        children = {};
+
+    bool has(const std::string& key) const { return values.count(key) + children.count(key) > 0; }
+    const std::string& value(const std::string& key) const
+    {
+        auto it = values.find(key);
+        if(it == values.end() || it->second.empty()) fail("a message has no field '" + key + "'");
+        return it->second.front();
+    }
+    uint64_t    number(const std::string& key) const { return std::stoull(value(key)); }
+    const node& child(const std::string& key) const
+    {
+        auto it = children.find(key);
+        if(it == children.end() || it->second.empty()) fail("a message has no '" + key + "'");
+        return it->second.front();
+    }
+};
+
+std::string
+unquote(const std::string& text)
+{
+    if(text.size() < 2 || text.front() != '"' || text.back() != '"') return text;
+    auto out = std::string{};
+    for(size_t i = 1; i + 1 < text.size(); ++i)
+    {
+        if(text[i] != '\\')
+        {
+            out.push_back(text[i]);
+            continue;
+        }
+        auto c = text[++i];
+        if(c >= '0' && c <= '7')
+        {
+            int v = 0;
+            for(int n = 0; n < 3 && i + 1 < text.size() && text[i] >= '0' && text[i] <= '7'; ++n)
+                v = v * 8 + (text[i++] - '0');
+            --i;
+            out.push_back(static_cast<char>(v));
+        }
+        else if(c == 'n')
+            out.push_back('\n');
+        else if(c == 't')
+            out.push_back('\t');
+        else if(c == 'r')
+            out.push_back('\r');
+        else
+            out.push_back(c);
+    }
+    return out;
+}
+
+node
+parse_text_format(const std::string& text)
+{
+    auto root  = node{};
+    auto stack = std::vector<node*>{&root};
+    auto lines = std::istringstream{text};
+    auto line  = std::string{};
+    while(std::getline(lines, line))
+    {
+        auto b = line.find_first_not_of(' ');
+        if(b == std::string::npos) continue;
+        line = line.substr(b);
+        if(line == "}")
+        {
+            if(stack.size() < 2) fail("unbalanced '}' in protoc's output");
+            stack.pop_back();
+        }
+        else if(line.size() > 2 && line.substr(line.size() - 2) == " {")
+        {
+            auto& list = stack.back()->children[line.substr(0, line.size() - 2)];
+            list.emplace_back();
+            stack.push_back(&list.back());
+        }
+        else if(auto colon = line.find(": "); colon != std::string::npos)
+            stack.back()->values[line.substr(0, colon)].push_back(unquote(line.substr(colon + 2)));
+        else
+            fail("unexpected line in protoc's output: " + line);
+    }
+    if(stack.size() != 1) fail("unbalanced '{' in protoc's output");
+    return root;
+}
+
+std::vector<std::vector<std::string>>
+read_csv(const std::string& path)
+{
+    auto in = std::ifstream{path};
+    if(!in) fail("missing file " + path);
+    auto text = std::stringstream{};
+    text << in.rdbuf();
+    auto s      = text.str();
+    auto rows   = std::vector<std::vector<std::string>>{};
+    auto row    = std::vector<std::string>{};
+    auto field  = std::string{};
+    bool quoted = false;
+    for(size_t i = 0; i < s.size(); ++i)
+    {
+        char c = s[i];
+        if(quoted)
+        {
+            if(c == '"' && i + 1 < s.size() && s[i + 1] == '"')
+                field.push_back('"'), ++i;
+            else if(c == '"')
+                quoted = false;
+            else
+                field.push_back(c);
+        }
+        else if(c == '"')
+            quoted = true;
+        else if(c == ',')
+            row.push_back(field), field.clear();
+        else if(c == '\n')
+        {
+            row.push_back(field), field.clear();
+            rows.push_back(row), row.clear();
+        }
+        else
+            field.push_back(c);
+    }
+    if(!field.empty() || !row.empty()) fail(path + ": last row is not terminated");
+    if(rows.empty()) fail(path + " is empty");
+    return rows;
+}
+
+// Column index by header name.
+size_t
+column(const std::vector<std::string>& header, const std::string& name, const std::string& file)
+{
+    auto it = std::find(header.begin(), header.end(), name);
+    if(it == header.end()) fail(file + " has no column " + name);
+    return static_cast<size_t>(it - header.begin());
+}
+
+std::string
+decode_with_protoc(const std::string& protoc, const std::string& proto, const std::string& trace)
+{
+    if(protoc.empty() || protoc.find("NOTFOUND") != std::string::npos ||
+       access(protoc.c_str(), X_OK) != 0)
+        fail("protoc missing ('" + protoc +
+             "'): install protobuf-compiler (scripts/install-deps.sh) and configure again");
+    auto slash   = proto.find_last_of('/');
+    auto dir     = slash == std::string::npos ? std::string{"."} : proto.substr(0, slash);
+    auto file    = slash == std::string::npos ? proto : proto.substr(slash + 1);
+    auto command = "'" + protoc + "' --decode=perfetto_subset.Trace -I '" + dir + "' '" + file +
+                   "' < '" + trace + "'";
+    auto* pipe = popen(command.c_str(), "r");
+    if(pipe == nullptr) fail("could not run " + command);
+    auto out = std::string{};
+    char buf[1 << 16];
+    for(size_t n; (n = fread(buf, 1, sizeof(buf), pipe)) > 0;)
+        out.append(buf, n);
+    auto status = pclose(pipe);
+    if(status != 0) fail("protoc could not decode " + trace + " (" + command + ")");
+    return out;
+}
+
+bool
+starts_with(const std::string& text, const std::string& prefix)
+{
+    return text.compare(0, prefix.size(), prefix) == 0;
+}
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    auto protoc = std::string{}, proto = std::string{}, dir = std::string{}, prefix = std::string{};
+    auto passes          = uint64_t{0};
+    bool counters        = false;
+    auto expected_slices = std::optional<size_t>{};
+    for(int i = 1; i < argc; ++i)
+    {
+        auto arg  = std::string{argv[i]};
+        auto next = [&]() -> std::string
+        {
+            if(i + 1 >= argc) fail(arg + " needs a value");
+            return argv[++i];
+        };
+        if(arg == "--protoc")
+            protoc = next();
+        else if(arg == "--proto")
+            proto = next();
+        else if(arg == "--dir")
+            dir = next();
+        else if(arg == "--prefix")
+            prefix = next();
+        else if(arg == "--passes")
+            passes = std::stoull(next());
+        else if(arg == "--counters")
+            counters = true;
+        else if(arg == "--slices")
+            expected_slices = std::stoull(next());
+        else
+            fail("unknown argument " + arg);
+    }
+    const auto base = dir + "/" + prefix + "_";
+    const auto trace =
+        parse_text_format(decode_with_protoc(protoc, proto, base + "results.pftrace"));
+    if(!trace.children.count("packet")) fail("the trace has no packet");
+    const auto& packets = trace.children.at("packet");
+
+    // Packets, tracks and events.
+    struct track
+    {
+        uint64_t    parent  = 0;
+        std::string name    = {};
+        bool        process = false;
+        bool        counter = false;
+    };
+    auto tracks = std::map<uint64_t, track>{};
+    struct event
+    {
+        uint64_t    timestamp = 0;
+        const node* e         = nullptr;
+    };
+    auto events = std::vector<event>{};
+    for(size_t i = 0; i < packets.size(); ++i)
+    {
+        const auto& p = packets[i];
+        if(p.value("trusted_packet_sequence_id") != "1")
+            fail("packet " + std::to_string(i) + " is not on trusted_packet_sequence_id 1");
+        if(i == 0 &&
+           (!p.has("clock_snapshot") ||
+            p.child("clock_snapshot").value("primary_trace_clock") != "BUILTIN_CLOCK_MONOTONIC"))
+            fail("the first packet is not a clock snapshot with primary clock MONOTONIC");
+        if(p.has("track_descriptor"))
+        {
+            const auto& d = p.child("track_descriptor");
+            auto        t = track{};
+            t.parent      = d.has("parent_uuid") ? d.number("parent_uuid") : 0;
+            t.name        = d.has("name") ? d.value("name") : "";
+            t.process     = d.has("process");
+            t.counter     = d.has("counter");
+            if(!tracks.emplace(d.number("uuid"), t).second)
+                fail("track uuid " + d.value("uuid") + " is described twice");
+        }
+        if(p.has("track_event"))
+        {
+            if(p.value("timestamp_clock_id") != "3")
+                fail("an event's timestamp_clock_id is not 3 (BUILTIN_CLOCK_MONOTONIC)");
+            events.push_back({p.number("timestamp"), &p.child("track_event")});
+        }
+    }
+    auto process_tracks =
+        std::count_if(tracks.begin(), tracks.end(), [](const auto& t) { return t.second.process; });
+    if(process_tracks != 1)
+        fail("expected one process track, found " + std::to_string(process_tracks));
+
+    // The agent number of the track holding a slice or counter: its nearest ancestor named
+    // "Agent N", which must be a child of the process track.
+    auto agent_of = [&tracks](uint64_t uuid) -> std::string
+    {
+        for(auto at = uuid; tracks.count(at) > 0; at = tracks.at(at).parent)
+        {
+            const auto& t = tracks.at(at);
+            if(!starts_with(t.name, "Agent ")) continue;
+            if(tracks.count(t.parent) == 0 || !tracks.at(t.parent).process)
+                fail("agent track '" + t.name + "' is not a child of the process track");
+            auto rest = t.name.substr(6);
+            return rest.substr(0, rest.find(' '));
+        }
+        fail("track " + std::to_string(uuid) + " has no agent track above it");
+    };
+
+    // Slices: a TYPE_SLICE_END closes the last open slice of its track.
+    using slice_key =
+        std::tuple<std::string, std::string, uint64_t, uint64_t, std::string, std::string>;
+    auto slices     = std::multiset<slice_key>{};
+    auto slice_pass = std::map<std::string, std::vector<uint64_t>>{}; // by dispatch id
+    auto open       = std::map<uint64_t, std::vector<event>>{};
+    auto counter_events =
+        std::map<std::tuple<std::string, std::string>, std::vector<std::pair<uint64_t, double>>>{};
+    for(const auto& ev : events)
+    {
+        const auto& e     = *ev.e;
+        const auto  track = e.number("track_uuid");
+        if(tracks.count(track) == 0)
+            fail("an event is on undescribed track " + e.value("track_uuid"));
+        const auto& type = e.value("type");
+        if(type == "TYPE_SLICE_BEGIN")
+        {
+            if(tracks.at(track).counter)
+                fail("a slice is on counter track " + e.value("track_uuid"));
+            open[track].push_back(ev);
+        }
+        else if(type == "TYPE_SLICE_END")
+        {
+            if(open[track].empty())
+                fail("a slice end without a begin on track " + e.value("track_uuid"));
+            auto begin = open[track].back();
+            open[track].pop_back();
+            const auto& b     = *begin.e;
+            auto        notes = std::map<std::string, std::string>{};
+            if(b.children.count("debug_annotations"))
+                for(const auto& a : b.children.at("debug_annotations"))
+                    notes[a.value("name")] = a.has("uint_value")     ? a.value("uint_value")
+                                             : a.has("string_value") ? a.value("string_value")
+                                                                     : "";
+            for(const auto* key : {"dispatch_id", "agent", "queue"})
+                if(notes.count(key) == 0)
+                    fail(std::string{"a kernel slice has no "} + key + " annotation");
+            // The queue track (or an overlap lane under it) names the slice's queue.
+            auto lane = tracks.at(track);
+            if(!starts_with(lane.name, "Queue " + notes["queue"]))
+                fail("the slice of dispatch " + notes["dispatch_id"] + " is on track '" +
+                     lane.name + "', not on queue " + notes["queue"]);
+            const auto agent = agent_of(track);
+            if(agent != notes["agent"])
+                fail("the slice of dispatch " + notes["dispatch_id"] + " is under agent " + agent +
+                     ", its annotation says " + notes["agent"]);
+            slices.insert({notes["dispatch_id"],
+                           b.value("name"),
+                           begin.timestamp,
+                           ev.timestamp,
+                           agent,
+                           notes["queue"]});
+            if(notes.count("replay_pass"))
+            {
+                if(passes == 0) fail("a slice has a replay_pass annotation without kernel replay");
+                slice_pass[notes["dispatch_id"]].push_back(std::stoull(notes["replay_pass"]));
+            }
+            else if(passes > 0)
+                fail("the slice of dispatch " + notes["dispatch_id"] +
+                     " has no replay_pass annotation");
+        }
+        else if(type == "TYPE_COUNTER")
+        {
+            if(!tracks.at(track).counter) fail("a counter event is on a slice track");
+            counter_events[{agent_of(track), tracks.at(track).name}].emplace_back(
+                ev.timestamp, std::strtod(e.value("double_counter_value").c_str(), nullptr));
+        }
+        else
+            fail("unexpected event type " + type);
+    }
+    for(const auto& [track, list] : open)
+        if(!list.empty()) fail("a slice on track " + std::to_string(track) + " is never ended");
+
+    if(expected_slices)
+    {
+        if(slices.size() != *expected_slices)
+            fail("the trace has " + std::to_string(slices.size()) + " kernel slices, expected " +
+                 std::to_string(*expected_slices));
+        for(const auto& sl : slices)
+            if(std::get<1>(sl).empty())
+                fail("the slice of dispatch " + std::get<0>(sl) + " has no name");
+        if(!counter_events.empty() && !counters) fail("the trace has counter events");
+        std::printf(
+            "validate_pftrace: ok: %zu kernel slices, %zu tracks\n", slices.size(), tracks.size());
+        return 0;
+    }
+
+    // The kernel trace's rows.
+    const auto kt_file = base + "kernel_trace.csv";
+    const auto kt      = read_csv(kt_file);
+    auto       rows    = std::multiset<slice_key>{};
+    auto       col     = [&](const char* name) { return column(kt[0], name, kt_file); };
+    const auto c_id = col("Dispatch_Id"), c_name = col("Kernel_Name"),
+               c_start = col("Start_Timestamp"), c_end = col("End_Timestamp"),
+               c_agent = col("Agent_Id"), c_queue = col("Queue_Id");
+    for(size_t r = 1; r < kt.size(); ++r)
+        rows.insert({kt[r][c_id],
+                     kt[r][c_name],
+                     std::stoull(kt[r][c_start]),
+                     std::stoull(kt[r][c_end]),
+                     kt[r][c_agent],
+                     kt[r][c_queue]});
+    if(rows.empty()) fail(kt_file + " has no dispatch: nothing to compare");
+    if(slices.size() != rows.size())
+        fail("the trace has " + std::to_string(slices.size()) + " kernel slices, " + kt_file +
+             " has " + std::to_string(rows.size()) + " rows");
+    if(slices != rows)
+    {
+        for(const auto& s : slices)
+            if(rows.count(s) != slices.count(s))
+                fail("the slice of dispatch " + std::get<0>(s) + " (" + std::get<1>(s) + ", " +
+                     std::to_string(std::get<2>(s)) + ".." + std::to_string(std::get<3>(s)) +
+                     ") is not a row of " + kt_file + " (or not as often)");
+    }
+    if(passes > 0)
+        for(auto& [id, list] : slice_pass)
+        {
+            std::sort(list.begin(), list.end());
+            auto expected = std::vector<uint64_t>(passes);
+            for(uint64_t p = 0; p < passes; ++p)
+                expected[p] = p;
+            if(list != expected)
+                fail("dispatch " + id + " has " + std::to_string(list.size()) +
+                     " slices whose passes are not exactly 0.." + std::to_string(passes - 1));
+        }
+
+    // The counter values.
+    if(counters)
+    {
+        const auto cc_file = base + "counter_collection.csv";
+        const auto cc      = read_csv(cc_file);
+        auto       cc_col  = [&](const char* name) { return column(cc[0], name, cc_file); };
+        const auto a = cc_col("Agent_Id"), n = cc_col("Counter_Name"), v = cc_col("Counter_Value"),
+                   s = cc_col("Start_Timestamp"), e = cc_col("End_Timestamp");
+        if(cc.size() < 2) fail(cc_file + " has no row: nothing to compare");
+        auto ends = std::map<std::tuple<std::string, std::string>, std::set<uint64_t>>{};
+        for(size_t r = 1; r < cc.size(); ++r)
+        {
+            const auto key   = std::tuple{cc[r][a], cc[r][n]};
+            const auto ts    = std::stoull(cc[r][s]);
+            const auto value = std::strtod(cc[r][v].c_str(), nullptr);
+            ends[key].insert(std::stoull(cc[r][e]));
+            auto& list = counter_events[key];
+            auto  it   = std::find_if(list.begin(),
+                                   list.end(),
+                                   [&](const auto& p) {
+                                       return p.first == ts && std::fabs(p.second - value) <=
+                                                                   1e-12 * std::fabs(value);
+                                   });
+            if(it == list.end())
+                fail("no counter event " + cc[r][n] + " = " + cc[r][v] + " at " + cc[r][s] +
+                     " under agent " + cc[r][a] + " (row " + std::to_string(r) + " of " + cc_file +
+                     ")");
+            list.erase(it);
+        }
+        for(const auto& [key, list] : counter_events)
+            for(const auto& [ts, value] : list)
+                if(value != 0.0 || ends[key].count(ts) == 0)
+                    fail("counter event " + std::get<1>(key) + " = " + std::to_string(value) +
+                         " at " + std::to_string(ts) + " is neither a row of " + cc_file +
+                         " nor a return to 0 at a row's end");
+    }
+    else if(!counter_events.empty())
+        fail("the trace has counter events, but --counters was not given");
+
+    std::printf(
+        "validate_pftrace: ok: %zu kernel slices, %zu tracks\n", slices.size(), tracks.size());
+    return 0;
+}
