@@ -722,10 +722,11 @@ TEST_F(prediction, a_last_pass_that_wrote_outside_shows_at_the_next_verification
 
 namespace
 {
+// Unsigned: b = 3b + 1 wraps after a few iterations, which is defined for unsigned types.
 struct two_args
 {
-    int*       a;
-    const int* b;
+    uint32_t*       a;
+    const uint32_t* b;
 };
 
 void
@@ -737,22 +738,27 @@ add_into(const rocprofiler_host_work_item_t* item, void* raw)
 
 struct bin_args
 {
-    const int* in;
-    int*       bins; // 64
+    const uint32_t* in;
+    uint32_t*       bins; // 64
 };
 
 void
 bin_sum(const rocprofiler_host_work_item_t* item, void* raw)
 {
     auto* x = static_cast<bin_args*>(raw);
-    std::atomic_ref<int>{x->bins[item->global_linear_id % 64]}.fetch_add(
+    std::atomic_ref<uint32_t>{x->bins[item->global_linear_id % 64]}.fetch_add(
         x->in[item->global_linear_id] % 7);
 }
+
+struct scale_args
+{
+    uint32_t* data;
+};
 
 void
 triple_plus_one(const rocprofiler_host_work_item_t* item, void* raw)
 {
-    auto& v = static_cast<inplace_args*>(raw)->data[item->global_linear_id];
+    auto& v = static_cast<scale_args*>(raw)->data[item->global_linear_id];
     v       = 3 * v + 1;
 }
 
@@ -767,17 +773,17 @@ TEST_F(prediction, two_threads_replaying_on_one_agent_with_kept_baselines_hold_o
     constexpr int iterations = 40;
     struct side
     {
-        int*                     a     = nullptr;
-        int*                     b     = nullptr;
-        int*                     bins  = nullptr;
+        uint32_t*                a     = nullptr;
+        uint32_t*                b     = nullptr;
+        uint32_t*                bins  = nullptr;
         rocprofiler_host_queue_t queue = {};
     };
     auto sides = std::array<side, 2>{};
     for(auto& s : sides)
     {
-        s.a    = device_alloc<int>(1 << 16);
-        s.b    = device_alloc<int>(1 << 16);
-        s.bins = device_alloc<int>(64);
+        s.a    = device_alloc<uint32_t>(1 << 16);
+        s.b    = device_alloc<uint32_t>(1 << 16);
+        s.bins = device_alloc<uint32_t>(64);
         ASSERT_EQ(rocprofiler_host_create_queue(&s.queue), ROCPROFILER_HOST_STATUS_SUCCESS);
     }
     const auto add   = sdk_test::register_kernel("mt_add", add_into);
@@ -785,16 +791,15 @@ TEST_F(prediction, two_threads_replaying_on_one_agent_with_kept_baselines_hold_o
     const auto bins  = sdk_test::register_kernel("mt_bins", bin_sum);
     auto       work  = [&](side& s)
     {
-        auto add_args   = two_args{s.a, s.b};
-        auto scale_args = inplace_args{s.b};
-        auto bin        = bin_args{s.b, s.bins};
+        auto add_args = two_args{s.a, s.b};
+        auto scaled   = scale_args{s.b};
+        auto bin      = bin_args{s.b, s.bins};
         for(int it = 0; it < iterations; ++it)
         {
             sdk_test::dispatch_and_wait(s.queue, {add, &add_args, sizeof(add_args), 1024, 64});
             sdk_test::dispatch_and_wait(s.queue, {bins, &bin, sizeof(bin), 1024, 64});
             // Run once: the tool opts out (workgroups of 32).
-            sdk_test::dispatch_and_wait(s.queue,
-                                        {scale, &scale_args, sizeof(scale_args), 2048, 32});
+            sdk_test::dispatch_and_wait(s.queue, {scale, &scaled, sizeof(scaled), 2048, 32});
         }
     };
     auto t0 = std::thread{work, std::ref(sides[0])};
@@ -803,9 +808,9 @@ TEST_F(prediction, two_threads_replaying_on_one_agent_with_kept_baselines_hold_o
     t1.join();
     // One run of each kernel per iteration: b_k = 3 b_{k-1} + 1 from 0, a = sum of b before each
     // scale.
-    auto expect_b   = 0;
-    auto expect_a   = 0;
-    auto expect_bin = 0; // bins[0]: the 1024 work-items i with i % 64 == 0 add b % 7 each
+    auto expect_b   = uint32_t{0};
+    auto expect_a   = uint32_t{0};
+    auto expect_bin = uint32_t{0}; // bins[0]: the 1024 work-items with i % 64 == 0 add b % 7
     for(int it = 0; it < iterations; ++it)
     {
         expect_a += expect_b;
