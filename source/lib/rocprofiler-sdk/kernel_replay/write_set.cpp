@@ -195,16 +195,19 @@ relative(uint64_t value, const extent& e)
 }
 
 // A learned extent as predicted: widened on each side by a sixteenth of its size (whole
-// granules; nothing below 256 bytes). What a compare learns is what changed, and an output whose
-// first or last elements kept their values (zeros over zeros, the rows of units a ReLU left dead)
-// learns short: the next dispatch that changes them would write outside the snapshot. The
-// margin costs at most an eighth more shadow bytes.
+// granules; nothing below 256 bytes), but not to before the pointer when it started at or after
+// it (a kernel writes before its pointer only when it did so before: a 1-based base). What a
+// compare learns is what changed, and an output whose first or last elements kept their values
+// (zeros over zeros, the rows of units a ReLU left dead) learns short: the next dispatch that
+// changes them would write outside the snapshot. The margin costs at most an eighth more shadow
+// bytes.
 extent
 with_margin(const extent& e)
 {
     const auto size   = e.hi - e.lo;
     const auto margin = static_cast<int64_t>(size / 16 / learn_granule * learn_granule);
-    return extent{e.lo - margin, e.hi + margin};
+    const auto head   = e.lo >= 0 ? std::min(margin, e.lo) : margin;
+    return extent{e.lo - head, e.hi + margin};
 }
 
 void

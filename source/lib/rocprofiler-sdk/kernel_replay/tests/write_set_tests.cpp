@@ -170,15 +170,31 @@ TEST_F(write_set, a_learned_extent_never_leaves_the_allocation_its_pointer_is_in
     auto p       = predict({0x10000});
     auto changes = std::vector<range_change>{{0x10000, 0x11000, 0x1000}};
     kr::learn_written({7, {1, 1, 1}, {64, 1, 1}}, p, changes);
-    // The same extent from a pointer near the allocation's end stops at the end; it is predicted
-    // with a margin of a sixteenth of its size on each side (0x100 before the pointer here).
+    // The same extent from a pointer near the allocation's end stops at the end.
     auto q = predict({0x10800});
     ASSERT_EQ(q.snapshot.size(), 1u);
-    EXPECT_EQ(q.snapshot[0], (memory_range{0x10700, 0x900}));
-    // From the allocation's start, the margin before it stops there.
-    auto r = predict({0x10000});
-    ASSERT_EQ(r.snapshot.size(), 1u);
-    EXPECT_EQ(r.snapshot[0], (memory_range{0x10000, 0x1000}));
+    EXPECT_EQ(q.snapshot[0], (memory_range{0x10800, 0x800}));
+}
+
+TEST_F(write_set, a_learned_extent_is_predicted_with_a_margin_after_it_and_not_before_the_pointer)
+{
+    // Learned: the first 0x1000 bytes from the pointer changed. Predicted from a pointer in the
+    // middle of the big allocation: a sixteenth more after the extent, nothing before the pointer.
+    auto p       = predict({0x40000});
+    auto changes = std::vector<range_change>(16, range_change{});
+    changes[0]   = range_change{0x40000, 0x41000, 0x1000};
+    kr::learn_written({7, {1, 1, 1}, {64, 1, 1}}, p, changes);
+    auto q = predict({0x80000});
+    ASSERT_EQ(q.snapshot.size(), 1u);
+    EXPECT_EQ(q.snapshot[0], (memory_range{0x80000, 0x1100}));
+    // An extent that started after the pointer widens before it too, down to the pointer.
+    auto key   = kr::shape_key{8, {1, 1, 1}, {64, 1, 1}};
+    auto r     = predict({0x40000}, key);
+    changes[0] = range_change{0x40080, 0x41080, 0x1000};
+    kr::learn_written(key, r, changes);
+    auto t = predict({0x80000}, key);
+    ASSERT_EQ(t.snapshot.size(), 1u);
+    EXPECT_EQ(t.snapshot[0], (memory_range{0x80000, 0x1180}));
 }
 
 TEST_F(write_set, a_dispatch_that_changed_nothing_keeps_its_arguments_at_first_sight)
