@@ -26,6 +26,8 @@
 //   --kernel-replay), and pass i holds exactly group i's counters.
 // - with --end KIND: results.json's metadata.end.kind is KIND (with --json); <P>_incomplete.txt
 //   is absent for "exit" and present otherwise; with --note, it contains TEXT.
+#include "csv_rows.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -54,57 +56,10 @@ fail(const std::string& message)
 std::vector<std::vector<std::string>>
 read_csv(const std::string& path)
 {
-    auto in = std::ifstream{path};
-    if(!in) fail("missing file " + path);
-    auto text = std::stringstream{};
-    text << in.rdbuf();
-    auto data   = text.str();
-    auto rows   = std::vector<std::vector<std::string>>{};
-    auto row    = std::vector<std::string>{};
-    auto field  = std::string{};
-    bool quoted = false, any = false;
-    for(size_t i = 0; i < data.size(); ++i)
-    {
-        char c = data[i];
-        if(quoted)
-        {
-            if(c == '"' && i + 1 < data.size() && data[i + 1] == '"')
-            {
-                field += '"';
-                ++i;
-            }
-            else if(c == '"')
-                quoted = false;
-            else
-                field += c;
-        }
-        else if(c == '"')
-        {
-            quoted = true;
-            any    = true;
-        }
-        else if(c == ',')
-        {
-            row.push_back(field);
-            field.clear();
-            any = true;
-        }
-        else if(c == '\n')
-        {
-            row.push_back(field);
-            rows.push_back(row);
-            row.clear();
-            field.clear();
-            any = false;
-        }
-        else
-        {
-            field += c;
-            any = true;
-        }
-    }
-    if(quoted) fail(path + ": unterminated quoted field");
-    if(any) fail(path + ": last line does not end with a newline");
+    const auto data = rocprofv3_validate::read_file(path);
+    if(!data) fail("missing file " + path);
+    auto rows = rocprofv3_validate::csv_rows{};
+    if(auto error = rocprofv3_validate::parse_csv(*data, rows)) fail(path + ": " + *error);
     return rows;
 }
 

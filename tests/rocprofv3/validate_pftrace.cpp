@@ -21,6 +21,8 @@
 // - with --counters, every row of <P>_counter_collection.csv is one TYPE_COUNTER event with its
 //   Counter_Value at its Start_Timestamp, on the counter track of that name under its agent's
 //   track; every other counter event is a return to 0 at a row's End_Timestamp.
+#include "csv_rows.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -136,40 +138,10 @@ parse_text_format(const std::string& text)
 std::vector<std::vector<std::string>>
 read_csv(const std::string& path)
 {
-    auto in = std::ifstream{path};
-    if(!in) fail("missing file " + path);
-    auto text = std::stringstream{};
-    text << in.rdbuf();
-    auto s      = text.str();
-    auto rows   = std::vector<std::vector<std::string>>{};
-    auto row    = std::vector<std::string>{};
-    auto field  = std::string{};
-    bool quoted = false;
-    for(size_t i = 0; i < s.size(); ++i)
-    {
-        char c = s[i];
-        if(quoted)
-        {
-            if(c == '"' && i + 1 < s.size() && s[i + 1] == '"')
-                field.push_back('"'), ++i;
-            else if(c == '"')
-                quoted = false;
-            else
-                field.push_back(c);
-        }
-        else if(c == '"')
-            quoted = true;
-        else if(c == ',')
-            row.push_back(field), field.clear();
-        else if(c == '\n')
-        {
-            row.push_back(field), field.clear();
-            rows.push_back(row), row.clear();
-        }
-        else
-            field.push_back(c);
-    }
-    if(!field.empty() || !row.empty()) fail(path + ": last row is not terminated");
+    const auto data = rocprofv3_validate::read_file(path);
+    if(!data) fail("missing file " + path);
+    auto rows = rocprofv3_validate::csv_rows{};
+    if(auto error = rocprofv3_validate::parse_csv(*data, rows)) fail(path + ": " + *error);
     if(rows.empty()) fail(path + " is empty");
     return rows;
 }

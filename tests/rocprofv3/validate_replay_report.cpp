@@ -17,6 +17,8 @@
 //   the outcome (REPLAYED: all groups; DECLINED: one run; ENDED_EARLY: fewer than planned, at
 //   failed_pass + 1 for write_outside_snapshot); the counter_collection records of a dispatch
 //   carry exactly the replay_pass values of the groups it is not missing.
+#include "csv_rows.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -41,41 +43,10 @@ fail(const std::string& message)
 std::vector<std::vector<std::string>>
 read_csv(const std::string& path)
 {
-    auto in = std::ifstream{path};
-    if(!in) fail("missing file " + path);
-    auto text = std::stringstream{};
-    text << in.rdbuf();
-    auto data   = text.str();
-    auto rows   = std::vector<std::vector<std::string>>{};
-    auto row    = std::vector<std::string>{};
-    auto field  = std::string{};
-    bool quoted = false;
-    for(size_t i = 0; i < data.size(); ++i)
-    {
-        char c = data[i];
-        if(quoted && c == '"' && i + 1 < data.size() && data[i + 1] == '"')
-        {
-            field += '"';
-            ++i;
-        }
-        else if(c == '"')
-            quoted = !quoted;
-        else if(!quoted && c == ',')
-        {
-            row.push_back(field);
-            field.clear();
-        }
-        else if(!quoted && c == '\n')
-        {
-            row.push_back(field);
-            rows.push_back(row);
-            row.clear();
-            field.clear();
-        }
-        else
-            field += c;
-    }
-    if(quoted || !row.empty() || !field.empty()) fail(path + ": truncated last line");
+    const auto data = rocprofv3_validate::read_file(path);
+    if(!data) fail("missing file " + path);
+    auto rows = rocprofv3_validate::csv_rows{};
+    if(auto error = rocprofv3_validate::parse_csv(*data, rows)) fail(path + ": " + *error);
     return rows;
 }
 
