@@ -8,8 +8,14 @@
 //                                before the launch (cudaMemcpyToSymbol), one it never touched
 //                                before. Prints their values after one launch each (1 without
 //                                replay, and with replay when module globals are snapshotted).
-// Prints one "FAULT ..." or "GLOBALS ..." line of key=value pairs; exit 0, or 3 when the fault
-// mode saw no error at all (the test would be meaningless), 2 on an unexpected failure.
+//   cuda-fault-program stuck     a kernel on one stream that waits for a flag that a kernel on
+//                                another stream sets, launched after it (a replayed pass of the
+//                                waiting kernel cannot finish before the application's next
+//                                launch). The waiting kernel also increments a counter once. Its
+//                                wait is bounded (20 s on the device's clock) so that a broken
+//                                replay ends, reported as gave_up=1, instead of hanging.
+// Prints one "FAULT ...", "GLOBALS ..." or "STUCK ..." line of key=value pairs; exit 0, or 3 when
+// the fault mode saw no error at all (the test would be meaningless), 2 on an unexpected failure.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -40,6 +46,38 @@ __global__ void
 fault_write(const unsigned* good, unsigned long long bad)
 {
     if(threadIdx.x == 0) *reinterpret_cast<volatile unsigned*>(bad) = good[0] + 1u;
+}
+
+__device__ __forceinline__ unsigned long long
+globaltimer_ns()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+// Waits until *flag is set (or 20 s passed: gave_up = 1), then counter += 1.
+__global__ void
+wait_for_flag(const volatile unsigned* flag, unsigned* counter, unsigned* gave_up)
+{
+    if(threadIdx.x != 0 || blockIdx.x != 0) return;
+    const unsigned long long start = globaltimer_ns();
+    while(*flag == 0u)
+    {
+        if(globaltimer_ns() - start > 20ull * 1000 * 1000 * 1000)
+        {
+            *gave_up = 1u;
+            break;
+        }
+        __nanosleep(1000);
+    }
+    *counter += 1u;
+}
+
+__global__ void
+set_flag(unsigned* flag)
+{
+    if(threadIdx.x == 0 && blockIdx.x == 0) atomicExch(flag, 1u);
 }
 
 __device__ unsigned resolved_counter = 0; // the host resolves it before the launch
@@ -117,6 +155,37 @@ run_globals()
     std::printf("GLOBALS resolved=%u lazy=%u\n", resolved, lazy);
     return 0;
 }
+
+int
+run_stuck()
+{
+    unsigned* words = nullptr; // flag, counter, gave_up
+    CHECK(cudaMalloc(&words, 3 * sizeof(unsigned)));
+    CHECK(cudaMemset(words, 0, 3 * sizeof(unsigned)));
+    CHECK(cudaDeviceSynchronize());
+    // Both kernels loaded before the first launch: with lazy module loading (CUDA's default) the
+    // launch of set_flag would load its module, which waits for the running wait_for_flag.
+    cudaFuncAttributes attributes = {};
+    CHECK(cudaFuncGetAttributes(&attributes, wait_for_flag));
+    CHECK(cudaFuncGetAttributes(&attributes, set_flag));
+    cudaStream_t waiter = nullptr, producer = nullptr;
+    CHECK(cudaStreamCreateWithFlags(&waiter, cudaStreamNonBlocking));
+    CHECK(cudaStreamCreateWithFlags(&producer, cudaStreamNonBlocking));
+
+    wait_for_flag<<<1, 32, 0, waiter>>>(words, words + 1, words + 2);
+    CHECK(cudaGetLastError());
+    set_flag<<<1, 32, 0, producer>>>(words);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+
+    unsigned host[3] = {};
+    CHECK(cudaMemcpy(host, words, sizeof(host), cudaMemcpyDeviceToHost));
+    CHECK(cudaStreamDestroy(waiter));
+    CHECK(cudaStreamDestroy(producer));
+    CHECK(cudaFree(words));
+    std::printf("STUCK flag=%u counter=%u gave_up=%u\n", host[0], host[1], host[2]);
+    return 0;
+}
 } // namespace
 
 int
@@ -125,6 +194,7 @@ main(int argc, char** argv)
     const std::string mode = argc > 1 ? argv[1] : "";
     if(mode == "fault") return run_fault();
     if(mode == "globals") return run_globals();
-    std::fprintf(stderr, "usage: %s <fault|globals>\n", argv[0]);
+    if(mode == "stuck") return run_stuck();
+    std::fprintf(stderr, "usage: %s <fault|globals|stuck>\n", argv[0]);
     return 2;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Kernel replay around a faulting kernel, and of module globals (cuda-fault-program), compared with
 # a run without the SDK.
-# Usage: run_fault_test.sh <name> <fault|globals> "<passes...>" <program>
+# Usage: run_fault_test.sh <name> <fault|globals|stuck> "<passes...>" <program>
 #   fault: for each N, the program under the SDK with test-tool-cuda replaying every kernel N
 #     times. The application must see the errors a run without the SDK sees (the first error of
 #     the faulting launch + synchronize, and of the launch + synchronize after it), the replayable
@@ -11,6 +11,12 @@
 #   globals: a __device__ counter the host resolved before the launch must be incremented once
 #     under replay (as without the SDK); the one the host never touched before the launch is only
 #     reported (it is snapshotted only if the runtime resolved it when it loaded the module).
+#   stuck: a kernel that waits for a flag set by a kernel on another stream launched after it
+#     (issue 17): under replay, with ROCPROFILER_REPLAY_PASS_TIMEOUT_MS=1000, its pass 0 must end
+#     the replay (reason pass_drain_stuck, with the SDK's message), no pass may follow it, the
+#     launch after it must proceed (the other kernel then runs: drained or declined with
+#     agent_drain_stuck), and the application must see flag=1 counter=1 gave_up=0 as without the
+#     SDK, each kernel completing once.
 # Writes RESULT lines (keys fault_* or globals_*) and FAIL lines into
 # ${GPU_TEST_OUTPUT_DIR}/<name>/validate.txt; exits non-zero on failure.
 # Environment (set by CTest): SDK_LIBRARY, TEST_TOOL; GPU_TEST_OUTPUT_DIR (optional).
@@ -27,8 +33,8 @@ failure() {
     say "FAIL: $*"
     fail=1
 }
-# The value of key in the program's FAULT/GLOBALS line of a stdout file.
-field() { grep -m1 -E '^(FAULT|GLOBALS) ' "$1" | tr ' ' '\n' | grep -m1 -E "^$2=" | sed -E 's/^[^=]*=//'; }
+# The value of key in the program's FAULT/GLOBALS/STUCK line of a stdout file.
+field() { grep -m1 -E '^(FAULT|GLOBALS|STUCK) ' "$1" | tr ' ' '\n' | grep -m1 -E "^$2=" | sed -E 's/^[^=]*=//'; }
 # The first error among two names (the launch's, then the synchronize's).
 first_error() {
     if [ "$1" != cudaSuccess ]; then echo "$1"; else echo "$2"; fi
@@ -47,11 +53,18 @@ if [ ${rc} -ne 0 ]; then
     exit 1
 fi
 
+if [ "${mode}" = stuck ] && [ "$(field "${out}/reference.stdout" gave_up)" != 0 ]; then
+    say "FAIL: without the SDK the waiting kernel never saw the flag (the two streams did not run concurrently): the test is meaningless"
+    exit 1
+fi
+
 for n in ${passes_list}; do
     d="${out}/n${n}"
     mkdir -p "${d}"
+    extra=()
+    [ "${mode}" = stuck ] && extra=(ROCPROFILER_REPLAY_PASS_TIMEOUT_MS=1000 ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS=2000)
     start=$(date +%s%N)
-    env LD_PRELOAD="${SDK_LIBRARY}" ROCP_TOOL_LIBRARIES="${TEST_TOOL}" TEST_TOOL_OUTPUT="${d}/tool.json" \
+    env "${extra[@]}" LD_PRELOAD="${SDK_LIBRARY}" ROCP_TOOL_LIBRARIES="${TEST_TOOL}" TEST_TOOL_OUTPUT="${d}/tool.json" \
         TEST_REPLAY_PASSES="${n}" TEST_REPLAY_SKIP= ROCPROFILER_LOG_LEVEL=warning \
         timeout "${limit}" "${program}" "${mode}" >"${d}/stdout" 2>"${d}/stderr"
     rc=$?
@@ -77,6 +90,52 @@ for n in ${passes_list}; do
         say "RESULT globals_n${n}_lazy=${got_lazy:-none} reference=${ref_lazy:-none} (informational)"
         [ "${got_resolved}" = "${ref_resolved}" ] ||
             failure "N=${n}: a __device__ counter resolved before the launch reads ${got_resolved:-nothing}, ${ref_resolved} without the SDK (module globals not restored between passes)"
+        continue
+    fi
+
+    if [ "${mode}" = stuck ]; then
+        for key in flag counter gave_up; do
+            ref=$(field "${out}/reference.stdout" "${key}")
+            got=$(field "${d}/stdout" "${key}")
+            say "RESULT stuck_n${n}_${key}=${got:-none} reference=${ref:-none}"
+            [ -n "${got}" ] && [ "${got}" = "${ref}" ] ||
+                failure "N=${n}: ${key}=${got:-nothing}, ${ref} without the SDK"
+        done
+        diag=$(grep -m1 -E '\[kernel-replay\] dispatch_id=[0-9]+ kernel=wait_for_flag.* reason=pass_drain_stuck' "${d}/stderr")
+        if [ -n "${diag}" ]; then
+            say "RESULT stuck_n${n}_diagnostic=pass_drain_stuck"
+        else
+            failure "N=${n}: no '[kernel-replay] ... kernel=wait_for_flag ... reason=pass_drain_stuck' line in the SDK's log"
+            grep -E '\[kernel-replay\]' "${d}/stderr" | head -5 | sed -E 's/^/  log: /' | tee -a "${v}"
+        fi
+        grep -q 'did not finish within 1000 ms (ROCPROFILER_REPLAY_PASS_TIMEOUT_MS)' "${d}/stderr" ||
+            failure "N=${n}: the SDK did not say which pass did not finish, and the bound"
+        setter=$(grep -m1 -E '\[kernel-replay\] dispatch_id=[0-9]+ kernel=set_flag.* reason=[a-z_]+' "${d}/stderr" | grep -o -E 'reason=[a-z_]+' | head -1)
+        say "RESULT stuck_n${n}_set_flag=${setter:-replayed_without_message} (informational)"
+        python3 - "${d}/tool.json" "${n}" >"${d}/tool_check.txt" 2>&1 <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+n = int(sys.argv[2])
+PASS, ENTER = 2, 1
+fails = []
+passes = sorted(r["current_pass"] for r in doc["replay"]
+                if r["kernel"].startswith("wait_for_flag") and r["operation"] == PASS and r["phase"] == ENTER)
+print(f"RESULT stuck_n{n}_waiter_passes={passes}")
+if passes != [0]: fails.append(f"wait_for_flag passes {passes}: expected exactly pass 0 (the pass that did not finish ends the replay)")
+for kernel in ("wait_for_flag", "set_flag"):
+    done = [r for r in doc["dispatch"] if r["kernel"].startswith(kernel)]
+    print(f"RESULT stuck_n{n}_{kernel}_completions={len(done)}")
+    if len(done) != 1: fails.append(f"{kernel} completed {len(done)} times, expected once")
+if doc["errors"]: fails.append(f"tool errors: {doc['errors']}")
+for f in fails: print("FAIL: " + f)
+sys.exit(1 if fails else 0)
+EOF
+        trc=$?
+        grep -E '^(RESULT|FAIL)' "${d}/tool_check.txt" | sed -E "s/^FAIL: /FAIL: N=${n}: /" | tee -a "${v}"
+        if [ ${trc} -ne 0 ]; then
+            grep -q '^FAIL' "${d}/tool_check.txt" || { say "FAIL: N=${n}: tool.json unreadable"; tail -3 "${d}/tool_check.txt"; }
+            fail=1
+        fi
         continue
     fi
 
