@@ -18,10 +18,10 @@ void
 report(const pc_sample_batch& batch, uint64_t dispatch_id)
 {
     if(!batch.error.empty())
-        common::log::warn_once("pc_sampling.not_sampled",
-                               "PC sampling: dispatch " + std::to_string(dispatch_id) +
-                                   " was not sampled (later ones may not be either): " +
-                                   batch.error);
+        common::log::warn_once(
+            "pc_sampling.not_sampled",
+            "PC sampling: dispatch " + std::to_string(dispatch_id) +
+                " was not sampled (later ones may not be either): " + batch.error);
     // Every lost sample is reported, per dispatch: a profile missing samples must say so.
     if(batch.dropped != 0)
         ROCP_LOG(warning) << "PC sampling: " << batch.dropped << " sample(s) of dispatch "
@@ -50,7 +50,7 @@ make_host_trap_record(const pc_sample& sample, const pc_sample_origin& origin)
 }
 
 std::shared_ptr<const pc_sampling_request>
-pc_sampling_request_for(const logical_dispatch&                                           dispatch,
+pc_sampling_request_for(const logical_dispatch&                                          dispatch,
                         const std::function<rocprofiler_user_data_t(context::context&)>& external)
 {
     auto request = std::shared_ptr<pc_sampling_request>{};
@@ -64,9 +64,9 @@ pc_sampling_request_for(const logical_dispatch&                                 
             for(const auto& svc : ctx.pc_sampling)
             {
                 if(svc.agent.handle != dispatch.info.agent_id.handle) continue;
-                auto origin           = pc_sample_origin{};
-                origin.code_object_id = code_object::code_object_of(dispatch.info.agent_id,
-                                                                    dispatch.info.kernel_id);
+                auto origin = pc_sample_origin{};
+                origin.code_object_id =
+                    code_object::code_object_of(dispatch.info.agent_id, dispatch.info.kernel_id);
                 origin.dispatch_id    = dispatch.info.dispatch_id;
                 origin.correlation_id = {dispatch.internal_id, external(ctx)};
                 request               = std::make_shared<pc_sampling_request>();

@@ -24,7 +24,7 @@ namespace rocprofiler::dispatch
 // its agent. `external` is the external correlation id of the sampling context for the dispatch.
 // Called on the submitting thread.
 std::shared_ptr<const pc_sampling_request>
-pc_sampling_request_for(const logical_dispatch&                                  dispatch,
+pc_sampling_request_for(const logical_dispatch&                                          dispatch,
                         const std::function<rocprofiler_user_data_t(context::context&)>& external);
 
 // Turns one sample into the record the tool receives (exposed for unit tests).
@@ -34,6 +34,6 @@ struct pc_sample_origin
     uint64_t                           dispatch_id    = 0;
     rocprofiler_async_correlation_id_t correlation_id = {};
 };
-rocprofiler_pc_sampling_record_host_trap_v0_t
-make_host_trap_record(const pc_sample& sample, const pc_sample_origin& origin);
+rocprofiler_pc_sampling_record_host_trap_v0_t make_host_trap_record(const pc_sample&        sample,
+                                                                    const pc_sample_origin& origin);
 } // namespace rocprofiler::dispatch

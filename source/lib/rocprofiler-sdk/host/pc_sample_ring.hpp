@@ -59,8 +59,7 @@ public:
     }
 
     // Copies the samples out; call after disarm().
-    template <typename FuncT>
-    void drain(FuncT&& func) const
+    template <typename FuncT> void drain(FuncT&& func) const
     {
         const auto n = m_count.load(std::memory_order_acquire);
         for(uint64_t i = 0; i < n; ++i)

@@ -4,6 +4,8 @@
 #include "host/pc_sample_ring.hpp"
 
 #include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
 #include <link.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -13,6 +15,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <string>
 
 // glibc names the thread id of a SIGEV_THREAD_ID event only through its union before 2.35.
@@ -73,10 +76,9 @@ on_sampling_signal(int, siginfo_t* info, void* context)
         // CLOCK_MONOTONIC is the device's clock (steady_clock), so samples compare with the
         // dispatch records' timestamps.
         clock_gettime(CLOCK_MONOTONIC, &ts);
-        const auto now = static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL +
-                         static_cast<uint64_t>(ts.tv_nsec);
-        static_cast<pc_sample_ring*>(info->si_value.sival_ptr)
-            ->push(interrupted_pc(context), now);
+        const auto now =
+            static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
+        static_cast<pc_sample_ring*>(info->si_value.sival_ptr)->push(interrupted_pc(context), now);
     }
     errno = saved_errno;
 }
@@ -101,8 +103,8 @@ install_handler()
         return "the application handles signal SIGRTMAX-2, which PC sampling of the host device "
                "uses";
     struct sigaction action = {};
-    action.sa_sigaction = on_sampling_signal;
-    action.sa_flags     = SA_SIGINFO | SA_RESTART;
+    action.sa_sigaction     = on_sampling_signal;
+    action.sa_flags         = SA_SIGINFO | SA_RESTART;
     sigemptyset(&action.sa_mask);
     if(sigaction(sampling_signal(), &action, nullptr) != 0)
         return std::string{"sigaction: "} + std::strerror(errno);
@@ -137,28 +139,95 @@ cpu_timers_available()
 pc_sample_ring*
 ring_of(uint32_t worker_index)
 {
-    static std::mutex                   mutex;
-    static auto*                        rings = new std::vector<pc_sample_ring*>{};
-    auto                                lock  = std::lock_guard{mutex};
+    static std::mutex mutex;
+    static auto*      rings = new std::vector<pc_sample_ring*>{};
+    auto              lock  = std::lock_guard{mutex};
     if(rings->size() <= worker_index) rings->resize(worker_index + 1, nullptr);
     auto*& ring = (*rings)[worker_index];
     if(ring == nullptr) ring = new pc_sample_ring{ring_capacity};
     return ring;
 }
 
-// The size of the function at `entry`, from its symbol; 0 when the symbol is not in a dynamic
-// symbol table (an executable's functions are only there when it exports them, -rdynamic).
+// Reads `bytes` at `offset` of a file; false on a short read.
+bool
+read_at(int fd, uint64_t offset, void* out, size_t bytes)
+{
+    auto* dst = static_cast<char*>(out);
+    while(bytes > 0)
+    {
+        const auto n = pread(fd, dst, bytes, static_cast<off_t>(offset));
+        if(n <= 0) return false;
+        dst += n;
+        offset += static_cast<uint64_t>(n);
+        bytes -= static_cast<size_t>(n);
+    }
+    return true;
+}
+
+// The size of the function at `entry` from the full symbol table (.symtab) of the object file
+// that holds it: kernels are usually static functions, which no dynamic symbol table lists.
+// 0 when the file has no such symbol (a stripped binary).
+uint64_t
+function_size_from_symtab(const Dl_info& info, uint64_t entry)
+{
+    const char* path =
+        (info.dli_fname != nullptr && *info.dli_fname != '\0') ? info.dli_fname : "/proc/self/exe";
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if(fd < 0) return 0;
+    auto size   = uint64_t{0};
+    auto header = ElfW(Ehdr){};
+    if(read_at(fd, 0, &header, sizeof(header)) &&
+       std::memcmp(header.e_ident, ELFMAG, SELFMAG) == 0 &&
+       header.e_shentsize == sizeof(ElfW(Shdr)))
+    {
+        // A position-independent object's symbols are relative to its load base.
+        const auto bias = header.e_type == ET_DYN ? reinterpret_cast<uint64_t>(info.dli_fbase) : 0;
+        auto       sections = std::vector<ElfW(Shdr)>(header.e_shnum);
+        if(read_at(fd, header.e_shoff, sections.data(), sections.size() * sizeof(ElfW(Shdr))))
+        {
+            for(const auto& section : sections)
+            {
+                if(section.sh_type != SHT_SYMTAB || section.sh_entsize != sizeof(ElfW(Sym)))
+                    continue;
+                auto symbols = std::vector<ElfW(Sym)>(section.sh_size / sizeof(ElfW(Sym)));
+                if(!read_at(
+                       fd, section.sh_offset, symbols.data(), symbols.size() * sizeof(ElfW(Sym))))
+                    continue;
+                for(const auto& sym : symbols)
+                    if(ELF64_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_size != 0 &&
+                       sym.st_value + bias == entry)
+                        size = sym.st_size;
+            }
+        }
+    }
+    close(fd);
+    return size;
+}
+
+// The size of the function at `entry`, from its symbol: the dynamic symbol table first (cheap),
+// then the file's full symbol table; 0 when neither knows it. Remembered per address, since
+// every dispatch of a sampled kernel asks.
 uint64_t
 function_size(uint64_t entry)
 {
+    static std::mutex mutex;
+    static auto*      known = new std::map<uint64_t, uint64_t>{};
+    auto              lock  = std::lock_guard{mutex};
+    if(auto itr = known->find(entry); itr != known->end()) return itr->second;
+
     auto        info   = Dl_info{};
     const void* symbol = nullptr;
+    auto        size   = uint64_t{0};
     // NOLINTNEXTLINE(performance-no-int-to-ptr)
-    if(dladdr1(reinterpret_cast<void*>(entry), &info, const_cast<void**>(&symbol), RTLD_DL_SYMENT) ==
-           0 ||
-       symbol == nullptr || reinterpret_cast<uint64_t>(info.dli_saddr) != entry)
-        return 0;
-    return static_cast<const ElfW(Sym)*>(symbol)->st_size;
+    if(dladdr1(
+           reinterpret_cast<void*>(entry), &info, const_cast<void**>(&symbol), RTLD_DL_SYMENT) != 0)
+    {
+        if(symbol != nullptr && reinterpret_cast<uint64_t>(info.dli_saddr) == entry)
+            size = static_cast<const ElfW(Sym)*>(symbol)->st_size;
+        if(size == 0) size = function_size_from_symtab(info, entry);
+    }
+    known->emplace(entry, size);
+    return size;
 }
 
 timespec
@@ -193,12 +262,15 @@ pc_sampling_session::pc_sampling_session(
     if(m_size == 0)
         common::log::warn_once("pc_sampling.kernel_size." + kernel.name,
                                "PC sampling: the size of host kernel '" + kernel.name +
-                                   "' is unknown (its symbol is not exported; link with "
-                                   "-rdynamic), so its samples carry absolute addresses");
+                                   "' is unknown (no symbol table of its binary lists it: "
+                                   "stripped?), so its samples carry absolute addresses");
     if(auto why = install_handler(); !why.empty()) m_batch.error = std::move(why);
 }
 
-pc_sampling_session::~pc_sampling_session() { finish(); }
+pc_sampling_session::~pc_sampling_session()
+{
+    finish();
+}
 
 void
 pc_sampling_session::on_worker_begin(uint32_t worker_index)
@@ -219,8 +291,8 @@ pc_sampling_session::on_worker_begin(uint32_t worker_index)
         ring->disarm();
         auto lock = std::lock_guard{m_mutex};
         if(m_batch.error.empty())
-            m_batch.error = std::string{"timer_create(CLOCK_THREAD_CPUTIME_ID): "} +
-                            std::strerror(errno);
+            m_batch.error =
+                std::string{"timer_create(CLOCK_THREAD_CPUTIME_ID): "} + std::strerror(errno);
         return;
     }
     const auto period = to_timespec(m_request->interval);

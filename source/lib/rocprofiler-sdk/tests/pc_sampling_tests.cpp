@@ -43,7 +43,7 @@ now()
 // sample lands inside the function itself (even under sanitizers, which instrument accesses).
 // Exported (extern, the test links with ENABLE_EXPORTS) so that the SDK learns their sizes.
 #define DEFINE_SPIN_KERNEL(name)                                                                   \
-    extern "C" __attribute__((noinline, visibility("default"))) void name(                        \
+    extern "C" __attribute__((noinline, visibility("default"))) void name(                         \
         const rocprofiler_host_work_item_t*, void* args)                                           \
     {                                                                                              \
         const auto until = now() + static_cast<const spin_args*>(args)->ns;                        \
@@ -67,9 +67,9 @@ struct recorded
     std::map<uint64_t, uint64_t>                               dispatches = {}; // id -> kernel
     std::map<uint64_t, uint64_t> code_objects = {}; // kernel id -> code object id
     std::map<uint64_t, uint64_t> entries      = {}; // kernel id -> kernel_object (its address)
-    std::vector<std::pair<uint64_t, uint64_t>> pass_windows = {}; // replayed kernel's passes
-    uint64_t                                   pass_enter   = 0;
-    std::map<std::string, rocprofiler_status_t> seen        = {};
+    std::vector<std::pair<uint64_t, uint64_t>>  pass_windows = {}; // replayed kernel's passes
+    uint64_t                                    pass_enter   = 0;
+    std::map<std::string, rocprofiler_status_t> seen         = {};
 };
 
 recorded&
@@ -118,7 +118,7 @@ on_code_object(rocprofiler_callback_tracing_record_t record, rocprofiler_user_da
     const auto* p =
         static_cast<const rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t*>(
             record.payload);
-    auto lock                         = std::lock_guard{rec().mutex};
+    auto lock                        = std::lock_guard{rec().mutex};
     rec().code_objects[p->kernel_id] = p->code_object_id;
     rec().entries[p->kernel_id]      = p->kernel_object;
 }
@@ -167,21 +167,25 @@ set_up_buffer_and_code_objects()
 {
     // The SDK's reset between tests restarts dispatch ids: what an earlier test saw is stale.
     {
-        auto lock            = std::lock_guard{rec().mutex};
-        rec().samples        = {};
-        rec().dispatches     = {};
-        rec().code_objects   = {};
-        rec().entries        = {};
-        rec().pass_windows   = {};
-        rec().seen           = {};
+        auto lock          = std::lock_guard{rec().mutex};
+        rec().samples      = {};
+        rec().dispatches   = {};
+        rec().code_objects = {};
+        rec().entries      = {};
+        rec().pass_windows = {};
+        rec().seen         = {};
     }
     sampling_context = sdk_test::create_context();
     sampling_buffer  = sdk_test::create_buffer(sampling_context, 1 << 16, 1 << 15, collect);
     SDK_TEST_CHECK(rocprofiler_configure_buffer_tracing_service(
         sampling_context, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, 0, sampling_buffer));
-    SDK_TEST_CHECK(rocprofiler_configure_callback_tracing_service(
-        sampling_context, ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT, nullptr, 0, on_code_object,
-        nullptr));
+    SDK_TEST_CHECK(
+        rocprofiler_configure_callback_tracing_service(sampling_context,
+                                                       ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
+                                                       nullptr,
+                                                       0,
+                                                       on_code_object,
+                                                       nullptr));
 }
 
 void
@@ -209,8 +213,8 @@ initialize_sampling()
            void*) {},
         nullptr);
 
-    auto replay = sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
-                                                     on_replay);
+    auto replay =
+        sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, on_replay);
     sdk_test::start({sampling_context, replay});
 }
 
@@ -264,7 +268,7 @@ dispatch_of(uint64_t kernel_id)
 size_t
 expect_inside(uint64_t dispatch_id, uint64_t kernel_id, rocprofiler_host_kernel_fn_t fn)
 {
-    auto lock = std::unique_lock{rec().mutex};
+    auto       lock        = std::unique_lock{rec().mutex};
     const auto code_object = rec().code_objects[kernel_id];
     const auto entry       = rec().entries[kernel_id];
     lock.unlock();
