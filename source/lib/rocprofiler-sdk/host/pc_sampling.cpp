@@ -264,7 +264,11 @@ pc_sampling_session::pc_sampling_session(
                                "PC sampling: the size of host kernel '" + kernel.name +
                                    "' is unknown (no symbol table of its binary lists it: "
                                    "stripped?), so its samples carry absolute addresses");
-    if(auto why = install_handler(); !why.empty()) m_batch.error = std::move(why);
+    if(auto why = install_handler(); !why.empty())
+    {
+        m_batch.error = std::move(why);
+        m_unavailable = true;
+    }
 }
 
 pc_sampling_session::~pc_sampling_session()
@@ -275,7 +279,8 @@ pc_sampling_session::~pc_sampling_session()
 void
 pc_sampling_session::on_worker_begin(uint32_t worker_index)
 {
-    if(!m_batch.error.empty() || worker_index >= m_timers.size()) return;
+    // m_unavailable is fixed before the execution starts; m_batch is the workers' shared state.
+    if(m_unavailable || worker_index >= m_timers.size()) return;
     auto* ring = ring_of(worker_index);
     // A kernel that runs another execution synchronously on its worker: the outer one keeps it.
     if(ring->armed()) return;

@@ -52,11 +52,12 @@ private:
     };
 
     std::shared_ptr<const dispatch::pc_sampling_request> m_request;
-    uint64_t                                             m_entry     = 0;  // kernel's address
-    uint64_t                                             m_size      = 0;  // 0: unknown
-    std::vector<std::unique_ptr<worker_timer>>           m_timers    = {}; // one per worker
-    std::mutex                                           m_mutex     = {};
-    dispatch::pc_sample_batch                            m_batch     = {};
-    bool                                                 m_delivered = false;
+    uint64_t                                             m_entry = 0; // kernel's address
+    uint64_t                                             m_size  = 0; // 0: unknown
+    bool m_unavailable = false; // the handler could not be installed: nothing is sampled
+    std::vector<std::unique_ptr<worker_timer>> m_timers    = {}; // one per worker
+    std::mutex                                 m_mutex     = {};
+    dispatch::pc_sample_batch                  m_batch     = {};
+    bool                                       m_delivered = false;
 };
 } // namespace rocprofiler::host

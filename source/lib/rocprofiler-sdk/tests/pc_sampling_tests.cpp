@@ -9,8 +9,11 @@
 
 #include <gtest/gtest.h>
 
+#include "dispatch/pc_sampling.hpp"
 #include "host/pc_sample_ring.hpp"
 #include "sdk_test.hpp"
+
+#include <time.h>
 
 #include <cstdint>
 #include <iostream>
@@ -39,16 +42,27 @@ now()
     return ts;
 }
 
-// Spins for args->ns. The inner loop has no call and no memory access, so that nearly every
-// sample lands inside the function itself (even under sanitizers, which instrument accesses).
+// CPU time of the calling thread: kernels spin for CPU time, not wall time, so that a loaded
+// machine (parallel tests, sanitizers) still gives them the samples their interval promises.
+uint64_t
+thread_cpu_ns()
+{
+    auto ts = timespec{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// Spins for args->ns of CPU time. The inner loop has no call and no memory access, so that nearly
+// every sample lands inside the function itself (even under sanitizers, which instrument
+// accesses).
 // Exported (extern, the test links with ENABLE_EXPORTS) so that the SDK learns their sizes.
 #define DEFINE_SPIN_KERNEL(name)                                                                   \
     extern "C" __attribute__((noinline, visibility("default"))) void name(                         \
         const rocprofiler_host_work_item_t*, void* args)                                           \
     {                                                                                              \
-        const auto until = now() + static_cast<const spin_args*>(args)->ns;                        \
+        const auto until = thread_cpu_ns() + static_cast<const spin_args*>(args)->ns;              \
         uint64_t   x     = 1;                                                                      \
-        while(now() < until)                                                                       \
+        while(thread_cpu_ns() < until)                                                             \
             for(int i = 0; i < (1 << 16); ++i)                                                     \
             {                                                                                      \
                 x = x * 6364136223846793005ULL + 1442695040888963407ULL;                           \
@@ -446,4 +460,39 @@ TEST(pc_sample_ring, a_full_ring_counts_drops_and_a_disarmed_one_ignores_samples
     EXPECT_EQ(ring.dropped(), 6u);
     ring.arm();
     EXPECT_EQ(ring.dropped(), 0u);
+}
+
+TEST(pc_sampling_record, maps_a_sample_onto_the_kernels_code_object_or_its_address)
+{
+    auto origin           = rocprofiler::dispatch::pc_sample_origin{};
+    origin.code_object_id = 7;
+    origin.dispatch_id    = 42;
+    origin.correlation_id = {5, {.value = 9}};
+
+    auto inside         = rocprofiler::dispatch::pc_sample{};
+    inside.pc           = 0x401010;
+    inside.timestamp_ns = 123;
+    inside.worker       = 3;
+    inside.in_kernel    = true;
+    inside.offset       = 0x10;
+    const auto a        = rocprofiler::dispatch::make_host_trap_record(inside, origin);
+    EXPECT_EQ(a.size, sizeof(a));
+    EXPECT_EQ(a.pc.code_object_id, 7u);
+    EXPECT_EQ(a.pc.code_object_offset, 0x10u);
+    EXPECT_EQ(a.timestamp, 123u);
+    EXPECT_EQ(a.dispatch_id, 42u);
+    EXPECT_EQ(a.correlation_id.internal, 5u);
+    EXPECT_EQ(a.correlation_id.external.value, 9u);
+    EXPECT_EQ(a.hw_id.cu_or_wgp_id, 3u);
+    EXPECT_EQ(a.exec_mask, 1u);
+
+    // Outside the kernel: no code object, the address itself; a worker the 4-bit field cannot
+    // name is left 0 rather than wrapped.
+    auto outside      = inside;
+    outside.in_kernel = false;
+    outside.worker    = 16;
+    const auto b      = rocprofiler::dispatch::make_host_trap_record(outside, origin);
+    EXPECT_EQ(b.pc.code_object_id, ROCPROFILER_CODE_OBJECT_ID_NONE);
+    EXPECT_EQ(b.pc.code_object_offset, 0x401010u);
+    EXPECT_EQ(b.hw_id.cu_or_wgp_id, 0u);
 }
