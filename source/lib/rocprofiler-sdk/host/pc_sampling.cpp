@@ -1,5 +1,6 @@
 #include "host/pc_sampling.hpp"
 
+#include "common/environment.hpp"
 #include "common/logging.hpp"
 #include "host/pc_sample_ring.hpp"
 
@@ -39,9 +40,16 @@ constexpr bool supported_architecture = false;
 constexpr uint64_t min_interval_ns = 1000 * 1000;
 constexpr uint64_t max_interval_ns = 1000 * 1000 * 1000;
 
-// Samples a worker holds per execution: at the shortest interval, about 4 s of one worker's CPU
-// time. More are counted as dropped and reported.
-constexpr size_t ring_capacity = 4096;
+// Samples a worker holds per execution (ROCPROFILER_HOST_PC_SAMPLING_RING, default 4096: at the
+// shortest interval, about 4 s of one worker's CPU time). More are counted as dropped and
+// reported. Read once, when the first ring is made.
+size_t
+ring_capacity()
+{
+    static const auto value =
+        static_cast<size_t>(common::env::get(common::env::settings::host_pc_sampling_ring));
+    return value;
+}
 
 // A real-time signal near the top of the range, where applications and runtimes rarely look
 // (glibc and sanitizers use the bottom of it).
@@ -144,7 +152,7 @@ ring_of(uint32_t worker_index)
     auto              lock  = std::lock_guard{mutex};
     if(rings->size() <= worker_index) rings->resize(worker_index + 1, nullptr);
     auto*& ring = (*rings)[worker_index];
-    if(ring == nullptr) ring = new pc_sample_ring{ring_capacity};
+    if(ring == nullptr) ring = new pc_sample_ring{ring_capacity()};
     return ring;
 }
 

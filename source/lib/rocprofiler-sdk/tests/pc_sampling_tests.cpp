@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -233,6 +234,17 @@ initialize_sampling()
 }
 
 void
+initialize_sampling_only()
+{
+    set_up_buffer_and_code_objects();
+    SDK_TEST_CHECK(configure(sampling_context,
+                             ROCPROFILER_PC_SAMPLING_METHOD_HOST_TRAP,
+                             ROCPROFILER_PC_SAMPLING_UNIT_TIME,
+                             interval_ns));
+    sdk_test::start({sampling_context});
+}
+
+void
 initialize_without_sampling()
 {
     set_up_buffer_and_code_objects();
@@ -243,6 +255,8 @@ constexpr char sampling_tool[]   = "pc-sampling-host";
 constexpr char unsampled_tool[]  = "pc-sampling-host-unconfigured";
 using pc_sampling_host           = sdk_test::tool_test<sampling_tool, initialize_sampling>;
 using pc_sampling_not_configured = sdk_test::tool_test<unsampled_tool, initialize_without_sampling>;
+constexpr char small_ring_tool[] = "pc-sampling-host-small-ring";
+using pc_sampling_small_ring     = sdk_test::tool_test<small_ring_tool, initialize_sampling_only>;
 
 uint64_t
 kernel_id_of(rocprofiler_host_kernel_t kernel)
@@ -442,6 +456,33 @@ TEST_F(pc_sampling_not_configured, nothing_is_sampled)
     auto lock = std::lock_guard{rec().mutex};
     EXPECT_EQ(rec().dispatches.size(), 1u);
     EXPECT_TRUE(rec().samples.empty());
+    rocprofiler_host_destroy_queue(queue);
+}
+
+// Run by CTest with ROCPROFILER_HOST_PC_SAMPLING_RING=2
+// (pc_sampling.small_ring_drops_are_reported): a worker keeps 2 samples of the ~12 a 50 ms kernel
+// gets, and the rest are reported as dropped.
+TEST_F(pc_sampling_small_ring, drops_are_counted_and_reported)
+{
+    const char* ring = std::getenv("ROCPROFILER_HOST_PC_SAMPLING_RING");
+    if(ring == nullptr || std::string{ring} != "2")
+        GTEST_SKIP() << "runs with ROCPROFILER_HOST_PC_SAMPLING_RING=2 only";
+    auto kernel = sdk_test::register_kernel("pcs_spin_a", pcs_spin_a);
+    auto queue  = rocprofiler_host_queue_t{};
+    ASSERT_EQ(rocprofiler_host_create_queue(&queue), ROCPROFILER_HOST_STATUS_SUCCESS);
+    ::testing::internal::CaptureStderr();
+    spin_on(queue, kernel, spin_ns);
+    const auto err = ::testing::internal::GetCapturedStderr();
+    ASSERT_EQ(rocprofiler_flush_buffer(sampling_buffer), ROCPROFILER_STATUS_SUCCESS);
+    const auto dispatch = dispatch_of(kernel_id_of(kernel));
+    ASSERT_NE(dispatch, 0u);
+    const auto kept = samples_of(dispatch).size();
+    // One workgroup runs on one worker: it keeps its ring's 2 samples.
+    EXPECT_GE(kept, 1u);
+    EXPECT_LE(kept, 2u);
+    EXPECT_NE(err.find("sample(s) of dispatch " + std::to_string(dispatch) + " were dropped"),
+              std::string::npos)
+        << err;
     rocprofiler_host_destroy_queue(queue);
 }
 
