@@ -4,16 +4,20 @@
 //
 // At initialization it asks every GPU agent for its PC sampling configurations. For an agent
 // that offers one, it configures the first (host-trap preferred) at its shortest interval into a
-// buffer and counts the samples by record kind. When no agent offers one, or configuring is
-// refused, it traces kernel dispatches instead and counts their completions, so the run still
-// yields something. It never treats "no configuration" as an error.
+// buffer, counts the samples by record kind, and attributes host-trap samples to kernels: a
+// sample's PC names a code object (each kernel's, learned from CODE_OBJECT tracing) and an offset
+// into it, or no code object when the PC lay outside every kernel (the runtime around it). When
+// no agent offers one, or configuring is refused, it traces kernel dispatches instead and counts
+// their completions, so the run still yields something. It never treats "no configuration" as an
+// error.
 //
 // At finalization it writes a line-based report to $PC_SAMPLING_QUERY_OUTPUT (default
 // pc_sampling_query.txt):
 //   agent id=<handle> name=<name> configurations=<n>[ method=<m> unit=<u> min=<i> max=<i>]
 //   configure agent=<handle> status=<status name>          (only when a configuration was tried)
-//   mode=pc_sampling samples=<n> invalid=<n>                or
+//   mode=pc_sampling samples=<n> invalid=<n> outside_kernels=<n>   or
 //   mode=dispatch_tracing completed_dispatches=<n>
+//   kernel name=<name> samples=<n> max_offset=<bytes>      (sampling: one per sampled kernel)
 #include <rocprofiler-sdk/pc_sampling.h>
 #include <rocprofiler-sdk/registration.h>
 #include <rocprofiler-sdk/rocprofiler.h>
@@ -22,6 +26,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -49,13 +55,25 @@ struct gpu_agent
     std::string            name = {};
 };
 
-std::vector<gpu_agent>   agents          = {};
-std::ostringstream       report          = {};
-std::atomic<uint64_t>    samples         = 0;
-std::atomic<uint64_t>    invalid_samples = 0;
-std::atomic<uint64_t>    completions     = 0;
-bool                     sampling        = false;
-rocprofiler_context_id_t context         = {};
+std::vector<gpu_agent> agents          = {};
+std::ostringstream     report          = {};
+std::atomic<uint64_t>  samples         = 0;
+std::atomic<uint64_t>  invalid_samples = 0;
+std::atomic<uint64_t>  completions     = 0;
+std::atomic<uint64_t>  outside_kernels = 0;
+bool                   sampling        = false;
+
+// Kernel names by code object id, and per code object the samples and the largest offset.
+struct kernel_samples
+{
+    uint64_t samples    = 0;
+    uint64_t max_offset = 0;
+};
+std::mutex                         kernels_mutex = {};
+std::map<uint64_t, std::string>    kernel_names  = {};
+std::map<uint64_t, kernel_samples> by_kernel     = {};
+rocprofiler_context_id_t           context       = {};
+rocprofiler_buffer_id_t            sample_buffer = {};
 
 rocprofiler_status_t
 collect_agents(rocprofiler_agent_version_t, const void** list, size_t count, void*)
@@ -93,10 +111,37 @@ count_samples(rocprofiler_context_id_t,
     {
         if(headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING) continue;
         if(headers[i]->kind == ROCPROFILER_PC_SAMPLING_RECORD_INVALID_SAMPLE)
+        {
             ++invalid_samples;
-        else
-            ++samples;
+            continue;
+        }
+        ++samples;
+        if(headers[i]->kind != ROCPROFILER_PC_SAMPLING_RECORD_HOST_TRAP_V0_SAMPLE) continue;
+        const auto* sample =
+            static_cast<const rocprofiler_pc_sampling_record_host_trap_v0_t*>(headers[i]->payload);
+        if(sample->pc.code_object_id == ROCPROFILER_CODE_OBJECT_ID_NONE)
+        {
+            ++outside_kernels;
+            continue;
+        }
+        auto  lock  = std::lock_guard{kernels_mutex};
+        auto& entry = by_kernel[sample->pc.code_object_id];
+        ++entry.samples;
+        if(sample->pc.code_object_offset > entry.max_offset)
+            entry.max_offset = sample->pc.code_object_offset;
     }
+}
+
+void
+learn_kernel(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t*, void*)
+{
+    if(record.operation != ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER) return;
+    const auto* symbol =
+        static_cast<const rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t*>(
+            record.payload);
+    auto lock = std::lock_guard{kernels_mutex};
+    kernel_names[symbol->code_object_id] =
+        symbol->kernel_name != nullptr ? symbol->kernel_name : "?";
 }
 
 void
@@ -136,6 +181,7 @@ tool_init(rocprofiler_client_finalize_t, void*)
         if(config == nullptr) continue;
 
         if(buffer.handle == 0)
+        {
             SAMPLE_CALL(rocprofiler_create_buffer(context,
                                                   1 << 20,
                                                   1 << 19,
@@ -143,6 +189,8 @@ tool_init(rocprofiler_client_finalize_t, void*)
                                                   count_samples,
                                                   nullptr,
                                                   &buffer));
+            sample_buffer = buffer;
+        }
         status = rocprofiler_configure_pc_sampling_service(
             context, agent.id, config->method, config->unit, config->min_interval, buffer, 0);
         report << "configure agent=" << agent.id.handle
@@ -150,6 +198,10 @@ tool_init(rocprofiler_client_finalize_t, void*)
         if(status == ROCPROFILER_STATUS_SUCCESS) sampling = true;
     }
 
+    // Samples name code objects: learn which kernel each one is.
+    if(sampling)
+        SAMPLE_CALL(rocprofiler_configure_callback_tracing_service(
+            context, ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT, nullptr, 0, learn_kernel, nullptr));
     // The fallback: no agent samples, so trace dispatches instead.
     if(!sampling)
         SAMPLE_CALL(rocprofiler_configure_callback_tracing_service(
@@ -167,12 +219,23 @@ void
 tool_fini(void*)
 {
     rocprofiler_stop_context(context);
+    if(sampling) rocprofiler_flush_buffer(sample_buffer);
     const char* path = std::getenv("PC_SAMPLING_QUERY_OUTPUT");
     auto out = std::ofstream{path != nullptr && *path != '\0' ? path : "pc_sampling_query.txt"};
     out << report.str();
     if(sampling)
+    {
         out << "mode=pc_sampling samples=" << samples.load()
-            << " invalid=" << invalid_samples.load() << "\n";
+            << " invalid=" << invalid_samples.load()
+            << " outside_kernels=" << outside_kernels.load() << "\n";
+        auto lock = std::lock_guard{kernels_mutex};
+        for(const auto& [code_object, entry] : by_kernel)
+        {
+            auto name = kernel_names.find(code_object);
+            out << "kernel name=" << (name != kernel_names.end() ? name->second : "?")
+                << " samples=" << entry.samples << " max_offset=" << entry.max_offset << "\n";
+        }
+    }
     else
         out << "mode=dispatch_tracing completed_dispatches=" << completions.load() << "\n";
 }

@@ -1,8 +1,8 @@
-// Runs host_demo under pc_sampling_query and validates its report: on the host device no agent
-// offers PC sampling, so the tool reports zero configurations for each GPU agent, does not try to
-// configure sampling, falls back to dispatch tracing and sees every dispatch; the program's
-// results stay correct. Paths come from the environment (set by CTest): HOST_DEMO and
-// PC_SAMPLING_QUERY_TOOL.
+// Runs host_demo under pc_sampling_query and validates its report: the host agent offers host-trap
+// sampling in ns, the tool configures it at the shortest interval, and samples arrive, some of
+// them inside host_demo's kernels (named through CODE_OBJECT tracing, at offsets inside the
+// functions); the program's results stay correct. Paths come from the environment (set by CTest):
+// HOST_DEMO and PC_SAMPLING_QUERY_TOOL.
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -20,8 +20,17 @@ namespace
 {
 namespace fs = std::filesystem;
 
-// host_demo's workload: 2 iterations of 5 kernels, so 10 dispatches.
-constexpr int dispatches = 10;
+// host_demo's workload: large enough arrays that its kernels run for tens of milliseconds of CPU
+// time, a few samples each at the 1 ms interval (more under sanitizers, which slow them down).
+constexpr const char* iterations = "3";
+constexpr const char* size       = "4000000";
+
+uint64_t
+value_after(const std::string& text, const std::string& key)
+{
+    const auto pos = text.find(key);
+    return pos == std::string::npos ? 0 : std::stoull(text.substr(pos + key.size()));
+}
 
 std::string
 required_env(const char* name)
@@ -44,7 +53,7 @@ read_file(const fs::path& path)
     return ss.str();
 }
 
-TEST(pc_sampling_sample, falls_back_to_dispatch_tracing_without_configurations)
+TEST(pc_sampling_sample, samples_the_host_devices_kernels)
 {
     auto templ = (fs::temp_directory_path() / "pc-sampling-sample-XXXXXX").string();
     ASSERT_NE(mkdtemp(templ.data()), nullptr) << std::strerror(errno);
@@ -68,9 +77,9 @@ TEST(pc_sampling_sample, falls_back_to_dispatch_tracing_without_configurations)
         execl(program.c_str(),
               program.c_str(),
               "--iterations",
-              "2",
+              iterations,
               "--size",
-              "1024",
+              size,
               static_cast<char*>(nullptr));
         _exit(127);
     }
@@ -79,20 +88,22 @@ TEST(pc_sampling_sample, falls_back_to_dispatch_tracing_without_configurations)
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 0) << read_file(out) << read_file(err);
     EXPECT_NE(read_file(out).find("host_demo: OK"), std::string::npos) << read_file(out);
-    // The fallback is not an error: the tool reports none, and the SDK warns about nothing it
-    // was not asked to do.
     EXPECT_EQ(read_file(err).find("pc_sampling_query:"), std::string::npos) << read_file(err);
+    // Every kernel's size is known (host_demo's symbol table lists them), and nothing is dropped.
+    EXPECT_EQ(read_file(err).find("PC sampling:"), std::string::npos) << read_file(err);
 
     const auto text = read_file(report);
-    EXPECT_NE(text.find("agent id="), std::string::npos) << text;
-    EXPECT_NE(text.find("configurations=0"), std::string::npos) << text;
-    EXPECT_EQ(text.find("configurations=0 method="), std::string::npos) << text;
-    EXPECT_EQ(text.find("configure agent="), std::string::npos)
-        << "no configuration was offered, so none may be tried:\n"
-        << text;
-    EXPECT_NE(text.find("mode=dispatch_tracing completed_dispatches=" + std::to_string(dispatches)),
+    EXPECT_NE(text.find("agent id=1 name=host configurations=1 method=2 unit=3 min=1000000 "
+                        "max=1000000000"),
               std::string::npos)
         << text;
+    EXPECT_NE(text.find("configure agent=1 status=ROCPROFILER_STATUS_SUCCESS"), std::string::npos)
+        << text;
+    EXPECT_GT(value_after(text, "mode=pc_sampling samples="), 0u) << text;
+    EXPECT_EQ(value_after(text, " invalid="), 0u) << text;
+    // Some samples land inside a kernel, at an offset inside its (small) function.
+    EXPECT_NE(text.find("kernel name="), std::string::npos) << text;
+    EXPECT_LT(value_after(text, "max_offset="), 4096u) << text;
 
     if(!::testing::Test::HasFailure())
     {

@@ -9,8 +9,9 @@
  * that buffer as records of @ref ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING, whose kinds are
  * @ref rocprofiler_pc_sampling_record_kind_t.
  *
- * On this platform no agent offers a configuration yet: the query delivers an empty list and
- * configuring returns @ref ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE. The types are those of
+ * The host device offers host-trap sampling of its worker threads (unit: ns); CUDA agents offer
+ * no configuration yet, so for them the query delivers an empty list and configuring returns
+ * @ref ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE (docs/pc_sampling.md). The types are those of
  * rocprofiler-sdk 1.x, field for field, so that tools compile unchanged and can fall back.
  * Pointer parameters carry no nonnull attribute: the SDK checks them and answers
  * @ref ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT (a compiler told they are never NULL would drop
@@ -54,10 +55,15 @@ ROCPROFILER_EXTERN_C_INIT
  * @retval ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND No such context.
  * @retval ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND No such agent.
  * @retval ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND No such buffer.
- * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p method or @p unit is not a valid value.
- * @retval ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE The agent does not offer the requested
- * configuration (on this platform: no agent offers any yet).
- * @retval ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT The context already counts counters.
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p method or @p unit is not a valid value, or
+ * @p interval lies outside the offered configuration's [min_interval, max_interval] (or is not a
+ * power of 2 when the configuration requires one).
+ * @retval ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE The agent offers no configuration with this
+ * @p method and @p unit (CUDA agents: none at all yet).
+ * @retval ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT The context counts dispatches, or another
+ * context already holds PC sampling.
+ * @retval ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED The context already samples
+ * @p agent_id.
  */
 rocprofiler_status_t
 rocprofiler_configure_pc_sampling_service(rocprofiler_context_id_t         context_id,

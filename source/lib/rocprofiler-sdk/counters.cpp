@@ -129,6 +129,8 @@ extern "C"
         if(callback == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
         if(!rp::buffer::exists(buffer_id)) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
         if(ctx->dispatch_counter) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+        // PC sampling and dispatch counting do not share a context (pc_sampling.h).
+        if(!ctx->pc_sampling.empty()) return ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT;
         auto svc               = std::make_unique<rp::context::dispatch_counting_service>();
         svc->dispatch_callback = callback;
         svc->dispatch_data     = callback_args;
@@ -151,6 +153,8 @@ extern "C"
         if(dispatch_callback == nullptr || record_callback == nullptr)
             return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
         if(ctx->dispatch_counter) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+        // PC sampling and dispatch counting do not share a context (pc_sampling.h).
+        if(!ctx->pc_sampling.empty()) return ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT;
         auto svc               = std::make_unique<rp::context::dispatch_counting_service>();
         svc->dispatch_callback = dispatch_callback;
         svc->dispatch_data     = dispatch_callback_args;

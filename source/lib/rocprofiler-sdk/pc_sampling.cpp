@@ -1,8 +1,10 @@
-// C entry points of pc_sampling.h. No agent offers PC sampling yet (CUPTI PC sampling on CUDA
-// devices and sampling of the host device's worker threads are still to come), so the query
-// reports an empty list and configuring answers ERROR_NOT_AVAILABLE once its arguments are
-// checked, with one warning per process.
+// C entry points of pc_sampling.h. The policy is here and in dispatch/pc_sampling.cpp: which
+// configurations an agent offers (its backend says, backend/device_backend.hpp), what a valid
+// request is, and which context samples. Taking samples is the backend's. Agents whose backend
+// offers no configuration (CUDA devices, for now) answer as before: an empty list, and
+// ERROR_NOT_AVAILABLE with one warning per process.
 #include "agent/agent.hpp"
+#include "backend/device_backend.hpp"
 #include "buffer/buffer.hpp"
 #include "common/api_guard.hpp"
 #include "common/logging.hpp"
@@ -13,6 +15,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 namespace
 {
@@ -50,6 +53,42 @@ constexpr auto not_issued_reason_names =
         "ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_OTHER_WAIT",
         "ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_SLEEP_WAIT",
     };
+
+namespace rp = rocprofiler;
+
+std::vector<rp::backend::pc_sampling_configuration>
+offered_configurations(rocprofiler_agent_id_t agent_id)
+{
+    auto owner = rp::agent::backend_of(agent_id);
+    if(!owner) return {};
+    return owner->first->pc_sampling_configurations_of(owner->second);
+}
+
+// The service that samples an agent, in whichever context holds it, or nullptr.
+const rp::context::pc_sampling_service*
+configured_service(rocprofiler_agent_id_t agent_id)
+{
+    const rp::context::pc_sampling_service* found = nullptr;
+    rp::context::for_each(
+        [&](rp::context::context& ctx)
+        {
+            for(const auto& svc : ctx.pc_sampling)
+                if(found == nullptr && svc.agent.handle == agent_id.handle) found = &svc;
+        });
+    return found;
+}
+
+bool
+holds_pc_sampling(const rp::context::context& ctx)
+{
+    return !ctx.pc_sampling.empty();
+}
+
+bool
+is_power_of_two(uint64_t value)
+{
+    return value != 0 && (value & (value - 1)) == 0;
+}
 } // namespace
 
 extern "C"
@@ -61,11 +100,33 @@ extern "C"
     {
         ROCP_API_GUARD_BEGIN
         if(cb == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-        if(rocprofiler::agent::find(agent_id) == nullptr)
-            return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;
-        // As the API documents for an agent without PC sampling: the callback is called once
-        // with no configuration, and its status is the query's.
-        return cb(nullptr, 0, user_data);
+        if(rp::agent::find(agent_id) == nullptr) return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;
+        auto configs = std::vector<rocprofiler_pc_sampling_configuration_t>{};
+        for(const auto& offered : offered_configurations(agent_id))
+        {
+            auto config         = rocprofiler_pc_sampling_configuration_t{};
+            config.size         = sizeof(config);
+            config.method       = offered.method;
+            config.unit         = offered.unit;
+            config.min_interval = offered.min_interval;
+            config.max_interval = offered.max_interval;
+            config.flags        = offered.flags;
+            configs.emplace_back(config);
+        }
+        // Once the agent is sampled, only the configuration in use is offered, with its interval
+        // as both bounds: a second tool sees what it may share rather than what it may not get.
+        if(const auto* svc = configured_service(agent_id); svc != nullptr && !configs.empty())
+        {
+            auto config         = configs.front();
+            config.method       = svc->method;
+            config.unit         = svc->unit;
+            config.min_interval = svc->interval;
+            config.max_interval = svc->interval;
+            configs             = {config};
+        }
+        // An agent that offers none gets the callback all the same, with no configuration: the
+        // tool learns it there, as rocprofiler-sdk documents.
+        return cb(configs.empty() ? nullptr : configs.data(), configs.size(), user_data);
         ROCP_API_GUARD_END("rocprofiler_query_pc_sampling_agent_configurations")
     }
 
@@ -78,10 +139,7 @@ extern "C"
                                               rocprofiler_buffer_id_t          buffer_id,
                                               int                              flags)
     {
-        ROCP_API_GUARD_BEGIN
-        namespace rp = rocprofiler;
-        (void)interval;
-        (void)flags;
+        ROCP_API_GUARD_BEGIN(void) flags;
         auto* ctx = static_cast<rp::context::context*>(nullptr);
         ROCP_RETURN_IF_ERROR(rp::registration::configurable_context(context_id, &ctx));
         const auto* agent = rp::agent::find(agent_id);
@@ -91,14 +149,48 @@ extern "C"
            method >= ROCPROFILER_PC_SAMPLING_METHOD_LAST ||
            unit <= ROCPROFILER_PC_SAMPLING_UNIT_NONE || unit >= ROCPROFILER_PC_SAMPLING_UNIT_LAST)
             return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-        rp::common::log::warn_once(
-            "pc_sampling.not_available",
-            std::string{"PC sampling is not available on "} +
-                (agent->name != nullptr ? agent->name : "?") + " (agent " +
-                std::to_string(agent_id.handle) +
-                "): no agent offers a PC sampling configuration yet; "
-                "rocprofiler_configure_pc_sampling_service returns ERROR_NOT_AVAILABLE");
-        return ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE;
+        const auto offered    = offered_configurations(agent_id);
+        const auto agent_name = std::string{agent->name != nullptr ? agent->name : "?"} +
+                                " (agent " + std::to_string(agent_id.handle) + ")";
+        if(offered.empty())
+        {
+            rp::common::log::warn_once(
+                "pc_sampling.not_available",
+                "PC sampling is not available on " + agent_name +
+                    ": the agent offers no PC sampling configuration; "
+                    "rocprofiler_configure_pc_sampling_service returns ERROR_NOT_AVAILABLE");
+            return ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE;
+        }
+        const rp::backend::pc_sampling_configuration* match = nullptr;
+        for(const auto& config : offered)
+            if(config.method == method && config.unit == unit) match = &config;
+        // A method or unit the agent does not offer is a missing feature, not a malformed value.
+        if(match == nullptr) return ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE;
+        if(interval < match->min_interval || interval > match->max_interval)
+            return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        if((match->flags & ROCPROFILER_PC_SAMPLING_CONFIGURATION_FLAGS_INTERVAL_POW2) != 0 &&
+           !is_power_of_two(interval))
+            return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        // As in rocprofiler-sdk: PC sampling and dispatch counting do not share a context.
+        if(ctx->dispatch_counter) return ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT;
+        for(const auto& svc : ctx->pc_sampling)
+            if(svc.agent.handle == agent_id.handle)
+                return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+        // One context of the process holds PC sampling (one service per agent).
+        auto other_holder = false;
+        rp::context::for_each(
+            [&](rp::context::context& itr)
+            { other_holder = other_holder || (&itr != ctx && holds_pc_sampling(itr)); });
+        if(other_holder) return ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT;
+
+        auto svc     = rp::context::pc_sampling_service{};
+        svc.agent    = agent_id;
+        svc.method   = method;
+        svc.unit     = unit;
+        svc.interval = interval;
+        svc.buffer   = buffer_id;
+        ctx->pc_sampling.emplace_back(svc);
+        return ROCPROFILER_STATUS_SUCCESS;
         ROCP_API_GUARD_END("rocprofiler_configure_pc_sampling_service")
     }
 

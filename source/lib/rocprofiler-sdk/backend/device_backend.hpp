@@ -58,6 +58,17 @@ struct device_counters
     fit_check                 fits_in_one_pass = {};
 };
 
+// One PC sampling configuration a device offers (pc_sampling.h's configuration, without the size
+// field). Intervals are in `unit`.
+struct pc_sampling_configuration
+{
+    rocprofiler_pc_sampling_method_t method       = ROCPROFILER_PC_SAMPLING_METHOD_NONE;
+    rocprofiler_pc_sampling_unit_t   unit         = ROCPROFILER_PC_SAMPLING_UNIT_NONE;
+    uint64_t                         min_interval = 0;
+    uint64_t                         max_interval = 0;
+    uint64_t                         flags        = 0;
+};
+
 class device_backend
 {
 public:
@@ -73,6 +84,17 @@ public:
     // The counters of one of this backend's devices, or nothing when it has no counter support.
     // Called once per device, when the counter registry is built.
     virtual std::optional<device_counters> counters_of(uint32_t device_index) = 0;
+
+    // The PC sampling configurations a device offers now; empty when it cannot sample (the
+    // default). Asked on every configuration query, on the querying thread, so a backend may
+    // answer what this process allows at that moment. A backend that offers one samples every
+    // execution whose execution_request asks for it (dispatch/backend.hpp).
+    virtual std::vector<pc_sampling_configuration>
+    pc_sampling_configurations_of(uint32_t device_index)
+    {
+        (void)device_index;
+        return {};
+    }
 };
 
 // Every backend compiled into the library, in the order that fixes agent ids (the build lists

@@ -111,6 +111,15 @@ kernel_name(rocprofiler_agent_id_t agent, rocprofiler_kernel_id_t kernel_id)
     return itr != reg.by_kernel.end() ? itr->second->symbol.name.c_str() : nullptr;
 }
 
+uint64_t
+code_object_of(rocprofiler_agent_id_t agent, rocprofiler_kernel_id_t kernel_id)
+{
+    auto& reg  = get_registry();
+    auto  lock = std::lock_guard{reg.mutex};
+    auto  itr  = reg.by_kernel.find(std::make_pair(agent.handle, kernel_id));
+    return itr != reg.by_kernel.end() ? itr->second->id : 0;
+}
+
 void
 on_context_start(context::context& ctx)
 {

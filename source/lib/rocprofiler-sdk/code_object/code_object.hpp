@@ -35,6 +35,10 @@ void register_kernel(kernel_symbol symbol);
 // The name of a kernel, or nullptr when it was never reported.
 const char* kernel_name(rocprofiler_agent_id_t agent, rocprofiler_kernel_id_t kernel_id);
 
+// The code object id of a kernel, or 0 (ROCPROFILER_CODE_OBJECT_ID_NONE) when it was never
+// reported.
+uint64_t code_object_of(rocprofiler_agent_id_t agent, rocprofiler_kernel_id_t kernel_id);
+
 // Called when a context starts: delivers the symbols reported so far to it, if it traces them.
 void on_context_start(context::context& ctx);
 } // namespace rocprofiler::code_object

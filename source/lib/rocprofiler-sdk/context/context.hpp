@@ -95,6 +95,18 @@ struct dispatch_counting_service
     rocprofiler_buffer_id_t                    buffer            = {}; // buffer form
 };
 
+// PC sampling of one agent (rocprofiler_configure_pc_sampling_service). Agent-wide: it samples
+// every execution on the agent while the context is globally active, and ignores the kernel
+// replay engine's per-thread mask (docs/kernel_replay.md).
+struct pc_sampling_service
+{
+    rocprofiler_agent_id_t           agent    = {};
+    rocprofiler_pc_sampling_method_t method   = ROCPROFILER_PC_SAMPLING_METHOD_NONE;
+    rocprofiler_pc_sampling_unit_t   unit     = ROCPROFILER_PC_SAMPLING_UNIT_NONE;
+    uint64_t                         interval = 0;
+    rocprofiler_buffer_id_t          buffer   = {};
+};
+
 struct context
 {
     uint64_t id     = 0; // the handle; index in the registry plus one
@@ -105,6 +117,7 @@ struct context
     std::unique_ptr<external_correlation_request_service> correlation_request = {};
     std::unique_ptr<dispatch_counting_service>            dispatch_counter    = {};
     external_correlation_stacks                           external_ids        = {};
+    std::vector<pc_sampling_service>                      pc_sampling         = {}; // per agent
 
     std::atomic<bool> active   = false;
     bool              disabled = false; // its client failed to initialize: it never starts

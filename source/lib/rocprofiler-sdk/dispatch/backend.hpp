@@ -45,6 +45,35 @@ struct launch_info
     kernel_arguments        arguments            = {};
 };
 
+// One sampled program counter of an execution, as a backend takes it.
+struct pc_sample
+{
+    uint64_t pc           = 0;     // the interrupted instruction's address
+    uint64_t timestamp_ns = 0;     // when the sample was taken, on the SDK's clock
+    uint32_t worker       = 0;     // the execution unit that ran it (the host device: the worker)
+    bool     in_kernel    = false; // pc lies inside the kernel's code
+    uint64_t offset       = 0;     // pc's offset from the kernel's entry, when in_kernel
+};
+
+// The samples of one execution, from every execution unit, and what could not be delivered.
+struct pc_sample_batch
+{
+    std::vector<pc_sample> samples = {};
+    uint64_t               dropped = 0; // taken but lost (a full ring): reported, never hidden
+    std::string            error = {};  // why the execution was not sampled at all; empty if it was
+};
+
+// PC sampling of one execution. The backend samples the execution units while they run the
+// kernel, every `interval` of `unit` (one of the configurations it offers), and calls `deliver`
+// exactly once, before the execution's completion, on any thread.
+struct pc_sampling_request
+{
+    rocprofiler_pc_sampling_method_t            method   = ROCPROFILER_PC_SAMPLING_METHOD_NONE;
+    rocprofiler_pc_sampling_unit_t              unit     = ROCPROFILER_PC_SAMPLING_UNIT_NONE;
+    uint64_t                                    interval = 0;
+    std::function<void(const pc_sample_batch&)> deliver  = {};
+};
+
 // One execution of a kernel, as the pipeline asks the backend for it.
 struct execution_request
 {
@@ -63,6 +92,9 @@ struct execution_request
     uint64_t pass       = 0;
     uint64_t pass_count = 0;
     uint64_t execution  = 0;
+    // PC sampling of this execution, or null. Agent-wide: set on every execution (replay passes
+    // included) while a context that samples the agent is globally active.
+    std::shared_ptr<const pc_sampling_request> pc_sampling = {};
 };
 
 // A measured counter value.

@@ -6,6 +6,7 @@
 #include "context/context.hpp"
 #include "dispatch/delivery.hpp"
 #include "dispatch/interception.hpp"
+#include "dispatch/pc_sampling.hpp"
 
 #include <rocprofiler-sdk/callback_tracing.h>
 #include <rocprofiler-sdk/dispatch_counting_service.h>
@@ -171,17 +172,28 @@ struct plain_request
 // The request of one execution: the union of the counters every participant's configuration asks
 // for, and the pass it is of a replayed dispatch (`pass`, or nullptr).
 std::shared_ptr<const execution_request>
-make_execution_request(const std::vector<participant>& participants,
-                       replay_pass*                    pass,
-                       std::optional<uint64_t>&        counted)
+make_execution_request(const std::vector<participant>&            participants,
+                       replay_pass*                               pass,
+                       std::optional<uint64_t>&                   counted,
+                       std::shared_ptr<const pc_sampling_request> sampling)
 {
     auto counts = false;
     for(const auto& p : participants)
         counts = counts || p.counter_config != nullptr;
-    if(!counts && pass == nullptr)
+    if(!counts && pass == nullptr && !sampling)
         return common::static_object<plain_request, common::reset_order::never>::get().value;
 
-    auto request = std::make_shared<execution_request>();
+    // The replay spec keeps dispatch counting and PC sampling off one pass (on AMD GPUs they
+    // cannot share one). The host device can run both, so an execution gets both, and the tool is
+    // told once that its counter values include the sampler's interrupts.
+    if(counts && sampling)
+        common::log::warn_once("pc_sampling.with_counters",
+                               "PC sampling and dispatch counting run on the same execution: the "
+                               "counter values include the cost of taking the samples (PC "
+                               "sampling is agent-wide and samples every replay pass; count in a "
+                               "run without PC sampling for exact values)");
+    auto request         = std::make_shared<execution_request>();
+    request->pc_sampling = std::move(sampling);
     for(const auto& p : participants)
     {
         if(!p.counter_config) continue;
@@ -247,8 +259,18 @@ submit_execution(const logical_dispatch&                      dispatch,
         }
         on_done(result);
     };
-    backend.enqueue(std::move(complete),
-                    make_execution_request(exec->participants, pass, exec->counted));
+    // A sampling context that also traces the dispatch already asked for its external id: the
+    // samples reuse it rather than asking the tool twice.
+    auto sampling = pc_sampling_request_for(dispatch,
+                                            [&dispatch, &exec](context::context& ctx)
+                                            {
+                                                for(const auto& p : exec->participants)
+                                                    if(p.ctx == &ctx) return p.external;
+                                                return external_id_for(ctx, dispatch);
+                                            });
+    backend.enqueue(
+        std::move(complete),
+        make_execution_request(exec->participants, pass, exec->counted, std::move(sampling)));
     delivery::fire_enqueue(dispatch, exit_participants, ROCPROFILER_CALLBACK_PHASE_EXIT);
     return exec;
 }

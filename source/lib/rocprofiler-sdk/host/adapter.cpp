@@ -8,6 +8,7 @@
 #include "host/backend.hpp"
 #include "host/counters.hpp"
 #include "host/memory.hpp"
+#include "host/pc_sampling.hpp"
 #include "host/runtime/runtime.hpp"
 #include "kernel_replay/engine.hpp"
 #include "registration/registration.hpp"
@@ -35,6 +36,35 @@ convert(const execution_result& result)
     return out;
 }
 
+// The hooks of an execution that both counts and samples. Sampling runs inside counting, so that
+// the counters' own reads are not sampled (the signal handler's cost is still counted).
+class combined_hooks final : public execution_hooks
+{
+public:
+    combined_hooks(std::shared_ptr<execution_hooks> counting,
+                   std::shared_ptr<execution_hooks> sampling)
+        : m_counting{std::move(counting)}
+        , m_sampling{std::move(sampling)}
+    {
+    }
+
+    void on_worker_begin(uint32_t worker_index) override
+    {
+        if(m_counting) m_counting->on_worker_begin(worker_index);
+        if(m_sampling) m_sampling->on_worker_begin(worker_index);
+    }
+
+    void on_worker_end(uint32_t worker_index) override
+    {
+        if(m_sampling) m_sampling->on_worker_end(worker_index);
+        if(m_counting) m_counting->on_worker_end(worker_index);
+    }
+
+private:
+    std::shared_ptr<execution_hooks> m_counting;
+    std::shared_ptr<execution_hooks> m_sampling;
+};
+
 // One logical dispatch of the host device, as the pipeline sees it.
 class host_launch final : public dispatch::launch_backend
 {
@@ -59,7 +89,7 @@ public:
     void enqueue(dispatch::completion_fn                            on_complete,
                  std::shared_ptr<const dispatch::execution_request> request) override
     {
-        if(request->counters.empty())
+        if(request->counters.empty() && !request->pc_sampling)
         {
             auto status = m_device.enqueue(m_packet.queue,
                                            m_packet,
@@ -69,20 +99,33 @@ public:
                 report_enqueue_failure(status, on_complete);
             return;
         }
-        auto session =
-            std::make_shared<counter_session>(std::move(request), m_device.worker_count());
+        auto sampler = std::shared_ptr<pc_sampling_session>{};
+        if(request->pc_sampling)
+            sampler = std::make_shared<pc_sampling_session>(
+                request->pc_sampling, *m_packet.kernel, m_device.worker_count());
+        auto session = std::shared_ptr<counter_session>{};
+        if(!request->counters.empty())
+            session = std::make_shared<counter_session>(request, m_device.worker_count());
+        auto hooks =
+            std::make_shared<combined_hooks>(session ? session->hooks() : nullptr, sampler);
         auto pkt    = m_packet;
         auto status = m_device.enqueue(
             m_packet.queue,
             m_packet,
-            [on_complete, session, pkt](const execution_result& result)
+            [on_complete, session, sampler, pkt](const execution_result& result)
             {
+                // Samples reach the buffer before the execution's completion records.
+                if(sampler) sampler->finish();
                 auto out = convert(result);
-                if(out.ok) out.counters = session->finish(pkt, result);
+                if(out.ok && session) out.counters = session->finish(pkt, result);
                 on_complete(out);
             },
-            session->hooks());
-        if(status != ROCPROFILER_HOST_STATUS_SUCCESS) report_enqueue_failure(status, on_complete);
+            hooks);
+        if(status != ROCPROFILER_HOST_STATUS_SUCCESS)
+        {
+            if(sampler) sampler->finish();
+            report_enqueue_failure(status, on_complete);
+        }
     }
 
     void signal_application(const dispatch::execution_result&) override

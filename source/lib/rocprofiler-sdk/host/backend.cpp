@@ -2,6 +2,7 @@
 #include "common/static_object.hpp"
 
 #include "host/counters.hpp"
+#include "host/pc_sampling.hpp"
 #include "host/runtime/runtime.hpp"
 
 #include <unistd.h>
@@ -57,6 +58,13 @@ public:
     {
         if(device_index != 0) return std::nullopt;
         return device_counters();
+    }
+
+    std::vector<backend::pc_sampling_configuration>
+    pc_sampling_configurations_of(uint32_t device_index) override
+    {
+        if(device_index != 0) return {};
+        return pc_sampling_configurations();
     }
 };
 } // namespace
