@@ -32,15 +32,16 @@ nlohmann::json
 plain_scalar(const std::string& value)
 {
     auto lower = value;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) {
-        return static_cast<char>(std::tolower(c));
-    });
+    std::transform(lower.begin(),
+                   lower.end(),
+                   lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     for(const auto* on : {"true", "yes", "on"})
         if(lower == on) return true;
     for(const auto* off : {"false", "no", "off"})
         if(lower == off) return false;
     if(lower.empty() || lower == "~" || lower == "null") return nullptr;
-    auto number = int64_t{0};
+    auto number    = int64_t{0};
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
     if(ec == std::errc{} && end == value.data() + value.size()) return number;
     return value;
@@ -108,33 +109,41 @@ read_yaml_document(const std::string& text, std::string& error)
         }
         switch(event.type)
         {
-            case YAML_STREAM_END_EVENT: done = true; break;
-            case YAML_DOCUMENT_END_EVENT: done = result.has_value(); break;
-            case YAML_ALIAS_EVENT:
-                error = "YAML aliases are not supported (line " +
-                        std::to_string(event.start_mark.line + 1) + ")";
-                ok    = false;
-                break;
-            case YAML_SCALAR_EVENT:
-            {
-                auto value = std::string{reinterpret_cast<const char*>(event.data.scalar.value),
-                                         event.data.scalar.length};
-                ok         = add(event.data.scalar.style == YAML_PLAIN_SCALAR_STYLE
-                                     ? plain_scalar(value)
-                                     : nlohmann::json(value));
-                break;
-            }
-            case YAML_SEQUENCE_START_EVENT: stack.push_back({nlohmann::json::array(), {}}); break;
-            case YAML_MAPPING_START_EVENT: stack.push_back({nlohmann::json::object(), {}}); break;
-            case YAML_SEQUENCE_END_EVENT:
-            case YAML_MAPPING_END_EVENT:
-            {
-                auto node = std::move(stack.back().node);
-                stack.pop_back();
-                ok = add(std::move(node));
-                break;
-            }
-            default: break;
+        case YAML_STREAM_END_EVENT:
+            done = true;
+            break;
+        case YAML_DOCUMENT_END_EVENT:
+            done = result.has_value();
+            break;
+        case YAML_ALIAS_EVENT:
+            error = "YAML aliases are not supported (line " +
+                    std::to_string(event.start_mark.line + 1) + ")";
+            ok = false;
+            break;
+        case YAML_SCALAR_EVENT:
+        {
+            auto value = std::string{reinterpret_cast<const char*>(event.data.scalar.value),
+                                     event.data.scalar.length};
+            ok = add(event.data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? plain_scalar(value)
+                                                                        : nlohmann::json(value));
+            break;
+        }
+        case YAML_SEQUENCE_START_EVENT:
+            stack.push_back({nlohmann::json::array(), {}});
+            break;
+        case YAML_MAPPING_START_EVENT:
+            stack.push_back({nlohmann::json::object(), {}});
+            break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT:
+        {
+            auto node = std::move(stack.back().node);
+            stack.pop_back();
+            ok = add(std::move(node));
+            break;
+        }
+        default:
+            break;
         }
         yaml_event_delete(&event);
     }

@@ -266,7 +266,7 @@ parse_arguments(const std::vector<std::string>& own_args,
         auto* opt   = unsupported->add_option_function<std::vector<std::string>>(
             names,
             [&args, names](const std::vector<std::string>&)
-            { args.unsupported.emplace_back(names.substr(names.rfind(',') + 1)); },
+            { args.unsupported.emplace_back(names); },
             "Not supported on this device");
         if(u.values == 0)
             opt->expected(0, 1)->type_name("[BOOL]");
@@ -352,9 +352,21 @@ parse_arguments(const std::vector<std::string>& own_args,
     }
     if(!args.unsupported.empty())
     {
+        // Named in the order given, by their long names.
+        auto position = [&args](const std::string& names)
+        {
+            auto first = args.given.size();
+            for(size_t i = 0; i < args.given.size(); ++i)
+                if(("," + names + ",").find("," + args.given[i] + ",") != std::string::npos)
+                    first = std::min(first, i);
+            return first;
+        };
+        std::stable_sort(args.unsupported.begin(),
+                         args.unsupported.end(),
+                         [&](const auto& a, const auto& b) { return position(a) < position(b); });
         auto names = std::string{};
         for(const auto& n : args.unsupported)
-            names += (names.empty() ? "" : ", ") + n;
+            names += (names.empty() ? "" : ", ") + n.substr(n.rfind(',') + 1);
         auto out      = parse_result{};
         out.exit_code = exit_configuration;
         out.error     = "rocprofv3: error: " + job + names + ": " + unsupported_message +

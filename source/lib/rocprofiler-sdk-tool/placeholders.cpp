@@ -17,12 +17,18 @@ shorthand(char c)
 {
     switch(c)
     {
-        case 'p': return "pid";
-        case 'h': return "hostname";
-        case 'j': return "job";
-        case 'r': return "rank";
-        case 's': return "size";
-        default: return std::nullopt;
+    case 'p':
+        return "pid";
+    case 'h':
+        return "hostname";
+    case 'j':
+        return "job";
+    case 'r':
+        return "rank";
+    case 's':
+        return "size";
+    default:
+        return std::nullopt;
     }
 }
 
@@ -57,9 +63,19 @@ env_placeholder(std::string_view text, size_t pos)
 const std::vector<std::string_view>&
 known_keys()
 {
-    static const auto keys = std::vector<std::string_view>{
-        "argv", "argt", "args", "tag", "hostname", "pid", "ppid", "pgid", "psid", "job", "rank",
-        "size", "nid"};
+    static const auto keys = std::vector<std::string_view>{"argv",
+                                                           "argt",
+                                                           "args",
+                                                           "tag",
+                                                           "hostname",
+                                                           "pid",
+                                                           "ppid",
+                                                           "pgid",
+                                                           "psid",
+                                                           "job",
+                                                           "rank",
+                                                           "size",
+                                                           "nid"};
     return keys;
 }
 
@@ -123,7 +139,8 @@ expand(std::string_view text, const lookup& values, std::string* error)
 bool
 has_placeholder(std::string_view text)
 {
-    auto probe = expand(text, [](std::string_view) { return std::string{"\x01"}; }, nullptr);
+    auto probe = expand(
+        text, [](std::string_view) { return std::string{"\x01"}; }, nullptr);
     return !probe || probe->find('\x01') != std::string::npos;
 }
 
@@ -165,27 +182,30 @@ process_values(const std::function<const char*(const char*)>& getenv,
             out += (out.empty() ? "" : "_") + words[i];
         return out;
     };
-    auto args = join(1);
-    auto argt = args.empty() ? tag : tag + "_" + args;
+    const auto argv = join(0);
+    const auto args = join(1);
+    const auto argt = args.empty() ? tag : tag + "_" + args;
 
     char host[HOST_NAME_MAX + 1] = {};
     if(gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
     const auto pid = std::to_string(getpid());
 
-    return [=](std::string_view key) -> std::optional<std::string>
+    // Everything by value: the lookup outlives this call.
+    return [env, rank, size, tag, argv, args, argt, host = std::string{host}, pid](
+               std::string_view key) -> std::optional<std::string>
     {
         if(key.substr(0, 4) == "env:") return env(std::string{key.substr(4)}.c_str()).value_or("");
         if(key == "pid") return pid;
         if(key == "ppid") return std::to_string(getppid());
         if(key == "pgid") return std::to_string(getpgid(0));
         if(key == "psid") return std::to_string(getsid(0));
-        if(key == "hostname") return std::string{host};
+        if(key == "hostname") return host;
         if(key == "rank") return rank.value_or("0");
         if(key == "size") return size.value_or("1");
         if(key == "nid") return rank.value_or(pid);
         if(key == "job") return env("SLURM_JOB_ID").value_or("0");
         if(key == "tag") return tag;
-        if(key == "argv") return join(0);
+        if(key == "argv") return argv;
         if(key == "args") return args;
         if(key == "argt") return argt;
         return std::nullopt;
