@@ -28,8 +28,9 @@ const char* const exit_codes_help =
     "  N     the application's exit code (application replay: the first failing run's code)\n"
     "  128+N the application was killed by signal N\n"
     "  1     usage error: invalid option, value or input file; the application was not run\n"
-    "  2     configuration error: unknown or unavailable counters, tool libraries not found;\n"
-    "        the application was not run\n"
+    "  2     configuration error: unknown or unavailable counters, tool libraries not found,\n"
+    "        an option of AMD's rocprofv3 not supported on this device; the application was\n"
+    "        not run\n"
     "  3     output error: the output directory cannot be created or written; the application\n"
     "        was not run\n"
     "  4     output error at the end: the application ran, but an output could not be written\n"
@@ -56,7 +57,8 @@ usage_error(std::string message)
         "rocprofv3: error: " + std::move(message) + "\nRun 'rocprofv3 --help' for the options.\n";
     return out;
 }
-// Without "--", an option that takes several values (--pmc, -f) also takes the application and
+// Without "--", an option that takes several values (--pmc, -f, --kernel-iteration-range,
+// --preload) also takes the application and
 // its arguments. Names such a value: one with a '/' (no counter or format has one), or the last
 // argument when it is a value of such an option. Nothing when no value looks like that.
 std::optional<std::string>
@@ -69,7 +71,8 @@ missing_separator(const std::vector<const char*>& own)
         const auto arg = std::string_view{own[i]};
         if(arg.substr(0, 1) == "-")
         {
-            option = (arg == "--pmc" || arg == "-f" || arg == "--output-format")
+            option = (arg == "--pmc" || arg == "-f" || arg == "--output-format" ||
+                      arg == "--kernel-iteration-range" || arg == "--preload")
                          ? arg
                          : std::string_view{};
             continue;
