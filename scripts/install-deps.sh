@@ -13,6 +13,7 @@ packages=(
     nlohmann-json3-dev
     libcli11-dev
     libre2-dev
+    libyaml-dev
     clang-format
     protobuf-compiler
 )

@@ -6,10 +6,13 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "parse.hpp"
+#include "placeholders.hpp"
 #include "replay_report.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -93,6 +96,78 @@ TEST(iteration_range, forms)
     EXPECT_FALSE(parse::parse_iteration_range("a", &why));
     EXPECT_FALSE(parse::parse_iteration_range("", &why));
     EXPECT_TRUE(parse::iteration_range{}.contains(12345));
+}
+
+// Upstream's documented forms (issue 16): several bracketed ranges, nested brackets, open ranges.
+TEST(iteration_range, upstream_forms_and_open_ranges)
+{
+    auto why      = std::string{};
+    auto contains = [&why](const char* text, std::vector<uint64_t> in, std::vector<uint64_t> out)
+    {
+        auto r = parse::parse_iteration_range(text, &why);
+        ASSERT_TRUE(r) << text << ": " << why;
+        for(auto i : in)
+            EXPECT_TRUE(r->contains(i)) << text << " " << i;
+        for(auto i : out)
+            EXPECT_FALSE(r->contains(i)) << text << " " << i;
+    };
+    contains("[1-2],[3-4]", {1, 2, 3, 4}, {5, 6});
+    contains("[1, 2, [5-8]]", {1, 2, 5, 8}, {3, 4, 9});
+    contains("[5-]", {5, 6, 1000000, UINT64_MAX}, {1, 4});
+    contains("2,[7-]", {2, 7, 8}, {1, 3, 6});
+    contains("[1-2], [5]", {1, 2, 5}, {3, 4, 6}); // several values, as rocprofv3 joins them
+    EXPECT_FALSE(parse::parse_iteration_range("[1-2]]", &why));
+    EXPECT_NE(why.find("unbalanced"), std::string::npos) << why;
+    EXPECT_FALSE(parse::parse_iteration_range("[]", &why));
+    EXPECT_FALSE(parse::parse_iteration_range("-3", &why));
+    EXPECT_FALSE(parse::parse_iteration_range("0-", &why));
+    EXPECT_FALSE(parse::parse_iteration_range("[2-x]", &why));
+}
+
+TEST(kernel_names, demangle_and_truncate_as_upstream)
+{
+    const auto mangled = std::string{"_Z10vector_addIfEvPT_PKS0_i"};
+    EXPECT_EQ(parse::format_kernel_name(mangled, true, false),
+              "void vector_add<float>(float*, float const*, int)");
+    EXPECT_EQ(parse::format_kernel_name(mangled, false, false), mangled);     // -M
+    EXPECT_EQ(parse::format_kernel_name(mangled, true, true), "vector_add");  // -T
+    EXPECT_EQ(parse::format_kernel_name(mangled, false, true), "vector_add"); // -T with -M
+    EXPECT_EQ(parse::format_kernel_name("scale,with_comma", true, true), "scale,with_comma");
+    EXPECT_EQ(parse::truncate_name("ns::inner::kern<int, 2>(int*)"), "kern");
+    EXPECT_EQ(parse::truncate_name("void kern(float)"), "kern");
+    EXPECT_EQ(parse::demangle("not_mangled"), "not_mangled");
+}
+
+TEST(placeholders, expanded_with_the_process_values)
+{
+    namespace ph = rocprofiler::tool::placeholders;
+    auto env     = std::map<std::string, std::string>{{"OMPI_COMM_WORLD_RANK", "3"}, {"TAG", "t1"}};
+    auto getenv  = [&env](const char* name) -> const char*
+    {
+        auto it = env.find(name);
+        return it != env.end() ? it->second.c_str() : nullptr;
+    };
+    auto values = ph::process_values(getenv, {"./bin/my_app", "-n", "4"});
+    auto why    = std::string{};
+    auto pid    = std::to_string(getpid());
+    EXPECT_EQ(*ph::expand("out/%pid%_%rank%", values, &why), "out/" + pid + "_3");
+    EXPECT_EQ(*ph::expand("%p.%r.%env{TAG}%.$ENV{TAG}", values, &why), pid + ".3.t1.t1");
+    EXPECT_EQ(*ph::expand("%env{UNSET_VARIABLE}%x", values, &why), "x");
+    // As upstream condenses them: '/' becomes '_', leading '.' and '_' are dropped.
+    EXPECT_EQ(*ph::expand("%tag%/%args%/%argv%", values, &why), "my_app/-n_4/bin_my_app_-n_4");
+    EXPECT_EQ(*ph::expand("%ppid%", values, &why), std::to_string(getppid()));
+    EXPECT_EQ(*ph::expand("100%", values, &why), "100%"); // a '%' that starts nothing stays
+    EXPECT_FALSE(ph::expand("%pidd%", values, &why));
+    EXPECT_NE(why.find("unknown placeholder '%pidd%'"), std::string::npos) << why;
+    // SLURM_PROCID comes first; without any rank variable the rank is 0.
+    env["SLURM_PROCID"] = "7";
+    EXPECT_EQ(*ph::expand("%rank%", ph::process_values(getenv, {}), &why), "7");
+    env.clear();
+    EXPECT_EQ(*ph::expand("%rank%", ph::process_values(getenv, {}), &why), "0");
+    EXPECT_TRUE(ph::has_placeholder("a/%hostname%"));
+    EXPECT_FALSE(ph::has_placeholder("a/b%"));
+    EXPECT_EQ(rocprofv3::fixed_directory_part("out/%hostname%/x"), "out");
+    EXPECT_EQ(rocprofv3::fixed_directory_part("/abs/dir"), "/abs/dir");
 }
 
 TEST(counter_lists, pmc_lines_and_groups)
@@ -378,6 +453,69 @@ TEST(kernel_filter, regex_and_iterations_are_decided_once_per_dispatch)
     EXPECT_TRUE(filter.accept(5, "k_a"));  // iteration 3
     EXPECT_FALSE(filter.accept(6, "k_a")); // iteration 4
     EXPECT_FALSE(filter.accept(1, "k_a"));
+}
+
+// ncu's --launch-skip / --launch-count: across all kernels, counting only what the other filters
+// selected, decided once per dispatch.
+TEST(kernel_filter, dispatch_skip_and_count_follow_the_other_filters)
+{
+    auto cfg           = rocprofiler::tool::config{};
+    cfg.include_regex  = rocprofiler::tool::name_regex::compile("^k", nullptr);
+    cfg.dispatch_skip  = 1;
+    cfg.dispatch_count = 2;
+    auto filter        = rocprofiler::tool::kernel_filter{cfg};
+    EXPECT_FALSE(filter.accept(1, "other")); // not selected: not counted
+    EXPECT_FALSE(filter.accept(2, "k_a"));   // selected #1: skipped
+    EXPECT_FALSE(filter.accept(3, "other"));
+    EXPECT_TRUE(filter.accept(4, "k_b"));  // selected #2
+    EXPECT_TRUE(filter.accept(4, "k_b"));  // the same dispatch again (a replay pass)
+    EXPECT_TRUE(filter.accept(5, "k_a"));  // selected #3
+    EXPECT_FALSE(filter.accept(6, "k_a")); // past the count
+    EXPECT_FALSE(filter.accept(2, "k_a"));
+
+    auto only_skip          = rocprofiler::tool::config{};
+    only_skip.dispatch_skip = 2;
+    auto skip               = rocprofiler::tool::kernel_filter{only_skip};
+    EXPECT_FALSE(skip.accepts_all());
+    EXPECT_FALSE(skip.accept(10, "a"));
+    EXPECT_FALSE(skip.accept(11, "b"));
+    EXPECT_TRUE(skip.accept(12, "a"));
+    EXPECT_TRUE(skip.accept(13, "c"));
+}
+
+TEST(config, skip_count_names_and_placeholders_from_the_environment)
+{
+    auto env    = std::map<std::string, std::string>{{"ROCPROF_KERNEL_FILTER_DISPATCH_SKIP", "4"},
+                                                     {"ROCPROF_KERNEL_FILTER_DISPATCH_COUNT", "2"},
+                                                     {"ROCPROF_DEMANGLE_KERNELS", "0"},
+                                                     {"ROCPROF_TRUNCATE_KERNELS", "1"},
+                                                     {"ROCPROF_OUTPUT_PATH", "/o/%pid%"},
+                                                     {"ROCPROF_OUTPUT_FILE_NAME", "r%rank%"}};
+    auto getenv = [&env](const char* name) -> const char*
+    {
+        auto it = env.find(name);
+        return it != env.end() ? it->second.c_str() : nullptr;
+    };
+    auto r = rocprofiler::tool::read_config(getenv);
+    ASSERT_TRUE(r.errors.empty()) << r.errors.front();
+    EXPECT_EQ(r.cfg.dispatch_skip, 4u);
+    EXPECT_EQ(r.cfg.dispatch_count, std::optional<uint64_t>{2});
+    EXPECT_FALSE(r.cfg.demangle_kernels);
+    EXPECT_TRUE(r.cfg.truncate_kernels);
+    EXPECT_EQ(r.cfg.output_path, "/o/" + std::to_string(getpid()));
+    EXPECT_EQ(r.cfg.output_file_name, "r0");
+    EXPECT_TRUE(
+        rocprofiler::tool::read_config([](const char*) { return nullptr; }).cfg.demangle_kernels);
+
+    env["ROCPROF_KERNEL_FILTER_DISPATCH_COUNT"] = "-1";
+    env["ROCPROF_OUTPUT_PATH"]                  = "/o/%nope%";
+    r                                           = rocprofiler::tool::read_config(getenv);
+    ASSERT_EQ(r.errors.size(), 2u);
+    auto all = r.errors[0] + "\n" + r.errors[1];
+    EXPECT_NE(all.find("ROCPROF_KERNEL_FILTER_DISPATCH_COUNT='-1'"), std::string::npos) << all;
+    EXPECT_NE(all.find("ROCPROF_OUTPUT_PATH='/o/%nope%': unknown placeholder '%nope%'"),
+              std::string::npos)
+        << all;
 }
 
 TEST(outputs, csv_quoting_and_stats)
@@ -670,4 +808,184 @@ TEST(counter_match, counters_of_an_agent_without_counters_are_warnings_when_the_
     warnings.clear();
     EXPECT_FALSE(rocprofv3::validate_counters(groups, {host}, &warnings).empty());
     EXPECT_TRUE(warnings.empty());
+}
+
+// Issue 16: AMD's documented forms are accepted, each as upstream documents it.
+TEST(command_line, upstream_forms)
+{
+    auto r = run({"-v"});
+    EXPECT_FALSE(r.opts);
+    EXPECT_EQ(r.exit_code, rocprofv3::exit_ok);
+    EXPECT_NE(r.output.find("rocprofv3 "), std::string::npos);
+
+    r = run({"--kernel-trace", "--kernel-iteration-range", "[1-2],[3-4]", "[7-]", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->iteration_range, "[1-2],[3-4], [7-]");
+    auto env = rocprofv3::tool_environment(*r.opts, 0);
+    EXPECT_EQ(env["ROCPROF_KERNEL_FILTER_RANGE"], "[1-2],[3-4], [7-]");
+
+    r = run({"--kernel-trace",
+             "--kernel-dispatch-skip",
+             "3",
+             "--kernel-dispatch-count=2",
+             "-T",
+             "-M",
+             "--output-config",
+             "--progress",
+             "--log-level",
+             "TRACE",
+             "--preload",
+             "libx.so",
+             "--",
+             "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    env = rocprofv3::tool_environment(*r.opts, 0);
+    EXPECT_EQ(env["ROCPROF_KERNEL_FILTER_DISPATCH_SKIP"], "3");
+    EXPECT_EQ(env["ROCPROF_KERNEL_FILTER_DISPATCH_COUNT"], "2");
+    EXPECT_EQ(env["ROCPROF_TRUNCATE_KERNELS"], "1");
+    EXPECT_EQ(env["ROCPROF_DEMANGLE_KERNELS"], "0");
+    EXPECT_EQ(env["ROCPROF_OUTPUT_CONFIG_FILE"], "1");
+    EXPECT_EQ(env["ROCPROF_PROGRESS"], "1");
+    EXPECT_EQ(env["ROCPROFILER_LOG_LEVEL"], "trace");
+    EXPECT_EQ(env["ROCPROF_LOG_LEVEL"], "trace");
+    EXPECT_EQ(r.opts->preload, (std::vector<std::string>{"libx.so"}));
+    // fatal is the SDK's error level; env/config only print rocprofv3's own.
+    r = run({"--kernel-trace", "--log-level", "fatal", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(rocprofv3::tool_environment(*r.opts, 0)["ROCPROFILER_LOG_LEVEL"], "error");
+    r = run({"--kernel-trace", "--log-level", "env", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(rocprofv3::tool_environment(*r.opts, 0).count("ROCPROFILER_LOG_LEVEL"), 0u);
+
+    // Placeholders travel to the tool unexpanded; the directory checked first is the fixed part.
+    r = run({"--kernel-trace", "-d", "out/%hostname%/%pid%", "-o", "r_%rank%", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    env = rocprofv3::tool_environment(*r.opts, 0);
+    EXPECT_NE(env["ROCPROF_OUTPUT_PATH"].find("/out/%hostname%/%pid%"), std::string::npos);
+    EXPECT_EQ(env["ROCPROF_OUTPUT_FILE_NAME"], "r_%rank%");
+}
+
+TEST(command_line, bad_values_name_the_flag_and_the_value)
+{
+    auto expect_error = [](std::vector<const char*> args, const std::string& text)
+    {
+        auto r = run(args);
+        EXPECT_FALSE(r.opts);
+        EXPECT_EQ(r.exit_code, rocprofv3::exit_usage);
+        EXPECT_NE(r.error.find(text), std::string::npos) << r.error;
+    };
+    expect_error({"--kernel-trace", "--kernel-iteration-range", "[1-2", "--", "app"},
+                 "--kernel-iteration-range '[1-2': missing ']'");
+    expect_error({"--kernel-trace", "--kernel-iteration-range", "[1-2]", "[x]", "--", "app"},
+                 "--kernel-iteration-range '[x]'");
+    expect_error({"--kernel-trace", "--kernel-dispatch-skip", "x", "--", "app"},
+                 "--kernel-dispatch-skip 'x' is not a number of dispatches");
+    expect_error({"--kernel-trace", "--kernel-dispatch-count", "-2", "--", "app"},
+                 "--kernel-dispatch-count");
+    expect_error({"--kernel-trace", "--log-level", "loud", "--", "app"},
+                 "--log-level 'loud' is not a log level");
+    expect_error({"--kernel-trace", "--preload", "/no/such/lib.so", "--", "app"},
+                 "--preload '/no/such/lib.so': no such file");
+    expect_error({"--kernel-trace", "-d", "out/%pidx%", "--", "app"},
+                 "--output-directory 'out/%pidx%': unknown placeholder '%pidx%'");
+    expect_error({"--kernel-trace", "-i", "jobs.xml", "--", "app"}, "cannot read");
+}
+
+// Every other option of AMD's rocprofv3 is accepted, with its values, and answered with one
+// message naming the options given (exit 2, nothing run), never a parser error.
+TEST(command_line, other_upstream_options_are_not_supported_on_this_device)
+{
+    for(const auto& u : rocprofv3::unsupported_options())
+    {
+        auto names = std::string{u.names};
+        auto name  = names.substr(names.rfind(',') + 1);
+        auto args  = std::vector<const char*>{"--kernel-trace", name.c_str()};
+        if(u.values != 0) args.push_back("1");
+        if(u.values < 0) args.push_back("2");
+        args.push_back("--");
+        args.push_back("app");
+        auto r = run(args);
+        EXPECT_FALSE(r.opts) << name;
+        EXPECT_EQ(r.exit_code, rocprofv3::exit_configuration) << name;
+        EXPECT_NE(r.error.find(name + ": not supported on this device"), std::string::npos)
+            << r.error;
+    }
+    // A BOOL value as upstream allows it, and several at once: one message naming each.
+    auto r = run({"--hip-trace", "true", "-s", "--pc-sampling-unit", "time", "--", "app"});
+    EXPECT_EQ(r.exit_code, rocprofv3::exit_configuration);
+    EXPECT_NE(r.error.find("--hip-trace, --sys-trace, --pc-sampling-unit: not supported"),
+              std::string::npos)
+        << r.error;
+    EXPECT_EQ(std::count(r.error.begin(), r.error.end(), '\n'), 1) << r.error;
+}
+
+namespace
+{
+std::string
+write_temp(const std::string& name, const std::string& contents)
+{
+    auto path = testing::TempDir() + name;
+    auto out  = std::ofstream{path};
+    out << contents;
+    return path;
+}
+} // namespace
+
+TEST(command_line, input_files_as_upstream)
+{
+    // Text: one run per 'pmc:' line, in pmc_<N>/ (even a single line), never mixed with --pmc.
+    auto txt = write_temp("rocprofv3_input.txt", "pmc: A B\npmc: C\n");
+    auto r   = run({"-i", txt.c_str(), "-d", "/out", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->pmc_groups, (std::vector<std::vector<std::string>>{{"A", "B"}, {"C"}}));
+    EXPECT_EQ(rocprofv3::run_count(*r.opts), 2u);
+    EXPECT_EQ(rocprofv3::tool_environment(*r.opts, 2)["ROCPROF_OUTPUT_PATH"], "/out/pmc_2");
+    auto one = write_temp("rocprofv3_input_one.txt", "pmc: A\n");
+    r        = run({"-i", one.c_str(), "-d", "/out", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(rocprofv3::pass_of_run(*r.opts, 1, rocprofv3::run_count(*r.opts)), 1u);
+    EXPECT_EQ(rocprofv3::run_directory(*r.opts, 1), "/out/pmc_1");
+    r = run({"--pmc", "X", "-i", txt.c_str(), "--", "app"});
+    EXPECT_NE(r.error.find("both name counters"), std::string::npos) << r.error;
+    // --pmc groups keep pass_<N>/ (API.md).
+    r = run({"--pmc", "A", "--pmc", "B", "-d", "/out", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(rocprofv3::run_directory(*r.opts, 2), "/out/pass_2");
+
+    // JSON: one run per job; the command line's options apply to every job.
+    auto json = write_temp("rocprofv3_jobs.json",
+                           R"({"jobs": [{"pmc": ["A", "B"], "kernel_iteration_range": "[1-2],[3-4]",
+                                         "output_format": ["csv", "json"], "truncate_kernels": true},
+                                        {"kernel_trace": true, "kernel_include_regex": "^v",
+                                         "hip_trace": false}]})");
+    r         = run({"-i", json.c_str(), "-d", "/out", "-o", "run", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    ASSERT_EQ(r.opts->jobs.size(), 2u);
+    const auto& j1 = r.opts->jobs[0];
+    EXPECT_EQ(j1.pmc_groups, (std::vector<std::vector<std::string>>{{"A", "B"}}));
+    EXPECT_EQ(j1.iteration_range, "[1-2],[3-4]");
+    EXPECT_EQ(j1.output_formats, (std::vector<std::string>{"csv", "json"}));
+    EXPECT_TRUE(j1.truncate_kernels);
+    EXPECT_EQ(j1.output_file, "run");
+    EXPECT_EQ(rocprofv3::run_directory(j1, 0), "/out/pass_1");
+    EXPECT_TRUE(r.opts->jobs[1].kernel_trace);
+    EXPECT_EQ(rocprofv3::run_directory(r.opts->jobs[1], 0), "/out/pass_2");
+
+    auto expect_error = [](const std::string& contents, const std::string& text)
+    {
+        auto path = write_temp("rocprofv3_bad_jobs.json", contents);
+        auto r    = run({"-i", path.c_str(), "-o", "run", "--", "app"});
+        EXPECT_FALSE(r.opts) << contents;
+        EXPECT_NE(r.error.find(text), std::string::npos) << r.error;
+    };
+    expect_error(R"({"jobs": [{"kernel_trace": true, "output_file": "x"}]})",
+                 "job 1: 'output_file' is also given on the command line (--output-file)");
+    expect_error(R"({"jobs": [{"kernel_trace": true, "bogus": 1}]})", "job 1: unknown key 'bogus'");
+    expect_error(R"({"jobs": [{"kernel_trace": "yes"}]})", "expected true or false");
+    expect_error(R"({"jobs": []})", "expected a 'jobs' list");
+    expect_error(R"({"jobs": [{"kernel_trace": true}, {"sys_trace": true}]})",
+                 "job 2: sys_trace: not supported on this device");
+    expect_error(R"({"jobs": [{"kernel_trace": true, "kernel_iteration_range": "[0]"}]})",
+                 "job 1: --kernel-iteration-range '[0]'");
+    expect_error("{\"jobs\": [", "input file");
 }

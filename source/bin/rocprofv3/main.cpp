@@ -22,6 +22,8 @@
 #include <filesystem>
 #include <iostream>
 #include <iterator>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -363,7 +365,12 @@ run_application(const options&                            opts,
         sigprocmask(SIG_SETMASK, &mask, nullptr);
         for(const auto& [name, value] : env)
             setenv(name.c_str(), value.c_str(), 1);
-        setenv("LD_PRELOAD", prepend("LD_PRELOAD", libs.tool + ":" + libs.sdk).c_str(), 1);
+        // --preload libraries come first (a sanitizer must be the first library loaded).
+        auto preload = std::string{};
+        for(const auto& lib : opts.preload)
+            if(!lib.empty()) preload += lib + ":";
+        setenv(
+            "LD_PRELOAD", prepend("LD_PRELOAD", preload + libs.tool + ":" + libs.sdk).c_str(), 1);
         setenv("ROCP_TOOL_LIBRARIES", with_user_tools(libs.tool).c_str(), 1);
         // Inherited by the application (and the processes it starts), not by rocprofv3's others.
         fcntl(report[1], F_SETFD, 0);
@@ -442,30 +449,61 @@ run_application(const options&                            opts,
 } // namespace
 } // namespace rocprofv3
 
-int
-main(int argc, char** argv)
+namespace rocprofv3
 {
-    using namespace rocprofv3;
-    auto parsed = parse_command_line(argc, argv);
-    if(!parsed.opts)
+namespace
+{
+// --log-level info/trace/config and info/trace/env: what rocprofv3 runs with, on stderr, before
+// each run (as upstream).
+void
+log_configuration(const options& opts, const std::map<std::string, std::string>& env, size_t pass)
+{
+    const auto& level = opts.log_level;
+    const auto  which = pass > 0 ? " (pass " + std::to_string(pass) + ")" : std::string{};
+    if(level == "info" || level == "trace" || level == "config")
     {
-        std::cout << parsed.output;
-        std::cerr << parsed.error;
-        return parsed.exit_code;
+        auto join = [](const std::vector<std::string>& items)
+        {
+            auto out = std::string{};
+            for(const auto& i : items)
+                out += (out.empty() ? "" : " ") + i;
+            return out;
+        };
+        auto groups = std::string{};
+        for(const auto& g : opts.pmc_groups)
+            groups += "[" + join(g) + "]";
+        std::cerr << "\n- rocprofv3 configuration" << which << ":\n"
+                  << "    - command          = " << join(opts.command) << "\n"
+                  << "    - kernel_trace     = " << opts.kernel_trace << "\n"
+                  << "    - stats            = " << opts.stats << "\n"
+                  << "    - summary          = " << opts.summary << "\n"
+                  << "    - pmc              = " << groups << "\n"
+                  << "    - replay_mode      = " << opts.replay_mode << "\n"
+                  << "    - output_directory = " << opts.output_directory << "\n"
+                  << "    - output_file      = " << opts.output_file << "\n"
+                  << "    - output_format    = " << join(opts.output_formats) << "\n";
     }
-    auto opts = *parsed.opts;
+    if(level == "info" || level == "trace" || level == "env")
+    {
+        std::cerr << "\n- rocprofv3 environment" << which << ":\n";
+        for(const auto& [name, value] : env)
+            std::cerr << "    - " << name << "=" << value << "\n";
+    }
+}
 
+// One set of options (the command line's, or one job of an input file): the counters checked,
+// the output directory prepared, and the application run once per application-replay pass. The
+// codes and groups of its runs are appended. Returns rocprofv3's own code when nothing could run.
+std::optional<int>
+run_job(options                                opts,
+        const libraries&                       libs,
+        std::vector<int>&                      codes,
+        std::vector<std::vector<std::string>>& groups)
+{
     auto error = std::string{};
-    auto libs  = find_libraries(error);
-    if(!libs)
-    {
-        std::cerr << "rocprofv3: error: " << error << "\n";
-        return exit_configuration;
-    }
-
     if(opts.list_avail || !opts.pmc_groups.empty())
     {
-        auto query = query_agents(*libs, opts.pmc_groups, error);
+        auto query = query_agents(libs, opts.pmc_groups, error);
         if(!query)
         {
             std::cerr << "rocprofv3: error: " << error << "\n";
@@ -490,26 +528,67 @@ main(int argc, char** argv)
             std::cerr << "rocprofv3: " << n << "\n";
     }
 
-    // Checked before anything runs, so that no run's outputs are lost at its end.
-    auto output_directory = prepare_output_directory(opts.output_directory, error);
+    // Checked before anything runs, so that no run's outputs are lost at its end. Placeholders
+    // (%pid%, ...) are expanded by the tool in each process: the directory up to the first one is
+    // what can be checked here.
+    const auto fixed            = fixed_directory_part(opts.output_directory);
+    auto       output_directory = prepare_output_directory(fixed, error);
     if(!output_directory)
     {
         std::cerr << "rocprofv3: error: " << error << "; the application was not run\n";
         return exit_output;
     }
-    opts.output_directory = *output_directory;
+    if(fixed == opts.output_directory) opts.output_directory = *output_directory;
 
-    auto runs  = run_count(opts);
-    auto codes = std::vector<int>{};
+    auto runs = run_count(opts);
     for(size_t run = 1; run <= runs; ++run)
     {
-        auto pass = runs > 1 ? run : 0;
+        auto pass = pass_of_run(opts, run, runs);
         if(runs > 1)
             std::cerr << "rocprofv3: application replay pass " << run << " of " << runs << "\n";
-        codes.push_back(run_application(opts, *libs, tool_environment(opts, pass)));
+        auto env = tool_environment(opts, pass);
+        log_configuration(opts, env, pass);
+        codes.push_back(run_application(opts, libs, env));
+        groups.push_back(runs > 1 ? opts.pmc_groups.at(run - 1) : std::vector<std::string>{});
+    }
+    return std::nullopt;
+}
+} // namespace
+} // namespace rocprofv3
+
+int
+main(int argc, char** argv)
+{
+    using namespace rocprofv3;
+    auto parsed = parse_command_line(argc, argv);
+    if(!parsed.opts)
+    {
+        std::cout << parsed.output;
+        std::cerr << parsed.error;
+        return parsed.exit_code;
+    }
+    const auto& opts = *parsed.opts;
+
+    auto error = std::string{};
+    auto libs  = find_libraries(error);
+    if(!libs)
+    {
+        std::cerr << "rocprofv3: error: " << error << "\n";
+        return exit_configuration;
+    }
+
+    // The jobs of an input file run one after the other, like application replay passes.
+    auto jobs   = opts.jobs.empty() ? std::vector<options>{opts} : opts.jobs;
+    auto codes  = std::vector<int>{};
+    auto groups = std::vector<std::vector<std::string>>{};
+    for(size_t j = 0; j < jobs.size(); ++j)
+    {
+        if(jobs.size() > 1)
+            std::cerr << "rocprofv3: input file job " << j + 1 << " of " << jobs.size() << "\n";
+        if(auto stop = run_job(jobs[j], *libs, codes, groups)) return *stop;
     }
     auto failures = std::vector<std::string>{};
-    auto result   = summarize_runs(codes, opts.pmc_groups, failures);
+    auto result   = summarize_runs(codes, groups, failures);
     for(const auto& line : failures)
         std::cerr << "rocprofv3: error: " << line << "\n";
     return result;

@@ -35,10 +35,30 @@ struct options
     std::vector<std::string>              output_formats     = {};
     std::string                           include_regex      = {};
     std::string                           exclude_regex      = {};
-    std::string                           iteration_range    = {};
+    std::string                           iteration_range    = {}; // the values, ", "-joined
+    std::optional<uint64_t>               dispatch_skip      = {};
+    std::optional<uint64_t>               dispatch_count     = {};
     bool                                  list_avail         = false;
     std::string                           input_file         = {};
+    std::string                           log_level          = {};
+    std::vector<std::string>              preload            = {};
+    bool                                  output_config      = false;
+    bool                                  truncate_kernels   = false;
+    bool                                  mangled_kernels    = false;
+    bool                                  progress           = false;
     std::vector<std::string>              command            = {};
+
+    // Sub-directories of the runs. Application replay run N writes to <dir>/<pass_prefix><N>/:
+    // "pass_" for --pmc groups, "pmc_" for the 'pmc:' lines of a text input file (as upstream),
+    // where even a single line gets pmc_1/ (pass_directory_always).
+    std::string pass_prefix           = "pass_";
+    bool        pass_directory_always = false;
+    // A job of a JSON/YAML input file: its runs write to <dir>/<job_directory>/ (pass_<N>, as
+    // upstream: job N, when there are several jobs or the job collects counters).
+    std::string job_directory = {};
+    // The jobs of a JSON/YAML input file, run one after the other (each one a full set of options,
+    // the command line's merged in). Empty: this one set of options is the run.
+    std::vector<options> jobs = {};
 
     bool kernel_replay() const { return replay_mode == "kernel"; }
 };
@@ -100,11 +120,32 @@ expand_groups(const std::vector<std::vector<std::string>>& groups,
               const std::vector<agent_counters>&           agents,
               std::vector<std::string>&                    notes);
 
-// The ROCPROF_* variables (not LD_PRELOAD / ROCP_TOOL_LIBRARIES) of one run. @p pass is the
-// application-replay pass (1-based; 0 when there is a single run) and selects both the counter
-// group and the output sub-directory pass_<N>.
+// The ROCPROF_* (and log level) variables (not LD_PRELOAD / ROCP_TOOL_LIBRARIES) of one run.
+// @p pass is the application-replay pass (1-based; 0 when there is a single run) and selects the
+// counter group; the output sub-directory is output_directory()'s.
 std::map<std::string, std::string> tool_environment(const options& opts, size_t pass);
 
 // Number of runs of the application: one per --pmc group under application replay, else 1.
 size_t run_count(const options& opts);
+
+// The pass number of run @p run (1-based) of @p runs: @p run, or 0 when the run writes to no
+// pass sub-directory.
+size_t pass_of_run(const options& opts, size_t run, size_t runs);
+
+// Where run @p pass writes (absolute): the output directory, the job's sub-directory, and
+// <pass_prefix><pass> when @p pass > 0. Placeholders stay for the tool library to expand.
+std::string run_directory(const options& opts, size_t pass);
+
+// The part of an output directory before its first component with a placeholder: what rocprofv3
+// can create and check before the application runs.
+std::string fixed_directory_part(const std::string& directory);
+
+// Upstream rocprofv3 options this rocprofv3 accepts but cannot honour on this device, each with
+// how many values it takes (0: a flag with an optional BOOL value; 1; -1: one or more).
+struct unsupported_option
+{
+    const char* names  = nullptr; // CLI11 spelling: "-s,--sys-trace"
+    int         values = 0;
+};
+const std::vector<unsupported_option>& unsupported_options();
 } // namespace rocprofv3

@@ -1,6 +1,9 @@
 #include "config.hpp"
 
+#include "placeholders.hpp"
+
 #include <algorithm>
+#include <fstream>
 
 namespace rocprofiler::tool
 {
@@ -61,6 +64,17 @@ check_counter_groups(const std::string& text, const config& cfg, std::vector<std
                                     "', which is not one of ROCPROF_COUNTERS ('pmc: ...')");
     }
 }
+// This process's argv, for the %tag% / %argv% placeholders.
+std::vector<std::string>
+command_line()
+{
+    auto args = std::vector<std::string>{};
+    auto in   = std::ifstream{"/proc/self/cmdline", std::ios::binary};
+    auto arg  = std::string{};
+    while(std::getline(in, arg, '\0'))
+        args.emplace_back(arg);
+    return args;
+}
 } // namespace
 
 config_result
@@ -81,8 +95,14 @@ read_config(const std::function<const char*(const char*)>& getenv)
     cfg.kernel_replay      = flag("ROCPROF_KERNEL_REPLAY");
     cfg.stats              = flag("ROCPROF_STATS");
     cfg.summary            = flag("ROCPROF_SUMMARY");
-    cfg.counters           = parse::parse_counter_list(get("ROCPROF_COUNTERS"));
-    cfg.counter_groups     = parse::decode_counter_groups(get("ROCPROF_COUNTER_GROUPS"));
+    cfg.truncate_kernels   = flag("ROCPROF_TRUNCATE_KERNELS");
+    cfg.output_config      = flag("ROCPROF_OUTPUT_CONFIG_FILE");
+    cfg.progress           = flag("ROCPROF_PROGRESS");
+    // Demangling is on unless switched off (rocprofv3 -M sets ROCPROF_DEMANGLE_KERNELS=0).
+    if(getenv("ROCPROF_DEMANGLE_KERNELS") != nullptr && *getenv("ROCPROF_DEMANGLE_KERNELS") != '\0')
+        cfg.demangle_kernels = flag("ROCPROF_DEMANGLE_KERNELS");
+    cfg.counters       = parse::parse_counter_list(get("ROCPROF_COUNTERS"));
+    cfg.counter_groups = parse::decode_counter_groups(get("ROCPROF_COUNTER_GROUPS"));
     check_counter_groups(get("ROCPROF_COUNTER_GROUPS"), cfg, errors);
 
     if(cfg.kernel_replay && cfg.counter_groups.empty() && !cfg.counters.empty())
@@ -97,6 +117,18 @@ read_config(const std::function<const char*(const char*)>& getenv)
 
     if(auto path = get("ROCPROF_OUTPUT_PATH"); !path.empty()) cfg.output_path = path;
     cfg.output_file_name = get("ROCPROF_OUTPUT_FILE_NAME");
+    // Placeholders (%pid%, %hostname%, %rank%, %env{NAME}%, ...) take this process's values.
+    const auto values = placeholders::process_values(getenv, command_line());
+    for(auto [variable, text] : {std::pair{"ROCPROF_OUTPUT_PATH", &cfg.output_path},
+                                 std::pair{"ROCPROF_OUTPUT_FILE_NAME", &cfg.output_file_name}})
+    {
+        auto why      = std::string{};
+        auto expanded = placeholders::expand(*text, values, &why);
+        if(expanded)
+            *text = std::move(*expanded);
+        else
+            errors.emplace_back(std::string{variable} + "='" + *text + "': " + why);
+    }
     if(cfg.output_file_name.find('/') != std::string::npos)
         result.errors.emplace_back("ROCPROF_OUTPUT_FILE_NAME '" + cfg.output_file_name +
                                    "' must be a file name prefix, not a path");
@@ -150,6 +182,18 @@ read_config(const std::function<const char*(const char*)>& getenv)
         else
             result.errors.emplace_back("ROCPROF_KERNEL_FILTER_RANGE: " + why);
     }
+    auto count = [&](const char* variable) -> std::optional<uint64_t>
+    {
+        const auto text = get(variable);
+        if(text.empty()) return std::nullopt;
+        auto value = parse::parse_count(text);
+        if(!value)
+            result.errors.emplace_back(std::string{variable} + "='" + text +
+                                       "' is not a number of dispatches (0, 1, 2, ...)");
+        return value;
+    };
+    cfg.dispatch_skip  = count("ROCPROF_KERNEL_FILTER_DISPATCH_SKIP").value_or(0);
+    cfg.dispatch_count = count("ROCPROF_KERNEL_FILTER_DISPATCH_COUNT");
     return result;
 }
 } // namespace rocprofiler::tool

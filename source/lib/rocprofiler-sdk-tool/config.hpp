@@ -21,6 +21,13 @@ struct config
     bool kernel_replay = false;
     bool stats         = false; // ROCPROF_STATS: write <prefix>_kernel_stats.csv
     bool summary       = false; // ROCPROF_SUMMARY: print the kernel stats table to stderr
+    // Kernel names: demangled unless ROCPROF_DEMANGLE_KERNELS=0 (-M); ROCPROF_TRUNCATE_KERNELS
+    // (-T) keeps only the demangled name's base name (no return type, arguments or templates).
+    bool demangle_kernels = true;
+    bool truncate_kernels = false;
+    bool output_config    = false; // ROCPROF_OUTPUT_CONFIG_FILE: write <prefix>_config.json
+    // ROCPROF_PROGRESS: progress lines on stderr even when it is not a terminal.
+    bool progress = false;
 
     // ROCPROF_COUNTERS ("pmc: A B"): the counters of this run. Without kernel replay they form the
     // one group collected on every dispatch.
@@ -39,6 +46,9 @@ struct config
     std::optional<name_regex> include_regex      = {};
     std::optional<name_regex> exclude_regex      = {};
     parse::iteration_range    iteration_range    = {}; // ROCPROF_KERNEL_FILTER_RANGE
+    // ROCPROF_KERNEL_FILTER_DISPATCH_SKIP / _COUNT: across all kernels, after the other filters.
+    uint64_t                dispatch_skip  = 0;
+    std::optional<uint64_t> dispatch_count = {};
 
     // Groups this run collects: counter_groups under kernel replay, else the one group `counters`.
     std::vector<std::vector<std::string>> collected_groups() const;

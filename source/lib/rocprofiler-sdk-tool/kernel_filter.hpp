@@ -1,6 +1,8 @@
 // Which dispatches rocprofv3 records, profiles and replays: kernel names matching the include
 // regex (if any) and not the exclude regex (if any), and, among those, the iterations of each
-// kernel name (counted from 1 in submission order) within the iteration range.
+// kernel name (counted from 1 in submission order) within the iteration range; then, across all
+// kernels in submission order, the selected dispatches after the first dispatch_skip, at most
+// dispatch_count of them.
 //
 // The decision is made once per logical dispatch, by whichever service sees the dispatch first
 // (ENQUEUE callback, replay CONFIG, counter dispatch callback, or its trace record), and then
@@ -40,5 +42,6 @@ private:
     // pattern length times name length).
     std::unordered_map<std::string, bool>     m_name_matches = {};
     std::unordered_map<std::string, uint64_t> m_iterations   = {};
+    uint64_t                                  m_selected     = 0; // passed name and range filters
 };
 } // namespace rocprofiler::tool

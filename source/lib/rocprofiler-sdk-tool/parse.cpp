@@ -1,9 +1,13 @@
 #include "parse.hpp"
 #include "name_regex.hpp"
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
+#include <memory>
 #include <sstream>
 
 namespace rocprofiler::tool::parse
@@ -81,15 +85,19 @@ parse_iteration_range(std::string_view text, std::string* error)
         return std::nullopt;
     };
     text = trim(text);
-    if(!text.empty() && text.front() == '[')
+    // Brackets only group: "[1-3,5]", "[1-2],[3-4]" (upstream's documented form) and
+    // "[1, 2, [5-8]]" name the same kind of set. They must balance, so that a cut-off value
+    // ("[1-3") is an error rather than a guess.
+    auto depth = 0;
+    for(char c : text)
     {
-        if(text.back() != ']') return fail("missing ']' at the end of '" + std::string{text} + "'");
-        text = trim(text.substr(1, text.size() - 2));
+        if(c == '[') ++depth;
+        if(c == ']' && --depth < 0) return fail("unbalanced ']' in '" + std::string{text} + "'");
     }
-    if(text.empty()) return fail("the iteration range is empty");
+    if(depth != 0) return fail("missing ']' at the end of '" + std::string{text} + "'");
 
     auto result = iteration_range{};
-    for(const auto& item : split_any(text, ", \t"))
+    for(const auto& item : split_any(text, "[], \t"))
     {
         auto dash     = item.find('-');
         auto interval = iteration_interval{};
@@ -102,15 +110,25 @@ parse_iteration_range(std::string_view text, std::string* error)
         else
         {
             auto lo = to_number(std::string_view{item}.substr(0, dash));
-            auto hi = to_number(std::string_view{item}.substr(dash + 1));
-            if(!lo || !hi) return fail("'" + item + "' is not a range 'first-last'");
+            // "5-": from iteration 5 on (an open range).
+            auto open = dash + 1 == item.size();
+            auto hi   = open ? std::optional<uint64_t>{iteration_interval::open_end}
+                             : to_number(std::string_view{item}.substr(dash + 1));
+            if(!lo || !hi) return fail("'" + item + "' is not a range 'first-last' or 'first-'");
             if(*lo > *hi) return fail("'" + item + "': the first iteration is after the last");
             interval = {*lo, *hi};
         }
         if(interval.first == 0) return fail("'" + item + "': iterations are counted from 1");
         result.intervals.push_back(interval);
     }
+    if(result.intervals.empty()) return fail("the iteration range is empty");
     return result;
+}
+
+std::optional<uint64_t>
+parse_count(std::string_view text)
+{
+    return to_number(text);
 }
 
 std::vector<std::string>
@@ -247,6 +265,47 @@ close_matches(std::string_view name, const std::vector<std::string>& candidates,
         if(std::find(out.begin(), out.end(), candidate) == out.end()) out.emplace_back(candidate);
     }
     return out;
+}
+
+std::string
+demangle(const std::string& name)
+{
+    auto status = 0;
+    auto out    = std::unique_ptr<char, decltype(&std::free)>{
+           abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), &std::free};
+    return status == 0 && out ? std::string{out.get()} : name;
+}
+
+std::string
+truncate_name(const std::string& demangled)
+{
+    // The base name: before the argument list, without template arguments, after the return
+    // type and the namespaces.
+    auto text  = std::string{};
+    auto depth = 0;
+    for(char c : demangled)
+    {
+        if(c == '<')
+            ++depth;
+        else if(c == '>' && depth > 0)
+            --depth;
+        else if(depth == 0 && c == '(' && !text.empty())
+            break;
+        else if(depth == 0)
+            text.push_back(c);
+    }
+    if(auto space = text.rfind(' '); space != std::string::npos) text.erase(0, space + 1);
+    if(auto scope = text.rfind("::"); scope != std::string::npos) text.erase(0, scope + 2);
+    return text.empty() ? demangled : text;
+}
+
+std::string
+format_kernel_name(const std::string& name, bool demangle_names, bool truncate)
+{
+    if(!demangle_names && !truncate) return name;
+    // Truncation needs the demangled name (as upstream: -T demangles even with -M).
+    auto demangled = demangle(name);
+    return truncate ? truncate_name(demangled) : demangled;
 }
 
 bool

@@ -15,6 +15,9 @@ namespace rocprofiler::tool::parse
 // An inclusive range of 1-based iteration numbers.
 struct iteration_interval
 {
+    // The last iteration of an open range ("5-"): every iteration from first on.
+    static constexpr uint64_t open_end = UINT64_MAX;
+
     uint64_t first = 0;
     uint64_t last  = 0;
 };
@@ -28,10 +31,14 @@ struct iteration_range
     bool empty() const { return intervals.empty(); }
 };
 
-// Parses "[1-3,5]", "1-3", "5", "[2]" (optional brackets, comma- or space-separated items, each a
-// number or an inclusive "a-b" with a <= b, numbers from 1). On error returns nothing and sets
-// @p error to a sentence naming the offending item.
+// Parses "[1-3,5]", "1-3", "5", "[2]", "[1-2],[3-4]", "[1, 2, [5-8]]", "[5-]": items separated
+// by commas or blanks, brackets anywhere (they group nothing, but must balance), each item a
+// number, an inclusive "a-b" with a <= b, or an open "a-" (a and every later iteration); numbers
+// from 1. On error returns nothing and sets @p error to a sentence naming the offending item.
 std::optional<iteration_range> parse_iteration_range(std::string_view text, std::string* error);
+
+// A non-negative decimal number ("0", "12"; blanks around it allowed), or nothing.
+std::optional<uint64_t> parse_count(std::string_view text);
 
 // Splits a counter list such as "pmc: SQ_WAVES GRBM_COUNT" or "SQ_WAVES,GRBM_COUNT" into names.
 // A leading "pmc:" is optional; separators are blanks and commas.
@@ -62,6 +69,13 @@ size_t edit_distance(std::string_view a, std::string_view b);
 std::vector<std::string> close_matches(std::string_view                name,
                                        const std::vector<std::string>& candidates,
                                        size_t                          max_results = 5);
+
+// Kernel names as rocprofv3 writes them: demangled (C++ Itanium ABI; a name that is not mangled
+// stays as it is) unless @p demangle_names is false; with @p truncate only the base name of the
+// demangled name ("void ns::add<float>(float*, int)" -> "add"), as upstream's -T.
+std::string demangle(const std::string& name);
+std::string truncate_name(const std::string& demangled);
+std::string format_kernel_name(const std::string& name, bool demangle_names, bool truncate);
 
 // Parses a boolean environment value: 1/true/yes/on (any case) are true, anything else false.
 bool parse_bool(const char* value);

@@ -31,6 +31,8 @@
 
 #include <fcntl.h>
 
+#include <nlohmann/json.hpp>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -48,6 +50,7 @@
 #include <thread>
 #include <unistd.h>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace rocprofiler::tool
@@ -73,11 +76,11 @@ struct tool_state
     // configs[i]. Only groups whose counters all exist on the agent are here, so pass i maps to
     // group i of the agent's own collectable set, with no wrap or skip.
     std::unordered_map<uint64_t, std::vector<rocprofiler_counter_config_id_t>> agent_configs = {};
-    std::unordered_map<uint64_t, std::string> counter_names   = {};    // by counter id
-    bool                                      progress        = false; // stderr is a terminal
-    std::atomic<uint64_t>                     dispatches_seen = 0;
-    std::atomic<uint64_t>                     passes_run      = 0;
-    std::chrono::steady_clock::time_point     last_progress   = {};
+    std::unordered_map<uint64_t, std::string> counter_names      = {};    // by counter id
+    bool                                      progress           = false; // stderr is a terminal
+    std::atomic<uint64_t>                     dispatches_seen    = 0;
+    std::atomic<uint64_t>                     passes_run         = 0;
+    std::unordered_set<uint64_t>              counted_dispatches = {}; // behind mutex
 
     // Streamed outputs (csv only) and the flusher thread.
     csv_stream                kernel_trace_stream = {};
@@ -174,7 +177,11 @@ code_object_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_u
                 auto sym                      = kernel_symbol{};
                 sym.kernel_id                 = p->kernel_id;
                 sym.code_object_id            = p->code_object_id;
-                sym.name                      = p->kernel_name != nullptr ? p->kernel_name : "";
+                sym.name                      = p->kernel_name != nullptr
+                                                    ? parse::format_kernel_name(p->kernel_name,
+                                                           state->cfg.demangle_kernels,
+                                                           state->cfg.truncate_kernels)
+                                                    : "";
                 sym.kernel_object             = p->kernel_object;
                 sym.kernarg_segment_size      = p->kernarg_segment_size;
                 sym.kernarg_segment_alignment = p->kernarg_segment_alignment;
@@ -198,27 +205,43 @@ accept(const rocprofiler_kernel_dispatch_info_t& info)
     return state->filter.accept(info.dispatch_id, name);
 }
 
+// Progress goes to stderr as whole lines, never rewritten in place (the application's own output
+// may be on the same terminal): one line per profiled dispatch that took more than one pass, and a
+// count at the end. Shown where stderr is a terminal, or everywhere with rocprofv3 --progress.
 void
-report_progress(bool force)
+report_replayed_dispatch(const rocprofiler_kernel_replay_outcome_t& outcome)
 {
-    if(!state->progress) return;
-    auto now = std::chrono::steady_clock::now();
+    if(!state->progress || outcome.passes_planned < 2) return;
+    auto name = std::string{};
     {
         auto lock = std::lock_guard{state->mutex};
-        if(!force && now - state->last_progress < std::chrono::milliseconds{250}) return;
-        state->last_progress = now;
+        auto it   = state->data.kernel_symbols.find(outcome.kernel_id);
+        name      = it != state->data.kernel_symbols.end()
+                        ? it->second.name
+                        : "kernel_" + std::to_string(outcome.kernel_id);
     }
+    std::fprintf(stderr,
+                 "[rocprofv3] %s (dispatch %llu): %llu of %llu passes\n",
+                 name.c_str(),
+                 static_cast<unsigned long long>(outcome.dispatch_id),
+                 static_cast<unsigned long long>(outcome.passes_run),
+                 static_cast<unsigned long long>(outcome.passes_planned));
+}
+
+void
+report_progress_total()
+{
+    if(!state->progress || state->dispatches_seen.load() == 0) return;
     auto passes = state->passes_run.load();
     if(passes > 0)
         std::fprintf(stderr,
-                     "\r[rocprofv3] %llu dispatches profiled, %llu replay passes",
+                     "[rocprofv3] %llu dispatches profiled, %llu replay passes\n",
                      static_cast<unsigned long long>(state->dispatches_seen.load()),
                      static_cast<unsigned long long>(passes));
     else
         std::fprintf(stderr,
-                     "\r[rocprofv3] %llu dispatches profiled",
+                     "[rocprofv3] %llu dispatches profiled\n",
                      static_cast<unsigned long long>(state->dispatches_seen.load()));
-    std::fflush(stderr);
 }
 
 void
@@ -279,9 +302,11 @@ buffer_callback(rocprofiler_context_id_t,
                             state->data.dispatches.end(), accepted.begin(), accepted.end());
                     state->data.dropped_records += drop_count;
                     state->changed = state->changed || !accepted.empty() || drop_count > 0;
+                    // Dispatches, not records: under kernel replay every pass has a record.
+                    for(const auto& rec : accepted)
+                        if(state->counted_dispatches.insert(rec.dispatch_info.dispatch_id).second)
+                            ++state->dispatches_seen;
                 }
-                state->dispatches_seen += accepted.size();
-                report_progress(false);
             });
 }
 
@@ -399,7 +424,6 @@ kernel_replay_callback(rocprofiler_callback_tracing_record_t record,
                     {
                         current_replay_pass = payload->current_pass;
                         ++state->passes_run;
-                        report_progress(false);
                     }
                     else
                         current_replay_pass.reset();
@@ -435,8 +459,9 @@ kernel_replay_outcome_callback(const rocprofiler_kernel_replay_outcome_t* outcom
                 entry.written_bytes  = outcome->written_bytes;
                 entry.verified_bytes = outcome->verified_bytes;
                 entry.failed_pass    = outcome->failed_pass;
-                auto lock            = std::lock_guard{state->mutex};
-                auto it              = state->data.replay_groups.find(entry.agent.handle);
+                report_replayed_dispatch(*outcome);
+                auto lock = std::lock_guard{state->mutex};
+                auto it   = state->data.replay_groups.find(entry.agent.handle);
                 if(it == state->data.replay_groups.end() || it->second.size() < 2) return;
                 state->data.replay_outcomes.emplace_back(std::move(entry));
                 state->changed = true;
@@ -565,6 +590,43 @@ claim_prefix()
                  cfg.output_file_name.c_str());
 }
 
+// --output-config: <prefix>_config.json, the configuration this process profiled with (after
+// its placeholders were expanded), so that a run's outputs say how they were made.
+void
+write_config_file(std::vector<std::string>& errors)
+{
+    const auto& cfg   = state->cfg;
+    auto        range = nlohmann::json::array();
+    for(const auto& i : cfg.iteration_range.intervals)
+        range.push_back({{"first", i.first},
+                         {"last",
+                          i.last == parse::iteration_interval::open_end ? nlohmann::json{}
+                                                                        : nlohmann::json(i.last)}});
+    auto doc = nlohmann::json{
+        {"kernel_trace", cfg.kernel_trace},
+        {"counter_collection", cfg.counter_collection},
+        {"kernel_replay", cfg.kernel_replay},
+        {"stats", cfg.stats},
+        {"summary", cfg.summary},
+        {"counter_groups", cfg.collected_groups()},
+        {"output_path", cfg.output_path},
+        {"output_file", output_file(cfg, state->data.pid, "")},
+        {"csv", cfg.csv},
+        {"json", cfg.json},
+        {"pftrace", cfg.pftrace},
+        {"kernel_include_regex", cfg.include_regex_text},
+        {"kernel_exclude_regex", cfg.exclude_regex_text},
+        {"kernel_iteration_range", range},
+        {"kernel_dispatch_skip", cfg.dispatch_skip},
+        {"kernel_dispatch_count",
+         cfg.dispatch_count ? nlohmann::json(*cfg.dispatch_count) : nlohmann::json{}},
+        {"demangle_kernels", cfg.demangle_kernels},
+        {"truncate_kernels", cfg.truncate_kernels},
+        {"pid", state->data.pid}};
+    (void)write_file_atomically(
+        output_file(cfg, state->data.pid, "config.json"), doc.dump(2) + "\n", errors);
+}
+
 // After initialization succeeded: rocprofv3 learns the outputs' names, the streamed files start
 // with their headers, the flusher and the signal handlers start.
 void
@@ -596,6 +658,7 @@ start_outputs()
                                        counter_collection_csv_header()))
             errors.emplace_back(state->counter_stream.error());
     }
+    if(!ec && cfg.output_config) write_config_file(errors);
     // Said now, not only at the end; finalization reports them again, to rocprofv3 too.
     for(const auto& e : errors)
         std::fprintf(stderr, "[rocprofv3] error: %s; this output will be missing\n", e.c_str());
@@ -808,11 +871,7 @@ finalize_outputs(run_end end)
     }
     stop_flusher();
     if(state->buffer.handle != 0) rocprofiler_flush_buffer(state->buffer);
-    if(state->progress && state->dispatches_seen.load() > 0)
-    {
-        report_progress(true);
-        std::fprintf(stderr, "\n");
-    }
+    report_progress_total();
 
     auto lock = std::lock_guard{state->mutex};
     rocprofiler_get_timestamp(&state->data.fini_time);
@@ -913,7 +972,7 @@ rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* 
         }
         run_report::open_from_environment();
         state              = new tool_state{std::move(parsed.cfg)};
-        state->progress    = isatty(STDERR_FILENO) != 0;
+        state->progress    = state->cfg.progress || isatty(STDERR_FILENO) != 0;
         static auto result = rocprofiler_tool_configure_result_t{
             sizeof(rocprofiler_tool_configure_result_t), tool_initialize, tool_finalize, nullptr};
         return &result;

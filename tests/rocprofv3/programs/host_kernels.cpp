@@ -30,6 +30,7 @@
 //                   "workgroups": [x,y,z]}]}
 // --long-name N     registers "vector_add" as "vector_add" followed by N 'x' characters (name
 //                   filters against very long names)
+// --add-name NAME   registers "vector_add" as NAME (a mangled name, for -T and -M)
 // --pid-file FILE   writes the process id to FILE (after the work; tests of signals wait for it)
 // --ignore-sigint   ignores SIGINT (set first thing)
 // --remove-dir DIR  removes DIR and everything in it after the work (an output directory that
@@ -317,6 +318,8 @@ main(int argc, char** argv)
             truth_file = argv[++i];
         else if(arg == "--long-name" && i + 1 < argc)
             add_name += std::string(std::strtoul(argv[++i], nullptr, 10), 'x');
+        else if(arg == "--add-name" && i + 1 < argc)
+            add_name = argv[++i];
         else if(arg == "--pid-file" && i + 1 < argc)
             pid_file = argv[++i];
         else if(arg == "--ignore-sigint")

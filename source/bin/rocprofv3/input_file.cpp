@@ -1,0 +1,164 @@
+#include "input_file.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <vector>
+
+#if defined(ROCPROFV3_HAVE_LIBYAML)
+#    include <yaml.h>
+#endif
+
+namespace rocprofv3
+{
+std::optional<nlohmann::json>
+read_json_document(const std::string& text, std::string& error)
+{
+    try
+    {
+        return nlohmann::json::parse(text);
+    }
+    catch(const std::exception& e)
+    {
+        error = e.what();
+        return std::nullopt;
+    }
+}
+
+#if defined(ROCPROFV3_HAVE_LIBYAML)
+namespace
+{
+nlohmann::json
+plain_scalar(const std::string& value)
+{
+    auto lower = value;
+    std::transform(lower.begin(),
+                   lower.end(),
+                   lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    for(const auto* on : {"true", "yes", "on"})
+        if(lower == on) return true;
+    for(const auto* off : {"false", "no", "off"})
+        if(lower == off) return false;
+    if(lower.empty() || lower == "~" || lower == "null") return nullptr;
+    auto number    = int64_t{0};
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+    if(ec == std::errc{} && end == value.data() + value.size()) return number;
+    return value;
+}
+} // namespace
+
+std::optional<nlohmann::json>
+read_yaml_document(const std::string& text, std::string& error)
+{
+    auto parser = yaml_parser_t{};
+    if(yaml_parser_initialize(&parser) == 0)
+    {
+        error = "cannot initialize the YAML parser";
+        return std::nullopt;
+    }
+    yaml_parser_set_input_string(
+        &parser, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+
+    // The nodes being built, innermost last; for a mapping, the key waiting for its value.
+    struct frame
+    {
+        nlohmann::json             node = {};
+        std::optional<std::string> key  = {};
+    };
+    auto stack  = std::vector<frame>{};
+    auto result = std::optional<nlohmann::json>{};
+    auto add    = [&](nlohmann::json value) -> bool
+    {
+        if(stack.empty())
+        {
+            result = std::move(value);
+            return true;
+        }
+        auto& top = stack.back();
+        if(top.node.is_array())
+        {
+            top.node.push_back(std::move(value));
+            return true;
+        }
+        if(!top.key)
+        {
+            if(!value.is_string() && !value.is_number() && !value.is_boolean())
+            {
+                error = "a mapping key is not a scalar";
+                return false;
+            }
+            top.key = value.is_string() ? value.get<std::string>() : value.dump();
+            return true;
+        }
+        top.node[*top.key] = std::move(value);
+        top.key.reset();
+        return true;
+    };
+
+    auto ok = true;
+    for(auto done = false; ok && !done;)
+    {
+        auto event = yaml_event_t{};
+        if(yaml_parser_parse(&parser, &event) == 0)
+        {
+            error = std::string{parser.problem != nullptr ? parser.problem : "invalid YAML"} +
+                    " at line " + std::to_string(parser.problem_mark.line + 1);
+            ok = false;
+            break;
+        }
+        switch(event.type)
+        {
+        case YAML_STREAM_END_EVENT:
+            done = true;
+            break;
+        case YAML_DOCUMENT_END_EVENT:
+            done = result.has_value();
+            break;
+        case YAML_ALIAS_EVENT:
+            error = "YAML aliases are not supported (line " +
+                    std::to_string(event.start_mark.line + 1) + ")";
+            ok = false;
+            break;
+        case YAML_SCALAR_EVENT:
+        {
+            auto value = std::string{reinterpret_cast<const char*>(event.data.scalar.value),
+                                     event.data.scalar.length};
+            ok = add(event.data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? plain_scalar(value)
+                                                                        : nlohmann::json(value));
+            break;
+        }
+        case YAML_SEQUENCE_START_EVENT:
+            stack.push_back({nlohmann::json::array(), {}});
+            break;
+        case YAML_MAPPING_START_EVENT:
+            stack.push_back({nlohmann::json::object(), {}});
+            break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT:
+        {
+            auto node = std::move(stack.back().node);
+            stack.pop_back();
+            ok = add(std::move(node));
+            break;
+        }
+        default:
+            break;
+        }
+        yaml_event_delete(&event);
+    }
+    yaml_parser_delete(&parser);
+    if(!ok) return std::nullopt;
+    if(!result) return nlohmann::json{};
+    return result;
+}
+#else
+std::optional<nlohmann::json>
+read_yaml_document(const std::string&, std::string& error)
+{
+    error = "this rocprofv3 was built without YAML support (libyaml-dev); use a JSON job file "
+            "(the same 'jobs' list) or a text file of 'pmc:' lines";
+    return std::nullopt;
+}
+#endif
+} // namespace rocprofv3

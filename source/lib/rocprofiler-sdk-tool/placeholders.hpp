@@ -1,0 +1,36 @@
+// Placeholders of the output directory and the output file prefix (-d, -o), as upstream rocprofv3
+// documents them ("Output prefix keys"): %pid%, %hostname%, %rank%, %env{NAME}%, ... They are
+// expanded by the tool library in each profiled process, so that %pid% is that process's id and
+// %rank% its MPI rank; rocprofv3 only checks that every placeholder is one it knows.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rocprofiler::tool::placeholders
+{
+// The value of a key ("pid", "hostname", "rank", ...; "env:NAME" for %env{NAME}% and its other
+// spellings), or nothing when the key is unknown.
+using lookup = std::function<std::optional<std::string>(std::string_view key)>;
+
+// The keys of %key% placeholders, for messages and docs.
+const std::vector<std::string_view>& known_keys();
+
+// Replaces every placeholder of @p text: %key% for the known keys, the shorthands %p (pid),
+// %h (hostname), %j (job), %r (rank), %s (size), %env{NAME}%, %ENV{NAME}%, $env{NAME},
+// $ENV{NAME} and %q{NAME}% (an unset NAME is empty). A '%' that starts no placeholder is kept.
+// Returns nothing, with @p error naming it, for an unknown %word% placeholder.
+std::optional<std::string> expand(std::string_view text, const lookup& values, std::string* error);
+
+// True when @p text has a placeholder.
+bool has_placeholder(std::string_view text);
+
+// The values of a process: pid, ppid, pgid, psid, hostname, the MPI rank and size and the SLURM
+// job from @p getenv (rank: SLURM_PROCID, else OMPI_COMM_WORLD_RANK, MV2_COMM_WORLD_RANK,
+// PMI_RANK, MPI_RANK, else 0), and tag/argv/args/argt from @p command (the process's argv).
+lookup process_values(const std::function<const char*(const char*)>& getenv,
+                      const std::vector<std::string>&                command);
+} // namespace rocprofiler::tool::placeholders
