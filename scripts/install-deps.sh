@@ -15,6 +15,7 @@ packages=(
     libre2-dev
     clang-format
     protobuf-compiler
+    libsqlite3-dev
 )
 
 missing=()
