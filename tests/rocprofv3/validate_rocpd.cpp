@@ -83,13 +83,14 @@ int
 main(int argc, char** argv)
 {
     auto dir = std::string{}, prefix = std::string{}, end = std::string{};
-    bool counters = false;
-    long declined = -1;
+    bool counters   = false;
+    long declined   = -1;
     long dispatches = -1;
     for(int i = 1; i < argc; ++i)
     {
         auto arg  = std::string{argv[i]};
-        auto next = [&]() -> std::string {
+        auto next = [&]() -> std::string
+        {
             if(i + 1 >= argc) fail(arg + " needs a value");
             return argv[++i];
         };
@@ -119,17 +120,29 @@ main(int argc, char** argv)
     if(integrity.size() != 1 || integrity[0][0] != "ok")
         fail(path + " fails integrity_check: " + integrity.at(0).at(0));
 
-    for(const auto* name :
-        {"rocpd_metadata",         "rocpd_string",          "rocpd_info_node",
-         "rocpd_info_process",     "rocpd_info_thread",     "rocpd_info_agent",
-         "rocpd_info_queue",       "rocpd_info_stream",     "rocpd_info_pmc",
-         "rocpd_info_code_object", "rocpd_info_kernel_symbol", "rocpd_track",
-         "rocpd_event",            "rocpd_arg",             "rocpd_pmc_event",
-         "rocpd_kernel_dispatch",  "kernels",               "counters_collection"})
-        (void) count(db, name);
+    for(const auto* name : {"rocpd_metadata",
+                            "rocpd_string",
+                            "rocpd_info_node",
+                            "rocpd_info_process",
+                            "rocpd_info_thread",
+                            "rocpd_info_agent",
+                            "rocpd_info_queue",
+                            "rocpd_info_stream",
+                            "rocpd_info_pmc",
+                            "rocpd_info_code_object",
+                            "rocpd_info_kernel_symbol",
+                            "rocpd_track",
+                            "rocpd_event",
+                            "rocpd_arg",
+                            "rocpd_pmc_event",
+                            "rocpd_kernel_dispatch",
+                            "kernels",
+                            "counters_collection"})
+        (void)count(db, name);
     if(count(db, "rocpd_info_node") != 1) fail("rocpd_info_node does not have one row");
     if(count(db, "rocpd_info_process") != 1) fail("rocpd_info_process does not have one row");
-    if(count(db, "rocpd_info_agent WHERE type = 'GPU'") == 0) fail("no GPU agent in rocpd_info_agent");
+    if(count(db, "rocpd_info_agent WHERE type = 'GPU'") == 0)
+        fail("no GPU agent in rocpd_info_agent");
 
     // Every kernel_trace.csv row is a dispatch with the same kernel, agent and times.
     auto kernel_rows = std::map<std::string, row_t>{};
@@ -141,23 +154,23 @@ main(int argc, char** argv)
     if(kernel_rows.size() != count(db, "rocpd_kernel_dispatch"))
         fail("the kernels view and rocpd_kernel_dispatch differ in rows");
     if(dispatches >= 0 && kernel_rows.size() != static_cast<size_t>(dispatches))
-        fail(std::to_string(kernel_rows.size()) + " dispatches in rocpd_kernel_dispatch, expected " +
-             std::to_string(dispatches));
+        fail(std::to_string(kernel_rows.size()) +
+             " dispatches in rocpd_kernel_dispatch, expected " + std::to_string(dispatches));
     const auto trace_path = base + "kernel_trace.csv";
     if(rocprofv3_validate::read_file(trace_path))
     {
-        auto rows = read_csv(trace_path);
-        const auto& h = rows[0];
-        auto id    = column(h, "Dispatch_Id", trace_path);
-        auto name  = column(h, "Kernel_Name", trace_path);
-        auto agent = column(h, "Agent_Id", trace_path);
-        auto start = column(h, "Start_Timestamp", trace_path);
-        auto stop  = column(h, "End_Timestamp", trace_path);
-        auto queue = column(h, "Queue_Id", trace_path);
-        auto tid   = column(h, "Thread_Id", trace_path);
-        auto grid  = column(h, "Grid_Size_X", trace_path);
-        auto wg    = column(h, "Workgroup_Size_X", trace_path);
-        auto seen  = std::map<std::string, size_t>{};
+        auto        rows  = read_csv(trace_path);
+        const auto& h     = rows[0];
+        auto        id    = column(h, "Dispatch_Id", trace_path);
+        auto        name  = column(h, "Kernel_Name", trace_path);
+        auto        agent = column(h, "Agent_Id", trace_path);
+        auto        start = column(h, "Start_Timestamp", trace_path);
+        auto        stop  = column(h, "End_Timestamp", trace_path);
+        auto        queue = column(h, "Queue_Id", trace_path);
+        auto        tid   = column(h, "Thread_Id", trace_path);
+        auto        grid  = column(h, "Grid_Size_X", trace_path);
+        auto        wg    = column(h, "Workgroup_Size_X", trace_path);
+        auto        seen  = std::map<std::string, size_t>{};
         for(size_t i = 1; i < rows.size(); ++i)
         {
             const auto& r  = rows[i];
@@ -166,10 +179,12 @@ main(int argc, char** argv)
                 fail("dispatch " + r[id] + " of " + trace_path + " is not in the database");
             const auto& k = it->second;
             if(seen[r[id]]++ > 0) continue; // a replay pass: the row holds the first record
-            if(k[1] != r[name]) fail("dispatch " + r[id] + ": kernel '" + k[1] + "', CSV '" + r[name] + "'");
+            if(k[1] != r[name])
+                fail("dispatch " + r[id] + ": kernel '" + k[1] + "', CSV '" + r[name] + "'");
             if(k[2] != r[agent] || k[5] != r[queue] || k[6] != r[tid] || k[7] != r[grid] ||
                k[8] != r[wg])
-                fail("dispatch " + r[id] + ": agent/queue/thread/grid/workgroup differ from the CSV");
+                fail("dispatch " + r[id] +
+                     ": agent/queue/thread/grid/workgroup differ from the CSV");
             if(k[3] != r[start] || k[4] != r[stop])
                 fail("dispatch " + r[id] + ": times " + k[3] + ".." + k[4] + ", CSV " + r[start] +
                      ".." + r[stop]);
@@ -181,16 +196,17 @@ main(int argc, char** argv)
 
     if(counters)
     {
-        const auto cc_path = base + "counter_collection.csv";
-        auto       rows    = read_csv(cc_path);
-        const auto& h      = rows[0];
-        auto id    = column(h, "Dispatch_Id", cc_path);
-        auto name  = column(h, "Counter_Name", cc_path);
-        auto value = column(h, "Counter_Value", cc_path);
-        auto kname = column(h, "Kernel_Name", cc_path);
-        auto db_values = std::map<std::pair<std::string, std::string>, row_t>{};
-        for(auto& r : query(db, "SELECT dispatch_id, counter_name, value, kernel_name FROM "
-                                "counters_collection"))
+        const auto  cc_path   = base + "counter_collection.csv";
+        auto        rows      = read_csv(cc_path);
+        const auto& h         = rows[0];
+        auto        id        = column(h, "Dispatch_Id", cc_path);
+        auto        name      = column(h, "Counter_Name", cc_path);
+        auto        value     = column(h, "Counter_Value", cc_path);
+        auto        kname     = column(h, "Kernel_Name", cc_path);
+        auto        db_values = std::map<std::pair<std::string, std::string>, row_t>{};
+        for(auto& r : query(db,
+                            "SELECT dispatch_id, counter_name, value, kernel_name FROM "
+                            "counters_collection"))
             db_values[{r[0], r[1]}] = r;
         if(db_values.empty()) fail("counters_collection is empty");
         if(db_values.size() != rows.size() - 1)
@@ -201,7 +217,8 @@ main(int argc, char** argv)
             const auto& r  = rows[i];
             auto        it = db_values.find({r[id], r[name]});
             if(it == db_values.end())
-                fail("counter " + r[name] + " of dispatch " + r[id] + " is not in counters_collection");
+                fail("counter " + r[name] + " of dispatch " + r[id] +
+                     " is not in counters_collection");
             auto a = std::stod(it->second[2]), b = std::stod(r[value]);
             if(std::fabs(a - b) > 1e-9 * std::max(1.0, std::fabs(b)))
                 fail("counter " + r[name] + " of dispatch " + r[id] + ": " + it->second[2] +
@@ -215,7 +232,8 @@ main(int argc, char** argv)
     {
         auto n = count(db, "rocprofv3_kernel_replay_outcome WHERE outcome = 'DECLINED'");
         if(n != static_cast<uint64_t>(declined))
-            fail(std::to_string(n) + " DECLINED rows in rocprofv3_kernel_replay_outcome, expected " +
+            fail(std::to_string(n) +
+                 " DECLINED rows in rocprofv3_kernel_replay_outcome, expected " +
                  std::to_string(declined));
     }
 

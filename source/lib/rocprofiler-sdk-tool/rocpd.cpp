@@ -35,19 +35,24 @@ rocpd_writer::open(const std::string& path, const results&)
 }
 void
 rocpd_writer::code_object(const code_object_entry&)
-{}
+{
+}
 void
 rocpd_writer::kernel(const kernel_symbol&)
-{}
+{
+}
 void
 rocpd_writer::dispatch(const results&, const rocprofiler_buffer_tracing_kernel_dispatch_record_t&)
-{}
+{
+}
 void
 rocpd_writer::counters(const results&, const counter_dispatch&)
-{}
+{
+}
 void
 rocpd_writer::commit()
-{}
+{
+}
 bool
 rocpd_writer::finish(const results&, std::string& error)
 {
@@ -201,9 +206,12 @@ agent_type(rocprofiler_agent_type_t type)
 {
     switch(type)
     {
-        case ROCPROFILER_AGENT_TYPE_CPU: return "CPU";
-        case ROCPROFILER_AGENT_TYPE_GPU: return "GPU";
-        default: break;
+    case ROCPROFILER_AGENT_TYPE_CPU:
+        return "CPU";
+    case ROCPROFILER_AGENT_TYPE_GPU:
+        return "GPU";
+    default:
+        break;
     }
     return nullptr;
 }
@@ -227,8 +235,7 @@ bind(sqlite3_stmt* stmt, int index, double value)
 void
 bind(sqlite3_stmt* stmt, int index, const std::string& value)
 {
-    sqlite3_bind_text(
-        stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_text(stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
 }
 void
 bind(sqlite3_stmt* stmt, int index, const char* value)
@@ -382,13 +389,12 @@ rocpd_writer::open(const std::string& path, const results& data)
     // DELETE: committed batches are in the main file, an interrupted one in the journal that the
     // next reader rolls back. NORMAL: a batch reaches the OS at its commit; a power loss may cost
     // the last batches, a process's death does not.
-    if(!exec("PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL;") ||
-       !exec("BEGIN") || !exec(schema_sql))
+    if(!exec("PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL;") || !exec("BEGIN") ||
+       !exec(schema_sql))
         return false;
     m_in_transaction = true;
 
-    for(const auto& [tag, value] :
-        std::initializer_list<std::pair<const char*, std::string>>{
+    for(const auto& [tag, value] : std::initializer_list<std::pair<const char*, std::string>>{
             {"schema_version", "3"},
             {"guid", m_guid},
             {"writer", "rocprofv3 (this SDK's tool library)"}})
@@ -443,10 +449,10 @@ rocpd_writer::open(const std::string& path, const results& data)
                                   {"cu_count", agent.info.cu_count},
                                   {"wave_front_size", agent.info.wave_front_size}};
         if(agent.counters_error) ext["counters_error"] = *agent.counters_error;
-        auto* stmt = prepare(
-            "INSERT INTO rocpd_info_agent (id, guid, nid, pid, type, absolute_index, "
-            "logical_index, type_index, uuid, name, model_name, vendor_name, product_name, "
-            "user_name, extdata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        auto* stmt =
+            prepare("INSERT INTO rocpd_info_agent (id, guid, nid, pid, type, absolute_index, "
+                    "logical_index, type_index, uuid, name, model_name, vendor_name, product_name, "
+                    "user_name, extdata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         bind_all(stmt,
                  agent_number(data, agent.info.id),
                  m_guid,
@@ -664,7 +670,10 @@ rocpd_writer::dispatch(const results&                                           
 }
 
 int64_t
-rocpd_writer::pmc_id(const results& data, rocprofiler_agent_id_t agent, uint64_t counter_id)
+rocpd_writer::pmc_id(const results&         data,
+                     rocprofiler_agent_id_t agent,
+                     uint64_t               counter_id,
+                     const std::string&     fallback_name)
 {
     auto key = std::make_pair(agent.handle, counter_id);
     if(auto it = m_pmc.find(key); it != m_pmc.end()) return it->second;
@@ -672,7 +681,9 @@ rocpd_writer::pmc_id(const results& data, rocprofiler_agent_id_t agent, uint64_t
     for(const auto& c : data.counters)
         if(c.id == counter_id && (c.agent.handle == agent.handle || found == nullptr)) found = &c;
     auto entry = found != nullptr ? *found : counter_entry{};
-    if(found == nullptr) entry.name = "counter_" + std::to_string(counter_id);
+    if(found == nullptr)
+        entry.name =
+            !fallback_name.empty() ? fallback_name : "counter_" + std::to_string(counter_id);
     auto* stmt = prepare("INSERT INTO rocpd_info_pmc (guid, nid, pid, agent_id, target_arch, "
                          "event_code, name, symbol, description, component, value_type, block, "
                          "expression, is_constant, is_derived, extdata) VALUES (?, ?, ?, ?, "
@@ -705,19 +716,19 @@ rocpd_writer::counters(const results& data, const counter_dispatch& rec)
     const auto& info = rec.data.dispatch_info;
     auto        ext  = nlohmann::json{{"source", "counter_collection"}};
     if(rec.replay_pass) ext["replay_pass"] = *rec.replay_pass;
-    (void) insert_dispatch(data,
-                           info,
-                           rec.thread_id,
-                           rec.data.correlation_id.internal,
-                           rec.data.start_timestamp,
-                           rec.data.end_timestamp,
-                           ext.dump(),
-                           false);
+    (void)insert_dispatch(data,
+                          info,
+                          rec.thread_id,
+                          rec.data.correlation_id.internal,
+                          rec.data.start_timestamp,
+                          rec.data.end_timestamp,
+                          ext.dump(),
+                          false);
     auto pmc_ext = rec.replay_pass ? nlohmann::json{{"replay_pass", *rec.replay_pass}}.dump()
                                    : std::string{"{}"};
     for(const auto& v : rec.values)
     {
-        auto id = pmc_id(data, info.agent_id, v.counter_id);
+        auto id = pmc_id(data, info.agent_id, v.counter_id, v.name);
         if(m_db == nullptr) return;
         auto* stmt = prepare("INSERT INTO rocpd_pmc_event (guid, event_id, pmc_id, value, "
                              "extdata) VALUES (?, ?, ?, ?, ?)");

@@ -43,7 +43,8 @@ public:
     void code_object(const code_object_entry& entry);
     void kernel(const kernel_symbol& sym);
     // One kernel_trace.csv row.
-    void dispatch(const results& data, const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r);
+    void dispatch(const results&                                             data,
+                  const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r);
     // The counter values of one pass of one dispatch (counter_collection.csv's rows).
     void counters(const results& data, const counter_dispatch& rec);
 
@@ -79,7 +80,11 @@ private:
                          uint64_t                                  end,
                          const std::string&                        extdata,
                          bool                                      from_trace);
-    int64_t pmc_id(const results& data, rocprofiler_agent_id_t agent, uint64_t counter_id);
+    // The rocpd_info_pmc row of a counter; @p fallback_name names one the agent did not list.
+    int64_t pmc_id(const results&         data,
+                   rocprofiler_agent_id_t agent,
+                   uint64_t               counter_id,
+                   const std::string&     fallback_name);
     int64_t string_id(const std::string& text);
 
     sqlite3*                                         m_db             = nullptr;
