@@ -34,18 +34,18 @@ struct scratch
 tool::results
 one_gpu()
 {
-    auto data      = tool::results{};
-    data.pid       = 1234;
-    data.init_time = 100;
-    auto agent     = tool::agent_entry{};
+    auto data                  = tool::results{};
+    data.pid                   = 1234;
+    data.init_time             = 100;
+    auto agent                 = tool::agent_entry{};
     agent.info.id.handle       = 42;
     agent.info.type            = ROCPROFILER_AGENT_TYPE_GPU;
     agent.info.logical_node_id = 0;
     agent.name                 = "host-gpu";
     data.agents.push_back(agent);
-    auto sym      = tool::kernel_symbol{};
-    sym.kernel_id = 7;
-    sym.name      = "vector_add";
+    auto sym               = tool::kernel_symbol{};
+    sym.kernel_id          = 7;
+    sym.name               = "vector_add";
     data.kernel_symbols[7] = sym;
     return data;
 }
@@ -53,16 +53,16 @@ one_gpu()
 rocprofiler_buffer_tracing_kernel_dispatch_record_t
 trace_record(uint64_t dispatch_id)
 {
-    auto r                           = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
-    r.thread_id                      = 11;
-    r.start_timestamp                = 1000 * dispatch_id;
-    r.end_timestamp                  = 1000 * dispatch_id + 500;
-    r.dispatch_info.dispatch_id      = dispatch_id;
-    r.dispatch_info.agent_id.handle  = 42;
-    r.dispatch_info.kernel_id        = 7;
-    r.dispatch_info.queue_id.handle  = 3;
-    r.dispatch_info.grid_size        = {64, 1, 1};
-    r.dispatch_info.workgroup_size   = {16, 1, 1};
+    auto r                          = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
+    r.thread_id                     = 11;
+    r.start_timestamp               = 1000 * dispatch_id;
+    r.end_timestamp                 = 1000 * dispatch_id + 500;
+    r.dispatch_info.dispatch_id     = dispatch_id;
+    r.dispatch_info.agent_id.handle = 42;
+    r.dispatch_info.kernel_id       = 7;
+    r.dispatch_info.queue_id.handle = 3;
+    r.dispatch_info.grid_size       = {64, 1, 1};
+    r.dispatch_info.workgroup_size  = {16, 1, 1};
     return r;
 }
 
@@ -78,7 +78,7 @@ scalar(const std::string& path, const std::string& sql)
     if(sqlite3_step(stmt) == SQLITE_ROW)
     {
         const auto* text = sqlite3_column_text(stmt, 0);
-        out = text != nullptr ? reinterpret_cast<const char*>(text) : "NULL";
+        out              = text != nullptr ? reinterpret_cast<const char*>(text) : "NULL";
     }
     sqlite3_finalize(stmt);
     sqlite3_close(db);
@@ -159,7 +159,7 @@ TEST(rocpd, finish_writes_the_replay_outcomes_and_how_the_run_ended)
     o.kind        = ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED;
     o.reason      = "footprint_budget";
     data.replay_outcomes.push_back(o);
-    data.end = tool::run_end{tool::run_end::signal, 11};
+    data.end   = tool::run_end{tool::run_end::signal, 11};
     auto error = std::string{};
     ASSERT_TRUE(writer.finish(data, error)) << error;
     EXPECT_EQ(scalar(path,
@@ -170,4 +170,29 @@ TEST(rocpd, finish_writes_the_replay_outcomes_and_how_the_run_ended)
                      "SELECT json_extract(extdata, '$.end.kind') || ' ' || "
                      "json_extract(extdata, '$.end.signal') FROM rocpd_info_process"),
               "signal 11");
+}
+
+// A child forked without exec has the tool's state, its writer included; SQLite connections must
+// not cross fork(), so the child's records are not written into the parent's database.
+TEST(rocpd, a_forked_child_does_not_write_the_parents_database)
+{
+    auto dir    = scratch{};
+    auto path   = (dir.path / "run_results.db").string();
+    auto data   = one_gpu();
+    auto writer = tool::rocpd_writer{};
+    ASSERT_TRUE(writer.open(path, data)) << writer.error();
+    auto pid = fork();
+    ASSERT_GE(pid, 0);
+    if(pid == 0)
+    {
+        writer.dispatch(data, trace_record(1));
+        writer.commit();
+        _exit(0);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    writer.dispatch(data, trace_record(2));
+    auto error = std::string{};
+    ASSERT_TRUE(writer.finish(data, error)) << error;
+    EXPECT_EQ(scalar(path, "SELECT group_concat(dispatch_id) FROM rocpd_kernel_dispatch"), "2");
 }

@@ -343,10 +343,18 @@ rocpd_writer::begin()
     if(m_db != nullptr && !m_in_transaction && exec("BEGIN")) m_in_transaction = true;
 }
 
+bool
+rocpd_writer::usable() const
+{
+    // SQLite connections must not be used across fork(): a child forked without exec (whose
+    // outputs the tool does not write) leaves the parent's database alone.
+    return m_db != nullptr && ::getpid() == m_owner;
+}
+
 void
 rocpd_writer::commit()
 {
-    if(m_db == nullptr || !m_in_transaction) return;
+    if(!usable() || !m_in_transaction) return;
     m_in_transaction = false;
     m_pending        = 0;
     exec("COMMIT");
@@ -375,8 +383,9 @@ rocpd_writer::string_id(const std::string& text)
 bool
 rocpd_writer::open(const std::string& path, const results& data)
 {
-    m_path = path;
-    m_guid = guid_of(data);
+    m_path  = path;
+    m_guid  = guid_of(data);
+    m_owner = ::getpid();
     // A database of an earlier run with this prefix is replaced, as the CSV files are.
     ::unlink(path.c_str());
     ::unlink((path + "-journal").c_str());
@@ -487,7 +496,7 @@ rocpd_writer::open(const std::string& path, const results& data)
 void
 rocpd_writer::code_object(const code_object_entry& entry)
 {
-    if(m_db == nullptr) return;
+    if(!usable()) return;
     begin();
     auto* stmt = prepare("INSERT OR REPLACE INTO rocpd_info_code_object (id, guid, nid, pid, "
                          "agent_id, uri, load_base, load_size, load_delta, storage_type) VALUES "
@@ -509,7 +518,7 @@ rocpd_writer::code_object(const code_object_entry& entry)
 void
 rocpd_writer::kernel(const kernel_symbol& sym)
 {
-    if(m_db == nullptr) return;
+    if(!usable()) return;
     if(auto it = m_kernels.find(sym.kernel_id); it != m_kernels.end() && it->second) return;
     begin();
     auto* stmt = prepare(
@@ -644,7 +653,7 @@ void
 rocpd_writer::dispatch(const results&                                             data,
                        const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r)
 {
-    if(m_db == nullptr) return;
+    if(!usable()) return;
     auto ext = nlohmann::json{{"source", "kernel_trace"}}.dump();
     if(insert_dispatch(data,
                        r.dispatch_info,
@@ -712,7 +721,7 @@ rocpd_writer::pmc_id(const results&         data,
 void
 rocpd_writer::counters(const results& data, const counter_dispatch& rec)
 {
-    if(m_db == nullptr) return;
+    if(!usable()) return;
     const auto& info = rec.data.dispatch_info;
     auto        ext  = nlohmann::json{{"source", "counter_collection"}};
     if(rec.replay_pass) ext["replay_pass"] = *rec.replay_pass;
@@ -741,6 +750,11 @@ rocpd_writer::counters(const results& data, const counter_dispatch& rec)
 bool
 rocpd_writer::finish(const results& data, std::string& error)
 {
+    if(m_db != nullptr && !usable())
+    {
+        error = "'" + m_path + "' belongs to the process that opened it";
+        return false;
+    }
     if(m_db != nullptr)
     {
         begin();

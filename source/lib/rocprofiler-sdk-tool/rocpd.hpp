@@ -61,6 +61,7 @@ public:
     static constexpr uint64_t commit_rows = 4096;
 
 private:
+    bool          usable() const;
     bool          exec(const char* sql);
     sqlite3_stmt* prepare(const char* sql);
     bool          step(sqlite3_stmt* stmt);
@@ -91,6 +92,7 @@ private:
     std::string                                      m_path           = {};
     std::string                                      m_error          = {};
     std::string                                      m_guid           = {};
+    int                                              m_owner          = 0; // pid that opened it
     bool                                             m_in_transaction = false;
     uint64_t                                         m_pending        = 0;
     std::map<std::string, sqlite3_stmt*>             m_statements     = {};
