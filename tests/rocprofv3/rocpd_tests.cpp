@@ -133,10 +133,17 @@ TEST(rocpd, a_kernel_trace_record_replaces_the_row_of_an_earlier_counter_record)
     rec.values.push_back(tool::counter_value{5, "WORK_ITEMS", 64.0});
     writer.counters(data, rec);
     writer.dispatch(data, trace_record(1));
+    // A second trace record of the dispatch (a replay pass) keeps the row, adds its times.
+    auto pass            = trace_record(1);
+    pass.start_timestamp = 3000;
+    pass.end_timestamp   = 3400;
+    writer.dispatch(data, pass);
     auto error = std::string{};
     ASSERT_TRUE(writer.finish(data, error)) << error;
     EXPECT_EQ(scalar(path, "SELECT tid || ' ' || start || ' ' || \"end\" FROM kernels"),
               "11 1000 1500");
+    EXPECT_EQ(scalar(path, "SELECT json_extract(extdata, '$.kernel_trace_records') FROM kernels"),
+              "[{\"start\":3000,\"end\":3400}]");
     EXPECT_EQ(scalar(path, "SELECT json_extract(extdata, '$.source') FROM rocpd_kernel_dispatch"),
               "kernel_trace");
     EXPECT_EQ(scalar(path, "SELECT counter_name || '=' || value FROM counters_collection"),

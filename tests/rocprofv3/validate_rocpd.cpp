@@ -189,6 +189,17 @@ main(int argc, char** argv)
                 fail("dispatch " + r[id] + ": times " + k[3] + ".." + k[4] + ", CSV " + r[start] +
                      ".." + r[stop]);
         }
+        // Every further record of a dispatch (a replay pass) is in its extdata, none is lost.
+        auto records =
+            std::stoull(query(db,
+                              "SELECT COUNT(*) + COALESCE(SUM(json_array_length(extdata, "
+                              "'$.kernel_trace_records')), 0) FROM rocpd_kernel_dispatch WHERE "
+                              "json_extract(extdata, '$.source') = 'kernel_trace'")
+                            .at(0)
+                            .at(0));
+        if(records != rows.size() - 1)
+            fail(std::to_string(records) + " kernel trace records in the database, " +
+                 std::to_string(rows.size() - 1) + " rows in " + trace_path);
         if(seen.size() != kernel_rows.size())
             fail(std::to_string(kernel_rows.size()) + " dispatches in the database, " +
                  std::to_string(seen.size()) + " in " + trace_path);

@@ -668,11 +668,12 @@ rocpd_writer::dispatch(const results&                                           
         return;
     }
     if(m_db == nullptr) return;
-    // A dispatch already present: another record of it (a replay pass, or the counter record
-    // came first). Its times are kept in extdata rather than lost.
-    auto* stmt = prepare("UPDATE rocpd_kernel_dispatch SET extdata = json_insert(extdata, "
-                         "'$.kernel_trace_records[#]', json_object('start', ?, 'end', ?)) "
-                         "WHERE id = ?");
+    // The row already holds a kernel trace record of this dispatch: this one is a further replay
+    // pass, whose times are kept in extdata rather than lost.
+    auto* stmt =
+        prepare("UPDATE rocpd_kernel_dispatch SET extdata = json_insert(json_insert(extdata, "
+                "'$.kernel_trace_records', json('[]')), '$.kernel_trace_records[#]', "
+                "json_object('start', ?, 'end', ?)) WHERE id = ?");
     bind_all(stmt, r.start_timestamp, r.end_timestamp, r.dispatch_info.dispatch_id);
     step(stmt);
     commit_if_large();
