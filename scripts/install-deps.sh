@@ -16,6 +16,7 @@ packages=(
     libyaml-dev
     clang-format
     protobuf-compiler
+    libsqlite3-dev
 )
 
 missing=()

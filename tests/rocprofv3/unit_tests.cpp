@@ -209,7 +209,10 @@ TEST(command_line, errors_name_the_problem)
         {"--replay-mode", "kernel", "--kernel-replay-beta-enabled", "--kernel-trace", "--", "app"},
         "requires --pmc");
     expect_error({"--pmc", "A", "--replay-mode", "application", "--", "app"}, "not supported");
-    expect_error({"--kernel-trace", "-f", "rocpd", "--", "app"}, "rocpd is not supported");
+#if !defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
+    expect_error({"--kernel-trace", "-f", "rocpd", "--", "app"},
+                 "rocpd output was not built: SQLite3 missing");
+#endif
     expect_error({"--kernel-trace", "-f", "csv", "otf2", "--", "app"}, "otf2 is not supported");
     expect_error({"--kernel-trace"}, "no application");
     expect_error({"--kernel-trace", "--kernel-exclude-regex", "[", "--", "app"},
@@ -366,8 +369,18 @@ TEST(tool_config, reads_and_validates)
     r                            = rocprofiler::tool::read_config(get);
     EXPECT_TRUE(r.cfg.pftrace && r.cfg.csv && r.cfg.json);
 
+    env["ROCPROF_OUTPUT_FORMAT"] = "csv,json,pftrace,rocpd";
+    r                            = rocprofiler::tool::read_config(get);
+#if defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
+    EXPECT_TRUE(r.errors.empty());
+    EXPECT_TRUE(r.cfg.pftrace && r.cfg.csv && r.cfg.json && r.cfg.rocpd);
+#else
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_NE(r.errors[0].find("rocpd output was not built: SQLite3 missing"), std::string::npos);
+#endif
+
     env["ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX"] = "(";
-    env["ROCPROF_OUTPUT_FORMAT"]               = "rocpd";
+    env["ROCPROF_OUTPUT_FORMAT"]               = "otf2";
     r                                          = rocprofiler::tool::read_config(get);
     EXPECT_EQ(r.errors.size(), 2u);
 }

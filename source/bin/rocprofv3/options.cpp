@@ -206,8 +206,8 @@ parse_arguments(const std::vector<std::string>& own_args,
                    "placeholders as for -d");
     app.add_option("-f,--output-format",
                    opts.output_formats,
-                   "Output formats: csv (default), json, pftrace (Perfetto trace); several "
-                   "allowed. rocpd and otf2 are not supported")
+                   "Output formats: csv (default), json, pftrace (Perfetto trace), rocpd "
+                   "(SQLite database); several allowed. otf2 is not supported")
         ->expected(1, -1)
         ->type_name("FORMAT...");
     app.add_flag("--output-config",
@@ -476,13 +476,19 @@ parse_arguments(const std::vector<std::string>& own_args,
         for(auto& f : formats)
         {
             std::transform(f.begin(), f.end(), f.begin(), ::tolower);
-            if(f == "rocpd" || f == "otf2")
+            if(f == "otf2")
                 return usage_error(job + "--output-format " + f +
                                    " is not supported by this rocprofv3 "
-                                   "(supported: csv, json, pftrace)");
-            if(f != "csv" && f != "json" && f != "pftrace")
+                                   "(supported: csv, json, pftrace, rocpd)");
+#if !defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
+            if(f == "rocpd")
+                return usage_error(job +
+                                   "--output-format rocpd: rocpd output was not built: SQLite3 "
+                                   "missing (install libsqlite3-dev and reconfigure)");
+#endif
+            if(f != "csv" && f != "json" && f != "pftrace" && f != "rocpd")
                 return usage_error(job + "unknown --output-format '" + f +
-                                   "' (supported: csv, json, pftrace)");
+                                   "' (supported: csv, json, pftrace, rocpd)");
         }
         std::sort(formats.begin(), formats.end());
         formats.erase(std::unique(formats.begin(), formats.end()), formats.end());

@@ -7,6 +7,16 @@
 
 namespace rocprofiler::tool
 {
+namespace
+{
+// SQLite3 was found when this build was configured (rocprofv3-parse carries the definition).
+#if defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
+constexpr bool rocpd_built = true;
+#else
+constexpr bool rocpd_built = false;
+#endif
+} // namespace
+
 std::vector<std::vector<std::string>>
 config::collected_groups() const
 {
@@ -137,12 +147,13 @@ read_config(const std::function<const char*(const char*)>& getenv)
        set != nullptr && parse::parse_counter_list(set).empty())
         errors.emplace_back(
             std::string{"ROCPROF_OUTPUT_FORMAT='"} + set +
-            "' names no format (accepted: csv, json, pftrace, or several: csv,json)");
+            "' names no format (accepted: csv, json, pftrace, rocpd, or several: csv,json)");
     if(auto formats = get("ROCPROF_OUTPUT_FORMAT"); !formats.empty())
     {
         cfg.csv     = false;
         cfg.json    = false;
         cfg.pftrace = false;
+        cfg.rocpd   = false;
         for(auto format : parse::parse_counter_list(formats))
         {
             std::transform(format.begin(), format.end(), format.begin(), ::tolower);
@@ -152,9 +163,15 @@ read_config(const std::function<const char*(const char*)>& getenv)
                 cfg.json = true;
             else if(format == "pftrace")
                 cfg.pftrace = true;
+            else if(format == "rocpd" && !rocpd_built)
+                result.errors.emplace_back(
+                    "ROCPROF_OUTPUT_FORMAT: rocpd output was not built: SQLite3 missing");
+            else if(format == "rocpd")
+                cfg.rocpd = true;
             else
                 result.errors.emplace_back("ROCPROF_OUTPUT_FORMAT: format '" + format +
-                                           "' is not supported (accepted: csv, json, pftrace)");
+                                           "' is not supported (accepted: csv, json, pftrace, "
+                                           "rocpd)");
         }
     }
 

@@ -40,6 +40,7 @@ struct config
     bool        csv              = true;  // ROCPROF_OUTPUT_FORMAT contains "csv" (default)
     bool        json             = false; // ROCPROF_OUTPUT_FORMAT contains "json"
     bool        pftrace          = false; // ROCPROF_OUTPUT_FORMAT contains "pftrace"
+    bool        rocpd            = false; // ROCPROF_OUTPUT_FORMAT contains "rocpd"
 
     std::string               include_regex_text = {}; // ROCPROF_KERNEL_FILTER_INCLUDE_REGEX
     std::string               exclude_regex_text = {}; // ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX

@@ -26,6 +26,7 @@
 #include "kernel_filter.hpp"
 #include "output.hpp"
 #include "replay_report.hpp"
+#include "rocpd.hpp"
 #include "run_report.hpp"
 #include "signal_end.hpp"
 
@@ -85,6 +86,7 @@ struct tool_state
     // Streamed outputs (csv only) and the flusher thread.
     csv_stream                kernel_trace_stream = {};
     csv_stream                counter_stream      = {};
+    rocpd_writer              rocpd               = {}; // -f rocpd: streamed like the CSV files
     std::thread               flusher             = {};
     std::mutex                flusher_mutex       = {};
     std::condition_variable   flusher_wake        = {};
@@ -125,13 +127,14 @@ bool
 keep_dispatches()
 {
     return state->cfg.json || state->cfg.pftrace || state->cfg.stats || state->cfg.summary ||
-           !state->cfg.csv;
+           (!state->cfg.csv && !state->cfg.rocpd);
 }
 
 bool
 keep_counter_records()
 {
-    return state->cfg.json || state->cfg.pftrace || state->cfg.kernel_replay || !state->cfg.csv;
+    return state->cfg.json || state->cfg.pftrace || state->cfg.kernel_replay ||
+           (!state->cfg.csv && !state->cfg.rocpd);
 }
 
 // Writes what is buffered in the streams once enough gathered; the flusher writes the rest. Called
@@ -159,14 +162,15 @@ code_object_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_u
                 const auto* p =
                     static_cast<const rocprofiler_callback_tracing_code_object_load_data_t*>(
                         record.payload);
-                auto entry                         = code_object_entry{};
-                entry.id                           = p->code_object_id;
-                entry.agent                        = p->agent_id;
-                entry.uri                          = p->uri != nullptr ? p->uri : "";
-                entry.load_base                    = p->load_base;
-                entry.load_size                    = p->load_size;
-                entry.load_delta                   = p->load_delta;
-                auto lock                          = std::lock_guard{state->mutex};
+                auto entry       = code_object_entry{};
+                entry.id         = p->code_object_id;
+                entry.agent      = p->agent_id;
+                entry.uri        = p->uri != nullptr ? p->uri : "";
+                entry.load_base  = p->load_base;
+                entry.load_size  = p->load_size;
+                entry.load_delta = p->load_delta;
+                auto lock        = std::lock_guard{state->mutex};
+                if(state->rocpd.is_open()) state->rocpd.code_object(entry);
                 state->data.code_objects[entry.id] = std::move(entry);
             }
             else if(record.operation == ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER)
@@ -193,6 +197,7 @@ code_object_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_u
                 if(sym.name.empty()) sym.name = "kernel_" + std::to_string(sym.kernel_id);
                 auto lock = std::lock_guard{state->mutex};
                 // A report replaces a placeholder made before it arrived.
+                if(state->rocpd.is_open()) state->rocpd.kernel(sym);
                 state->data.kernel_symbols[sym.kernel_id] = std::move(sym);
             }
         });
@@ -297,6 +302,9 @@ buffer_callback(rocprofiler_context_id_t,
                                 kernel_trace_csv_row(state->data, rec));
                         flush_streams_if_large();
                     }
+                    if(state->rocpd.is_open())
+                        for(const auto& rec : accepted)
+                            state->rocpd.dispatch(state->data, rec);
                     if(keep_dispatches())
                         state->data.dispatches.insert(
                             state->data.dispatches.end(), accepted.begin(), accepted.end());
@@ -377,6 +385,7 @@ counting_record_callback(rocprofiler_dispatch_counting_service_data_t dispatch_d
                     state->counter_stream.append(counter_collection_csv_rows(state->data, entry));
                     flush_streams_if_large();
                 }
+                if(state->rocpd.is_open()) state->rocpd.counters(state->data, entry);
                 if(keep_counter_records())
                     state->data.counter_records.emplace_back(std::move(entry));
                 state->changed = true;
@@ -510,6 +519,9 @@ flush_once()
     auto lock = std::lock_guard{state->mutex};
     state->kernel_trace_stream.flush();
     state->counter_stream.flush();
+    // The database's batch becomes durable here at the latest: an abrupt end loses at most what
+    // arrived since the last flush interval.
+    state->rocpd.commit();
     const auto& cfg = state->cfg;
     if(!state->changed || !(cfg.json || cfg.pftrace || cfg.stats || cfg.kernel_replay)) return;
     const auto start = std::chrono::steady_clock::now();
@@ -659,6 +671,12 @@ start_outputs()
             errors.emplace_back(state->counter_stream.error());
     }
     if(!ec && cfg.output_config) write_config_file(errors);
+    if(!ec && cfg.rocpd)
+    {
+        auto lock = std::lock_guard{state->mutex};
+        if(!state->rocpd.open(output_file(cfg, state->data.pid, "results.db"), state->data))
+            errors.emplace_back(state->rocpd.error());
+    }
     // Said now, not only at the end; finalization reports them again, to rocprofv3 too.
     for(const auto& e : errors)
         std::fprintf(stderr, "[rocprofv3] error: %s; this output will be missing\n", e.c_str());
@@ -885,6 +903,14 @@ finalize_outputs(run_end end)
         auto error = std::string{};
         if(stream->finish(error))
             written.emplace_back(stream->path());
+        else
+            errors.emplace_back(error);
+    }
+    if(!state->rocpd.path().empty())
+    {
+        auto error = std::string{};
+        if(state->rocpd.finish(state->data, error))
+            written.emplace_back(state->rocpd.path());
         else
             errors.emplace_back(error);
     }

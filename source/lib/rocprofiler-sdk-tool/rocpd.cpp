@@ -1,0 +1,811 @@
+#include "rocpd.hpp"
+
+#include "replay_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string_view>
+
+#if defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
+#    include <sqlite3.h>
+#    include <sys/utsname.h>
+#    include <unistd.h>
+#endif
+
+namespace rocprofiler::tool
+{
+#if !defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
+// Built without SQLite3: rocprofv3 and the tool's configuration refuse -f rocpd before this is
+// reached; these only keep the tool linkable.
+bool
+rocpd_available()
+{
+    return false;
+}
+
+rocpd_writer::~rocpd_writer() = default;
+
+bool
+rocpd_writer::open(const std::string& path, const results&)
+{
+    m_path  = path;
+    m_error = "rocpd output was not built: SQLite3 missing";
+    return false;
+}
+void
+rocpd_writer::code_object(const code_object_entry&)
+{
+}
+void
+rocpd_writer::kernel(const kernel_symbol&)
+{
+}
+void
+rocpd_writer::dispatch(const results&, const rocprofiler_buffer_tracing_kernel_dispatch_record_t&)
+{
+}
+void
+rocpd_writer::counters(const results&, const counter_dispatch&)
+{
+}
+void
+rocpd_writer::commit()
+{
+}
+bool
+rocpd_writer::finish(const results&, std::string& error)
+{
+    error = m_error;
+    return false;
+}
+#else
+namespace
+{
+// Table and column names are upstream's; the tables carry no per-run suffix (one run, one file),
+// and the guid column, which upstream joins on, holds one value per database.
+constexpr const char* schema_sql = R"sql(
+CREATE TABLE rocpd_metadata ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "tag" TEXT NOT NULL,
+    "value" TEXT NOT NULL);
+CREATE TABLE rocpd_string ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL,
+    "string" TEXT NOT NULL UNIQUE);
+CREATE TABLE rocpd_info_node ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL,
+    "hash" BIGINT NOT NULL UNIQUE, "machine_id" TEXT NOT NULL UNIQUE, "system_name" TEXT,
+    "hostname" TEXT, "release" TEXT, "version" TEXT, "hardware_name" TEXT, "domain_name" TEXT);
+CREATE TABLE rocpd_info_process ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL,
+    "nid" INTEGER NOT NULL, "ppid" INTEGER, "pid" INTEGER NOT NULL, "init" BIGINT, "fini" BIGINT,
+    "start" BIGINT, "end" BIGINT, "command" TEXT, "environment" JSONB DEFAULT '{}' NOT NULL,
+    "extdata" JSONB DEFAULT '{}' NOT NULL);
+CREATE TABLE rocpd_info_thread ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL,
+    "nid" INTEGER NOT NULL, "ppid" INTEGER, "pid" INTEGER NOT NULL, "tid" INTEGER NOT NULL,
+    "name" TEXT, "start" BIGINT, "end" BIGINT, "extdata" JSONB DEFAULT '{}' NOT NULL);
+CREATE TABLE rocpd_info_agent ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL,
+    "nid" INTEGER NOT NULL, "pid" INTEGER NOT NULL, "type" TEXT CHECK ("type" IN ('CPU', 'GPU')),
+    "absolute_index" INTEGER, "logical_index" INTEGER, "type_index" INTEGER, "uuid" INTEGER,
+    "name" TEXT, "model_name" TEXT, "vendor_name" TEXT, "product_name" TEXT, "user_name" TEXT,
+    "extdata" JSONB DEFAULT '{}' NOT NULL);
+CREATE TABLE rocpd_info_queue ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL,
+    "nid" INTEGER NOT NULL, "pid" INTEGER NOT NULL, "name" TEXT,
+    "extdata" JSONB DEFAULT '{}' NOT NULL);
+CREATE TABLE rocpd_info_stream ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL,
+    "nid" INTEGER NOT NULL, "pid" INTEGER NOT NULL, "name" TEXT,
+    "extdata" JSONB DEFAULT '{}' NOT NULL);
+CREATE TABLE rocpd_info_pmc ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL,
+    "nid" INTEGER NOT NULL, "pid" INTEGER NOT NULL, "agent_id" INTEGER, "target_arch" TEXT,
+    "event_code" INT, "instance_id" INTEGER, "name" TEXT NOT NULL, "symbol" TEXT NOT NULL,
+    "description" TEXT, "long_description" TEXT DEFAULT '', "component" TEXT,
+    "units" TEXT DEFAULT '', "value_type" TEXT, "block" TEXT, "expression" TEXT,
+    "is_constant" INTEGER, "is_derived" INTEGER, "extdata" JSONB DEFAULT '{}' NOT NULL);
+CREATE TABLE rocpd_info_code_object ("id" INTEGER PRIMARY KEY AUTOINCREMENT,
+    "guid" TEXT NOT NULL, "nid" INTEGER NOT NULL, "pid" INTEGER NOT NULL, "agent_id" INTEGER,
+    "uri" TEXT, "load_base" BIGINT, "load_size" BIGINT, "load_delta" BIGINT,
+    "storage_type" TEXT, "extdata" JSONB DEFAULT '{}' NOT NULL);
+CREATE TABLE rocpd_info_kernel_symbol ("id" INTEGER PRIMARY KEY AUTOINCREMENT,
+    "guid" TEXT NOT NULL, "nid" INTEGER NOT NULL, "pid" INTEGER NOT NULL,
+    "code_object_id" INTEGER NOT NULL, "kernel_name" TEXT, "display_name" TEXT,
+    "kernel_object" INTEGER, "kernarg_segment_size" INTEGER, "kernarg_segment_alignment" INTEGER,
+    "group_segment_size" INTEGER, "private_segment_size" INTEGER, "sgpr_count" INTEGER,
+    "arch_vgpr_count" INTEGER, "accum_vgpr_count" INTEGER, "extdata" JSONB DEFAULT '{}' NOT NULL);
+CREATE TABLE rocpd_track ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL,
+    "nid" INTEGER NOT NULL, "pid" INTEGER, "tid" INTEGER, "name_id" INTEGER,
+    "extdata" JSONB DEFAULT '{}' NOT NULL);
+CREATE TABLE rocpd_event ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL,
+    "category_id" INTEGER, "stack_id" INTEGER, "parent_stack_id" INTEGER,
+    "correlation_id" INTEGER, "call_stack" JSONB DEFAULT '{}' NOT NULL,
+    "line_info" JSONB DEFAULT '{}' NOT NULL, "extdata" JSONB DEFAULT '{}' NOT NULL);
+CREATE TABLE rocpd_arg ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL,
+    "event_id" INTEGER NOT NULL, "position" INTEGER NOT NULL, "type" TEXT NOT NULL,
+    "name" TEXT NOT NULL, "value" TEXT, "extdata" JSONB DEFAULT '{}' NOT NULL);
+CREATE TABLE rocpd_pmc_event ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL,
+    "event_id" INTEGER, "pmc_id" INTEGER NOT NULL, "value" REAL DEFAULT 0.0,
+    "extdata" JSONB DEFAULT '{}');
+CREATE TABLE rocpd_kernel_dispatch ("id" INTEGER PRIMARY KEY AUTOINCREMENT,
+    "guid" TEXT NOT NULL, "nid" INTEGER NOT NULL, "pid" INTEGER NOT NULL, "tid" INTEGER,
+    "agent_id" INTEGER NOT NULL, "kernel_id" INTEGER NOT NULL, "dispatch_id" INTEGER NOT NULL,
+    "queue_id" INTEGER NOT NULL, "stream_id" INTEGER NOT NULL, "start" BIGINT NOT NULL,
+    "end" BIGINT NOT NULL, "private_segment_size" INTEGER, "group_segment_size" INTEGER,
+    "workgroup_size_x" INTEGER NOT NULL, "workgroup_size_y" INTEGER NOT NULL,
+    "workgroup_size_z" INTEGER NOT NULL, "grid_size_x" INTEGER NOT NULL,
+    "grid_size_y" INTEGER NOT NULL, "grid_size_z" INTEGER NOT NULL, "region_name_id" INTEGER,
+    "event_id" INTEGER, "extdata" JSONB DEFAULT '{}' NOT NULL);
+-- Ours, not upstream's: what kernel replay did with each dispatch rocprofv3 asked to replay
+-- (docs/rocprofv3.md, "What kernel replay could not collect").
+CREATE TABLE rocprofv3_kernel_replay_outcome ("dispatch_id" INTEGER NOT NULL,
+    "agent_id" INTEGER, "kernel_id" INTEGER, "outcome" TEXT NOT NULL, "reason" TEXT NOT NULL,
+    "passes_run" INTEGER, "passes_planned" INTEGER, "snapshot_bytes" INTEGER,
+    "written_bytes" INTEGER, "verified_bytes" INTEGER, "failed_pass" INTEGER);
+
+CREATE VIEW kernels AS
+SELECT K.id, K.guid, K.nid, P.pid, T.tid, K.agent_id, A.absolute_index AS agent_abs_index,
+    A.logical_index AS agent_log_index, A.type_index AS agent_type_index, A.type AS agent_type,
+    K.queue_id, Q.name AS queue, K.stream_id, K.kernel_id, K.dispatch_id,
+    S.display_name AS kernel_name, S.display_name AS name, S.kernel_name AS mangled_name,
+    K.start, K.end, (K.end - K.start) AS duration, K.grid_size_x, K.grid_size_y, K.grid_size_z,
+    (K.grid_size_x * K.grid_size_y * K.grid_size_z) AS grid_size, K.workgroup_size_x,
+    K.workgroup_size_y, K.workgroup_size_z,
+    (K.workgroup_size_x * K.workgroup_size_y * K.workgroup_size_z) AS workgroup_size,
+    K.group_segment_size AS lds_size, K.private_segment_size AS scratch_size,
+    S.group_segment_size AS static_lds_size, S.private_segment_size AS static_scratch_size,
+    S.arch_vgpr_count AS vgpr_count, S.accum_vgpr_count, S.sgpr_count,
+    E.correlation_id AS corr_id, E.correlation_id,
+    (SELECT string FROM rocpd_string RS WHERE RS.id = E.category_id) AS category,
+    (SELECT string FROM rocpd_string RS WHERE RS.id = K.region_name_id) AS region,
+    S.code_object_id, K.extdata
+FROM rocpd_kernel_dispatch K
+    LEFT JOIN rocpd_info_agent A ON A.id = K.agent_id
+    LEFT JOIN rocpd_info_queue Q ON Q.id = K.queue_id
+    LEFT JOIN rocpd_info_kernel_symbol S ON S.id = K.kernel_id
+    LEFT JOIN rocpd_info_process P ON P.id = K.pid
+    LEFT JOIN rocpd_info_thread T ON T.id = K.tid
+    LEFT JOIN rocpd_event E ON E.id = K.event_id
+ORDER BY K.start;
+
+CREATE VIEW counters_collection AS
+SELECT MIN(PE.id) AS id, PE.guid, K.dispatch_id, K.kernel_id, E.id AS event_id,
+    E.correlation_id, E.stack_id, E.parent_stack_id, P.pid, T.tid, K.agent_id,
+    A.absolute_index AS agent_abs_index, A.logical_index AS agent_log_index,
+    A.type_index AS agent_type_index, A.type AS agent_type, K.queue_id, K.grid_size_x,
+    K.grid_size_y, K.grid_size_z, (K.grid_size_x * K.grid_size_y * K.grid_size_z) AS grid_size,
+    S.display_name AS kernel_name,
+    (SELECT string FROM rocpd_string RS WHERE RS.id = K.region_name_id) AS kernel_region,
+    K.workgroup_size_x, K.workgroup_size_y, K.workgroup_size_z,
+    (K.workgroup_size_x * K.workgroup_size_y * K.workgroup_size_z) AS workgroup_size,
+    K.group_segment_size AS lds_block_size, K.private_segment_size AS scratch_size,
+    S.arch_vgpr_count AS vgpr_count, S.accum_vgpr_count, S.sgpr_count,
+    I.name AS counter_name, I.symbol AS counter_symbol, I.component, I.description, I.block,
+    I.expression, I.value_type, I.id AS counter_id, SUM(PE.value) AS value, K.start, K.end,
+    I.is_constant, I.is_derived, (K.end - K.start) AS duration,
+    (SELECT string FROM rocpd_string RS WHERE RS.id = E.category_id) AS category, K.nid,
+    PE.extdata, S.code_object_id
+FROM rocpd_pmc_event PE
+    INNER JOIN rocpd_info_pmc I ON I.id = PE.pmc_id
+    INNER JOIN rocpd_event E ON E.id = PE.event_id
+    INNER JOIN rocpd_kernel_dispatch K ON K.event_id = PE.event_id
+    LEFT JOIN rocpd_info_agent A ON A.id = K.agent_id
+    LEFT JOIN rocpd_info_kernel_symbol S ON S.id = K.kernel_id
+    LEFT JOIN rocpd_info_process P ON P.id = K.pid
+    LEFT JOIN rocpd_info_thread T ON T.id = K.tid
+GROUP BY K.dispatch_id, I.name, K.agent_id;
+)sql";
+
+// One node and one process per database: their row ids.
+constexpr int64_t node_row    = 1;
+constexpr int64_t process_row = 1;
+
+std::string
+read_first_line(const char* path)
+{
+    auto in   = std::ifstream{path};
+    auto line = std::string{};
+    std::getline(in, line);
+    return line;
+}
+
+const char*
+agent_type(rocprofiler_agent_type_t type)
+{
+    switch(type)
+    {
+    case ROCPROFILER_AGENT_TYPE_CPU:
+        return "CPU";
+    case ROCPROFILER_AGENT_TYPE_GPU:
+        return "GPU";
+    default:
+        break;
+    }
+    return nullptr;
+}
+
+void
+bind(sqlite3_stmt* stmt, int index, int64_t value)
+{
+    sqlite3_bind_int64(stmt, index, value);
+}
+void
+bind(sqlite3_stmt* stmt, int index, uint64_t value)
+{
+    // SQLite integers are signed 64-bit; ids and timestamps stay below 2^63.
+    sqlite3_bind_int64(stmt, index, static_cast<int64_t>(value));
+}
+void
+bind(sqlite3_stmt* stmt, int index, double value)
+{
+    sqlite3_bind_double(stmt, index, value);
+}
+void
+bind(sqlite3_stmt* stmt, int index, const std::string& value)
+{
+    sqlite3_bind_text(stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+}
+void
+bind(sqlite3_stmt* stmt, int index, const char* value)
+{
+    if(value == nullptr)
+        sqlite3_bind_null(stmt, index);
+    else
+        sqlite3_bind_text(stmt, index, value, -1, SQLITE_TRANSIENT);
+}
+
+template <typename... Args>
+void
+bind_all(sqlite3_stmt* stmt, const Args&... args)
+{
+    auto index = 0;
+    (bind(stmt, ++index, args), ...);
+}
+
+std::string
+guid_of(const results& data)
+{
+    return "rocprofv3-" + std::to_string(data.pid) + "-" + std::to_string(data.init_time);
+}
+} // namespace
+
+bool
+rocpd_available()
+{
+    return true;
+}
+
+rocpd_writer::~rocpd_writer()
+{
+    for(auto& [sql, stmt] : m_statements)
+        sqlite3_finalize(stmt);
+    if(m_db != nullptr) sqlite3_close(m_db);
+}
+
+void
+rocpd_writer::fail(const std::string& what)
+{
+    if(m_error.empty())
+        m_error = "could not write '" + m_path + "': " + what +
+                  (m_db != nullptr ? std::string{": "} + sqlite3_errmsg(m_db) : std::string{});
+    for(auto& [sql, stmt] : m_statements)
+        sqlite3_finalize(stmt);
+    m_statements.clear();
+    if(m_db != nullptr) sqlite3_close(m_db);
+    m_db = nullptr;
+}
+
+bool
+rocpd_writer::exec(const char* sql)
+{
+    if(m_db == nullptr) return false;
+    char* message = nullptr;
+    if(sqlite3_exec(m_db, sql, nullptr, nullptr, &message) != SQLITE_OK)
+    {
+        auto what = std::string{message != nullptr ? message : "error"};
+        sqlite3_free(message);
+        fail(what);
+        return false;
+    }
+    return true;
+}
+
+sqlite3_stmt*
+rocpd_writer::prepare(const char* sql)
+{
+    if(m_db == nullptr) return nullptr;
+    auto it = m_statements.find(sql);
+    if(it == m_statements.end())
+    {
+        sqlite3_stmt* stmt = nullptr;
+        if(sqlite3_prepare_v2(m_db, sql, -1, &stmt, nullptr) != SQLITE_OK)
+        {
+            fail("preparing a statement");
+            return nullptr;
+        }
+        it = m_statements.emplace(sql, stmt).first;
+    }
+    sqlite3_reset(it->second);
+    sqlite3_clear_bindings(it->second);
+    return it->second;
+}
+
+bool
+rocpd_writer::step(sqlite3_stmt* stmt)
+{
+    if(stmt == nullptr) return false;
+    auto rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    if(rc != SQLITE_DONE && rc != SQLITE_ROW)
+    {
+        fail("inserting a row");
+        return false;
+    }
+    ++m_pending;
+    return true;
+}
+
+void
+rocpd_writer::begin()
+{
+    if(m_db != nullptr && !m_in_transaction && exec("BEGIN")) m_in_transaction = true;
+}
+
+bool
+rocpd_writer::usable() const
+{
+    // SQLite connections must not be used across fork(): a child forked without exec (whose
+    // outputs the tool does not write) leaves the parent's database alone.
+    return m_db != nullptr && ::getpid() == m_owner;
+}
+
+void
+rocpd_writer::commit()
+{
+    if(!usable() || !m_in_transaction) return;
+    m_in_transaction = false;
+    m_pending        = 0;
+    exec("COMMIT");
+}
+
+void
+rocpd_writer::commit_if_large()
+{
+    if(m_pending >= commit_rows) commit();
+}
+
+int64_t
+rocpd_writer::string_id(const std::string& text)
+{
+    if(auto it = m_strings.find(text); it != m_strings.end()) return it->second;
+    begin();
+    auto* stmt = prepare("INSERT INTO rocpd_string (guid, string) VALUES (?, ?)");
+    if(stmt == nullptr) return 0;
+    bind_all(stmt, m_guid, text);
+    if(!step(stmt)) return 0;
+    auto id = sqlite3_last_insert_rowid(m_db);
+    m_strings.emplace(text, id);
+    return id;
+}
+
+bool
+rocpd_writer::open(const std::string& path, const results& data)
+{
+    m_path  = path;
+    m_guid  = guid_of(data);
+    m_owner = ::getpid();
+    // A database of an earlier run with this prefix is replaced, as the CSV files are.
+    ::unlink(path.c_str());
+    ::unlink((path + "-journal").c_str());
+    if(sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+       SQLITE_OK)
+    {
+        fail("opening it");
+        return false;
+    }
+    // DELETE: committed batches are in the main file, an interrupted one in the journal that the
+    // next reader rolls back. NORMAL: a batch reaches the OS at its commit; a power loss may cost
+    // the last batches, a process's death does not.
+    if(!exec("PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL;") || !exec("BEGIN") ||
+       !exec(schema_sql))
+        return false;
+    m_in_transaction = true;
+
+    for(const auto& [tag, value] : std::initializer_list<std::pair<const char*, std::string>>{
+            {"schema_version", "3"},
+            {"guid", m_guid},
+            {"writer", "rocprofv3 (this SDK's tool library)"}})
+    {
+        auto* meta = prepare("INSERT INTO rocpd_metadata (tag, value) VALUES (?, ?)");
+        bind_all(meta, tag, value);
+        step(meta);
+    }
+
+    auto uts = utsname{};
+    ::uname(&uts);
+    auto machine = read_first_line("/etc/machine-id");
+    if(machine.empty()) machine = uts.nodename;
+    auto node = prepare("INSERT INTO rocpd_info_node (id, guid, hash, machine_id, system_name, "
+                        "hostname, release, version, hardware_name, domain_name) VALUES (?, ?, "
+                        "?, ?, ?, ?, ?, ?, ?, ?)");
+    bind_all(node,
+             node_row,
+             m_guid,
+             static_cast<int64_t>(std::hash<std::string>{}(machine) >> 1U),
+             machine,
+             uts.sysname,
+             uts.nodename,
+             uts.release,
+             uts.version,
+             uts.machine,
+             uts.domainname);
+    step(node);
+
+    auto command = std::string{};
+    for(const auto& arg : data.command)
+        command += (command.empty() ? "" : " ") + arg;
+    auto process = prepare("INSERT INTO rocpd_info_process (id, guid, nid, ppid, pid, init, "
+                           "start, command) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    bind_all(process,
+             process_row,
+             m_guid,
+             node_row,
+             static_cast<int64_t>(::getppid()),
+             data.pid,
+             data.init_time,
+             data.init_time,
+             command);
+    step(process);
+
+    auto type_index = std::map<int, int64_t>{};
+    for(const auto& agent : data.agents)
+    {
+        auto ext = nlohmann::json{{"handle", agent.info.id.handle},
+                                  {"node_id", agent.info.node_id},
+                                  {"gfx_target_version", agent.info.gfx_target_version},
+                                  {"cu_count", agent.info.cu_count},
+                                  {"wave_front_size", agent.info.wave_front_size}};
+        if(agent.counters_error) ext["counters_error"] = *agent.counters_error;
+        auto* stmt =
+            prepare("INSERT INTO rocpd_info_agent (id, guid, nid, pid, type, absolute_index, "
+                    "logical_index, type_index, uuid, name, model_name, vendor_name, product_name, "
+                    "user_name, extdata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        bind_all(stmt,
+                 agent_number(data, agent.info.id),
+                 m_guid,
+                 node_row,
+                 process_row,
+                 agent_type(agent.info.type),
+                 static_cast<uint64_t>(agent.info.node_id),
+                 static_cast<uint64_t>(agent.info.logical_node_id),
+                 type_index[agent.info.type]++,
+                 agent.info.id.handle,
+                 agent.name,
+                 agent.model_name,
+                 agent.vendor_name,
+                 agent.product_name,
+                 agent.product_name,
+                 ext.dump());
+        step(stmt);
+    }
+    // No HIP streams are known: every dispatch is on stream 0, as kernel_trace.csv's Stream_Id.
+    auto* stream = prepare(
+        "INSERT INTO rocpd_info_stream (id, guid, nid, pid, name) VALUES (0, ?, ?, ?, 'none')");
+    bind_all(stream, m_guid, node_row, process_row);
+    step(stream);
+    for(const auto& [id, entry] : data.code_objects)
+        code_object(entry);
+    for(const auto& [id, sym] : data.kernel_symbols)
+        kernel(sym);
+    commit();
+    return m_db != nullptr;
+}
+
+void
+rocpd_writer::code_object(const code_object_entry& entry)
+{
+    if(!usable()) return;
+    begin();
+    auto* stmt = prepare("INSERT OR REPLACE INTO rocpd_info_code_object (id, guid, nid, pid, "
+                         "agent_id, uri, load_base, load_size, load_delta, storage_type) VALUES "
+                         "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    bind_all(stmt,
+             entry.id,
+             m_guid,
+             node_row,
+             process_row,
+             entry.agent.handle,
+             entry.uri,
+             entry.load_base,
+             entry.load_size,
+             entry.load_delta,
+             entry.uri.rfind("file://", 0) == 0 ? "FILE" : "MEMORY");
+    step(stmt);
+}
+
+void
+rocpd_writer::kernel(const kernel_symbol& sym)
+{
+    if(!usable()) return;
+    if(auto it = m_kernels.find(sym.kernel_id); it != m_kernels.end() && it->second) return;
+    begin();
+    auto* stmt = prepare(
+        "INSERT OR REPLACE INTO rocpd_info_kernel_symbol (id, guid, nid, pid, code_object_id, "
+        "kernel_name, display_name, kernel_object, kernarg_segment_size, "
+        "kernarg_segment_alignment, group_segment_size, private_segment_size, sgpr_count, "
+        "arch_vgpr_count, accum_vgpr_count, extdata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "?, ?, ?, ?)");
+    auto ext = nlohmann::json{{"reported", sym.reported}};
+    bind_all(stmt,
+             sym.kernel_id,
+             m_guid,
+             node_row,
+             process_row,
+             sym.code_object_id,
+             sym.name,
+             sym.name,
+             sym.kernel_object,
+             static_cast<uint64_t>(sym.kernarg_segment_size),
+             static_cast<uint64_t>(sym.kernarg_segment_alignment),
+             static_cast<uint64_t>(sym.group_segment_size),
+             static_cast<uint64_t>(sym.private_segment_size),
+             static_cast<uint64_t>(sym.sgpr_count),
+             static_cast<uint64_t>(sym.arch_vgpr_count),
+             static_cast<uint64_t>(sym.accum_vgpr_count),
+             ext.dump());
+    if(step(stmt)) m_kernels[sym.kernel_id] = sym.reported;
+}
+
+void
+rocpd_writer::ensure_kernel(const results& data, uint64_t kernel_id)
+{
+    if(m_kernels.count(kernel_id) != 0) return;
+    if(const auto* sym = data.find_symbol(kernel_id))
+        kernel(*sym);
+    else
+    {
+        auto placeholder      = kernel_symbol{};
+        placeholder.kernel_id = kernel_id;
+        placeholder.name      = "kernel_" + std::to_string(kernel_id);
+        placeholder.reported  = false;
+        kernel(placeholder);
+    }
+}
+
+void
+rocpd_writer::ensure_thread(uint64_t tid)
+{
+    if(!m_threads.insert(tid).second) return;
+    auto* stmt = prepare("INSERT OR IGNORE INTO rocpd_info_thread (id, guid, nid, pid, tid) "
+                         "VALUES (?, ?, ?, ?, ?)");
+    bind_all(stmt, tid, m_guid, node_row, process_row, tid);
+    step(stmt);
+}
+
+void
+rocpd_writer::ensure_queue(uint64_t queue)
+{
+    if(!m_queues.insert(queue).second) return;
+    auto* stmt = prepare(
+        "INSERT OR IGNORE INTO rocpd_info_queue (id, guid, nid, pid, name) VALUES (?, ?, ?, ?, ?)");
+    bind_all(stmt, queue, m_guid, node_row, process_row, "queue " + std::to_string(queue));
+    step(stmt);
+}
+
+bool
+rocpd_writer::insert_dispatch(const results&                            data,
+                              const rocprofiler_kernel_dispatch_info_t& info,
+                              uint64_t                                  thread_id,
+                              uint64_t                                  correlation,
+                              uint64_t                                  start,
+                              uint64_t                                  end,
+                              const std::string&                        extdata,
+                              bool                                      from_trace)
+{
+    begin();
+    ensure_kernel(data, info.kernel_id);
+    ensure_thread(thread_id);
+    ensure_queue(info.queue_id.handle);
+    auto category = string_id("KERNEL_DISPATCH");
+    // The event of a dispatch has the dispatch id as its id: kernel trace records and counter
+    // records, which arrive in either order, find it without a look-up.
+    auto* event = prepare("INSERT OR IGNORE INTO rocpd_event (id, guid, category_id, stack_id, "
+                          "parent_stack_id, correlation_id) VALUES (?, ?, ?, ?, 0, ?)");
+    bind_all(event, info.dispatch_id, m_guid, category, correlation, correlation);
+    if(!step(event)) return false;
+    // A kernel trace record is the dispatch as kernel_trace.csv shows it (submitting thread,
+    // times): it replaces a row made from a counter record that came first, never one made from
+    // another kernel trace record (a replay pass: dispatch() keeps its times in extdata).
+    auto* stmt = prepare(
+        from_trace
+            ? "INSERT INTO rocpd_kernel_dispatch (id, guid, nid, pid, tid, agent_id, kernel_id, "
+              "dispatch_id, queue_id, stream_id, start, end, private_segment_size, "
+              "group_segment_size, workgroup_size_x, workgroup_size_y, workgroup_size_z, "
+              "grid_size_x, grid_size_y, grid_size_z, event_id, extdata) VALUES (?, ?, ?, ?, ?, "
+              "?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+              "tid = excluded.tid, start = excluded.start, end = excluded.end, extdata = "
+              "json_set(extdata, '$.source', 'kernel_trace') WHERE json_extract(extdata, "
+              "'$.source') = 'counter_collection'"
+            : "INSERT OR IGNORE INTO rocpd_kernel_dispatch (id, guid, nid, pid, tid, agent_id, "
+              "kernel_id, dispatch_id, queue_id, stream_id, start, end, private_segment_size, "
+              "group_segment_size, workgroup_size_x, workgroup_size_y, workgroup_size_z, "
+              "grid_size_x, grid_size_y, grid_size_z, event_id, extdata) VALUES (?, ?, ?, ?, ?, "
+              "?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    bind_all(stmt,
+             info.dispatch_id,
+             m_guid,
+             node_row,
+             process_row,
+             thread_id,
+             agent_number(data, info.agent_id),
+             info.kernel_id,
+             info.dispatch_id,
+             info.queue_id.handle,
+             start,
+             end,
+             static_cast<uint64_t>(info.private_segment_size),
+             static_cast<uint64_t>(info.group_segment_size),
+             static_cast<uint64_t>(info.workgroup_size.x),
+             static_cast<uint64_t>(info.workgroup_size.y),
+             static_cast<uint64_t>(info.workgroup_size.z),
+             static_cast<uint64_t>(info.grid_size.x),
+             static_cast<uint64_t>(info.grid_size.y),
+             static_cast<uint64_t>(info.grid_size.z),
+             info.dispatch_id,
+             extdata);
+    if(!step(stmt)) return false;
+    return sqlite3_changes(m_db) > 0;
+}
+
+void
+rocpd_writer::dispatch(const results&                                             data,
+                       const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r)
+{
+    if(!usable()) return;
+    auto ext = nlohmann::json{{"source", "kernel_trace"}}.dump();
+    if(insert_dispatch(data,
+                       r.dispatch_info,
+                       r.thread_id,
+                       r.correlation_id.internal,
+                       r.start_timestamp,
+                       r.end_timestamp,
+                       ext,
+                       true))
+    {
+        commit_if_large();
+        return;
+    }
+    if(m_db == nullptr) return;
+    // The row already holds a kernel trace record of this dispatch: this one is a further replay
+    // pass, whose times are kept in extdata rather than lost.
+    auto* stmt =
+        prepare("UPDATE rocpd_kernel_dispatch SET extdata = json_insert(json_insert(extdata, "
+                "'$.kernel_trace_records', json('[]')), '$.kernel_trace_records[#]', "
+                "json_object('start', ?, 'end', ?)) WHERE id = ?");
+    bind_all(stmt, r.start_timestamp, r.end_timestamp, r.dispatch_info.dispatch_id);
+    step(stmt);
+    commit_if_large();
+}
+
+int64_t
+rocpd_writer::pmc_id(const results&         data,
+                     rocprofiler_agent_id_t agent,
+                     uint64_t               counter_id,
+                     const std::string&     fallback_name)
+{
+    auto key = std::make_pair(agent.handle, counter_id);
+    if(auto it = m_pmc.find(key); it != m_pmc.end()) return it->second;
+    const counter_entry* found = nullptr;
+    for(const auto& c : data.counters)
+        if(c.id == counter_id && (c.agent.handle == agent.handle || found == nullptr)) found = &c;
+    auto entry = found != nullptr ? *found : counter_entry{};
+    if(found == nullptr)
+        entry.name =
+            !fallback_name.empty() ? fallback_name : "counter_" + std::to_string(counter_id);
+    auto* stmt = prepare("INSERT INTO rocpd_info_pmc (guid, nid, pid, agent_id, target_arch, "
+                         "event_code, name, symbol, description, component, value_type, block, "
+                         "expression, is_constant, is_derived, extdata) VALUES (?, ?, ?, ?, "
+                         "'GPU', ?, ?, ?, ?, ?, 'ABS', ?, ?, ?, ?, ?)");
+    bind_all(stmt,
+             m_guid,
+             node_row,
+             process_row,
+             agent_number(data, agent),
+             counter_id,
+             entry.name,
+             entry.name,
+             entry.description,
+             entry.block,
+             entry.block,
+             entry.expression,
+             static_cast<int64_t>(entry.is_constant),
+             static_cast<int64_t>(entry.is_derived),
+             nlohmann::json{{"counter_id", counter_id}}.dump());
+    if(!step(stmt)) return 0;
+    auto id = sqlite3_last_insert_rowid(m_db);
+    m_pmc.emplace(key, id);
+    return id;
+}
+
+void
+rocpd_writer::counters(const results& data, const counter_dispatch& rec)
+{
+    if(!usable()) return;
+    const auto& info = rec.data.dispatch_info;
+    auto        ext  = nlohmann::json{{"source", "counter_collection"}};
+    if(rec.replay_pass) ext["replay_pass"] = *rec.replay_pass;
+    (void)insert_dispatch(data,
+                          info,
+                          rec.thread_id,
+                          rec.data.correlation_id.internal,
+                          rec.data.start_timestamp,
+                          rec.data.end_timestamp,
+                          ext.dump(),
+                          false);
+    auto pmc_ext = rec.replay_pass ? nlohmann::json{{"replay_pass", *rec.replay_pass}}.dump()
+                                   : std::string{"{}"};
+    for(const auto& v : rec.values)
+    {
+        auto id = pmc_id(data, info.agent_id, v.counter_id, v.name);
+        if(m_db == nullptr) return;
+        auto* stmt = prepare("INSERT INTO rocpd_pmc_event (guid, event_id, pmc_id, value, "
+                             "extdata) VALUES (?, ?, ?, ?, ?)");
+        bind_all(stmt, m_guid, info.dispatch_id, id, v.value, pmc_ext);
+        if(!step(stmt)) return;
+    }
+    commit_if_large();
+}
+
+bool
+rocpd_writer::finish(const results& data, std::string& error)
+{
+    if(m_db != nullptr && !usable())
+    {
+        error = "'" + m_path + "' belongs to the process that opened it";
+        return false;
+    }
+    if(m_db != nullptr)
+    {
+        begin();
+        auto* process = prepare("UPDATE rocpd_info_process SET fini = ?, end = ?, extdata = ? "
+                                "WHERE id = ?");
+        auto  end     = nlohmann::json{};
+        end["kind"]   = data.end.kind == run_end::signal ? "signal"
+                        : data.end.kind == run_end::exit ? "exit"
+                                                         : "running";
+        if(data.end.kind == run_end::signal) end["signal"] = data.end.number;
+        bind_all(process,
+                 data.fini_time,
+                 data.fini_time,
+                 nlohmann::json{{"end", end}, {"dropped_records", data.dropped_records}}.dump(),
+                 process_row);
+        step(process);
+        for(const auto& o : data.replay_outcomes)
+        {
+            auto* stmt = prepare(
+                "INSERT INTO rocprofv3_kernel_replay_outcome (dispatch_id, agent_id, kernel_id, "
+                "outcome, reason, passes_run, passes_planned, snapshot_bytes, written_bytes, "
+                "verified_bytes, failed_pass) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            bind_all(stmt,
+                     o.dispatch_id,
+                     agent_number(data, o.agent),
+                     o.kernel_id,
+                     std::string{outcome_name(o.kind)},
+                     o.reason,
+                     o.passes_run,
+                     o.passes_planned,
+                     o.snapshot_bytes,
+                     o.written_bytes,
+                     o.verified_bytes,
+                     o.failed_pass);
+            step(stmt);
+        }
+        // Kernels whose names were reported after their first dispatch replace the placeholder.
+        for(const auto& [id, sym] : data.kernel_symbols)
+            if(auto it = m_kernels.find(id); it == m_kernels.end() || it->second != sym.reported)
+                kernel(sym);
+        commit();
+    }
+    for(auto& [sql, stmt] : m_statements)
+        sqlite3_finalize(stmt);
+    m_statements.clear();
+    if(m_db != nullptr && sqlite3_close(m_db) != SQLITE_OK && m_error.empty())
+        m_error = "could not close '" + m_path + "': " + sqlite3_errmsg(m_db);
+    m_db  = nullptr;
+    error = m_error;
+    return m_error.empty();
+}
+#endif
+} // namespace rocprofiler::tool

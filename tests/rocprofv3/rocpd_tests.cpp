@@ -1,0 +1,205 @@
+// Unit tests of the rocpd writer (rocpd.hpp): a process that ends in the middle of a batch leaves
+// a valid database with every committed batch, a kernel trace record replaces the row a counter
+// record made first, and the end of the run (outcomes, how it ended) is written by finish().
+#include "rocpd.hpp"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+namespace fs   = std::filesystem;
+namespace tool = rocprofiler::tool;
+
+namespace
+{
+struct scratch
+{
+    scratch()
+        : path{fs::temp_directory_path() /
+               ("rocprofv3-rocpd-" + std::to_string(getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name())}
+    {
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~scratch() { fs::remove_all(path); }
+    fs::path path;
+};
+
+tool::results
+one_gpu()
+{
+    auto data                  = tool::results{};
+    data.pid                   = 1234;
+    data.init_time             = 100;
+    auto agent                 = tool::agent_entry{};
+    agent.info.id.handle       = 42;
+    agent.info.type            = ROCPROFILER_AGENT_TYPE_GPU;
+    agent.info.logical_node_id = 0;
+    agent.name                 = "host-gpu";
+    data.agents.push_back(agent);
+    auto sym               = tool::kernel_symbol{};
+    sym.kernel_id          = 7;
+    sym.name               = "vector_add";
+    data.kernel_symbols[7] = sym;
+    return data;
+}
+
+rocprofiler_buffer_tracing_kernel_dispatch_record_t
+trace_record(uint64_t dispatch_id)
+{
+    auto r                          = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
+    r.thread_id                     = 11;
+    r.start_timestamp               = 1000 * dispatch_id;
+    r.end_timestamp                 = 1000 * dispatch_id + 500;
+    r.dispatch_info.dispatch_id     = dispatch_id;
+    r.dispatch_info.agent_id.handle = 42;
+    r.dispatch_info.kernel_id       = 7;
+    r.dispatch_info.queue_id.handle = 3;
+    r.dispatch_info.grid_size       = {64, 1, 1};
+    r.dispatch_info.workgroup_size  = {16, 1, 1};
+    return r;
+}
+
+std::string
+scalar(const std::string& path, const std::string& sql)
+{
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+    sqlite3_stmt* stmt = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK)
+        << sqlite3_errmsg(db);
+    auto out = std::string{"(no row)"};
+    if(sqlite3_step(stmt) == SQLITE_ROW)
+    {
+        const auto* text = sqlite3_column_text(stmt, 0);
+        out              = text != nullptr ? reinterpret_cast<const char*>(text) : "NULL";
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return out;
+}
+} // namespace
+
+// The child commits 10 dispatches, inserts 1000 more in an open batch (large enough to spill
+// pages into the journal) and ends with _exit: opened again, the database holds exactly the
+// committed 10 and passes integrity_check.
+TEST(rocpd, a_process_ended_mid_batch_leaves_the_committed_batches)
+{
+    auto dir  = scratch{};
+    auto path = (dir.path / "run_results.db").string();
+    auto pid  = fork();
+    ASSERT_GE(pid, 0);
+    if(pid == 0)
+    {
+        auto data   = one_gpu();
+        auto writer = tool::rocpd_writer{};
+        if(!writer.open(path, data)) _exit(2);
+        for(uint64_t i = 1; i <= 10; ++i)
+            writer.dispatch(data, trace_record(i));
+        writer.commit();
+        for(uint64_t i = 11; i <= 1010; ++i)
+            writer.dispatch(data, trace_record(i));
+        _exit(writer.error().empty() ? 0 : 3);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    ASSERT_EQ(WEXITSTATUS(status), 0);
+    EXPECT_EQ(scalar(path, "PRAGMA integrity_check"), "ok");
+    EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM rocpd_kernel_dispatch"), "10");
+    EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM kernels WHERE kernel_name = 'vector_add'"), "10");
+    EXPECT_EQ(scalar(path, "SELECT MAX(dispatch_id) FROM kernels"), "10");
+}
+
+TEST(rocpd, a_kernel_trace_record_replaces_the_row_of_an_earlier_counter_record)
+{
+    auto dir    = scratch{};
+    auto path   = (dir.path / "run_results.db").string();
+    auto data   = one_gpu();
+    auto writer = tool::rocpd_writer{};
+    ASSERT_TRUE(writer.open(path, data)) << writer.error();
+    auto rec                 = tool::counter_dispatch{};
+    rec.data.dispatch_info   = trace_record(1).dispatch_info;
+    rec.data.start_timestamp = 1;
+    rec.data.end_timestamp   = 2;
+    rec.thread_id            = 99;
+    rec.replay_pass          = 1;
+    rec.values.push_back(tool::counter_value{5, "WORK_ITEMS", 64.0});
+    writer.counters(data, rec);
+    writer.dispatch(data, trace_record(1));
+    // A second trace record of the dispatch (a replay pass) keeps the row, adds its times.
+    auto pass            = trace_record(1);
+    pass.start_timestamp = 3000;
+    pass.end_timestamp   = 3400;
+    writer.dispatch(data, pass);
+    auto error = std::string{};
+    ASSERT_TRUE(writer.finish(data, error)) << error;
+    EXPECT_EQ(scalar(path, "SELECT tid || ' ' || start || ' ' || \"end\" FROM kernels"),
+              "11 1000 1500");
+    EXPECT_EQ(scalar(path, "SELECT json_extract(extdata, '$.kernel_trace_records') FROM kernels"),
+              "[{\"start\":3000,\"end\":3400}]");
+    EXPECT_EQ(scalar(path, "SELECT json_extract(extdata, '$.source') FROM rocpd_kernel_dispatch"),
+              "kernel_trace");
+    EXPECT_EQ(scalar(path, "SELECT counter_name || '=' || value FROM counters_collection"),
+              "WORK_ITEMS=64.0");
+    EXPECT_EQ(scalar(path, "SELECT json_extract(extdata, '$.replay_pass') FROM rocpd_pmc_event"),
+              "1");
+}
+
+TEST(rocpd, finish_writes_the_replay_outcomes_and_how_the_run_ended)
+{
+    auto dir    = scratch{};
+    auto path   = (dir.path / "run_results.db").string();
+    auto data   = one_gpu();
+    auto writer = tool::rocpd_writer{};
+    ASSERT_TRUE(writer.open(path, data)) << writer.error();
+    auto o        = tool::replay_outcome{};
+    o.dispatch_id = 3;
+    o.agent       = data.agents[0].info.id;
+    o.kernel_id   = 7;
+    o.kind        = ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED;
+    o.reason      = "footprint_budget";
+    data.replay_outcomes.push_back(o);
+    data.end   = tool::run_end{tool::run_end::signal, 11};
+    auto error = std::string{};
+    ASSERT_TRUE(writer.finish(data, error)) << error;
+    EXPECT_EQ(scalar(path,
+                     "SELECT outcome || ':' || reason || ':' || dispatch_id FROM "
+                     "rocprofv3_kernel_replay_outcome"),
+              "DECLINED:footprint_budget:3");
+    EXPECT_EQ(scalar(path,
+                     "SELECT json_extract(extdata, '$.end.kind') || ' ' || "
+                     "json_extract(extdata, '$.end.signal') FROM rocpd_info_process"),
+              "signal 11");
+}
+
+// A child forked without exec has the tool's state, its writer included; SQLite connections must
+// not cross fork(), so the child's records are not written into the parent's database.
+TEST(rocpd, a_forked_child_does_not_write_the_parents_database)
+{
+    auto dir    = scratch{};
+    auto path   = (dir.path / "run_results.db").string();
+    auto data   = one_gpu();
+    auto writer = tool::rocpd_writer{};
+    ASSERT_TRUE(writer.open(path, data)) << writer.error();
+    auto pid = fork();
+    ASSERT_GE(pid, 0);
+    if(pid == 0)
+    {
+        writer.dispatch(data, trace_record(1));
+        writer.commit();
+        _exit(0);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    writer.dispatch(data, trace_record(2));
+    auto error = std::string{};
+    ASSERT_TRUE(writer.finish(data, error)) << error;
+    EXPECT_EQ(scalar(path, "SELECT group_concat(dispatch_id) FROM rocpd_kernel_dispatch"), "2");
+}
