@@ -3,6 +3,7 @@
 // record made first, and the end of the run (outcomes, how it ended) is written by finish().
 #include "rocpd.hpp"
 
+#include <cstdint>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 

@@ -9,6 +9,7 @@
 //                          or none: the process was killed before the tool could say)
 #include "csv_rows.hpp"
 
+#include <cstdint>
 #include <sqlite3.h>
 
 #include <algorithm>

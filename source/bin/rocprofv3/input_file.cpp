@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <vector>
 
 #if defined(ROCPROFV3_HAVE_LIBYAML)

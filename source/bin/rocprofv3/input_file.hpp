@@ -3,6 +3,7 @@
 // without it a YAML file is an error that says so (JSON and text files still work).
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include <optional>

@@ -2,6 +2,7 @@
 // library. Separate from main.cpp so that tests can check every rule without running anything.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>

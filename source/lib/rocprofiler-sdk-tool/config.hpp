@@ -5,6 +5,7 @@
 #include "name_regex.hpp"
 #include "parse.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>

@@ -1,5 +1,6 @@
 #include "placeholders.hpp"
 
+#include <cstdint>
 #include <unistd.h>
 
 #include <algorithm>

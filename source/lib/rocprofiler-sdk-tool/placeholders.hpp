@@ -4,6 +4,7 @@
 // %rank% its MPI rank; rocprofv3 only checks that every placeholder is one it knows.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>

@@ -2,6 +2,7 @@
 
 #include "replay_report.hpp"
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include <fstream>

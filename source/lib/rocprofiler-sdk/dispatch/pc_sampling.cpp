@@ -4,6 +4,7 @@
 #include "code_object/code_object.hpp"
 #include "common/logging.hpp"
 
+#include <cstdint>
 #include <string>
 
 namespace rocprofiler::dispatch

@@ -12,6 +12,7 @@
 #include "dispatch/backend.hpp"
 #include "dispatch/dispatch.hpp"
 
+#include <cstdint>
 #include <rocprofiler-sdk/fwd.h>
 #include <rocprofiler-sdk/pc_sampling.h>
 

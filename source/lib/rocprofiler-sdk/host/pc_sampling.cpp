@@ -4,6 +4,7 @@
 #include "common/logging.hpp"
 #include "host/pc_sample_ring.hpp"
 
+#include <cstdint>
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
