@@ -12,15 +12,13 @@
 //                                another stream sets, launched after it (a replayed pass of the
 //                                waiting kernel cannot finish before the application's next
 //                                launch). The waiting kernel also increments a counter once. Its
-//                                wait is bounded (argv[2] seconds on the device's clock, default
-//                                20) so that a broken replay ends, reported as gave_up=1, instead
-//                                of hanging.
+//                                wait is bounded (20 s on the device's clock) so that a broken
+//                                replay ends, reported as gave_up=1, instead of hanging.
 // Prints one "FAULT ...", "GLOBALS ..." or "STUCK ..." line of key=value pairs; exit 0, or 3 when
 // the fault mode saw no error at all (the test would be meaningless), 2 on an unexpected failure.
 #include <cuda_runtime.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -58,18 +56,15 @@ globaltimer_ns()
     return t;
 }
 
-// Waits until *flag is set (or bound_ns passed: gave_up = 1), then counter += 1.
+// Waits until *flag is set (or 20 s passed: gave_up = 1), then counter += 1.
 __global__ void
-wait_for_flag(const volatile unsigned* flag,
-              unsigned*                counter,
-              unsigned*                gave_up,
-              unsigned long long       bound_ns)
+wait_for_flag(const volatile unsigned* flag, unsigned* counter, unsigned* gave_up)
 {
     if(threadIdx.x != 0 || blockIdx.x != 0) return;
     const unsigned long long start = globaltimer_ns();
     while(*flag == 0u)
     {
-        if(globaltimer_ns() - start > bound_ns)
+        if(globaltimer_ns() - start > 20ull * 1000 * 1000 * 1000)
         {
             *gave_up = 1u;
             break;
@@ -162,7 +157,7 @@ run_globals()
 }
 
 int
-run_stuck(unsigned long long bound_s)
+run_stuck()
 {
     unsigned* words = nullptr; // flag, counter, gave_up
     CHECK(cudaMalloc(&words, 3 * sizeof(unsigned)));
@@ -177,7 +172,7 @@ run_stuck(unsigned long long bound_s)
     CHECK(cudaStreamCreateWithFlags(&waiter, cudaStreamNonBlocking));
     CHECK(cudaStreamCreateWithFlags(&producer, cudaStreamNonBlocking));
 
-    wait_for_flag<<<1, 32, 0, waiter>>>(words, words + 1, words + 2, bound_s * 1000000000ull);
+    wait_for_flag<<<1, 32, 0, waiter>>>(words, words + 1, words + 2);
     CHECK(cudaGetLastError());
     set_flag<<<1, 32, 0, producer>>>(words);
     CHECK(cudaGetLastError());
@@ -199,7 +194,7 @@ main(int argc, char** argv)
     const std::string mode = argc > 1 ? argv[1] : "";
     if(mode == "fault") return run_fault();
     if(mode == "globals") return run_globals();
-    if(mode == "stuck") return run_stuck(argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 20);
+    if(mode == "stuck") return run_stuck();
     std::fprintf(stderr, "usage: %s <fault|globals|stuck>\n", argv[0]);
     return 2;
 }

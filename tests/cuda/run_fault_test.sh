@@ -16,10 +16,7 @@
 #     the replay (reason pass_drain_stuck, with the SDK's message), no pass may follow it, the
 #     launch after it must proceed (the other kernel then runs: drained or declined with
 #     agent_drain_stuck), and the application must see flag=1 counter=1 gave_up=0 as without the
-#     SDK, each kernel completing once. With ROCPROFV3 set, also one run under
-#     `rocprofv3 --pmc smsp__inst_executed.sum` (the waiting kernel bounded to 5 s): a counted
-#     pass cannot be abandoned (CUPTI decodes only after the kernel ended), so the SDK must say
-#     why it waits ([cuda-metrics] ... has not finished after 1000 ms) and the run must end.
+#     SDK, each kernel completing once.
 # Writes RESULT lines (keys fault_* or globals_*) and FAIL lines into
 # ${GPU_TEST_OUTPUT_DIR}/<name>/validate.txt; exits non-zero on failure.
 # Environment (set by CTest): SDK_LIBRARY, TEST_TOOL; GPU_TEST_OUTPUT_DIR (optional).
@@ -200,25 +197,4 @@ EOF
         fail=1
     fi
 done
-if [ "${mode}" = stuck ] && [ -n "${ROCPROFV3:-}" ]; then
-    d="${out}/counted"
-    mkdir -p "${d}"
-    start=$(date +%s%N)
-    env ROCPROFILER_REPLAY_PASS_TIMEOUT_MS=1000 timeout "${limit}" "${ROCPROFV3}" \
-        --pmc smsp__inst_executed.sum -d "${d}/out" -o run -- "${program}" stuck 5 \
-        >"${d}/stdout" 2>"${d}/stderr"
-    rc=$?
-    end=$(date +%s%N)
-    cat "${d}/stdout"
-    say "RESULT stuck_counted_wall_ms=$(((end - start) / 1000000)) rc=${rc}"
-    say "RESULT stuck_counted_gave_up=$(field "${d}/stdout" gave_up) (informational: the kernel's own bound ends the wait)"
-    if [ ${rc} -eq 124 ] || [ ${rc} -eq 137 ]; then
-        failure "counted: the run did not finish within ${limit} s (hang)"
-    elif grep -q '\[cuda-metrics\] counted pass 0 has not finished after 1000 ms (ROCPROFILER_REPLAY_PASS_TIMEOUT_MS)' "${d}/stderr"; then
-        say "RESULT stuck_counted_diagnostic=yes"
-    else
-        failure "counted: no '[cuda-metrics] counted pass 0 has not finished after 1000 ms' message"
-        grep -v -E '^\[cuda-timing\]' "${d}/stderr" | head -5 | sed -E 's/^/  log: /' | tee -a "${v}"
-    fi
-fi
 exit ${fail}

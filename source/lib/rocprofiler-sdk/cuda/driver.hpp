@@ -40,7 +40,6 @@ namespace rocprofiler::cuda
     X(cuStreamIsCapturing)                                                                         \
     X(cuStreamCreate)                                                                              \
     X(cuStreamSynchronize)                                                                         \
-    X(cuStreamQuery)                                                                               \
     X(cuEventCreate)                                                                               \
     X(cuEventDestroy_v2)                                                                           \
     X(cuEventRecord)                                                                               \

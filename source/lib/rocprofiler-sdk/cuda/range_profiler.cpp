@@ -1,15 +1,10 @@
 #include "cuda/range_profiler.hpp"
 
-#include "common/environment.hpp"
 #include "common/logging.hpp"
 #include "cuda/counting_stats.hpp"
 #include "cuda/cupti_errors.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/settings_cupti.hpp"
-#include "cuda/settings_driver.hpp"
-
-#include <chrono>
-#include <thread>
 
 namespace rocprofiler::cuda::metrics
 {
@@ -291,38 +286,5 @@ run_counted(context_profiler&                prof,
     ROCP_LOG(debug) << "cuda: range profiler: stopped pass " << stop.passIndex
                     << " all_submitted=" << static_cast<int>(out.all_submitted);
     return out;
-}
-
-CUresult
-wait_for_counted(CUstream stream, uint64_t pass)
-{
-    const auto* drv = driver();
-    const auto  bound_ms =
-        common::env::get(common::env::settings::replay_pass_timeout_ms); // 0: no bound
-    if(bound_ms != 0)
-    {
-        const auto start    = std::chrono::steady_clock::now();
-        const auto deadline = start + std::chrono::milliseconds{bound_ms};
-        // Spins first (as the pass wait of timing.cpp), so that a short kernel costs no sleep.
-        const auto spin_until = start + std::chrono::nanoseconds{settings::drain_spin_ns()};
-        for(;;)
-        {
-            const auto rc = drv->cuStreamQuery(stream);
-            if(rc != CUDA_ERROR_NOT_READY) return rc;
-            const auto now = std::chrono::steady_clock::now();
-            if(now >= deadline) break;
-            if(now >= spin_until) std::this_thread::sleep_for(std::chrono::microseconds{50});
-        }
-        // CUPTI decodes a counted pass only after its kernel ended, and the range profiler serves
-        // one execution at a time: the pass cannot be abandoned as an uncounted one can. Waiting
-        // on, with the reason said, is the honest choice; the kernel's own exit ends it.
-        ROCP_LOG(error) << "[cuda-metrics] counted pass " << pass << " has not finished after "
-                        << bound_ms
-                        << " ms (ROCPROFILER_REPLAY_PASS_TIMEOUT_MS). If it waits for work of "
-                           "another stream (a flag that another kernel sets), it cannot be "
-                           "counted: counting holds that work back until the kernel ends, and "
-                           "CUPTI's values exist only then. Still waiting for it";
-    }
-    return drv->cuStreamSynchronize(stream);
 }
 } // namespace rocprofiler::cuda::metrics

@@ -94,9 +94,4 @@ counted_launch run_counted(context_profiler&                prof,
                            int                              device,
                            CUstream                         stream,
                            const std::function<CUresult()>& launch);
-
-// Waits for the counted kernel of `stream` (pass `pass` of its dispatch) to finish, as
-// cuStreamSynchronize, saying once why when it takes longer than ROCPROFILER_REPLAY_PASS_TIMEOUT_MS
-// (a kernel that waits for another stream's work cannot finish while its launch is held).
-CUresult wait_for_counted(CUstream stream, uint64_t pass);
 } // namespace rocprofiler::cuda::metrics
