@@ -17,6 +17,7 @@ packages=(
     clang-format
     protobuf-compiler
     libsqlite3-dev
+    python3
 )
 
 missing=()
