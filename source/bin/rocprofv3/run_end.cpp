@@ -172,7 +172,9 @@ complete_outputs(int64_t                   pid,
          << " without finalizing the profiler (for example through _exit or SIGKILL): its "
             "outputs hold what was written up to the last flush (every 200 ms) or checkpoint "
             "(about every second); records of the dispatches after it are missing, and "
-            "kernel_stats.csv, results.json and results.pftrace are as of the last checkpoint.\n";
+            "kernel_stats.csv, results.json and results.pftrace are as of the last checkpoint; "
+            "results.db holds the batches committed up to the last flush, without the replay "
+            "outcome table (written at the end).\n";
     write_atomically(dir / (base + "incomplete.txt"), note.str(), errors);
     return note.str();
 }
