@@ -2,6 +2,7 @@
 // streamed CSV writer, atomic whole-file writes, write errors with the OS reason, JSON that stays
 // valid with a kernel name that is not UTF-8, and metadata.end.
 #include "output.hpp"
+#include "scratch_dir.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -19,19 +20,12 @@ namespace tool = rocprofiler::tool;
 
 namespace
 {
-// A fresh directory per test, removed at the end.
-struct scratch
+struct scratch : rocprofv3_test::scratch_dir
 {
     scratch()
-        : path{fs::temp_directory_path() /
-               ("rocprofv3-survival-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name())}
+        : scratch_dir{"rocprofv3-survival-"}
     {
-        fs::remove_all(path);
-        fs::create_directories(path);
     }
-    ~scratch() { fs::remove_all(path); }
-    fs::path path;
 };
 
 std::string

@@ -2,14 +2,15 @@
 // a valid database with every committed batch, a kernel trace record replaces the row a counter
 // record made first, and the end of the run (outcomes, how it ended) is written by finish().
 #include "rocpd.hpp"
+#include "scratch_dir.hpp"
 
-#include <cstdint>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -18,18 +19,12 @@ namespace tool = rocprofiler::tool;
 
 namespace
 {
-struct scratch
+struct scratch : rocprofv3_test::scratch_dir
 {
     scratch()
-        : path{fs::temp_directory_path() /
-               ("rocprofv3-rocpd-" + std::to_string(getpid()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name())}
+        : scratch_dir{"rocprofv3-rocpd-"}
     {
-        fs::remove_all(path);
-        fs::create_directories(path);
     }
-    ~scratch() { fs::remove_all(path); }
-    fs::path path;
 };
 
 tool::results

@@ -74,7 +74,9 @@ check_counter_groups(const std::string& text, const config& cfg, std::vector<std
                                     "', which is not one of ROCPROF_COUNTERS ('pmc: ...')");
     }
 }
-// This process's argv, for the %tag% / %argv% placeholders.
+} // namespace
+
+// This process's argv: the %tag% / %argv% placeholders and the outputs' process records.
 std::vector<std::string>
 command_line()
 {
@@ -85,7 +87,6 @@ command_line()
         args.emplace_back(arg);
     return args;
 }
-} // namespace
 
 config_result
 read_config(const std::function<const char*(const char*)>& getenv)

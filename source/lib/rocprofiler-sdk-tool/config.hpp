@@ -66,4 +66,7 @@ struct config_result
 
 // Reads and validates the variables through @p getenv (tests pass their own).
 config_result read_config(const std::function<const char*(const char*)>& getenv);
+
+// This process's argv (/proc/self/cmdline), empty when it cannot be read.
+std::vector<std::string> command_line();
 } // namespace rocprofiler::tool

@@ -686,17 +686,6 @@ start_outputs()
         std::fprintf(stderr, "[rocprofv3] warning: %s\n", error.c_str());
 }
 
-std::vector<std::string>
-read_command_line()
-{
-    auto args = std::vector<std::string>{};
-    auto in   = std::ifstream{"/proc/self/cmdline", std::ios::binary};
-    auto arg  = std::string{};
-    while(std::getline(in, arg, '\0'))
-        args.emplace_back(arg);
-    return args;
-}
-
 // Resolves the configured counter groups on every GPU agent and creates one counter config per
 // collectable group. Errors name the counter and the agent.
 bool
@@ -784,7 +773,7 @@ initialize()
         state->data.agents = std::move(agents);
     }
     state->data.pid     = static_cast<uint64_t>(getpid());
-    state->data.command = read_command_line();
+    state->data.command = command_line();
     rocprofiler_get_timestamp(&state->data.init_time);
 
     const auto& cfg = state->cfg;
