@@ -1,6 +1,6 @@
-// C entry points of counters.h, counter_config.h, dispatch_counting_service.h and
-// device_counting_service.h. Agents without counter support answer NOT_IMPLEMENTED, never a
-// made-up value.
+// C entry points of counters.h, counter_config.h, experimental/counter_passes.h,
+// dispatch_counting_service.h and device_counting_service.h. Agents without counter support answer
+// NOT_IMPLEMENTED, never a made-up value.
 #include "counters/counters.hpp"
 #include "agent/agent.hpp"
 #include "buffer/buffer.hpp"
@@ -12,6 +12,7 @@
 #include <rocprofiler-sdk/counters.h>
 #include <rocprofiler-sdk/device_counting_service.h>
 #include <rocprofiler-sdk/dispatch_counting_service.h>
+#include <rocprofiler-sdk/experimental/counter_passes.h>
 
 #include <vector>
 
@@ -107,6 +108,19 @@ extern "C"
             return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
         return rp::counters::create_config(agent_id, counters_list, counters_count, config_id);
         ROCP_API_GUARD_END("rocprofiler_create_counter_config")
+    }
+
+    rocprofiler_status_t
+    rocprofiler_query_counter_config_pass_count(rocprofiler_counter_config_id_t config_id,
+                                                uint64_t*                       pass_count)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(pass_count == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        auto cfg = rp::counters::get_config(config_id);
+        if(!cfg) return ROCPROFILER_STATUS_ERROR_PROFILE_NOT_FOUND;
+        *pass_count = cfg->passes;
+        return ROCPROFILER_STATUS_SUCCESS;
+        ROCP_API_GUARD_END("rocprofiler_query_counter_config_pass_count")
     }
 
     rocprofiler_status_t

@@ -46,16 +46,18 @@ struct counter_spec
 };
 
 // The counters of one device. Devices whose passes are not a fixed number of equal slots (NVIDIA
-// GPUs: CUPTI schedules each set of metrics itself) give `fits_in_one_pass`, which answers
-// SUCCESS, EXCEEDS_HW_LIMIT or another error for a set of their counters (indices into
-// `counters`); the slot count is then unused.
+// GPUs: CUPTI schedules each set of metrics itself) give `passes_of`, which sets how many passes a
+// set of their counters (indices into `counters`) needs and answers SUCCESS, or another status
+// when the set cannot be collected at all; the slot count is then unused. Such devices accept
+// configurations of several passes, collected over as many passes of a replayed dispatch.
 struct device_counters
 {
-    using fit_check = std::function<rocprofiler_status_t(const std::vector<uint32_t>& indices)>;
+    using pass_check =
+        std::function<rocprofiler_status_t(const std::vector<uint32_t>& indices, uint32_t& passes)>;
 
-    std::vector<counter_spec> counters         = {};
-    uint32_t                  slots_per_pass   = 0;
-    fit_check                 fits_in_one_pass = {};
+    std::vector<counter_spec> counters       = {};
+    uint32_t                  slots_per_pass = 0;
+    pass_check                passes_of      = {};
 };
 
 // One PC sampling configuration a device offers (pc_sampling.h's configuration, without the size

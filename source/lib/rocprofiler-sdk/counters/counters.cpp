@@ -13,11 +13,11 @@ namespace
 {
 struct agent_entry
 {
-    bool                                             supported        = false;
-    uint32_t                                         slots_per_pass   = 0;
-    agent_counters::fit_check                        fits_in_one_pass = {};
-    std::vector<std::unique_ptr<counter_definition>> storage          = {};
-    std::vector<const counter_definition*>           pointers         = {};
+    bool                                             supported      = false;
+    uint32_t                                         slots_per_pass = 0;
+    agent_counters::pass_check                       passes_of      = {};
+    std::vector<std::unique_ptr<counter_definition>> storage        = {};
+    std::vector<const counter_definition*>           pointers       = {};
 };
 
 // The counters of every agent: facts of the process, built on first use from the backends and
@@ -40,9 +40,9 @@ definitions::definitions()
         if(owner) found = owner->first->counters_of(owner->second);
         if(found)
         {
-            entry.supported        = true;
-            entry.slots_per_pass   = found->slots_per_pass;
-            entry.fits_in_one_pass = std::move(found->fits_in_one_pass);
+            entry.supported      = true;
+            entry.slots_per_pass = found->slots_per_pass;
+            entry.passes_of      = std::move(found->passes_of);
             for(size_t i = 0; i < found->counters.size(); ++i)
             {
                 auto def           = std::make_unique<counter_definition>();
@@ -142,12 +142,13 @@ create_config(rocprofiler_agent_id_t           agent,
             duplicate = duplicate || (itr == def);
         if(!duplicate) cfg->counters.emplace_back(def);
     }
-    if(entry->fits_in_one_pass)
+    if(entry->passes_of)
     {
         auto indices = std::vector<uint32_t>{};
         for(const auto* def : cfg->counters)
             indices.emplace_back(def->backend_index);
-        if(auto rc = entry->fits_in_one_pass(indices); rc != ROCPROFILER_STATUS_SUCCESS) return rc;
+        if(auto rc = entry->passes_of(indices, cfg->passes); rc != ROCPROFILER_STATUS_SUCCESS)
+            return rc;
     }
     else
     {

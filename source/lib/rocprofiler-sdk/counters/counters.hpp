@@ -1,5 +1,6 @@
 // The counter registry: which counters each agent has, and counter configurations (groups of
-// counters that fit in one pass). The agent's backend describes its counters (what they are, how
+// counters collected together: in one pass, or on agents that schedule passes themselves in the
+// passes they say). The agent's backend describes its counters (what they are, how
 // many slots each needs, how many slots a pass has: backend::device_backend::counters_of); the
 // measurement itself happens in the backend when the dispatch pipeline asks an execution to
 // collect a configuration.
@@ -36,6 +37,10 @@ struct config
     rocprofiler_counter_config_id_t        id       = {};
     rocprofiler_agent_id_t                 agent    = {};
     std::vector<const counter_definition*> counters = {};
+    // Passes the agent needs to collect them: 1, or more on agents that schedule passes themselves
+    // (backend::device_counters::passes_of), where such a configuration is collected over that
+    // many passes of a replayed dispatch.
+    uint32_t passes = 1;
 };
 
 // The counters of an agent (stable pointers), or nullptr when the agent has no counter support.

@@ -39,30 +39,44 @@ enum class cycle_start
     not_set,  // setting the configuration failed (out.error): launch without counters
 };
 
-// Opens a cycle of the union of the agent's configurations, when it fits in the passes left.
+// Opens a cycle of `scope`'s configuration, when it fits in the passes left.
 cycle_start
 open_cycle(context_profiler&                  prof,
            counting_state&                    st,
            const dispatch::execution_request& request,
+           cycle_scope                        scope,
            measurement&                       out)
 {
     const auto remaining =
         request.pass_count > request.pass ? request.pass_count - request.pass : 0;
     if(remaining == 0 || request.counters.empty()) return cycle_start::per_pass;
     const auto configs = counters::configs_of(request.counters.front()->agent);
-    auto&      cfg     = config_for(prof, union_names(configs, request));
-    // CUPTI's passes must fit in the passes left, and in no more passes than there are
-    // configurations: a tool that counts each of its configurations at least once per
-    // dispatch then always finishes the cycle, whatever it does in its other passes.
-    const auto limit = std::min<uint64_t>(remaining, std::max<size_t>(configs.size(), 1));
+    auto&      cfg     = config_for(prof,
+                           scope == cycle_scope::agent_union ? union_names(configs, request)
+                                                                      : names_of(request));
+    // CUPTI's passes must fit in the passes left, and for the union in no more passes than the
+    // configurations take one by one: a tool that counts each of its configurations in as many
+    // passes as it takes per dispatch then always finishes the cycle, whatever it does in its
+    // other passes.
+    auto limit = remaining;
+    if(scope == cycle_scope::agent_union)
+    {
+        auto planned = uint64_t{0};
+        for(const auto& c : configs)
+            planned += std::max<uint32_t>(c->passes, 1);
+        limit = std::min<uint64_t>(remaining, std::max<uint64_t>(planned, 1));
+    }
     if(!cfg.error.empty() || cfg.passes == 0 || cfg.passes > limit)
     {
+        const auto what = scope == cycle_scope::agent_union
+                              ? "the union of the agent's counter configurations (" +
+                                    std::to_string(cfg.names.size()) + " metrics)"
+                              : "the configuration of this pass (" +
+                                    std::to_string(cfg.names.size()) + " metrics)";
         const auto why =
-            "the union of the agent's counter configurations (" + std::to_string(cfg.names.size()) +
-            " metrics) " +
-            (cfg.error.empty() ? "needs " + std::to_string(cfg.passes) +
-                                     " CUPTI passes, more than " + std::to_string(limit)
-                               : "cannot be collected: " + cfg.error);
+            what + (cfg.error.empty() ? " needs " + std::to_string(cfg.passes) +
+                                            " CUPTI passes, more than " + std::to_string(limit)
+                                      : " cannot be collected: " + cfg.error);
         common::log::warn_once("cuda-cycle-unused:" + std::to_string(cfg.passes),
                                "cuda: counters are measured pass by pass (slower): " + why);
         ROCP_LOG(debug) << "cuda: no CUPTI replay cycle for pass " << request.pass << ": " << why
@@ -196,7 +210,10 @@ end_cycle(context_profiler&                         prof,
 }
 
 std::optional<CUresult>
-measure_in_cycle(context_profiler& prof, counting_state& st, const counted_execution& exec)
+measure_in_cycle(context_profiler&        prof,
+                 counting_state&          st,
+                 const counted_execution& exec,
+                 cycle_scope              scope)
 {
     const auto& [device, stream, request, launch, out] = exec;
     auto names                                         = names_of(request);
@@ -229,7 +246,7 @@ measure_in_cycle(context_profiler& prof, counting_state& st, const counted_execu
     }
     if(!is_open(st.phase))
     {
-        switch(open_cycle(prof, st, request, out))
+        switch(open_cycle(prof, st, request, scope, out))
         {
         case cycle_start::opened:
             break;

@@ -2,9 +2,10 @@
 // the passes of a replayed dispatch are one CUPTI replay cycle of the union of the agent's counter
 // configurations, set at the start of the cycle; each pass runs the next of CUPTI's passes; after
 // the last one the values are decoded and every pass's request is answered from them. When the
-// union does not fit (more CUPTI passes than the dispatch has left or than there are
-// configurations) or a pass asks for counters outside it, the pass measures its own configuration
-// instead (metrics.cpp). docs/cuda.md has the details.
+// union does not fit (more CUPTI passes than the dispatch has left or than its configurations
+// take one by one) or a pass asks for counters outside it, the pass measures its own
+// configuration instead (metrics.cpp). A configuration of several CUPTI passes is measured by a
+// cycle of its own under the per-pass schedule. docs/cuda.md has the details.
 //
 // Threading: everything here runs under the context profiler's lock.
 #pragma once
@@ -54,11 +55,21 @@ struct counted_execution
 // Whether replayed dispatches use the per-dispatch schedule (the setting, read once).
 bool schedule_per_dispatch();
 
-// One counted execution of a replayed dispatch under the per-dispatch schedule. Returns the
+// What a dispatch's CUPTI replay cycle collects: the union of the agent's configurations (the
+// per-dispatch schedule), or the pass's own configuration when that takes several CUPTI passes
+// (the per-pass schedule; one-pass configurations need no cycle there).
+enum class cycle_scope
+{
+    agent_union,
+    own,
+};
+
+// One counted execution of a replayed dispatch in a CUPTI replay cycle of `scope`. Returns the
 // launch's result, or nothing when this execution is to measure its own configuration instead.
 std::optional<CUresult> measure_in_cycle(context_profiler&         prof,
                                          dispatch_counting::state& st,
-                                         const counted_execution&  exec);
+                                         const counted_execution&  exec,
+                                         cycle_scope               scope);
 
 // Ends the dispatch's cycle without values: every waiting execution gets `why` in `resolved`.
 void end_cycle(context_profiler&                         prof,

@@ -162,15 +162,14 @@ agent_counters(uint32_t ordinal)
     auto names = std::make_shared<std::vector<std::string>>();
     for(const auto& spec : result.counters)
         names->emplace_back(spec.name);
-    result.fits_in_one_pass = [chip, names](const std::vector<uint32_t>& indices)
+    result.passes_of = [chip, names](const std::vector<uint32_t>& indices, uint32_t& passes)
     {
         auto selected = std::vector<std::string>{};
         for(auto index : indices)
             selected.emplace_back(names->at(index));
-        auto why    = std::string{};
-        auto passes = pass_count(chip, selected, &why);
-        if(passes == 1) return ROCPROFILER_STATUS_SUCCESS;
-        if(passes > 1) return ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT;
+        auto why = std::string{};
+        passes   = pass_count(chip, selected, &why);
+        if(passes >= 1) return ROCPROFILER_STATUS_SUCCESS;
         ROCP_LOG(warning) << "cuda: counter configuration rejected: " << why;
         return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
     };

@@ -1,8 +1,9 @@
 // The counters the registry lists for an NVIDIA device: every metric of the device's chip that
 // CUPTI's profiler host API lists (raw counters with their .sum/.avg/.min/.max roll-ups, ratios,
 // throughputs), with CUPTI's descriptions and hardware units, filtered per device. A configuration
-// fits in one pass when CUPTI schedules its metrics into a single pass on that chip, so the groups
-// a tool collects are CUPTI passes.
+// takes the passes CUPTI schedules its metrics into on that chip: one-pass configurations are
+// collected by any execution, configurations of several passes over that many passes of a
+// replayed dispatch (counter_schedule.hpp).
 //
 // docs/cuda.md ("Counters") describes the environment variables and the failure messages.
 #pragma once

@@ -1,6 +1,7 @@
 #include "cuda/metrics.hpp"
 
 #include "common/logging.hpp"
+#include "counters/counters.hpp"
 #include "cuda/counter_schedule.hpp"
 #include "cuda/counting_stats.hpp"
 #include "cuda/cupti_errors.hpp"
@@ -20,7 +21,11 @@ measure_own_config(context_profiler& prof, const counted_execution& exec)
     auto& cfg                                          = config_for(prof, names_of(request));
     if(cfg.error.empty() && cfg.passes != 1)
         out.error = "the configuration needs " + std::to_string(cfg.passes) +
-                    " CUPTI passes on this context; one is collected per execution";
+                    " CUPTI passes, and this execution is " +
+                    (request.replayed ? "a pass of a dispatch with fewer passes left"
+                                      : "a dispatch that is not replayed") +
+                    " (a configuration of several passes is collected over that many passes of a "
+                    "replayed dispatch)";
     else
         out.error = cfg.error;
     if(!out.error.empty()) return launch();
@@ -103,10 +108,18 @@ measure(CUcontext                          ctx,
     const auto exec = counted_execution{device, stream, request, launch, out};
     // User ranges (ROCPROFILER_CUDA_RANGE_MODE=user) push a range per counted execution, which
     // only the per-pass path does.
-    if(request.replayed && schedule_per_dispatch() && !prof.cycles_off &&
-       prof.range != CUPTI_UserRange)
+    if(request.replayed && !prof.cycles_off && prof.range != CUPTI_UserRange)
     {
-        if(auto launched = measure_in_cycle(prof, st, exec)) return *launched;
+        // The per-pass schedule still needs a cycle for a configuration of several CUPTI passes.
+        if(schedule_per_dispatch())
+        {
+            if(auto launched = measure_in_cycle(prof, st, exec, cycle_scope::agent_union))
+                return *launched;
+        }
+        else if(is_open(st.phase) || config_for(prof, names_of(request)).passes > 1)
+        {
+            if(auto launched = measure_in_cycle(prof, st, exec, cycle_scope::own)) return *launched;
+        }
     }
     if(prof.cycle_owner != nullptr)
     {
@@ -131,12 +144,24 @@ finish(dispatch_counting& counting)
                      std::to_string(st.cycle->passes) +
                      " CUPTI passes its counters need (later passes did not count, or the replay "
                      "ended early)";
-    st.prof->cycles_off = true;
-    common::log::warn_once("cuda-cycle-unfinished",
-                           "cuda: " + why +
-                               "; from now on each pass on this context measures its own "
-                               "configuration (ROCPROFILER_CUDA_COUNTER_SCHEDULE=pass does so "
-                               "from the start)");
+    // A configuration of several passes can be collected in a cycle only, so the cycles stay on
+    // while the agent has one.
+    auto multi_pass = false;
+    if(!st.waiting.empty() && !st.waiting.front().counters.empty())
+        for(const auto& c : counters::configs_of(st.waiting.front().counters.front()->agent))
+            multi_pass = multi_pass || c->passes > 1;
+    if(!multi_pass) st.prof->cycles_off = true;
+    if(multi_pass)
+        common::log::warn_once("cuda-cycle-unfinished-multi",
+                               "cuda: " + why +
+                                   "; its counter values are not reported (a configuration of "
+                                   "several passes is collected only over that many passes)");
+    else
+        common::log::warn_once("cuda-cycle-unfinished",
+                               "cuda: " + why +
+                                   "; from now on each pass on this context measures its own "
+                                   "configuration (ROCPROFILER_CUDA_COUNTER_SCHEDULE=pass does so "
+                                   "from the start)");
     end_cycle(*st.prof, st, why, out);
     return out;
 }

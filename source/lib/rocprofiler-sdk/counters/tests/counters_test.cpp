@@ -250,6 +250,28 @@ TEST(host_counters, a_configuration_that_does_not_fit_one_pass_exceeds_the_hardw
     EXPECT_EQ(rocprofiler_destroy_counter_config(cfg), ROCPROFILER_STATUS_ERROR_PROFILE_NOT_FOUND);
 }
 
+TEST(host_counters, a_configuration_reports_the_passes_it_takes)
+{
+    // Slot-limited agents take one pass per configuration: larger ones are refused above.
+    auto all  = host_counters();
+    auto four = std::vector<rocprofiler_counter_id_t>{
+        all.at("DURATION_NS"), all.at("CPU_TIME_NS"), all.at("WORK_ITEMS"), all.at("WORKGROUPS")};
+    auto cfg = rocprofiler_counter_config_id_t{};
+    ASSERT_EQ(rocprofiler_create_counter_config(state().host_agent, four.data(), 4, &cfg),
+              ROCPROFILER_STATUS_SUCCESS);
+    auto passes = uint64_t{0};
+    EXPECT_EQ(rocprofiler_query_counter_config_pass_count(cfg, &passes),
+              ROCPROFILER_STATUS_SUCCESS);
+    EXPECT_EQ(passes, 1u);
+    EXPECT_EQ(rocprofiler_query_counter_config_pass_count(cfg, nullptr),
+              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    ASSERT_EQ(rocprofiler_destroy_counter_config(cfg), ROCPROFILER_STATUS_SUCCESS);
+    passes = 7;
+    EXPECT_EQ(rocprofiler_query_counter_config_pass_count(cfg, &passes),
+              ROCPROFILER_STATUS_ERROR_PROFILE_NOT_FOUND);
+    EXPECT_EQ(passes, 7u);
+}
+
 TEST(host_counters, bad_configurations_return_the_documented_status)
 {
     auto id  = host_counters().at("WORK_ITEMS");
