@@ -594,6 +594,7 @@ replay_results()
     auto data                   = tool::results{};
     data.kernel_symbols[5].name = "k,1";
     data.replay_groups[9]       = {{"A", "B"}, {"C"}, {"D"}};
+    data.replay_pass_groups[9]  = {{0}, {1}, {2}}; // pass i reports group i
     auto outcome                = [&data](uint64_t                                 id,
                            rocprofiler_kernel_replay_outcome_kind_t kind,
                            const char*                              reason,
@@ -612,9 +613,10 @@ replay_results()
     };
     auto record = [&data](uint64_t id, uint64_t pass)
     {
-        auto r                           = tool::counter_dispatch{};
-        r.data.dispatch_info.dispatch_id = id;
-        r.replay_pass                    = pass;
+        auto r                               = tool::counter_dispatch{};
+        r.data.dispatch_info.dispatch_id     = id;
+        r.data.dispatch_info.agent_id.handle = 9;
+        r.replay_pass                        = pass;
         data.counter_records.push_back(r);
     };
     outcome(1, ROCPROFILER_KERNEL_REPLAY_OUTCOME_REPLAYED, "none", 3);
@@ -675,6 +677,53 @@ TEST(replay_report, missing_groups_are_planned_groups_without_records)
     EXPECT_EQ(summary["missing_groups"], 6u);
 }
 
+TEST(replay_report, a_group_of_several_passes_is_reported_by_the_first_of_its_passes)
+{
+    namespace tool             = rocprofiler::tool;
+    auto data                  = tool::results{};
+    data.replay_groups[9]      = {{"A", "B"}, {"X.pct"}};
+    data.replay_pass_groups[9] = {{0}, {1}, {}}; // X.pct takes passes 1 and 2
+    auto add                   = [&data](uint64_t id, uint64_t run, std::vector<uint64_t> passes)
+    {
+        auto o           = tool::replay_outcome{};
+        o.dispatch_id    = id;
+        o.agent.handle   = 9;
+        o.kind           = run == 3 ? ROCPROFILER_KERNEL_REPLAY_OUTCOME_REPLAYED
+                                    : ROCPROFILER_KERNEL_REPLAY_OUTCOME_ENDED_EARLY;
+        o.reason         = run == 3 ? "none" : "write_outside_snapshot";
+        o.passes_run     = run;
+        o.passes_planned = 3;
+        data.replay_outcomes.push_back(o);
+        for(auto pass : passes)
+        {
+            auto r                               = tool::counter_dispatch{};
+            r.data.dispatch_info.dispatch_id     = id;
+            r.data.dispatch_info.agent_id.handle = 9;
+            r.replay_pass                        = pass;
+            data.counter_records.push_back(r);
+        }
+    };
+    add(1, 3, {0, 1, 2}); // complete: pass 2's record repeats pass 1's values and reports nothing
+    add(2, 2, {0});       // ended after pass 1: the cycle of X.pct never finished, no record
+    EXPECT_EQ(tool::planned_passes(data, rocprofiler_agent_id_t{9}), 3u);
+    auto report = tool::make_replay_report(data);
+    ASSERT_EQ(report.missing.size(), 2u);
+    EXPECT_TRUE(report.missing[0].empty());
+    EXPECT_EQ(report.missing[1], (std::vector<uint64_t>{1}));
+
+    // One configuration of both groups, collected in two passes, reports both from pass 0.
+    data.replay_pass_groups[9] = {{0, 1}, {}};
+    data.replay_outcomes.resize(1);
+    data.counter_records.resize(1);
+    report = tool::make_replay_report(data);
+    ASSERT_EQ(report.missing.size(), 1u);
+    EXPECT_TRUE(report.missing[0].empty());
+    auto plan = tool::replay_plan_json(data);
+    ASSERT_EQ(plan.size(), 1u);
+    EXPECT_EQ(plan[0]["passes"], 2u);
+    EXPECT_EQ(plan[0]["pass_plan"][0]["reports_groups"], (std::vector<uint64_t>{0, 1}));
+}
+
 TEST(replay_report, a_dispatch_never_offered_for_replay_is_declined_not_offered)
 {
     namespace tool                           = rocprofiler::tool;
@@ -689,6 +738,7 @@ TEST(replay_report, a_dispatch_never_offered_for_replay_is_declined_not_offered)
     other_agent.data.dispatch_info.dispatch_id     = 8;
     other_agent.data.dispatch_info.agent_id.handle = 3;
     data.replay_groups[3]                          = {{"A"}};
+    data.replay_pass_groups[3]                     = {{0}};
     data.counter_records.push_back(other_agent);
 
     tool::add_unoffered_dispatches(data);
@@ -764,7 +814,33 @@ TEST(counter_match, groups_too_large_are_split_where_the_agent_says_how)
     EXPECT_TRUE(notes.empty());
 }
 
-TEST(counter_match, a_counter_that_fits_in_no_pass_is_an_error_naming_it)
+TEST(counter_match, a_counter_of_several_passes_needs_kernel_replay)
+{
+    auto agent             = rocprofv3::agent_counters{};
+    agent.logical_id       = "1";
+    agent.product_name     = "NVIDIA H200";
+    agent.counters         = {"a.sum", "b.pct"};
+    agent.groups_exceeding = {0};
+    agent.group_splits[0]  = {{"a.sum"}, {"b.pct"}};
+    agent.multi_pass       = {{"b.pct", 2}};
+    auto errors            = rocprofv3::validate_counters({{"a.sum", "b.pct"}}, {agent});
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("counter 'b.pct' takes 2 passes on agent 1 (NVIDIA H200) even by "
+                             "itself"),
+              std::string::npos)
+        << errors[0];
+    EXPECT_NE(errors[0].find("--replay-mode kernel"), std::string::npos) << errors[0];
+    // Kernel replay collects it: no error, and the split names its passes.
+    EXPECT_TRUE(rocprofv3::validate_counters({{"a.sum", "b.pct"}}, {agent}, nullptr, true).empty());
+    auto notes  = std::vector<std::string>{};
+    auto groups = rocprofv3::expand_groups({{"a.sum", "b.pct"}}, {agent}, notes);
+    ASSERT_EQ(groups.size(), 2u);
+    EXPECT_EQ(groups[1], std::vector<std::string>{"b.pct"});
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_NE(notes[0].find("b.pct takes 2 passes by itself"), std::string::npos) << notes[0];
+}
+
+TEST(counter_match, a_counter_that_cannot_be_configured_is_an_error_naming_it)
 {
     auto agent             = rocprofv3::agent_counters{};
     agent.logical_id       = "1";
@@ -772,12 +848,14 @@ TEST(counter_match, a_counter_that_fits_in_no_pass_is_an_error_naming_it)
     agent.counters         = {"a.sum", "b.pct"};
     agent.groups_exceeding = {0};
     agent.exceeding_alone  = {"b.pct"};
-    auto errors            = rocprofv3::validate_counters({{"a.sum", "b.pct"}}, {agent});
-    ASSERT_EQ(errors.size(), 1u);
-    EXPECT_NE(errors[0].find("counter 'b.pct' does not fit in one pass on agent 1 (NVIDIA H200) "
-                             "even by itself"),
-              std::string::npos)
-        << errors[0];
+    for(auto replay : {false, true})
+    {
+        auto errors = rocprofv3::validate_counters({{"a.sum", "b.pct"}}, {agent}, nullptr, replay);
+        ASSERT_EQ(errors.size(), 1u);
+        EXPECT_NE(errors[0].find("counter 'b.pct' cannot be collected on agent 1 (NVIDIA H200)"),
+                  std::string::npos)
+            << errors[0];
+    }
 }
 
 TEST(counter_match, validate_counters_names_the_pass_limit_of_a_group_too_large)

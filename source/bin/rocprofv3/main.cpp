@@ -174,6 +174,10 @@ gpu_agents(const nlohmann::json& query)
         if(a.contains("counters_exceeding_alone"))
             entry.exceeding_alone =
                 a.at("counters_exceeding_alone").get<std::vector<std::string>>();
+        if(a.contains("counters_multi_pass"))
+            for(const auto& c : a.at("counters_multi_pass"))
+                entry.multi_pass.emplace_back(c.at("name").get<std::string>(),
+                                              c.at("passes").get<uint64_t>());
         out.emplace_back(std::move(entry));
     }
     return out;
@@ -512,7 +516,7 @@ run_job(options                                opts,
         if(opts.list_avail) return list_available(*query);
         const auto agents   = gpu_agents(*query);
         auto       warnings = std::vector<std::string>{};
-        auto       errors   = validate_counters(opts.pmc_groups, agents, &warnings);
+        auto errors = validate_counters(opts.pmc_groups, agents, &warnings, opts.kernel_replay());
         for(const auto& w : warnings)
             std::cerr << "rocprofv3: warning: " << w << "\n";
         if(!errors.empty())

@@ -865,7 +865,8 @@ summarize_runs(const std::vector<int>&                      codes,
 std::vector<std::string>
 validate_counters(const std::vector<std::vector<std::string>>& groups,
                   const std::vector<agent_counters>&           agents,
-                  std::vector<std::string>*                    warnings)
+                  std::vector<std::string>*                    warnings,
+                  bool                                         kernel_replay)
 {
     auto errors    = std::vector<std::string>{};
     auto available = std::set<std::string>{};
@@ -923,15 +924,25 @@ validate_counters(const std::vector<std::vector<std::string>>& groups,
         }
     for(const auto& a : agents)
         for(const auto& name : a.exceeding_alone)
-            errors.emplace_back("counter '" + name + "' does not fit in one pass on agent " +
+            errors.emplace_back("counter '" + name + "' cannot be collected on agent " +
                                 a.logical_id + " (" + a.product_name +
-                                ") even by itself (the hardware schedules it over several "
-                                "passes); per-pass collection cannot measure it");
+                                "): no counter configuration of it alone can be created");
+    if(!kernel_replay)
+        for(const auto& a : agents)
+            for(const auto& [name, passes] : a.multi_pass)
+                errors.emplace_back(
+                    "counter '" + name + "' takes " + std::to_string(passes) + " passes on agent " +
+                    a.logical_id + " (" + a.product_name +
+                    ") even by itself, and without kernel replay each group is one pass of "
+                    "the application; collect it with --replay-mode kernel "
+                    "--kernel-replay-beta-enabled, which replays each dispatch in as many passes "
+                    "as its counters take");
     for(const auto& a : agents)
         for(auto g : a.groups_exceeding)
         {
             if(g >= groups.size() || a.group_splits.count(g) != 0) continue;
             if(!a.exceeding_alone.empty()) continue; // reported above, by counter
+            if(a.group_splits.count(g) == 0 && !a.multi_pass.empty()) continue;
             auto names = std::string{};
             for(const auto& name : groups[g])
                 names += (names.empty() ? "" : " ") + name;
@@ -983,6 +994,9 @@ expand_groups(const std::vector<std::vector<std::string>>& groups,
             line += " [" + names + "]";
             out.push_back(part);
         }
+        for(const auto& [name, passes] : where->multi_pass)
+            if(std::find(groups[g].begin(), groups[g].end(), name) != groups[g].end())
+                line += "; " + name + " takes " + std::to_string(passes) + " passes by itself";
         notes.emplace_back(std::move(line));
     }
     return out;

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rocprofv3
@@ -99,6 +100,10 @@ struct agent_counters
     // some counter fits in no pass by itself: those are in exceeding_alone).
     std::map<size_t, std::vector<std::vector<std::string>>> group_splits    = {};
     std::vector<std::string>                                exceeding_alone = {};
+    // Counters that take several passes even by themselves on the agent (NVIDIA throughputs, hit
+    // rates), with their pass counts: each is a group of its own in group_splits, collectable only
+    // under kernel replay, which replays each dispatch as many passes as its counters take.
+    std::vector<std::pair<std::string, uint64_t>> multi_pass = {};
 };
 
 // Checks that every requested counter exists on some GPU agent (unknown counters come with the
@@ -108,9 +113,11 @@ struct agent_counters
 // When some GPU agent reports no counters at all (no permission, another profiler holding them),
 // a counter no agent lists may be one of its own: that goes to @p warnings instead, and the
 // application runs (the tool library collects what it can and says what it cannot).
+// A counter that takes several passes by itself is an error unless @p kernel_replay.
 std::vector<std::string> validate_counters(const std::vector<std::vector<std::string>>& groups,
                                            const std::vector<agent_counters>&           agents,
-                                           std::vector<std::string>* warnings = nullptr);
+                                           std::vector<std::string>* warnings      = nullptr,
+                                           bool                      kernel_replay = false);
 
 // The groups as rocprofv3 collects them: a group that does not fit in one pass of an agent that
 // has its counters is replaced by its split into one-pass groups there (the first such agent's; on

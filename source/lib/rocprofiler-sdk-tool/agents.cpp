@@ -39,12 +39,16 @@ counters_per_pass(rocprofiler_agent_id_t agent, const std::vector<counter_entry>
     auto ids = std::vector<rocprofiler_counter_id_t>{};
     for(const auto& c : counters)
         if(c.agent.handle == agent.handle) ids.push_back(rocprofiler_counter_id_t{c.id});
-    // Creates a configuration of ids[first, first + k) and answers its status.
+    // Whether ids[first, first + k) fit in one pass: SUCCESS, EXCEEDS_HW_LIMIT (also for a
+    // configuration the agent accepts in several passes) or the error.
     auto probe = [&ids, agent](size_t first, size_t k)
     {
-        auto cfg = rocprofiler_counter_config_id_t{};
-        auto rc  = rocprofiler_create_counter_config(agent, ids.data() + first, k, &cfg);
-        if(rc == ROCPROFILER_STATUS_SUCCESS) rocprofiler_destroy_counter_config(cfg);
+        auto rc     = ROCPROFILER_STATUS_SUCCESS;
+        auto passes = passes_needed(
+            agent,
+            std::vector<rocprofiler_counter_id_t>(ids.begin() + first, ids.begin() + first + k),
+            &rc);
+        if(passes && *passes > 1) return ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT;
         return rc;
     };
     const auto probed = std::min(ids.size(), max_probed_counters);
@@ -140,45 +144,65 @@ query_agents(std::vector<counter_entry>& counters, std::vector<std::string>& err
     }
     return agents;
 }
-std::optional<std::vector<std::vector<size_t>>>
+std::optional<uint64_t>
+passes_needed(rocprofiler_agent_id_t                       agent,
+              const std::vector<rocprofiler_counter_id_t>& ids,
+              rocprofiler_status_t*                        status)
+{
+    auto cfg = rocprofiler_counter_config_id_t{};
+    auto rc  = rocprofiler_create_counter_config(
+        agent, const_cast<rocprofiler_counter_id_t*>(ids.data()), ids.size(), &cfg);
+    if(status != nullptr) *status = rc;
+    if(rc != ROCPROFILER_STATUS_SUCCESS) return std::nullopt;
+    auto passes = uint64_t{0};
+    rc          = rocprofiler_query_counter_config_pass_count(cfg, &passes);
+    rocprofiler_destroy_counter_config(cfg);
+    if(status != nullptr) *status = rc;
+    if(rc != ROCPROFILER_STATUS_SUCCESS) return std::nullopt;
+    return passes;
+}
+
+std::optional<pass_split>
 split_into_passes(rocprofiler_agent_id_t                       agent,
                   const std::vector<rocprofiler_counter_id_t>& ids,
-                  std::vector<size_t>*                         alone)
+                  std::vector<size_t>*                         impossible)
 {
     auto fits = [agent](const std::vector<rocprofiler_counter_id_t>& set)
     {
-        auto cfg = rocprofiler_counter_config_id_t{};
-        auto rc  = rocprofiler_create_counter_config(
-            agent, const_cast<rocprofiler_counter_id_t*>(set.data()), set.size(), &cfg);
-        if(rc == ROCPROFILER_STATUS_SUCCESS) rocprofiler_destroy_counter_config(cfg);
-        return rc == ROCPROFILER_STATUS_SUCCESS;
+        auto passes = passes_needed(agent, set);
+        return passes && *passes == 1;
     };
-    auto groups     = std::vector<std::vector<size_t>>{};
-    auto group_ids  = std::vector<std::vector<rocprofiler_counter_id_t>>{};
-    auto impossible = std::vector<size_t>{};
+    auto out       = pass_split{};
+    auto group_ids = std::vector<std::vector<rocprofiler_counter_id_t>>{};
+    auto failed    = std::vector<size_t>{};
     for(size_t i = 0; i < ids.size(); ++i)
     {
         auto placed = false;
-        for(size_t g = 0; g < groups.size() && !placed; ++g)
+        for(size_t g = 0; g < out.groups.size() && !placed; ++g)
         {
             auto candidate = group_ids[g];
             candidate.push_back(ids[i]);
             if(!fits(candidate)) continue;
-            groups[g].push_back(i);
+            out.groups[g].push_back(i);
             group_ids[g] = std::move(candidate);
             placed       = true;
         }
         if(placed) continue;
-        if(!fits({ids[i]}))
+        auto alone = passes_needed(agent, {ids[i]});
+        if(!alone)
+            failed.push_back(i);
+        else if(*alone > 1)
+            out.multi_pass.emplace_back(i, *alone);
+        else
         {
-            impossible.push_back(i);
-            continue;
+            out.groups.push_back({i});
+            group_ids.push_back({ids[i]});
         }
-        groups.push_back({i});
-        group_ids.push_back({ids[i]});
     }
-    if(alone != nullptr) *alone = impossible;
-    if(!impossible.empty()) return std::nullopt;
-    return groups;
+    for(const auto& [index, passes] : out.multi_pass)
+        out.groups.push_back({index});
+    if(impossible != nullptr) *impossible = failed;
+    if(!failed.empty()) return std::nullopt;
+    return out;
 }
 } // namespace rocprofiler::tool

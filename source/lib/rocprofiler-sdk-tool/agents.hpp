@@ -6,8 +6,10 @@
 
 #include <rocprofiler-sdk/fwd.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rocprofiler::tool
@@ -30,15 +32,31 @@ inline constexpr size_t max_probed_counters = 64;
 std::optional<size_t>   counters_per_pass(rocprofiler_agent_id_t            agent,
                                           const std::vector<counter_entry>& counters);
 
-// Splits a counter group that does not fit in one pass of @p agent into groups that do, in the
-// group's order: each counter joins the first group that still fits with it
-// (rocprofiler_create_counter_config decides), else starts a new one. @p ids are the agent's ids of
-// the group's counters. nullopt, with @p alone naming the counters, when some counter does not fit
-// in one pass even by itself.
-std::optional<std::vector<std::vector<size_t>>>
-split_into_passes(rocprofiler_agent_id_t                       agent,
-                  const std::vector<rocprofiler_counter_id_t>& ids,
-                  std::vector<size_t>*                         alone);
+// The passes @p agent takes to collect @p ids together (a configuration is created, its pass
+// count queried, and destroyed): 1 when they fit in one pass, more on agents that schedule the
+// passes themselves. nullopt when no configuration of them can be created (ERROR_EXCEEDS_HW_LIMIT
+// on agents with fixed slots per pass, or another error), with the status in @p status.
+std::optional<uint64_t> passes_needed(rocprofiler_agent_id_t                       agent,
+                                      const std::vector<rocprofiler_counter_id_t>& ids,
+                                      rocprofiler_status_t* status = nullptr);
+
+// A counter group split into groups of one pass each (indices into the group), in the group's
+// order: each counter joins the first group that still fits with it, else starts a new one. A
+// counter that takes several passes even by itself is in multi_pass, with its pass count, and is a
+// group of its own after the one-pass groups (collectable only by replaying each dispatch that
+// many passes).
+struct pass_split
+{
+    std::vector<std::vector<size_t>>         groups     = {};
+    std::vector<std::pair<size_t, uint64_t>> multi_pass = {};
+};
+
+// Splits a counter group of @p agent (@p ids are the agent's ids of its counters), deciding by
+// creating configurations. nullopt, with @p impossible naming the counters, when some counter
+// cannot be configured at all.
+std::optional<pass_split> split_into_passes(rocprofiler_agent_id_t                       agent,
+                                            const std::vector<rocprofiler_counter_id_t>& ids,
+                                            std::vector<size_t>* impossible);
 
 // "pmc" status check: logs the failing call with the SDK's status name; true on success.
 bool check_status(rocprofiler_status_t status, const char* call);

@@ -303,6 +303,7 @@ results_json(const config& cfg, const results& data, const replay_report& report
     {
         tool["callback_records"]["kernel_replay_outcome"] = replay_outcomes_json(data, report);
         tool["kernel_replay_summary"]                     = replay_summary_json(report);
+        tool["kernel_replay_plan"]                        = replay_plan_json(data);
     }
     auto root = json{{"rocprofiler-sdk-tool", json::array({tool})}};
     // Strings that are not valid UTF-8 (a kernel name, a command-line argument) have each invalid

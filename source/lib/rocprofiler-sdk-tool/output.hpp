@@ -140,10 +140,14 @@ struct results
     uint64_t                                                         dropped_records = 0;
     // Under kernel replay: one entry per dispatch rocprofv3 asked to replay, in outcome order.
     std::vector<replay_outcome> replay_outcomes = {};
-    // Under kernel replay, per agent handle: the counters of each group the agent collects, in
-    // pass order (replay pass i collects group i of its agent).
-    std::map<uint64_t, std::vector<std::vector<std::string>>> replay_groups = {};
-    run_end                                                   end           = {};
+    // Under kernel replay, per agent handle: the counters of each group the agent collects, and
+    // per replay pass of its dispatches the groups whose values that pass's record carries (a
+    // group of several passes is collected over consecutive passes and reported by the first; one
+    // configuration of all groups reports every group from pass 0). A dispatch is replayed when
+    // its agent plans at least two passes.
+    std::map<uint64_t, std::vector<std::vector<std::string>>> replay_groups      = {};
+    std::map<uint64_t, std::vector<std::vector<uint64_t>>>    replay_pass_groups = {};
+    run_end                                                   end                = {};
 
     // The kernel's name; empty when the id is not in kernel_symbols.
     const std::string&   kernel_name(uint64_t kernel_id) const;

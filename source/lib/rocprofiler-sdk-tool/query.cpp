@@ -18,13 +18,17 @@ extern "C" __attribute__((visibility("default"))) int rocprofv3_tool_query_agent
 
 // Writes {"agents": [{"id", "type", "name", "product_name", "logical_node_id",
 // "counters_error"?, "counters": [{"name", "description", "block", "is_derived"}],
-// "counters_per_pass"?, "groups_exceeding": [...], "group_splits": [{"group", "passes":
-// [[names]]}], "counters_exceeding_alone": [names]}], "errors": [...]} to @p fd. Returns 0 when the
-// agents could be queried. ROCPROFV3_TOOL_QUERY_GROUPS ("A B;C", set by rocprofv3) names the --pmc
-// groups: groups_exceeding lists (0-based) those whose counters all exist on the agent but that do
-// not fit in one pass there (rocprofiler_create_counter_config: ERROR_EXCEEDS_HW_LIMIT);
-// group_splits says how each of them splits into one-pass groups on that agent (split_into_passes),
-// and counters_exceeding_alone names counters that fit in no pass by themselves.
+// "counters_per_pass"?, "groups_exceeding": [...], "group_passes": [{"group", "passes"}],
+// "group_splits": [{"group", "passes": [[names]]}], "counters_multi_pass": [{"name", "passes"}],
+// "counters_exceeding_alone": [names]}], "errors": [...]} to @p fd. Returns 0 when the agents could
+// be queried. ROCPROFV3_TOOL_QUERY_GROUPS ("A B;C", set by rocprofv3) names the --pmc groups:
+// groups_exceeding lists (0-based) those whose counters all exist on the agent but that do not
+// fit in one pass there (rocprofiler_create_counter_config: ERROR_EXCEEDS_HW_LIMIT, or a
+// configuration of several passes, whose count group_passes gives); group_splits says how each of
+// them splits into one-pass groups on that agent (split_into_passes), counters_multi_pass names
+// counters that take several passes even by themselves (each a group of its own in the split,
+// collectable under kernel replay only), and counters_exceeding_alone counters that cannot be
+// configured at all.
 int
 rocprofv3_tool_query_agents(int fd)
 {
@@ -54,6 +58,8 @@ rocprofv3_tool_query_agents(int fd)
             entry["groups_exceeding"]         = json::array();
             entry["group_splits"]             = json::array();
             entry["counters_exceeding_alone"] = json::array();
+            entry["counters_multi_pass"]      = json::array();
+            entry["group_passes"]             = json::array();
             if(a.info.type == ROCPROFILER_AGENT_TYPE_GPU && !a.counters_error)
             {
                 if(auto limit = rocprofiler::tool::counters_per_pass(a.info.id, counters))
@@ -66,30 +72,30 @@ rocprofv3_tool_query_agents(int fd)
                             if(c.agent.handle == a.info.id.handle && c.name == name)
                                 ids.push_back(rocprofiler_counter_id_t{c.id});
                     if(ids.empty() || ids.size() != groups[g].size()) continue; // not all here
-                    auto cfg = rocprofiler_counter_config_id_t{};
-                    auto rc =
-                        rocprofiler_create_counter_config(a.info.id, ids.data(), ids.size(), &cfg);
-                    if(rc == ROCPROFILER_STATUS_SUCCESS)
-                    {
-                        rocprofiler_destroy_counter_config(cfg);
-                        continue;
-                    }
-                    if(rc != ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT) continue;
+                    auto rc     = ROCPROFILER_STATUS_SUCCESS;
+                    auto passes = rocprofiler::tool::passes_needed(a.info.id, ids, &rc);
+                    if(passes && *passes == 1) continue;
+                    if(!passes && rc != ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT) continue;
                     entry["groups_exceeding"].push_back(g);
+                    if(passes)
+                        entry["group_passes"].push_back(json{{"group", g}, {"passes", *passes}});
                     // The passes it takes here, for rocprofv3 to collect it as several groups.
                     auto alone = std::vector<size_t>{};
                     if(auto split = rocprofiler::tool::split_into_passes(a.info.id, ids, &alone))
                     {
-                        auto passes = json::array();
-                        for(const auto& part : *split)
+                        auto parts = json::array();
+                        for(const auto& part : split->groups)
                         {
                             auto names = json::array();
                             for(auto index : part)
                                 names.push_back(groups[g][index]);
-                            passes.push_back(std::move(names));
+                            parts.push_back(std::move(names));
                         }
                         entry["group_splits"].push_back(
-                            json{{"group", g}, {"passes", std::move(passes)}});
+                            json{{"group", g}, {"passes", std::move(parts)}});
+                        for(const auto& [index, n] : split->multi_pass)
+                            entry["counters_multi_pass"].push_back(
+                                json{{"name", groups[g][index]}, {"passes", n}});
                     }
                     for(auto index : alone)
                         entry["counters_exceeding_alone"].push_back(groups[g][index]);

@@ -1,5 +1,6 @@
 #include "replay_report.hpp"
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -64,11 +65,9 @@ add_unoffered_dispatches(results& data)
         known.insert(o.dispatch_id);
     for(const auto& rec : data.counter_records)
     {
-        const auto& info = rec.data.dispatch_info;
-        auto        it   = data.replay_groups.find(info.agent_id.handle);
-        if(it == data.replay_groups.end() || it->second.size() < 2 ||
-           !known.insert(info.dispatch_id).second)
-            continue;
+        const auto& info    = rec.data.dispatch_info;
+        const auto  planned = planned_passes(data, info.agent_id);
+        if(planned < 2 || !known.insert(info.dispatch_id).second) continue;
         auto o           = replay_outcome{};
         o.dispatch_id    = info.dispatch_id;
         o.agent          = info.agent_id;
@@ -76,7 +75,7 @@ add_unoffered_dispatches(results& data)
         o.kind           = ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED;
         o.reason         = std::string{not_offered_reason};
         o.passes_run     = 1;
-        o.passes_planned = it->second.size(); // what rocprofv3 would have asked for
+        o.passes_planned = planned; // what rocprofv3 would have asked for
         data.replay_outcomes.emplace_back(std::move(o));
     }
 }
@@ -84,11 +83,17 @@ add_unoffered_dispatches(results& data)
 replay_report
 make_replay_report(const results& data)
 {
-    // The groups that arrived, per dispatch: a declined dispatch runs once and collects group 0
-    // (its record has replay_pass 0), a replay collects group i in pass i.
+    // The groups that arrived, per dispatch: a declined dispatch runs once and collects what pass
+    // 0 reports (its record has replay_pass 0), a replay what each of its passes' records report.
     auto collected = std::map<uint64_t, std::set<uint64_t>>{};
     for(const auto& rec : data.counter_records)
-        if(rec.replay_pass) collected[rec.data.dispatch_info.dispatch_id].insert(*rec.replay_pass);
+    {
+        if(!rec.replay_pass) continue;
+        auto& got = collected[rec.data.dispatch_info.dispatch_id];
+        auto  it  = data.replay_pass_groups.find(rec.data.dispatch_info.agent_id.handle);
+        if(it == data.replay_pass_groups.end() || *rec.replay_pass >= it->second.size()) continue;
+        got.insert(it->second[*rec.replay_pass].begin(), it->second[*rec.replay_pass].end());
+    }
 
     auto report = replay_report{};
     report.missing.reserve(data.replay_outcomes.size());
@@ -207,5 +212,30 @@ replay_summary_json(const replay_report& report)
                                   {"reasons", reasons},
                                   {"missing_groups", report.missing_groups},
                                   {"dispatches_missing_groups", report.dispatches_missing_groups}};
+}
+uint64_t
+planned_passes(const results& data, rocprofiler_agent_id_t agent)
+{
+    auto it = data.replay_pass_groups.find(agent.handle);
+    return it == data.replay_pass_groups.end() ? 1 : std::max<uint64_t>(it->second.size(), 1);
+}
+
+nlohmann::ordered_json
+replay_plan_json(const results& data)
+{
+    auto out = nlohmann::ordered_json::array();
+    for(const auto& [agent, groups] : data.replay_groups)
+    {
+        auto passes = nlohmann::ordered_json::array();
+        if(auto it = data.replay_pass_groups.find(agent); it != data.replay_pass_groups.end())
+            for(const auto& reported : it->second)
+                passes.push_back(nlohmann::ordered_json{{"reports_groups", reported}});
+        out.push_back(
+            nlohmann::ordered_json{{"agent_id", {{"handle", agent}}},
+                                   {"passes", planned_passes(data, rocprofiler_agent_id_t{agent})},
+                                   {"groups", groups},
+                                   {"pass_plan", std::move(passes)}});
+    }
+    return out;
 }
 } // namespace rocprofiler::tool

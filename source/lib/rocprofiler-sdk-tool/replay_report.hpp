@@ -69,4 +69,11 @@ std::string missing_groups_csv(const results& data, const replay_report& report)
 // tool-level kernel_replay_summary.
 nlohmann::ordered_json replay_outcomes_json(const results& data, const replay_report& report);
 nlohmann::ordered_json replay_summary_json(const replay_report& report);
+
+// results.json: kernel_replay_plan, one entry per agent that collects counters: the passes each
+// of its dispatches is replayed, its groups, and the groups each pass reports.
+nlohmann::ordered_json replay_plan_json(const results& data);
+
+// The passes each dispatch of @p agent is planned to take (1: not replayed).
+uint64_t planned_passes(const results& data, rocprofiler_agent_id_t agent);
 } // namespace rocprofiler::tool

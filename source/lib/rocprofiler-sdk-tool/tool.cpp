@@ -73,9 +73,11 @@ struct tool_state
     rocprofiler_context_id_t context        = {};
     rocprofiler_context_id_t replay_context = {};
     rocprofiler_buffer_id_t  buffer         = {};
-    // Per agent handle: the counter configs in group order; under kernel replay pass i collects
-    // configs[i]. Only groups whose counters all exist on the agent are here, so pass i maps to
-    // group i of the agent's own collectable set, with no wrap or skip.
+    // Per agent handle: the counter config each replay pass of its dispatches collects (pass 0
+    // also for a dispatch that is not replayed), planned by plan_replay_passes(); whether a pass's
+    // record reports values is in data.replay_pass_groups (the later passes of a configuration of
+    // several passes repeat the values of its first). Only groups whose counters all exist on the
+    // agent are planned.
     std::unordered_map<uint64_t, std::vector<rocprofiler_counter_config_id_t>> agent_configs = {};
     std::unordered_map<uint64_t, std::string> counter_names      = {};    // by counter id
     bool                                      progress           = false; // stderr is a terminal
@@ -356,7 +358,18 @@ counting_record_callback(rocprofiler_dispatch_counting_service_data_t dispatch_d
                 entry.thread_id =
                     rocprofiler_get_thread_id(&tid) == ROCPROFILER_STATUS_SUCCESS ? tid : 0;
                 if(state->cfg.kernel_replay)
+                {
                     entry.replay_pass = user_data.value > 0 ? user_data.value - 1 : 0;
+                    // A later pass of a configuration of several passes carries the values its
+                    // first pass reports already.
+                    auto lock = std::lock_guard{state->mutex};
+                    auto it   = state->data.replay_pass_groups.find(
+                        dispatch_data.dispatch_info.agent_id.handle);
+                    if(it != state->data.replay_pass_groups.end() &&
+                       *entry.replay_pass < it->second.size() &&
+                       it->second[*entry.replay_pass].empty())
+                        return;
+                }
 
                 // Instances of one counter are summed, as counter_collection.csv shows one value
                 // per counter.
@@ -396,16 +409,14 @@ uint64_t
 kernel_replay_pass_count_callback(rocprofiler_kernel_dispatch_info_t dispatch_info,
                                   rocprofiler_user_data_t)
 {
-    // 1 = not replayed: filtered-out dispatches and agents with at most one collectable group.
+    // 1 = not replayed: filtered-out dispatches and agents that plan one pass.
     return guarded("the replay pass count callback",
                    uint64_t{1},
                    [&]() -> uint64_t
                    {
                        if(!accept(dispatch_info)) return 1;
                        auto lock = std::lock_guard{state->mutex};
-                       auto it   = state->agent_configs.find(dispatch_info.agent_id.handle);
-                       if(it == state->agent_configs.end() || it->second.empty()) return 1;
-                       return it->second.size();
+                       return planned_passes(state->data, dispatch_info.agent_id);
                    });
 }
 
@@ -442,7 +453,7 @@ kernel_replay_callback(rocprofiler_callback_tracing_record_t record,
 
 // Called once per replay candidate on the submitting thread, at the end of its replay window.
 // Only dispatches rocprofv3 asked to replay are kept: the filters accept them and their agent
-// collects several groups. The others were declined by rocprofv3's own choice (single_pass) and
+// plans several passes. The others were declined by rocprofv3's own choice (single_pass) and
 // miss nothing.
 void
 kernel_replay_outcome_callback(const rocprofiler_kernel_replay_outcome_t* outcome, void*)
@@ -470,8 +481,7 @@ kernel_replay_outcome_callback(const rocprofiler_kernel_replay_outcome_t* outcom
                 entry.failed_pass    = outcome->failed_pass;
                 report_replayed_dispatch(*outcome);
                 auto lock = std::lock_guard{state->mutex};
-                auto it   = state->data.replay_groups.find(entry.agent.handle);
-                if(it == state->data.replay_groups.end() || it->second.size() < 2) return;
+                if(planned_passes(state->data, entry.agent) < 2) return;
                 state->data.replay_outcomes.emplace_back(std::move(entry));
                 state->changed = true;
             });
@@ -686,8 +696,87 @@ start_outputs()
         std::fprintf(stderr, "[rocprofv3] warning: %s\n", error.c_str());
 }
 
-// Resolves the configured counter groups on every GPU agent and creates one counter config per
-// collectable group. Errors name the counter and the agent.
+// The collectable groups of one agent under kernel replay, in group order.
+struct planned_group
+{
+    rocprofiler_counter_config_id_t       config = {};
+    uint64_t                              passes = 1;
+    std::vector<rocprofiler_counter_id_t> ids    = {};
+};
+
+struct agent_plan
+{
+    std::vector<planned_group> groups = {};
+};
+
+// Under kernel replay: which configuration each pass of the agent's dispatches collects. Group
+// by group, each in as many consecutive passes as it takes (its first pass reports it); or, on an
+// agent that schedules counters into passes itself (no fixed number of counters per pass) when
+// one configuration of all groups takes fewer passes than that, that configuration in each of
+// its passes, pass 0 reporting every group. One planned pass means the dispatch is not replayed.
+void
+plan_replay_passes(const agent_entry& agent, const agent_plan& plan)
+{
+    auto& configs  = state->agent_configs[agent.info.id.handle];
+    auto& reports  = state->data.replay_pass_groups[agent.info.id.handle];
+    auto  by_group = uint64_t{0};
+    auto  all_ids  = std::vector<rocprofiler_counter_id_t>{};
+    for(const auto& g : plan.groups)
+    {
+        by_group += g.passes;
+        for(auto id : g.ids)
+        {
+            auto seen = false;
+            for(auto other : all_ids)
+                seen = seen || other.handle == id.handle;
+            if(!seen) all_ids.push_back(id);
+        }
+    }
+    auto together = rocprofiler_counter_config_id_t{};
+    auto passes   = uint64_t{0};
+    // Agents with a fixed number of counters per pass collect the groups as the user made them.
+    if(plan.groups.size() > 1 && !counters_per_pass(agent.info.id, state->data.counters) &&
+       rocprofiler_create_counter_config(
+           agent.info.id, all_ids.data(), all_ids.size(), &together) == ROCPROFILER_STATUS_SUCCESS)
+    {
+        if(rocprofiler_query_counter_config_pass_count(together, &passes) !=
+               ROCPROFILER_STATUS_SUCCESS ||
+           passes == 0 || passes >= by_group)
+        {
+            rocprofiler_destroy_counter_config(together);
+            passes = 0;
+        }
+    }
+    if(passes > 0)
+    {
+        auto every = std::vector<uint64_t>{};
+        for(uint64_t g = 0; g < plan.groups.size(); ++g)
+            every.push_back(g);
+        configs.assign(passes, together);
+        reports.assign(passes, {});
+        reports[0] = std::move(every);
+        for(const auto& g : plan.groups)
+            rocprofiler_destroy_counter_config(g.config);
+        std::fprintf(stderr,
+                     "[rocprofv3] agent %u: the %zu counter groups take %llu passes one by one "
+                     "and %llu together; each dispatch is replayed %llu passes\n",
+                     static_cast<unsigned>(agent.info.logical_node_id),
+                     plan.groups.size(),
+                     static_cast<unsigned long long>(by_group),
+                     static_cast<unsigned long long>(passes),
+                     static_cast<unsigned long long>(passes));
+        return;
+    }
+    for(uint64_t g = 0; g < plan.groups.size(); ++g)
+        for(uint64_t p = 0; p < plan.groups[g].passes; ++p)
+        {
+            configs.push_back(plan.groups[g].config);
+            reports.push_back(p == 0 ? std::vector<uint64_t>{g} : std::vector<uint64_t>{});
+        }
+}
+
+// Resolves the configured counter groups on every GPU agent and creates the counter configs each
+// pass collects. Errors name the counter and the agent.
 bool
 setup_counters(std::vector<std::string>& errors)
 {
@@ -708,6 +797,7 @@ setup_counters(std::vector<std::string>& errors)
         for(const auto& c : state->data.counters)
             if(c.agent.handle == agent.info.id.handle) by_name.emplace(c.name, c.id);
         auto& configs = state->agent_configs[agent.info.id.handle];
+        auto  plan    = agent_plan{};
         for(size_t g = 0; g < groups.size(); ++g)
         {
             auto ids     = std::vector<rocprofiler_counter_id_t>{};
@@ -724,6 +814,18 @@ setup_counters(std::vector<std::string>& errors)
             auto cfg_id = rocprofiler_counter_config_id_t{};
             auto rc =
                 rocprofiler_create_counter_config(agent.info.id, ids.data(), ids.size(), &cfg_id);
+            auto passes = uint64_t{1};
+            if(rc == ROCPROFILER_STATUS_SUCCESS)
+                rc = rocprofiler_query_counter_config_pass_count(cfg_id, &passes);
+            if(rc == ROCPROFILER_STATUS_SUCCESS && passes > 1 && !state->cfg.kernel_replay)
+            {
+                rocprofiler_destroy_counter_config(cfg_id);
+                errors.emplace_back("counter group " + std::to_string(g + 1) + " takes " +
+                                    std::to_string(passes) + " passes on agent " +
+                                    std::to_string(agent.info.logical_node_id) +
+                                    " and is collected only under --replay-mode kernel");
+                continue;
+            }
             if(rc == ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT)
             {
                 auto limit = counters_per_pass(agent.info.id, state->data.counters);
@@ -744,10 +846,15 @@ setup_counters(std::vector<std::string>& errors)
                                     " failed: " + rocprofiler_get_status_name(rc));
                 continue;
             }
-            configs.push_back(cfg_id);
-            if(state->cfg.kernel_replay)
-                state->data.replay_groups[agent.info.id.handle].push_back(groups[g]);
+            if(!state->cfg.kernel_replay)
+            {
+                configs.push_back(cfg_id); // application replay: run r collects group r
+                continue;
+            }
+            plan.groups.push_back(planned_group{cfg_id, passes, ids});
+            state->data.replay_groups[agent.info.id.handle].push_back(groups[g]);
         }
+        if(state->cfg.kernel_replay && !plan.groups.empty()) plan_replay_passes(agent, plan);
     }
     for(size_t g = 0; g < groups.size(); ++g)
         if(unknown[g] && !unknown[g]->empty())

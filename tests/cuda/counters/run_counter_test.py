@@ -8,6 +8,8 @@ Tests (CTest cuda.counters_<test>; README.md in this folder):
                   deterministic counts per launch, DRAM bytes read within 2%, both against the
                   program's analytic values
   replay_modes    the same groups under kernel replay and under application replay: equal values
+  multipass       metrics of several CUPTI passes under kernel replay against two ncu runs: counts
+                  exact, the rest within the runs' spread + 2%; refused without kernel replay
   unknown_metric  an unknown metric: rocprofv3 exits non-zero naming it, the program is not run
   fault           a kernel that faults while counted: the program sees the fault as without a
                   profiler, rocprofv3 ends, the rows of the earlier launches are there and right
@@ -215,19 +217,22 @@ def read_rocprof_csv(path):
 
 
 def read_replay_passes(path):
-    """{dispatch_id: number of distinct replay_pass values} from <prefix>_results.json."""
+    """{dispatch_id: passes run} of the replayed dispatches (kernel_replay_outcome in
+    <prefix>_results.json), and the plan's passes per dispatch (kernel_replay_plan, the largest
+    over agents; 1 when nothing is replayed)."""
     data = load_json(path)
     if data is None:
-        return None
-    passes = {}
+        return None, 0
+    passes, planned = {}, 0
     try:
         for tool in data["rocprofiler-sdk-tool"]:
-            for rec in tool["callback_records"]["counter_collection"]:
-                did = rec["dispatch_data"]["dispatch_info"]["dispatch_id"]
-                passes.setdefault(did, set()).add(rec.get("replay_pass", 0))
+            for o in tool["callback_records"].get("kernel_replay_outcome", []):
+                passes[o["dispatch_id"]] = o["passes_run"]
+            for p in tool.get("kernel_replay_plan", []):
+                planned = max(planned, p["passes"])
     except (KeyError, TypeError):
-        return None
-    return {k: len(v) for k, v in passes.items()}
+        return None, 0
+    return passes, planned
 
 
 def read_ncu_csv(text):
@@ -415,8 +420,8 @@ def test_vs_ncu(t, args):
     csv_path = os.path.join(rdir, "run_counter_collection.csv")
     rp = read_rocprof_csv(csv_path) if os.path.exists(csv_path) else []
     t.check(rp, "no rows in %s" % csv_path)
-    passes = read_replay_passes(os.path.join(rdir, "run_results.json"))
-    t.check(passes, "no replay_pass records in run_results.json")
+    passes, planned = read_replay_passes(os.path.join(rdir, "run_results.json"))
+    t.check(passes, "no kernel_replay_outcome records in run_results.json")
     split_note = any(re.search(r"split|single-pass", l, re.I) for l in rr.stderr.splitlines())
 
     seq_ok = check_sequence(t, "rocprofv3", rp, truth)
@@ -424,7 +429,8 @@ def test_vs_ncu(t, args):
     check_metrics_present(t, "rocprofv3", rp, metrics)
     check_metrics_present(t, "ncu", ncu_launches, metrics)
     pass_counts = sorted(set((passes or {}).get(d["dispatch_id"], 0) for d in rp))
-    t.check(len(pass_counts) == 1 and pass_counts[0] >= 2, "rocprofv3 passes per dispatch %s: expected one count >= 2 (the set does not fit in one pass)" % pass_counts)
+    t.check(len(pass_counts) == 1 and pass_counts[0] >= 2 and pass_counts[0] == planned,
+            "rocprofv3 passes per dispatch %s: expected one count >= 2 (the set does not fit in one pass), the plan's %d" % (pass_counts, planned))
     for i, d in enumerate(rp):
         v = d["metrics"].get("smsp__inst_executed.sum")
         t.check(v is not None and v > 0, "rocprofv3: launch %d %s smsp__inst_executed.sum = %s" % (i, d["kernel"], fmt(v)))
@@ -490,9 +496,13 @@ def test_replay_modes(t, args):
     t.check(kd, "kernel replay: no rows in %s" % kcsv)
     kseq = check_sequence(t, "kernel replay", kd, truth)
     check_metrics_present(t, "kernel replay", kd, metrics)
-    passes = read_replay_passes(os.path.join(kdir, "run_results.json")) or {}
-    pcounts = sorted(set(passes.get(d["dispatch_id"], 0) for d in kd))
-    t.check(len(pcounts) == 1 and pcounts[0] >= len(groups), "kernel replay: passes per dispatch %s, expected one count >= %d" % (pcounts, len(groups)))
+    passes, planned = read_replay_passes(os.path.join(kdir, "run_results.json"))
+    passes = passes or {}
+    # CUPTI schedules the union of the groups into `planned` passes, at most one per group; one
+    # planned pass means no replay (no outcomes), the counters collected in the program's run.
+    pcounts = sorted(set(passes.get(d["dispatch_id"], 1) for d in kd))
+    t.check(1 <= planned <= len(groups) and pcounts == [planned],
+            "kernel replay: passes per dispatch %s, expected the plan's %d (1..%d)" % (pcounts, planned, len(groups)))
 
     # Application replay: one run per group; merge the runs per launch index.
     merged = None
@@ -545,6 +555,98 @@ def test_replay_modes(t, args):
         kernel_pass_schedule_s="%.2f" % sr.wall,
         app_s="%.2f" % ar.wall,
     )
+
+
+# Metrics that take several CUPTI passes even by themselves (ratios and throughputs over many
+# raw counters), with counts and byte totals beside them. MULTIPASS_METRICS overrides.
+MULTIPASS_METRICS = [
+    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+    "lts__t_sector_hit_rate.pct",
+    "smsp__inst_executed.sum",
+    "smsp__warps_launched.sum",
+    "dram__bytes_read.sum",
+]
+
+
+def test_multipass(t, args):
+    """Metrics of several passes under kernel replay against two ncu runs of the same program:
+    counts exact, other values within the two ncu runs' spread plus 2%; without kernel replay
+    rocprofv3 refuses them, naming the pass count."""
+    ncu = find_ncu()
+    if ncu is None:
+        t.skip("ncu not found")
+    env = os.environ.get("MULTIPASS_METRICS", "").replace(",", " ").split()
+    metrics = env or list(MULTIPASS_METRICS)
+    pargs = ["--stream-mib", "64", "--fma-iters", "256"]
+
+    # Without kernel replay: exit 2 before the program runs, naming a multi-pass metric.
+    nr_dir = os.path.join(t.out, "no_replay")
+    refused = run(t, "no_replay", rocprof_cmd(args, [metrics[:1]], nr_dir, pargs, kernel_replay=False),
+                  {"PROGRAM_OUTPUT": os.path.join(t.out, "no_replay.json")}, 120)
+    t.check(refused.rc == 2, "without kernel replay: exit %d, expected 2" % refused.rc)
+    t.check(re.search(r"counter '%s' takes \d+ passes" % re.escape(metrics[0]), refused.stderr),
+            "without kernel replay: no message naming %s and its passes: %s" % (metrics[0], refused.stderr[-400:]))
+    t.check("results OK" not in refused.stdout, "without kernel replay: the program ran")
+
+    ncu_runs = []
+    for i in range(2):
+        log = os.path.join(t.out, "ncu%d.csv" % i)
+        cmd = [ncu, "--csv", "--print-units", "base", "--replay-mode", "kernel", "--clock-control", "none",
+               "--metrics", ",".join(metrics), "--log-file", log, args.program] + pargs
+        r = run(t, "ncu%d" % i, cmd, {"PROGRAM_OUTPUT": os.path.join(t.out, "ncu%d.json" % i)}, 400)
+        program_ok(t, "under ncu (%d)" % i, r, os.path.join(t.out, "ncu%d.json" % i))
+        text = open(log, errors="replace").read() if os.path.exists(log) else ""
+        launches = read_ncu_csv(text) or read_ncu_csv(r.stdout)
+        t.check(launches, "ncu run %d: no metric rows" % i)
+        ncu_runs.append((launches, r.wall, ncu_passes(text + r.stdout + r.stderr)))
+
+    rdir = os.path.join(t.out, "rocprofv3")
+    rr = run(t, "rocprofv3", rocprof_cmd(args, [metrics], rdir, pargs), {"PROGRAM_OUTPUT": os.path.join(t.out, "rocprofv3.json")}, 400)
+    truth = program_ok(t, "under rocprofv3", rr, os.path.join(t.out, "rocprofv3.json"))
+    csv_path = os.path.join(rdir, "run_counter_collection.csv")
+    rp = read_rocprof_csv(csv_path) if os.path.exists(csv_path) else []
+    t.check(rp, "no rows in %s" % csv_path)
+    passes, planned = read_replay_passes(os.path.join(rdir, "run_results.json"))
+    pcounts = sorted(set((passes or {}).get(d["dispatch_id"], 0) for d in rp))
+    t.check(planned >= 2 and pcounts == [planned], "rocprofv3: passes per dispatch %s, the plan's %d (>= 2)" % (pcounts, planned))
+    t.check(not re.search(r"missing", rr.stderr), "rocprofv3 reports missing counter groups: %s" % rr.stderr[-400:])
+    for d in rp:
+        t.check(not d["dups"], "rocprofv3: dispatch %d has duplicate rows for %s" % (d["dispatch_id"], d["dups"]))
+    if truth is None or "launches" not in truth or len(ncu_runs) != 2:
+        return
+    seq = check_sequence(t, "rocprofv3", rp, truth)
+    for i, (launches, _, _) in enumerate(ncu_runs):
+        seq &= check_sequence(t, "ncu run %d" % i, launches, truth)
+    check_metrics_present(t, "rocprofv3", rp, metrics)
+    good = total = 0
+    worst = {}
+    if seq:
+        a, b = ncu_runs[0][0], ncu_runs[1][0]
+        for i, (r, x, y) in enumerate(zip(rp, a, b)):
+            for m in metrics:
+                v, n1, n2 = r["metrics"].get(m), x["metrics"].get(m), y["metrics"].get(m)
+                total += 1
+                if v is None or n1 is None or n2 is None or math.isnan(v):
+                    t.fail("launch %d %s %s: rocprofv3 %s, ncu %s / %s" % (i, r["kernel"], m, fmt(v), fmt(n1), fmt(n2)))
+                    continue
+                if m in EXACT:
+                    ok = v == n1 and v == n2
+                    limit = 0.0
+                else:
+                    limit = abs(n1 - n2) + 0.02 * max(abs(n1), abs(n2))
+                    ok = abs(v - n1) <= limit or abs(v - n2) <= limit
+                dev = min(abs(v - n1), abs(v - n2))
+                worst[m] = max(worst.get(m, 0.0), rel_pct(v, n1))
+                if t.check(ok, "launch %d %s %s: rocprofv3 %s, ncu %s / %s (limit %s)" % (i, r["kernel"], m, fmt(v), fmt(n1), fmt(n2), fmt(limit))):
+                    good += 1
+    with open(os.path.join(t.out, "comparison.txt"), "w") as f:
+        for m in metrics:
+            f.write("%-66s max |rocprofv3 - ncu0|/ncu0 = %.3f%%\n" % (m, worst.get(m, float("nan"))))
+    nps = [max(p) for _, _, p in ncu_runs if p]
+    t.result(dispatches=len(rp), metrics=len(metrics), passes=planned, ncu_passes=(max(nps) if nps else 0),
+             within_ncu_spread="%d/%d" % (good, total), rocprofv3_s="%.2f" % rr.wall,
+             ncu_s="%.2f/%.2f" % (ncu_runs[0][1], ncu_runs[1][1]))
 
 
 def test_unknown_metric(t, args):
@@ -678,6 +780,7 @@ def test_under_ncu(t, args):
 TESTS = {
     "vs_ncu": test_vs_ncu,
     "replay_modes": test_replay_modes,
+    "multipass": test_multipass,
     "unknown_metric": test_unknown_metric,
     "fault": test_fault,
     "cupti_held": test_cupti_held,
