@@ -41,8 +41,7 @@ ROCPROFILER_EXTERN_C_INIT
  */
 rocprofiler_status_t
 rocprofiler_query_counter_config_pass_count(rocprofiler_counter_config_id_t config_id,
-                                            uint64_t*                       pass_count)
-    ROCPROFILER_API;
+                                            uint64_t* pass_count) ROCPROFILER_API;
 
 /** @} */
 

@@ -51,9 +51,12 @@ open_cycle(context_profiler&                  prof,
         request.pass_count > request.pass ? request.pass_count - request.pass : 0;
     if(remaining == 0 || request.counters.empty()) return cycle_start::per_pass;
     const auto configs = counters::configs_of(request.counters.front()->agent);
-    auto&      cfg     = config_for(prof,
-                           scope == cycle_scope::agent_union ? union_names(configs, request)
-                                                                      : names_of(request));
+    // A cycle's names are sorted (pick() and covers() search them).
+    auto& cfg = config_for(prof,
+                           union_names(scope == cycle_scope::agent_union
+                                           ? configs
+                                           : std::vector<std::shared_ptr<const counters::config>>{},
+                                       request));
     // CUPTI's passes must fit in the passes left, and for the union in no more passes than the
     // configurations take one by one: a tool that counts each of its configurations in as many
     // passes as it takes per dispatch then always finishes the cycle, whatever it does in its

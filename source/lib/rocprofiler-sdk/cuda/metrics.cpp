@@ -116,7 +116,7 @@ measure(CUcontext                          ctx,
             if(auto launched = measure_in_cycle(prof, st, exec, cycle_scope::agent_union))
                 return *launched;
         }
-        else if(is_open(st.phase) || config_for(prof, names_of(request)).passes > 1)
+        else if(is_open(st.phase) || config_for(prof, union_names({}, request)).passes > 1)
         {
             if(auto launched = measure_in_cycle(prof, st, exec, cycle_scope::own)) return *launched;
         }
