@@ -190,7 +190,14 @@ list_sets(const nlohmann::json& agent, const rocprofiler::tool::metric_sets::cat
     auto counters         = std::set<std::string>{};
     for(const auto& c : agent.at("counters"))
         counters.insert(c.value("name", ""));
-    auto has = [&counters](const std::string& name) { return counters.count(name) != 0; };
+    auto has  = [&counters](const std::string& name) { return counters.count(name) != 0; };
+    auto join = [](const std::vector<std::string>& items, const char* separator)
+    {
+        auto out = std::string{};
+        for(const auto& item : items)
+            out += (out.empty() ? "" : separator) + item;
+        return out;
+    };
     auto any = false;
     for(const auto& name : metric_sets::names(sets))
     {
@@ -203,13 +210,6 @@ list_sets(const nlohmann::json& agent, const rocprofiler::tool::metric_sets::cat
             std::cout << "  " << name << "\tnot used on this agent: a counter has its name\n";
             continue;
         }
-        auto join = [](const std::vector<std::string>& items, const char* separator)
-        {
-            auto out = std::string{};
-            for(const auto& item : items)
-                out += (out.empty() ? "" : separator) + item;
-            return out;
-        };
         if(auto lacks = metric_sets::missing(*set, has); !lacks.empty())
         {
             std::cout << "  " << name << "\tnot available on this agent: it lacks "
