@@ -9,7 +9,8 @@ if(NOT rc EQUAL 0)
     message(FATAL_ERROR "install failed: ${rc}")
 endif()
 foreach(required include/rocprofiler-sdk/rocprofiler.h include/rocprofiler-sdk/experimental/kernel_replay.h
-                 include/rocprofiler-sdk-host/host.h lib/cmake/rocprofiler-sdk/rocprofiler-sdk-config.cmake)
+                 include/rocprofiler-sdk-host/host.h lib/cmake/rocprofiler-sdk/rocprofiler-sdk-config.cmake
+                 share/rocprofiler-sdk/metrics.json)
     if(NOT EXISTS "${prefix}/${required}")
         message(FATAL_ERROR "not installed: ${required}")
     endif()
@@ -33,5 +34,14 @@ if(NOT rc EQUAL 0)
 endif()
 if(NOT out MATCHES "consumer-program: ok" OR NOT out MATCHES "consumer-tool: 3 completions")
     message(FATAL_ERROR "unexpected output:\n${out}\n${err}")
+endif()
+# The installed rocprofv3 finds the shipped metric sets relative to itself
+# (<prefix>/bin -> <prefix>/share/rocprofiler-sdk/metrics.json), as the tool library does.
+if(EXISTS "${prefix}/bin/rocprofv3")
+    execute_process(COMMAND "${prefix}/bin/rocprofv3" -L RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                    ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0 OR NOT out MATCHES "metric sets \\(--pmc <set>\\):.*speed_of_light")
+        message(FATAL_ERROR "the installed rocprofv3 -L lists no shipped metric set (${rc}):\n${out}\n${err}")
+    endif()
 endif()
 message(STATUS "packaging: installed SDK found, linked and traced 3 dispatches")

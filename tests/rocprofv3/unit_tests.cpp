@@ -831,7 +831,8 @@ TEST(counter_match, a_counter_of_several_passes_needs_kernel_replay)
         << errors[0];
     EXPECT_NE(errors[0].find("--replay-mode kernel"), std::string::npos) << errors[0];
     // Kernel replay collects it: no error, and the split names its passes.
-    EXPECT_TRUE(rocprofv3::validate_counters({{"a.sum", "b.pct"}}, {agent}, nullptr, true).empty());
+    EXPECT_TRUE(
+        rocprofv3::validate_counters({{"a.sum", "b.pct"}}, {agent}, nullptr, {}, true).empty());
     auto notes  = std::vector<std::string>{};
     auto groups = rocprofv3::expand_groups({{"a.sum", "b.pct"}}, {agent}, notes);
     ASSERT_EQ(groups.size(), 2u);
@@ -850,7 +851,8 @@ TEST(counter_match, a_counter_that_cannot_be_configured_is_an_error_naming_it)
     agent.exceeding_alone  = {"b.pct"};
     for(auto replay : {false, true})
     {
-        auto errors = rocprofv3::validate_counters({{"a.sum", "b.pct"}}, {agent}, nullptr, replay);
+        auto errors =
+            rocprofv3::validate_counters({{"a.sum", "b.pct"}}, {agent}, nullptr, {}, replay);
         ASSERT_EQ(errors.size(), 1u);
         EXPECT_NE(errors[0].find("counter 'b.pct' cannot be collected on agent 1 (NVIDIA H200)"),
                   std::string::npos)

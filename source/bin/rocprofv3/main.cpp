@@ -24,6 +24,7 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -157,6 +158,7 @@ gpu_agents(const nlohmann::json& query)
     {
         if(a.value("type", "") != "GPU") continue;
         auto entry         = agent_counters{};
+        entry.name         = a.value("name", "");
         entry.logical_id   = std::to_string(a.value("logical_node_id", 0));
         entry.product_name = a.value("product_name", "");
         if(a.contains("counters_error")) entry.error = a.at("counters_error").get<std::string>();
@@ -183,8 +185,48 @@ gpu_agents(const nlohmann::json& query)
     return out;
 }
 
+// After an agent's counters: the metric sets defined for it, each with its description and
+// metrics, or what the agent lacks for it.
+void
+list_sets(const nlohmann::json& agent, const rocprofiler::tool::metric_sets::catalog& sets)
+{
+    namespace metric_sets = rocprofiler::tool::metric_sets;
+    auto counters         = std::set<std::string>{};
+    for(const auto& c : agent.at("counters"))
+        counters.insert(c.value("name", ""));
+    auto has  = [&counters](const std::string& name) { return counters.count(name) != 0; };
+    auto join = [](const std::vector<std::string>& items, const char* separator)
+    {
+        auto out = std::string{};
+        for(const auto& item : items)
+            out += (out.empty() ? "" : separator) + item;
+        return out;
+    };
+    auto any = false;
+    for(const auto& name : metric_sets::names(sets))
+    {
+        const auto* set = metric_sets::find(sets, name, agent.value("name", ""));
+        if(set == nullptr) continue;
+        if(!any) std::cout << "  metric sets (--pmc <set>):\n";
+        any = true;
+        if(has(name))
+        {
+            std::cout << "  " << name << "\tnot used on this agent: a counter has its name\n";
+            continue;
+        }
+        if(auto lacks = metric_sets::missing(*set, has); !lacks.empty())
+        {
+            std::cout << "  " << name << "\tnot available on this agent: it lacks "
+                      << join(lacks, ", ") << "\n";
+            continue;
+        }
+        std::cout << "  " << name << "\t" << set->description << "\n"
+                  << "    " << join(set->metrics, " ") << "\n";
+    }
+}
+
 int
-list_available(const nlohmann::json& query)
+list_available(const nlohmann::json& query, const rocprofiler::tool::metric_sets::catalog& sets)
 {
     for(const auto& a : query.at("agents"))
     {
@@ -207,6 +249,7 @@ list_available(const nlohmann::json& query)
                       << " counters per pass (per --pmc group)\n";
         for(const auto& c : a.at("counters"))
             std::cout << "  " << c.value("name", "") << "\t" << c.value("description", "") << "\n";
+        list_sets(a, sets);
     }
     return exit_ok;
 }
@@ -507,16 +550,29 @@ run_job(options                                opts,
     auto error = std::string{};
     if(opts.list_avail || !opts.pmc_groups.empty())
     {
+        // The shipped sets next to rocprofv3 (<prefix>/share/rocprofiler-sdk/metrics.json) and
+        // ROCPROFILER_METRICS_PATH's; the tool library reads the same files next to itself.
+        namespace metric_sets = rocprofiler::tool::metric_sets;
+        auto sets = metric_sets::load(metric_sets::shipped_file(metric_sets::executable_path()),
+                                      std::getenv(metric_sets::path_variable),
+                                      error);
+        if(!sets)
+        {
+            std::cerr << "rocprofv3: error: metric sets: " << error
+                      << "; the application was not run\n";
+            return exit_configuration;
+        }
         auto query = query_agents(libs, opts.pmc_groups, error);
         if(!query)
         {
             std::cerr << "rocprofv3: error: " << error << "\n";
             return exit_configuration;
         }
-        if(opts.list_avail) return list_available(*query);
+        if(opts.list_avail) return list_available(*query, *sets);
         const auto agents   = gpu_agents(*query);
         auto       warnings = std::vector<std::string>{};
-        auto errors = validate_counters(opts.pmc_groups, agents, &warnings, opts.kernel_replay());
+        auto       errors =
+            validate_counters(opts.pmc_groups, agents, &warnings, *sets, opts.kernel_replay());
         for(const auto& w : warnings)
             std::cerr << "rocprofv3: warning: " << w << "\n";
         if(!errors.empty())
@@ -527,7 +583,7 @@ run_job(options                                opts,
             return exit_configuration;
         }
         auto notes      = std::vector<std::string>{};
-        opts.pmc_groups = expand_groups(opts.pmc_groups, agents, notes);
+        opts.pmc_groups = expand_groups(opts.pmc_groups, agents, notes, *sets);
         for(const auto& n : notes)
             std::cerr << "rocprofv3: " << n << "\n";
     }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -862,10 +863,92 @@ summarize_runs(const std::vector<int>&                      codes,
     return result;
 }
 
+namespace
+{
+namespace metric_sets = rocprofiler::tool::metric_sets;
+
+std::string
+joined(const std::vector<std::string>& names, const char* separator = " ")
+{
+    auto out = std::string{};
+    for(const auto& name : names)
+        out += (out.empty() ? "" : separator) + name;
+    return out;
+}
+
+std::string
+agent_label(const agent_counters& a)
+{
+    return "agent " + a.logical_id + " (" + a.product_name + ", " + a.name + ")";
+}
+
+std::function<bool(const std::string&)>
+counter_of(const agent_counters& a)
+{
+    return [&a](const std::string& name)
+    { return std::find(a.counters.begin(), a.counters.end(), name) != a.counters.end(); };
+}
+
+// @p group as agent @p a collects it (its own definition of each metric set).
+std::vector<std::string>
+agent_group(const std::vector<std::string>& group,
+            const agent_counters&           a,
+            const metric_sets::catalog&     sets)
+{
+    return metric_sets::expand(group, sets, a.name, counter_of(a));
+}
+
+// The errors and warnings of a name that no agent has as a counter but that names a metric set.
+void
+check_set(const std::string&                 name,
+          const std::vector<agent_counters>& agents,
+          const metric_sets::catalog&        sets,
+          std::vector<std::string>&          errors,
+          std::vector<std::string>*          warnings)
+{
+    auto applies = false;
+    auto why     = std::vector<std::string>{};
+    for(const auto& a : agents)
+    {
+        if(a.error) continue;
+        const auto* set = metric_sets::find(sets, name, a.name);
+        if(set == nullptr) continue;
+        auto lacks = metric_sets::missing(*set, counter_of(a));
+        if(lacks.empty())
+            applies = true;
+        else
+            why.emplace_back(agent_label(a) + " lacks " + joined(lacks, ", ") + " (" + set->file +
+                             ")");
+    }
+    if(!applies)
+    {
+        auto line = "metric set '" + name + "' cannot be collected on any agent: ";
+        if(why.empty())
+        {
+            auto defined = std::set<std::string>{};
+            for(const auto& s : sets)
+                if(s.name == name)
+                    defined.insert(s.agents ? joined(*s.agents, ", ") : std::string{"every agent"});
+            line += "it is defined for agents " +
+                    joined(std::vector<std::string>{defined.begin(), defined.end()}, ", ") +
+                    " only";
+        }
+        else
+            line += joined(why, "; ");
+        errors.emplace_back(std::move(line));
+        return;
+    }
+    if(warnings != nullptr)
+        for(const auto& w : why)
+            warnings->emplace_back("metric set '" + name + "' is not collected on " + w);
+}
+} // namespace
+
 std::vector<std::string>
 validate_counters(const std::vector<std::vector<std::string>>& groups,
                   const std::vector<agent_counters>&           agents,
                   std::vector<std::string>*                    warnings,
+                  const metric_sets::catalog&                  sets,
                   bool                                         kernel_replay)
 {
     auto errors    = std::vector<std::string>{};
@@ -895,12 +978,30 @@ validate_counters(const std::vector<std::vector<std::string>>& groups,
     // then when the caller takes warnings: the application runs without those counters.
     errors.clear();
 
-    auto all  = std::vector<std::string>{available.begin(), available.end()};
+    auto all       = std::vector<std::string>{available.begin(), available.end()};
+    auto set_names = metric_sets::names(sets);
+    all.insert(all.end(), set_names.begin(), set_names.end());
     auto seen = std::set<std::string>{};
     for(const auto& group : groups)
         for(const auto& name : group)
         {
-            if(available.count(name) != 0 || !seen.insert(name).second) continue;
+            if(!seen.insert(name).second) continue;
+            if(available.count(name) != 0)
+            {
+                // A counter wins over a set of the same name, agent by agent.
+                for(const auto& a : agents)
+                    if(warnings != nullptr && !a.error && counter_of(a)(name) &&
+                       metric_sets::find(sets, name, a.name) != nullptr)
+                        warnings->emplace_back(agent_label(a) + " has a counter named '" + name +
+                                               "': it is collected there instead of the metric "
+                                               "set of that name");
+                continue;
+            }
+            if(std::binary_search(set_names.begin(), set_names.end(), name))
+            {
+                check_set(name, agents, sets, errors, warnings);
+                continue;
+            }
             if(!without.empty() && warnings != nullptr)
             {
                 warnings->emplace_back("counter '" + name + "' is listed by no agent, and " +
@@ -919,7 +1020,7 @@ validate_counters(const std::vector<std::vector<std::string>>& groups,
                 line += "?";
             }
             else
-                line += " (rocprofv3 -L lists the available counters)";
+                line += " (rocprofv3 -L lists the available counters and metric sets)";
             errors.emplace_back(std::move(line));
         }
     for(const auto& a : agents)
@@ -943,11 +1044,9 @@ validate_counters(const std::vector<std::vector<std::string>>& groups,
             if(g >= groups.size() || a.group_splits.count(g) != 0) continue;
             if(!a.exceeding_alone.empty()) continue; // reported above, by counter
             if(a.group_splits.count(g) == 0 && !a.multi_pass.empty()) continue;
-            auto names = std::string{};
-            for(const auto& name : groups[g])
-                names += (names.empty() ? "" : " ") + name;
-            auto line = "counter group " + std::to_string(g + 1) + " (" + names + ") has " +
-                        std::to_string(groups[g].size()) +
+            const auto group = agent_group(groups[g], a, sets);
+            auto line = "counter group " + std::to_string(g + 1) + " (" + joined(group) + ") has " +
+                        std::to_string(group.size()) +
                         " counters and does not fit in one pass on agent " + a.logical_id + " (" +
                         a.product_name + ")";
             if(a.counters_per_pass)
@@ -962,11 +1061,66 @@ validate_counters(const std::vector<std::vector<std::string>>& groups,
 std::vector<std::vector<std::string>>
 expand_groups(const std::vector<std::vector<std::string>>& groups,
               const std::vector<agent_counters>&           agents,
-              std::vector<std::string>&                    notes)
+              std::vector<std::string>&                    notes,
+              const metric_sets::catalog&                  sets)
 {
-    auto out = std::vector<std::vector<std::string>>{};
+    auto out  = std::vector<std::vector<std::string>>{};
+    auto note = [&notes](size_t                                       g,
+                         size_t                                       size,
+                         const agent_counters&                        a,
+                         const std::vector<std::vector<std::string>>& split)
+    {
+        auto line = "counter group " + std::to_string(g + 1) + " (" + std::to_string(size) +
+                    " counters) does not fit in one pass on agent " + a.logical_id + " (" +
+                    a.product_name + "); collected as " + std::to_string(split.size()) + " groups:";
+        for(const auto& part : split)
+            line += " [" + joined(part) + "]";
+        for(const auto& [name, passes] : a.multi_pass)
+            if(std::find(split.begin(), split.end(), std::vector<std::string>{name}) != split.end())
+                line += "; " + name + " takes " + std::to_string(passes) + " passes by itself";
+        notes.emplace_back(std::move(line));
+    };
     for(size_t g = 0; g < groups.size(); ++g)
     {
+        // A group naming a metric set that some agent splits: every agent that can collect it
+        // gets its own one-pass groups, since the set's metrics differ from agent to agent.
+        auto names_set = false;
+        auto split_any = false;
+        for(const auto& a : agents)
+        {
+            if(a.error) continue;
+            names_set = names_set || agent_group(groups[g], a, sets) != groups[g];
+            split_any = split_any || a.group_splits.count(g) != 0;
+        }
+        if(names_set && split_any)
+        {
+            auto parts = std::vector<std::vector<std::string>>{};
+            auto add   = [&parts](const std::vector<std::string>& part)
+            {
+                if(std::find(parts.begin(), parts.end(), part) == parts.end())
+                    parts.push_back(part);
+            };
+            for(const auto& a : agents)
+            {
+                if(a.error) continue;
+                const auto group = agent_group(groups[g], a, sets);
+                if(!std::all_of(group.begin(), group.end(), counter_of(a)))
+                    continue; // not collectable there
+                auto itr = a.group_splits.find(g);
+                if(itr == a.group_splits.end() || itr->second.empty())
+                {
+                    add(group);
+                    continue;
+                }
+                note(g, group.size(), a, itr->second);
+                for(const auto& part : itr->second)
+                    add(part);
+            }
+            if(parts.empty()) parts.push_back(groups[g]);
+            out.insert(out.end(), parts.begin(), parts.end());
+            continue;
+        }
+
         const agent_counters*                        where = nullptr;
         const std::vector<std::vector<std::string>>* split = nullptr;
         for(const auto& a : agents)
@@ -982,22 +1136,8 @@ expand_groups(const std::vector<std::vector<std::string>>& groups,
             out.push_back(groups[g]);
             continue;
         }
-        auto line =
-            "counter group " + std::to_string(g + 1) + " (" + std::to_string(groups[g].size()) +
-            " counters) does not fit in one pass on agent " + where->logical_id + " (" +
-            where->product_name + "); collected as " + std::to_string(split->size()) + " groups:";
-        for(const auto& part : *split)
-        {
-            auto names = std::string{};
-            for(const auto& name : part)
-                names += (names.empty() ? "" : " ") + name;
-            line += " [" + names + "]";
-            out.push_back(part);
-        }
-        for(const auto& [name, passes] : where->multi_pass)
-            if(std::find(groups[g].begin(), groups[g].end(), name) != groups[g].end())
-                line += "; " + name + " takes " + std::to_string(passes) + " passes by itself";
-        notes.emplace_back(std::move(line));
+        note(g, groups[g].size(), *where, *split);
+        out.insert(out.end(), split->begin(), split->end());
     }
     return out;
 }

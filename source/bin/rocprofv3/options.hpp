@@ -2,6 +2,8 @@
 // library. Separate from main.cpp so that tests can check every rule without running anything.
 #pragma once
 
+#include "metric_sets.hpp"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -104,29 +106,40 @@ struct agent_counters
     // rates), with their pass counts: each is a group of its own in group_splits, collectable only
     // under kernel replay, which replays each dispatch as many passes as its counters take.
     std::vector<std::pair<std::string, uint64_t>> multi_pass = {};
+    // rocprofiler_agent_t.name ("sm_90", "host"): which metric set definitions apply.
+    std::string name = {};
 };
 
 // Checks that every requested counter exists on some GPU agent (unknown counters come with the
-// close matches among all agents' counters) and that every group either fits in one pass of the
-// agents that have its counters or splits into groups that do (a counter that fits in no pass by
-// itself is an error naming the agent). Returns the error lines (empty: fine).
+// close matches among all agents' counters and @p sets' names) and that every group either fits in
+// one pass of the agents that have its counters or splits into groups that do (a counter that fits
+// in no pass by itself is an error naming the agent). Returns the error lines (empty: fine).
+// A name no agent has as a counter may name a metric set: it must apply to some agent (its
+// definition for the agent lists only the agent's counters), else the error names what each agent
+// lacks; agents where it does not apply are warnings. A set name that is also a counter of an
+// agent is that counter there (a warning says so).
 // When some GPU agent reports no counters at all (no permission, another profiler holding them),
 // a counter no agent lists may be one of its own: that goes to @p warnings instead, and the
 // application runs (the tool library collects what it can and says what it cannot).
 // A counter that takes several passes by itself is an error unless @p kernel_replay.
 std::vector<std::string> validate_counters(const std::vector<std::vector<std::string>>& groups,
                                            const std::vector<agent_counters>&           agents,
-                                           std::vector<std::string>* warnings      = nullptr,
-                                           bool                      kernel_replay = false);
+                                           std::vector<std::string>* warnings = nullptr,
+                                           const rocprofiler::tool::metric_sets::catalog& sets = {},
+                                           bool kernel_replay = false);
 
 // The groups as rocprofv3 collects them: a group that does not fit in one pass of an agent that
 // has its counters is replaced by its split into one-pass groups there (the first such agent's; on
 // other agents each part must fit too, which the tool library checks when it starts). One line per
-// split group goes to @p notes.
+// split group goes to @p notes. A group naming a metric set stays as it is when it fits in one
+// pass everywhere (the tool library gives each agent its own definition of the set); when it does
+// not fit on some agent, each agent that can collect it gets its own groups: its split, or the
+// group with the set replaced by the agent's metrics.
 std::vector<std::vector<std::string>>
-expand_groups(const std::vector<std::vector<std::string>>& groups,
-              const std::vector<agent_counters>&           agents,
-              std::vector<std::string>&                    notes);
+expand_groups(const std::vector<std::vector<std::string>>&   groups,
+              const std::vector<agent_counters>&             agents,
+              std::vector<std::string>&                      notes,
+              const rocprofiler::tool::metric_sets::catalog& sets = {});
 
 // The ROCPROF_* (and log level) variables (not LD_PRELOAD / ROCP_TOOL_LIBRARIES) of one run.
 // @p pass is the application-replay pass (1-based; 0 when there is a single run) and selects the

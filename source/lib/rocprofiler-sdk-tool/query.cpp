@@ -2,6 +2,7 @@
 // and the validation of --pmc counters. rocprofv3 loads this library in a child process and calls
 // rocprofv3_tool_query_agents(); the SDK is never configured there (no tool is registered).
 #include "agents.hpp"
+#include "metric_sets.hpp"
 #include "parse.hpp"
 
 #include <rocprofiler-sdk/counter_config.h>
@@ -28,7 +29,8 @@ extern "C" __attribute__((visibility("default"))) int rocprofv3_tool_query_agent
 // them splits into one-pass groups on that agent (split_into_passes), counters_multi_pass names
 // counters that take several passes even by themselves (each a group of its own in the split,
 // collectable under kernel replay only), and counters_exceeding_alone counters that cannot be
-// configured at all.
+// configured at all. A metric set in a group stands for the agent's own definition
+// (metric_sets::expand): the splits name its metrics.
 int
 rocprofv3_tool_query_agents(int fd)
 {
@@ -41,6 +43,13 @@ rocprofv3_tool_query_agents(int fd)
         const auto* groups_text = std::getenv("ROCPROFV3_TOOL_QUERY_GROUPS");
         auto        groups      = rocprofiler::tool::parse::decode_counter_groups(
             groups_text != nullptr ? groups_text : "");
+        // rocprofv3 read the same files and reported their errors before asking.
+        namespace metric_sets = rocprofiler::tool::metric_sets;
+        auto sets_error       = std::string{};
+        auto sets = metric_sets::load(metric_sets::shipped_file(metric_sets::library_path()),
+                                      std::getenv(metric_sets::path_variable),
+                                      sets_error)
+                        .value_or(metric_sets::catalog{});
 
         auto out = json{{"agents", json::array()}, {"errors", errors}};
         for(const auto& a : agents)
@@ -64,14 +73,21 @@ rocprofv3_tool_query_agents(int fd)
             {
                 if(auto limit = rocprofiler::tool::counters_per_pass(a.info.id, counters))
                     entry["counters_per_pass"] = *limit;
+                auto has_counter = [&](const std::string& name)
+                {
+                    for(const auto& c : counters)
+                        if(c.agent.handle == a.info.id.handle && c.name == name) return true;
+                    return false;
+                };
                 for(size_t g = 0; g < groups.size(); ++g)
                 {
-                    auto ids = std::vector<rocprofiler_counter_id_t>{};
-                    for(const auto& name : groups[g])
+                    const auto group = metric_sets::expand(groups[g], sets, a.name, has_counter);
+                    auto       ids   = std::vector<rocprofiler_counter_id_t>{};
+                    for(const auto& name : group)
                         for(const auto& c : counters)
                             if(c.agent.handle == a.info.id.handle && c.name == name)
                                 ids.push_back(rocprofiler_counter_id_t{c.id});
-                    if(ids.empty() || ids.size() != groups[g].size()) continue; // not all here
+                    if(ids.empty() || ids.size() != group.size()) continue; // not all here
                     auto rc     = ROCPROFILER_STATUS_SUCCESS;
                     auto passes = rocprofiler::tool::passes_needed(a.info.id, ids, &rc);
                     if(passes && *passes == 1) continue;
@@ -88,17 +104,17 @@ rocprofv3_tool_query_agents(int fd)
                         {
                             auto names = json::array();
                             for(auto index : part)
-                                names.push_back(groups[g][index]);
+                                names.push_back(group[index]);
                             parts.push_back(std::move(names));
                         }
                         entry["group_splits"].push_back(
                             json{{"group", g}, {"passes", std::move(parts)}});
                         for(const auto& [index, n] : split->multi_pass)
                             entry["counters_multi_pass"].push_back(
-                                json{{"name", groups[g][index]}, {"passes", n}});
+                                json{{"name", group[index]}, {"passes", n}});
                     }
                     for(auto index : alone)
-                        entry["counters_exceeding_alone"].push_back(groups[g][index]);
+                        entry["counters_exceeding_alone"].push_back(group[index]);
                 }
             }
             for(const auto& c : counters)

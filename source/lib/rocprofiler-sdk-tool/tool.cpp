@@ -24,6 +24,7 @@
 #include "callback_guard.hpp"
 #include "config.hpp"
 #include "kernel_filter.hpp"
+#include "metric_sets.hpp"
 #include "output.hpp"
 #include "replay_report.hpp"
 #include "rocpd.hpp"
@@ -781,6 +782,13 @@ bool
 setup_counters(std::vector<std::string>& errors)
 {
     auto groups = state->cfg.collected_groups();
+    // Metric sets in a group stand for each agent's own definition (rocprofv3 checked the files).
+    auto sets_error = std::string{};
+    auto loaded     = metric_sets::load(metric_sets::shipped_file(metric_sets::library_path()),
+                                    std::getenv(metric_sets::path_variable),
+                                    sets_error);
+    if(!loaded) errors.emplace_back(sets_error);
+    const auto sets = loaded.value_or(metric_sets::catalog{});
     // Per group: the counters the last GPU agent lacked; empty once some agent has them all.
     auto unknown = std::vector<std::optional<std::string>>(groups.size());
     for(const auto& agent : state->data.agents)
@@ -800,9 +808,16 @@ setup_counters(std::vector<std::string>& errors)
         auto  plan    = agent_plan{};
         for(size_t g = 0; g < groups.size(); ++g)
         {
+            // The group as this agent collects it: each metric set as the agent's definition.
+            const auto group = metric_sets::expand(groups[g],
+                                                   sets,
+                                                   agent.name,
+                                                   [&by_name](const std::string& name)
+                                                   { return by_name.count(name) != 0; });
+
             auto ids     = std::vector<rocprofiler_counter_id_t>{};
             auto missing = std::string{};
-            for(const auto& name : groups[g])
+            for(const auto& name : group)
             {
                 if(auto it = by_name.find(name); it != by_name.end())
                     ids.push_back(rocprofiler_counter_id_t{it->second});
@@ -852,7 +867,7 @@ setup_counters(std::vector<std::string>& errors)
                 continue;
             }
             plan.groups.push_back(planned_group{cfg_id, passes, ids});
-            state->data.replay_groups[agent.info.id.handle].push_back(groups[g]);
+            state->data.replay_groups[agent.info.id.handle].push_back(group);
         }
         if(state->cfg.kernel_replay && !plan.groups.empty()) plan_replay_passes(agent, plan);
     }
