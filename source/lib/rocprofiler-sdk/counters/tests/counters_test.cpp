@@ -449,6 +449,29 @@ TEST(host_counters, a_derived_counter_is_computed_from_the_base_values_of_its_di
     EXPECT_EQ(rocprofiler_destroy_counter_config(cfg), ROCPROFILER_STATUS_SUCCESS);
 }
 
+TEST(host_counters, a_derived_counter_over_derived_counters_uses_their_values)
+{
+    reset_records();
+    // CPU_NS_PER_WORKGROUP = CPU_NS_PER_WORK_ITEM * WORK_ITEMS_PER_WORKGROUP, both derived.
+    auto cfg = make_config({"CPU_NS_PER_WORKGROUP", "CPU_TIME_NS", "WORK_ITEMS", "WORKGROUPS"});
+    state().config = cfg.handle;
+    run_spin(5, 3, 200);
+    state().config = 0;
+
+    auto lock = std::lock_guard{state().mutex};
+    ASSERT_EQ(state().callback_records.size(), 1u);
+    const auto& values = state().callback_records.front().values;
+    ASSERT_EQ(values.size(), 4u);
+    auto cpu    = values.at("CPU_TIME_NS");
+    auto items  = values.at("WORK_ITEMS");
+    auto groups = values.at("WORKGROUPS");
+    EXPECT_EQ(items, 15.0);
+    EXPECT_EQ(groups, 5.0);
+    EXPECT_GT(cpu, 0.0);
+    EXPECT_EQ(values.at("CPU_NS_PER_WORKGROUP"), (cpu / items) * (items / groups));
+    EXPECT_EQ(rocprofiler_destroy_counter_config(cfg), ROCPROFILER_STATUS_SUCCESS);
+}
+
 TEST(host_counters, only_the_requested_counters_are_reported_not_the_bases_behind_them)
 {
     reset_records();
