@@ -12,6 +12,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -317,6 +318,19 @@ TEST(metrics_files, the_shipped_file_is_valid_and_defines_the_host_metrics)
     metrics_file::read_file(ROCPROFILER_BUILD_METRICS, again);
     EXPECT_TRUE(again.errors.empty()) << joined(again.errors);
     EXPECT_EQ(again.definitions.size(), out.definitions.size());
+}
+
+TEST(metrics_files, docs_list_every_shipped_metric_with_its_expression)
+{
+    auto out = metrics_file::loaded{};
+    metrics_file::read_file(ROCPROFILER_SHIPPED_METRICS, out);
+    ASSERT_FALSE(out.definitions.empty());
+    auto in   = std::ifstream{ROCPROFILER_API_DOC};
+    auto text = std::string{std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
+    ASSERT_FALSE(text.empty()) << ROCPROFILER_API_DOC;
+    for(const auto& d : out.definitions)
+        EXPECT_NE(text.find("| `" + d.name + "` | `" + d.text + "` |"), std::string::npos)
+            << "docs/api.md's table of shipped metrics lacks " << d.name << " = " << d.text;
 }
 
 TEST(metrics_files, the_shipped_file_is_found_beside_the_library)
