@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <system_error>
 
 // Set by counters/CMakeLists.txt from the install layout.
@@ -262,10 +261,10 @@ shipped_path_for(const std::string& object_path)
 }
 
 std::string
-shipped_path()
+library_object()
 {
     auto info = Dl_info{};
-    if(dladdr(reinterpret_cast<const void*>(&shipped_path), &info) == 0 ||
+    if(dladdr(reinterpret_cast<const void*>(&library_object), &info) == 0 ||
        info.dli_fname == nullptr)
         return {};
     auto object = std::string{info.dli_fname};
@@ -273,7 +272,14 @@ shipped_path()
     auto ec = std::error_code{};
     if(object.find('/') == std::string::npos)
         object = fs::read_symlink("/proc/self/exe", ec).string();
-    return shipped_path_for(fs::weakly_canonical(object, ec).string());
+    return fs::weakly_canonical(object, ec).string();
+}
+
+std::string
+shipped_path()
+{
+    auto object = library_object();
+    return object.empty() ? std::string{} : shipped_path_for(object);
 }
 
 bool
@@ -287,25 +293,18 @@ std::vector<derived::definition>
 load(const std::string& metrics_path)
 {
     auto shipped = loaded{};
-    auto path    = shipped_path();
+    auto object  = library_object();
+    auto path    = object.empty() ? std::string{} : shipped_path_for(object);
     auto ec      = std::error_code{};
     if(!path.empty() && fs::exists(path, ec))
         read_file(path, shipped);
+    else if(is_shared_library(object))
+        ROCP_LOG(warning) << "derived metrics: the shipped file " << path
+                          << " is missing; only ROCPROFILER_METRICS_PATH's metrics are offered";
     else
-    {
-        auto info   = Dl_info{};
-        auto object = dladdr(reinterpret_cast<const void*>(&shipped_path), &info) != 0 &&
-                              info.dli_fname != nullptr
-                          ? std::string{info.dli_fname}
-                          : std::string{};
-        if(is_shared_library(object))
-            ROCP_LOG(warning) << "derived metrics: the shipped file " << path
-                              << " is missing; only ROCPROFILER_METRICS_PATH's metrics are offered";
-        else
-            ROCP_LOG(info) << "derived metrics: no shipped file beside " << object
-                           << " (a statically linked program); only ROCPROFILER_METRICS_PATH's "
-                              "metrics are offered";
-    }
+        ROCP_LOG(info) << "derived metrics: no shipped file beside " << object
+                       << " (a statically linked program); only ROCPROFILER_METRICS_PATH's "
+                          "metrics are offered";
     auto user = loaded{};
     if(!metrics_path.empty()) read_path(metrics_path, user);
     for(const auto& error : shipped.errors)

@@ -42,7 +42,11 @@ std::vector<derived::definition> merge(std::vector<derived::definition> shipped,
 // directory to share/rocprofiler-sdk/metrics.json (the build tree has the same layout).
 std::string shipped_path_for(const std::string& object_path);
 
-// shipped_path_for() of the object this code is linked into (dladdr), or "" when unknown.
+// The path of the object this code is linked into (the SDK's shared library, or an executable
+// that links it statically), from dladdr; "" when unknown.
+std::string library_object();
+
+// shipped_path_for(library_object()), or "" when that is unknown.
 std::string shipped_path();
 
 // Whether @p object_path names a shared library (a missing shipped file is then a broken

@@ -341,6 +341,10 @@ TEST(metrics_files, the_shipped_file_is_found_beside_the_library)
     EXPECT_EQ(fs::path{metrics_file::shipped_path_for(lib.string())},
               fs::path{ROCPROFILER_BUILD_METRICS}.lexically_normal());
     EXPECT_TRUE(metrics_file::is_shared_library(lib.string()));
+    // This test links the SDK statically: the object dladdr names is the test itself.
+    EXPECT_EQ(fs::path{metrics_file::library_object()},
+              fs::weakly_canonical(fs::read_symlink("/proc/self/exe")));
+    EXPECT_FALSE(metrics_file::is_shared_library(metrics_file::library_object()));
     EXPECT_FALSE(metrics_file::is_shared_library("/build/bin/some-test"));
 }
 
