@@ -352,6 +352,12 @@ main(int argc, char** argv)
                 is(static_cast<double>(end - start), "End_Timestamp - Start_Timestamp");
             }
             if(name == "CPU_TIME_NS" && value <= 0) fail(what + ": CPU_TIME_NS is not positive");
+            // Derived metrics of the shipped metrics file, over the base values of the same row.
+            if(name == "NS_PER_WORK_ITEM")
+                is(static_cast<double>(end - start) / static_cast<double>(grid),
+                   "DURATION_NS / WORK_ITEMS, from the row's timestamps");
+            if(name == "WORK_ITEMS_PER_WORKGROUP")
+                is(static_cast<double>(wg), "WORK_ITEMS / WORKGROUPS = Workgroup_Size");
         }
         for(const auto& [id, d] : per_dispatch)
         {

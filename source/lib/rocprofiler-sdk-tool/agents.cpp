@@ -36,9 +36,12 @@ check_status(rocprofiler_status_t status, const char* call)
 std::optional<size_t>
 counters_per_pass(rocprofiler_agent_id_t agent, const std::vector<counter_entry>& counters)
 {
+    // Base counters only: a derived metric measures the base counters it uses, so groups of
+    // derived metrics that share them fit where as many base counters would not.
     auto ids = std::vector<rocprofiler_counter_id_t>{};
     for(const auto& c : counters)
-        if(c.agent.handle == agent.handle) ids.push_back(rocprofiler_counter_id_t{c.id});
+        if(c.agent.handle == agent.handle && !c.is_derived)
+            ids.push_back(rocprofiler_counter_id_t{c.id});
     // Whether ids[first, first + k) fit in one pass: SUCCESS, EXCEEDS_HW_LIMIT (also for a
     // configuration the agent accepts in several passes) or the error.
     auto probe = [&ids, agent](size_t first, size_t k)

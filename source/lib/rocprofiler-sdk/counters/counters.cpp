@@ -1,10 +1,15 @@
 #include "counters/counters.hpp"
 
 #include "agent/agent.hpp"
+#include "common/environment.hpp"
+#include "common/logging.hpp"
 #include "common/static_object.hpp"
+#include "counters/metrics_file.hpp"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
+#include <set>
 #include <unordered_map>
 
 namespace rocprofiler::counters
@@ -25,6 +30,7 @@ struct agent_entry
 struct definitions
 {
     definitions();
+    void add_derived();
 
     std::vector<agent_entry>               agents = {}; // index: agent handle - 1
     std::vector<const counter_definition*> all    = {}; // index: counter handle - 1
@@ -56,6 +62,85 @@ definitions::definitions()
             }
         }
         agents.emplace_back(std::move(entry));
+    }
+    add_derived();
+}
+
+// After every agent's base counters, so that base counter ids do not depend on the metric files.
+void
+definitions::add_derived()
+{
+    auto any = std::any_of(agents.begin(), agents.end(), [](const auto& e) { return e.supported; });
+    if(!any) return;
+    auto files  = metrics_file::load(common::env::get(common::env::settings::metrics_path));
+    auto logged = std::set<std::string>{}; // an error of a file is logged once, not per agent
+    auto index  = size_t{0};
+    for(const auto* props : agent::get_agents())
+    {
+        auto& entry = agents[index++];
+        if(!entry.supported) continue;
+        auto base_names = std::vector<std::string>{};
+        for(const auto* def : entry.pointers)
+            base_names.emplace_back(def->spec.name);
+        auto resolved = derived::resolve(files, props->name, base_names);
+        for(const auto& error : resolved.errors)
+            if(logged.insert(error).second) ROCP_LOG(error) << "derived metrics: " << error;
+
+        auto first = entry.pointers.size(); // offered[i] becomes entry.pointers[first + i]
+        auto made  = std::vector<counter_definition*>{};
+        for(const auto& offered : resolved.offered)
+        {
+            const auto& source = files[offered.definition];
+            auto        def    = std::make_unique<counter_definition>();
+            def->id.handle     = all.size() + 1;
+            def->agent         = props->id;
+            def->spec.name     = source.name;
+            // Counter info has no unit: it ends the description. Without a description the
+            // expression says what the metric is.
+            def->spec.description = source.description.empty() ? source.text : source.description;
+            if(!source.unit.empty()) def->spec.description += " (" + source.unit + ")";
+            def->spec.block      = "derived";
+            def->spec.expression = source.text;
+            def->spec.is_derived = true;
+            def->spec.slots      = 0;
+            made.emplace_back(def.get());
+            all.emplace_back(def.get());
+            entry.pointers.emplace_back(def.get());
+            entry.storage.emplace_back(std::move(def));
+        }
+        // Operands may refer to offered definitions later in the list: link them once all exist.
+        auto infos = std::vector<std::shared_ptr<derived_counter>>{};
+        for(size_t i = 0; i < resolved.offered.size(); ++i)
+        {
+            auto info        = infos.emplace_back(std::make_shared<derived_counter>());
+            info->expression = files[resolved.offered[i].definition].parsed;
+            for(const auto& op : resolved.offered[i].operands)
+                info->operands.emplace_back(op.is_base ? entry.pointers[op.index]
+                                                       : entry.pointers[first + op.index]);
+            made[i]->derived = info;
+        }
+        // The base counters each one reaches (the graph has no cycle: derived::resolve).
+        for(size_t i = 0; i < made.size(); ++i)
+        {
+            auto bases = std::vector<const counter_definition*>{};
+            auto stack = std::vector<const counter_definition*>{made[i]};
+            while(!stack.empty())
+            {
+                const auto* next = stack.back();
+                stack.pop_back();
+                if(!next->derived)
+                {
+                    if(std::find(bases.begin(), bases.end(), next) == bases.end())
+                        bases.emplace_back(next);
+                    continue;
+                }
+                for(auto itr = next->derived->operands.rbegin();
+                    itr != next->derived->operands.rend();
+                    ++itr)
+                    stack.emplace_back(*itr);
+            }
+            infos[i]->bases = std::move(bases);
+        }
     }
 }
 
@@ -130,17 +215,24 @@ create_config(rocprofiler_agent_id_t           agent,
         if(!base) return ROCPROFILER_STATUS_ERROR_PROFILE_NOT_FOUND;
         if(base->agent.handle != agent.handle) return ROCPROFILER_STATUS_ERROR_AGENT_MISMATCH;
         cfg->counters = base->counters;
+        cfg->reported = base->reported;
     }
+    auto add_once = [](std::vector<const counter_definition*>& list, const counter_definition* def)
+    {
+        if(std::find(list.begin(), list.end(), def) == list.end()) list.emplace_back(def);
+    };
     for(size_t i = 0; i < count; ++i)
     {
         const auto* def = find(ids[i]);
         if(def == nullptr) return ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND;
         if(def->agent.handle != agent.handle)
             return ROCPROFILER_STATUS_ERROR_METRIC_NOT_VALID_FOR_AGENT;
-        auto duplicate = false;
-        for(const auto* itr : cfg->counters)
-            duplicate = duplicate || (itr == def);
-        if(!duplicate) cfg->counters.emplace_back(def);
+        add_once(cfg->reported, def);
+        if(!def->derived)
+            add_once(cfg->counters, def);
+        else
+            for(const auto* base : def->derived->bases)
+                add_once(cfg->counters, base);
     }
     if(entry->passes_of)
     {
@@ -164,6 +256,22 @@ create_config(rocprofiler_agent_id_t           agent,
     *out           = cfg->id;
     table.configs.emplace(cfg->id.handle, std::move(cfg));
     return ROCPROFILER_STATUS_SUCCESS;
+}
+
+std::optional<double>
+value_of(const counter_definition&                                              def,
+         const std::function<std::optional<double>(const counter_definition&)>& measured)
+{
+    if(!def.derived) return measured(def);
+    auto values = std::vector<double>{};
+    values.reserve(def.derived->operands.size());
+    for(const auto* operand : def.derived->operands)
+    {
+        auto value = value_of(*operand, measured); // terminates: derived::resolve refuses cycles
+        if(!value) return std::nullopt;
+        values.emplace_back(*value);
+    }
+    return def.derived->expression.evaluate(values);
 }
 
 rocprofiler_status_t

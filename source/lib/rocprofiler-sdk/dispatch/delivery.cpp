@@ -8,6 +8,8 @@
 #include <rocprofiler-sdk/callback_tracing.h>
 #include <rocprofiler-sdk/dispatch_counting_service.h>
 
+#include <optional>
+
 namespace rocprofiler::dispatch::delivery
 {
 namespace
@@ -89,22 +91,27 @@ deliver_participant_counters(const logical_dispatch& dispatch,
                 "debug level)");
         return;
     }
-    auto records = std::vector<rocprofiler_counter_record_t>{};
-    records.reserve(p.counter_config->counters.size());
-    for(const auto* def : p.counter_config->counters)
+    // One record per counter the tool asked for, derived ones computed from the base values of
+    // this same execution (the request measured the union of every participant's bases).
+    auto measured = [&result](const counters::counter_definition& def) -> std::optional<double>
     {
-        for(const auto& measured : result.counters)
-        {
-            if(measured.id.handle != def->id.handle) continue;
-            auto record          = rocprofiler_counter_record_t{};
-            record.id            = counters::instance_id(def->id);
-            record.counter_value = measured.value;
-            record.dispatch_id   = dispatch.info.dispatch_id;
-            record.user_data     = p.counting_user_data;
-            record.agent_id      = dispatch.info.agent_id;
-            records.emplace_back(record);
-            break;
-        }
+        for(const auto& value : result.counters)
+            if(value.id.handle == def.id.handle) return value.value;
+        return std::nullopt;
+    };
+    auto records = std::vector<rocprofiler_counter_record_t>{};
+    records.reserve(p.counter_config->reported.size());
+    for(const auto* def : p.counter_config->reported)
+    {
+        auto value = counters::value_of(*def, measured);
+        if(!value) continue; // the backend did not measure it (or a base counter of it)
+        auto record          = rocprofiler_counter_record_t{};
+        record.id            = counters::instance_id(def->id);
+        record.counter_value = *value;
+        record.dispatch_id   = dispatch.info.dispatch_id;
+        record.user_data     = p.counting_user_data;
+        record.agent_id      = dispatch.info.agent_id;
+        records.emplace_back(record);
     }
     auto data = make_counting_data(dispatch, p, &result);
     if(svc->record_callback != nullptr)

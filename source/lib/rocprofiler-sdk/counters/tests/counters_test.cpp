@@ -401,6 +401,167 @@ TEST(host_counters, perf_task_clock_measures_the_workers_when_the_kernel_permits
         values.at("PERF_TASK_CLOCK_NS"), values.at("CPU_TIME_NS"), 0.25 * values.at("CPU_TIME_NS"));
 }
 
+// Derived metrics come from the shipped metrics file, which main() names through
+// ROCPROFILER_METRICS_PATH (this statically linked test has no library beside the file).
+TEST(host_counters, derived_metrics_follow_the_base_counters_and_describe_themselves)
+{
+    auto ids = std::vector<rocprofiler_counter_id_t>{};
+    ASSERT_EQ(rocprofiler_iterate_agent_supported_counters(
+                  state().host_agent,
+                  [](rocprofiler_agent_id_t, rocprofiler_counter_id_t* list, size_t n, void* out)
+                  {
+                      auto* v = static_cast<std::vector<rocprofiler_counter_id_t>*>(out);
+                      v->assign(list, list + n);
+                      return ROCPROFILER_STATUS_SUCCESS;
+                  },
+                  &ids),
+              ROCPROFILER_STATUS_SUCCESS);
+    auto seen_derived = false;
+    auto found        = false;
+    for(auto id : ids)
+    {
+        auto info = rocprofiler_counter_info_v0_t{};
+        ASSERT_EQ(rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_0, &info),
+                  ROCPROFILER_STATUS_SUCCESS);
+        if(info.is_derived == 0)
+        {
+            EXPECT_FALSE(seen_derived) << info.name << " (a base counter) after a derived one";
+            EXPECT_STREQ(info.expression, "");
+            continue;
+        }
+        seen_derived = true;
+        EXPECT_STREQ(info.block, "derived");
+        EXPECT_GT(std::string{info.expression}.size(), 0u) << info.name;
+        if(std::string{info.name} != "NS_PER_WORK_ITEM") continue;
+        found = true;
+        EXPECT_STREQ(info.expression, "DURATION_NS / WORK_ITEMS");
+        EXPECT_NE(std::string{info.description}.find("(ns)"), std::string::npos)
+            << info.description;
+        auto v1 = rocprofiler_counter_info_v1_t{};
+        ASSERT_EQ(rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_1, &v1),
+                  ROCPROFILER_STATUS_SUCCESS);
+        EXPECT_EQ(v1.is_derived, 1u);
+        EXPECT_STREQ(v1.expression, "DURATION_NS / WORK_ITEMS");
+    }
+    EXPECT_TRUE(found) << "NS_PER_WORK_ITEM is listed on the host agent";
+    // The metrics of other agents are not listed here.
+    EXPECT_EQ(host_counters().count("SM_INST_PER_CYCLE"), 0u);
+}
+
+TEST(host_counters, a_derived_counter_is_computed_from_the_base_values_of_its_dispatch)
+{
+    reset_records();
+    auto cfg       = make_config({"DURATION_NS", "WORK_ITEMS", "NS_PER_WORK_ITEM"});
+    state().config = cfg.handle;
+    run_spin(6, 4, 200);
+    run_spin(3, 2, 200);
+    state().config = 0;
+
+    auto lock = std::lock_guard{state().mutex};
+    ASSERT_EQ(state().callback_records.size(), 2u);
+    for(const auto& rec : state().callback_records)
+    {
+        ASSERT_EQ(rec.values.size(), 3u);
+        auto duration = rec.values.at("DURATION_NS");
+        auto items    = rec.values.at("WORK_ITEMS");
+        EXPECT_EQ(items, static_cast<double>(rec.data.dispatch_info.grid_size.x));
+        EXPECT_GT(duration, 0.0);
+        EXPECT_EQ(rec.values.at("NS_PER_WORK_ITEM"), duration / items);
+    }
+    EXPECT_EQ(rocprofiler_destroy_counter_config(cfg), ROCPROFILER_STATUS_SUCCESS);
+}
+
+TEST(host_counters, a_derived_counter_over_derived_counters_uses_their_values)
+{
+    reset_records();
+    // CPU_NS_PER_WORKGROUP = CPU_NS_PER_WORK_ITEM * WORK_ITEMS_PER_WORKGROUP, both derived.
+    auto cfg = make_config({"CPU_NS_PER_WORKGROUP", "CPU_TIME_NS", "WORK_ITEMS", "WORKGROUPS"});
+    state().config = cfg.handle;
+    run_spin(5, 3, 200);
+    state().config = 0;
+
+    auto lock = std::lock_guard{state().mutex};
+    ASSERT_EQ(state().callback_records.size(), 1u);
+    const auto& values = state().callback_records.front().values;
+    ASSERT_EQ(values.size(), 4u);
+    auto cpu    = values.at("CPU_TIME_NS");
+    auto items  = values.at("WORK_ITEMS");
+    auto groups = values.at("WORKGROUPS");
+    EXPECT_EQ(items, 15.0);
+    EXPECT_EQ(groups, 5.0);
+    EXPECT_GT(cpu, 0.0);
+    EXPECT_EQ(values.at("CPU_NS_PER_WORKGROUP"), (cpu / items) * (items / groups));
+    EXPECT_EQ(rocprofiler_destroy_counter_config(cfg), ROCPROFILER_STATUS_SUCCESS);
+}
+
+TEST(host_counters, only_the_requested_counters_are_reported_not_the_bases_behind_them)
+{
+    reset_records();
+    auto cfg       = make_config({"WORK_ITEMS_PER_WORKGROUP", "NS_PER_WORK_ITEM"});
+    state().config = cfg.handle;
+    run_spin(6, 4, 100);
+    state().config = 0;
+
+    auto lock = std::lock_guard{state().mutex};
+    ASSERT_EQ(state().callback_records.size(), 1u);
+    const auto& rec = state().callback_records.front();
+    EXPECT_EQ(rec.values.size(), 2u);
+    EXPECT_EQ(rec.values.count("WORK_ITEMS"), 0u);
+    EXPECT_EQ(rec.values.count("DURATION_NS"), 0u);
+    EXPECT_EQ(rec.values.at("WORK_ITEMS_PER_WORKGROUP"), 4.0);
+    // DURATION_NS is the record's end minus its start (callback_counting_reports_what_...).
+    auto duration = static_cast<double>(rec.data.end_timestamp - rec.data.start_timestamp);
+    EXPECT_EQ(rec.values.at("NS_PER_WORK_ITEM"), duration / 24.0);
+    EXPECT_EQ(rocprofiler_destroy_counter_config(cfg), ROCPROFILER_STATUS_SUCCESS);
+}
+
+TEST(host_counters, the_pass_limit_counts_the_measured_base_counters)
+{
+    // ROCPROFILER_HOST_COUNTER_SLOTS=4: six requested counters over four base counters fit.
+    auto all = host_counters();
+    auto six = std::vector<rocprofiler_counter_id_t>{all.at("DURATION_NS"),
+                                                     all.at("WORK_ITEMS"),
+                                                     all.at("NS_PER_WORK_ITEM"),
+                                                     all.at("CPU_NS_PER_WORK_ITEM"),
+                                                     all.at("CPU_PARALLELISM"),
+                                                     all.at("WORK_ITEMS_PER_WORKGROUP")};
+    auto cfg = rocprofiler_counter_config_id_t{};
+    ASSERT_EQ(rocprofiler_create_counter_config(state().host_agent, six.data(), six.size(), &cfg),
+              ROCPROFILER_STATUS_SUCCESS);
+    // A fifth base counter does not, whether it is asked for directly ...
+    auto extended = cfg;
+    auto workers  = all.at("WORKERS_ACTIVE");
+    EXPECT_EQ(rocprofiler_create_counter_config(state().host_agent, &workers, 1, &extended),
+              ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT);
+    // ... while a derived counter over bases already measured adds nothing to measure.
+    extended  = cfg;
+    auto rate = all.at("WORK_ITEMS_PER_SECOND");
+    EXPECT_EQ(rocprofiler_create_counter_config(state().host_agent, &rate, 1, &extended),
+              ROCPROFILER_STATUS_SUCCESS);
+    EXPECT_EQ(rocprofiler_destroy_counter_config(extended), ROCPROFILER_STATUS_SUCCESS);
+    EXPECT_EQ(rocprofiler_destroy_counter_config(cfg), ROCPROFILER_STATUS_SUCCESS);
+}
+
+TEST(host_counters, buffered_records_carry_derived_values)
+{
+    reset_records();
+    auto cfg              = make_config({"WORK_ITEMS_PER_WORKGROUP", "WORKGROUPS"});
+    state().buffer_config = cfg.handle;
+    run_spin(3, 5, 10);
+    state().buffer_config = 0;
+    ASSERT_EQ(rocprofiler_flush_buffer(state().buffer), ROCPROFILER_STATUS_SUCCESS);
+
+    auto lock = std::lock_guard{state().mutex};
+    ASSERT_EQ(state().headers.size(), 1u);
+    EXPECT_EQ(state().headers.front().num_records, 2u);
+    auto values = std::map<std::string, double>{};
+    for(const auto& value : state().values)
+        values[sdk_test::counter_name(value.id)] = value.counter_value;
+    EXPECT_EQ(values.size(), 2u);
+    EXPECT_EQ(values.at("WORK_ITEMS_PER_WORKGROUP"), 5.0);
+    EXPECT_EQ(values.at("WORKGROUPS"), 3.0);
+}
+
 TEST(host_counters, configuring_dispatch_counting_twice_in_a_context_is_refused_after_lock)
 {
     EXPECT_EQ(rocprofiler_configure_callback_dispatch_counting_service(
@@ -413,6 +574,7 @@ main(int argc, char** argv)
 {
     ::testing::InitGoogleTest(&argc, argv);
     setenv("ROCPROFILER_HOST_COUNTER_SLOTS", "4", 1);
+    setenv("ROCPROFILER_METRICS_PATH", ROCPROFILER_BUILD_METRICS, 1);
     if(sdk_test::configure_tool("counters-test", initialize_tool) != ROCPROFILER_STATUS_SUCCESS)
         return 2;
     state().host_agent = sdk_test::gpu_agent();

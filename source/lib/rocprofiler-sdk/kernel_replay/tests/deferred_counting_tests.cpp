@@ -59,6 +59,11 @@ value_of(uint64_t execution, uint64_t counter)
     return static_cast<double>(1000 * (execution + 1) + counter);
 }
 
+// The counter registry reads the metric files once per process, on first use: name the shipped
+// file before any test runs (derived_values_are_computed_from_the_resolved_values_of_their_pass).
+const bool metrics_path_set =
+    ::setenv("ROCPROFILER_METRICS_PATH", ROCPROFILER_BUILD_METRICS, 0) == 0;
+
 // --- the tool ------------------------------------------------------------------------------------
 
 // One dispatch counting record set: a callback record, or a buffer header with its values.
@@ -86,6 +91,7 @@ struct tool_state
     std::vector<rocprofiler_counter_config_id_t> groups      = {}; // callback context: pass p
     std::vector<std::vector<uint64_t>>           group_ids   = {}; // counter ids of each group
     int64_t                                      continue_to = -1; // >= 0: replay_continue set
+    uint64_t derived_config = 0; // nonzero: the callback context collects it on every pass
 
     std::mutex               mutex       = {};
     uint64_t                 dispatch_id = 0; // at CONFIG ENTER
@@ -146,7 +152,8 @@ choose_config(rocprofiler_dispatch_counting_service_data_t data,
     const auto pass     = static_cast<uint64_t>(this_thread_pass);
     const bool buffered = args == &buffered_marker;
     *config             = tool().groups.at(buffered ? 0 : pass);
-    user_data->value    = (buffered ? buffered_bias : 0) + pass + 1;
+    if(!buffered && tool().derived_config != 0) config->handle = tool().derived_config;
+    user_data->value = (buffered ? buffered_bias : 0) + pass + 1;
 }
 
 uint64_t
@@ -568,9 +575,10 @@ protected:
     void        TearDown() override { clear(); }
     static void clear()
     {
-        auto lock          = std::lock_guard{tool().mutex};
-        tool().dispatch_id = 0;
-        tool().continue_to = -1;
+        auto lock             = std::lock_guard{tool().mutex};
+        tool().dispatch_id    = 0;
+        tool().continue_to    = -1;
+        tool().derived_config = 0;
         tool().callback.clear();
         tool().buffer_sets.clear();
     }
@@ -625,5 +633,46 @@ TEST_F(deferred_counting, replay_continue_makes_the_pass_count_uncertain)
     tool().continue_to = 1;
     const auto out     = run(deferral::at_finish);
     expect_outcome(out, {0, 1}, 2, 0);
+}
+// A derived counter's values take the deferred path like any other: each pass's record holds the
+// expression evaluated on that pass's own resolved base values, and only the derived counter
+// (the tool did not ask for its bases). Needs the shipped metrics file (metrics_path_set).
+TEST_F(deferred_counting, derived_values_are_computed_from_the_resolved_values_of_their_pass)
+{
+    ASSERT_TRUE(metrics_path_set);
+    const auto by_name = sdk_test::counters_by_name(tool().agent);
+    ASSERT_EQ(by_name.count("WORK_ITEMS_PER_WORKGROUP"), 1u)
+        << "the shipped metrics file was not read (ROCPROFILER_METRICS_PATH)";
+    auto derived_id = by_name.at("WORK_ITEMS_PER_WORKGROUP");
+    auto cfg        = rocprofiler_counter_config_id_t{};
+    ASSERT_EQ(rocprofiler_create_counter_config(tool().agent, &derived_id, 1, &cfg),
+              ROCPROFILER_STATUS_SUCCESS);
+    tool().derived_config = cfg.handle;
+    const auto out        = run(deferral::at_finish);
+    const auto items      = by_name.at("WORK_ITEMS").handle;
+    const auto groups     = by_name.at("WORKGROUPS").handle;
+
+    ASSERT_EQ(out.backend->requests.size(), passes);
+    for(const auto& r : out.backend->requests)
+    {
+        EXPECT_NE(std::find(r.counters.begin(), r.counters.end(), items), r.counters.end())
+            << "the backend measures the derived counter's bases";
+        EXPECT_NE(std::find(r.counters.begin(), r.counters.end(), groups), r.counters.end());
+        EXPECT_EQ(std::find(r.counters.begin(), r.counters.end(), derived_id.handle),
+                  r.counters.end())
+            << "and never the derived counter itself";
+    }
+    ASSERT_EQ(out.callback.size(), passes);
+    for(const auto& set : out.callback)
+    {
+        ASSERT_GE(set.user_data, 1u);
+        const auto e = set.user_data - 1; // the pass, = the execution
+        SCOPED_TRACE("execution " + std::to_string(e));
+        EXPECT_EQ(set.pass, -1) << "delivered by finish_counting()";
+        ASSERT_EQ(set.values.size(), 1u);
+        ASSERT_EQ(set.values.count(derived_id.handle), 1u);
+        EXPECT_EQ(set.values.at(derived_id.handle), value_of(e, items) / value_of(e, groups));
+    }
+    EXPECT_EQ(rocprofiler_destroy_counter_config(cfg), ROCPROFILER_STATUS_SUCCESS);
 }
 } // namespace

@@ -1,0 +1,60 @@
+// Reading derived-metric definitions from files (docs/api.md, "Derived metrics"): the file the SDK
+// ships beside its library, and the user's files named by ROCPROFILER_METRICS_PATH.
+//
+// A file is JSON:
+//     { "version": 1,
+//       "derived": [ { "name": "...", "expression": "...", "description": "...", "unit": "...",
+//                      "agents": ["host", "sm_90"] } ],
+//       "sets": [ ... ] }
+// "description", "unit" and "agents" are optional; "sets" belongs to rocprofv3 and is not read
+// here. Every problem is one message that names the file (and the definition, when it is one
+// definition's); a bad definition is skipped, a bad file contributes nothing; nothing throws.
+#pragma once
+
+#include "counters/derived.hpp"
+
+#include <string>
+#include <vector>
+
+namespace rocprofiler::counters::metrics_file
+{
+struct loaded
+{
+    std::vector<derived::definition> definitions = {};
+    std::vector<std::string>         errors      = {};
+};
+
+// The definitions of one file, appended to @p out (a name given twice in one file: the later
+// definition replaces the earlier, with a message).
+void read_file(const std::string& path, loaded& out);
+
+// ROCPROFILER_METRICS_PATH's value: a file, or a directory whose `*.json` files are read in name
+// order. A path that does not exist, or a directory without such files, is an error.
+void read_path(const std::string& path, loaded& out);
+
+// @p shipped followed by @p user, where a user definition with the name of a shipped one (or of an
+// earlier user one) takes that one's place.
+std::vector<derived::definition> merge(std::vector<derived::definition> shipped,
+                                       std::vector<derived::definition> user);
+
+// Where the shipped file is for a library (or executable) at @p object_path:
+// <dir of object>/<relative>, with `relative` the install layout's path from the library
+// directory to share/rocprofiler-sdk/metrics.json (the build tree has the same layout).
+std::string shipped_path_for(const std::string& object_path);
+
+// The path of the object this code is linked into (the SDK's shared library, or an executable
+// that links it statically), from dladdr; "" when unknown.
+std::string library_object();
+
+// shipped_path_for(library_object()), or "" when that is unknown.
+std::string shipped_path();
+
+// Whether @p object_path names a shared library (a missing shipped file is then a broken
+// installation, worth a warning; a test executable that links the SDK statically has none).
+bool is_shared_library(const std::string& object_path);
+
+// Everything the registry offers: the shipped file and @p metrics_path (the value of
+// ROCPROFILER_METRICS_PATH, "" when unset), merged; every problem is logged as an error (a
+// missing shipped file as a warning or at info level, see is_shared_library).
+std::vector<derived::definition> load(const std::string& metrics_path);
+} // namespace rocprofiler::counters::metrics_file
