@@ -5,9 +5,11 @@
 //   build/bin/host-dispatch-overhead                          # SDK loaded, no tool
 //   ROCP_TOOL_LIBRARIES=<tool.so> build/bin/host-dispatch-overhead
 //
-// With BENCH_REPLAY_PASSES=N (N >= 2) the program configures kernel replay itself (through
-// rocprofiler_force_configure) with N passes per dispatch, so the replay window's fixed cost can
-// be read off against N = 1 (BENCH_REPLAY_PASSES=1: replay configured, every dispatch opts out).
+// BENCH_ITERATIONS=N times N dispatches instead of 2000 (a long run shows whether a tool's memory
+// grows with the run). With BENCH_REPLAY_PASSES=N (N >= 2) the program configures kernel replay
+// itself (through rocprofiler_force_configure) with N passes per dispatch, so the replay window's
+// fixed cost can be read off against N = 1 (BENCH_REPLAY_PASSES=1: replay configured, every
+// dispatch opts out).
 #include <rocprofiler-sdk-host/host.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
@@ -95,7 +97,16 @@ main()
     }
     constexpr uint32_t elements   = 1024;
     constexpr int      warmup     = 200;
-    constexpr int      iterations = 2000;
+    int                iterations = 2000; // BENCH_ITERATIONS overrides
+    if(const char* env = std::getenv("BENCH_ITERATIONS"); env != nullptr && *env)
+    {
+        iterations = std::atoi(env);
+        if(iterations < 1)
+        {
+            std::fprintf(stderr, "host-dispatch-overhead: BENCH_ITERATIONS must be >= 1\n");
+            return 2;
+        }
+    }
 
     auto  kernel = rocprofiler_host_kernel_t{};
     auto  queue  = rocprofiler_host_queue_t{};

@@ -174,3 +174,67 @@ TEST(output_survival, metadata_end_says_how_the_run_ended)
     EXPECT_EQ(tool::signal_name(SIGTERM), "SIGTERM");
     EXPECT_EQ(tool::signal_name(64), "signal 64");
 }
+
+TEST(output_survival, spilled_records_make_the_same_results_json_as_records_in_memory)
+{
+    auto dir               = scratch{};
+    auto cfg               = tool::config{};
+    cfg.csv                = false;
+    cfg.json               = true;
+    cfg.kernel_trace       = true;
+    cfg.output_path        = dir.path.string();
+    cfg.output_file_name   = "run";
+    auto data              = tool::results{};
+    data.pid               = 42;
+    auto sym               = tool::kernel_symbol{};
+    sym.kernel_id          = 7;
+    sym.name               = "k\n\"name\xff"; // a newline, a quote and a byte that is not UTF-8
+    data.kernel_symbols[7] = sym;
+    for(uint64_t i = 1; i <= 2500; ++i) // several flushes of the spill's 64 KiB buffer
+    {
+        auto record                      = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
+        record.dispatch_info.kernel_id   = 7;
+        record.dispatch_info.dispatch_id = i;
+        record.start_timestamp           = 1000 * i;
+        record.end_timestamp             = 1000 * i + 10;
+        data.dispatches.push_back(record);
+        auto counted                           = tool::counter_dispatch{};
+        counted.data.dispatch_info.dispatch_id = i;
+        counted.values.push_back(tool::counter_value{3, "C", static_cast<double>(i)});
+        data.counter_records.push_back(counted);
+    }
+    data.end    = tool::run_end{tool::run_end::exit, 0};
+    auto errors = std::vector<std::string>{};
+    tool::write_outputs(cfg, data, errors);
+    ASSERT_TRUE(errors.empty()) << errors.front();
+    const auto in_memory = nlohmann::json::parse(read_all(dir.path / "run_results.json"));
+
+    // The same records through part files, the vectors empty.
+    auto spill_path     = [&](const char* what) { return (dir.path / what).string(); };
+    data.dispatch_spill = std::make_shared<tool::record_spill>();
+    data.counter_spill  = std::make_shared<tool::record_spill>();
+    ASSERT_TRUE(data.dispatch_spill->open(spill_path("d.part")));
+    ASSERT_TRUE(data.counter_spill->open(spill_path("c.part")));
+    for(const auto& r : data.dispatches)
+        data.dispatch_spill->append(tool::dispatch_record_json(r));
+    for(const auto& r : data.counter_records)
+        data.counter_spill->append(tool::counter_record_json(r));
+    data.dispatches.clear();
+    data.counter_records.clear();
+    EXPECT_EQ(data.dispatch_spill->size(), 2500u);
+    tool::write_outputs(cfg, data, errors);
+    ASSERT_TRUE(errors.empty()) << errors.front();
+    const auto spilled = nlohmann::json::parse(read_all(dir.path / "run_results.json"));
+    EXPECT_EQ(spilled, in_memory);
+    EXPECT_EQ(
+        spilled.at("rocprofiler-sdk-tool").at(0).at("buffer_records").at("kernel_dispatch").size(),
+        2500u);
+    // A checkpoint and the final write read the same part files; removing them leaves nothing.
+    tool::write_outputs(cfg, data, errors);
+    EXPECT_EQ(nlohmann::json::parse(read_all(dir.path / "run_results.json")), in_memory);
+    data.dispatch_spill->remove();
+    data.counter_spill->remove();
+    EXPECT_FALSE(fs::exists(spill_path("d.part")));
+    EXPECT_FALSE(fs::exists(spill_path("c.part")));
+    EXPECT_FALSE(has_temporary_files(dir.path));
+}

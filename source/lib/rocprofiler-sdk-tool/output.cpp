@@ -25,6 +25,21 @@ namespace rocprofiler::tool
 {
 namespace
 {
+// Writes all of @p size bytes at @p data to @p fd: 0, or the errno.
+int
+write_all(int fd, const char* data, size_t size)
+{
+    size_t done = 0;
+    while(done < size)
+    {
+        auto n = ::write(fd, data + done, size - done);
+        if(n < 0 && errno == EINTR) continue;
+        if(n < 0) return errno;
+        done += static_cast<size_t>(n);
+    }
+    return 0;
+}
+
 using json = nlohmann::ordered_json;
 
 json
@@ -179,6 +194,13 @@ kernel_stats_csv(const std::vector<kernel_stat>& stats)
     return out.str();
 }
 
+// Where write_results_json copies a spill's records: a string no record can hold.
+std::string
+spill_placeholder(std::string_view what)
+{
+    return "\u0001rocprofv3-spill:" + std::string{what} + "\u0001";
+}
+
 std::string
 results_json(const config& cfg, const results& data, const replay_report& report)
 {
@@ -223,40 +245,21 @@ results_json(const config& cfg, const results& data, const replay_report& report
                                     {"load_size", co.load_size},
                                     {"load_delta", co.load_delta}});
 
-    // Dispatch records gathered only for --stats / --summary are not part of the trace.
+    // Dispatch records gathered only for --stats / --summary are not part of the trace. Spilled
+    // records are copied in by write_results_json (placeholders here).
     auto dispatches = json::array();
-    for(const auto& r : data.dispatches)
-        if(cfg.kernel_trace)
-            dispatches.push_back(json{{"size", r.size},
-                                      {"kind", "KERNEL_DISPATCH"},
-                                      {"operation", "COMPLETE"},
-                                      {"correlation_id",
-                                       {{"internal", r.correlation_id.internal},
-                                        {"external", r.correlation_id.external.value}}},
-                                      {"thread_id", r.thread_id},
-                                      {"start_timestamp", r.start_timestamp},
-                                      {"end_timestamp", r.end_timestamp},
-                                      {"dispatch_info", dispatch_info_json(r.dispatch_info)}});
+    if(data.dispatch_spill)
+        dispatches = spill_placeholder("kernel_dispatch");
+    else if(cfg.kernel_trace)
+        for(const auto& r : data.dispatches)
+            dispatches.push_back(dispatch_record_json(r));
 
     auto counter_records = json::array();
-    for(const auto& rec : data.counter_records)
-    {
-        auto values = json::array();
-        for(const auto& v : rec.values)
-            values.push_back(json{{"counter_id", {{"handle", v.counter_id}}}, {"value", v.value}});
-        auto entry = json{{"thread_id", rec.thread_id},
-                          {"dispatch_data",
-                           {{"size", rec.data.size},
-                            {"correlation_id",
-                             {{"internal", rec.data.correlation_id.internal},
-                              {"external", rec.data.correlation_id.external.value}}},
-                            {"start_timestamp", rec.data.start_timestamp},
-                            {"end_timestamp", rec.data.end_timestamp},
-                            {"dispatch_info", dispatch_info_json(rec.data.dispatch_info)}}},
-                          {"records", values}};
-        if(rec.replay_pass) entry["replay_pass"] = *rec.replay_pass;
-        counter_records.push_back(std::move(entry));
-    }
+    if(data.counter_spill)
+        counter_records = spill_placeholder("counter_collection");
+    else
+        for(const auto& rec : data.counter_records)
+            counter_records.push_back(counter_record_json(rec));
 
     // How the run ended: "running" in a checkpoint, "exit" when the tool finalized normally,
     // "signal" when its signal handler did (records of dispatches in flight may be missing).
@@ -311,6 +314,41 @@ results_json(const config& cfg, const results& data, const replay_report& report
     return root.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 } // namespace
+
+json
+dispatch_record_json(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r)
+{
+    return json{
+        {"size", r.size},
+        {"kind", "KERNEL_DISPATCH"},
+        {"operation", "COMPLETE"},
+        {"correlation_id",
+         {{"internal", r.correlation_id.internal}, {"external", r.correlation_id.external.value}}},
+        {"thread_id", r.thread_id},
+        {"start_timestamp", r.start_timestamp},
+        {"end_timestamp", r.end_timestamp},
+        {"dispatch_info", dispatch_info_json(r.dispatch_info)}};
+}
+
+json
+counter_record_json(const counter_dispatch& rec)
+{
+    auto values = json::array();
+    for(const auto& v : rec.values)
+        values.push_back(json{{"counter_id", {{"handle", v.counter_id}}}, {"value", v.value}});
+    auto entry = json{{"thread_id", rec.thread_id},
+                      {"dispatch_data",
+                       {{"size", rec.data.size},
+                        {"correlation_id",
+                         {{"internal", rec.data.correlation_id.internal},
+                          {"external", rec.data.correlation_id.external.value}}},
+                        {"start_timestamp", rec.data.start_timestamp},
+                        {"end_timestamp", rec.data.end_timestamp},
+                        {"dispatch_info", dispatch_info_json(rec.data.dispatch_info)}}},
+                      {"records", values}};
+    if(rec.replay_pass) entry["replay_pass"] = *rec.replay_pass;
+    return entry;
+}
 
 uint64_t
 agent_number(const results& data, rocprofiler_agent_id_t id)
@@ -452,6 +490,62 @@ output_file(const config& cfg, uint64_t pid, std::string_view suffix)
     return (std::filesystem::path{cfg.output_path} / (prefix + "_" + std::string{suffix})).string();
 }
 
+namespace
+{
+// results.json: the document, with each spill's records copied where its placeholder is.
+bool
+write_results_json(const std::string&        path,
+                   const config&             cfg,
+                   const results&            data,
+                   const replay_report&      report,
+                   std::vector<std::string>& errors)
+{
+    auto text = results_json(cfg, data, report);
+    if(!data.dispatch_spill && !data.counter_spill)
+        return write_file_atomically(path, text, errors);
+    struct part
+    {
+        std::string   marker;
+        record_spill* spill;
+    };
+    auto parts = std::vector<part>{};
+    if(data.dispatch_spill)
+        parts.push_back(
+            {json(spill_placeholder("kernel_dispatch")).dump(), data.dispatch_spill.get()});
+    if(data.counter_spill)
+        parts.push_back(
+            {json(spill_placeholder("counter_collection")).dump(), data.counter_spill.get()});
+    return write_file_atomically(
+        path,
+        [&](int fd)
+        {
+            auto from = size_t{0};
+            while(true)
+            {
+                // The next placeholder in the text, and the array it stands for.
+                auto at   = std::string::npos;
+                auto next = static_cast<const part*>(nullptr);
+                for(const auto& p : parts)
+                {
+                    auto pos = text.find(p.marker, from);
+                    if(pos != std::string::npos && (at == std::string::npos || pos < at))
+                    {
+                        at   = pos;
+                        next = &p;
+                    }
+                }
+                if(next == nullptr) return write_all(fd, text.data() + from, text.size() - from);
+                if(auto err = write_all(fd, text.data() + from, at - from); err != 0) return err;
+                if(auto err = write_all(fd, "[", 1); err != 0) return err;
+                if(auto err = next->spill->copy_to(fd); err != 0) return err;
+                if(auto err = write_all(fd, "]", 1); err != 0) return err;
+                from = at + next->marker.size();
+            }
+        },
+        errors);
+}
+} // namespace
+
 std::vector<std::string>
 write_outputs(const config&             cfg,
               const results&            data,
@@ -488,7 +582,12 @@ write_outputs(const config&             cfg,
             emit("counter_collection_missing.csv", missing_groups_csv(data, report));
         }
     }
-    if(cfg.json) emit("results.json", results_json(cfg, data, report));
+    if(cfg.json)
+    {
+        auto path = output_file(cfg, data.pid, "results.json");
+        if(write_results_json(path, cfg, data, report, errors))
+            written.emplace_back(std::move(path));
+    }
     if(cfg.pftrace) emit("results.pftrace", results_pftrace(data, cfg.kernel_replay));
     return written;
 }
@@ -595,9 +694,9 @@ signal_name(int number)
 }
 
 bool
-write_file_atomically(const std::string&        path,
-                      const std::string&        contents,
-                      std::vector<std::string>& errors)
+write_file_atomically(const std::string&             path,
+                      const std::function<int(int)>& write_contents,
+                      std::vector<std::string>&      errors)
 {
     const auto temporary = path + ".tmp-" + std::to_string(getpid());
     auto       fail      = [&](int err)
@@ -608,22 +707,114 @@ write_file_atomically(const std::string&        path,
     };
     const auto fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if(fd < 0) return fail(errno);
-    size_t done = 0;
-    while(done < contents.size())
+    if(auto err = write_contents(fd); err != 0)
     {
-        auto n = ::write(fd, contents.data() + done, contents.size() - done);
-        if(n < 0 && errno == EINTR) continue;
-        if(n < 0)
-        {
-            auto err = errno;
-            ::close(fd);
-            return fail(err);
-        }
-        done += static_cast<size_t>(n);
+        ::close(fd);
+        return fail(err);
     }
     if(::close(fd) != 0) return fail(errno);
     if(::rename(temporary.c_str(), path.c_str()) != 0) return fail(errno);
     return true;
+}
+
+bool
+write_file_atomically(const std::string&        path,
+                      const std::string&        contents,
+                      std::vector<std::string>& errors)
+{
+    return write_file_atomically(
+        path,
+        [&contents](int fd) { return write_all(fd, contents.data(), contents.size()); },
+        errors);
+}
+
+record_spill::~record_spill()
+{
+    remove();
+}
+
+bool
+record_spill::open(const std::string& path)
+{
+    remove();
+    m_path = path;
+    m_fd   = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if(m_fd < 0) m_error = "could not write '" + path + "': " + errno_text(errno);
+    return m_fd >= 0;
+}
+
+void
+record_spill::append(const nlohmann::ordered_json& record)
+{
+    if(m_fd < 0 || !m_error.empty()) return;
+    // One record per line: compact JSON escapes every newline inside strings.
+    m_buffer += record.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    m_buffer += '\n';
+    ++m_count;
+    if(m_buffer.size() >= (size_t{1} << 16U)) flush();
+}
+
+void
+record_spill::flush()
+{
+    if(m_fd >= 0 && m_error.empty() && !m_buffer.empty())
+        if(auto err = write_all(m_fd, m_buffer.data(), m_buffer.size()); err != 0)
+            m_error = "could not write '" + m_path + "': " + errno_text(err);
+    m_buffer.clear();
+    m_buffer.shrink_to_fit();
+}
+
+int
+record_spill::copy_to(int fd)
+{
+    flush();
+    if(m_fd < 0) return 0; // nothing was spilled
+    if(!m_error.empty()) return EIO;
+    auto       chunk      = std::string(size_t{1} << 16U, '\0');
+    auto       out        = std::string{};
+    auto       offset     = off_t{0};
+    auto       line_start = true;
+    auto       separate   = false;
+    const auto end        = ::lseek(m_fd, 0, SEEK_END);
+    while(offset < end)
+    {
+        auto n = ::pread(m_fd, chunk.data(), chunk.size(), offset);
+        if(n < 0 && errno == EINTR) continue;
+        if(n <= 0) return n < 0 ? errno : EIO;
+        offset += n;
+        out.clear();
+        // The part file ends each record with a newline; the array separates them with ",\n".
+        for(ssize_t i = 0; i < n; ++i)
+        {
+            if(chunk[static_cast<size_t>(i)] == '\n')
+            {
+                line_start = true;
+                continue;
+            }
+            if(line_start)
+            {
+                if(separate) out += ",\n";
+                separate   = true;
+                line_start = false;
+            }
+            out += chunk[static_cast<size_t>(i)];
+        }
+        if(auto err = write_all(fd, out.data(), out.size()); err != 0) return err;
+    }
+    return 0;
+}
+
+void
+record_spill::remove()
+{
+    if(m_fd >= 0)
+    {
+        ::close(m_fd);
+        ::unlink(m_path.c_str());
+    }
+    m_fd = -1;
+    m_buffer.clear();
+    m_count = 0;
 }
 
 csv_stream::~csv_stream()

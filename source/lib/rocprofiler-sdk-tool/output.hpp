@@ -8,13 +8,17 @@
 
 #include "config.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <rocprofiler-sdk/agent.h>
 #include <rocprofiler-sdk/buffer_tracing.h>
 #include <rocprofiler-sdk/dispatch_counting_service.h>
 #include <rocprofiler-sdk/experimental/kernel_replay_outcome.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +26,7 @@
 
 namespace rocprofiler::tool
 {
+class record_spill;
 // An agent, with its strings copied (the SDK's pointers are only valid during the query).
 struct agent_entry
 {
@@ -145,6 +150,10 @@ struct results
     // group of several passes is collected over consecutive passes and reported by the first; one
     // configuration of all groups reports every group from pass 0). A dispatch is replayed when
     // its agent plans at least two passes.
+    // With -f json and records that go nowhere else in memory, the kernel dispatch and counter
+    // records of results.json are spilled to part files instead of being kept (record_spill).
+    std::shared_ptr<record_spill>                             dispatch_spill     = {};
+    std::shared_ptr<record_spill>                             counter_spill      = {};
     std::map<uint64_t, std::vector<std::vector<std::string>>> replay_groups      = {};
     std::map<uint64_t, std::vector<std::vector<uint64_t>>>    replay_pass_groups = {};
     run_end                                                   end                = {};
@@ -228,6 +237,43 @@ private:
     int         m_fd     = -1;
 };
 
+// Records of a whole-file output kept on disk instead of in memory, so that memory does not grow
+// with the run: each record is appended as one line of compact JSON to a part file next to the
+// output, and the output's writer copies them into its array (results.json). The part file is
+// removed when the spill is destroyed or reopened. Used under the tool's lock.
+class record_spill
+{
+public:
+    record_spill() = default;
+    ~record_spill();
+    record_spill(const record_spill&)            = delete;
+    record_spill& operator=(const record_spill&) = delete;
+
+    bool open(const std::string& path);
+    void append(const nlohmann::ordered_json& record);
+    void flush();
+    // Writes the records to @p fd, separated by ",\n" (the elements of a JSON array). Returns 0
+    // or the errno.
+    int  copy_to(int fd);
+    void remove();
+
+    uint64_t           size() const { return m_count; }
+    bool               is_open() const { return m_fd >= 0; }
+    const std::string& error() const { return m_error; }
+
+private:
+    std::string m_path   = {};
+    std::string m_buffer = {};
+    std::string m_error  = {};
+    int         m_fd     = -1;
+    uint64_t    m_count  = 0;
+};
+
+// The JSON of one kernel dispatch record and of one counter record, as results.json holds them.
+nlohmann::ordered_json
+dispatch_record_json(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r);
+nlohmann::ordered_json counter_record_json(const counter_dispatch& rec);
+
 // Writes every file the configuration asks for, each atomically. With @p streamed, the streamed
 // files (kernel_trace.csv, counter_collection.csv) are left to their csv_stream. Returns the paths
 // written; errors (a directory that cannot be created, a file that cannot be written) name the
@@ -242,4 +288,9 @@ std::vector<std::string> write_outputs(const config&             cfg,
 bool write_file_atomically(const std::string&        path,
                            const std::string&        contents,
                            std::vector<std::string>& errors);
+// The same with the contents written by @p write_contents to the temporary file's descriptor
+// (returns 0 or the errno).
+bool write_file_atomically(const std::string&             path,
+                           const std::function<int(int)>& write_contents,
+                           std::vector<std::string>&      errors);
 } // namespace rocprofiler::tool

@@ -52,7 +52,6 @@
 #include <thread>
 #include <unistd.h>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace rocprofiler::tool
@@ -80,11 +79,10 @@ struct tool_state
     // several passes repeat the values of its first). Only groups whose counters all exist on the
     // agent are planned.
     std::unordered_map<uint64_t, std::vector<rocprofiler_counter_config_id_t>> agent_configs = {};
-    std::unordered_map<uint64_t, std::string> counter_names      = {};    // by counter id
-    bool                                      progress           = false; // stderr is a terminal
-    std::atomic<uint64_t>                     dispatches_seen    = 0;
-    std::atomic<uint64_t>                     passes_run         = 0;
-    std::unordered_set<uint64_t>              counted_dispatches = {}; // behind mutex
+    std::unordered_map<uint64_t, std::string> counter_names   = {};    // by counter id
+    bool                                      progress        = false; // stderr is a terminal
+    std::atomic<uint64_t>                     dispatches_seen = 0;     // at ENQUEUE, pass 0
+    std::atomic<uint64_t>                     passes_run      = 0;
 
     // Streamed outputs (csv only) and the flusher thread.
     csv_stream                kernel_trace_stream = {};
@@ -126,18 +124,19 @@ resolve_kernel_name(const rocprofiler_kernel_dispatch_info_t& info)
 }
 
 // Whole-file outputs are needed beyond the streamed rows: keep the records in memory only then.
+// (results.json's records go to its spills, data.dispatch_spill and data.counter_spill.)
 bool
 keep_dispatches()
 {
-    return state->cfg.json || state->cfg.pftrace || state->cfg.stats || state->cfg.summary ||
-           (!state->cfg.csv && !state->cfg.rocpd);
+    return state->cfg.pftrace || state->cfg.stats || state->cfg.summary ||
+           (!state->cfg.csv && !state->cfg.rocpd && !state->cfg.json);
 }
 
 bool
 keep_counter_records()
 {
-    return state->cfg.json || state->cfg.pftrace || state->cfg.kernel_replay ||
-           (!state->cfg.csv && !state->cfg.rocpd);
+    return state->cfg.pftrace || state->cfg.kernel_replay ||
+           (!state->cfg.csv && !state->cfg.rocpd && !state->cfg.json);
 }
 
 // Writes what is buffered in the streams once enough gathered; the flusher writes the rest. Called
@@ -269,7 +268,10 @@ kernel_dispatch_callback(rocprofiler_callback_tracing_record_t record,
                 const auto* payload =
                     static_cast<const rocprofiler_callback_tracing_kernel_dispatch_data_t*>(
                         record.payload);
-                (void)accept(payload->dispatch_info);
+                // Dispatches, not passes: a replayed dispatch's ENQUEUE runs in each pass, where
+                // current_replay_pass is set (PASS ENTER runs on this thread first).
+                if(accept(payload->dispatch_info) && current_replay_pass.value_or(0) == 0)
+                    ++state->dispatches_seen;
             });
 }
 
@@ -308,15 +310,14 @@ buffer_callback(rocprofiler_context_id_t,
                     if(state->rocpd.is_open())
                         for(const auto& rec : accepted)
                             state->rocpd.dispatch(state->data, rec);
+                    if(state->data.dispatch_spill)
+                        for(const auto& rec : accepted)
+                            state->data.dispatch_spill->append(dispatch_record_json(rec));
                     if(keep_dispatches())
                         state->data.dispatches.insert(
                             state->data.dispatches.end(), accepted.begin(), accepted.end());
                     state->data.dropped_records += drop_count;
                     state->changed = state->changed || !accepted.empty() || drop_count > 0;
-                    // Dispatches, not records: under kernel replay every pass has a record.
-                    for(const auto& rec : accepted)
-                        if(state->counted_dispatches.insert(rec.dispatch_info.dispatch_id).second)
-                            ++state->dispatches_seen;
                 }
             });
 }
@@ -400,6 +401,8 @@ counting_record_callback(rocprofiler_dispatch_counting_service_data_t dispatch_d
                     flush_streams_if_large();
                 }
                 if(state->rocpd.is_open()) state->rocpd.counters(state->data, entry);
+                if(state->data.counter_spill)
+                    state->data.counter_spill->append(counter_record_json(entry));
                 if(keep_counter_records())
                     state->data.counter_records.emplace_back(std::move(entry));
                 state->changed = true;
@@ -680,6 +683,22 @@ start_outputs()
            !state->counter_stream.open(output_file(cfg, state->data.pid, "counter_collection.csv"),
                                        counter_collection_csv_header()))
             errors.emplace_back(state->counter_stream.error());
+    }
+    if(!ec && cfg.json)
+    {
+        // results.json's records wait on disk, not in memory (record_spill).
+        auto lock = std::lock_guard{state->mutex};
+        auto open = [&](const char* what)
+        {
+            auto spill = std::make_shared<record_spill>();
+            if(spill->open(output_file(
+                   cfg, state->data.pid, std::string{"results.json."} + what + ".part")))
+                return spill;
+            errors.emplace_back(spill->error());
+            return std::shared_ptr<record_spill>{};
+        };
+        if(cfg.kernel_trace) state->data.dispatch_spill = open("kernel_dispatch");
+        if(cfg.counter_collection) state->data.counter_spill = open("counter_collection");
     }
     if(!ec && cfg.output_config) write_config_file(errors);
     if(!ec && cfg.rocpd)
@@ -1027,6 +1046,13 @@ finalize_outputs(run_end end)
     }
     for(auto& path : write_outputs(state->cfg, state->data, errors, state->cfg.csv))
         written.emplace_back(std::move(path));
+    // The spilled records are in results.json now (or its write failed, which is reported).
+    for(const auto& spill : {state->data.dispatch_spill, state->data.counter_spill})
+        if(spill)
+        {
+            if(!spill->error().empty()) errors.emplace_back(spill->error());
+            spill->remove();
+        }
     if(end.kind == run_end::signal)
     {
         const auto note =
