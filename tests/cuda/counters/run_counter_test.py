@@ -8,6 +8,8 @@ Tests (CTest cuda.counters_<test>; README.md in this folder):
                   deterministic counts per launch, DRAM bytes read within 2%, both against the
                   program's analytic values
   replay_modes    the same groups under kernel replay and under application replay: equal values
+  sets            each shipped sm_90 metric set (--pmc <set>, kernel replay) against two ncu runs,
+                  and a shipped derived metric against its base counters
   multipass       metrics of several CUPTI passes under kernel replay against two ncu runs: counts
                   exact, the rest within the runs' spread + 2%; refused without kernel replay
   unknown_metric  an unknown metric: rocprofv3 exits non-zero naming it, the program is not run
@@ -569,6 +571,107 @@ MULTIPASS_METRICS = [
 ]
 
 
+def compare_with_ncu_runs(t, label, rp, a, b, metrics, worst):
+    """Per launch: counts (EXACT) equal to both ncu runs, other values within the two runs'
+    difference plus 2% of the larger. Returns (good, total); worst[m] = max deviation in %."""
+    good = total = 0
+    for i, (r, x, y) in enumerate(zip(rp, a, b)):
+        for m in metrics:
+            v, n1, n2 = r["metrics"].get(m), x["metrics"].get(m), y["metrics"].get(m)
+            total += 1
+            if v is None or n1 is None or n2 is None or math.isnan(v):
+                t.fail("%slaunch %d %s %s: rocprofv3 %s, ncu %s / %s" % (label, i, r["kernel"], m, fmt(v), fmt(n1), fmt(n2)))
+                continue
+            if m in EXACT:
+                ok = v == n1 and v == n2
+                limit = 0.0
+            else:
+                limit = abs(n1 - n2) + 0.02 * max(abs(n1), abs(n2))
+                ok = abs(v - n1) <= limit or abs(v - n2) <= limit
+            worst[m] = max(worst.get(m, 0.0), rel_pct(v, n1))
+            if t.check(ok, "%slaunch %d %s %s: rocprofv3 %s, ncu %s / %s (limit %s)" % (label, i, r["kernel"], m, fmt(v), fmt(n1), fmt(n2), fmt(limit))):
+                good += 1
+    return good, total
+
+
+def run_ncu_twice(t, ncu, args, tag, metrics, pargs):
+    """Two ncu --replay-mode kernel runs of the program: [(launches, wall, passes)]."""
+    runs = []
+    for i in range(2):
+        log = os.path.join(t.out, "%s_ncu%d.csv" % (tag, i))
+        cmd = [ncu, "--csv", "--print-units", "base", "--replay-mode", "kernel", "--clock-control", "none",
+               "--metrics", ",".join(metrics), "--log-file", log, args.program] + pargs
+        r = run(t, "%s_ncu%d" % (tag, i), cmd, {"PROGRAM_OUTPUT": os.path.join(t.out, "%s_ncu%d.json" % (tag, i))}, 400)
+        program_ok(t, "%s: under ncu (%d)" % (tag, i), r, os.path.join(t.out, "%s_ncu%d.json" % (tag, i)))
+        text = open(log, errors="replace").read() if os.path.exists(log) else ""
+        launches = read_ncu_csv(text) or read_ncu_csv(r.stdout)
+        t.check(launches, "%s: ncu run %d: no metric rows" % (tag, i))
+        runs.append((launches, r.wall, ncu_passes(text + r.stdout + r.stderr)))
+    return runs
+
+
+def shipped_sets(args):
+    """{set name: metrics} of the sm_90 definitions in the metrics.json rocprofv3 ships."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(args.rocprofv3))), "share", "rocprofiler-sdk", "metrics.json")
+    data = load_json(path) or {}
+    return {s["name"]: s["metrics"] for s in data.get("sets", []) if "sm_90" in s.get("agents", [])}, path
+
+
+def test_sets(t, args):
+    """Every shipped sm_90 metric set, --pmc <set> under kernel replay, against two ncu runs with
+    the set's metrics; and a shipped derived metric against its base counters."""
+    ncu = find_ncu()
+    if ncu is None:
+        t.skip("ncu not found")
+    sets, path = shipped_sets(args)
+    t.check(len(sets) >= 5, "%s: %d sm_90 metric sets, expected at least 5" % (path, len(sets)))
+    pargs = ["--stream-mib", "64", "--fma-iters", "256"]
+    summary = []
+    for name in sorted(sets):
+        if name == "full":
+            continue  # the union of the others
+        metrics = sets[name]
+        rdir = os.path.join(t.out, name)
+        rr = run(t, name, [args.rocprofv3, "--pmc", name, "--replay-mode", "kernel", "--kernel-replay-beta-enabled",
+                           "-f", "csv", "json", "-d", rdir, "-o", "run", "--", args.program] + pargs,
+                 {"PROGRAM_OUTPUT": os.path.join(t.out, name + ".json")}, 400)
+        truth = program_ok(t, "%s: under rocprofv3" % name, rr, os.path.join(t.out, name + ".json"))
+        csv_path = os.path.join(rdir, "run_counter_collection.csv")
+        rp = read_rocprof_csv(csv_path) if os.path.exists(csv_path) else []
+        t.check(rp, "%s: no rows in %s" % (name, csv_path))
+        check_metrics_present(t, name, rp, metrics)
+        _, planned = read_replay_passes(os.path.join(rdir, "run_results.json"))
+        runs = run_ncu_twice(t, ncu, args, name, metrics, pargs)
+        good = total = 0
+        worst = {}
+        if truth is not None and "launches" in truth and all(check_sequence(t, "%s ncu %d" % (name, i), r[0], truth) for i, r in enumerate(runs)) \
+                and check_sequence(t, name, rp, truth):
+            good, total = compare_with_ncu_runs(t, name + ": ", rp, runs[0][0], runs[1][0], metrics, worst)
+        with open(os.path.join(t.out, name + "_comparison.txt"), "w") as f:
+            for m in metrics:
+                f.write("%-70s max |rocprofv3 - ncu0|/ncu0 = %.3f%%\n" % (m, worst.get(m, float("nan"))))
+        summary.append("%s:%d/%d,passes=%d,rocprofv3_s=%.1f,ncu_s=%.1f" % (name, good, total, planned, rr.wall, runs[0][1]))
+
+    # A derived metric: SM_INST_PER_CYCLE = smsp__inst_executed.sum / sm__cycles_elapsed.sum, in
+    # the same dispatch's rows.
+    ddir = os.path.join(t.out, "derived")
+    dr = run(t, "derived", rocprof_cmd(args, [["SM_INST_PER_CYCLE", "smsp__inst_executed.sum", "sm__cycles_elapsed.sum"]], ddir, pargs),
+             {"PROGRAM_OUTPUT": os.path.join(t.out, "derived.json")}, 300)
+    program_ok(t, "derived metric", dr, os.path.join(t.out, "derived.json"))
+    dcsv = os.path.join(ddir, "run_counter_collection.csv")
+    dd = read_rocprof_csv(dcsv) if os.path.exists(dcsv) else []
+    t.check(dd, "derived metric: no rows in %s" % dcsv)
+    derived_ok = 0
+    for d in dd:
+        m = d["metrics"]
+        inst, cyc, ipc = m.get("smsp__inst_executed.sum"), m.get("sm__cycles_elapsed.sum"), m.get("SM_INST_PER_CYCLE")
+        if t.check(inst is not None and cyc and ipc is not None and abs(ipc - inst / cyc) <= 1e-9 * abs(inst / cyc),
+                   "derived metric: dispatch %d SM_INST_PER_CYCLE %s, %s / %s" % (d["dispatch_id"], fmt(ipc), fmt(inst), fmt(cyc))):
+            derived_ok += 1
+    t.result(sets=" ".join(summary))
+    t.result(derived_equal="%d/%d" % (derived_ok, len(dd)))
+
+
 def test_multipass(t, args):
     """Metrics of several passes under kernel replay against two ncu runs of the same program:
     counts exact, other values within the two ncu runs' spread plus 2%; without kernel replay
@@ -589,17 +692,7 @@ def test_multipass(t, args):
             "without kernel replay: no message naming %s and its passes: %s" % (metrics[0], refused.stderr[-400:]))
     t.check("results OK" not in refused.stdout, "without kernel replay: the program ran")
 
-    ncu_runs = []
-    for i in range(2):
-        log = os.path.join(t.out, "ncu%d.csv" % i)
-        cmd = [ncu, "--csv", "--print-units", "base", "--replay-mode", "kernel", "--clock-control", "none",
-               "--metrics", ",".join(metrics), "--log-file", log, args.program] + pargs
-        r = run(t, "ncu%d" % i, cmd, {"PROGRAM_OUTPUT": os.path.join(t.out, "ncu%d.json" % i)}, 400)
-        program_ok(t, "under ncu (%d)" % i, r, os.path.join(t.out, "ncu%d.json" % i))
-        text = open(log, errors="replace").read() if os.path.exists(log) else ""
-        launches = read_ncu_csv(text) or read_ncu_csv(r.stdout)
-        t.check(launches, "ncu run %d: no metric rows" % i)
-        ncu_runs.append((launches, r.wall, ncu_passes(text + r.stdout + r.stderr)))
+    ncu_runs = run_ncu_twice(t, ncu, args, "multipass", metrics, pargs)
 
     rdir = os.path.join(t.out, "rocprofv3")
     rr = run(t, "rocprofv3", rocprof_cmd(args, [metrics], rdir, pargs), {"PROGRAM_OUTPUT": os.path.join(t.out, "rocprofv3.json")}, 400)
@@ -622,24 +715,7 @@ def test_multipass(t, args):
     good = total = 0
     worst = {}
     if seq:
-        a, b = ncu_runs[0][0], ncu_runs[1][0]
-        for i, (r, x, y) in enumerate(zip(rp, a, b)):
-            for m in metrics:
-                v, n1, n2 = r["metrics"].get(m), x["metrics"].get(m), y["metrics"].get(m)
-                total += 1
-                if v is None or n1 is None or n2 is None or math.isnan(v):
-                    t.fail("launch %d %s %s: rocprofv3 %s, ncu %s / %s" % (i, r["kernel"], m, fmt(v), fmt(n1), fmt(n2)))
-                    continue
-                if m in EXACT:
-                    ok = v == n1 and v == n2
-                    limit = 0.0
-                else:
-                    limit = abs(n1 - n2) + 0.02 * max(abs(n1), abs(n2))
-                    ok = abs(v - n1) <= limit or abs(v - n2) <= limit
-                dev = min(abs(v - n1), abs(v - n2))
-                worst[m] = max(worst.get(m, 0.0), rel_pct(v, n1))
-                if t.check(ok, "launch %d %s %s: rocprofv3 %s, ncu %s / %s (limit %s)" % (i, r["kernel"], m, fmt(v), fmt(n1), fmt(n2), fmt(limit))):
-                    good += 1
+        good, total = compare_with_ncu_runs(t, "", rp, ncu_runs[0][0], ncu_runs[1][0], metrics, worst)
     with open(os.path.join(t.out, "comparison.txt"), "w") as f:
         for m in metrics:
             f.write("%-66s max |rocprofv3 - ncu0|/ncu0 = %.3f%%\n" % (m, worst.get(m, float("nan"))))
@@ -781,6 +857,7 @@ TESTS = {
     "vs_ncu": test_vs_ncu,
     "replay_modes": test_replay_modes,
     "multipass": test_multipass,
+    "sets": test_sets,
     "unknown_metric": test_unknown_metric,
     "fault": test_fault,
     "cupti_held": test_cupti_held,

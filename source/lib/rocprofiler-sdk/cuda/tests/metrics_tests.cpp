@@ -8,9 +8,14 @@
 #include "cuda/metric_registry.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -318,4 +323,61 @@ TEST(cuda_metrics_injected_cupti, an_unusable_table_gives_no_passes_and_its_reas
     EXPECT_EQ(metrics::pass_count("ANY_CHIP", {"a.sum"}, &error), 0u);
     EXPECT_EQ(error, "no CUPTI here");
     EXPECT_TRUE(metrics::chip_metrics("ANY_CHIP").empty());
+}
+
+// Every metric of the shipped sm_90 metric sets and derived metrics is one GH100 lists, and CUPTI
+// schedules each set (so `--pmc <set>` can be collected under kernel replay in that many passes).
+TEST(cuda_metrics, the_shipped_sm_90_sets_and_derived_metrics_use_metrics_gh100_has)
+{
+    if(!have_cupti()) GTEST_SKIP() << "libcupti not found";
+    auto in = std::ifstream{ROCPROFILER_TEST_METRICS_JSON};
+    ASSERT_TRUE(in.good()) << ROCPROFILER_TEST_METRICS_JSON;
+    const auto doc   = nlohmann::json::parse(in);
+    auto       known = std::set<std::string>{};
+    for(const auto& spec : metrics::chip_metrics("GH100"))
+        known.insert(spec.name);
+    ASSERT_GT(known.size(), 10000u);
+    auto for_sm_90 = [](const nlohmann::json& entry)
+    {
+        if(!entry.contains("agents")) return false;
+        for(const auto& a : entry.at("agents"))
+            if(a.get<std::string>() == "sm_90") return true;
+        return false;
+    };
+    auto sets = 0;
+    for(const auto& set : doc.at("sets"))
+    {
+        if(!for_sm_90(set)) continue;
+        ++sets;
+        auto names = set.at("metrics").get<std::vector<std::string>>();
+        for(const auto& name : names)
+            EXPECT_EQ(known.count(name), 1u) << set.at("name") << ": " << name;
+        auto error  = std::string{};
+        auto passes = metrics::pass_count("GH100", names, &error);
+        EXPECT_GE(passes, 1u) << set.at("name") << ": " << error;
+        std::printf("set %s: %zu metrics, %u CUPTI passes on GH100\n",
+                    set.at("name").get<std::string>().c_str(),
+                    names.size(),
+                    passes);
+    }
+    EXPECT_GE(sets, 5);
+    // A derived metric's names: what its expression names, less the functions min and max and
+    // the other derived metrics.
+    auto derived = std::set<std::string>{};
+    for(const auto& d : doc.at("derived"))
+        derived.insert(d.at("name").get<std::string>());
+    const auto word = std::regex{"[A-Za-z_][A-Za-z0-9_.]*"};
+    for(const auto& d : doc.at("derived"))
+    {
+        if(!for_sm_90(d)) continue;
+        const auto text = d.at("expression").get<std::string>();
+        for(auto it = std::sregex_iterator{text.begin(), text.end(), word};
+            it != std::sregex_iterator{};
+            ++it)
+        {
+            const auto name = it->str();
+            if(name == "min" || name == "max" || derived.count(name) != 0) continue;
+            EXPECT_EQ(known.count(name), 1u) << d.at("name") << ": " << name;
+        }
+    }
 }
