@@ -1,5 +1,5 @@
 # Checks what rocprofv3 wrote for the ranks of ddp_step.py, run as
-#   rocprofv3 --pmc smsp__inst_executed.sum --pmc smsp__warps_launched.sum --replay-mode kernel
+#   rocprofv3 --pmc smsp__inst_executed.sum --pmc lts__t_sector_hit_rate.pct --replay-mode kernel
 #             --kernel-replay-beta-enabled --kernel-trace --output-format csv json -d <dir>
 #             -- python3 ddp_step.py run <rank_dir>
 # with ROCPROFILER_LOG_LEVEL=debug and DDP_RANK_STDERR=1 (each rank's SDK log in
@@ -22,7 +22,9 @@ import os
 import re
 import sys
 
-GROUPS = ["smsp__inst_executed.sum", "smsp__warps_launched.sum"]
+# The --pmc groups of run_ddp_test.sh: the L2 hit rate takes two CUPTI passes by itself, so every
+# compute dispatch is replayed whatever plan rocprofv3 makes (kernel_replay_plan in results.json).
+GROUPS = ["smsp__inst_executed.sum", "lts__t_sector_hit_rate.pct"]
 NCCL = re.compile(r"^(void )?nccl")
 LINE = re.compile(r"\[kernel-replay\] dispatch_id=(\d+) kernel=(.*) passes=(\d+) outcome=(\w+) reason=(\S+)")
 
@@ -110,6 +112,23 @@ def check_rank(out_dir, rank_dir, rank, info):
     if any(r == "agent_drain_stuck" for _, _, _, r in lines.values()):
         fail(f"{tag}: a replay was declined with agent_drain_stuck (a drain waited until the timeout)")
 
+    # rocprofv3's plan for this rank's GPU: the passes of each replayed dispatch, and the counters
+    # each pass's record reports (a group of several passes, or one configuration of all groups,
+    # is reported by its first pass only).
+    planned, expected = 0, {}
+    for p in tool.get("kernel_replay_plan", []):
+        if gpu_of.get(p["agent_id"]["handle"]) != info["device"]:
+            continue
+        planned = p["passes"]
+        for i, step in enumerate(p["pass_plan"]):
+            if step["reports_groups"]:
+                expected[i] = [name for g in step["reports_groups"] for name in p["groups"][g]]
+    result(f"{tag}_planned_passes", planned)
+    if planned < 2:
+        fail(f"{tag}: rocprofv3 planned {planned} passes per dispatch; the L2 hit rate needs 2")
+    if sorted(n for names in expected.values() for n in names) != sorted(GROUPS):
+        fail(f"{tag}: the plan reports {expected}, not each of {GROUPS} once")
+
     nccl, compute_replayed, compute_once, bad_rows, bad_groups = [], 0, [], [], []
     for did, rs in sorted(rows.items()):
         name = rs[0]["Kernel_Name"] or names.get(int(rs[0]["Kernel_Id"]), "")
@@ -117,16 +136,17 @@ def check_rank(out_dir, rank_dir, rank, info):
             nccl.append(did)
             if len(rs) != 1:
                 fail(f"{tag}: NCCL kernel {name} (dispatch {did}) has {len(rs)} trace rows: it was replayed")
-            if passes.get(did, {}) and passes[did] != {0: [GROUPS[0]]}:
+            # It ran once, in pass 0's configuration: values only where that takes one pass.
+            if passes.get(did, {}) and passes[did] != {0: expected.get(0)}:
                 bad_groups.append(f"{did}:{passes[did]}")
             seen = lines.get(did)
             if seen is None or seen[2] != "declined" or seen[3] != "collective_kernel":
                 fail(f"{tag}: NCCL dispatch {did} ({name}) has no 'outcome=declined reason=collective_kernel' "
                      f"line (got {seen})")
             continue
-        if len(rs) == 2:
+        if len(rs) == planned and planned >= 2:
             compute_replayed += 1
-            if passes.get(did) != {0: [GROUPS[0]], 1: [GROUPS[1]]}:
+            if passes.get(did) != expected:
                 bad_groups.append(f"{did}:{passes.get(did)}")
         elif len(rs) == 1:
             compute_once.append((did, name, lines.get(did, ("", 1, "?", "no log line"))[3]))
@@ -143,9 +163,9 @@ def check_rank(out_dir, rank_dir, rank, info):
         fail(f"{tag}: {len(compute_once)} compute kernels were not replayed: " +
              "; ".join(f"{d} {n[:60]} ({r})" for d, n, r in compute_once[:5]))
     if bad_rows:
-        fail(f"{tag}: dispatches with neither 1 nor 2 trace rows: {bad_rows[:8]}")
+        fail(f"{tag}: dispatches with neither 1 nor {planned} trace rows: {bad_rows[:8]}")
     if bad_groups:
-        fail(f"{tag}: {len(bad_groups)} dispatches whose passes did not collect group i in pass i: {bad_groups[:4]}")
+        fail(f"{tag}: {len(bad_groups)} dispatches whose records do not report what the plan says ({expected}): {bad_groups[:4]}")
     if compute_replayed == 0:
         fail(f"{tag}: no compute kernel was replayed")
     replayed_nccl = [d for d, (n, p, o, _) in lines.items() if NCCL.match(n) and o == "replayed"]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A PyTorch DDP training step over NCCL (ddp_step.py, one process per GPU) without the profiler,
-# then under `rocprofv3 --pmc smsp__inst_executed.sum --pmc smsp__warps_launched.sum --replay-mode
+# then under `rocprofv3 --pmc smsp__inst_executed.sum --pmc lts__t_sector_hit_rate.pct --replay-mode
 # kernel --kernel-replay-beta-enabled`: nothing hangs (every run is bounded), tensors of every rank
 # bit-identical, and check_ddp_outputs.py on each rank's files and log. Exits 77 (CTest SKIP)
 # without PyTorch/NCCL or with fewer GPUs than the world size.
@@ -36,7 +36,7 @@ fi
 
 start=$(date +%s%N)
 env DDP_RANK_STDERR=1 ROCPROFILER_LOG_LEVEL=debug timeout -k 15 "${limit}" "${rocprofv3}" \
-    --pmc smsp__inst_executed.sum --pmc smsp__warps_launched.sum --replay-mode kernel \
+    --pmc smsp__inst_executed.sum --pmc lts__t_sector_hit_rate.pct --replay-mode kernel \
     --kernel-replay-beta-enabled --kernel-trace --output-format csv json -d "${out}/rocprof" -- \
     "${python}" "${script}" run "${out}/profiled" >"${out}/profiled.stdout" 2>"${out}/profiled.stderr"
 rc=$?
