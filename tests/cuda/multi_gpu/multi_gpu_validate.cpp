@@ -426,7 +426,7 @@ check_counters(const char* results_path, const char* program_path, const std::st
             for(const auto& p : tool.at("kernel_replay_plan"))
             {
                 if(p.at("agent_id").at("handle").get<uint64_t>() != agent) continue;
-                planned = p.at("passes").get<uint64_t>();
+                planned          = p.at("passes").get<uint64_t>();
                 const auto& plan = p.at("pass_plan");
                 for(size_t i = 0; i < plan.size(); ++i)
                     for(auto g : plan[i].at("reports_groups"))
