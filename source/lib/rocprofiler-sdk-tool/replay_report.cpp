@@ -220,6 +220,14 @@ planned_passes(const results& data, rocprofiler_agent_id_t agent)
     return it == data.replay_pass_groups.end() ? 1 : std::max<uint64_t>(it->second.size(), 1);
 }
 
+bool
+pass_reports(const results& data, rocprofiler_agent_id_t agent, uint64_t pass)
+{
+    auto it = data.replay_pass_groups.find(agent.handle);
+    return it == data.replay_pass_groups.end() || pass >= it->second.size() ||
+           !it->second[pass].empty();
+}
+
 nlohmann::ordered_json
 replay_plan_json(const results& data)
 {

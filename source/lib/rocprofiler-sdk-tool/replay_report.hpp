@@ -76,4 +76,8 @@ nlohmann::ordered_json replay_plan_json(const results& data);
 
 // The passes each dispatch of @p agent is planned to take (1: not replayed).
 uint64_t planned_passes(const results& data, rocprofiler_agent_id_t agent);
+
+// Whether the record of replay pass @p pass of @p agent's dispatches reports values (false for the
+// later passes of a configuration of several passes; true where no plan says otherwise).
+bool pass_reports(const results& data, rocprofiler_agent_id_t agent, uint64_t pass);
 } // namespace rocprofiler::tool

@@ -35,6 +35,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -351,62 +352,56 @@ counting_record_callback(rocprofiler_dispatch_counting_service_data_t dispatch_d
                          rocprofiler_user_data_t                      user_data,
                          void*)
 {
-    guarded("the counter record callback",
-            [&]
-            {
-                auto entry = counter_dispatch{};
-                entry.data = dispatch_data;
-                auto tid   = rocprofiler_thread_id_t{};
-                entry.thread_id =
-                    rocprofiler_get_thread_id(&tid) == ROCPROFILER_STATUS_SUCCESS ? tid : 0;
-                if(state->cfg.kernel_replay)
-                {
-                    entry.replay_pass = user_data.value > 0 ? user_data.value - 1 : 0;
-                    // A later pass of a configuration of several passes carries the values its
-                    // first pass reports already.
-                    auto lock = std::lock_guard{state->mutex};
-                    auto it   = state->data.replay_pass_groups.find(
-                        dispatch_data.dispatch_info.agent_id.handle);
-                    if(it != state->data.replay_pass_groups.end() &&
-                       *entry.replay_pass < it->second.size() &&
-                       it->second[*entry.replay_pass].empty())
-                        return;
-                }
+    guarded(
+        "the counter record callback",
+        [&]
+        {
+            auto entry = counter_dispatch{};
+            entry.data = dispatch_data;
+            auto tid   = rocprofiler_thread_id_t{};
+            entry.thread_id =
+                rocprofiler_get_thread_id(&tid) == ROCPROFILER_STATUS_SUCCESS ? tid : 0;
+            if(state->cfg.kernel_replay)
+                entry.replay_pass = user_data.value > 0 ? user_data.value - 1 : 0;
 
-                // Instances of one counter are summed, as counter_collection.csv shows one value
-                // per counter.
-                for(size_t i = 0; i < record_count; ++i)
-                {
-                    auto counter = rocprofiler_counter_id_t{};
-                    if(rocprofiler_query_record_counter_id(records[i].id, &counter) !=
-                       ROCPROFILER_STATUS_SUCCESS)
-                        continue;
-                    auto found = false;
-                    for(auto& v : entry.values)
-                        if(v.counter_id == counter.handle)
-                        {
-                            v.value += records[i].counter_value;
-                            found = true;
-                        }
-                    if(!found)
-                        entry.values.push_back(
-                            counter_value{counter.handle, {}, records[i].counter_value});
-                }
-                auto lock = std::lock_guard{state->mutex};
+            // Instances of one counter are summed, as counter_collection.csv shows one value
+            // per counter.
+            for(size_t i = 0; i < record_count; ++i)
+            {
+                auto counter = rocprofiler_counter_id_t{};
+                if(rocprofiler_query_record_counter_id(records[i].id, &counter) !=
+                   ROCPROFILER_STATUS_SUCCESS)
+                    continue;
+                auto found = false;
                 for(auto& v : entry.values)
-                    v.name = state->counter_names[v.counter_id];
-                if(state->counter_stream.is_open())
-                {
-                    state->counter_stream.append(counter_collection_csv_rows(state->data, entry));
-                    flush_streams_if_large();
-                }
-                if(state->rocpd.is_open()) state->rocpd.counters(state->data, entry);
-                if(state->data.counter_spill)
-                    state->data.counter_spill->append(counter_record_json(entry));
-                if(keep_counter_records())
-                    state->data.counter_records.emplace_back(std::move(entry));
-                state->changed = true;
-            });
+                    if(v.counter_id == counter.handle)
+                    {
+                        v.value += records[i].counter_value;
+                        found = true;
+                    }
+                if(!found)
+                    entry.values.push_back(
+                        counter_value{counter.handle, {}, records[i].counter_value});
+            }
+            auto lock = std::lock_guard{state->mutex};
+            // A later pass of a configuration of several passes carries the values its first
+            // pass reports already.
+            if(entry.replay_pass &&
+               !pass_reports(state->data, dispatch_data.dispatch_info.agent_id, *entry.replay_pass))
+                return;
+            for(auto& v : entry.values)
+                v.name = state->counter_names[v.counter_id];
+            if(state->counter_stream.is_open())
+            {
+                state->counter_stream.append(counter_collection_csv_rows(state->data, entry));
+                flush_streams_if_large();
+            }
+            if(state->rocpd.is_open()) state->rocpd.counters(state->data, entry);
+            if(state->data.counter_spill)
+                state->data.counter_spill->append(counter_record_json(entry));
+            if(keep_counter_records()) state->data.counter_records.emplace_back(std::move(entry));
+            state->changed = true;
+        });
 }
 
 uint64_t
@@ -724,38 +719,32 @@ struct planned_group
     std::vector<rocprofiler_counter_id_t> ids    = {};
 };
 
-struct agent_plan
-{
-    std::vector<planned_group> groups = {};
-};
-
 // Under kernel replay: which configuration each pass of the agent's dispatches collects. Group
 // by group, each in as many consecutive passes as it takes (its first pass reports it); or, on an
 // agent that schedules counters into passes itself (no fixed number of counters per pass) when
 // one configuration of all groups takes fewer passes than that, that configuration in each of
 // its passes, pass 0 reporting every group. One planned pass means the dispatch is not replayed.
 void
-plan_replay_passes(const agent_entry& agent, const agent_plan& plan)
+plan_replay_passes(const agent_entry& agent, const std::vector<planned_group>& groups)
 {
     auto& configs  = state->agent_configs[agent.info.id.handle];
     auto& reports  = state->data.replay_pass_groups[agent.info.id.handle];
     auto  by_group = uint64_t{0};
     auto  all_ids  = std::vector<rocprofiler_counter_id_t>{};
-    for(const auto& g : plan.groups)
+    for(const auto& g : groups)
     {
         by_group += g.passes;
         for(auto id : g.ids)
-        {
-            auto seen = false;
-            for(auto other : all_ids)
-                seen = seen || other.handle == id.handle;
-            if(!seen) all_ids.push_back(id);
-        }
+            if(std::none_of(all_ids.begin(),
+                            all_ids.end(),
+                            [id](rocprofiler_counter_id_t other)
+                            { return other.handle == id.handle; }))
+                all_ids.push_back(id);
     }
     auto together = rocprofiler_counter_config_id_t{};
     auto passes   = uint64_t{0};
     // Agents with a fixed number of counters per pass collect the groups as the user made them.
-    if(plan.groups.size() > 1 && !counters_per_pass(agent.info.id, state->data.counters) &&
+    if(groups.size() > 1 && !counters_per_pass(agent.info.id, state->data.counters) &&
        rocprofiler_create_counter_config(
            agent.info.id, all_ids.data(), all_ids.size(), &together) == ROCPROFILER_STATUS_SUCCESS)
     {
@@ -770,27 +759,27 @@ plan_replay_passes(const agent_entry& agent, const agent_plan& plan)
     if(passes > 0)
     {
         auto every = std::vector<uint64_t>{};
-        for(uint64_t g = 0; g < plan.groups.size(); ++g)
+        for(uint64_t g = 0; g < groups.size(); ++g)
             every.push_back(g);
         configs.assign(passes, together);
         reports.assign(passes, {});
         reports[0] = std::move(every);
-        for(const auto& g : plan.groups)
+        for(const auto& g : groups)
             rocprofiler_destroy_counter_config(g.config);
         std::fprintf(stderr,
                      "[rocprofv3] agent %u: the %zu counter groups take %llu passes one by one "
                      "and %llu together; each dispatch is replayed %llu passes\n",
                      static_cast<unsigned>(agent.info.logical_node_id),
-                     plan.groups.size(),
+                     groups.size(),
                      static_cast<unsigned long long>(by_group),
                      static_cast<unsigned long long>(passes),
                      static_cast<unsigned long long>(passes));
         return;
     }
-    for(uint64_t g = 0; g < plan.groups.size(); ++g)
-        for(uint64_t p = 0; p < plan.groups[g].passes; ++p)
+    for(uint64_t g = 0; g < groups.size(); ++g)
+        for(uint64_t p = 0; p < groups[g].passes; ++p)
         {
-            configs.push_back(plan.groups[g].config);
+            configs.push_back(groups[g].config);
             reports.push_back(p == 0 ? std::vector<uint64_t>{g} : std::vector<uint64_t>{});
         }
 }
@@ -824,7 +813,7 @@ setup_counters(std::vector<std::string>& errors)
         for(const auto& c : state->data.counters)
             if(c.agent.handle == agent.info.id.handle) by_name.emplace(c.name, c.id);
         auto& configs = state->agent_configs[agent.info.id.handle];
-        auto  plan    = agent_plan{};
+        auto  plan    = std::vector<planned_group>{};
         for(size_t g = 0; g < groups.size(); ++g)
         {
             // The group as this agent collects it: each metric set as the agent's definition.
@@ -885,10 +874,10 @@ setup_counters(std::vector<std::string>& errors)
                 configs.push_back(cfg_id); // application replay: run r collects group r
                 continue;
             }
-            plan.groups.push_back(planned_group{cfg_id, passes, ids});
+            plan.push_back(planned_group{cfg_id, passes, ids});
             state->data.replay_groups[agent.info.id.handle].push_back(group);
         }
-        if(state->cfg.kernel_replay && !plan.groups.empty()) plan_replay_passes(agent, plan);
+        if(state->cfg.kernel_replay && !plan.empty()) plan_replay_passes(agent, plan);
     }
     for(size_t g = 0; g < groups.size(); ++g)
         if(unknown[g] && !unknown[g]->empty())
