@@ -150,6 +150,7 @@ scan_words(const std::byte*                 bytes,
            size_t                           size,
            size_t                           stride,
            int64_t                          base_offset,
+           uint64_t                         base_address,
            const std::vector<memory_range>& regions,
            uint64_t                         slack,
            std::vector<anchor>&             out)
@@ -162,15 +163,17 @@ scan_words(const std::byte*                 bytes,
         auto word = uint64_t{0};
         std::memcpy(&word, bytes + offset, sizeof(word));
         if(word < low || word >= high) continue;
-        for_regions_near(
-            regions,
-            word,
-            slack,
-            [&](const memory_range& r)
-            {
-                out.push_back(anchor{
-                    word, base_offset < 0 ? -1 : base_offset + static_cast<int64_t>(offset), r});
-            });
+        for_regions_near(regions,
+                         word,
+                         slack,
+                         [&](const memory_range& r)
+                         {
+                             out.push_back(anchor{
+                                 word,
+                                 base_offset < 0 ? -1 : base_offset + static_cast<int64_t>(offset),
+                                 r,
+                                 base_offset < 0 ? base_address + offset : 0});
+                         });
     }
 }
 
@@ -279,6 +282,30 @@ attribute(const std::vector<anchor>& anchors,
         }
         first = cut;
     }
+}
+
+// The anchors a pass's changes are attributed to: a pointer found in memory that the pass itself
+// overwrote is left out. Such a word is most often stale bytes of an output (a freed allocator
+// chunk's links in memory the kernel fills), and the next dispatch will not find it: attributing
+// to it would cut the argument's learned extent short at that word's value.
+std::vector<anchor>
+standing_anchors(const std::vector<anchor>&                 anchors,
+                 const std::vector<dispatch::range_change>& changes)
+{
+    auto out = std::vector<anchor>{};
+    out.reserve(anchors.size());
+    for(const auto& a : anchors)
+    {
+        const bool overwritten =
+            a.offset < 0 && std::any_of(changes.begin(),
+                                        changes.end(),
+                                        [&a](const dispatch::range_change& c) {
+                                            return c.last > c.first && a.source < c.last &&
+                                                   a.source + sizeof(uint64_t) > c.first;
+                                        });
+        if(!overwritten) out.push_back(a);
+    }
+    return out;
 }
 
 void
@@ -445,7 +472,7 @@ predict(const shape_key&                  key,
     // Anchors: every byte offset of the argument block, then one level into device memory.
     const auto* args = static_cast<const std::byte*>(arguments.data);
     if(args != nullptr)
-        scan_words(args, arguments.size, 1, 0, out.regions, settings.anchor_slack, out.anchors);
+        scan_words(args, arguments.size, 1, 0, 0, out.regions, settings.anchor_slack, out.anchors);
 
     out.shape              = to_tuple(key, argument_signature(arguments, out.anchors));
     auto       lock        = std::unique_lock{learned().mutex};
@@ -475,6 +502,7 @@ predict(const shape_key&                  key,
                        buffer.size(),
                        8,
                        -1,
+                       from,
                        out.regions,
                        settings.anchor_slack,
                        out.anchors);
@@ -572,8 +600,9 @@ learn_written(const shape_key&                           key,
         if(state.shapes.size() >= max_shapes) return 0;
         itr = state.shapes.emplace(predicted.shape, shape_profile{}).first;
     }
-    auto& kernel   = state.kernels[key.kernel_id];
-    auto  replaced = std::map<int64_t, bool>{};
+    auto&      kernel   = state.kernels[key.kernel_id];
+    auto       replaced = std::map<int64_t, bool>{};
+    const auto anchors  = standing_anchors(predicted.anchors, changes);
     for(const auto& c : changes)
     {
         if(c.last <= c.first) continue;
@@ -587,7 +616,7 @@ learn_written(const shape_key&                           key,
             last  = std::min(last, r->end());
         }
         total += last - first;
-        attribute(predicted.anchors, first, last, itr->second, kernel, replaced);
+        attribute(anchors, first, last, itr->second, kernel, replaced);
     }
     // Arguments predicted at first sight that changed nothing: one step closer to read-only.
     // Once per argument: one argument can anchor two allocations (a pointer at their border).

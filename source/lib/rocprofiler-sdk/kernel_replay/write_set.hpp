@@ -74,6 +74,7 @@ struct anchor
     uint64_t     value  = 0;  // the pointer
     int64_t      offset = -1; // its byte offset in the argument block; -1: found in memory
     memory_range region = {}; // the tracked allocation it points into or near
+    uint64_t     source = 0;  // found in memory: the address it was read from
 };
 
 // The launch shape predictions are learned for.

@@ -402,6 +402,33 @@ TEST_F(prediction, in_place_updates_are_replayed_as_one_run_and_learned)
     EXPECT_EQ(second.written_bytes, n * sizeof(int));
 }
 
+// Fresh memory from an allocator holds whatever its last user left there, a freed chunk's links
+// among it: words that look like pointers into the buffer itself. The kernel overwrites them; they
+// must not split what the kernel wrote between its argument and a pointer the next dispatch will
+// not find (that dispatch's snapshot would stop at the stale pointer's value).
+TEST_F(prediction, a_stale_pointer_in_an_output_the_kernel_overwrites_is_not_learned_from)
+{
+    auto*      x     = device_alloc<int>(n);
+    const auto stale = reinterpret_cast<uintptr_t>(x + n / 4);
+    std::memcpy(x, &stale, sizeof(stale));
+    const auto low  = x[0];
+    const auto high = x[1];
+    auto       args = inplace_args{x};
+    run("inplace_over_stale", double_plus_one, &args, sizeof(args), n);
+    expect_replayed(last());
+    ASSERT_EQ(x[0], low * 2 + 1);
+    ASSERT_EQ(x[1], high * 2 + 1);
+    for(uint32_t i = 2; i < n; ++i)
+        ASSERT_EQ(x[i], 1) << i;
+    run("inplace_over_stale", double_plus_one, &args, sizeof(args), n);
+    auto second = last();
+    expect_replayed(second);
+    EXPECT_EQ(second.snapshot_bytes, n * sizeof(int));
+    EXPECT_EQ(second.written_bytes, n * sizeof(int));
+    for(uint32_t i = 2; i < n; ++i)
+        ASSERT_EQ(x[i], 3) << i;
+}
+
 TEST_F(prediction, atomics_are_replayed_as_one_run)
 {
     auto* values = device_alloc<int>(n);
