@@ -435,7 +435,7 @@ TEST(api_errors, buffer_tracing_service)
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND,
                   rocprofiler_configure_buffer_tracing_service(ctx, kd, &bad_op, 1, buf));
     for(auto kind :
-        {ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API, ROCPROFILER_BUFFER_TRACING_MEMORY_COPY})
+        {ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API, ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY})
         EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED,
                       rocprofiler_configure_buffer_tracing_service(ctx, kind, nullptr, 0, buf));
     EXPECT_STATUS(kSuccess, rocprofiler_configure_buffer_tracing_service(ctx, kd, nullptr, 0, buf));

@@ -32,6 +32,27 @@ typedef struct rocprofiler_buffer_tracing_kernel_dispatch_record_t
 } rocprofiler_buffer_tracing_kernel_dispatch_record_t;
 
 /**
+ * @brief Record of @ref ROCPROFILER_BUFFER_TRACING_MEMORY_COPY: one per finished copy. The
+ * operation is its direction. A side in host memory has no agent here (handle 0). Timestamps in
+ * nanoseconds, around the copy itself.
+ */
+typedef struct rocprofiler_buffer_tracing_memory_copy_record_t
+{
+    uint64_t                            size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t   kind;            ///< MEMORY_COPY
+    rocprofiler_memory_copy_operation_t operation;       ///< The direction
+    rocprofiler_async_correlation_id_t  correlation_id;  ///< Correlation ids
+    rocprofiler_thread_id_t             thread_id;       ///< Thread that asked for the copy
+    rocprofiler_timestamp_t             start_timestamp; ///< Copy start, ns
+    rocprofiler_timestamp_t             end_timestamp;   ///< Copy end, ns
+    rocprofiler_agent_id_t              dst_agent_id;    ///< Agent of the destination
+    rocprofiler_agent_id_t              src_agent_id;    ///< Agent of the source
+    uint64_t                            bytes;           ///< Bytes copied
+    rocprofiler_address_t               dst_address;     ///< Destination address
+    rocprofiler_address_t               src_address;     ///< Source address
+} rocprofiler_buffer_tracing_memory_copy_record_t;
+
+/**
  * @brief Subscribes a context to a buffer tracing kind.
  * @param [in] context_id The context.
  * @param [in] kind The kind.

@@ -151,7 +151,7 @@ typedef enum rocprofiler_buffer_tracing_kind_t // NOLINT(performance-enum-size)
     ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API,      ///< ROCTx markers (not here)
     ROCPROFILER_BUFFER_TRACING_MARKER_CONTROL_API,   ///< ROCTx profiler control (not here)
     ROCPROFILER_BUFFER_TRACING_MARKER_NAME_API,      ///< ROCTx naming (not here)
-    ROCPROFILER_BUFFER_TRACING_MEMORY_COPY,          ///< Memory copies (not yet)
+    ROCPROFILER_BUFFER_TRACING_MEMORY_COPY,          ///< Memory copies
     ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,      ///< @see
                                                 ///< rocprofiler_buffer_tracing_kernel_dispatch_record_t
     ROCPROFILER_BUFFER_TRACING_PAGE_MIGRATION,            ///< Page migration (not here)
@@ -318,8 +318,13 @@ typedef uint64_t rocprofiler_kernel_id_t;
 typedef uint64_t rocprofiler_dispatch_id_t;
 /** @brief Id of one counter instance in a record (@ref rocprofiler_query_record_counter_id). */
 typedef uint64_t rocprofiler_counter_instance_id_t;
-/** @brief Address on a device. */
-typedef uint64_t rocprofiler_address_t;
+/** @brief An address, as a number or as a pointer (the same 64 bits). */
+typedef union rocprofiler_address_t
+{
+    uint64_t    handle; ///< The address as a number (older spelling)
+    uint64_t    value;  ///< The address as a number
+    const void* ptr;    ///< The address as a pointer
+} rocprofiler_address_t;
 
 /** @brief Three dimensions. */
 typedef struct rocprofiler_dim3_t

@@ -1,13 +1,36 @@
 // C entry point of rocprofiler_configure_buffer_tracing_service (the queries are in
 // tracing_queries.cpp).
+#include "agent/agent.hpp"
+#include "backend/device_backend.hpp"
 #include "buffer/buffer.hpp"
 #include "common/api_guard.hpp"
+#include "common/logging.hpp"
 #include "context/context.hpp"
 #include "registration/registration.hpp"
 #include "tracing/names.hpp"
 #include "tracing/operation_set.hpp"
 
 #include <rocprofiler-sdk/buffer_tracing.h>
+
+namespace
+{
+// Memory copies of agents whose backend does not report them yet would be missing without a word:
+// say so once per backend, when a context first asks for copies.
+void
+warn_untraced_copies()
+{
+    namespace rp = rocprofiler;
+    for(const auto* backend : rp::backend::registered())
+    {
+        if(backend->traces_memory_copies() || !rp::agent::id_of(*backend, 0)) continue;
+        rp::common::log::warn_once(
+            std::string{"memory-copy-untraced:"} + backend->name(),
+            std::string{"memory copy tracing: copies of "} + backend->name() +
+                " agents are not traced yet; MEMORY_COPY records come from the host device's "
+                "copies only");
+    }
+}
+} // namespace
 
 extern "C"
 {
@@ -39,6 +62,7 @@ extern "C"
         if(!ctx->buffered_tracer)
             ctx->buffered_tracer = std::make_unique<rp::context::buffer_tracing_service>();
         ctx->buffered_tracer->kinds[kind] = rp::context::buffer_kind_config{ops, buffer_id};
+        if(kind == ROCPROFILER_BUFFER_TRACING_MEMORY_COPY) warn_untraced_copies();
         return ROCPROFILER_STATUS_SUCCESS;
         ROCP_API_GUARD_END("rocprofiler_configure_buffer_tracing_service")
     }

@@ -97,6 +97,10 @@ public:
         (void)device_index;
         return {};
     }
+
+    // True when the backend reports the application's memory copies (memory_copy/memory_copy.hpp)
+    // of its devices. A context that traces copies is told once about backends that do not.
+    virtual bool traces_memory_copies() const { return false; }
 };
 
 // Every backend compiled into the library, in the order that fixes agent ids (the build lists

@@ -330,6 +330,12 @@ dispatch_count()
     return ids().dispatch.load();
 }
 
+uint64_t
+next_correlation_id()
+{
+    return ++ids().correlation;
+}
+
 logical_dispatch
 make_logical_dispatch(const launch_info& info)
 {

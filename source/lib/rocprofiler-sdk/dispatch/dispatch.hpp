@@ -126,4 +126,8 @@ uint64_t current_ancestor();
 
 // Number of logical dispatches so far (the dispatch counter).
 uint64_t dispatch_count();
+
+// Reserves the next internal correlation id, from the sequence dispatches take theirs from (so
+// that ids of copies and dispatches never collide and follow the order they were issued in).
+uint64_t next_correlation_id();
 } // namespace rocprofiler::dispatch

@@ -4,6 +4,7 @@
 #include "code_object/code_object.hpp"
 #include "common/environment.hpp"
 #include "common/logging.hpp"
+#include "common/thread.hpp"
 #include "dispatch/dispatch.hpp"
 #include "host/backend.hpp"
 #include "host/counters.hpp"
@@ -11,6 +12,7 @@
 #include "host/pc_sampling.hpp"
 #include "host/runtime/runtime.hpp"
 #include "kernel_replay/engine.hpp"
+#include "memory_copy/memory_copy.hpp"
 #include "registration/registration.hpp"
 #include "registration/shutdown.hpp"
 
@@ -195,6 +197,25 @@ report_kernel(const kernel_info& kernel)
     code_object::register_kernel(std::move(symbol));
 }
 
+// A finished rocprofiler_host_memcpy, for memory copy tracing.
+void
+report_copy(const copy_event& event)
+{
+    static const auto agent_id = agent::id_of(get_device_backend(), 0);
+    const auto        device   = agent_id.value_or(rocprofiler_agent_id_t{0});
+    auto              c        = memory_copy::copy{};
+    c.direction                = memory_copy::direction_of(event.dst_device, event.src_device);
+    c.dst_agent                = event.dst_device ? device : rocprofiler_agent_id_t{0};
+    c.src_agent                = event.src_device ? device : rocprofiler_agent_id_t{0};
+    c.bytes                    = event.bytes;
+    c.dst_address              = reinterpret_cast<uint64_t>(event.dst);
+    c.src_address              = reinterpret_cast<uint64_t>(event.src);
+    c.start_ns                 = event.start_ns;
+    c.end_ns                   = event.end_ns;
+    c.thread_id                = common::thread_id();
+    memory_copy::report(c);
+}
+
 // At finalization: let queued work finish so its completion records reach the tools, for at most
 // ROCPROFILER_HOST_SHUTDOWN_TIMEOUT_MS. The message says what happened: a device thread (exit()
 // from a kernel or a completion callback) cannot wait for the device's work at all, which is not
@@ -236,6 +257,7 @@ attach_profiler(device& dev)
             dev.set_dispatch_interceptor([&dev](const packet& pkt) { return intercept(dev, pkt); });
             kernel_replay::on_tracking_enabled([&dev] { enable_allocation_tracking(dev); });
             dev.set_kernel_observer(report_kernel, /*report_existing=*/true);
+            dev.set_copy_observer(report_copy);
             registration::add_shutdown_hook(drain_at_exit);
         }
     }

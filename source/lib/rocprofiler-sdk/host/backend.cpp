@@ -49,6 +49,9 @@ class host_device_backend final : public backend::device_backend
 public:
     const char* name() const override { return "host"; }
 
+    // rocprofiler_host_memcpy reports each copy (adapter.cpp).
+    bool traces_memory_copies() const override { return true; }
+
     void append_devices(std::vector<backend::device_description>& out) override
     {
         out.emplace_back(describe_process_device());

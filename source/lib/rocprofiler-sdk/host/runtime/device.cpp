@@ -129,6 +129,9 @@ struct device::impl
     std::mutex                                  interceptor_mutex;
     std::shared_ptr<const dispatch_interceptor> interceptor;
 
+    mutable std::mutex                   copy_observer_mutex;
+    std::shared_ptr<const copy_observer> observer_of_copies;
+
     std::mutex shutdown_mutex; // serializes shutdown()
 };
 
@@ -188,9 +191,36 @@ device::copy(void* dst, const void* src, size_t bytes) const
     if(!m_impl->allocations.range_is_valid(dst, bytes) ||
        !m_impl->allocations.range_is_valid(src, bytes))
         return ROCPROFILER_HOST_STATUS_INVALID_ARGUMENT;
+    auto observer = std::shared_ptr<const copy_observer>{};
+    {
+        auto lock = std::lock_guard{m_impl->copy_observer_mutex};
+        observer  = m_impl->observer_of_copies;
+    }
     m_impl->memory_writes.fetch_add(1, std::memory_order_acq_rel);
+    if(!observer)
+    {
+        std::memmove(dst, src, bytes);
+        return ROCPROFILER_HOST_STATUS_SUCCESS;
+    }
+    auto event       = copy_event{};
+    event.dst        = dst;
+    event.src        = src;
+    event.bytes      = bytes;
+    event.dst_device = m_impl->allocations.find(dst).has_value();
+    event.src_device = m_impl->allocations.find(src).has_value();
+    event.start_ns   = now_ns();
     std::memmove(dst, src, bytes);
+    event.end_ns = now_ns();
+    (*observer)(event);
     return ROCPROFILER_HOST_STATUS_SUCCESS;
+}
+
+void
+device::set_copy_observer(copy_observer observer)
+{
+    auto next = observer ? std::make_shared<const copy_observer>(std::move(observer)) : nullptr;
+    auto lock = std::lock_guard{m_impl->copy_observer_mutex};
+    m_impl->observer_of_copies.swap(next);
 }
 
 rocprofiler_host_status_t

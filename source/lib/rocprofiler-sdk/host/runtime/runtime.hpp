@@ -151,6 +151,22 @@ using completion_callback = std::function<void(const execution_result&)>;
 // propagates out of device::dispatch (the C API returns it as ERROR).
 using dispatch_interceptor = std::function<rocprofiler_host_status_t(const packet&)>;
 
+// One finished rocprofiler_host_memcpy, as the copy observer sees it. A side is device memory when
+// it lies in a live allocation of the device; start_ns and end_ns are on the device clock (now_ns)
+// around the copy itself.
+struct copy_event
+{
+    const void* dst        = nullptr;
+    const void* src        = nullptr;
+    uint64_t    bytes      = 0;
+    bool        dst_device = false;
+    bool        src_device = false;
+    uint64_t    start_ns   = 0;
+    uint64_t    end_ns     = 0;
+};
+
+using copy_observer = std::function<void(const copy_event&)>;
+
 struct allocation
 {
     void*  ptr  = nullptr;
@@ -219,6 +235,10 @@ public:
     rocprofiler_host_status_t fill(void* dst, int value, size_t bytes) const;
     // How many copies and fills have written device memory so far (kernel replay's write epoch).
     uint64_t memory_writes() const;
+    // Installs (or, with an empty function, removes) the copy observer: called on the copying
+    // thread after every successful copy of at least one byte. Copies that already read the
+    // previous observer still report to it.
+    void set_copy_observer(copy_observer observer);
 
     // Installs (or, with an empty observer, removes) the allocation observer. With
     // `report_live_allocations`, on_allocate is first called for every live allocation, on this
