@@ -113,7 +113,8 @@ TEST(tracing_names, supported_kinds)
     }
     for(int kind = ROCPROFILER_BUFFER_TRACING_NONE; kind <= ROCPROFILER_BUFFER_TRACING_LAST; ++kind)
     {
-        const bool expected = kind == ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH;
+        const bool expected = kind == ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH ||
+                              kind == ROCPROFILER_BUFFER_TRACING_MEMORY_COPY;
         EXPECT_EQ(tracing::buffer_kind_supported(kind), expected) << "buffer kind " << kind;
     }
     EXPECT_FALSE(tracing::callback_kind_supported(-1));
