@@ -26,8 +26,7 @@ warn_untraced_copies()
         rp::common::log::warn_once(
             std::string{"memory-copy-untraced:"} + backend->name(),
             std::string{"memory copy tracing: copies of "} + backend->name() +
-                " agents are not traced yet; MEMORY_COPY records come from the host device's "
-                "copies only");
+                " agents are not traced: no MEMORY_COPY record describes them");
     }
 }
 } // namespace

@@ -125,6 +125,9 @@ class cuda_device_backend final : public backend::device_backend
 public:
     const char* name() const override { return "cuda"; }
 
+    // CUPTI's memcpy activity records (memory_copies.hpp).
+    bool traces_memory_copies() const override { return true; }
+
     void append_devices(std::vector<backend::device_description>& out) override
     {
         append_cuda_agents(out);

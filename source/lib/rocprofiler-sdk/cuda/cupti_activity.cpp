@@ -7,6 +7,7 @@
 #include "cuda/cupti_callbacks.hpp"
 #include "cuda/cupti_loader.hpp"
 #include "cuda/driver.hpp"
+#include "cuda/memory_copies.hpp"
 #include "cuda/settings_cupti.hpp"
 #include "cuda/timing_state.hpp"
 
@@ -15,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 namespace rocprofiler::cuda::timing
 {
@@ -25,8 +27,9 @@ namespace
 thread_local uint32_t this_thread_driver_id  = 0;
 thread_local uint32_t this_thread_runtime_id = 0;
 
-cupti_activity_table* cupti    = nullptr; // set once by start_activity(), never freed
-std::atomic<bool>     cupti_on = false;
+cupti_activity_table* cupti      = nullptr; // set once by register_activity(), never freed
+std::atomic<bool>     cupti_on   = false;   // kernel activity runs
+std::atomic<bool>     registered = false;   // the buffer callbacks are registered
 
 uint64_t CUPTIAPI
 sdk_timestamp()
@@ -56,11 +59,18 @@ buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid)
 {
     auto& st     = get_state();
     auto* record = static_cast<CUpti_Activity*>(nullptr);
+    auto  copies = std::vector<const CUpti_Activity*>{};
     {
         auto lock = std::lock_guard{st.records_mutex};
         while(valid > 0 &&
               cupti->cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS)
         {
+            if(record->kind == CUPTI_ACTIVITY_KIND_MEMCPY ||
+               record->kind == CUPTI_ACTIVITY_KIND_MEMCPY2)
+            {
+                copies.push_back(record);
+                continue;
+            }
             if(record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
                record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
                 continue;
@@ -80,6 +90,9 @@ buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid)
                                      static_cast<int64_t>(kernel->end));
         }
     }
+    // Outside the records lock: a tool's full buffer may make the report wait.
+    for(const auto* copy : copies)
+        memory_copies::on_record(copy);
     std::free(buffer);
     {
         auto lock = std::lock_guard{st.records_mutex};
@@ -157,6 +170,41 @@ subscribe_launch_callbacks()
     return true;
 }
 
+// Loads the activity table and registers the timestamp and buffer callbacks, once; kernel and
+// memcpy activity share them. False (every time) when that failed.
+bool
+register_activity()
+{
+    static const bool ok = []
+    {
+        void* handle = cupti_library();
+        if(handle == nullptr) return false;
+        auto* table = load_activity_table(handle);
+        if(table == nullptr) return false;
+        cupti = table;
+        // Per-thread activity buffers (CUPTI's default: 1) can be switched off for comparison;
+        // the attribute must be set before the buffer callbacks are registered.
+        if(auto per_thread = settings::read_per_thread_buffers())
+        {
+            auto value = *per_thread;
+            auto size  = sizeof(value);
+            ROCP_CUPTI_CALL(cupti->cuptiActivitySetAttribute(
+                CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &value));
+        }
+        // The timestamp callback must be in place before any activity kind is enabled.
+        if(!ROCP_CUPTI_CALL(cupti->cuptiActivityRegisterTimestampCallback(sdk_timestamp)))
+            return false;
+        if(!ROCP_CUPTI_CALL(
+               cupti->cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)))
+            return false;
+        if(flush_period_ms() > 0)
+            ROCP_CUPTI_CALL(cupti->cuptiActivityFlushPeriod(flush_period_ms()));
+        registered.store(true, std::memory_order_release);
+        return true;
+    }();
+    return ok;
+}
+
 bool
 start_cupti()
 {
@@ -167,37 +215,36 @@ start_cupti()
                           "events (CUPTI's kernel records would change the counted values)";
         return false;
     }
-    void* handle = cupti_library();
-    if(handle == nullptr)
+    if(!register_activity())
     {
-        ROCP_LOG(warning) << "cuda: CUPTI not found (set ROCPROFILER_CUPTI_LIBRARY); kernel "
-                             "timestamps come from CUDA events";
+        ROCP_LOG(warning) << "cuda: CUPTI not found or unusable (set ROCPROFILER_CUPTI_LIBRARY); "
+                             "kernel timestamps come from CUDA events";
         return false;
     }
-    cupti = load_activity_table(handle);
-    if(cupti == nullptr) return false;
     if(!subscribe_launch_callbacks()) return false;
-
-    // Per-thread activity buffers (CUPTI's default: 1) can be switched off for comparison; the
-    // attribute must be set before the buffer callbacks are registered.
-    if(auto per_thread = settings::read_per_thread_buffers())
-    {
-        auto value = *per_thread;
-        auto size  = sizeof(value);
-        ROCP_CUPTI_CALL(cupti->cuptiActivitySetAttribute(
-            CUPTI_ACTIVITY_ATTR_PER_THREAD_ACTIVITY_BUFFER, &size, &value));
-    }
-    // The timestamp callback must be in place before any activity kind is enabled.
-    if(!ROCP_CUPTI_CALL(cupti->cuptiActivityRegisterTimestampCallback(sdk_timestamp))) return false;
-    if(!ROCP_CUPTI_CALL(cupti->cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)))
-        return false;
     if(!ROCP_CUPTI_CALL(cupti->cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)))
         return false;
-    if(flush_period_ms() > 0) ROCP_CUPTI_CALL(cupti->cuptiActivityFlushPeriod(flush_period_ms()));
     ROCP_LOG(debug) << "cuda: CUPTI kernel activity enabled, timestamps on CLOCK_MONOTONIC";
     return true;
 }
 } // namespace
+
+const cupti_activity_table*
+activity_table()
+{
+    auto scope = internal_call_scope{};
+    return register_activity() ? cupti : nullptr;
+}
+
+bool
+enable_activity_kinds(const std::vector<CUpti_ActivityKind>& kinds)
+{
+    if(activity_table() == nullptr) return false;
+    auto ok = true;
+    for(auto kind : kinds)
+        ok = ROCP_CUPTI_CALL(cupti->cuptiActivityEnable(kind)) && ok;
+    return ok;
+}
 
 uint32_t
 flush_period_ms()
@@ -254,7 +301,7 @@ reset_launch_driver_id()
 void
 flush_records(uint32_t flags)
 {
-    if(!cupti_on.load()) return;
+    if(!registered.load(std::memory_order_acquire)) return;
     const auto started = common::timestamp_ns();
     {
         auto scope = internal_call_scope{};

@@ -13,8 +13,11 @@
 //     needs (a launch call of 22 ms, a kernel started 582 us late).
 #pragma once
 
+#include "cuda/cupti_loader.hpp"
+
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace rocprofiler::cuda::timing
 {
@@ -26,9 +29,15 @@ void start_activity();
 // True when kernel activity collection runs.
 bool activity_on();
 
-// Flushes CUPTI's activity buffers (nothing when collection is off). A default flush delivers only
-// buffers whose records are complete; CUPTI_ACTIVITY_FLAG_FLUSH_FORCED also delivers records whose
-// timestamps are not written yet (they read 0 and are never updated), so it is kept for exit.
+// Memcpy activity (memory_copies.hpp) shares the activity callbacks: the activity table with the
+// timestamp and buffer callbacks registered (once), or nullptr when CUPTI is missing or refused;
+// and the enabling of further kinds (false when one failed).
+const cupti_activity_table* activity_table();
+bool                        enable_activity_kinds(const std::vector<CUpti_ActivityKind>& kinds);
+
+// Flushes CUPTI's activity buffers (nothing when no activity kind runs). A default flush delivers
+// only buffers whose records are complete; CUPTI_ACTIVITY_FLAG_FLUSH_FORCED also delivers records
+// whose timestamps are not written yet (they read 0 and are never updated), so it is kept for exit.
 void flush_records(uint32_t flags = 0);
 
 // The correlation ids of the calling thread's current launch (0 when unknown).

@@ -18,7 +18,7 @@ struct route_entry
     handler              fn     = nullptr;
 };
 
-constexpr size_t max_routes = 4;
+constexpr size_t max_routes = 8;
 
 struct subscription
 {

@@ -9,6 +9,7 @@
 #include "cuda/interposer_guard.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/launch_backend.hpp"
+#include "cuda/memory_copies.hpp"
 #include "cuda/timing.hpp"
 #include "dispatch/dispatch.hpp"
 #include "kernel_replay/engine.hpp"
@@ -213,6 +214,7 @@ ensure_initialized()
     // CUPTI starts here, at the application's first allocation or launch, rather than inside its
     // first traced launch: its start-up must not delay that kernel.
     if(dispatch::any_consumer()) timing::initialize();
+    memory_copies::start(); // before the application's first copy: its inputs follow allocations
     initialized.store(true, std::memory_order_release);
 }
 

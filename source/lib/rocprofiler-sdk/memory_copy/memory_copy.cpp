@@ -29,8 +29,7 @@ external_id_for(context::context& ctx, const copy& c, uint64_t internal_id)
 {
     if(const auto* svc = ctx.correlation_request.get();
        svc != nullptr && svc->callback != nullptr &&
-       (svc->kinds.none() ||
-        svc->kinds.test(ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY)))
+       (svc->kinds.none() || svc->kinds.test(ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY)))
     {
         auto value = rocprofiler_user_data_t{.value = 0};
         auto rc    = -1;
@@ -59,7 +58,8 @@ direction_of(bool dst_device, bool src_device)
     if(src_device)
         return dst_device ? ROCPROFILER_MEMORY_COPY_DEVICE_TO_DEVICE
                           : ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST;
-    return dst_device ? ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE : ROCPROFILER_MEMORY_COPY_HOST_TO_HOST;
+    return dst_device ? ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE
+                      : ROCPROFILER_MEMORY_COPY_HOST_TO_HOST;
 }
 
 bool
@@ -77,7 +77,7 @@ configured()
 void
 report(const copy& c)
 {
-    auto internal_id = uint64_t{0};
+    auto internal_id = c.internal_id;
     context::for_each(
         [&](context::context& ctx)
         {

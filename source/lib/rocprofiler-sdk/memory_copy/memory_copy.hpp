@@ -20,6 +20,7 @@ struct copy
     uint64_t                            start_ns    = 0;
     uint64_t                            end_ns      = 0;
     uint64_t                            thread_id   = 0; // the thread that asked for the copy
+    uint64_t internal_id = 0; // reserved when the copy was issued (next_correlation_id), or 0
 };
 
 // The direction of a copy whose sides are (or are not) device memory.

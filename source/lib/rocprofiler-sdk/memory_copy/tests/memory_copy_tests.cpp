@@ -20,11 +20,11 @@ namespace
 {
 struct collected
 {
-    std::mutex                                                       mutex    = {};
-    std::vector<rocprofiler_buffer_tracing_memory_copy_record_t>     copies   = {};
-    std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t> kernels  = {};
-    uint64_t                                                         dropped  = 0;
-    uint64_t                                                         unknown  = 0;
+    std::mutex                                                       mutex   = {};
+    std::vector<rocprofiler_buffer_tracing_memory_copy_record_t>     copies  = {};
+    std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t> kernels = {};
+    uint64_t                                                         dropped = 0;
+    uint64_t                                                         unknown = 0;
 };
 
 collected&
@@ -141,12 +141,12 @@ protected:
                   ROCPROFILER_HOST_STATUS_SUCCESS);
     }
 
-    static constexpr size_t  bytes   = 4096;
-    void*                    m_a     = nullptr;
-    void*                    m_b     = nullptr;
-    std::array<char, bytes>  m_host  = {};
-    std::array<char, bytes>  m_back  = {};
-    std::array<char, bytes>  m_other = {};
+    static constexpr size_t bytes   = 4096;
+    void*                   m_a     = nullptr;
+    void*                   m_b     = nullptr;
+    std::array<char, bytes> m_host  = {};
+    std::array<char, bytes> m_back  = {};
+    std::array<char, bytes> m_other = {};
 };
 
 uint64_t
@@ -200,8 +200,10 @@ TEST_F(memory_copy_tracing, each_direction_gets_one_record_with_what_was_copied)
     const auto want = std::array<expected, 4>{
         expected{ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE, m_a, m_host.data(), bytes, device, none},
         expected{ROCPROFILER_MEMORY_COPY_DEVICE_TO_DEVICE, m_b, m_a, bytes, device, device},
-        expected{ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST, m_back.data(), m_b, bytes - 8, none, device},
-        expected{ROCPROFILER_MEMORY_COPY_HOST_TO_HOST, m_other.data(), m_back.data(), 16, none, none}};
+        expected{
+            ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST, m_back.data(), m_b, bytes - 8, none, device},
+        expected{
+            ROCPROFILER_MEMORY_COPY_HOST_TO_HOST, m_other.data(), m_back.data(), 16, none, none}};
     const auto tid = static_cast<uint64_t>(syscall(SYS_gettid));
     for(size_t i = 0; i < want.size(); ++i)
     {
