@@ -53,6 +53,24 @@ typedef struct rocprofiler_callback_tracing_kernel_dispatch_data_t
 } rocprofiler_callback_tracing_kernel_dispatch_data_t;
 
 /**
+ * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY records, declared for source
+ * compatibility: memory copies are traced in buffer form here
+ * (rocprofiler_buffer_tracing_memory_copy_record_t); configuring the callback form returns
+ * ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED.
+ */
+typedef struct rocprofiler_callback_tracing_memory_copy_data_t
+{
+    uint64_t                size;            ///< Size of this struct
+    rocprofiler_timestamp_t start_timestamp; ///< Copy start, ns
+    rocprofiler_timestamp_t end_timestamp;   ///< Copy end, ns
+    rocprofiler_agent_id_t  dst_agent_id;    ///< Agent of the destination
+    rocprofiler_agent_id_t  src_agent_id;    ///< Agent of the source
+    uint64_t                bytes;           ///< Bytes copied
+    rocprofiler_address_t   dst_address;     ///< Destination address
+    rocprofiler_address_t   src_address;     ///< Source address
+} rocprofiler_callback_tracing_memory_copy_data_t;
+
+/**
  * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT records of operation
  * @ref ROCPROFILER_CODE_OBJECT_LOAD (phase LOAD). On the host device every registered kernel is
  * its own code object; on CUDA a code object is a loaded module.

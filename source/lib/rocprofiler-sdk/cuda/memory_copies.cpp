@@ -86,7 +86,7 @@ copy_entry_points(const cupti_activity_table& table, CUpti_CallbackDomain domain
 {
     const auto prefix = domain == CUPTI_CB_DOMAIN_DRIVER_API ? std::string_view{"cuMemcpy"}
                                                              : std::string_view{"cudaMemcpy"};
-    auto out = std::vector<CUpti_CallbackId>{};
+    auto       out    = std::vector<CUpti_CallbackId>{};
     for(CUpti_CallbackId cbid = 1; cbid < size; ++cbid)
     {
         const char* name = nullptr;
@@ -173,9 +173,9 @@ report(rocprofiler_memory_copy_operation_t direction,
     c.direction = direction;
     if(src_device) c.src_agent = agent_of(*src_device).value_or(rocprofiler_agent_id_t{0});
     if(dst_device) c.dst_agent = agent_of(*dst_device).value_or(rocprofiler_agent_id_t{0});
-    c.bytes     = bytes;
-    c.start_ns  = start;
-    c.end_ns    = end;
+    c.bytes       = bytes;
+    c.start_ns    = start;
+    c.end_ns      = end;
     c.thread_id   = by.thread_id;
     c.internal_id = by.internal_id;
     memory_copy::report(c);
@@ -268,7 +268,7 @@ on_record(const CUpti_Activity* record)
     if(record == nullptr) return;
     if(record->kind == CUPTI_ACTIVITY_KIND_MEMCPY)
     {
-        const auto* m   = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+        const auto* m  = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
         const auto  by = issuer_of(m->correlationId, m->runtimeCorrelationId);
         if(!by) return;
         const auto direction = direction_of(m->copyKind);
@@ -286,7 +286,7 @@ on_record(const CUpti_Activity* record)
     }
     else if(record->kind == CUPTI_ACTIVITY_KIND_MEMCPY2)
     {
-        const auto* m   = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record);
+        const auto* m  = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record);
         const auto  by = issuer_of(m->correlationId, 0);
         if(!by) return;
         report(ROCPROFILER_MEMORY_COPY_DEVICE_TO_DEVICE,

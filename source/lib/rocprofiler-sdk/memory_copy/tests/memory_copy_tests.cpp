@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cstddef>
 #include <mutex>
 #include <vector>
 
@@ -294,6 +295,29 @@ TEST_F(memory_copy_tracing, a_pushed_external_correlation_id_is_in_the_record)
     ASSERT_EQ(list.size(), 2u);
     EXPECT_EQ(list[0].correlation_id.external.value, 4242u);
     EXPECT_EQ(list[1].correlation_id.external.value, 0u);
+}
+
+// The record's layout is rocprofiler-sdk's, so that a tool built against its headers reads ours.
+TEST(memory_copy_record, has_the_layout_of_rocprofiler_sdk)
+{
+    using record = rocprofiler_buffer_tracing_memory_copy_record_t;
+    EXPECT_EQ(offsetof(record, kind), 8u);
+    EXPECT_EQ(offsetof(record, operation), 12u);
+    EXPECT_EQ(offsetof(record, correlation_id), 16u);
+    EXPECT_EQ(offsetof(record, thread_id), 32u);
+    EXPECT_EQ(offsetof(record, start_timestamp), 40u);
+    EXPECT_EQ(offsetof(record, end_timestamp), 48u);
+    EXPECT_EQ(offsetof(record, dst_agent_id), 56u);
+    EXPECT_EQ(offsetof(record, src_agent_id), 64u);
+    EXPECT_EQ(offsetof(record, bytes), 72u);
+    EXPECT_EQ(offsetof(record, dst_address), 80u);
+    EXPECT_EQ(offsetof(record, src_address), 88u);
+    EXPECT_EQ(sizeof(record), 96u);
+    using data = rocprofiler_callback_tracing_memory_copy_data_t;
+    EXPECT_EQ(offsetof(data, dst_agent_id), 24u);
+    EXPECT_EQ(offsetof(data, bytes), 40u);
+    EXPECT_EQ(sizeof(data), 64u);
+    EXPECT_EQ(sizeof(rocprofiler_address_t), 8u);
 }
 
 TEST_F(memory_copy_filtered, only_the_traced_directions_are_recorded)
