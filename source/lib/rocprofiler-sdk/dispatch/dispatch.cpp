@@ -61,29 +61,11 @@ private:
 rocprofiler_user_data_t
 external_id_for(context::context& ctx, const logical_dispatch& dispatch)
 {
-    if(const auto* svc = ctx.correlation_request.get();
-       svc != nullptr && svc->callback != nullptr &&
-       (svc->kinds.none() ||
-        svc->kinds.test(ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH)))
-    {
-        auto value = rocprofiler_user_data_t{.value = 0};
-        auto rc    = -1;
-        delivery::call_tool(ctx,
-                            "external correlation id request callback",
-                            [&]
-                            {
-                                rc = svc->callback(
-                                    dispatch.thread_id,
-                                    rocprofiler_context_id_t{ctx.id},
-                                    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,
-                                    ROCPROFILER_KERNEL_DISPATCH_ENQUEUE,
-                                    dispatch.internal_id,
-                                    &value,
-                                    svc->data);
-                            });
-        if(rc == 0) return value;
-    }
-    return ctx.external_ids.top(dispatch.thread_id);
+    return request_external_id(ctx,
+                               dispatch.thread_id,
+                               ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,
+                               ROCPROFILER_KERNEL_DISPATCH_ENQUEUE,
+                               dispatch.internal_id);
 }
 
 } // namespace
@@ -334,6 +316,35 @@ uint64_t
 next_correlation_id()
 {
     return ++ids().correlation;
+}
+
+rocprofiler_user_data_t
+request_external_id(context::context&                                  ctx,
+                    uint64_t                                           thread_id,
+                    rocprofiler_external_correlation_id_request_kind_t kind,
+                    int32_t                                            operation,
+                    uint64_t                                           internal_id)
+{
+    if(const auto* svc = ctx.correlation_request.get();
+       svc != nullptr && svc->callback != nullptr && (svc->kinds.none() || svc->kinds.test(kind)))
+    {
+        auto value = rocprofiler_user_data_t{.value = 0};
+        auto rc    = -1;
+        delivery::call_tool(ctx,
+                            "external correlation id request callback",
+                            [&]
+                            {
+                                rc = svc->callback(thread_id,
+                                                   rocprofiler_context_id_t{ctx.id},
+                                                   kind,
+                                                   operation,
+                                                   internal_id,
+                                                   &value,
+                                                   svc->data);
+                            });
+        if(rc == 0) return value;
+    }
+    return ctx.external_ids.top(thread_id);
 }
 
 logical_dispatch

@@ -130,4 +130,12 @@ uint64_t dispatch_count();
 // Reserves the next internal correlation id, from the sequence dispatches take theirs from (so
 // that ids of copies and dispatches never collide and follow the order they were issued in).
 uint64_t next_correlation_id();
+
+// The external correlation id of an operation for `ctx`: what the context's request callback gives
+// for `kind` (when it asks for that kind), else the top of the thread's pushed ids.
+rocprofiler_user_data_t request_external_id(context::context& ctx,
+                                            uint64_t          thread_id,
+                                            rocprofiler_external_correlation_id_request_kind_t kind,
+                                            int32_t  operation,
+                                            uint64_t internal_id);
 } // namespace rocprofiler::dispatch

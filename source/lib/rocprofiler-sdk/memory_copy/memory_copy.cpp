@@ -2,7 +2,6 @@
 
 #include "buffer/buffer.hpp"
 #include "context/context.hpp"
-#include "dispatch/delivery.hpp"
 #include "dispatch/dispatch.hpp"
 
 #include <rocprofiler-sdk/buffer_tracing.h>
@@ -22,34 +21,6 @@ buffer_config(const context::context& ctx)
     return cfg.has_value() ? &*cfg : nullptr;
 }
 
-// The external correlation id of the copy for `ctx`: what its request callback gives, else the
-// top of the thread's external correlation stack.
-rocprofiler_user_data_t
-external_id_for(context::context& ctx, const copy& c, uint64_t internal_id)
-{
-    if(const auto* svc = ctx.correlation_request.get();
-       svc != nullptr && svc->callback != nullptr &&
-       (svc->kinds.none() || svc->kinds.test(ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY)))
-    {
-        auto value = rocprofiler_user_data_t{.value = 0};
-        auto rc    = -1;
-        dispatch::delivery::call_tool(ctx,
-                                      "external correlation id request callback",
-                                      [&]
-                                      {
-                                          rc = svc->callback(
-                                              c.thread_id,
-                                              rocprofiler_context_id_t{ctx.id},
-                                              ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY,
-                                              c.direction,
-                                              internal_id,
-                                              &value,
-                                              svc->data);
-                                      });
-        if(rc == 0) return value;
-    }
-    return ctx.external_ids.top(c.thread_id);
-}
 } // namespace
 
 rocprofiler_memory_copy_operation_t
@@ -91,15 +62,20 @@ report(const copy& c)
             record.kind                    = ROCPROFILER_BUFFER_TRACING_MEMORY_COPY;
             record.operation               = c.direction;
             record.correlation_id.internal = internal_id;
-            record.correlation_id.external = external_id_for(ctx, c, internal_id);
-            record.thread_id               = c.thread_id;
-            record.start_timestamp         = c.start_ns;
-            record.end_timestamp           = c.end_ns;
-            record.dst_agent_id            = c.dst_agent;
-            record.src_agent_id            = c.src_agent;
-            record.bytes                   = c.bytes;
-            record.dst_address.value       = c.dst_address;
-            record.src_address.value       = c.src_address;
+            record.correlation_id.external =
+                dispatch::request_external_id(ctx,
+                                              c.thread_id,
+                                              ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY,
+                                              c.direction,
+                                              internal_id);
+            record.thread_id         = c.thread_id;
+            record.start_timestamp   = c.start_ns;
+            record.end_timestamp     = c.end_ns;
+            record.dst_agent_id      = c.dst_agent;
+            record.src_agent_id      = c.src_agent;
+            record.bytes             = c.bytes;
+            record.dst_address.value = c.dst_address;
+            record.src_address.value = c.src_address;
             buffer::emplace(cfg->buffer,
                             ROCPROFILER_BUFFER_CATEGORY_TRACING,
                             ROCPROFILER_BUFFER_TRACING_MEMORY_COPY,

@@ -3,6 +3,7 @@
 // the sequence dispatches take theirs from; the operation filter; external correlation ids; and
 // nothing for a failed copy, a zero-byte copy or a stopped context.
 #include <rocprofiler-sdk-host/host.h>
+#include <rocprofiler-sdk/external_correlation.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
 #include <gtest/gtest.h>
@@ -69,7 +70,7 @@ rocprofiler_context_id_t                     copy_context      = {};
 rocprofiler_buffer_id_t                      copy_buffer       = {};
 
 void
-init_tool()
+init_tool_unstarted()
 {
     copy_context = sdk_test::create_context();
     copy_buffer  = sdk_test::create_buffer(copy_context, 1 << 16, 1 << 15, collect);
@@ -81,6 +82,12 @@ init_tool()
         copy_buffer));
     SDK_TEST_CHECK(rocprofiler_configure_buffer_tracing_service(
         copy_context, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, 0, copy_buffer));
+}
+
+void
+init_tool()
+{
+    init_tool_unstarted();
     sdk_test::start({copy_context});
 }
 
@@ -90,6 +97,35 @@ init_d2h_only()
 {
     traced_directions = {ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST};
     init_tool();
+}
+
+// The external id request service, asked for memory copies only: each copy gets 1000 plus its
+// direction, and the request sees the copy's internal id.
+std::vector<uint64_t> requested_internal_ids = {};
+
+int
+external_for_copy(rocprofiler_thread_id_t,
+                  rocprofiler_context_id_t,
+                  rocprofiler_external_correlation_id_request_kind_t kind,
+                  rocprofiler_tracing_operation_t                    operation,
+                  uint64_t                                           internal_id,
+                  rocprofiler_user_data_t*                           external,
+                  void*)
+{
+    if(kind != ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY) return 1;
+    requested_internal_ids.push_back(internal_id);
+    external->value = 1000 + static_cast<uint64_t>(operation);
+    return 0;
+}
+
+void
+init_with_requests()
+{
+    init_tool_unstarted();
+    const auto kind = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY;
+    SDK_TEST_CHECK(rocprofiler_configure_external_correlation_id_request_service(
+        copy_context, &kind, 1, external_for_copy, nullptr));
+    sdk_test::start({copy_context});
 }
 
 class copy_fixture : public sdk_test::tool_fixture
@@ -173,6 +209,30 @@ protected:
     {
     }
 };
+
+class memory_copy_requests : public copy_fixture
+{
+protected:
+    memory_copy_requests()
+        : copy_fixture{"memory-copy-request-test", init_with_requests}
+    {
+    }
+};
+
+TEST_F(memory_copy_requests, the_request_callback_gives_each_copy_its_external_id)
+{
+    requested_internal_ids.clear();
+    copy_each_way();
+    const auto list = copies();
+    ASSERT_EQ(list.size(), 4u);
+    ASSERT_EQ(requested_internal_ids.size(), 4u);
+    for(size_t i = 0; i < list.size(); ++i)
+    {
+        EXPECT_EQ(list[i].correlation_id.external.value,
+                  1000u + static_cast<uint64_t>(list[i].operation));
+        EXPECT_EQ(list[i].correlation_id.internal, requested_internal_ids[i]);
+    }
+}
 
 TEST_F(memory_copy_tracing, each_direction_gets_one_record_with_what_was_copied)
 {
