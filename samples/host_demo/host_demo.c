@@ -1,9 +1,10 @@
 /*
  * host_demo: a small application for the host reference device.
  *
- * It registers five named kernels, runs them on two in-order queues for a number of iterations,
- * waits on one completion signal per iteration, and checks every result against values computed
- * on the CPU. Two kernels are not idempotent (accumulate: a[i] += b[i]; scale_inplace:
+ * It registers five named kernels, copies two inputs from host memory to the device, runs the
+ * kernels on two in-order queues for a number of iterations (waiting on one completion signal per
+ * iteration), copies two results back, and checks every result against values computed on the
+ * CPU. Two kernels are not idempotent (accumulate: a[i] += b[i]; scale_inplace:
  * x[i] *= s), so a profiler that replays a kernel without restoring memory makes this program
  * fail. Run it under a tool with ROCP_TOOL_LIBRARIES=<tool.so> or rocprofv3.
  *
@@ -216,6 +217,7 @@ main(int argc, char** argv)
     rocprofiler_host_kernel_t k_vector_add, k_saxpy, k_accumulate, k_histogram, k_scale;
     rocprofiler_host_queue_t  queue_a, queue_b;
     float *                   a, *b, *c, *z;
+    float *                   host_a, *host_b, *host_c, *host_z; /* ordinary host memory */
     int64_t *                 acc, *inc;
     uint32_t *                data, *bins;
     double*                   x;
@@ -276,16 +278,28 @@ main(int argc, char** argv)
     data = (uint32_t*)device_alloc(n * sizeof(uint32_t));
     bins = (uint32_t*)device_alloc(HISTOGRAM_BINS * sizeof(uint32_t));
     x    = (double*)device_alloc(n * sizeof(double));
+    /* The float inputs and outputs travel through host memory, as a GPU program's do. */
+    host_a = (float*)malloc(n * sizeof(float));
+    host_b = (float*)malloc(n * sizeof(float));
+    host_c = (float*)malloc(n * sizeof(float));
+    host_z = (float*)malloc(n * sizeof(float));
+    if(!host_a || !host_b || !host_c || !host_z)
+    {
+        fprintf(stderr, "host_demo: out of host memory\n");
+        return 2;
+    }
 
     for(i = 0; i < n; ++i)
     {
-        a[i]    = (float)(i % 1000) * 0.25f;
-        b[i]    = (float)(i % 7) - 3.0f;
-        acc[i]  = (int64_t)i * 3 - 100;
-        inc[i]  = (int64_t)(i % 11) + 1;
-        data[i] = (uint32_t)((i * 2654435761u) >> 7);
-        x[i]    = 1.0 + (double)(i % 5);
+        host_a[i] = (float)(i % 1000) * 0.25f;
+        host_b[i] = (float)(i % 7) - 3.0f;
+        acc[i]    = (int64_t)i * 3 - 100;
+        inc[i]    = (int64_t)(i % 11) + 1;
+        data[i]   = (uint32_t)((i * 2654435761u) >> 7);
+        x[i]      = 1.0 + (double)(i % 5);
     }
+    CHECK_HOST(rocprofiler_host_memcpy(a, host_a, n * sizeof(float)));
+    CHECK_HOST(rocprofiler_host_memcpy(b, host_b, n * sizeof(float)));
     CHECK_HOST(rocprofiler_host_memset(bins, 0, HISTOGRAM_BINS * sizeof(uint32_t)));
 
     for(it = 0; it < iterations; ++it)
@@ -328,6 +342,8 @@ main(int argc, char** argv)
     }
     CHECK_HOST(rocprofiler_host_queue_synchronize(queue_a));
     CHECK_HOST(rocprofiler_host_queue_synchronize(queue_b));
+    CHECK_HOST(rocprofiler_host_memcpy(host_c, c, n * sizeof(float)));
+    CHECK_HOST(rocprofiler_host_memcpy(host_z, z, n * sizeof(float)));
 
     /* ---- verification against the CPU -------------------------------------------------------- */
     /* x starts at one of 5 values; each is multiplied by s once per iteration, in order. */
@@ -343,22 +359,22 @@ main(int argc, char** argv)
 
     for(i = 0; i < n; ++i)
     {
-        float   want_c   = a[i] + b[i];
-        float   want_z   = alpha * a[i] + b[i];
+        float   want_c   = host_a[i] + host_b[i];
+        float   want_z   = alpha * host_a[i] + host_b[i];
         int64_t want_acc = (int64_t)i * 3 - 100 + (int64_t)iterations * inc[i];
         double  want_x   = expected_x[i % 5];
 
-        if(!close_enough(want_c, c[i]) && mismatches++ < 10)
+        if(!close_enough(want_c, host_c[i]) && mismatches++ < 10)
             fprintf(stderr,
                     "host_demo: vector_add[%llu] = %g, expected %g\n",
                     (unsigned long long)i,
-                    (double)c[i],
+                    (double)host_c[i],
                     (double)want_c);
-        if(!close_enough(want_z, z[i]) && mismatches++ < 10)
+        if(!close_enough(want_z, host_z[i]) && mismatches++ < 10)
             fprintf(stderr,
                     "host_demo: saxpy[%llu] = %g, expected %g\n",
                     (unsigned long long)i,
-                    (double)z[i],
+                    (double)host_z[i],
                     (double)want_z);
         if(acc[i] != want_acc && mismatches++ < 10)
             fprintf(stderr,
@@ -395,6 +411,10 @@ main(int argc, char** argv)
     CHECK_HOST(rocprofiler_host_free(data));
     CHECK_HOST(rocprofiler_host_free(bins));
     CHECK_HOST(rocprofiler_host_free(x));
+    free(host_a);
+    free(host_b);
+    free(host_c);
+    free(host_z);
 
     if(mismatches != 0)
     {
