@@ -44,7 +44,8 @@ if [ "${sanitizers}" -eq 1 ]; then
     # threads, kernel replay, counters, and PC sampling's signal handler (each binary runs whole,
     # so threads of consecutive tests overlap as they would in a tool).
     tsan_targets=(host-runtime-tests rocprofiler-sdk-buffer-tests kernel-replay-tests kernel-replay-stress-tests kernel-replay-multi-agent-tests
-                  kernel-replay-reliability-tests rocprofiler-sdk-counters-tests rocprofiler-sdk-pc-sampling-tests)
+                  kernel-replay-reliability-tests rocprofiler-sdk-counters-tests rocprofiler-sdk-pc-sampling-tests
+                  rocprofiler-sdk-memory-copy-tests)
     cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCPROFILER_WERROR=ON \
         -DROCPROFILER_BUILD_TSAN=ON -DROCPROFILER_BUILD_CUDA=OFF -DROCPROFILER_BUILD_SAMPLES=OFF
     cmake --build build-tsan -j "${jobs}" --target "${tsan_targets[@]}"
