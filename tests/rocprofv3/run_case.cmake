@@ -10,6 +10,7 @@
 #   EXPECT_MARKER   1: the marker must exist (the app ran); 0: it must not (the app was not run)
 #   VALIDATE        optional second command ("|"-separated, @WORK@ allowed) that must exit 0
 #   VALIDATE2       optional third command, same rules (e.g. the second application-replay pass)
+#   VALIDATE3       optional fourth command, same rules
 #   VALIDATE_FAIL   optional command that must exit non-zero with stderr matching
 #                   VALIDATE_FAIL_MATCH (proves the validator catches that violation)
 #   STDERR_TO_FILE  1: the command's stderr goes to a file (WORK_DIR/stderr.txt), not a pipe
@@ -97,7 +98,7 @@ if(DEFINED ABSENT_FILES)
         endif()
     endforeach()
 endif()
-foreach(v VALIDATE VALIDATE2)
+foreach(v VALIDATE VALIDATE2 VALIDATE3)
     if(DEFINED ${v})
         expand_list(validate "${${v}}")
         execute_process(COMMAND ${validate} RESULT_VARIABLE vrc OUTPUT_VARIABLE vout ERROR_VARIABLE verr)

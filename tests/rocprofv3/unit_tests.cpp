@@ -341,6 +341,32 @@ TEST(command_line, groups_and_environment)
     EXPECT_EQ(rocprofv3::tool_environment(*p.opts, 0)["ROCPROF_OUTPUT_FORMAT"], "csv,json,pftrace");
 }
 
+TEST(command_line, memory_copy_trace)
+{
+    // Alone it is something to collect; the tool learns it from its variable.
+    auto r = run({"--memory-copy-trace", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_TRUE(r.opts->memory_copy_trace);
+    auto env = rocprofv3::tool_environment(*r.opts, 0);
+    EXPECT_EQ(env["ROCPROF_MEMORY_COPY_TRACE"], "1");
+    EXPECT_EQ(env.count("ROCPROF_KERNEL_TRACE"), 0u);
+    // Without it, no variable; with nothing at all, the error names it among the choices.
+    auto k = run({"--kernel-trace", "--", "app"});
+    ASSERT_TRUE(k.opts) << k.error;
+    EXPECT_EQ(rocprofv3::tool_environment(*k.opts, 0).count("ROCPROF_MEMORY_COPY_TRACE"), 0u);
+    auto none = run({"--", "app"});
+    EXPECT_FALSE(none.opts);
+    EXPECT_NE(none.error.find("--memory-copy-trace"), std::string::npos) << none.error;
+
+    auto cfg = rocprofiler::tool::read_config(
+        [](const char* name) -> const char*
+        { return std::string{name} == "ROCPROF_MEMORY_COPY_TRACE" ? "1" : nullptr; });
+    ASSERT_TRUE(cfg.errors.empty()) << cfg.errors.front();
+    EXPECT_TRUE(cfg.cfg.memory_copy_trace);
+    EXPECT_TRUE(cfg.cfg.uses_buffer());
+    EXPECT_FALSE(cfg.cfg.records_dispatches());
+}
+
 TEST(tool_config, reads_and_validates)
 {
     auto env = std::map<std::string, std::string>{{"ROCPROF_KERNEL_TRACE", "1"},
@@ -563,6 +589,66 @@ TEST(outputs, csv_quoting_and_stats)
     EXPECT_EQ(stats[1].min_ns, 100u);
     EXPECT_EQ(stats[1].max_ns, 200u);
     EXPECT_DOUBLE_EQ(stats[0].percentage + stats[1].percentage, 100.0);
+}
+
+TEST(outputs, memory_copy_rows_and_records)
+{
+    auto data = rocprofiler::tool::results{};
+    auto cpu = rocprofiler::tool::agent_entry{}, gpu = rocprofiler::tool::agent_entry{};
+    cpu.info.id              = rocprofiler_agent_id_t{500};
+    cpu.info.type            = ROCPROFILER_AGENT_TYPE_CPU;
+    cpu.info.logical_node_id = 0;
+    gpu.info.id              = rocprofiler_agent_id_t{600};
+    gpu.info.type            = ROCPROFILER_AGENT_TYPE_GPU;
+    gpu.info.logical_node_id = 1;
+    data.agents              = {cpu, gpu};
+
+    auto r                          = rocprofiler_buffer_tracing_memory_copy_record_t{};
+    r.size                          = sizeof(r);
+    r.kind                          = ROCPROFILER_BUFFER_TRACING_MEMORY_COPY;
+    r.operation                     = ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE;
+    r.correlation_id.internal       = 42;
+    r.correlation_id.external.value = 7;
+    r.thread_id                     = 1234;
+    r.start_timestamp               = 1000;
+    r.end_timestamp                 = 1500;
+    r.src_agent_id                  = cpu.info.id;
+    r.dst_agent_id                  = gpu.info.id;
+    r.bytes                         = 4096;
+    r.src_address.value             = 0xabc0;
+    r.dst_address.value             = 0x7f0000001000;
+    // Agents by their logical node id, as kernel_trace.csv; addresses in hexadecimal.
+    EXPECT_EQ(rocprofiler::tool::memory_copy_trace_csv_row(data, r),
+              "\"MEMORY_COPY\",\"MEMORY_COPY_HOST_TO_DEVICE\",0,0,1,42,1000,1500,4096,0xabc0,"
+              "0x7f0000001000,1234\n");
+    EXPECT_EQ(rocprofiler::tool::memory_copy_trace_csv_header(),
+              "\"Kind\",\"Direction\",\"Stream_Id\",\"Source_Agent_Id\",\"Destination_Agent_Id\","
+              "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\",\"Bytes\","
+              "\"Source_Address\",\"Destination_Address\",\"Thread_Id\"\n");
+
+    const auto j = rocprofiler::tool::memory_copy_record_json(r);
+    EXPECT_EQ(j.at("kind"), "MEMORY_COPY");
+    EXPECT_EQ(j.at("operation"), "MEMORY_COPY_HOST_TO_DEVICE");
+    EXPECT_EQ(j.at("correlation_id").at("internal"), 42u);
+    EXPECT_EQ(j.at("correlation_id").at("external"), 7u);
+    EXPECT_EQ(j.at("src_agent_id").at("handle"), 500u);
+    EXPECT_EQ(j.at("dst_agent_id").at("handle"), 600u);
+    EXPECT_EQ(j.at("bytes"), 4096u);
+    EXPECT_EQ(j.at("dst_address").at("handle"), 0x7f0000001000u);
+
+    // Every direction has upstream's name; a value out of range is named, not dropped.
+    EXPECT_EQ(rocprofiler::tool::memory_copy_direction_name(ROCPROFILER_MEMORY_COPY_NONE),
+              "MEMORY_COPY_NONE");
+    EXPECT_EQ(rocprofiler::tool::memory_copy_direction_name(ROCPROFILER_MEMORY_COPY_HOST_TO_HOST),
+              "MEMORY_COPY_HOST_TO_HOST");
+    EXPECT_EQ(rocprofiler::tool::memory_copy_direction_name(ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST),
+              "MEMORY_COPY_DEVICE_TO_HOST");
+    EXPECT_EQ(
+        rocprofiler::tool::memory_copy_direction_name(ROCPROFILER_MEMORY_COPY_DEVICE_TO_DEVICE),
+        "MEMORY_COPY_DEVICE_TO_DEVICE");
+    EXPECT_EQ(rocprofiler::tool::memory_copy_direction_name(
+                  static_cast<rocprofiler_memory_copy_operation_t>(77)),
+              "MEMORY_COPY_77");
 }
 
 TEST(outputs, a_kernel_never_reported_gets_a_placeholder_and_one_warning)

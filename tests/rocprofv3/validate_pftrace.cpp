@@ -3,7 +3,7 @@
 // read by protobuf's own decoder, not by the code that wrote it.
 //
 //   validate_pftrace --protoc PROTOC --proto FILE --dir D --prefix P [--passes G] [--counters]
-//                    [--slices N]
+//                    [--slices N] [--copies]
 //
 // Checks, and exits non-zero with a message on the first violation:
 // - protoc is there (a missing protoc is a failure that says so, never a skip) and decodes the
@@ -18,6 +18,12 @@
 //   each named, with the annotations above;
 // - with --passes G (kernel replay with G groups), every slice has a replay_pass annotation and
 //   each dispatch's slices carry exactly the passes 0..G-1; without it no slice has one;
+// - with --copies, the slices on tracks named "Memory copies" (or their overlap lanes) are exactly
+//   <P>_memory_copy_trace.csv's rows: the same multiset of (Direction, Start_Timestamp,
+//   End_Timestamp, Bytes, Source_Agent_Id, Destination_Agent_Id), each under the track of its
+//   destination agent (its source agent for a device-to-host copy; a copy within host memory on
+//   "Memory copies (host)" under the process track); without --copies there is no such slice. A run
+//   without kernel_trace.csv must then have no kernel slice;
 // - with --counters, every row of <P>_counter_collection.csv is one TYPE_COUNTER event with its
 //   Counter_Value at its Start_Timestamp, on the counter track of that name under its agent's
 //   track; every other counter event is a return to 0 at a row's End_Timestamp.
@@ -191,6 +197,7 @@ main(int argc, char** argv)
     auto protoc = std::string{}, proto = std::string{}, dir = std::string{}, prefix = std::string{};
     auto passes          = uint64_t{0};
     bool counters        = false;
+    bool copies          = false;
     auto expected_slices = std::optional<size_t>{};
     for(int i = 1; i < argc; ++i)
     {
@@ -212,6 +219,8 @@ main(int argc, char** argv)
             passes = std::stoull(next());
         else if(arg == "--counters")
             counters = true;
+        else if(arg == "--copies")
+            copies = true;
         else if(arg == "--slices")
             expected_slices = std::stoull(next());
         else
@@ -289,9 +298,12 @@ main(int argc, char** argv)
     // Slices: a TYPE_SLICE_END closes the last open slice of its track.
     using slice_key =
         std::tuple<std::string, std::string, uint64_t, uint64_t, std::string, std::string>;
-    auto slices     = std::multiset<slice_key>{};
-    auto slice_pass = std::map<std::string, std::vector<uint64_t>>{}; // by dispatch id
-    auto open       = std::map<uint64_t, std::vector<event>>{};
+    auto slices = std::multiset<slice_key>{};
+    using copy_key =
+        std::tuple<std::string, uint64_t, uint64_t, std::string, std::string, std::string>;
+    auto copy_slices = std::multiset<copy_key>{};
+    auto slice_pass  = std::map<std::string, std::vector<uint64_t>>{}; // by dispatch id
+    auto open        = std::map<uint64_t, std::vector<event>>{};
     auto counter_events =
         std::map<std::tuple<std::string, std::string>, std::vector<std::pair<uint64_t, double>>>{};
     for(const auto& ev : events)
@@ -320,6 +332,31 @@ main(int argc, char** argv)
                     notes[a.value("name")] = a.has("uint_value")     ? a.value("uint_value")
                                              : a.has("string_value") ? a.value("string_value")
                                                                      : "";
+            if(starts_with(tracks.at(track).name, "Memory copies"))
+            {
+                for(const auto* key : {"bytes", "src_agent", "dst_agent", "correlation_id"})
+                    if(notes.count(key) == 0)
+                        fail(std::string{"a memory copy slice has no "} + key + " annotation");
+                const auto& name = b.value("name");
+                const auto  device =
+                    name == "MEMORY_COPY_DEVICE_TO_HOST" ? notes["src_agent"] : notes["dst_agent"];
+                // Within host memory: on "Memory copies (host)", a child of the process track.
+                const auto& lane = tracks.at(track);
+                if(device == "host"
+                       ? lane.name != "Memory copies (host)" || tracks.count(lane.parent) == 0 ||
+                             !tracks.at(lane.parent).process
+                       : agent_of(track) != device)
+                    fail("the " + name + " slice at " + std::to_string(begin.timestamp) +
+                         " is on track '" + lane.name + "', not on the copies track of " +
+                         (device == "host" ? std::string{"the host"} : "agent " + device));
+                copy_slices.insert({name,
+                                    begin.timestamp,
+                                    ev.timestamp,
+                                    notes["bytes"],
+                                    notes["src_agent"],
+                                    notes["dst_agent"]});
+                continue;
+            }
             for(const auto* key : {"dispatch_id", "agent", "queue"})
                 if(notes.count(key) == 0)
                     fail(std::string{"a kernel slice has no "} + key + " annotation");
@@ -358,6 +395,42 @@ main(int argc, char** argv)
     }
     for(const auto& [track, list] : open)
         if(!list.empty()) fail("a slice on track " + std::to_string(track) + " is never ended");
+
+    // The memory copies.
+    if(copies)
+    {
+        const auto mc_file = base + "memory_copy_trace.csv";
+        const auto mc      = read_csv(mc_file);
+        auto       mc_col  = [&](const char* name) { return column(mc[0], name, mc_file); };
+        const auto c_dir = mc_col("Direction"), c_start = mc_col("Start_Timestamp"),
+                   c_end = mc_col("End_Timestamp"), c_bytes = mc_col("Bytes"),
+                   c_src = mc_col("Source_Agent_Id"), c_dst = mc_col("Destination_Agent_Id");
+        auto rows = std::multiset<copy_key>{};
+        for(size_t r = 1; r < mc.size(); ++r)
+            rows.insert({mc[r][c_dir],
+                         std::stoull(mc[r][c_start]),
+                         std::stoull(mc[r][c_end]),
+                         mc[r][c_bytes],
+                         mc[r][c_src],
+                         mc[r][c_dst]});
+        if(rows.empty()) fail(mc_file + " has no copy: nothing to compare");
+        if(rows != copy_slices)
+            fail("the trace has " + std::to_string(copy_slices.size()) + " memory copy slices, " +
+                 mc_file + " has " + std::to_string(rows.size()) +
+                 " rows, and they are not the same copies");
+        if(!rocprofv3_validate::read_file(base + "kernel_trace.csv"))
+        {
+            if(!slices.empty())
+                fail("the trace has " + std::to_string(slices.size()) +
+                     " kernel slices, but the run traced no kernel");
+            std::printf("validate_pftrace: ok: %zu memory copy slices, %zu tracks\n",
+                        copy_slices.size(),
+                        tracks.size());
+            return 0;
+        }
+    }
+    else if(!copy_slices.empty())
+        fail("the trace has memory copy slices, but --copies was not given");
 
     if(expected_slices)
     {
@@ -451,7 +524,9 @@ main(int argc, char** argv)
     else if(!counter_events.empty())
         fail("the trace has counter events, but --counters was not given");
 
-    std::printf(
-        "validate_pftrace: ok: %zu kernel slices, %zu tracks\n", slices.size(), tracks.size());
+    std::printf("validate_pftrace: ok: %zu kernel slices, %zu memory copy slices, %zu tracks\n",
+                slices.size(),
+                copy_slices.size(),
+                tracks.size());
     return 0;
 }

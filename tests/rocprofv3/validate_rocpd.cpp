@@ -5,6 +5,9 @@
 //   --counters             counter_collection.csv exists: every value is in counters_collection
 //   --dispatches N         rocpd_kernel_dispatch has exactly N rows
 //   --declined N           rocprofv3_kernel_replay_outcome has N DECLINED rows
+//   --copies               memory_copy_trace.csv exists: its rows are exactly the rows of the
+//                          memory_copies view (direction, times, bytes, agents, correlation id,
+//                          addresses), each with the category MEMORY_COPY
 //   --end KIND             rocpd_info_process.extdata names how the run ended (exit, signal,
 //                          or none: the process was killed before the tool could say)
 #include "csv_rows.hpp"
@@ -17,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -85,6 +89,7 @@ main(int argc, char** argv)
 {
     auto dir = std::string{}, prefix = std::string{}, end = std::string{};
     bool counters   = false;
+    bool copies     = false;
     long declined   = -1;
     long dispatches = -1;
     for(int i = 1; i < argc; ++i)
@@ -101,6 +106,8 @@ main(int argc, char** argv)
             prefix = next();
         else if(arg == "--counters")
             counters = true;
+        else if(arg == "--copies")
+            copies = true;
         else if(arg == "--declined")
             declined = std::stol(next());
         else if(arg == "--dispatches")
@@ -137,7 +144,9 @@ main(int argc, char** argv)
                             "rocpd_arg",
                             "rocpd_pmc_event",
                             "rocpd_kernel_dispatch",
+                            "rocpd_memory_copy",
                             "kernels",
+                            "memory_copies",
                             "counters_collection"})
         (void)count(db, name);
     if(count(db, "rocpd_info_node") != 1) fail("rocpd_info_node does not have one row");
@@ -239,6 +248,54 @@ main(int argc, char** argv)
                 fail("counter row of dispatch " + r[id] + " names kernel '" + it->second[3] + "'");
         }
     }
+
+    // The copies: the view's rows are memory_copy_trace.csv's, as multisets of their fields.
+    auto db_copies = std::multiset<row_t>{};
+    for(auto& r : query(db,
+                        "SELECT name, start, \"end\", size, COALESCE(src_agent_id, src_device), "
+                        "COALESCE(dst_agent_id, dst_device), "
+                        "correlation_id, printf('0x%x', src_address), printf('0x%x', "
+                        "dst_address), tid, category FROM memory_copies"))
+    {
+        if(r.back() != "MEMORY_COPY") fail("a memory copy's category is '" + r.back() + "'");
+        r.pop_back();
+        db_copies.insert(std::move(r));
+    }
+    if(db_copies.size() != count(db, "rocpd_memory_copy"))
+        fail("the memory_copies view and rocpd_memory_copy differ in rows");
+    if(copies)
+    {
+        const auto  mc_path = base + "memory_copy_trace.csv";
+        auto        rows    = read_csv(mc_path);
+        const auto& h       = rows[0];
+        auto        fields  = std::vector<size_t>{};
+        for(const auto* name : {"Direction",
+                                "Start_Timestamp",
+                                "End_Timestamp",
+                                "Bytes",
+                                "Source_Agent_Id",
+                                "Destination_Agent_Id",
+                                "Correlation_Id",
+                                "Source_Address",
+                                "Destination_Address",
+                                "Thread_Id"})
+            fields.push_back(column(h, name, mc_path));
+        auto csv_copies = std::multiset<row_t>{};
+        for(size_t i = 1; i < rows.size(); ++i)
+        {
+            auto r = row_t{};
+            for(auto f : fields)
+                r.push_back(rows[i][f]);
+            csv_copies.insert(std::move(r));
+        }
+        if(csv_copies.empty()) fail(mc_path + " has no copy: nothing to compare");
+        if(csv_copies != db_copies)
+            fail(std::to_string(db_copies.size()) + " rows in memory_copies, " +
+                 std::to_string(csv_copies.size()) + " in " + mc_path +
+                 ", and they are not the same copies");
+    }
+    else if(!db_copies.empty())
+        fail("the database has memory copies, but --copies was not given");
 
     if(declined >= 0)
     {

@@ -522,6 +522,7 @@ log_configuration(const options& opts, const std::map<std::string, std::string>&
         std::cerr << "\n- rocprofv3 configuration" << which << ":\n"
                   << "    - command          = " << join(opts.command) << "\n"
                   << "    - kernel_trace     = " << opts.kernel_trace << "\n"
+                  << "    - memory_copy_trace = " << opts.memory_copy_trace << "\n"
                   << "    - stats            = " << opts.stats << "\n"
                   << "    - summary          = " << opts.summary << "\n"
                   << "    - pmc              = " << groups << "\n"

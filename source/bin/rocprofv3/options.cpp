@@ -39,13 +39,14 @@ const char* const exit_codes_help =
     "  127   the application was not found\n";
 
 const char* const footer_help =
-    "\nOutput files are <dir>/<prefix>_kernel_trace.csv, _agent_info.csv, _kernel_stats.csv,\n"
-    "_counter_collection.csv and _results.json. The default prefix is the application's process\n"
-    "id, so that processes never overwrite each other's files. With several --pmc groups and no\n"
-    "kernel replay, the application runs once per group and run N writes to <dir>/pass_<N>/\n"
-    "(the lines of a text input file: <dir>/pmc_<N>/; the jobs of a JSON/YAML input file:\n"
-    "<dir>/pass_<N>/). Other options of AMD's rocprofv3 (--hip-trace, --sys-trace, ...) are\n"
-    "accepted and answered with 'not supported on this device' (exit 2).\n"
+    "\nOutput files are <dir>/<prefix>_kernel_trace.csv, _memory_copy_trace.csv,\n"
+    "_agent_info.csv, _kernel_stats.csv, _counter_collection.csv and _results.json. The default\n"
+    "prefix is the application's process id, so that processes never overwrite each other's\n"
+    "files. With several --pmc groups and no kernel replay, the application runs once per group\n"
+    "and run N writes to <dir>/pass_<N>/ (the lines of a text input file: <dir>/pmc_<N>/; the\n"
+    "jobs of a JSON/YAML input file: <dir>/pass_<N>/). Other options of AMD's rocprofv3\n"
+    "(--hip-trace, --sys-trace, ...) are accepted and answered with 'not supported on this\n"
+    "device' (exit 2).\n"
     "Environment: ROCPROF_TOOL_LIBRARY and ROCPROF_SDK_LIBRARY override the libraries found\n"
     "next to rocprofv3 (../lib/).\n\n";
 
@@ -96,8 +97,9 @@ namespace
 {
 const char* const unsupported_message =
     "not supported on this device: this rocprofv3 traces kernel dispatches (--kernel-trace, "
-    "--stats, -S) and collects counters (--pmc); the runtime, API, memory, marker, PC sampling "
-    "and thread traces of AMD's rocprofv3 have no source here";
+    "--stats, -S) and memory copies (--memory-copy-trace) and collects counters (--pmc); the "
+    "runtime, API, memory allocation, marker, PC sampling and thread traces of AMD's rocprofv3 "
+    "have no source here";
 
 // What the options of the command line read (rocprofv3's own, before the first "--").
 struct parsed_args
@@ -193,6 +195,9 @@ parse_arguments(const std::vector<std::string>& own_args,
         "Acknowledge that kernel replay is a beta feature (required by --replay-mode kernel)");
     app.add_flag(
         "--kernel-trace", opts.kernel_trace, "Trace kernel dispatches (<prefix>_kernel_trace.csv)");
+    app.add_flag("--memory-copy-trace",
+                 opts.memory_copy_trace,
+                 "Trace memory copies (<prefix>_memory_copy_trace.csv)");
     app.add_flag("--stats", opts.stats, "Write per-kernel statistics (<prefix>_kernel_stats.csv)");
     app.add_flag(
         "-S,--summary", opts.summary, "Print the per-kernel statistics table to stderr at the end");
@@ -553,10 +558,10 @@ parse_arguments(const std::vector<std::string>& own_args,
     if(!opts.list_avail && opts.command.empty())
         return usage_error(
             "no application given: rocprofv3 [options] -- <application> [arguments]");
-    if(!opts.list_avail && !opts.kernel_trace && !opts.stats && !opts.summary &&
-       opts.pmc_groups.empty())
-        return usage_error(
-            job + "nothing to collect: give --kernel-trace, --stats, -S/--summary or --pmc");
+    if(!opts.list_avail && !opts.kernel_trace && !opts.memory_copy_trace && !opts.stats &&
+       !opts.summary && opts.pmc_groups.empty())
+        return usage_error(job + "nothing to collect: give --kernel-trace, --memory-copy-trace, "
+                                 "--stats, -S/--summary or --pmc");
 
     auto out = parse_result{};
     out.opts = std::move(opts);
@@ -582,6 +587,7 @@ job_keys()
     static const auto keys = std::vector<job_key>{
         {"pmc", "--pmc", job_key::values},
         {"kernel_trace", "--kernel-trace", job_key::flag},
+        {"memory_copy_trace", "--memory-copy-trace", job_key::flag},
         {"stats", "--stats", job_key::flag},
         {"summary", "--summary", job_key::flag},
         {"kernel_include_regex", "--kernel-include-regex", job_key::value},
@@ -768,7 +774,6 @@ unsupported_options()
         {"-s,--sys-trace", 0},
         {"--hip-trace", 0},
         {"--marker-trace", 0},
-        {"--memory-copy-trace", 0},
         {"--memory-allocation-trace", 0},
         {"--scratch-memory-trace", 0},
         {"--hsa-trace", 0},
@@ -1192,6 +1197,7 @@ tool_environment(const options& opts, size_t pass)
         formats += (formats.empty() ? "" : ",") + f;
     env["ROCPROF_OUTPUT_FORMAT"] = formats.empty() ? "csv" : formats;
     if(opts.kernel_trace) env["ROCPROF_KERNEL_TRACE"] = "1";
+    if(opts.memory_copy_trace) env["ROCPROF_MEMORY_COPY_TRACE"] = "1";
     if(opts.stats) env["ROCPROF_STATS"] = "1";
     if(opts.summary) env["ROCPROF_SUMMARY"] = "1";
     if(!opts.include_regex.empty()) env["ROCPROF_KERNEL_FILTER_INCLUDE_REGEX"] = opts.include_regex;

@@ -32,6 +32,7 @@ struct options
     std::string                           replay_mode        = {};
     bool                                  kernel_replay_beta = false;
     bool                                  kernel_trace       = false;
+    bool                                  memory_copy_trace  = false;
     bool                                  stats              = false;
     bool                                  summary            = false;
     std::string                           output_directory   = ".";

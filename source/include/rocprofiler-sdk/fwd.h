@@ -239,7 +239,7 @@ typedef enum rocprofiler_external_correlation_id_request_kind_t // NOLINT(perfor
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CORE_API,      ///< ROCTx markers (not here)
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CONTROL_API,   ///< ROCTx control (not here)
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_NAME_API,      ///< ROCTx naming (not here)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY,          ///< Memory copies (not yet)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY,          ///< Memory copies
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,      ///< Kernel dispatches
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_SCRATCH_MEMORY,       ///< Scratch memory (not here)
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_RCCL_API,             ///< RCCL API (not here)

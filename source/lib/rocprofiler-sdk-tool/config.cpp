@@ -102,6 +102,7 @@ read_config(const std::function<const char*(const char*)>& getenv)
     auto& errors     = result.errors;
     auto  flag       = [&](const char* name) { return read_switch(name, getenv(name), errors); };
     cfg.kernel_trace = flag("ROCPROF_KERNEL_TRACE");
+    cfg.memory_copy_trace  = flag("ROCPROF_MEMORY_COPY_TRACE");
     cfg.counter_collection = flag("ROCPROF_COUNTER_COLLECTION");
     cfg.kernel_replay      = flag("ROCPROF_KERNEL_REPLAY");
     cfg.stats              = flag("ROCPROF_STATS");

@@ -16,6 +16,7 @@ namespace rocprofiler::tool
 struct config
 {
     bool kernel_trace       = false; // ROCPROF_KERNEL_TRACE
+    bool memory_copy_trace  = false; // ROCPROF_MEMORY_COPY_TRACE
     bool counter_collection = false; // ROCPROF_COUNTER_COLLECTION
     // ROCPROF_KERNEL_REPLAY=1: the kernel replay context exists and every counter group of a
     // dispatch's agent is collected in its own replay pass.
@@ -56,6 +57,8 @@ struct config
     std::vector<std::vector<std::string>> collected_groups() const;
 
     bool records_dispatches() const { return kernel_trace || stats || summary; }
+    // The tool's buffer exists for dispatch records or memory copy records.
+    bool uses_buffer() const { return records_dispatches() || memory_copy_trace; }
 };
 
 struct config_result

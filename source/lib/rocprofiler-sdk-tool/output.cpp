@@ -128,6 +128,15 @@ counter_collection_csv(const results& data)
 }
 
 std::string
+memory_copy_trace_csv(const results& data)
+{
+    auto out = memory_copy_trace_csv_header();
+    for(const auto& r : data.memory_copies)
+        out += memory_copy_trace_csv_row(data, r);
+    return out;
+}
+
+std::string
 errno_text(int err)
 {
     return std::strerror(err);
@@ -261,6 +270,13 @@ results_json(const config& cfg, const results& data, const replay_report& report
         for(const auto& rec : data.counter_records)
             counter_records.push_back(counter_record_json(rec));
 
+    auto memory_copies = json::array();
+    if(data.memory_copy_spill)
+        memory_copies = spill_placeholder("memory_copy");
+    else if(cfg.memory_copy_trace)
+        for(const auto& r : data.memory_copies)
+            memory_copies.push_back(memory_copy_record_json(r));
+
     // How the run ended: "running" in a checkpoint, "exit" when the tool finalized normally,
     // "signal" when its signal handler did (records of dispatches in flight may be missing).
     auto end = json{{"kind",
@@ -284,7 +300,14 @@ results_json(const config& cfg, const results& data, const replay_report& report
     auto strings = json{
         {"buffer_records",
          json::array(
-             {json{{"kind", "KERNEL_DISPATCH"}, {"operations", {"NONE", "ENQUEUE", "COMPLETE"}}}})},
+             {json{{"kind", "KERNEL_DISPATCH"}, {"operations", {"NONE", "ENQUEUE", "COMPLETE"}}},
+              json{{"kind", "MEMORY_COPY"},
+                   {"operations",
+                    {memory_copy_direction_name(ROCPROFILER_MEMORY_COPY_NONE),
+                     memory_copy_direction_name(ROCPROFILER_MEMORY_COPY_HOST_TO_HOST),
+                     memory_copy_direction_name(ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE),
+                     memory_copy_direction_name(ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST),
+                     memory_copy_direction_name(ROCPROFILER_MEMORY_COPY_DEVICE_TO_DEVICE)}}}})},
         {"callback_records",
          json::array({json{{"kind", "KERNEL_REPLAY"}, {"operations", {"NONE", "CONFIG", "PASS"}}},
                       json{{"kind", "CODE_OBJECT"},
@@ -294,14 +317,15 @@ results_json(const config& cfg, const results& data, const replay_report& report
                              "DEVICE_KERNEL_SYMBOL_REGISTER",
                              "HOST_KERNEL_SYMBOL_REGISTER"}}}})}};
 
-    auto tool = json{{"metadata", metadata},
-                     {"agents", agents},
-                     {"counters", counters},
-                     {"strings", strings},
-                     {"code_objects", code_objects},
-                     {"kernel_symbols", symbols},
-                     {"callback_records", {{"counter_collection", counter_records}}},
-                     {"buffer_records", {{"kernel_dispatch", dispatches}}}};
+    auto tool =
+        json{{"metadata", metadata},
+             {"agents", agents},
+             {"counters", counters},
+             {"strings", strings},
+             {"code_objects", code_objects},
+             {"kernel_symbols", symbols},
+             {"callback_records", {{"counter_collection", counter_records}}},
+             {"buffer_records", {{"kernel_dispatch", dispatches}, {"memory_copy", memory_copies}}}};
     if(cfg.kernel_replay)
     {
         tool["callback_records"]["kernel_replay_outcome"] = replay_outcomes_json(data, report);
@@ -328,6 +352,25 @@ dispatch_record_json(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& 
         {"start_timestamp", r.start_timestamp},
         {"end_timestamp", r.end_timestamp},
         {"dispatch_info", dispatch_info_json(r.dispatch_info)}};
+}
+
+json
+memory_copy_record_json(const rocprofiler_buffer_tracing_memory_copy_record_t& r)
+{
+    return json{
+        {"size", r.size},
+        {"kind", "MEMORY_COPY"},
+        {"operation", memory_copy_direction_name(r.operation)},
+        {"correlation_id",
+         {{"internal", r.correlation_id.internal}, {"external", r.correlation_id.external.value}}},
+        {"thread_id", r.thread_id},
+        {"start_timestamp", r.start_timestamp},
+        {"end_timestamp", r.end_timestamp},
+        {"dst_agent_id", {{"handle", r.dst_agent_id.handle}}},
+        {"src_agent_id", {{"handle", r.src_agent_id.handle}}},
+        {"bytes", r.bytes},
+        {"dst_address", {{"handle", r.dst_address.handle}}},
+        {"src_address", {{"handle", r.src_address.handle}}}};
 }
 
 json
@@ -501,7 +544,7 @@ write_results_json(const std::string&        path,
                    std::vector<std::string>& errors)
 {
     auto text = results_json(cfg, data, report);
-    if(!data.dispatch_spill && !data.counter_spill)
+    if(!data.dispatch_spill && !data.counter_spill && !data.memory_copy_spill)
         return write_file_atomically(path, text, errors);
     struct part
     {
@@ -515,6 +558,9 @@ write_results_json(const std::string&        path,
     if(data.counter_spill)
         parts.push_back(
             {json(spill_placeholder("counter_collection")).dump(), data.counter_spill.get()});
+    if(data.memory_copy_spill)
+        parts.push_back(
+            {json(spill_placeholder("memory_copy")).dump(), data.memory_copy_spill.get()});
     return write_file_atomically(
         path,
         [&](int fd)
@@ -574,6 +620,8 @@ write_outputs(const config&             cfg,
         if(cfg.kernel_trace && !streamed) emit("kernel_trace.csv", kernel_trace_csv(data));
         if(cfg.counter_collection && !streamed)
             emit("counter_collection.csv", counter_collection_csv(data));
+        if(cfg.memory_copy_trace && !streamed)
+            emit("memory_copy_trace.csv", memory_copy_trace_csv(data));
         if(cfg.stats) emit("kernel_stats.csv", kernel_stats_csv(compute_kernel_stats(data)));
         // Under kernel replay, what replay could not collect is listed next to what it did.
         if(cfg.kernel_replay)
@@ -616,6 +664,56 @@ kernel_trace_csv_row(const results&                                             
         << register_columns(data, d.kernel_id) << ',' << d.workgroup_size.x << ','
         << d.workgroup_size.y << ',' << d.workgroup_size.z << ',' << d.grid_size.x << ','
         << d.grid_size.y << ',' << d.grid_size.z << '\n';
+    return out.str();
+}
+
+std::string
+memory_copy_direction_name(rocprofiler_memory_copy_operation_t operation)
+{
+    switch(operation)
+    {
+    case ROCPROFILER_MEMORY_COPY_NONE:
+        return "MEMORY_COPY_NONE";
+    case ROCPROFILER_MEMORY_COPY_HOST_TO_HOST:
+        return "MEMORY_COPY_HOST_TO_HOST";
+    case ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE:
+        return "MEMORY_COPY_HOST_TO_DEVICE";
+    case ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST:
+        return "MEMORY_COPY_DEVICE_TO_HOST";
+    case ROCPROFILER_MEMORY_COPY_DEVICE_TO_DEVICE:
+        return "MEMORY_COPY_DEVICE_TO_DEVICE";
+    case ROCPROFILER_MEMORY_COPY_LAST:
+        break;
+    }
+    return "MEMORY_COPY_" + std::to_string(static_cast<int>(operation));
+}
+
+std::string
+memory_copy_agent(const results& data, rocprofiler_agent_id_t id)
+{
+    return id.handle == 0 ? std::string{"host"} : std::to_string(agent_number(data, id));
+}
+
+std::string
+memory_copy_trace_csv_header()
+{
+    return "\"Kind\",\"Direction\",\"Stream_Id\",\"Source_Agent_Id\",\"Destination_Agent_Id\","
+           "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\",\"Bytes\","
+           "\"Source_Address\",\"Destination_Address\",\"Thread_Id\"\n";
+}
+
+std::string
+memory_copy_trace_csv_row(const results&                                         data,
+                          const rocprofiler_buffer_tracing_memory_copy_record_t& r)
+{
+    auto out = std::ostringstream{};
+    // Stream_Id: 0, as for kernel dispatches (no stream is known). Addresses in hexadecimal.
+    out << csv_quote("MEMORY_COPY") << ',' << csv_quote(memory_copy_direction_name(r.operation))
+        << ',' << 0 << ',' << memory_copy_agent(data, r.src_agent_id) << ','
+        << memory_copy_agent(data, r.dst_agent_id) << ',' << r.correlation_id.internal << ','
+        << r.start_timestamp << ',' << r.end_timestamp << ',' << r.bytes << ",0x" << std::hex
+        << r.src_address.handle << ",0x" << r.dst_address.handle << std::dec << ',' << r.thread_id
+        << '\n';
     return out.str();
 }
 

@@ -1,9 +1,9 @@
-// What the tool collected, and the files it writes from it. kernel_trace.csv and
-// counter_collection.csv are streamed (rows appended as records arrive, csv_stream); the other
-// files are written whole, atomically (a temporary file renamed over the old one), at checkpoints
-// during the run and at finalization. File names and columns follow API.md ("rocprofv3 (the CLI)
-// facts"); docs/rocprofv3.md describes them. Nothing here calls the SDK: the collected data is
-// plain values, so the writers are testable.
+// What the tool collected, and the files it writes from it. kernel_trace.csv,
+// memory_copy_trace.csv and counter_collection.csv are streamed (rows appended as records arrive,
+// csv_stream); the other files are written whole, atomically (a temporary file renamed over the
+// old one), at checkpoints during the run and at finalization. File names and columns follow
+// API.md ("rocprofv3 (the CLI) facts"); docs/rocprofv3.md describes them. Nothing here calls the
+// SDK: the collected data is plain values, so the writers are testable.
 #pragma once
 
 #include "config.hpp"
@@ -142,7 +142,9 @@ struct results
     std::map<uint64_t, code_object_entry> code_objects   = {}; // by id
     std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t> dispatches      = {};
     std::vector<counter_dispatch>                                    counter_records = {};
-    uint64_t                                                         dropped_records = 0;
+    // --memory-copy-trace: the copies, in arrival order (kept only for outputs written whole).
+    std::vector<rocprofiler_buffer_tracing_memory_copy_record_t> memory_copies   = {};
+    uint64_t                                                     dropped_records = 0;
     // Under kernel replay: one entry per dispatch rocprofv3 asked to replay, in outcome order.
     std::vector<replay_outcome> replay_outcomes = {};
     // Under kernel replay, per agent handle: the counters of each group the agent collects, and
@@ -154,6 +156,7 @@ struct results
     // records of results.json are spilled to part files instead of being kept (record_spill).
     std::shared_ptr<record_spill>                             dispatch_spill     = {};
     std::shared_ptr<record_spill>                             counter_spill      = {};
+    std::shared_ptr<record_spill>                             memory_copy_spill  = {};
     std::map<uint64_t, std::vector<std::vector<std::string>>> replay_groups      = {};
     std::map<uint64_t, std::vector<std::vector<uint64_t>>>    replay_pass_groups = {};
     run_end                                                   end                = {};
@@ -203,6 +206,18 @@ std::string kernel_trace_csv_row(const results&                                 
                                  const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r);
 std::string counter_collection_csv_header();
 std::string counter_collection_csv_rows(const results& data, const counter_dispatch& rec);
+
+// memory_copy_trace.csv: upstream's columns (Kind, Direction, Stream_Id, Source_Agent_Id,
+// Destination_Agent_Id, Correlation_Id, Start_Timestamp, End_Timestamp), then ours (Bytes,
+// Source_Address, Destination_Address, Thread_Id).
+std::string memory_copy_trace_csv_header();
+std::string memory_copy_trace_csv_row(const results&                                         data,
+                                      const rocprofiler_buffer_tracing_memory_copy_record_t& r);
+// A side of a copy in the agent columns: the agent's number (agent_number), or "host" for host
+// memory (agent handle 0: the SDK lists no CPU agent).
+std::string memory_copy_agent(const results& data, rocprofiler_agent_id_t id);
+// "MEMORY_COPY_HOST_TO_DEVICE", as upstream's Direction column names a copy's direction.
+std::string memory_copy_direction_name(rocprofiler_memory_copy_operation_t operation);
 
 // "SIGSEGV" for SIGSEGV; "signal N" for a signal without a name here.
 std::string signal_name(int number);
@@ -273,6 +288,8 @@ private:
 nlohmann::ordered_json
 dispatch_record_json(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r);
 nlohmann::ordered_json counter_record_json(const counter_dispatch& rec);
+nlohmann::ordered_json
+memory_copy_record_json(const rocprofiler_buffer_tracing_memory_copy_record_t& r);
 
 // Writes every file the configuration asks for, each atomically. With @p streamed, the streamed
 // files (kernel_trace.csv, counter_collection.csv) are left to their csv_stream. Returns the paths

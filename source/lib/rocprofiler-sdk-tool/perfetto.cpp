@@ -386,6 +386,46 @@ results_pftrace(const results& data, bool kernel_replay)
             track, r.start_timestamp, r.end_timestamp, data.kernel_name(d.kernel_id), notes);
     }
 
+    // Memory copies, on a "Memory copies" track of the device agent they involve (the
+    // destination's, but the source's for a device-to-host copy), with lanes as for queues; a copy
+    // between two places in host memory on a "Memory copies (host)" track of the process.
+    auto copy_order = std::vector<size_t>(data.memory_copies.size());
+    for(size_t i = 0; i < copy_order.size(); ++i)
+        copy_order[i] = i;
+    std::stable_sort(
+        copy_order.begin(),
+        copy_order.end(),
+        [&](size_t a, size_t b)
+        { return data.memory_copies[a].start_timestamp < data.memory_copies[b].start_timestamp; });
+    auto copy_lanes = std::map<uint64_t, lanes>{}; // by agent handle
+    for(auto index : copy_order)
+    {
+        const auto& c = data.memory_copies[index];
+        const auto  agent =
+            c.operation == ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST ? c.src_agent_id : c.dst_agent_id;
+        auto it = copy_lanes.find(agent.handle);
+        if(it == copy_lanes.end())
+        {
+            auto lane   = lanes{};
+            lane.parent = agent.handle != 0 ? agent_track(agent) : process;
+            lane.name   = agent.handle != 0 ? "Memory copies" : "Memory copies (host)";
+            it          = copy_lanes.emplace(agent.handle, std::move(lane)).first;
+        }
+        const auto track = it->second.place(trace, c.start_timestamp, c.end_timestamp);
+        auto       notes = std::vector<trace_annotation>{
+                  {"bytes", c.bytes},
+                  {"correlation_id", c.correlation_id.internal},
+                  {"src_agent", memory_copy_agent(data, c.src_agent_id)},
+                  {"dst_agent", memory_copy_agent(data, c.dst_agent_id)},
+                  {"thread_id", c.thread_id},
+        };
+        trace.slice(track,
+                    c.start_timestamp,
+                    c.end_timestamp,
+                    memory_copy_direction_name(c.operation),
+                    notes);
+    }
+
     // Counter tracks, one per agent and counter name. Each dispatch's value holds from its start
     // to its end, where the counter returns to 0, unless another value starts at that instant.
     struct point

@@ -9,8 +9,10 @@
 // counter track per agent and counter. Timestamps are the records' CLOCK_MONOTONIC nanoseconds,
 // declared with timestamp_clock_id BUILTIN_CLOCK_MONOTONIC.
 //
-// Domains the SDK does not trace yet (memory copies, markers) become a track from child_track()
-// and slices from slice() when they are added. Nothing here calls the SDK; not thread-safe (one
+// Memory copies are slices on a "Memory copies" child track of the device agent a copy involves
+// ("Memory copies (host)" under the process for a copy within host memory).
+// Domains not traced yet (markers) become a track from child_track() and slices from slice() when
+// they are added. Nothing here calls the SDK; not thread-safe (one
 // writer per call of results_pftrace).
 #pragma once
 
@@ -77,6 +79,6 @@ private:
 // The whole trace of @p data: agents, queues, kernel slices (one per kernel_trace.csv row; under
 // kernel replay one per pass, annotated with its replay_pass), counter tracks with each
 // dispatch's counter values (counter_collection.csv's values, from the dispatch's start; back to
-// 0 at its end).
+// 0 at its end), and memory copy slices.
 std::string results_pftrace(const results& data, bool kernel_replay);
 } // namespace rocprofiler::tool

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <optional>
 #include <string_view>
 
 #if defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
@@ -48,6 +49,10 @@ rocpd_writer::dispatch(const results&, const rocprofiler_buffer_tracing_kernel_d
 }
 void
 rocpd_writer::counters(const results&, const counter_dispatch&)
+{
+}
+void
+rocpd_writer::memory_copy(const results&, const rocprofiler_buffer_tracing_memory_copy_record_t&)
 {
 }
 void
@@ -129,6 +134,12 @@ CREATE TABLE rocpd_kernel_dispatch ("id" INTEGER PRIMARY KEY AUTOINCREMENT,
     "workgroup_size_z" INTEGER NOT NULL, "grid_size_x" INTEGER NOT NULL,
     "grid_size_y" INTEGER NOT NULL, "grid_size_z" INTEGER NOT NULL, "region_name_id" INTEGER,
     "event_id" INTEGER, "extdata" JSONB DEFAULT '{}' NOT NULL);
+CREATE TABLE rocpd_memory_copy ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL,
+    "nid" INTEGER NOT NULL, "pid" INTEGER NOT NULL, "tid" INTEGER, "queue_id" INTEGER,
+    "stream_id" INTEGER NOT NULL, "start" BIGINT NOT NULL, "end" BIGINT NOT NULL,
+    "name_id" INTEGER NOT NULL, "dst_agent_id" INTEGER, "dst_address" INTEGER,
+    "src_agent_id" INTEGER, "src_address" INTEGER, "size" INTEGER NOT NULL,
+    "region_name_id" INTEGER, "event_id" INTEGER, "extdata" JSONB DEFAULT '{}' NOT NULL);
 -- Ours, not upstream's: what kernel replay did with each dispatch rocprofv3 asked to replay
 -- (docs/rocprofv3.md, "What kernel replay could not collect").
 CREATE TABLE rocprofv3_kernel_replay_outcome ("dispatch_id" INTEGER NOT NULL,
@@ -160,6 +171,31 @@ FROM rocpd_kernel_dispatch K
     LEFT JOIN rocpd_info_thread T ON T.id = K.tid
     LEFT JOIN rocpd_event E ON E.id = K.event_id
 ORDER BY K.start;
+
+CREATE VIEW memory_copies AS
+SELECT M.id, M.guid, M.nid, P.pid, T.tid, M.event_id,
+    (SELECT string FROM rocpd_string RS WHERE RS.id = E.category_id) AS category,
+    (SELECT string FROM rocpd_string RS WHERE RS.id = M.name_id) AS name,
+    (SELECT string FROM rocpd_string RS WHERE RS.id = M.region_name_id) AS region_name,
+    M.start, M.end, (M.end - M.start) AS duration, M.queue_id, NULL AS queue_name, M.stream_id,
+    S.name AS stream_name, M.size,
+    CASE WHEN M.dst_agent_id IS NULL THEN 'host' ELSE DA.name END AS dst_device, M.dst_agent_id,
+    DA.absolute_index AS dst_agent_absolute_index, DA.logical_index AS dst_agent_logical_index,
+    DA.type_index AS dst_agent_type_index,
+    CASE WHEN M.dst_agent_id IS NULL THEN 'CPU' ELSE DA.type END AS dst_agent_type, M.dst_address,
+    CASE WHEN M.src_agent_id IS NULL THEN 'host' ELSE SA.name END AS src_device, M.src_agent_id,
+    SA.absolute_index AS src_agent_absolute_index, SA.logical_index AS src_agent_logical_index,
+    SA.type_index AS src_agent_type_index,
+    CASE WHEN M.src_agent_id IS NULL THEN 'CPU' ELSE SA.type END AS src_agent_type, M.src_address, E.stack_id, E.parent_stack_id, E.correlation_id,
+    M.extdata
+FROM rocpd_memory_copy M
+    LEFT JOIN rocpd_event E ON E.id = M.event_id
+    LEFT JOIN rocpd_info_agent DA ON DA.id = M.dst_agent_id
+    LEFT JOIN rocpd_info_agent SA ON SA.id = M.src_agent_id
+    LEFT JOIN rocpd_info_stream S ON S.id = M.stream_id
+    LEFT JOIN rocpd_info_process P ON P.id = M.pid
+    LEFT JOIN rocpd_info_thread T ON T.id = M.tid
+ORDER BY M.start;
 
 CREATE VIEW counters_collection AS
 SELECT MIN(PE.id) AS id, PE.guid, K.dispatch_id, K.kernel_id, E.id AS event_id,
@@ -227,6 +263,14 @@ bind(sqlite3_stmt* stmt, int index, uint64_t value)
 {
     // SQLite integers are signed 64-bit; ids and timestamps stay below 2^63.
     sqlite3_bind_int64(stmt, index, static_cast<int64_t>(value));
+}
+void
+bind(sqlite3_stmt* stmt, int index, std::optional<uint64_t> value)
+{
+    if(value)
+        sqlite3_bind_int64(stmt, index, static_cast<int64_t>(*value));
+    else
+        sqlite3_bind_null(stmt, index);
 }
 void
 bind(sqlite3_stmt* stmt, int index, double value)
@@ -746,6 +790,54 @@ rocpd_writer::counters(const results& data, const counter_dispatch& rec)
         bind_all(stmt, m_guid, info.dispatch_id, id, v.value, pmc_ext);
         if(!step(stmt)) return;
     }
+    commit_if_large();
+}
+
+void
+rocpd_writer::memory_copy(const results&                                         data,
+                          const rocprofiler_buffer_tracing_memory_copy_record_t& r)
+{
+    if(!usable()) return;
+    begin();
+    ensure_thread(r.thread_id);
+    auto category = string_id("MEMORY_COPY");
+    auto name     = string_id(memory_copy_direction_name(r.operation));
+    // Copy events take ids from memory_copy_event_base up, above every dispatch id (a dispatch's
+    // event id is its dispatch id), so that the two never meet.
+    const auto event_id = memory_copy_event_base + m_copies++;
+    auto*      event    = prepare("INSERT INTO rocpd_event (id, guid, category_id, stack_id, "
+                                  "parent_stack_id, correlation_id) VALUES (?, ?, ?, ?, 0, ?)");
+    bind_all(
+        event, event_id, m_guid, category, r.correlation_id.internal, r.correlation_id.internal);
+    if(!step(event)) return;
+    // A side in host memory (agent handle 0) has no agent row: NULL, and "host" in the view.
+    auto agent = [&data](rocprofiler_agent_id_t id) -> std::optional<uint64_t>
+    {
+        if(id.handle == 0) return std::nullopt;
+        return agent_number(data, id);
+    };
+    auto  ext = nlohmann::json{{"external_correlation_id", r.correlation_id.external.value},
+                              {"operation", static_cast<int>(r.operation)}};
+    auto* row = prepare("INSERT INTO rocpd_memory_copy (guid, nid, pid, tid, stream_id, start, "
+                        "end, name_id, dst_agent_id, dst_address, src_agent_id, src_address, "
+                        "size, event_id, extdata) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, "
+                        "?, ?, ?)");
+    bind_all(row,
+             m_guid,
+             node_row,
+             process_row,
+             r.thread_id,
+             r.start_timestamp,
+             r.end_timestamp,
+             name,
+             agent(r.dst_agent_id),
+             r.dst_address.handle,
+             agent(r.src_agent_id),
+             r.src_address.handle,
+             r.bytes,
+             event_id,
+             ext.dump());
+    step(row);
     commit_if_large();
 }
 

@@ -47,6 +47,8 @@ public:
                   const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r);
     // The counter values of one pass of one dispatch (counter_collection.csv's rows).
     void counters(const results& data, const counter_dispatch& rec);
+    // One memory_copy_trace.csv row: a rocpd_memory_copy row and its event.
+    void memory_copy(const results& data, const rocprofiler_buffer_tracing_memory_copy_record_t& r);
 
     // Commits the open batch; the next insert opens another.
     void commit();
@@ -59,6 +61,8 @@ public:
     bool               is_open() const { return m_db != nullptr; }
 
     static constexpr uint64_t commit_rows = 4096;
+    // The event id of the first memory copy (dispatch ids stay below it).
+    static constexpr uint64_t memory_copy_event_base = uint64_t{1} << 48U;
 
 private:
     bool          usable() const;
@@ -95,6 +99,7 @@ private:
     int                                              m_owner          = 0; // pid that opened it
     bool                                             m_in_transaction = false;
     uint64_t                                         m_pending        = 0;
+    uint64_t                                         m_copies         = 0;
     std::map<std::string, sqlite3_stmt*>             m_statements     = {};
     std::map<uint64_t, bool>                         m_kernels        = {}; // id -> reported
     std::set<uint64_t>                               m_threads        = {};

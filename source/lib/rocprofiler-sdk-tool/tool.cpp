@@ -4,12 +4,12 @@
 // and flushed the buffers. A LOSSLESS buffer guarantees no record is dropped.
 //
 // What survives the application's end (docs/rocprofv3.md, "What survives the application's end"):
-// a flusher thread flushes the SDK buffer every 200 ms and writes the rows of kernel_trace.csv and
-// counter_collection.csv as they arrive (csv_stream); the other files are rewritten atomically at
-// checkpoints. Fatal and termination signals are caught (signal_end.hpp) and the outputs are
-// finalized on a watcher thread, with a note, before the process dies by the same signal. _exit
-// and SIGKILL skip all of this: rocprofv3, told through the report pipe (run_report.hpp) that the
-// process started but never finalized, trims and marks what is on disk.
+// a flusher thread flushes the SDK buffer every 200 ms and writes the rows of kernel_trace.csv,
+// memory_copy_trace.csv and counter_collection.csv as they arrive (csv_stream); the other files are
+// rewritten atomically at checkpoints. Fatal and termination signals are caught (signal_end.hpp)
+// and the outputs are finalized on a watcher thread, with a note, before the process dies by the
+// same signal. _exit and SIGKILL skip all of this: rocprofv3, told through the report pipe
+// (run_report.hpp) that the process started but never finalized, trims and marks what is on disk.
 //
 // Kernel names come from CODE_OBJECT tracing (kernel symbol records), through the public API only,
 // so the tool works on any agent; it never includes or calls a device's own API.
@@ -88,6 +88,7 @@ struct tool_state
     // Streamed outputs (csv only) and the flusher thread.
     csv_stream                kernel_trace_stream = {};
     csv_stream                counter_stream      = {};
+    csv_stream                memory_copy_stream  = {};
     rocpd_writer              rocpd               = {}; // -f rocpd: streamed like the CSV files
     std::thread               flusher             = {};
     std::mutex                flusher_mutex       = {};
@@ -134,6 +135,12 @@ keep_dispatches()
 }
 
 bool
+keep_memory_copies()
+{
+    return state->cfg.pftrace || (!state->cfg.csv && !state->cfg.rocpd && !state->cfg.json);
+}
+
+bool
 keep_counter_records()
 {
     return state->cfg.pftrace || state->cfg.kernel_replay ||
@@ -148,6 +155,7 @@ flush_streams_if_large()
     constexpr size_t threshold = size_t{1} << 16U;
     if(state->kernel_trace_stream.pending() >= threshold) state->kernel_trace_stream.flush();
     if(state->counter_stream.pending() >= threshold) state->counter_stream.flush();
+    if(state->memory_copy_stream.pending() >= threshold) state->memory_copy_stream.flush();
 }
 
 void
@@ -276,6 +284,27 @@ kernel_dispatch_callback(rocprofiler_callback_tracing_record_t record,
             });
 }
 
+// The copies of one buffer callback, to each output that wants them. Called with state->mutex held.
+void
+record_memory_copies(const std::vector<rocprofiler_buffer_tracing_memory_copy_record_t>& copies)
+{
+    if(state->memory_copy_stream.is_open())
+    {
+        for(const auto& rec : copies)
+            state->memory_copy_stream.append(memory_copy_trace_csv_row(state->data, rec));
+        flush_streams_if_large();
+    }
+    if(state->rocpd.is_open())
+        for(const auto& rec : copies)
+            state->rocpd.memory_copy(state->data, rec);
+    if(state->data.memory_copy_spill)
+        for(const auto& rec : copies)
+            state->data.memory_copy_spill->append(memory_copy_record_json(rec));
+    if(keep_memory_copies())
+        state->data.memory_copies.insert(
+            state->data.memory_copies.end(), copies.begin(), copies.end());
+}
+
 void
 buffer_callback(rocprofiler_context_id_t,
                 rocprofiler_buffer_id_t,
@@ -288,12 +317,20 @@ buffer_callback(rocprofiler_context_id_t,
             [&]
             {
                 auto accepted = std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t>{};
+                // Copies are not kernels: the kernel filters do not apply to them.
+                auto copies = std::vector<rocprofiler_buffer_tracing_memory_copy_record_t>{};
                 for(size_t i = 0; i < num_headers; ++i)
                 {
                     const auto* header = headers[i];
-                    if(header->category != ROCPROFILER_BUFFER_CATEGORY_TRACING ||
-                       header->kind != ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH)
+                    if(header->category != ROCPROFILER_BUFFER_CATEGORY_TRACING) continue;
+                    if(header->kind == ROCPROFILER_BUFFER_TRACING_MEMORY_COPY)
+                    {
+                        copies.push_back(
+                            *static_cast<const rocprofiler_buffer_tracing_memory_copy_record_t*>(
+                                header->payload));
                         continue;
+                    }
+                    if(header->kind != ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH) continue;
                     const auto* rec =
                         static_cast<const rocprofiler_buffer_tracing_kernel_dispatch_record_t*>(
                             header->payload);
@@ -317,8 +354,10 @@ buffer_callback(rocprofiler_context_id_t,
                     if(keep_dispatches())
                         state->data.dispatches.insert(
                             state->data.dispatches.end(), accepted.begin(), accepted.end());
+                    if(!copies.empty()) record_memory_copies(copies);
                     state->data.dropped_records += drop_count;
-                    state->changed = state->changed || !accepted.empty() || drop_count > 0;
+                    state->changed =
+                        state->changed || !accepted.empty() || !copies.empty() || drop_count > 0;
                 }
             });
 }
@@ -528,6 +567,7 @@ flush_once()
     auto lock = std::lock_guard{state->mutex};
     state->kernel_trace_stream.flush();
     state->counter_stream.flush();
+    state->memory_copy_stream.flush();
     // The database's batch becomes durable here at the latest: an abrupt end loses at most what
     // arrived since the last flush interval.
     state->rocpd.commit();
@@ -625,6 +665,7 @@ write_config_file(std::vector<std::string>& errors)
                                                                         : nlohmann::json(i.last)}});
     auto doc = nlohmann::json{
         {"kernel_trace", cfg.kernel_trace},
+        {"memory_copy_trace", cfg.memory_copy_trace},
         {"counter_collection", cfg.counter_collection},
         {"kernel_replay", cfg.kernel_replay},
         {"stats", cfg.stats},
@@ -678,6 +719,10 @@ start_outputs()
            !state->counter_stream.open(output_file(cfg, state->data.pid, "counter_collection.csv"),
                                        counter_collection_csv_header()))
             errors.emplace_back(state->counter_stream.error());
+        if(cfg.memory_copy_trace && !state->memory_copy_stream.open(
+                                        output_file(cfg, state->data.pid, "memory_copy_trace.csv"),
+                                        memory_copy_trace_csv_header()))
+            errors.emplace_back(state->memory_copy_stream.error());
     }
     if(!ec && cfg.json)
     {
@@ -694,6 +739,7 @@ start_outputs()
         };
         if(cfg.kernel_trace) state->data.dispatch_spill = open("kernel_dispatch");
         if(cfg.counter_collection) state->data.counter_spill = open("counter_collection");
+        if(cfg.memory_copy_trace) state->data.memory_copy_spill = open("memory_copy");
     }
     if(!ec && cfg.output_config) write_config_file(errors);
     if(!ec && cfg.rocpd)
@@ -922,22 +968,20 @@ initialize()
                                                            code_object_callback,
                                                            nullptr));
     }
-    if(ok && cfg.records_dispatches())
-    {
+    if(ok && cfg.uses_buffer())
         ok = ROCPROFV3_CALL(rocprofiler_create_buffer(state->context,
                                                       1U << 20U,
                                                       (1U << 20U) - (1U << 16U),
                                                       ROCPROFILER_BUFFER_POLICY_LOSSLESS,
                                                       buffer_callback,
                                                       nullptr,
-                                                      &state->buffer)) &&
-             ROCPROFV3_CALL(rocprofiler_configure_buffer_tracing_service(
-                 state->context,
-                 ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,
-                 nullptr,
-                 0,
-                 state->buffer));
-    }
+                                                      &state->buffer));
+    if(ok && cfg.records_dispatches())
+        ok = ROCPROFV3_CALL(rocprofiler_configure_buffer_tracing_service(
+            state->context, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, 0, state->buffer));
+    if(ok && cfg.memory_copy_trace)
+        ok = ROCPROFV3_CALL(rocprofiler_configure_buffer_tracing_service(
+            state->context, ROCPROFILER_BUFFER_TRACING_MEMORY_COPY, nullptr, 0, state->buffer));
     if(ok && (cfg.records_dispatches() || cfg.counter_collection))
     {
         auto ops = rocprofiler_tracing_operation_t{ROCPROFILER_KERNEL_DISPATCH_ENQUEUE};
@@ -1016,7 +1060,8 @@ finalize_outputs(run_end end)
     state->data.end = end;
     auto errors     = std::vector<std::string>{};
     auto written    = std::vector<std::string>{};
-    for(auto* stream : {&state->kernel_trace_stream, &state->counter_stream})
+    for(auto* stream :
+        {&state->kernel_trace_stream, &state->counter_stream, &state->memory_copy_stream})
     {
         if(stream->path().empty()) continue;
         auto error = std::string{};
@@ -1036,7 +1081,8 @@ finalize_outputs(run_end end)
     for(auto& path : write_outputs(state->cfg, state->data, errors, state->cfg.csv))
         written.emplace_back(std::move(path));
     // The spilled records are in results.json now (or its write failed, which is reported).
-    for(const auto& spill : {state->data.dispatch_spill, state->data.counter_spill})
+    for(const auto& spill :
+        {state->data.dispatch_spill, state->data.counter_spill, state->data.memory_copy_spill})
         if(spill)
         {
             if(!spill->error().empty()) errors.emplace_back(spill->error());

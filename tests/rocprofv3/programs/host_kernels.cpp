@@ -1,7 +1,7 @@
 // Test program for rocprofv3: runs named kernels on two queues of the host reference device.
 //
 //   host_kernels [--marker FILE] [--exit-code N] [--exit-in-flight] [--exit-from-kernel]
-//                [--iterations N]
+//                [--iterations N] [--copies]
 //                [--accumulate] [--hidden-write] [--nested] [--truth FILE] [--long-name N]
 //                [--pid-file FILE] [--ignore-sigint] [--remove-dir DIR]
 //                [--linger MS] [--end HOW]
@@ -13,6 +13,11 @@
 // --exit-from-kernel  submits slow kernels on queue B, then a kernel on queue A that calls exit(0)
 //                   (exit on a device thread)
 // --iterations N    rounds of dispatches (default 3)
+// --copies          also copies with rocprofiler_host_memcpy: the inputs a and b from host memory
+//                   before the rounds (two HOST_TO_DEVICE copies of 16384 bytes), half of a to c
+//                   (DEVICE_TO_DEVICE, 8192 bytes), after the rounds c to host memory
+//                   (DEVICE_TO_HOST, 16384 bytes) and 1024 bytes of that to another host buffer
+//                   (HOST_TO_HOST); with --truth, each copy is in the ground truth's "copies"
 // --accumulate      also dispatches "accumulate" (a[i] += b[i], not idempotent) each round, and
 //                   checks the final contents of a against a sequential computation: exit 92 and
 //                   "result check: FAILED" when they differ (e.g. a replay that did not restore
@@ -27,7 +32,8 @@
 //                   it repeats with every replay pass of spawner)
 // --truth FILE      writes the ground truth of every dispatch, in submission order, to FILE:
 //                   {"dispatches": [{"kernel", "grid": [x,y,z] work-items, "workgroup": [x,y,z],
-//                   "workgroups": [x,y,z]}]}
+//                   "workgroups": [x,y,z]}], "copies": [{"direction", "bytes", "src", "dst",
+//                   "thread"}]} (copies in the order made; src and dst are the addresses)
 // --long-name N     registers "vector_add" as "vector_add" followed by N 'x' characters (name
 //                   filters against very long names)
 // --add-name NAME   registers "vector_add" as NAME (a mangled name, for -T and -M)
@@ -51,6 +57,7 @@
 #include <rocprofiler-sdk-host/host.h>
 
 #include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -61,6 +68,7 @@
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace
 {
@@ -209,6 +217,25 @@ dispatch(rocprofiler_host_queue_t  queue,
     check(rocprofiler_host_dispatch(queue, &params), "dispatch");
 }
 
+// Ground truth of the copies, as JSON objects.
+std::string copies_json = {};
+
+void
+copy(void* dst, const void* src, size_t bytes, const char* direction)
+{
+    check(rocprofiler_host_memcpy(dst, src, bytes), "memcpy");
+    char line[256];
+    std::snprintf(line,
+                  sizeof(line),
+                  "{\"direction\":\"%s\",\"bytes\":%zu,\"src\":%llu,\"dst\":%llu,\"thread\":%ld}",
+                  direction,
+                  bytes,
+                  static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(src)),
+                  static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(dst)),
+                  static_cast<long>(syscall(SYS_gettid)));
+    copies_json += std::string{copies_json.empty() ? "" : ",\n"} + line;
+}
+
 void
 dispatch(rocprofiler_host_queue_t  queue,
          rocprofiler_host_kernel_t kernel,
@@ -287,6 +314,7 @@ main(int argc, char** argv)
     bool accumulate_too = false;
     bool hidden_too     = false;
     bool nested_too     = false;
+    bool copies_too     = false;
     auto truth_file     = std::string{};
     auto add_name       = std::string{"vector_add"};
     auto pid_file       = std::string{};
@@ -312,6 +340,8 @@ main(int argc, char** argv)
             accumulate_too = true;
         else if(arg == "--hidden-write")
             hidden_too = true;
+        else if(arg == "--copies")
+            copies_too = true;
         else if(arg == "--nested")
             nested_too = true;
         else if(arg == "--truth" && i + 1 < argc)
@@ -393,6 +423,16 @@ main(int argc, char** argv)
         std::exit(0);
     }
 
+    // Host memory for --copies: the inputs' values (those set above), and the results.
+    auto host_a = std::vector<float>(n, 1.0f), host_b = std::vector<float>(n, 2.0f);
+    auto host_c = std::vector<float>(n), host_d = std::vector<float>(n);
+    if(copies_too)
+    {
+        copy(bufs.a, host_a.data(), n * sizeof(float), "MEMORY_COPY_HOST_TO_DEVICE");
+        copy(bufs.b, host_b.data(), n * sizeof(float), "MEMORY_COPY_HOST_TO_DEVICE");
+        copy(bufs.c, bufs.a, n * sizeof(float) / 2, "MEMORY_COPY_DEVICE_TO_DEVICE");
+    }
+
     for(int round = 0; round < iterations; ++round)
     {
         // 4 x 2 x 2 workgroups of 64 x 2 x 2: 4096 work-items, one per element.
@@ -410,6 +450,11 @@ main(int argc, char** argv)
     }
     check(rocprofiler_host_queue_synchronize(qa), "synchronize");
     check(rocprofiler_host_queue_synchronize(qb), "synchronize");
+    if(copies_too)
+    {
+        copy(host_c.data(), bufs.c, n * sizeof(float), "MEMORY_COPY_DEVICE_TO_HOST");
+        copy(host_d.data(), host_c.data(), 1024, "MEMORY_COPY_HOST_TO_HOST");
+    }
     std::printf("dispatches: %d\n",
                 (3 + (accumulate_too ? 1 : 0) + (hidden_too ? 1 : 0) + (nested_too ? 1 : 0)) *
                     iterations);
@@ -418,7 +463,10 @@ main(int argc, char** argv)
     {
         auto* f = std::fopen(truth_file.c_str(), "w");
         if(f == nullptr ||
-           std::fprintf(f, "{\"dispatches\": [\n%s\n]}\n", truth_json.c_str()) < 0 ||
+           std::fprintf(f,
+                        "{\"dispatches\": [\n%s\n],\n\"copies\": [\n%s\n]}\n",
+                        truth_json.c_str(),
+                        copies_json.c_str()) < 0 ||
            std::fclose(f) != 0)
         {
             std::fprintf(stderr, "host_kernels: cannot write '%s'\n", truth_file.c_str());
