@@ -5,6 +5,8 @@
 // the kernel's, and correlation ids in issue order. With COPY_TEST_PASSES=N > 1 the kernel is
 // replayed N times: kernel replay's own snapshot and restore copies must not show, and the program
 // must see one run's results. Exit 0: all checks held; 1: a check failed (each printed as FAIL).
+// With COPY_TEST_NO_TOOL=1 the program is not a tool (it only copies and checks its results): the
+// rocprofv3 tests run it under rocprofv3's tool.
 #include <rocprofiler-sdk/rocprofiler.h>
 
 #include "cuda_check.hpp"
@@ -199,6 +201,8 @@ increment(int* data, size_t count)
 extern "C" rocprofiler_tool_configure_result_t*
 rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
 {
+    if(const char* off = std::getenv("COPY_TEST_NO_TOOL"); off != nullptr && off[0] == '1')
+        return nullptr;
     id->name           = "copy-test";
     static auto result = rocprofiler_tool_configure_result_t{
         sizeof(rocprofiler_tool_configure_result_t), tool_init, tool_fini, nullptr};
