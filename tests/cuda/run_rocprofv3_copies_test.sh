@@ -3,8 +3,9 @@
 # with COPY_TEST_NO_TOOL=1 so that only rocprofv3's tool traces it): its three copies must be the
 # rows of run_memory_copy_trace.csv and the memory_copy records of run_results.json, in order, with
 # their directions, sizes and agents (host memory: "host" / handle 0; device memory: the agent of
-# the program's kernel), with and without kernel replay (two --pmc groups: kernel replay's own
-# snapshot and restore copies must not appear, and the program must see one run's results).
+# the program's kernel), with and without kernel replay (a metric CUPTI needs several passes for:
+# the kernel must be replayed, kernel replay's own snapshot and restore copies must not appear,
+# and the program must see one run's results).
 # Usage: run_rocprofv3_copies_test.sh <rocprofv3> <copy program>
 # Environment (set by CTest): GPU_TEST_OUTPUT_DIR (optional), COPY_TEST_NO_TOOL=1.
 set -u
@@ -44,11 +45,17 @@ run_case() { # name, rocprofv3 options...
     local json_copies
     json_copies=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(len(d['rocprofiler-sdk-tool'][0]['buffer_records']['memory_copy']))" "${dir}/run_results.json" 2>/dev/null || echo none)
     check "[ '${json_copies}' = 3 ]" "${name}: results.json has ${json_copies} memory_copy records"
+    if [ "${name}" = replay ]; then
+        local replayed
+        replayed=$(awk -F, '$1 == "\"REPLAYED\"" {n += $3} END {print n + 0}' "${dir}/run_kernel_replay_summary.csv")
+        check "[ ${replayed} -ge 1 ]" "replay: no dispatch was replayed (kernel_replay_summary.csv)"
+        echo "RESULT replay_replayed_dispatches=${replayed}" | tee -a "${out}/validate.txt"
+    fi
     echo "RESULT ${name}_copies=$(($(wc -l <"${csv}") - 1)) ${name}_json_copies=${json_copies}" | tee -a "${out}/validate.txt"
 }
 
 run_case trace
-run_case replay --pmc smsp__inst_executed.sum --pmc dram__bytes_read.sum --replay-mode kernel \
+run_case replay --pmc sm__throughput.avg.pct_of_peak_sustained_elapsed --replay-mode kernel \
     --kernel-replay-beta-enabled
 echo "RESULT failures=${fail}" | tee -a "${out}/validate.txt"
 exit ${fail}
