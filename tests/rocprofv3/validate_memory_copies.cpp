@@ -55,7 +55,8 @@ read_json(const std::string& path)
     try
     {
         return nlohmann::json::parse(*data);
-    } catch(const std::exception& e)
+    }
+    catch(const std::exception& e)
     {
         fail(path + " is not valid JSON: " + e.what());
     }
@@ -127,14 +128,14 @@ main(int argc, char** argv)
         // Agents by Logical_Node_Id.
         const auto ai_path = base + "agent_info.csv";
         const auto ai      = read_csv(ai_path);
-        const auto c_node = column(ai[0], "Logical_Node_Id", ai_path),
-                   c_type = column(ai[0], "Agent_Type", ai_path);
-        auto agent_type   = std::map<std::string, std::string>{};
+        const auto c_node  = column(ai[0], "Logical_Node_Id", ai_path),
+                   c_type  = column(ai[0], "Agent_Type", ai_path);
+        auto agent_type    = std::map<std::string, std::string>{};
         for(size_t r = 1; r < ai.size(); ++r)
             agent_type[ai[r][c_node]] = ai[r][c_type];
 
-        const auto path = base + "memory_copy_trace.csv";
-        auto       rows = read_csv(path);
+        const auto path            = base + "memory_copy_trace.csv";
+        auto       rows            = read_csv(path);
         const auto expected_header = std::vector<std::string>{"Kind",
                                                               "Direction",
                                                               "Stream_Id",
@@ -169,7 +170,7 @@ main(int argc, char** argv)
                      t.at("direction").get<std::string>());
             if(r[2] != "0") fail(what + ": Stream_Id '" + r[2] + "'");
             const auto [src_type, dst_type] = sides(r[1]);
-            auto names_side = [&](const std::string& value, const std::string& type)
+            auto names_side                 = [&](const std::string& value, const std::string& type)
             {
                 if(type == "CPU" && value == "host") return true;
                 auto it = agent_type.find(value);
