@@ -572,7 +572,7 @@ TEST(outputs, csv_quoting_and_stats)
         r.dispatch_info.kernel_id   = kernel;
         r.start_timestamp           = start;
         r.end_timestamp             = end;
-        data.dispatches.push_back(r);
+        data.kernel_stats.add(r);
     };
     add(1, 1, 100, 200);
     add(1, 1, 250, 290); // a further replay pass of dispatch 1: not another call
@@ -589,6 +589,39 @@ TEST(outputs, csv_quoting_and_stats)
     EXPECT_EQ(stats[1].min_ns, 100u);
     EXPECT_EQ(stats[1].max_ns, 200u);
     EXPECT_DOUBLE_EQ(stats[0].percentage + stats[1].percentage, 100.0);
+}
+
+TEST(outputs, kernel_stats_accumulate_in_bounded_memory)
+{
+    auto data   = rocprofiler::tool::results{};
+    auto record = [](uint64_t dispatch, uint64_t kernel, uint64_t duration)
+    {
+        auto r                      = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
+        r.dispatch_info.dispatch_id = dispatch;
+        r.dispatch_info.kernel_id   = kernel;
+        r.start_timestamp           = 1000;
+        r.end_timestamp             = 1000 + duration;
+        return r;
+    };
+    // Many dispatches of one kernel: one accumulator, whatever the count.
+    for(uint64_t i = 1; i <= 100000; ++i)
+        data.kernel_stats.add(record(i, 5, i % 2 == 0 ? 30 : 10));
+    EXPECT_EQ(data.kernel_stats.kernels().size(), 1u);
+    // A kernel whose name arrives after its dispatches is named when the table is made.
+    data.kernel_stats.add(record(100001, 6, 40));
+    data.kernel_symbols[5].name = "five";
+    data.kernel_symbols[6].name = "six";
+    // A further pass of a recent dispatch is not another call.
+    data.kernel_stats.add(record(100001, 6, 999));
+    auto stats = rocprofiler::tool::compute_kernel_stats(data);
+    ASSERT_EQ(stats.size(), 2u);
+    EXPECT_EQ(stats[0].name, "five");
+    EXPECT_EQ(stats[0].calls, 100000u);
+    EXPECT_EQ(stats[0].total_ns, 2000000u);
+    EXPECT_DOUBLE_EQ(stats[0].stddev_ns, 10.0);
+    EXPECT_EQ(stats[1].name, "six");
+    EXPECT_EQ(stats[1].calls, 1u);
+    EXPECT_EQ(stats[1].max_ns, 40u);
 }
 
 TEST(outputs, memory_copy_rows_and_records)

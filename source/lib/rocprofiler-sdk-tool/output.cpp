@@ -439,32 +439,44 @@ results::find_agent(rocprofiler_agent_id_t id) const
     return nullptr;
 }
 
+void
+kernel_stats_accumulator::add(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r)
+{
+    // A call is a logical dispatch: a further record of a recent dispatch id is a replay pass.
+    const auto id = r.dispatch_info.dispatch_id;
+    if(!m_recent.insert(id).second) return;
+    m_recent_fifo.push_back(id);
+    if(m_recent_fifo.size() > recent_window)
+    {
+        m_recent.erase(m_recent_fifo.front());
+        m_recent_fifo.pop_front();
+    }
+    const auto duration =
+        r.end_timestamp >= r.start_timestamp ? r.end_timestamp - r.start_timestamp : 0;
+    auto& acc = m_kernels[r.dispatch_info.kernel_id];
+    acc.calls += 1;
+    acc.total += duration;
+    acc.min = std::min(acc.min, duration);
+    acc.max = std::max(acc.max, duration);
+    acc.sum_sq += static_cast<double>(duration) * static_cast<double>(duration);
+}
+
 std::vector<kernel_stat>
 compute_kernel_stats(const results& data)
 {
-    struct accumulator
+    using accumulator = kernel_stats_accumulator::per_kernel;
+    auto per_name     = std::map<std::string, accumulator>{};
+    auto all_total    = 0.0;
+    for(const auto& [kernel_id, k] : data.kernel_stats.kernels())
     {
-        uint64_t calls = 0, total = 0, min = UINT64_MAX, max = 0;
-        double   sum_sq = 0.0;
-    };
-    auto per_name  = std::map<std::string, accumulator>{};
-    auto all_total = 0.0;
-    // Under kernel replay a dispatch has one record per pass, all with its dispatch id. A call is
-    // a logical dispatch: the first record (pass 0, the execution the application asked for)
-    // stands for it, so that Calls counts what the application launched.
-    auto counted = std::set<uint64_t>{};
-    for(const auto& r : data.dispatches)
-    {
-        if(!counted.insert(r.dispatch_info.dispatch_id).second) continue;
-        auto duration =
-            r.end_timestamp >= r.start_timestamp ? r.end_timestamp - r.start_timestamp : 0;
-        auto& acc = per_name[data.kernel_name(r.dispatch_info.kernel_id)];
-        acc.calls += 1;
-        acc.total += duration;
-        acc.min = std::min(acc.min, duration);
-        acc.max = std::max(acc.max, duration);
-        acc.sum_sq += static_cast<double>(duration) * static_cast<double>(duration);
-        all_total += static_cast<double>(duration);
+        const auto& name = data.kernel_name(kernel_id);
+        auto&       acc  = per_name[name.empty() ? "kernel_" + std::to_string(kernel_id) : name];
+        acc.calls += k.calls;
+        acc.total += k.total;
+        acc.min = std::min(acc.min, k.min);
+        acc.max = std::max(acc.max, k.max);
+        acc.sum_sq += k.sum_sq;
+        all_total += static_cast<double>(k.total);
     }
     auto out = std::vector<kernel_stat>{};
     for(const auto& [name, acc] : per_name)

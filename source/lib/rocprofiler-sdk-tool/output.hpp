@@ -16,10 +16,12 @@
 #include <rocprofiler-sdk/experimental/kernel_replay_outcome.h>
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -130,6 +132,33 @@ struct run_end
     int    number = 0; // the signal
 };
 
+// kernel_stats.csv as dispatches arrive, in memory that does not grow with the run: one
+// accumulator per kernel id (names are looked up when the table is made, so a name reported after
+// the kernel's first dispatch is used). Under kernel replay a dispatch has one record per pass with
+// one dispatch id; the first record of an id stands for the call (pass 0, the execution the
+// application asked for) and the others are recognized among the last recent_window dispatch ids
+// (a dispatch's passes complete one after another inside its replay window, so its records are
+// never further apart than that).
+class kernel_stats_accumulator
+{
+public:
+    static constexpr size_t recent_window = size_t{1} << 16U;
+
+    void add(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r);
+
+    struct per_kernel
+    {
+        uint64_t calls = 0, total = 0, min = UINT64_MAX, max = 0;
+        double   sum_sq = 0.0;
+    };
+    const std::map<uint64_t, per_kernel>& kernels() const { return m_kernels; }
+
+private:
+    std::map<uint64_t, per_kernel> m_kernels     = {};
+    std::set<uint64_t>             m_recent      = {};
+    std::deque<uint64_t>           m_recent_fifo = {};
+};
+
 struct results
 {
     uint64_t                              pid            = 0;
@@ -159,7 +188,9 @@ struct results
     std::shared_ptr<record_spill>                             memory_copy_spill  = {};
     std::map<uint64_t, std::vector<std::vector<std::string>>> replay_groups      = {};
     std::map<uint64_t, std::vector<std::vector<uint64_t>>>    replay_pass_groups = {};
-    run_end                                                   end                = {};
+    kernel_stats_accumulator                                  kernel_stats       = {};
+
+    run_end end = {};
 
     // The kernel's name; empty when the id is not in kernel_symbols.
     const std::string&   kernel_name(uint64_t kernel_id) const;
@@ -188,7 +219,8 @@ struct kernel_stat
     double      stddev_ns  = 0.0; // population standard deviation
 };
 
-// Per kernel name, sorted by total duration (largest first), ties by name.
+// Per kernel name (data.kernel_stats, merged by name), sorted by total duration (largest first),
+// ties by name.
 std::vector<kernel_stat> compute_kernel_stats(const results& data);
 
 // A CSV field: quoted, with embedded quotes doubled (RFC 4180).

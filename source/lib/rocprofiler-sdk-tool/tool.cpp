@@ -130,8 +130,7 @@ resolve_kernel_name(const rocprofiler_kernel_dispatch_info_t& info)
 bool
 keep_dispatches()
 {
-    return state->cfg.pftrace || state->cfg.stats || state->cfg.summary ||
-           (!state->cfg.csv && !state->cfg.rocpd && !state->cfg.json);
+    return state->cfg.pftrace || (!state->cfg.csv && !state->cfg.rocpd && !state->cfg.json);
 }
 
 bool
@@ -354,6 +353,9 @@ buffer_callback(rocprofiler_context_id_t,
                     if(keep_dispatches())
                         state->data.dispatches.insert(
                             state->data.dispatches.end(), accepted.begin(), accepted.end());
+                    if(state->cfg.stats || state->cfg.summary)
+                        for(const auto& rec : accepted)
+                            state->data.kernel_stats.add(rec);
                     if(!copies.empty()) record_memory_copies(copies);
                     state->data.dropped_records += drop_count;
                     state->changed =
