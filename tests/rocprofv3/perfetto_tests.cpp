@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <string>
@@ -236,5 +237,62 @@ TEST(perfetto_trace, tracks_slices_and_counters_read_back)
     // 10 from 100; the reset at 200 gives way to 30, which starts there; 0 from 300.
     EXPECT_EQ(counters,
               (std::vector<std::pair<uint64_t, double>>{{100, 10.0}, {200, 30.0}, {300, 0.0}}));
+}
+
+// The tool streams: records in arrival order, the bytes taken piece by piece. The pieces form one
+// trace; slices that arrive out of start order never overlap on a lane; under kernel replay a
+// dispatch's n-th record is its pass n.
+TEST(perfetto_trace, streamed_pieces_form_one_trace_with_nesting_lanes)
+{
+    auto data                   = results{};
+    data.pid                    = 7;
+    data.kernel_symbols[7].name = "k";
+    auto builder                = pftrace_builder{data, true};
+    auto bytes                  = builder.take();
+    // Dispatch 1 (two passes), then 2 which started earlier, then 3 inside 1's time.
+    for(const auto& r : {dispatch(1, 5, 100, 200),
+                         dispatch(1, 5, 210, 300),
+                         dispatch(2, 5, 50, 90),
+                         dispatch(3, 5, 150, 160)})
+    {
+        builder.dispatch(data, r);
+        bytes += builder.take();
+    }
+    builder.finish();
+    bytes += builder.take();
+
+    const auto trace  = decode(bytes);
+    auto       slices = std::map<uint64_t, std::vector<std::pair<uint64_t, uint64_t>>>{};
+    auto       open   = std::map<uint64_t, uint64_t>{};
+    auto       passes = std::map<uint64_t, std::vector<uint64_t>>{}; // by dispatch id
+    for(const auto& raw : trace.blobs.at(1))
+    {
+        auto p = decode(raw);
+        if(!p.has(11)) continue;
+        auto e     = decode(p.blob(11));
+        auto track = e.number(11);
+        if(e.number(9) == 1)
+        {
+            open[track] = p.number(8);
+            auto notes  = std::map<std::string, uint64_t>{};
+            for(const auto& a : e.blobs.at(4))
+            {
+                auto n = decode(a);
+                if(n.has(3)) notes[n.blob(10)] = n.number(3);
+            }
+            passes[notes.at("dispatch_id")].push_back(notes.at("replay_pass"));
+        }
+        if(e.number(9) == 2) slices[track].emplace_back(open.at(track), p.number(8));
+    }
+    EXPECT_EQ(passes[1], (std::vector<uint64_t>{0, 1}));
+    EXPECT_EQ(passes[2], (std::vector<uint64_t>{0}));
+    EXPECT_EQ(passes[3], (std::vector<uint64_t>{0}));
+    EXPECT_EQ(slices.size(), 2u); // dispatch 2 started before the first lane's end: a second lane
+    for(auto& [track, list] : slices)
+    {
+        std::sort(list.begin(), list.end());
+        for(size_t i = 1; i < list.size(); ++i)
+            EXPECT_LE(list[i - 1].second, list[i].first) << "slices overlap on track " << track;
+    }
 }
 } // namespace

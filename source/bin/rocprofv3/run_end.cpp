@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -58,6 +59,43 @@ trim_partial_row(const fs::path& path, std::vector<std::string>& errors)
     keep      = keep == std::string::npos ? 0 : keep + 1;
     if(truncate(path.c_str(), static_cast<off_t>(keep)) != 0)
         errors.emplace_back("could not trim the last, incomplete row of '" + path.string() +
+                            "': " + std::strerror(errno));
+}
+
+// Cuts a Perfetto trace after its last complete packet: the file is a sequence of
+// `Trace.packet` fields (tag 0x0A, a varint length, the packet), appended as records arrive, so a
+// process killed in the middle of a write leaves a packet cut short.
+void
+trim_partial_packet(const fs::path& path, std::vector<std::string>& errors)
+{
+    auto in = std::ifstream{path, std::ios::binary};
+    if(!in) return;
+    auto text = std::string{std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
+    auto pos  = size_t{0};
+    while(pos < text.size())
+    {
+        if(static_cast<unsigned char>(text[pos]) != 0x0A) break;
+        auto length = uint64_t{0};
+        auto at     = pos + 1;
+        auto shift  = 0U;
+        auto done   = false;
+        while(at < text.size() && shift < 64)
+        {
+            const auto byte = static_cast<unsigned char>(text[at++]);
+            length |= static_cast<uint64_t>(byte & 0x7FU) << shift;
+            shift += 7;
+            if((byte & 0x80U) == 0)
+            {
+                done = true;
+                break;
+            }
+        }
+        if(!done || length > text.size() - at) break;
+        pos = at + length;
+    }
+    if(pos == text.size()) return;
+    if(truncate(path.c_str(), static_cast<off_t>(pos)) != 0)
+        errors.emplace_back("could not trim the last, incomplete packet of '" + path.string() +
                             "': " + std::strerror(errno));
 }
 
@@ -158,6 +196,8 @@ complete_outputs(int64_t                   pid,
             fs::remove(entry.path(), ec);
         else if(ends_with(name, ".csv"))
             trim_partial_row(entry.path(), errors);
+        else if(ends_with(name, ".pftrace"))
+            trim_partial_packet(entry.path(), errors);
     }
     if(ec)
         errors.emplace_back("could not read the output directory '" + dir.string() +
@@ -172,7 +212,7 @@ complete_outputs(int64_t                   pid,
          << " without finalizing the profiler (for example through _exit or SIGKILL): its "
             "outputs hold what was written up to the last flush (every 200 ms) or checkpoint "
             "(about every second); records of the dispatches after it are missing, and "
-            "kernel_stats.csv, results.json and results.pftrace are as of the last checkpoint; "
+            "kernel_stats.csv and results.json are as of the last checkpoint; "
             "results.db holds the batches committed up to the last flush, without the replay "
             "outcome table (written at the end).\n";
     write_atomically(dir / (base + "incomplete.txt"), note.str(), errors);

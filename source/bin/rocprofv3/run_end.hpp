@@ -36,10 +36,10 @@ private:
 };
 
 // Completes the outputs of a process that started profiling and never finalized: a CSV row cut
-// in the middle of a write is removed, leftover temporary files are removed, results.json's
-// metadata.end says how the process ended, and <prefix>_incomplete.txt explains what may be
-// missing. @p how is "exit code N" or "signal N (NAME)" (or empty when unknown). Returns the note
-// (for stderr); problems met while completing are appended to @p errors.
+// in the middle of a write is removed, so is a Perfetto packet cut short, leftover temporary files
+// are removed, results.json's metadata.end says how the process ended, and <prefix>_incomplete.txt
+// explains what may be missing. @p how is "exit code N" or "signal N (NAME)" (or empty when
+// unknown). Returns the note (for stderr); problems met while completing are appended to @p errors.
 std::string complete_outputs(int64_t                   pid,
                              const profiled_process&   process,
                              const std::string&        how,

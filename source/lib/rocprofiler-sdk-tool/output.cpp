@@ -648,7 +648,7 @@ write_outputs(const config&             cfg,
         if(write_results_json(path, cfg, data, report, errors))
             written.emplace_back(std::move(path));
     }
-    if(cfg.pftrace) emit("results.pftrace", results_pftrace(data, cfg.kernel_replay));
+    if(cfg.pftrace && !streamed) emit("results.pftrace", results_pftrace(data, cfg.kernel_replay));
     return written;
 }
 std::string

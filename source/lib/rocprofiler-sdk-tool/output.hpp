@@ -324,7 +324,8 @@ nlohmann::ordered_json
 memory_copy_record_json(const rocprofiler_buffer_tracing_memory_copy_record_t& r);
 
 // Writes every file the configuration asks for, each atomically. With @p streamed, the streamed
-// files (kernel_trace.csv, counter_collection.csv) are left to their csv_stream. Returns the paths
+// files (kernel_trace.csv, memory_copy_trace.csv, counter_collection.csv, results.pftrace) are
+// left to their streams. Returns the paths
 // written; errors (a directory that cannot be created, a file that cannot be written) name the
 // file and the OS reason and are appended to @p errors.
 std::vector<std::string> write_outputs(const config&             cfg,

@@ -266,34 +266,6 @@ perfetto_trace::counter(uint64_t track, uint64_t timestamp, double value)
 
 namespace
 {
-// Slices of one track must nest. Dispatches of one queue that overlap (a queue that runs several
-// at once) go to further lanes: lane 0 is the queue's own track, lane n a child "... (overlap n)".
-struct lanes
-{
-    uint64_t              parent    = 0;
-    std::string           name      = {};
-    std::vector<uint64_t> tracks    = {};
-    std::vector<uint64_t> last_ends = {};
-
-    uint64_t place(perfetto_trace& trace, uint64_t begin, uint64_t end)
-    {
-        for(size_t i = 0; i < tracks.size(); ++i)
-            if(last_ends[i] <= begin)
-            {
-                last_ends[i] = end;
-                return tracks[i];
-            }
-        const auto track =
-            tracks.empty()
-                ? trace.child_track(parent, name)
-                : trace.child_track(tracks.front(),
-                                    name + " (overlap " + std::to_string(tracks.size()) + ")");
-        tracks.emplace_back(track);
-        last_ends.emplace_back(end);
-        return track;
-    }
-};
-
 std::string
 agent_track_name(const results& data, rocprofiler_agent_id_t id)
 {
@@ -305,160 +277,196 @@ agent_track_name(const results& data, rocprofiler_agent_id_t id)
 }
 } // namespace
 
-std::string
-results_pftrace(const results& data, bool kernel_replay)
+uint64_t
+pftrace_builder::lanes::place(perfetto_trace& trace, uint64_t begin, uint64_t end)
 {
-    auto trace = perfetto_trace{};
+    // The lane's latest end, not its last slice's: records may arrive out of start order.
+    for(size_t i = 0; i < tracks.size(); ++i)
+        if(max_ends[i] <= begin)
+        {
+            max_ends[i] = std::max(max_ends[i], end);
+            return tracks[i];
+        }
+    const auto track =
+        tracks.empty()
+            ? trace.child_track(parent, name)
+            : trace.child_track(tracks.front(),
+                                name + " (overlap " + std::to_string(tracks.size()) + ")");
+    tracks.emplace_back(track);
+    max_ends.emplace_back(end);
+    return track;
+}
+
+pftrace_builder::pftrace_builder(const results& data, bool kernel_replay)
+    : m_kernel_replay{kernel_replay}
+{
     // The process is named by its program's file name, as the UI's process list shows it.
     auto program = data.command.empty() ? std::string{"process"} : data.command.front();
     if(auto slash = program.find_last_of('/');
        slash != std::string::npos && slash + 1 < program.size())
         program = program.substr(slash + 1);
-    auto process = trace.process_track(data.pid, program);
+    m_process = m_trace.process_track(data.pid, program);
+}
 
-    auto agent_tracks = std::map<uint64_t, uint64_t>{}; // by agent handle
-    auto agent_track  = [&](rocprofiler_agent_id_t id)
+uint64_t
+pftrace_builder::agent_track(const results& data, rocprofiler_agent_id_t id)
+{
+    auto it = m_agent_tracks.find(id.handle);
+    if(it == m_agent_tracks.end())
+        it = m_agent_tracks
+                 .emplace(id.handle, m_trace.child_track(m_process, agent_track_name(data, id)))
+                 .first;
+    return it->second;
+}
+
+uint64_t
+pftrace_builder::pass_of(uint64_t dispatch_id)
+{
+    // Passes complete one after another: a dispatch's n-th record is its pass n.
+    auto it = m_passes.find(dispatch_id);
+    if(it != m_passes.end()) return ++it->second;
+    m_passes.emplace(dispatch_id, 0);
+    m_passes_fifo.push_back(dispatch_id);
+    if(m_passes_fifo.size() > recent_window)
     {
-        auto it = agent_tracks.find(id.handle);
-        if(it == agent_tracks.end())
-            it = agent_tracks
-                     .emplace(id.handle, trace.child_track(process, agent_track_name(data, id)))
-                     .first;
-        return it->second;
+        m_passes.erase(m_passes_fifo.front());
+        m_passes_fifo.pop_front();
+    }
+    return 0;
+}
+
+void
+pftrace_builder::dispatch(const results&                                             data,
+                          const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r)
+{
+    const auto& d   = r.dispatch_info;
+    auto        key = std::pair{d.agent_id.handle, d.queue_id.handle};
+    auto        it  = m_queues.find(key);
+    if(it == m_queues.end())
+    {
+        auto lane   = lanes{};
+        lane.parent = agent_track(data, d.agent_id);
+        lane.name   = "Queue " + std::to_string(d.queue_id.handle);
+        it          = m_queues.emplace(key, std::move(lane)).first;
+    }
+    const auto track = it->second.place(m_trace, r.start_timestamp, r.end_timestamp);
+    auto       notes = std::vector<trace_annotation>{
+              {"dispatch_id", d.dispatch_id},
+              {"kernel_id", d.kernel_id},
+              {"correlation_id", r.correlation_id.internal},
+              {"agent", agent_number(data, d.agent_id)},
+              {"queue", d.queue_id.handle},
+              {"thread_id", r.thread_id},
+              {"grid_size",
+               std::to_string(d.grid_size.x) + "," + std::to_string(d.grid_size.y) + "," +
+                   std::to_string(d.grid_size.z)},
+              {"workgroup_size",
+               std::to_string(d.workgroup_size.x) + "," + std::to_string(d.workgroup_size.y) + "," +
+                   std::to_string(d.workgroup_size.z)},
+              {"lds_block_size", uint64_t{d.group_segment_size}},
+              {"scratch_size", uint64_t{d.private_segment_size}},
     };
+    if(m_kernel_replay) notes.push_back({"replay_pass", pass_of(d.dispatch_id)});
+    m_trace.slice(track, r.start_timestamp, r.end_timestamp, data.kernel_name(d.kernel_id), notes);
+}
 
-    // Kernel slices, in start order (lanes need it). Under kernel replay a dispatch has one record
-    // per pass: its pass is that of the counter record with the same timestamps, else (no counter
-    // record for it) its rank among the dispatch's records, as passes run one after the other.
-    auto pass_of = std::map<std::tuple<uint64_t, uint64_t, uint64_t>, uint64_t>{};
-    for(const auto& rec : data.counter_records)
-        if(rec.replay_pass)
-            pass_of[{rec.data.dispatch_info.dispatch_id,
-                     rec.data.start_timestamp,
-                     rec.data.end_timestamp}] = *rec.replay_pass;
-    auto order = std::vector<size_t>(data.dispatches.size());
-    for(size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    std::stable_sort(
-        order.begin(),
-        order.end(),
-        [&](size_t a, size_t b)
-        { return data.dispatches[a].start_timestamp < data.dispatches[b].start_timestamp; });
-    auto passes = std::map<uint64_t, uint64_t>{}; // by dispatch id: records seen
-    auto queues = std::map<std::pair<uint64_t, uint64_t>, lanes>{};
-    for(auto index : order)
+void
+pftrace_builder::memory_copy(const results&                                         data,
+                             const rocprofiler_buffer_tracing_memory_copy_record_t& c)
+{
+    const auto agent =
+        c.operation == ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST ? c.src_agent_id : c.dst_agent_id;
+    auto it = m_copy_lanes.find(agent.handle);
+    if(it == m_copy_lanes.end())
     {
-        const auto& r   = data.dispatches[index];
-        const auto& d   = r.dispatch_info;
-        auto        key = std::pair{d.agent_id.handle, d.queue_id.handle};
-        auto        it  = queues.find(key);
-        if(it == queues.end())
-        {
-            auto lane   = lanes{};
-            lane.parent = agent_track(d.agent_id);
-            lane.name   = "Queue " + std::to_string(d.queue_id.handle);
-            it          = queues.emplace(key, std::move(lane)).first;
-        }
-        const auto track = it->second.place(trace, r.start_timestamp, r.end_timestamp);
-        auto       notes = std::vector<trace_annotation>{
-                  {"dispatch_id", d.dispatch_id},
-                  {"kernel_id", d.kernel_id},
-                  {"correlation_id", r.correlation_id.internal},
-                  {"agent", agent_number(data, d.agent_id)},
-                  {"queue", d.queue_id.handle},
-                  {"thread_id", r.thread_id},
-                  {"grid_size",
-                   std::to_string(d.grid_size.x) + "," + std::to_string(d.grid_size.y) + "," +
-                       std::to_string(d.grid_size.z)},
-                  {"workgroup_size",
-                   std::to_string(d.workgroup_size.x) + "," + std::to_string(d.workgroup_size.y) + "," +
-                       std::to_string(d.workgroup_size.z)},
-                  {"lds_block_size", uint64_t{d.group_segment_size}},
-                  {"scratch_size", uint64_t{d.private_segment_size}},
-        };
-        if(kernel_replay)
-        {
-            auto rank  = passes[d.dispatch_id]++;
-            auto found = pass_of.find({d.dispatch_id, r.start_timestamp, r.end_timestamp});
-            notes.push_back({"replay_pass", found != pass_of.end() ? found->second : rank});
-        }
-        trace.slice(
-            track, r.start_timestamp, r.end_timestamp, data.kernel_name(d.kernel_id), notes);
+        auto lane   = lanes{};
+        lane.parent = agent.handle != 0 ? agent_track(data, agent) : m_process;
+        lane.name   = agent.handle != 0 ? "Memory copies" : "Memory copies (host)";
+        it          = m_copy_lanes.emplace(agent.handle, std::move(lane)).first;
     }
-
-    // Memory copies, on a "Memory copies" track of the device agent they involve (the
-    // destination's, but the source's for a device-to-host copy), with lanes as for queues; a copy
-    // between two places in host memory on a "Memory copies (host)" track of the process.
-    auto copy_order = std::vector<size_t>(data.memory_copies.size());
-    for(size_t i = 0; i < copy_order.size(); ++i)
-        copy_order[i] = i;
-    std::stable_sort(
-        copy_order.begin(),
-        copy_order.end(),
-        [&](size_t a, size_t b)
-        { return data.memory_copies[a].start_timestamp < data.memory_copies[b].start_timestamp; });
-    auto copy_lanes = std::map<uint64_t, lanes>{}; // by agent handle
-    for(auto index : copy_order)
-    {
-        const auto& c = data.memory_copies[index];
-        const auto  agent =
-            c.operation == ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST ? c.src_agent_id : c.dst_agent_id;
-        auto it = copy_lanes.find(agent.handle);
-        if(it == copy_lanes.end())
-        {
-            auto lane   = lanes{};
-            lane.parent = agent.handle != 0 ? agent_track(agent) : process;
-            lane.name   = agent.handle != 0 ? "Memory copies" : "Memory copies (host)";
-            it          = copy_lanes.emplace(agent.handle, std::move(lane)).first;
-        }
-        const auto track = it->second.place(trace, c.start_timestamp, c.end_timestamp);
-        auto       notes = std::vector<trace_annotation>{
-                  {"bytes", c.bytes},
-                  {"correlation_id", c.correlation_id.internal},
-                  {"src_agent", memory_copy_agent(data, c.src_agent_id)},
-                  {"dst_agent", memory_copy_agent(data, c.dst_agent_id)},
-                  {"thread_id", c.thread_id},
-        };
-        trace.slice(track,
-                    c.start_timestamp,
-                    c.end_timestamp,
-                    memory_copy_direction_name(c.operation),
-                    notes);
-    }
-
-    // Counter tracks, one per agent and counter name. Each dispatch's value holds from its start
-    // to its end, where the counter returns to 0, unless another value starts at that instant.
-    struct point
-    {
-        uint64_t timestamp = 0;
-        bool     is_reset  = false;
-        double   value     = 0.0;
+    const auto track = it->second.place(m_trace, c.start_timestamp, c.end_timestamp);
+    auto       notes = std::vector<trace_annotation>{
+              {"bytes", c.bytes},
+              {"correlation_id", c.correlation_id.internal},
+              {"src_agent", memory_copy_agent(data, c.src_agent_id)},
+              {"dst_agent", memory_copy_agent(data, c.dst_agent_id)},
+              {"thread_id", c.thread_id},
     };
-    auto counter_points = std::map<std::pair<uint64_t, std::string>, std::vector<point>>{};
-    for(const auto& rec : data.counter_records)
-        for(const auto& v : rec.values)
-        {
-            auto& points = counter_points[{rec.data.dispatch_info.agent_id.handle, v.name}];
-            points.push_back({rec.data.start_timestamp, false, v.value});
-            points.push_back({rec.data.end_timestamp, true, 0.0});
-        }
-    for(auto& [key, points] : counter_points)
+    m_trace.slice(
+        track, c.start_timestamp, c.end_timestamp, memory_copy_direction_name(c.operation), notes);
+}
+
+void
+pftrace_builder::counters(const results& data, const counter_dispatch& rec)
+{
+    const auto agent = rec.data.dispatch_info.agent_id;
+    for(const auto& v : rec.values)
     {
-        const auto track =
-            trace.counter_track(agent_track(rocprofiler_agent_id_t{key.first}), key.second);
-        std::stable_sort(
-            points.begin(),
-            points.end(),
-            [](const point& a, const point& b)
-            { return std::tie(a.timestamp, b.is_reset) < std::tie(b.timestamp, a.is_reset); });
-        for(size_t i = 0; i < points.size(); ++i)
+        auto key = std::pair{agent.handle, v.name};
+        auto it  = m_counters.find(key);
+        if(it == m_counters.end())
         {
-            const auto& p = points[i];
-            if(p.is_reset && i + 1 < points.size() && points[i + 1].timestamp == p.timestamp)
-                continue;
-            trace.counter(track, p.timestamp, p.value);
+            it               = m_counters.emplace(key, counter_track{}).first;
+            it->second.track = m_trace.counter_track(agent_track(data, agent), v.name);
         }
+        auto& c = it->second;
+        // The previous value's return to 0 gives way to a value that starts at that instant.
+        if(c.pending_reset && *c.pending_reset != rec.data.start_timestamp)
+            m_trace.counter(c.track, *c.pending_reset, 0.0);
+        m_trace.counter(c.track, rec.data.start_timestamp, v.value);
+        c.pending_reset = rec.data.end_timestamp;
     }
-    return trace.bytes();
+}
+
+void
+pftrace_builder::finish()
+{
+    for(auto& [key, c] : m_counters)
+        if(c.pending_reset)
+        {
+            m_trace.counter(c.track, *c.pending_reset, 0.0);
+            c.pending_reset.reset();
+        }
+}
+
+std::string
+pftrace_builder::take()
+{
+    return m_trace.take();
+}
+
+std::string
+results_pftrace(const results& data, bool kernel_replay)
+{
+    auto builder  = pftrace_builder{data, kernel_replay};
+    auto by_start = [](const auto& list)
+    {
+        auto order = std::vector<size_t>(list.size());
+        for(size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::stable_sort(order.begin(),
+                         order.end(),
+                         [&list](size_t a, size_t b)
+                         { return list[a].start_timestamp < list[b].start_timestamp; });
+        return order;
+    };
+    for(auto i : by_start(data.dispatches))
+        builder.dispatch(data, data.dispatches[i]);
+    for(auto i : by_start(data.memory_copies))
+        builder.memory_copy(data, data.memory_copies[i]);
+    auto counter_order = std::vector<size_t>(data.counter_records.size());
+    for(size_t i = 0; i < counter_order.size(); ++i)
+        counter_order[i] = i;
+    std::stable_sort(counter_order.begin(),
+                     counter_order.end(),
+                     [&data](size_t a, size_t b)
+                     {
+                         return data.counter_records[a].data.start_timestamp <
+                                data.counter_records[b].data.start_timestamp;
+                     });
+    for(auto i : counter_order)
+        builder.counters(data, data.counter_records[i]);
+    builder.finish();
+    return builder.take();
 }
 } // namespace rocprofiler::tool

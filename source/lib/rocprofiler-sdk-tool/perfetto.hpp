@@ -3,7 +3,8 @@
 // schema (protos/perfetto/trace/...); tests/rocprofv3/perfetto_subset.proto restates the subset
 // used, and the tests decode the file with it.
 //
-// A trace is one packet sequence: track descriptors first, then the events. Tracks are a process
+// A trace is one packet sequence; a track's descriptor comes before its first event (the tool
+// streams the trace as records arrive, so descriptors and events interleave). Tracks are a process
 // track for the profiled process, one child track per agent, one child track per queue of that
 // agent (more than one when dispatches of a queue overlap, as a slice track must nest), and one
 // counter track per agent and counter. Timestamps are the records' CLOCK_MONOTONIC nanoseconds,
@@ -12,15 +13,20 @@
 // Memory copies are slices on a "Memory copies" child track of the device agent a copy involves
 // ("Memory copies (host)" under the process for a copy within host memory).
 // Domains not traced yet (markers) become a track from child_track() and slices from slice() when
-// they are added. Nothing here calls the SDK; not thread-safe (one
-// writer per call of results_pftrace).
+// they are added. Nothing here calls the SDK; not thread-safe (the tool calls a builder with its
+// lock held).
 #pragma once
 
 #include "output.hpp"
 
 #include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -64,8 +70,11 @@ public:
     // A TYPE_COUNTER event: the counter track has @p value from @p timestamp (ns) on.
     void counter(uint64_t track, uint64_t timestamp, double value);
 
-    // The encoded Trace message.
+    // The encoded Trace message (its packets so far), and the same handed over: the packets
+    // encoded since the last take(). A Trace is a sequence of packets, so the pieces appended one
+    // after another are the whole trace.
     const std::string& bytes() const { return m_out; }
+    std::string        take() { return std::exchange(m_out, std::string{}); }
 
 private:
     void     packet(const std::string& body);
@@ -76,9 +85,60 @@ private:
     bool        m_first     = true;
 };
 
-// The whole trace of @p data: agents, queues, kernel slices (one per kernel_trace.csv row; under
-// kernel replay one per pass, annotated with its replay_pass), counter tracks with each
-// dispatch's counter values (counter_collection.csv's values, from the dispatch's start; back to
-// 0 at its end), and memory copy slices.
+// The trace built record by record, as the tool receives them, so that it can be streamed to disk
+// with memory that does not grow with the run (tracks, lanes and a window of recent dispatch ids):
+// agents, queues, kernel slices (one per kernel_trace.csv row; under kernel replay one per pass,
+// annotated with its replay_pass: a dispatch's n-th record is its pass n), counter tracks with
+// each dispatch's counter values (from the dispatch's start; back to 0 at its end unless the next
+// value of that track starts there), and memory copy slices. The constructor encodes the clock
+// snapshot and the process track; take() hands over what was encoded since the last call.
+class pftrace_builder
+{
+public:
+    static constexpr size_t recent_window = size_t{1} << 16U;
+
+    pftrace_builder(const results& data, bool kernel_replay);
+
+    void dispatch(const results&                                             data,
+                  const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r);
+    void memory_copy(const results& data, const rocprofiler_buffer_tracing_memory_copy_record_t& c);
+    void counters(const results& data, const counter_dispatch& rec);
+    // The last return to 0 of every counter track.
+    void        finish();
+    std::string take();
+
+private:
+    // Slices of one track must nest. Slices of one queue that overlap go to further lanes: lane 0
+    // is the queue's own track, lane n a child "... (overlap n)".
+    struct lanes
+    {
+        uint64_t              parent   = 0;
+        std::string           name     = {};
+        std::vector<uint64_t> tracks   = {};
+        std::vector<uint64_t> max_ends = {};
+
+        uint64_t place(perfetto_trace& trace, uint64_t begin, uint64_t end);
+    };
+    struct counter_track
+    {
+        uint64_t                track         = 0;
+        std::optional<uint64_t> pending_reset = {};
+    };
+
+    uint64_t agent_track(const results& data, rocprofiler_agent_id_t id);
+    uint64_t pass_of(uint64_t dispatch_id);
+
+    perfetto_trace                                            m_trace         = {};
+    bool                                                      m_kernel_replay = false;
+    uint64_t                                                  m_process       = 0;
+    std::map<uint64_t, uint64_t>                              m_agent_tracks  = {};
+    std::map<std::pair<uint64_t, uint64_t>, lanes>            m_queues        = {};
+    std::map<uint64_t, lanes>                                 m_copy_lanes    = {};
+    std::map<std::pair<uint64_t, std::string>, counter_track> m_counters      = {};
+    std::unordered_map<uint64_t, uint64_t>                    m_passes        = {};
+    std::deque<uint64_t>                                      m_passes_fifo   = {};
+};
+
+// The whole trace of @p data, through pftrace_builder with the records in start order.
 std::string results_pftrace(const results& data, bool kernel_replay);
 } // namespace rocprofiler::tool

@@ -26,6 +26,7 @@
 #include "kernel_filter.hpp"
 #include "metric_sets.hpp"
 #include "output.hpp"
+#include "perfetto.hpp"
 #include "replay_report.hpp"
 #include "rocpd.hpp"
 #include "run_report.hpp"
@@ -86,15 +87,18 @@ struct tool_state
     std::atomic<uint64_t>                     passes_run      = 0;
 
     // Streamed outputs (csv only) and the flusher thread.
-    csv_stream                kernel_trace_stream = {};
-    csv_stream                counter_stream      = {};
-    csv_stream                memory_copy_stream  = {};
-    rocpd_writer              rocpd               = {}; // -f rocpd: streamed like the CSV files
-    std::thread               flusher             = {};
-    std::mutex                flusher_mutex       = {};
-    std::condition_variable   flusher_wake        = {};
-    bool                      flusher_stop        = false;
-    std::chrono::milliseconds flush_interval      = std::chrono::milliseconds{200};
+    csv_stream   kernel_trace_stream = {};
+    csv_stream   counter_stream      = {};
+    csv_stream   memory_copy_stream  = {};
+    rocpd_writer rocpd               = {}; // -f rocpd: streamed like the CSV files
+    // -f pftrace: the trace encoded record by record and appended to its file like a CSV row.
+    std::optional<pftrace_builder> pftrace        = {};
+    csv_stream                     pftrace_stream = {};
+    std::thread                    flusher        = {};
+    std::mutex                     flusher_mutex  = {};
+    std::condition_variable        flusher_wake   = {};
+    bool                           flusher_stop   = false;
+    std::chrono::milliseconds      flush_interval = std::chrono::milliseconds{200};
     // Checkpoints of the whole-file outputs: when the data changed, at most every
     // max(1 s, 20 x the last checkpoint's duration), so that they cost at most 5% of the run.
     bool                                  changed          = false;
@@ -125,25 +129,27 @@ resolve_kernel_name(const rocprofiler_kernel_dispatch_info_t& info)
     return name;
 }
 
-// Whole-file outputs are needed beyond the streamed rows: keep the records in memory only then.
-// (results.json's records go to its spills, data.dispatch_spill and data.counter_spill.)
+// Records are kept in memory only where no output streams them (the tool writes them whole at the
+// end then); results.json's records go to its spills (data.dispatch_spill and the others), the
+// Perfetto trace is encoded as they arrive. Kernel replay's missing-group report needs the counter
+// records.
 bool
 keep_dispatches()
 {
-    return state->cfg.pftrace || (!state->cfg.csv && !state->cfg.rocpd && !state->cfg.json);
+    return !state->cfg.csv && !state->cfg.rocpd && !state->cfg.json && !state->cfg.pftrace;
 }
 
 bool
 keep_memory_copies()
 {
-    return state->cfg.pftrace || (!state->cfg.csv && !state->cfg.rocpd && !state->cfg.json);
+    return !state->cfg.csv && !state->cfg.rocpd && !state->cfg.json && !state->cfg.pftrace;
 }
 
 bool
 keep_counter_records()
 {
-    return state->cfg.pftrace || state->cfg.kernel_replay ||
-           (!state->cfg.csv && !state->cfg.rocpd && !state->cfg.json);
+    return state->cfg.kernel_replay ||
+           (!state->cfg.csv && !state->cfg.rocpd && !state->cfg.json && !state->cfg.pftrace);
 }
 
 // Writes what is buffered in the streams once enough gathered; the flusher writes the rest. Called
@@ -155,6 +161,16 @@ flush_streams_if_large()
     if(state->kernel_trace_stream.pending() >= threshold) state->kernel_trace_stream.flush();
     if(state->counter_stream.pending() >= threshold) state->counter_stream.flush();
     if(state->memory_copy_stream.pending() >= threshold) state->memory_copy_stream.flush();
+    if(state->pftrace_stream.pending() >= threshold) state->pftrace_stream.flush();
+}
+
+// What the trace builder encoded since the last call, to its file. Called with state->mutex held.
+void
+append_pftrace()
+{
+    if(!state->pftrace || !state->pftrace_stream.is_open()) return;
+    state->pftrace_stream.append(state->pftrace->take());
+    flush_streams_if_large();
 }
 
 void
@@ -299,6 +315,12 @@ record_memory_copies(const std::vector<rocprofiler_buffer_tracing_memory_copy_re
     if(state->data.memory_copy_spill)
         for(const auto& rec : copies)
             state->data.memory_copy_spill->append(memory_copy_record_json(rec));
+    if(state->pftrace)
+    {
+        for(const auto& rec : copies)
+            state->pftrace->memory_copy(state->data, rec);
+        append_pftrace();
+    }
     if(keep_memory_copies())
         state->data.memory_copies.insert(
             state->data.memory_copies.end(), copies.begin(), copies.end());
@@ -350,6 +372,12 @@ buffer_callback(rocprofiler_context_id_t,
                     if(state->data.dispatch_spill)
                         for(const auto& rec : accepted)
                             state->data.dispatch_spill->append(dispatch_record_json(rec));
+                    if(state->pftrace && !accepted.empty())
+                    {
+                        for(const auto& rec : accepted)
+                            state->pftrace->dispatch(state->data, rec);
+                        append_pftrace();
+                    }
                     if(keep_dispatches())
                         state->data.dispatches.insert(
                             state->data.dispatches.end(), accepted.begin(), accepted.end());
@@ -438,6 +466,11 @@ counting_record_callback(rocprofiler_dispatch_counting_service_data_t dispatch_d
                 flush_streams_if_large();
             }
             if(state->rocpd.is_open()) state->rocpd.counters(state->data, entry);
+            if(state->pftrace)
+            {
+                state->pftrace->counters(state->data, entry);
+                append_pftrace();
+            }
             if(state->data.counter_spill)
                 state->data.counter_spill->append(counter_record_json(entry));
             if(keep_counter_records()) state->data.counter_records.emplace_back(std::move(entry));
@@ -570,18 +603,20 @@ flush_once()
     state->kernel_trace_stream.flush();
     state->counter_stream.flush();
     state->memory_copy_stream.flush();
+    state->pftrace_stream.flush();
     // The database's batch becomes durable here at the latest: an abrupt end loses at most what
     // arrived since the last flush interval.
     state->rocpd.commit();
     const auto& cfg = state->cfg;
-    if(!state->changed || !(cfg.json || cfg.pftrace || cfg.stats || cfg.kernel_replay)) return;
+    // Whole files: results.json, kernel_stats.csv, the replay summaries, and agent_info.csv.
+    if(!state->changed || !(cfg.json || cfg.stats || cfg.kernel_replay || cfg.csv)) return;
     const auto start = std::chrono::steady_clock::now();
     if(start - state->last_checkpoint < state->checkpoint_every) return;
     state->changed  = false;
     state->data.end = run_end{run_end::running, 0};
     // Errors show again, and are reported, when finalization writes the same files.
     auto errors = std::vector<std::string>{};
-    (void)write_outputs(cfg, state->data, errors, cfg.csv);
+    (void)write_outputs(cfg, state->data, errors, true);
     const auto stop        = std::chrono::steady_clock::now();
     state->last_checkpoint = stop;
     state->checkpoint_every =
@@ -742,6 +777,17 @@ start_outputs()
         if(cfg.kernel_trace) state->data.dispatch_spill = open("kernel_dispatch");
         if(cfg.counter_collection) state->data.counter_spill = open("counter_collection");
         if(cfg.memory_copy_trace) state->data.memory_copy_spill = open("memory_copy");
+    }
+    if(!ec && cfg.pftrace)
+    {
+        auto lock = std::lock_guard{state->mutex};
+        state->pftrace.emplace(state->data, cfg.kernel_replay);
+        if(!state->pftrace_stream.open(output_file(cfg, state->data.pid, "results.pftrace"),
+                                       state->pftrace->take()))
+        {
+            errors.emplace_back(state->pftrace_stream.error());
+            state->pftrace.reset();
+        }
     }
     if(!ec && cfg.output_config) write_config_file(errors);
     if(!ec && cfg.rocpd)
@@ -1062,8 +1108,15 @@ finalize_outputs(run_end end)
     state->data.end = end;
     auto errors     = std::vector<std::string>{};
     auto written    = std::vector<std::string>{};
-    for(auto* stream :
-        {&state->kernel_trace_stream, &state->counter_stream, &state->memory_copy_stream})
+    if(state->pftrace)
+    {
+        state->pftrace->finish();
+        append_pftrace();
+    }
+    for(auto* stream : {&state->kernel_trace_stream,
+                        &state->counter_stream,
+                        &state->memory_copy_stream,
+                        &state->pftrace_stream})
     {
         if(stream->path().empty()) continue;
         auto error = std::string{};
@@ -1080,7 +1133,7 @@ finalize_outputs(run_end end)
         else
             errors.emplace_back(error);
     }
-    for(auto& path : write_outputs(state->cfg, state->data, errors, state->cfg.csv))
+    for(auto& path : write_outputs(state->cfg, state->data, errors, true))
         written.emplace_back(std::move(path));
     // The spilled records are in results.json now (or its write failed, which is reported).
     for(const auto& spill :
