@@ -281,7 +281,7 @@ check_arguments(const dispatch::kernel_arguments& args)
 {
     // Words inside tracked memory need no driver call; the others are asked about.
     auto& trk     = get_tracker();
-    auto  unknown = std::vector<uint64_t>{};
+    auto  unknown = std::vector<std::pair<size_t, uint64_t>>{}; // (offset, word)
     {
         auto        lock  = std::lock_guard{trk.mutex};
         const auto* bytes = static_cast<const std::byte*>(args.data);
@@ -291,14 +291,15 @@ check_arguments(const dispatch::kernel_arguments& args)
             auto word = uint64_t{0};
             std::memcpy(&word, bytes + offset, sizeof(word));
             if(word < 0x10000) continue; // small integers, flags, null
-            if(find_range(trk, static_cast<CUdeviceptr>(word)) == nullptr) unknown.push_back(word);
+            if(find_range(trk, static_cast<CUdeviceptr>(word)) == nullptr)
+                unknown.emplace_back(offset, word);
         }
     }
     if(unknown.empty()) return std::nullopt;
     const auto* drv        = driver();
     const bool  allow_host = settings::allow_host_memory();
     auto        scope      = internal_call_scope{};
-    for(auto word : unknown)
+    for(auto [offset, word] : unknown)
     {
         auto type = 0u;
         if(drv->cuPointerGetAttribute(&type,
@@ -306,8 +307,25 @@ check_arguments(const dispatch::kernel_arguments& args)
                                       static_cast<CUdeviceptr>(word)) != CUDA_SUCCESS)
             continue; // not memory the driver knows: a value, or pageable host memory
         if(type == CU_MEMORYTYPE_HOST && allow_host) continue;
-        return dispatch::decline_reason::untracked_memory; // host memory, or device memory not
-                                                           // tracked
+        // Host memory, or device memory not tracked. Which word, and the driver's allocation
+        // around it, at debug level: what a user (or we) need to tell a real pointer from a value
+        // that happens to fall into memory.
+        if(common::log::enabled(common::log::level::debug))
+        {
+            auto start = CUdeviceptr{0};
+            auto size  = size_t{0};
+            (void)drv->cuPointerGetAttribute(
+                &start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, static_cast<CUdeviceptr>(word));
+            (void)drv->cuPointerGetAttribute(
+                &size, CU_POINTER_ATTRIBUTE_RANGE_SIZE, static_cast<CUdeviceptr>(word));
+            ROCP_LOG(debug) << "cuda: kernel argument word at offset " << offset << " of "
+                            << args.size << " bytes, 0x" << std::hex << word << ", is "
+                            << (type == CU_MEMORYTYPE_HOST ? "host" : "device")
+                            << " memory the allocation tracker does not track (driver range 0x"
+                            << start << std::dec << ", " << size
+                            << " bytes): replay declined (untracked_memory)";
+        }
+        return dispatch::decline_reason::untracked_memory;
     }
     return std::nullopt;
 }
