@@ -829,6 +829,40 @@ TEST(replay_report, missing_groups_are_planned_groups_without_records)
     EXPECT_EQ(summary["missing_groups"], 6u);
 }
 
+// The tool keeps only (dispatch, agent, kernel, pass) of each counter record when no output
+// needs the records: the report is the same.
+TEST(replay_report, pass_records_alone_give_the_same_report)
+{
+    namespace tool = rocprofiler::tool;
+    auto whole     = replay_results();
+    auto compact   = whole;
+    compact.counter_records.clear();
+    for(const auto& rec : whole.counter_records)
+        compact.replay_pass_records.push_back(
+            tool::replay_pass_record{rec.data.dispatch_info.dispatch_id,
+                                     rec.data.dispatch_info.agent_id,
+                                     rec.data.dispatch_info.kernel_id,
+                                     rec.replay_pass.value()});
+    const auto a = tool::make_replay_report(whole);
+    const auto b = tool::make_replay_report(compact);
+    EXPECT_EQ(a.missing, b.missing);
+    EXPECT_EQ(tool::format_replay_line(a), tool::format_replay_line(b));
+    EXPECT_EQ(tool::missing_groups_csv(whole, a), tool::missing_groups_csv(compact, b));
+    // A dispatch never offered for replay is found from either.
+    auto extra                           = whole.counter_records.front();
+    extra.data.dispatch_info.dispatch_id = 77;
+    extra.replay_pass                    = 0;
+    whole.counter_records.push_back(extra);
+    compact.replay_pass_records.push_back(tool::replay_pass_record{
+        77, extra.data.dispatch_info.agent_id, extra.data.dispatch_info.kernel_id, 0});
+    tool::add_unoffered_dispatches(whole);
+    tool::add_unoffered_dispatches(compact);
+    ASSERT_EQ(whole.replay_outcomes.size(), compact.replay_outcomes.size());
+    EXPECT_EQ(whole.replay_outcomes.back().dispatch_id, 77u);
+    EXPECT_EQ(compact.replay_outcomes.back().dispatch_id, 77u);
+    EXPECT_EQ(compact.replay_outcomes.back().reason, whole.replay_outcomes.back().reason);
+}
+
 TEST(replay_report, a_group_of_several_passes_is_reported_by_the_first_of_its_passes)
 {
     namespace tool             = rocprofiler::tool;

@@ -101,6 +101,17 @@ struct counter_dispatch
     std::vector<counter_value>                   values      = {};
 };
 
+// Under kernel replay, what the missing-group report needs of one counter record when no output
+// keeps the record itself: which dispatch and pass it came from (32 bytes instead of the record
+// with its values).
+struct replay_pass_record
+{
+    uint64_t               dispatch_id = 0;
+    rocprofiler_agent_id_t agent       = {};
+    uint64_t               kernel_id   = 0;
+    uint64_t               replay_pass = 0;
+};
+
 // What became of one dispatch that rocprofv3 asked to replay (its agent collects several groups
 // and the filters accept it), as the SDK's outcome callback reported it
 // (experimental/kernel_replay_outcome.h).
@@ -174,6 +185,9 @@ struct results
     // --memory-copy-trace: the copies, in arrival order (kept only for outputs written whole).
     std::vector<rocprofiler_buffer_tracing_memory_copy_record_t> memory_copies   = {};
     uint64_t                                                     dropped_records = 0;
+    // Under kernel replay, the counter records the report needs and no output keeps (the report
+    // reads these and counter_records).
+    std::vector<replay_pass_record> replay_pass_records = {};
     // Under kernel replay: one entry per dispatch rocprofv3 asked to replay, in outcome order.
     std::vector<replay_outcome> replay_outcomes = {};
     // Under kernel replay, per agent handle: the counters of each group the agent collects, and

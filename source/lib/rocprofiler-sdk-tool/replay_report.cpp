@@ -57,27 +57,46 @@ outcome_name(rocprofiler_kernel_replay_outcome_kind_t kind)
     return "UNKNOWN";
 }
 
+// Every counter record of a replay pass, kept whole or as a replay_pass_record, in arrival order
+// within each list.
+template <typename Fn>
+void
+for_each_pass_record(const results& data, Fn&& fn)
+{
+    for(const auto& rec : data.counter_records)
+        if(rec.replay_pass)
+            fn(replay_pass_record{rec.data.dispatch_info.dispatch_id,
+                                  rec.data.dispatch_info.agent_id,
+                                  rec.data.dispatch_info.kernel_id,
+                                  *rec.replay_pass});
+    for(const auto& rec : data.replay_pass_records)
+        fn(rec);
+}
+
 void
 add_unoffered_dispatches(results& data)
 {
     auto known = std::set<uint64_t>{};
     for(const auto& o : data.replay_outcomes)
         known.insert(o.dispatch_id);
-    for(const auto& rec : data.counter_records)
-    {
-        const auto& info    = rec.data.dispatch_info;
-        const auto  planned = planned_passes(data, info.agent_id);
-        if(planned < 2 || !known.insert(info.dispatch_id).second) continue;
-        auto o           = replay_outcome{};
-        o.dispatch_id    = info.dispatch_id;
-        o.agent          = info.agent_id;
-        o.kernel_id      = info.kernel_id;
-        o.kind           = ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED;
-        o.reason         = std::string{not_offered_reason};
-        o.passes_run     = 1;
-        o.passes_planned = planned; // what rocprofv3 would have asked for
+    auto unoffered = std::vector<replay_outcome>{};
+    for_each_pass_record(data,
+                         [&](const replay_pass_record& rec)
+                         {
+                             const auto planned = planned_passes(data, rec.agent);
+                             if(planned < 2 || !known.insert(rec.dispatch_id).second) return;
+                             auto o           = replay_outcome{};
+                             o.dispatch_id    = rec.dispatch_id;
+                             o.agent          = rec.agent;
+                             o.kernel_id      = rec.kernel_id;
+                             o.kind           = ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED;
+                             o.reason         = std::string{not_offered_reason};
+                             o.passes_run     = 1;
+                             o.passes_planned = planned; // what rocprofv3 would have asked for
+                             unoffered.emplace_back(std::move(o));
+                         });
+    for(auto& o : unoffered)
         data.replay_outcomes.emplace_back(std::move(o));
-    }
 }
 
 replay_report
@@ -86,14 +105,15 @@ make_replay_report(const results& data)
     // The groups that arrived, per dispatch: a declined dispatch runs once and collects what pass
     // 0 reports (its record has replay_pass 0), a replay what each of its passes' records report.
     auto collected = std::map<uint64_t, std::set<uint64_t>>{};
-    for(const auto& rec : data.counter_records)
-    {
-        if(!rec.replay_pass) continue;
-        auto& got = collected[rec.data.dispatch_info.dispatch_id];
-        auto  it  = data.replay_pass_groups.find(rec.data.dispatch_info.agent_id.handle);
-        if(it == data.replay_pass_groups.end() || *rec.replay_pass >= it->second.size()) continue;
-        got.insert(it->second[*rec.replay_pass].begin(), it->second[*rec.replay_pass].end());
-    }
+    for_each_pass_record(
+        data,
+        [&](const replay_pass_record& rec)
+        {
+            auto& got = collected[rec.dispatch_id];
+            auto  it  = data.replay_pass_groups.find(rec.agent.handle);
+            if(it == data.replay_pass_groups.end() || rec.replay_pass >= it->second.size()) return;
+            got.insert(it->second[rec.replay_pass].begin(), it->second[rec.replay_pass].end());
+        });
 
     auto report = replay_report{};
     report.missing.reserve(data.replay_outcomes.size());

@@ -131,8 +131,8 @@ resolve_kernel_name(const rocprofiler_kernel_dispatch_info_t& info)
 
 // Records are kept in memory only where no output streams them (the tool writes them whole at the
 // end then); results.json's records go to its spills (data.dispatch_spill and the others), the
-// Perfetto trace is encoded as they arrive. Kernel replay's missing-group report needs the counter
-// records.
+// Perfetto trace is encoded as they arrive. Kernel replay's missing-group report keeps what it
+// needs of each counter record (replay_pass_record).
 bool
 keep_dispatches()
 {
@@ -148,8 +148,7 @@ keep_memory_copies()
 bool
 keep_counter_records()
 {
-    return state->cfg.kernel_replay ||
-           (!state->cfg.csv && !state->cfg.rocpd && !state->cfg.json && !state->cfg.pftrace);
+    return !state->cfg.csv && !state->cfg.rocpd && !state->cfg.json && !state->cfg.pftrace;
 }
 
 // Writes what is buffered in the streams once enough gathered; the flusher writes the rest. Called
@@ -473,7 +472,14 @@ counting_record_callback(rocprofiler_dispatch_counting_service_data_t dispatch_d
             }
             if(state->data.counter_spill)
                 state->data.counter_spill->append(counter_record_json(entry));
-            if(keep_counter_records()) state->data.counter_records.emplace_back(std::move(entry));
+            if(keep_counter_records())
+                state->data.counter_records.emplace_back(std::move(entry));
+            else if(entry.replay_pass)
+                state->data.replay_pass_records.push_back(
+                    replay_pass_record{dispatch_data.dispatch_info.dispatch_id,
+                                       dispatch_data.dispatch_info.agent_id,
+                                       dispatch_data.dispatch_info.kernel_id,
+                                       *entry.replay_pass});
             state->changed = true;
         });
 }
