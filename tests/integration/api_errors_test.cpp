@@ -338,10 +338,18 @@ TEST(api_errors, callback_tracing_service)
         EXPECT_STATUS(
             ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND,
             rocprofiler_configure_callback_tracing_service(ctx, kd, &op, 1, dispatch_cb, nullptr));
+    // The marker kinds number operations from 0 (ROCTx function indices): 0 is valid, -1 and
+    // LAST are not.
+    for(int32_t op : {int32_t{ROCPROFILER_MARKER_CORE_API_ID_NONE},
+                      int32_t{ROCPROFILER_MARKER_CORE_API_ID_LAST}})
+        EXPECT_STATUS(
+            ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND,
+            rocprofiler_configure_callback_tracing_service(
+                ctx, ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API, &op, 1, dispatch_cb, nullptr));
     // Kinds without a runtime on this platform.
     for(auto kind : {ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API,
                      ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API,
-                     ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API})
+                     ROCPROFILER_CALLBACK_TRACING_RCCL_API})
         EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED,
                       rocprofiler_configure_callback_tracing_service(
                           ctx, kind, nullptr, 0, dispatch_cb, nullptr));

@@ -37,9 +37,18 @@
 #include <rocprofiler-sdk/external_correlation.h>
 #include <rocprofiler-sdk/fwd.h>
 #include <rocprofiler-sdk/internal_threading.h>
+#include <rocprofiler-sdk/marker.h>
+#include <rocprofiler-sdk/marker/api_args.h>
+#include <rocprofiler-sdk/marker/api_id.h>
 #include <rocprofiler-sdk/pc_sampling.h>
 #include <rocprofiler-sdk/registration.h>
 #include <rocprofiler-sdk/version.h>
+
+#include <rocprofiler-sdk-roctx/api_trace.h>
+#include <rocprofiler-sdk-roctx/defines.h>
+#include <rocprofiler-sdk-roctx/roctx.h>
+#include <rocprofiler-sdk-roctx/types.h>
+#include <rocprofiler-sdk-roctx/version.h>
 
 #include <inttypes.h>
 #include <pthread.h>

@@ -53,6 +53,23 @@ typedef struct rocprofiler_buffer_tracing_memory_copy_record_t
 } rocprofiler_buffer_tracing_memory_copy_record_t;
 
 /**
+ * @brief Record of the marker buffer kinds (@ref ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API,
+ * _CONTROL_API, _NAME_API): one per call, with timestamps around the call. The operation is a
+ * rocprofiler_marker_core_api_id_t, _control_api_id_t or _name_api_id_t. Messages are not in the
+ * record: a tool that wants them reads them in the callback form.
+ */
+typedef struct rocprofiler_buffer_tracing_marker_api_record_t
+{
+    uint64_t                          size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t kind;            ///< MARKER_CORE_API, _CONTROL_ or _NAME_
+    rocprofiler_tracing_operation_t   operation;       ///< The function
+    rocprofiler_correlation_id_t      correlation_id;  ///< Correlation ids
+    rocprofiler_timestamp_t           start_timestamp; ///< Call start, ns
+    rocprofiler_timestamp_t           end_timestamp;   ///< Call end, ns
+    rocprofiler_thread_id_t           thread_id;       ///< Calling thread
+} rocprofiler_buffer_tracing_marker_api_record_t;
+
+/**
  * @brief Subscribes a context to a buffer tracing kind.
  * @param [in] context_id The context.
  * @param [in] kind The kind.

@@ -8,6 +8,7 @@
 #include <rocprofiler-sdk/defines.h>
 #include <rocprofiler-sdk/experimental/kernel_replay.h>
 #include <rocprofiler-sdk/fwd.h>
+#include <rocprofiler-sdk/marker.h>
 
 ROCPROFILER_EXTERN_C_INIT
 
@@ -51,6 +52,18 @@ typedef struct rocprofiler_callback_tracing_kernel_dispatch_data_t
     rocprofiler_timestamp_t            end_timestamp;   ///< Kernel end (COMPLETE only), ns
     rocprofiler_kernel_dispatch_info_t dispatch_info;   ///< The dispatch
 } rocprofiler_callback_tracing_kernel_dispatch_data_t;
+
+/**
+ * @brief Payload of the marker kinds (@ref ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API,
+ * _CONTROL_API, _NAME_API): the function's arguments at ENTER and EXIT, its return value at EXIT.
+ * The operation is a rocprofiler_marker_core_api_id_t, _control_api_id_t or _name_api_id_t.
+ */
+typedef struct rocprofiler_callback_tracing_marker_api_data_t
+{
+    uint64_t                        size;   ///< Size of this struct
+    rocprofiler_marker_api_args_t   args;   ///< Arguments of the call
+    rocprofiler_marker_api_retval_t retval; ///< Return value (EXIT only)
+} rocprofiler_callback_tracing_marker_api_data_t;
 
 /**
  * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY records, declared for source

@@ -103,6 +103,24 @@ rocprofiler_status_t rocprofiler_is_initialized(int* status) ROCPROFILER_API;
  */
 rocprofiler_status_t rocprofiler_is_finalized(int* status) ROCPROFILER_API;
 
+/**
+ * @brief Called by a runtime library to hand its function tables to the SDK, which may replace
+ * entries with tracing wrappers before returning. librocprofiler-sdk-roctx calls it with name
+ * "roctx" and its three tables (core, control, name) on its first call. Initializes the SDK (and
+ * so registers the tools) when it has not yet.
+ * @param [in] name The library ("roctx"; others are ignored).
+ * @param [in] lib_version The library's version (major * 10000 + minor * 100 + patch).
+ * @param [in] lib_instance 0 for the first copy of the library in the process.
+ * @param [in,out] tables The library's tables.
+ * @param [in] num_tables Number of entries in @p tables.
+ * @return 0 when the tables were taken, non-zero when not (unknown name, bad arguments).
+ */
+int rocprofiler_set_api_table(const char* name,
+                              uint64_t    lib_version,
+                              uint64_t    lib_instance,
+                              void**      tables,
+                              uint64_t    num_tables) ROCPROFILER_API;
+
 /** @} */
 
 ROCPROFILER_EXTERN_C_FINI

@@ -49,8 +49,12 @@ extern "C"
         if(!rp::buffer::exists(buffer_id)) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
 
         auto ops = rp::context::operation_set{};
-        ROCP_RETURN_IF_ERROR(rp::tracing::make_operation_set(
-            rp::tracing::buffer_operation_count(kind), operations, operations_count, ops));
+        ROCP_RETURN_IF_ERROR(
+            rp::tracing::make_operation_set(rp::tracing::buffer_operation_first(kind),
+                                            rp::tracing::buffer_operation_count(kind),
+                                            operations,
+                                            operations_count,
+                                            ops));
 
         if(!rp::tracing::buffer_kind_supported(kind))
             return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;

@@ -28,8 +28,12 @@ extern "C"
         if(callback == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
 
         auto ops = rp::context::operation_set{};
-        ROCP_RETURN_IF_ERROR(rp::tracing::make_operation_set(
-            rp::tracing::callback_operation_count(kind), operations, operations_count, ops));
+        ROCP_RETURN_IF_ERROR(
+            rp::tracing::make_operation_set(rp::tracing::callback_operation_first(kind),
+                                            rp::tracing::callback_operation_count(kind),
+                                            operations,
+                                            operations_count,
+                                            ops));
 
         if(!rp::tracing::callback_kind_supported(kind))
             return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;

@@ -78,7 +78,9 @@ extern "C"
             return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
         if(!callback) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
         const auto last = rocprofiler::tracing::callback_operation_count(static_cast<int>(kind));
-        for(int32_t op = 1; op < last; ++op)
+        for(int32_t op = rocprofiler::tracing::callback_operation_first(static_cast<int>(kind));
+            op < last;
+            ++op)
         {
             if(callback(kind, op, data) != 0) break;
         }
@@ -139,7 +141,9 @@ extern "C"
             return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
         if(!callback) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
         const auto last = rocprofiler::tracing::buffer_operation_count(static_cast<int>(kind));
-        for(int32_t op = 1; op < last; ++op)
+        for(int32_t op = rocprofiler::tracing::buffer_operation_first(static_cast<int>(kind));
+            op < last;
+            ++op)
         {
             if(callback(kind, op, data) != 0) break;
         }

@@ -3,6 +3,7 @@
 #include "kernel_replay/kernel_replay.hpp"
 
 #include <rocprofiler-sdk/fwd.h>
+#include <rocprofiler-sdk/marker/api_id.h>
 
 #include <array>
 #include <cstddef>
@@ -52,16 +53,38 @@ constexpr auto memory_allocation_operations = std::array{
     ROCP_OPERATION(ROCPROFILER_MEMORY_ALLOCATION_, VMEM_FREE),
 };
 
+// The marker kinds' operations are function indices, from 0 (as in rocprofiler-sdk).
+constexpr auto marker_core_operations = std::array{
+    ROCP_OPERATION(ROCPROFILER_MARKER_CORE_API_ID_, roctxMarkA),
+    ROCP_OPERATION(ROCPROFILER_MARKER_CORE_API_ID_, roctxRangePushA),
+    ROCP_OPERATION(ROCPROFILER_MARKER_CORE_API_ID_, roctxRangePop),
+    ROCP_OPERATION(ROCPROFILER_MARKER_CORE_API_ID_, roctxRangeStartA),
+    ROCP_OPERATION(ROCPROFILER_MARKER_CORE_API_ID_, roctxRangeStop),
+    ROCP_OPERATION(ROCPROFILER_MARKER_CORE_API_ID_, roctxGetThreadId),
+};
+
+constexpr auto marker_control_operations = std::array{
+    ROCP_OPERATION(ROCPROFILER_MARKER_CONTROL_API_ID_, roctxProfilerPause),
+    ROCP_OPERATION(ROCPROFILER_MARKER_CONTROL_API_ID_, roctxProfilerResume),
+};
+
+constexpr auto marker_name_operations = std::array{
+    ROCP_OPERATION(ROCPROFILER_MARKER_NAME_API_ID_, roctxNameOsThread),
+    ROCP_OPERATION(ROCPROFILER_MARKER_NAME_API_ID_, roctxNameHsaAgent),
+    ROCP_OPERATION(ROCPROFILER_MARKER_NAME_API_ID_, roctxNameHipDevice),
+    ROCP_OPERATION(ROCPROFILER_MARKER_NAME_API_ID_, roctxNameHipStream),
+};
+
 #undef ROCP_OPERATION
 
 template <typename Table>
 constexpr bool
-covers_ids_in_order(const Table& table, int32_t last)
+covers_ids_in_order(const Table& table, int32_t last, int32_t first = 1)
 {
-    if(table.size() != static_cast<size_t>(last - 1)) return false;
+    if(table.size() != static_cast<size_t>(last - first)) return false;
     for(size_t i = 0; i < table.size(); ++i)
     {
-        if(table[i].id != static_cast<int32_t>(i + 1)) return false;
+        if(table[i].id != static_cast<int32_t>(i) + first) return false;
     }
     return true;
 }
@@ -71,14 +94,20 @@ static_assert(covers_ids_in_order(code_object_operations, ROCPROFILER_CODE_OBJEC
 static_assert(covers_ids_in_order(memory_copy_operations, ROCPROFILER_MEMORY_COPY_LAST));
 static_assert(covers_ids_in_order(memory_allocation_operations,
                                   ROCPROFILER_MEMORY_ALLOCATION_LAST));
+static_assert(covers_ids_in_order(marker_core_operations, ROCPROFILER_MARKER_CORE_API_ID_LAST, 0));
+static_assert(covers_ids_in_order(marker_control_operations,
+                                  ROCPROFILER_MARKER_CONTROL_API_ID_LAST,
+                                  0));
+static_assert(covers_ids_in_order(marker_name_operations, ROCPROFILER_MARKER_NAME_API_ID_LAST, 0));
 
 // Looks up `op` in one of the tables above; nullptr when it is not one of its ids.
 template <const auto& Table>
 const char*
 table_operation_name(int32_t op)
 {
-    if(op < 1 || static_cast<size_t>(op) > Table.size()) return nullptr;
-    return Table[static_cast<size_t>(op - 1)].name;
+    const auto first = Table.front().id;
+    if(op < first || static_cast<size_t>(op - first) >= Table.size()) return nullptr;
+    return Table[static_cast<size_t>(op - first)].name;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -88,7 +117,9 @@ struct kind_row
 {
     int         kind;
     const char* name;
-    // LAST value of the kind's operation enum; 1 when the kind has none here.
+    // First valid operation id (1, or 0 for the marker kinds) and the LAST value of the kind's
+    // operation enum; first == last when the kind has no operations here.
+    int32_t operation_first;
     int32_t operation_last;
     // Name of an operation id, nullptr for one that is not valid; nullptr when operation_last is 1.
     const char* (*operation_name)(int32_t op);
@@ -96,11 +127,14 @@ struct kind_row
     bool supported;
 };
 
-template <const auto& Table> constexpr int32_t table_last = static_cast<int32_t>(Table.size() + 1);
+template <const auto& Table> constexpr int32_t table_first = Table.front().id;
+template <const auto& Table>
+constexpr int32_t table_last = static_cast<int32_t>(Table.size()) + Table.front().id;
 
-#define ROCP_OPERATIONS_OF(TABLE) table_last<TABLE>, &table_operation_name<TABLE>
-#define ROCP_NO_OPERATIONS 1, nullptr
-#define ROCP_REPLAY_OPERATIONS ROCPROFILER_KERNEL_REPLAY_LAST, &kernel_replay::name_by_id
+#define ROCP_OPERATIONS_OF(TABLE)                                                                  \
+    table_first<TABLE>, table_last<TABLE>, &table_operation_name<TABLE>
+#define ROCP_NO_OPERATIONS 1, 1, nullptr
+#define ROCP_REPLAY_OPERATIONS 1, ROCPROFILER_KERNEL_REPLAY_LAST, &kernel_replay::name_by_id
 
 #define ROCP_CALLBACK_KIND(SUFFIX, OPERATIONS, SUPPORTED)                                          \
     kind_row                                                                                       \
@@ -120,9 +154,9 @@ constexpr auto callback_kinds = std::array{
     ROCP_CALLBACK_KIND(HSA_FINALIZE_EXT_API, ROCP_NO_OPERATIONS, false),
     ROCP_CALLBACK_KIND(HIP_RUNTIME_API, ROCP_NO_OPERATIONS, false),
     ROCP_CALLBACK_KIND(HIP_COMPILER_API, ROCP_NO_OPERATIONS, false),
-    ROCP_CALLBACK_KIND(MARKER_CORE_API, ROCP_NO_OPERATIONS, false),
-    ROCP_CALLBACK_KIND(MARKER_CONTROL_API, ROCP_NO_OPERATIONS, false),
-    ROCP_CALLBACK_KIND(MARKER_NAME_API, ROCP_NO_OPERATIONS, false),
+    ROCP_CALLBACK_KIND(MARKER_CORE_API, ROCP_OPERATIONS_OF(marker_core_operations), true),
+    ROCP_CALLBACK_KIND(MARKER_CONTROL_API, ROCP_OPERATIONS_OF(marker_control_operations), true),
+    ROCP_CALLBACK_KIND(MARKER_NAME_API, ROCP_OPERATIONS_OF(marker_name_operations), true),
     ROCP_CALLBACK_KIND(CODE_OBJECT, ROCP_OPERATIONS_OF(code_object_operations), true),
     ROCP_CALLBACK_KIND(SCRATCH_MEMORY, ROCP_NO_OPERATIONS, false),
     ROCP_CALLBACK_KIND(KERNEL_DISPATCH, ROCP_OPERATIONS_OF(kernel_dispatch_operations), true),
@@ -144,9 +178,9 @@ constexpr auto buffer_kinds = std::array{
     ROCP_BUFFER_KIND(HSA_FINALIZE_EXT_API, ROCP_NO_OPERATIONS, false),
     ROCP_BUFFER_KIND(HIP_RUNTIME_API, ROCP_NO_OPERATIONS, false),
     ROCP_BUFFER_KIND(HIP_COMPILER_API, ROCP_NO_OPERATIONS, false),
-    ROCP_BUFFER_KIND(MARKER_CORE_API, ROCP_NO_OPERATIONS, false),
-    ROCP_BUFFER_KIND(MARKER_CONTROL_API, ROCP_NO_OPERATIONS, false),
-    ROCP_BUFFER_KIND(MARKER_NAME_API, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(MARKER_CORE_API, ROCP_OPERATIONS_OF(marker_core_operations), true),
+    ROCP_BUFFER_KIND(MARKER_CONTROL_API, ROCP_OPERATIONS_OF(marker_control_operations), true),
+    ROCP_BUFFER_KIND(MARKER_NAME_API, ROCP_OPERATIONS_OF(marker_name_operations), true),
     ROCP_BUFFER_KIND(MEMORY_COPY, ROCP_OPERATIONS_OF(memory_copy_operations), true),
     ROCP_BUFFER_KIND(KERNEL_DISPATCH, ROCP_OPERATIONS_OF(kernel_dispatch_operations), true),
     ROCP_BUFFER_KIND(PAGE_MIGRATION, ROCP_NO_OPERATIONS, false),
@@ -175,7 +209,7 @@ covers_kinds_in_order(const Table& table, int last)
     for(size_t i = 0; i < table.size(); ++i)
     {
         if(table[i].kind != static_cast<int>(i + 1)) return false;
-        if(table[i].operation_last < 1) return false;
+        if(table[i].operation_last < table[i].operation_first) return false;
     }
     return true;
 }
@@ -203,7 +237,8 @@ kind_name(const kind_row* row)
 std::optional<std::string_view>
 operation_name(const kind_row* row, int op)
 {
-    if(!row || !row->operation_name || op < 1 || op >= row->operation_last) return std::nullopt;
+    if(!row || !row->operation_name || op < row->operation_first || op >= row->operation_last)
+        return std::nullopt;
     const char* name = row->operation_name(static_cast<int32_t>(op));
     if(!name) return std::nullopt;
     return std::string_view{name};
@@ -213,6 +248,12 @@ int32_t
 operation_count(const kind_row* row)
 {
     return row ? row->operation_last : 0;
+}
+
+int32_t
+operation_first(const kind_row* row)
+{
+    return row ? row->operation_first : 0;
 }
 } // namespace
 
@@ -250,6 +291,18 @@ int32_t
 buffer_operation_count(int kind)
 {
     return operation_count(find_kind(buffer_kinds, kind));
+}
+
+int32_t
+callback_operation_first(int kind)
+{
+    return operation_first(find_kind(callback_kinds, kind));
+}
+
+int32_t
+buffer_operation_first(int kind)
+{
+    return operation_first(find_kind(buffer_kinds, kind));
 }
 
 bool

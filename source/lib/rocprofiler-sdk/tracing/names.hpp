@@ -24,18 +24,23 @@ std::optional<std::string_view> buffer_kind_name(int kind);
 std::optional<std::string_view> callback_operation_name(int kind, int op);
 std::optional<std::string_view> buffer_operation_name(int kind, int op);
 
-// The LAST value of the kind's operation enum: valid operation ids are [1, count). A kind without
-// an operation enum on this platform gives 1 (no valid id); a non-kind gives 0.
+// The LAST value of the kind's operation enum: valid operation ids are [first, count), where
+// first is 1, or 0 for the marker kinds (their ids are function indices, as in rocprofiler-sdk).
+// A kind without an operation enum on this platform gives first == count == 1 (no valid id); a
+// non-kind gives 0 for both.
 int32_t callback_operation_count(int kind);
 int32_t buffer_operation_count(int kind);
+int32_t callback_operation_first(int kind);
+int32_t buffer_operation_first(int kind);
 
 // True when `op` is one of the operations of `kind` (so false for every op of a non-kind).
 bool is_valid_callback_operation(int kind, int op);
 bool is_valid_buffer_operation(int kind, int op);
 
-// True only for the kinds whose runtime exists here: callback KERNEL_DISPATCH and KERNEL_REPLAY,
-// buffer KERNEL_DISPATCH. Every other kind has a name (tools compile and can list it) but cannot
-// be configured: the configure functions return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED.
+// True only for the kinds whose runtime exists here: callback KERNEL_DISPATCH, KERNEL_REPLAY,
+// CODE_OBJECT and the marker kinds, buffer KERNEL_DISPATCH, MEMORY_COPY and the marker kinds. Every
+// other kind has a name (tools compile and can list it) but cannot be configured: the configure
+// functions return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED.
 bool callback_kind_supported(int kind);
 bool buffer_kind_supported(int kind);
 } // namespace rocprofiler::tracing

@@ -10,10 +10,12 @@
 
 namespace rocprofiler::tracing
 {
-// @p operation_count is the kind's LAST value: valid operations are 1 .. operation_count-1.
+// @p operation_first / @p operation_count are the kind's first valid id (1, or 0 for the marker
+// kinds) and its LAST value: valid operations are operation_first .. operation_count-1.
 // An empty list (NULL, 0) leaves @p out empty, which means "all operations".
 inline rocprofiler_status_t
-make_operation_set(int32_t                                operation_count,
+make_operation_set(int32_t                                operation_first,
+                   int32_t                                operation_count,
                    const rocprofiler_tracing_operation_t* operations,
                    size_t                                 operations_count,
                    context::operation_set&                out)
@@ -23,7 +25,8 @@ make_operation_set(int32_t                                operation_count,
     for(size_t i = 0; i < operations_count; ++i)
     {
         auto op = operations[i];
-        if(op <= 0 || op >= operation_count || static_cast<size_t>(op) >= context::max_operations)
+        if(op < operation_first || op < 0 || op >= operation_count ||
+           static_cast<size_t>(op) >= context::max_operations)
             return ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND;
         out.set(static_cast<size_t>(op));
     }

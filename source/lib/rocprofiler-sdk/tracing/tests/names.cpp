@@ -108,13 +108,19 @@ TEST(tracing_names, supported_kinds)
     {
         const bool expected = kind == ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH ||
                               kind == ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY ||
-                              kind == ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT;
+                              kind == ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT ||
+                              kind == ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API ||
+                              kind == ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API ||
+                              kind == ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API;
         EXPECT_EQ(tracing::callback_kind_supported(kind), expected) << "callback kind " << kind;
     }
     for(int kind = ROCPROFILER_BUFFER_TRACING_NONE; kind <= ROCPROFILER_BUFFER_TRACING_LAST; ++kind)
     {
         const bool expected = kind == ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH ||
-                              kind == ROCPROFILER_BUFFER_TRACING_MEMORY_COPY;
+                              kind == ROCPROFILER_BUFFER_TRACING_MEMORY_COPY ||
+                              kind == ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API ||
+                              kind == ROCPROFILER_BUFFER_TRACING_MARKER_CONTROL_API ||
+                              kind == ROCPROFILER_BUFFER_TRACING_MARKER_NAME_API;
         EXPECT_EQ(tracing::buffer_kind_supported(kind), expected) << "buffer kind " << kind;
     }
     EXPECT_FALSE(tracing::callback_kind_supported(-1));

@@ -276,6 +276,34 @@ TEST(callback_tracing_queries, listed_only_kinds_with_an_operation_enum)
     EXPECT_EQ(buffer_operations(ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION), allocations);
 }
 
+// The marker kinds number their operations from 0, as rocprofiler-sdk does (an operation is the
+// function's index in the ROCTx table); the names are the functions'.
+TEST(callback_tracing_queries, marker_operations_start_at_zero)
+{
+    const auto core    = op_names{{0, "roctxMarkA"},
+                               {1, "roctxRangePushA"},
+                               {2, "roctxRangePop"},
+                               {3, "roctxRangeStartA"},
+                               {4, "roctxRangeStop"},
+                               {5, "roctxGetThreadId"}};
+    const auto control = op_names{{0, "roctxProfilerPause"}, {1, "roctxProfilerResume"}};
+    const auto naming  = op_names{{0, "roctxNameOsThread"},
+                                 {1, "roctxNameHsaAgent"},
+                                 {2, "roctxNameHipDevice"},
+                                 {3, "roctxNameHipStream"}};
+    EXPECT_EQ(callback_operations(ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API), core);
+    EXPECT_EQ(callback_operations(ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API), control);
+    EXPECT_EQ(callback_operations(ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API), naming);
+    EXPECT_EQ(buffer_operations(ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API), core);
+    EXPECT_EQ(buffer_operations(ROCPROFILER_BUFFER_TRACING_MARKER_CONTROL_API), control);
+    EXPECT_EQ(buffer_operations(ROCPROFILER_BUFFER_TRACING_MARKER_NAME_API), naming);
+    for(int32_t op : {-1, 6, 64})
+        EXPECT_EQ(rocprofiler_query_callback_tracing_kind_operation_name(
+                      ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API, op, nullptr, nullptr),
+                  ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND)
+            << "op " << op;
+}
+
 TEST(buffer_tracing_queries, kernel_dispatch_operations)
 {
     EXPECT_EQ(buffer_operations(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH),
@@ -286,7 +314,7 @@ TEST(callback_tracing_queries, kinds_without_an_operation_enum_have_no_operation
 {
     for(auto kind : {ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API,
                      ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API,
-                     ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API,
+                     ROCPROFILER_CALLBACK_TRACING_OMPT,
                      ROCPROFILER_CALLBACK_TRACING_HIP_STREAM_API})
     {
         EXPECT_TRUE(callback_operations(kind).empty()) << "kind " << kind;
