@@ -419,6 +419,11 @@ run_application(const options&                            opts,
         setenv(
             "LD_PRELOAD", prepend("LD_PRELOAD", preload + libs.tool + ":" + libs.sdk).c_str(), 1);
         setenv("ROCP_TOOL_LIBRARIES", with_user_tools(libs.tool).c_str(), 1);
+        // NVTX calls (CUDA programs, PyTorch) reach the SDK through NVTX's injection interface,
+        // which the SDK library implements; a user's own injection library is left in place.
+        if((opts.marker_trace || opts.selected_regions) &&
+           getenv("NVTX_INJECTION64_PATH") == nullptr)
+            setenv("NVTX_INJECTION64_PATH", libs.sdk.c_str(), 1);
         // Inherited by the application (and the processes it starts), not by rocprofv3's others.
         fcntl(report[1], F_SETFD, 0);
         setenv("ROCPROFV3_REPORT_FD", std::to_string(report[1]).c_str(), 1);
@@ -523,6 +528,8 @@ log_configuration(const options& opts, const std::map<std::string, std::string>&
                   << "    - command          = " << join(opts.command) << "\n"
                   << "    - kernel_trace     = " << opts.kernel_trace << "\n"
                   << "    - memory_copy_trace = " << opts.memory_copy_trace << "\n"
+                  << "    - marker_trace     = " << opts.marker_trace << "\n"
+                  << "    - selected_regions = " << opts.selected_regions << "\n"
                   << "    - stats            = " << opts.stats << "\n"
                   << "    - summary          = " << opts.summary << "\n"
                   << "    - pmc              = " << groups << "\n"

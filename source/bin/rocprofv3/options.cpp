@@ -97,9 +97,9 @@ namespace
 {
 const char* const unsupported_message =
     "not supported on this device: this rocprofv3 traces kernel dispatches (--kernel-trace, "
-    "--stats, -S) and memory copies (--memory-copy-trace) and collects counters (--pmc); the "
-    "runtime, API, memory allocation, marker, PC sampling and thread traces of AMD's rocprofv3 "
-    "have no source here";
+    "--stats, -S), memory copies (--memory-copy-trace) and markers (--marker-trace, "
+    "--selected-regions) and collects counters (--pmc); the runtime, API, memory allocation, PC "
+    "sampling and thread traces of AMD's rocprofv3 have no source here";
 
 // What the options of the command line read (rocprofv3's own, before the first "--").
 struct parsed_args
@@ -198,6 +198,14 @@ parse_arguments(const std::vector<std::string>& own_args,
     app.add_flag("--memory-copy-trace",
                  opts.memory_copy_trace,
                  "Trace memory copies (<prefix>_memory_copy_trace.csv)");
+    app.add_flag("--marker-trace",
+                 opts.marker_trace,
+                 "Trace ROCTx markers and ranges, and NVTX ones on CUDA "
+                 "(<prefix>_marker_api_trace.csv)");
+    app.add_flag("--selected-regions",
+                 opts.selected_regions,
+                 "Collect only between the program's roctxProfilerResume(0) and "
+                 "roctxProfilerPause(0) calls (collection starts paused)");
     app.add_flag("--stats", opts.stats, "Write per-kernel statistics (<prefix>_kernel_stats.csv)");
     app.add_flag(
         "-S,--summary", opts.summary, "Print the per-kernel statistics table to stderr at the end");
@@ -558,10 +566,10 @@ parse_arguments(const std::vector<std::string>& own_args,
     if(!opts.list_avail && opts.command.empty())
         return usage_error(
             "no application given: rocprofv3 [options] -- <application> [arguments]");
-    if(!opts.list_avail && !opts.kernel_trace && !opts.memory_copy_trace && !opts.stats &&
-       !opts.summary && opts.pmc_groups.empty())
+    if(!opts.list_avail && !opts.kernel_trace && !opts.memory_copy_trace && !opts.marker_trace &&
+       !opts.stats && !opts.summary && opts.pmc_groups.empty())
         return usage_error(job + "nothing to collect: give --kernel-trace, --memory-copy-trace, "
-                                 "--stats, -S/--summary or --pmc");
+                                 "--marker-trace, --stats, -S/--summary or --pmc");
 
     auto out = parse_result{};
     out.opts = std::move(opts);
@@ -588,6 +596,8 @@ job_keys()
         {"pmc", "--pmc", job_key::values},
         {"kernel_trace", "--kernel-trace", job_key::flag},
         {"memory_copy_trace", "--memory-copy-trace", job_key::flag},
+        {"marker_trace", "--marker-trace", job_key::flag},
+        {"selected_regions", "--selected-regions", job_key::flag},
         {"stats", "--stats", job_key::flag},
         {"summary", "--summary", job_key::flag},
         {"kernel_include_regex", "--kernel-include-regex", job_key::value},
@@ -773,7 +783,7 @@ unsupported_options()
         {"-r,--runtime-trace", 0},
         {"-s,--sys-trace", 0},
         {"--hip-trace", 0},
-        {"--marker-trace", 0},
+
         {"--memory-allocation-trace", 0},
         {"--scratch-memory-trace", 0},
         {"--hsa-trace", 0},
@@ -799,7 +809,7 @@ unsupported_options()
         {"--kernel-rename", 0},
         {"-P,--collection-period", -1},
         {"--collection-period-unit", 1},
-        {"--selected-regions", 0},
+
         {"--perfetto-backend", 1},
         {"--perfetto-buffer-size", 1},
         {"--perfetto-buffer-fill-policy", 1},
@@ -1198,6 +1208,8 @@ tool_environment(const options& opts, size_t pass)
     env["ROCPROF_OUTPUT_FORMAT"] = formats.empty() ? "csv" : formats;
     if(opts.kernel_trace) env["ROCPROF_KERNEL_TRACE"] = "1";
     if(opts.memory_copy_trace) env["ROCPROF_MEMORY_COPY_TRACE"] = "1";
+    if(opts.marker_trace) env["ROCPROF_MARKER_TRACE"] = "1";
+    if(opts.selected_regions) env["ROCPROF_SELECTED_REGIONS"] = "1";
     if(opts.stats) env["ROCPROF_STATS"] = "1";
     if(opts.summary) env["ROCPROF_SUMMARY"] = "1";
     if(!opts.include_regex.empty()) env["ROCPROF_KERNEL_FILTER_INCLUDE_REGEX"] = opts.include_regex;

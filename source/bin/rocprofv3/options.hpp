@@ -33,6 +33,8 @@ struct options
     bool                                  kernel_replay_beta = false;
     bool                                  kernel_trace       = false;
     bool                                  memory_copy_trace  = false;
+    bool                                  marker_trace       = false;
+    bool                                  selected_regions   = false;
     bool                                  stats              = false;
     bool                                  summary            = false;
     std::string                           output_directory   = ".";

@@ -103,6 +103,8 @@ read_config(const std::function<const char*(const char*)>& getenv)
     auto  flag       = [&](const char* name) { return read_switch(name, getenv(name), errors); };
     cfg.kernel_trace = flag("ROCPROF_KERNEL_TRACE");
     cfg.memory_copy_trace  = flag("ROCPROF_MEMORY_COPY_TRACE");
+    cfg.marker_trace       = flag("ROCPROF_MARKER_TRACE");
+    cfg.selected_regions   = flag("ROCPROF_SELECTED_REGIONS");
     cfg.counter_collection = flag("ROCPROF_COUNTER_COLLECTION");
     cfg.kernel_replay      = flag("ROCPROF_KERNEL_REPLAY");
     cfg.stats              = flag("ROCPROF_STATS");

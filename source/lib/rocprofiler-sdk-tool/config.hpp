@@ -17,6 +17,8 @@ struct config
 {
     bool kernel_trace       = false; // ROCPROF_KERNEL_TRACE
     bool memory_copy_trace  = false; // ROCPROF_MEMORY_COPY_TRACE
+    bool marker_trace       = false; // ROCPROF_MARKER_TRACE
+    bool selected_regions   = false; // ROCPROF_SELECTED_REGIONS: collect only between resume/pause
     bool counter_collection = false; // ROCPROF_COUNTER_COLLECTION
     // ROCPROF_KERNEL_REPLAY=1: the kernel replay context exists and every counter group of a
     // dispatch's agent is collected in its own replay pass.

@@ -270,6 +270,13 @@ results_json(const config& cfg, const results& data, const replay_report& report
         for(const auto& rec : data.counter_records)
             counter_records.push_back(counter_record_json(rec));
 
+    auto markers = json::array();
+    if(data.marker_spill)
+        markers = spill_placeholder("marker_api");
+    else if(cfg.marker_trace)
+        for(const auto& e : data.markers)
+            markers.push_back(marker_event_json(e));
+
     auto memory_copies = json::array();
     if(data.memory_copy_spill)
         memory_copies = spill_placeholder("memory_copy");
@@ -317,15 +324,17 @@ results_json(const config& cfg, const results& data, const replay_report& report
                              "DEVICE_KERNEL_SYMBOL_REGISTER",
                              "HOST_KERNEL_SYMBOL_REGISTER"}}}})}};
 
-    auto tool =
-        json{{"metadata", metadata},
-             {"agents", agents},
-             {"counters", counters},
-             {"strings", strings},
-             {"code_objects", code_objects},
-             {"kernel_symbols", symbols},
-             {"callback_records", {{"counter_collection", counter_records}}},
-             {"buffer_records", {{"kernel_dispatch", dispatches}, {"memory_copy", memory_copies}}}};
+    auto tool = json{{"metadata", metadata},
+                     {"agents", agents},
+                     {"counters", counters},
+                     {"strings", strings},
+                     {"code_objects", code_objects},
+                     {"kernel_symbols", symbols},
+                     {"callback_records", {{"counter_collection", counter_records}}},
+                     {"buffer_records",
+                      {{"kernel_dispatch", dispatches},
+                       {"memory_copy", memory_copies},
+                       {"marker_api", markers}}}};
     if(cfg.kernel_replay)
     {
         tool["callback_records"]["kernel_replay_outcome"] = replay_outcomes_json(data, report);
@@ -352,6 +361,17 @@ dispatch_record_json(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& 
         {"start_timestamp", r.start_timestamp},
         {"end_timestamp", r.end_timestamp},
         {"dispatch_info", dispatch_info_json(r.dispatch_info)}};
+}
+
+json
+marker_event_json(const marker_event& e)
+{
+    return json{{"kind", e.domain},
+                {"function", e.function},
+                {"correlation_id", {{"internal", e.correlation_id}}},
+                {"thread_id", e.thread_id},
+                {"start_timestamp", e.start},
+                {"end_timestamp", e.end}};
 }
 
 json
@@ -556,7 +576,7 @@ write_results_json(const std::string&        path,
                    std::vector<std::string>& errors)
 {
     auto text = results_json(cfg, data, report);
-    if(!data.dispatch_spill && !data.counter_spill && !data.memory_copy_spill)
+    if(!data.dispatch_spill && !data.counter_spill && !data.memory_copy_spill && !data.marker_spill)
         return write_file_atomically(path, text, errors);
     struct part
     {
@@ -573,6 +593,8 @@ write_results_json(const std::string&        path,
     if(data.memory_copy_spill)
         parts.push_back(
             {json(spill_placeholder("memory_copy")).dump(), data.memory_copy_spill.get()});
+    if(data.marker_spill)
+        parts.push_back({json(spill_placeholder("marker_api")).dump(), data.marker_spill.get()});
     return write_file_atomically(
         path,
         [&](int fd)
@@ -634,6 +656,13 @@ write_outputs(const config&             cfg,
             emit("counter_collection.csv", counter_collection_csv(data));
         if(cfg.memory_copy_trace && !streamed)
             emit("memory_copy_trace.csv", memory_copy_trace_csv(data));
+        if(cfg.marker_trace && !streamed)
+        {
+            auto text = marker_api_trace_csv_header();
+            for(const auto& e : data.markers)
+                text += marker_api_trace_csv_row(data, e);
+            emit("marker_api_trace.csv", text);
+        }
         if(cfg.stats) emit("kernel_stats.csv", kernel_stats_csv(compute_kernel_stats(data)));
         // Under kernel replay, what replay could not collect is listed next to what it did.
         if(cfg.kernel_replay)
@@ -704,6 +733,22 @@ std::string
 memory_copy_agent(const results& data, rocprofiler_agent_id_t id)
 {
     return id.handle == 0 ? std::string{"host"} : std::to_string(agent_number(data, id));
+}
+
+std::string
+marker_api_trace_csv_header()
+{
+    return "\"Domain\",\"Function\",\"Process_Id\",\"Thread_Id\",\"Correlation_Id\","
+           "\"Start_Timestamp\",\"End_Timestamp\"\n";
+}
+
+std::string
+marker_api_trace_csv_row(const results& data, const marker_event& e)
+{
+    auto out = std::ostringstream{};
+    out << csv_quote(e.domain) << ',' << csv_quote(e.function) << ',' << data.pid << ','
+        << e.thread_id << ',' << e.correlation_id << ',' << e.start << ',' << e.end << '\n';
+    return out.str();
 }
 
 std::string

@@ -170,6 +170,19 @@ private:
     std::deque<uint64_t>           m_recent_fifo = {};
 };
 
+// One row of marker_api_trace.csv: a mark (start == end), a range from its push (or start) to its
+// pop (or stop), or another marker call around its duration. `domain` is the kind's name
+// ("MARKER_CORE_API"), `function` the range's or mark's message, else the function's name.
+struct marker_event
+{
+    std::string domain         = {};
+    std::string function       = {};
+    uint64_t    thread_id      = 0;
+    uint64_t    correlation_id = 0; // the push's, start's or mark's call
+    uint64_t    start          = 0;
+    uint64_t    end            = 0;
+};
+
 struct results
 {
     uint64_t                              pid            = 0;
@@ -183,8 +196,11 @@ struct results
     std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t> dispatches      = {};
     std::vector<counter_dispatch>                                    counter_records = {};
     // --memory-copy-trace: the copies, in arrival order (kept only for outputs written whole).
-    std::vector<rocprofiler_buffer_tracing_memory_copy_record_t> memory_copies   = {};
-    uint64_t                                                     dropped_records = 0;
+    std::vector<rocprofiler_buffer_tracing_memory_copy_record_t> memory_copies = {};
+    // --marker-trace: marks, closed ranges and other marker calls, in the order they ended
+    // (kept only for outputs written whole).
+    std::vector<marker_event> markers         = {};
+    uint64_t                  dropped_records = 0;
     // Under kernel replay, the counter records the report needs and no output keeps (the report
     // reads these and counter_records).
     std::vector<replay_pass_record> replay_pass_records = {};
@@ -200,6 +216,7 @@ struct results
     std::shared_ptr<record_spill>                             dispatch_spill     = {};
     std::shared_ptr<record_spill>                             counter_spill      = {};
     std::shared_ptr<record_spill>                             memory_copy_spill  = {};
+    std::shared_ptr<record_spill>                             marker_spill       = {};
     std::map<uint64_t, std::vector<std::vector<std::string>>> replay_groups      = {};
     std::map<uint64_t, std::vector<std::vector<uint64_t>>>    replay_pass_groups = {};
     kernel_stats_accumulator                                  kernel_stats       = {};
@@ -256,6 +273,11 @@ std::string counter_collection_csv_rows(const results& data, const counter_dispa
 // memory_copy_trace.csv: upstream's columns (Kind, Direction, Stream_Id, Source_Agent_Id,
 // Destination_Agent_Id, Correlation_Id, Start_Timestamp, End_Timestamp), then ours (Bytes,
 // Source_Address, Destination_Address, Thread_Id).
+// marker_api_trace.csv: upstream's columns Domain, Function, Process_Id, Thread_Id,
+// Correlation_Id, Start_Timestamp, End_Timestamp.
+std::string marker_api_trace_csv_header();
+std::string marker_api_trace_csv_row(const results& data, const marker_event& e);
+
 std::string memory_copy_trace_csv_header();
 std::string memory_copy_trace_csv_row(const results&                                         data,
                                       const rocprofiler_buffer_tracing_memory_copy_record_t& r);
@@ -336,6 +358,7 @@ dispatch_record_json(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& 
 nlohmann::ordered_json counter_record_json(const counter_dispatch& rec);
 nlohmann::ordered_json
 memory_copy_record_json(const rocprofiler_buffer_tracing_memory_copy_record_t& r);
+nlohmann::ordered_json marker_event_json(const marker_event& e);
 
 // Writes every file the configuration asks for, each atomically. With @p streamed, the streamed
 // files (kernel_trace.csv, memory_copy_trace.csv, counter_collection.csv, results.pftrace) are

@@ -74,7 +74,13 @@ struct tool_state
     results                  data           = {};
     rocprofiler_context_id_t context        = {};
     rocprofiler_context_id_t replay_context = {};
-    rocprofiler_buffer_id_t  buffer         = {};
+    // --marker-trace / --selected-regions: the marker calls, in a context of their own that is
+    // never paused (it receives roctxProfilerResume while the others are stopped).
+    rocprofiler_context_id_t marker_context = {};
+    // Process ranges (roctxRangeStartA) open now, by range id: closed by any thread.
+    std::unordered_map<uint64_t, marker_event> open_process_ranges = {};
+    bool                                       collecting          = true; // not paused
+    rocprofiler_buffer_id_t                    buffer              = {};
     // Per agent handle: the counter config each replay pass of its dispatches collects (pass 0
     // also for a dispatch that is not replayed), planned by plan_replay_passes(); whether a pass's
     // record reports values is in data.replay_pass_groups (the later passes of a configuration of
@@ -90,6 +96,7 @@ struct tool_state
     csv_stream   kernel_trace_stream = {};
     csv_stream   counter_stream      = {};
     csv_stream   memory_copy_stream  = {};
+    csv_stream   marker_stream       = {};
     rocpd_writer rocpd               = {}; // -f rocpd: streamed like the CSV files
     // -f pftrace: the trace encoded record by record and appended to its file like a CSV row.
     std::optional<pftrace_builder> pftrace        = {};
@@ -160,6 +167,7 @@ flush_streams_if_large()
     if(state->kernel_trace_stream.pending() >= threshold) state->kernel_trace_stream.flush();
     if(state->counter_stream.pending() >= threshold) state->counter_stream.flush();
     if(state->memory_copy_stream.pending() >= threshold) state->memory_copy_stream.flush();
+    if(state->marker_stream.pending() >= threshold) state->marker_stream.flush();
     if(state->pftrace_stream.pending() >= threshold) state->pftrace_stream.flush();
 }
 
@@ -323,6 +331,196 @@ record_memory_copies(const std::vector<rocprofiler_buffer_tracing_memory_copy_re
     if(keep_memory_copies())
         state->data.memory_copies.insert(
             state->data.memory_copies.end(), copies.begin(), copies.end());
+}
+
+// One marker row, to each output that wants it. Called with state->mutex held.
+void
+record_marker(marker_event&& e)
+{
+    if(state->marker_stream.is_open())
+    {
+        state->marker_stream.append(marker_api_trace_csv_row(state->data, e));
+        flush_streams_if_large();
+    }
+    if(state->data.marker_spill) state->data.marker_spill->append(marker_event_json(e));
+    if(!state->cfg.csv && !state->cfg.json) state->data.markers.push_back(std::move(e));
+    state->changed = true;
+}
+
+std::string
+marker_kind_name(rocprofiler_callback_tracing_kind_t kind)
+{
+    const char* name = nullptr;
+    if(rocprofiler_query_callback_tracing_kind_name(kind, &name, nullptr) !=
+           ROCPROFILER_STATUS_SUCCESS ||
+       name == nullptr)
+        return "MARKER";
+    return name;
+}
+
+std::string
+marker_operation_name(rocprofiler_callback_tracing_kind_t kind, int32_t op)
+{
+    const char* name = nullptr;
+    if(rocprofiler_query_callback_tracing_kind_operation_name(kind, op, &name, nullptr) !=
+           ROCPROFILER_STATUS_SUCCESS ||
+       name == nullptr)
+        return "operation_" + std::to_string(op);
+    return name;
+}
+
+uint64_t
+now_ns()
+{
+    auto ts = rocprofiler_timestamp_t{};
+    rocprofiler_get_timestamp(&ts);
+    return ts;
+}
+
+// Pauses or resumes the collecting contexts (--selected-regions), from the marker context's
+// CONTROL callback (never from a callback of the contexts it stops). Called without state->mutex:
+// stopping a context flushes its buffer, whose callback takes the mutex.
+void
+set_collecting(bool on)
+{
+    {
+        auto lock = std::lock_guard{state->mutex};
+        if(state->collecting == on) return;
+        state->collecting = on;
+    }
+    for(auto ctx : {state->context, state->replay_context})
+    {
+        if(ctx.handle == 0) continue;
+        if(on)
+            ROCPROFV3_CALL(rocprofiler_start_context(ctx));
+        else
+            ROCPROFV3_CALL(rocprofiler_stop_context(ctx));
+    }
+}
+
+// Marker calls become rows as rocprofv3 users know them: a mark is one instant; a push and its pop
+// (same thread) are one row named by the push's message, from the push to the pop, and so is a
+// start and its stop (any thread); every other call is one row around its duration, named by its
+// function. A range still open at exit is not written (it has no end).
+void
+marker_callback(rocprofiler_callback_tracing_record_t record,
+                rocprofiler_user_data_t*              user_data,
+                void*)
+{
+    // The push/pop stack of this thread: open ranges, innermost last.
+    static thread_local auto pushed = std::vector<marker_event>{};
+    guarded("the marker callback",
+            [&]
+            {
+                const auto* data =
+                    static_cast<const rocprofiler_callback_tracing_marker_api_data_t*>(
+                        record.payload);
+                const auto ts     = now_ns();
+                const auto enter  = record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER;
+                const auto exit   = record.phase == ROCPROFILER_CALLBACK_PHASE_EXIT;
+                auto       opened = [&](const char* message)
+                {
+                    auto e           = marker_event{};
+                    e.domain         = marker_kind_name(record.kind);
+                    e.function       = message != nullptr ? message : "";
+                    e.thread_id      = record.thread_id;
+                    e.correlation_id = record.correlation_id.internal;
+                    e.start          = ts;
+                    e.end            = ts;
+                    return e;
+                };
+                if(record.kind == ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API &&
+                   state->cfg.selected_regions)
+                {
+                    if(enter &&
+                       record.operation == ROCPROFILER_MARKER_CONTROL_API_ID_roctxProfilerPause)
+                        set_collecting(false);
+                    if(exit &&
+                       record.operation == ROCPROFILER_MARKER_CONTROL_API_ID_roctxProfilerResume)
+                        set_collecting(true);
+                }
+                if(!state->cfg.marker_trace) return;
+                if(record.kind == ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API)
+                {
+                    switch(record.operation)
+                    {
+                    case ROCPROFILER_MARKER_CORE_API_ID_roctxMarkA:
+                        if(exit)
+                        {
+                            auto lock = std::lock_guard{state->mutex};
+                            record_marker(opened(data->args.roctxMarkA.message));
+                        }
+                        return;
+                    case ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA:
+                        if(exit) pushed.push_back(opened(data->args.roctxRangePushA.message));
+                        return;
+                    case ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop:
+                        if(enter && !pushed.empty())
+                        {
+                            auto e = std::move(pushed.back());
+                            pushed.pop_back();
+                            e.end     = ts;
+                            auto lock = std::lock_guard{state->mutex};
+                            record_marker(std::move(e));
+                        }
+                        return;
+                    case ROCPROFILER_MARKER_CORE_API_ID_roctxRangeStartA:
+                        if(exit)
+                        {
+                            auto lock = std::lock_guard{state->mutex};
+                            state->open_process_ranges.emplace(
+                                data->retval.roctx_range_id_t_retval,
+                                opened(data->args.roctxRangeStartA.message));
+                        }
+                        return;
+                    case ROCPROFILER_MARKER_CORE_API_ID_roctxRangeStop:
+                        if(enter)
+                        {
+                            auto lock = std::lock_guard{state->mutex};
+                            auto it = state->open_process_ranges.find(data->args.roctxRangeStop.id);
+                            if(it == state->open_process_ranges.end()) return;
+                            auto e = std::move(it->second);
+                            state->open_process_ranges.erase(it);
+                            e.end = ts;
+                            record_marker(std::move(e));
+                        }
+                        return;
+                    default:
+                        break;
+                    }
+                }
+                // Any other call: one row around it, named by its function.
+                if(enter)
+                {
+                    user_data->value = ts;
+                    return;
+                }
+                if(!exit) return;
+                auto e     = opened(nullptr);
+                e.function = marker_operation_name(record.kind, record.operation);
+                e.start    = user_data->value;
+                auto lock  = std::lock_guard{state->mutex};
+                record_marker(std::move(e));
+            });
+}
+
+// The marker context: MARKER_CORE_API and MARKER_NAME_API with --marker-trace, MARKER_CONTROL_API
+// with either option. Started now and never stopped.
+bool
+setup_markers()
+{
+    auto ok    = ROCPROFV3_CALL(rocprofiler_create_context(&state->marker_context));
+    auto kinds = std::vector<rocprofiler_callback_tracing_kind_t>{
+        ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API};
+    if(state->cfg.marker_trace)
+    {
+        kinds.push_back(ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API);
+        kinds.push_back(ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API);
+    }
+    for(auto kind : kinds)
+        ok = ok && ROCPROFV3_CALL(rocprofiler_configure_callback_tracing_service(
+                       state->marker_context, kind, nullptr, 0, marker_callback, nullptr));
+    return ok && ROCPROFV3_CALL(rocprofiler_start_context(state->marker_context));
 }
 
 void
@@ -581,7 +779,8 @@ setup_kernel_replay()
                0,
                kernel_replay_callback,
                nullptr)) &&
-           ROCPROFV3_CALL(rocprofiler_start_context(state->replay_context));
+           (state->cfg.selected_regions ||
+            ROCPROFV3_CALL(rocprofiler_start_context(state->replay_context)));
 }
 
 // At exit, under kernel replay: one line on stderr. Missing groups are data loss, so that line is
@@ -609,6 +808,7 @@ flush_once()
     state->kernel_trace_stream.flush();
     state->counter_stream.flush();
     state->memory_copy_stream.flush();
+    state->marker_stream.flush();
     state->pftrace_stream.flush();
     // The database's batch becomes durable here at the latest: an abrupt end loses at most what
     // arrived since the last flush interval.
@@ -709,6 +909,8 @@ write_config_file(std::vector<std::string>& errors)
     auto doc = nlohmann::json{
         {"kernel_trace", cfg.kernel_trace},
         {"memory_copy_trace", cfg.memory_copy_trace},
+        {"marker_trace", cfg.marker_trace},
+        {"selected_regions", cfg.selected_regions},
         {"counter_collection", cfg.counter_collection},
         {"kernel_replay", cfg.kernel_replay},
         {"stats", cfg.stats},
@@ -766,6 +968,10 @@ start_outputs()
                                         output_file(cfg, state->data.pid, "memory_copy_trace.csv"),
                                         memory_copy_trace_csv_header()))
             errors.emplace_back(state->memory_copy_stream.error());
+        if(cfg.marker_trace &&
+           !state->marker_stream.open(output_file(cfg, state->data.pid, "marker_api_trace.csv"),
+                                      marker_api_trace_csv_header()))
+            errors.emplace_back(state->marker_stream.error());
     }
     if(!ec && cfg.json)
     {
@@ -783,6 +989,7 @@ start_outputs()
         if(cfg.kernel_trace) state->data.dispatch_spill = open("kernel_dispatch");
         if(cfg.counter_collection) state->data.counter_spill = open("counter_collection");
         if(cfg.memory_copy_trace) state->data.memory_copy_spill = open("memory_copy");
+        if(cfg.marker_trace) state->data.marker_spill = open("marker_api");
     }
     if(!ec && cfg.pftrace)
     {
@@ -1059,7 +1266,14 @@ initialize()
     }
     // The replay context exists only when rocprofv3 was given --replay-mode kernel.
     if(ok && cfg.kernel_replay) ok = setup_kernel_replay();
-    if(ok) ok = ROCPROFV3_CALL(rocprofiler_start_context(state->context));
+    // --selected-regions: nothing is collected until the program's first roctxProfilerResume.
+    state->collecting = !cfg.selected_regions;
+    if(ok && !cfg.selected_regions) ok = ROCPROFV3_CALL(rocprofiler_start_context(state->context));
+    if(ok && (cfg.marker_trace || cfg.selected_regions)) ok = setup_markers();
+    if(ok && cfg.marker_trace && !cfg.csv && !cfg.json)
+        std::fprintf(stderr,
+                     "[rocprofv3] warning: --marker-trace: markers are written to the csv and json "
+                     "outputs only; this run's formats (-f) have no marker output\n");
 
     for(const auto& e : errors)
         std::fprintf(stderr, "[rocprofv3] error: %s\n", e.c_str());
@@ -1122,6 +1336,7 @@ finalize_outputs(run_end end)
     for(auto* stream : {&state->kernel_trace_stream,
                         &state->counter_stream,
                         &state->memory_copy_stream,
+                        &state->marker_stream,
                         &state->pftrace_stream})
     {
         if(stream->path().empty()) continue;
@@ -1142,8 +1357,10 @@ finalize_outputs(run_end end)
     for(auto& path : write_outputs(state->cfg, state->data, errors, true))
         written.emplace_back(std::move(path));
     // The spilled records are in results.json now (or its write failed, which is reported).
-    for(const auto& spill :
-        {state->data.dispatch_spill, state->data.counter_spill, state->data.memory_copy_spill})
+    for(const auto& spill : {state->data.dispatch_spill,
+                             state->data.counter_spill,
+                             state->data.memory_copy_spill,
+                             state->data.marker_spill})
         if(spill)
         {
             if(!spill->error().empty()) errors.emplace_back(spill->error());
