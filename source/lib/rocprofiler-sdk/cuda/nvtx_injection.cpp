@@ -11,7 +11,8 @@
 // The function asks NVTX for its callback export table (NVTX_ETID_CALLBACKS), takes the function
 // tables of the CORE and CORE2 modules and writes its handlers into the entries it implements;
 // entries left alone stay no-ops. Injection initializes the SDK (loads and configures the tools),
-// since the first NVTX call may precede every CUDA call. Each NVTX copy in a process (one per
+// since the first NVTX call may precede every CUDA call, after loading the CUDA driver (so that
+// the agents of that first initialization are the devices). Each NVTX copy in a process (one per
 // library built with it) initializes separately and calls this again; all share the same handlers.
 //
 // Mapping: nvtxMark{A,W,Ex}, nvtxDomainMarkEx -> roctxMarkA; nvtxRangePush{A,W,Ex},
@@ -27,7 +28,9 @@
 
 #include "common/guard.hpp"
 #include "common/logging.hpp"
+#include "cuda/driver.hpp"
 #include "cuda/nvtx_strings.hpp"
+#include "cuda/settings_driver.hpp"
 #include "marker/marker.hpp"
 #include "registration/registration.hpp"
 
@@ -173,60 +176,79 @@ name_thread(const char* name)
 // --- the NVTX entry points. Each runs guarded: on an exception, the call does nothing and
 // returns the value of "no tool" (0 for push/pop/start, a null handle).
 
+// A message in each form NVTX passes one, as the UTF-8 text of the record; the decoded_message
+// lives until the operation returned.
+const char*
+utf8_of(const char* message, decoded_message&)
+{
+    return message != nullptr ? message : "";
+}
+
+const char*
+utf8_of(const wchar_t* message, decoded_message& out)
+{
+    out.storage = utf8_from_wide(message);
+    return out.storage.c_str();
+}
+
+const char*
+utf8_of(const nvtxEventAttributes_t* attr, decoded_message& out)
+{
+    decode_attributes(attr, out);
+    return out.text;
+}
+
+// Runs `op(text)` guarded as NVTX entry point `where`, with `text` the UTF-8 form of `message`;
+// returns op's result, or a value-initialized one when something threw.
+template <typename Op, typename Message>
+auto
+with_message(const char* where, Op op, Message message) noexcept
+{
+    using result_t = decltype(op(""));
+    return common::guarded(
+        where,
+        [&]
+        {
+            auto storage = decoded_message{};
+            return op(utf8_of(message, storage));
+        },
+        [](common::caught) { return result_t(); });
+}
+
 void NVTX_API
 mark_ex(const nvtxEventAttributes_t* attr)
 {
-    common::guarded("nvtxMarkEx",
-                    [&]
-                    {
-                        auto msg = decoded_message{};
-                        decode_attributes(attr, msg);
-                        mark(msg.text);
-                    });
+    with_message("nvtxMarkEx", mark, attr);
 }
 
 void NVTX_API
 mark_a(const char* message)
 {
-    common::guarded("nvtxMarkA", [&] { mark(message != nullptr ? message : ""); });
+    with_message("nvtxMarkA", mark, message);
 }
 
 void NVTX_API
 mark_w(const wchar_t* message)
 {
-    common::guarded("nvtxMarkW", [&] { mark(utf8_from_wide(message).c_str()); });
+    with_message("nvtxMarkW", mark, message);
 }
 
 nvtxRangeId_t NVTX_API
 start_ex(const nvtxEventAttributes_t* attr)
 {
-    return common::guarded(
-        "nvtxRangeStartEx",
-        [&]
-        {
-            auto msg = decoded_message{};
-            decode_attributes(attr, msg);
-            return start(msg.text);
-        },
-        [](common::caught) { return nvtxRangeId_t{0}; });
+    return with_message("nvtxRangeStartEx", start, attr);
 }
 
 nvtxRangeId_t NVTX_API
 start_a(const char* message)
 {
-    return common::guarded(
-        "nvtxRangeStartA",
-        [&] { return start(message != nullptr ? message : ""); },
-        [](common::caught) { return nvtxRangeId_t{0}; });
+    return with_message("nvtxRangeStartA", start, message);
 }
 
 nvtxRangeId_t NVTX_API
 start_w(const wchar_t* message)
 {
-    return common::guarded(
-        "nvtxRangeStartW",
-        [&] { return start(utf8_from_wide(message).c_str()); },
-        [](common::caught) { return nvtxRangeId_t{0}; });
+    return with_message("nvtxRangeStartW", start, message);
 }
 
 void NVTX_API
@@ -238,33 +260,19 @@ range_end(nvtxRangeId_t id)
 int NVTX_API
 push_ex(const nvtxEventAttributes_t* attr)
 {
-    return common::guarded(
-        "nvtxRangePushEx",
-        [&]
-        {
-            auto msg = decoded_message{};
-            decode_attributes(attr, msg);
-            return push(msg.text);
-        },
-        [](common::caught) { return 0; });
+    return with_message("nvtxRangePushEx", push, attr);
 }
 
 int NVTX_API
 push_a(const char* message)
 {
-    return common::guarded(
-        "nvtxRangePushA",
-        [&] { return push(message != nullptr ? message : ""); },
-        [](common::caught) { return 0; });
+    return with_message("nvtxRangePushA", push, message);
 }
 
 int NVTX_API
 push_w(const wchar_t* message)
 {
-    return common::guarded(
-        "nvtxRangePushW",
-        [&] { return push(utf8_from_wide(message).c_str()); },
-        [](common::caught) { return 0; });
+    return with_message("nvtxRangePushW", push, message);
 }
 
 int NVTX_API
@@ -277,13 +285,13 @@ range_pop()
 void NVTX_API
 name_os_thread_a(uint32_t /*thread_id*/, const char* name)
 {
-    common::guarded("nvtxNameOsThreadA", [&] { name_thread(name != nullptr ? name : ""); });
+    with_message("nvtxNameOsThreadA", name_thread, name);
 }
 
 void NVTX_API
 name_os_thread_w(uint32_t /*thread_id*/, const wchar_t* name)
 {
-    common::guarded("nvtxNameOsThreadW", [&] { name_thread(utf8_from_wide(name).c_str()); });
+    with_message("nvtxNameOsThreadW", name_thread, name);
 }
 
 // CORE2: the domain calls. The domain handle is one of ours (or null, the default domain).
@@ -327,48 +335,36 @@ handle_of(const registered_string* s)
     return reinterpret_cast<Handle>(const_cast<registered_string*>(s));
 }
 
+// A handle of the registered text.
+template <typename Handle>
+Handle
+registered(const char* text)
+{
+    return handle_of<Handle>(register_string(std::string{text}));
+}
+
 nvtxStringHandle_t NVTX_API
 register_string_a(nvtxDomainHandle_t, const char* text)
 {
-    return common::guarded(
-        "nvtxDomainRegisterStringA",
-        [&]
-        {
-            return handle_of<nvtxStringHandle_t>(
-                register_string(text != nullptr ? std::string{text} : std::string{}));
-        },
-        [](common::caught) { return nvtxStringHandle_t{nullptr}; });
+    return with_message("nvtxDomainRegisterStringA", registered<nvtxStringHandle_t>, text);
 }
 
 nvtxStringHandle_t NVTX_API
 register_string_w(nvtxDomainHandle_t, const wchar_t* text)
 {
-    return common::guarded(
-        "nvtxDomainRegisterStringW",
-        [&] { return handle_of<nvtxStringHandle_t>(register_string(utf8_from_wide(text))); },
-        [](common::caught) { return nvtxStringHandle_t{nullptr}; });
+    return with_message("nvtxDomainRegisterStringW", registered<nvtxStringHandle_t>, text);
 }
 
 nvtxDomainHandle_t NVTX_API
 domain_create_a(const char* name)
 {
-    return common::guarded(
-        "nvtxDomainCreateA",
-        [&]
-        {
-            return handle_of<nvtxDomainHandle_t>(
-                register_string(name != nullptr ? std::string{name} : std::string{}));
-        },
-        [](common::caught) { return nvtxDomainHandle_t{nullptr}; });
+    return with_message("nvtxDomainCreateA", registered<nvtxDomainHandle_t>, name);
 }
 
 nvtxDomainHandle_t NVTX_API
 domain_create_w(const wchar_t* name)
 {
-    return common::guarded(
-        "nvtxDomainCreateW",
-        [&] { return handle_of<nvtxDomainHandle_t>(register_string(utf8_from_wide(name))); },
-        [](common::caught) { return nvtxDomainHandle_t{nullptr}; });
+    return with_message("nvtxDomainCreateW", registered<nvtxDomainHandle_t>, name);
 }
 
 // nvtxDomainDestroy: the domain's entry is kept (a racing thread may still use the handle).
@@ -451,7 +447,11 @@ initialize(NvtxGetExportTableFunc_t get_export_table)
         {NVTX_CBID_CORE2_DomainDestroy, entry(&domain_destroy)},
     };
     // The first NVTX call of the process may come before any CUDA call: the tools are loaded and
-    // configured now, as the ROCTx library's registration does, so that it is traced.
+    // configured now, as the ROCTx library's registration does, so that it is traced. A process
+    // that injects NVTX into the SDK is a CUDA program: the driver is loaded first, so that the
+    // agent list built now has its devices and its launches are traced (ROCPROFILER_CUDA_AGENTS=0
+    // still hides them).
+    if(settings::cuda_agents() != settings::agents_mode::never) driver(true);
     registration::initialize();
     if(!install(*callbacks, NVTX_CB_MODULE_CORE, core)) return 0;
     // An NVTX older than version 2 has no CORE2 module; its core calls are still traced.
