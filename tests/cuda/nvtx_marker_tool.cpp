@@ -1,7 +1,7 @@
-// Test tool of the NVTX injection (nvtx_markers.cu): callback-traces MARKER_CORE_API and
-// MARKER_NAME_API and appends one line per EXIT record, "<operation name> <message> <retval>", to
-// the file NVTX_MARKER_TOOL_OUTPUT names (the message is "-" for an operation without one, the
-// retval "-" for one that returns nothing).
+// Test tool of the NVTX injection (nvtx_markers.cu): callback-traces MARKER_CORE_API,
+// MARKER_CONTROL_API (cuProfilerStart/Stop) and MARKER_NAME_API and appends one line per EXIT
+// record, "<operation name> <message> <retval>", to the file NVTX_MARKER_TOOL_OUTPUT names (the
+// message is "-" for an operation without one, the retval "-" for one that returns nothing).
 #include <rocprofiler-sdk/callback_tracing.h>
 #include <rocprofiler-sdk/marker.h>
 #include <rocprofiler-sdk/registration.h>
@@ -62,6 +62,14 @@ marker_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_d
             break;
         }
     }
+    else if(record.kind == ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API)
+    {
+        retval =
+            "tid=" +
+            std::to_string(record.operation == ROCPROFILER_MARKER_CONTROL_API_ID_roctxProfilerPause
+                               ? data->args.roctxProfilerPause.tid
+                               : data->args.roctxProfilerResume.tid);
+    }
     else if(record.kind == ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API &&
             record.operation == ROCPROFILER_MARKER_NAME_API_ID_roctxNameOsThread)
     {
@@ -84,6 +92,7 @@ tool_init(rocprofiler_client_finalize_t, void*)
     auto ctx = rocprofiler_context_id_t{};
     if(rocprofiler_create_context(&ctx) != ROCPROFILER_STATUS_SUCCESS) return 1;
     for(auto kind : {ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API,
+                     ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API,
                      ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API})
         if(rocprofiler_configure_callback_tracing_service(
                ctx, kind, nullptr, 0, marker_callback, nullptr) != ROCPROFILER_STATUS_SUCCESS)

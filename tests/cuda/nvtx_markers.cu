@@ -1,12 +1,15 @@
 // NVTX calls of a CUDA program, traced as marker records by the SDK's NVTX injection
 // (run_nvtx_test.sh checks the records). Built with nvcc, it launches a kernel inside the nested
-// ranges; built as C++ (nvtx_markers_host.cpp includes this file), it has no kernel and runs
-// without a GPU. It writes nothing itself.
+// ranges twice: once before cudaProfilerStart and once between it and cudaProfilerStop (the
+// profiler controls; rocprofv3 --selected-regions traces only the second); built as C++
+// (nvtx_markers_host.cpp includes this file), it has no kernel and runs without a GPU. It writes
+// nothing itself.
 #include <nvtx3/nvToolsExt.h>
 
 #if defined(__CUDACC__)
 #    include "cuda_check.hpp"
 
+#    include <cuda_profiler_api.h>
 #    include <cuda_runtime.h>
 
 namespace
@@ -25,6 +28,11 @@ work()
     fill<<<1, 32>>>(buffer, 7);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
+    CHECK(cudaProfilerStart());
+    fill<<<1, 32>>>(buffer, 8);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaProfilerStop());
     CHECK(cudaFree(buffer));
 }
 } // namespace

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cuda.h>
+#include <cudaProfiler.h>
 
 #include <string>
 
@@ -74,7 +75,9 @@ namespace rocprofiler::cuda
     X(cuMemGetAccess)                                                                              \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                                 \
     X(cuMemUnmap)                                                                                  \
-    X(cuMemRelease)
+    X(cuMemRelease)                                                                                \
+    X(cuProfilerStart)                                                                             \
+    X(cuProfilerStop)
 
 // The per-thread-default-stream variants, which cuda.h declares only for the driver's own build:
 // Y(name, function of the same signature).

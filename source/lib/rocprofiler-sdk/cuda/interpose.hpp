@@ -60,4 +60,6 @@ void* exported_launch_wrapper(const driver_table& drv, void* real);
 void* launch_wrapper_by_name(const char* name, void* real, bool per_thread);
 // The allocation and module interposers, by address.
 void* memory_wrapper(const driver_table& drv, void* real);
+// cuProfilerStart/Stop as the marker domain's profiler controls (interpose_profiler.cpp).
+void* profiler_wrapper(const driver_table& drv, void* real);
 } // namespace rocprofiler::cuda
