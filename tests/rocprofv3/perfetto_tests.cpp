@@ -9,6 +9,8 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace
@@ -294,5 +296,77 @@ TEST(perfetto_trace, streamed_pieces_form_one_trace_with_nesting_lanes)
         for(size_t i = 1; i < list.size(); ++i)
             EXPECT_LE(list[i - 1].second, list[i].first) << "slices overlap on track " << track;
     }
+}
+marker_event
+marker_row(std::string function, uint64_t thread, uint64_t start, uint64_t end, bool process)
+{
+    auto e          = marker_event{};
+    e.domain        = "MARKER_CORE_API";
+    e.function      = std::move(function);
+    e.thread_id     = thread;
+    e.start         = start;
+    e.end           = end;
+    e.process_range = process;
+    return e;
+}
+
+// Marker rows, in the order they end: a thread's rows on its own track (nested ranges on one
+// track, the inner one first), process ranges on their track, overlapping ones on a lane.
+TEST(perfetto_trace, markers_are_slices_on_thread_tracks_and_process_range_lanes)
+{
+    auto data         = results{};
+    data.pid          = 9;
+    data.markers      = {marker_row("inner", 10, 20, 30, false),
+                         marker_row("outer", 10, 10, 40, false),
+                         marker_row("mark", 11, 15, 15, false),
+                         marker_row("range a", 10, 5, 50, true),
+                         marker_row("range b", 11, 45, 60, true)};
+    const auto trace  = decode(results_pftrace(data, false));
+    auto       names  = std::map<uint64_t, std::string>{}; // track uuid -> name
+    auto       parent = std::map<uint64_t, uint64_t>{};
+    auto slices = std::vector<std::tuple<std::string, uint64_t, uint64_t>>{}; // name, track, ts
+    for(const auto& raw : trace.blobs.at(1))
+    {
+        auto p = decode(raw);
+        if(p.has(60))
+        {
+            auto t = decode(p.blob(60));
+            if(t.has(2)) names[t.number(1)] = t.blob(2);
+            if(t.has(5)) parent[t.number(1)] = t.number(5);
+        }
+        if(p.has(11))
+        {
+            auto e = decode(p.blob(11));
+            if(e.number(9) != 1) continue;
+            slices.emplace_back(e.blob(23), e.number(11), p.number(8));
+            auto notes = std::map<std::string, message>{};
+            for(const auto& a : e.blobs.at(4))
+            {
+                auto n            = decode(a);
+                notes[n.blob(10)] = n;
+            }
+            EXPECT_EQ(notes.at("domain").blob(6), "MARKER_CORE_API");
+            EXPECT_TRUE(notes.count("correlation_id"));
+            EXPECT_TRUE(notes.count("thread_id"));
+        }
+    }
+    auto track_of = [&](const std::string& slice)
+    {
+        for(const auto& [name, track, ts] : slices)
+            if(name == slice) return names.at(track);
+        return std::string{"(none)"};
+    };
+    EXPECT_EQ(track_of("inner"), "Markers (thread 10)");
+    EXPECT_EQ(track_of("outer"), "Markers (thread 10)");
+    EXPECT_EQ(track_of("mark"), "Markers (thread 11)");
+    EXPECT_EQ(track_of("range a"), "Markers (process ranges)");
+    EXPECT_EQ(track_of("range b"), "Markers (process ranges) (overlap 1)");
+    ASSERT_EQ(slices.size(), 5u);
+    EXPECT_EQ(std::get<2>(slices[1]), 10u); // outer begins at its start
+    // The thread tracks and the first process-range track are children of the process track.
+    const auto process = parent.at(std::get<1>(slices[0]));
+    EXPECT_EQ(parent.at(std::get<1>(slices[2])), process);
+    EXPECT_EQ(parent.at(std::get<1>(slices[3])), process);
+    EXPECT_EQ(parent.at(std::get<1>(slices[4])), std::get<1>(slices[3]));
 }
 } // namespace

@@ -175,6 +175,42 @@ TEST(rocpd, finish_writes_the_replay_outcomes_and_how_the_run_ended)
               "signal 11");
 }
 
+// Marker rows are upstream's regions: the function as the name, the domain as the category, the
+// row's correlation id, thread and times; their events do not meet a dispatch's.
+TEST(rocpd, marker_rows_are_regions)
+{
+    auto dir    = scratch{};
+    auto path   = (dir.path / "run_results.db").string();
+    auto data   = one_gpu();
+    auto writer = tool::rocpd_writer{};
+    ASSERT_TRUE(writer.open(path, data)) << writer.error();
+    writer.dispatch(data, trace_record(1));
+    auto e           = tool::marker_event{};
+    e.domain         = "MARKER_CORE_API";
+    e.function       = "step 1";
+    e.thread_id      = 77;
+    e.correlation_id = 5;
+    e.start          = 100;
+    e.end            = 250;
+    writer.marker(data, e);
+    e.function       = "mark";
+    e.correlation_id = 6;
+    e.start          = 300;
+    e.end            = 300;
+    writer.marker(data, e);
+    auto error = std::string{};
+    ASSERT_TRUE(writer.finish(data, error)) << error;
+    EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM rocpd_region"), "2");
+    EXPECT_EQ(scalar(path,
+                     "SELECT category || ':' || name || ':' || tid || ':' || corr_id || ':' || "
+                     "start || ':' || \"end\" || ':' || duration FROM regions ORDER BY start "
+                     "LIMIT 1"),
+              "MARKER_CORE_API:step 1:77:5:100:250:150");
+    EXPECT_EQ(scalar(path, "SELECT duration FROM regions WHERE name = 'mark'"), "0");
+    EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM kernels"), "1");
+    EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM rocpd_event"), "3");
+}
+
 // A child forked without exec has the tool's state, its writer included; SQLite connections must
 // not cross fork(), so the child's records are not written into the parent's database.
 TEST(rocpd, a_forked_child_does_not_write_the_parents_database)

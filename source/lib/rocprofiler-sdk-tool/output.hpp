@@ -181,6 +181,9 @@ struct marker_event
     uint64_t    correlation_id = 0; // the push's, start's or mark's call
     uint64_t    start          = 0;
     uint64_t    end            = 0;
+    // A roctxRangeStartA/Stop range: process-wide, so it need not nest with the thread's other
+    // rows (the Perfetto trace puts these on a track of their own).
+    bool process_range = false;
 };
 
 struct results

@@ -397,6 +397,42 @@ pftrace_builder::memory_copy(const results&                                     
 }
 
 void
+pftrace_builder::marker(const marker_event& e)
+{
+    auto track = uint64_t{0};
+    if(e.process_range)
+    {
+        if(!m_process_ranges)
+        {
+            m_process_ranges.emplace();
+            m_process_ranges->parent = m_process;
+            m_process_ranges->name   = "Markers (process ranges)";
+        }
+        track = m_process_ranges->place(m_trace, e.start, e.end);
+    }
+    else
+    {
+        // One thread's rows nest (its ranges are a stack; a call or a mark lies inside or outside
+        // each range), so one track holds them all.
+        auto it = m_marker_tracks.find(e.thread_id);
+        if(it == m_marker_tracks.end())
+            it =
+                m_marker_tracks
+                    .emplace(e.thread_id,
+                             m_trace.child_track(
+                                 m_process, "Markers (thread " + std::to_string(e.thread_id) + ")"))
+                    .first;
+        track = it->second;
+    }
+    const auto notes = std::vector<trace_annotation>{
+        {"domain", e.domain},
+        {"correlation_id", e.correlation_id},
+        {"thread_id", e.thread_id},
+    };
+    m_trace.slice(track, e.start, e.end, e.function, notes);
+}
+
+void
 pftrace_builder::counters(const results& data, const counter_dispatch& rec)
 {
     const auto agent = rec.data.dispatch_info.agent_id;
@@ -438,34 +474,29 @@ pftrace_builder::take()
 std::string
 results_pftrace(const results& data, bool kernel_replay)
 {
-    auto builder  = pftrace_builder{data, kernel_replay};
-    auto by_start = [](const auto& list)
+    auto builder = pftrace_builder{data, kernel_replay};
+    // The indices of `list` in the order of start(element), ties in list order.
+    auto by_start = [](const auto& list, auto start)
     {
         auto order = std::vector<size_t>(list.size());
         for(size_t i = 0; i < order.size(); ++i)
             order[i] = i;
         std::stable_sort(order.begin(),
                          order.end(),
-                         [&list](size_t a, size_t b)
-                         { return list[a].start_timestamp < list[b].start_timestamp; });
+                         [&](size_t a, size_t b) { return start(list[a]) < start(list[b]); });
         return order;
     };
-    for(auto i : by_start(data.dispatches))
+    auto record_start = [](const auto& r) { return r.start_timestamp; };
+    for(auto i : by_start(data.dispatches, record_start))
         builder.dispatch(data, data.dispatches[i]);
-    for(auto i : by_start(data.memory_copies))
+    for(auto i : by_start(data.memory_copies, record_start))
         builder.memory_copy(data, data.memory_copies[i]);
-    auto counter_order = std::vector<size_t>(data.counter_records.size());
-    for(size_t i = 0; i < counter_order.size(); ++i)
-        counter_order[i] = i;
-    std::stable_sort(counter_order.begin(),
-                     counter_order.end(),
-                     [&data](size_t a, size_t b)
-                     {
-                         return data.counter_records[a].data.start_timestamp <
-                                data.counter_records[b].data.start_timestamp;
-                     });
-    for(auto i : counter_order)
+    for(auto i : by_start(data.counter_records,
+                          [](const counter_dispatch& r) { return r.data.start_timestamp; }))
         builder.counters(data, data.counter_records[i]);
+    // In the order the rows ended, as the tool streams them (a thread's rows nest either way).
+    for(const auto& e : data.markers)
+        builder.marker(e);
     builder.finish();
     return builder.take();
 }

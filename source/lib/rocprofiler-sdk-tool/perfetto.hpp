@@ -11,10 +11,11 @@
 // declared with timestamp_clock_id BUILTIN_CLOCK_MONOTONIC.
 //
 // Memory copies are slices on a "Memory copies" child track of the device agent a copy involves
-// ("Memory copies (host)" under the process for a copy within host memory).
-// Domains not traced yet (markers) become a track from child_track() and slices from slice() when
-// they are added. Nothing here calls the SDK; not thread-safe (the tool calls a builder with its
-// lock held).
+// ("Memory copies (host)" under the process for a copy within host memory). Markers (the rows of
+// marker_api_trace.csv) are slices on a "Markers (thread <tid>)" child track of the process per
+// thread, where a thread's marks, push/pop ranges and calls nest; process-wide start/stop ranges,
+// which need not nest, on "Markers (process ranges)" and its overlap lanes. Nothing here calls the
+// SDK; not thread-safe (the tool calls a builder with its lock held).
 #pragma once
 
 #include "output.hpp"
@@ -103,6 +104,9 @@ public:
                   const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r);
     void memory_copy(const results& data, const rocprofiler_buffer_tracing_memory_copy_record_t& c);
     void counters(const results& data, const counter_dispatch& rec);
+    // One marker_api_trace.csv row: a slice named by its function (a mark has no duration), with
+    // its domain, correlation id and thread.
+    void marker(const marker_event& e);
     // The last return to 0 of every counter track.
     void        finish();
     std::string take();
@@ -128,15 +132,17 @@ private:
     uint64_t agent_track(const results& data, rocprofiler_agent_id_t id);
     uint64_t pass_of(uint64_t dispatch_id);
 
-    perfetto_trace                                            m_trace         = {};
-    bool                                                      m_kernel_replay = false;
-    uint64_t                                                  m_process       = 0;
-    std::map<uint64_t, uint64_t>                              m_agent_tracks  = {};
-    std::map<std::pair<uint64_t, uint64_t>, lanes>            m_queues        = {};
-    std::map<uint64_t, lanes>                                 m_copy_lanes    = {};
-    std::map<std::pair<uint64_t, std::string>, counter_track> m_counters      = {};
-    std::unordered_map<uint64_t, uint64_t>                    m_passes        = {};
-    std::deque<uint64_t>                                      m_passes_fifo   = {};
+    perfetto_trace                                            m_trace          = {};
+    bool                                                      m_kernel_replay  = false;
+    uint64_t                                                  m_process        = 0;
+    std::map<uint64_t, uint64_t>                              m_agent_tracks   = {};
+    std::map<std::pair<uint64_t, uint64_t>, lanes>            m_queues         = {};
+    std::map<uint64_t, lanes>                                 m_copy_lanes     = {};
+    std::map<uint64_t, uint64_t>                              m_marker_tracks  = {}; // by thread
+    std::optional<lanes>                                      m_process_ranges = {};
+    std::map<std::pair<uint64_t, std::string>, counter_track> m_counters       = {};
+    std::unordered_map<uint64_t, uint64_t>                    m_passes         = {};
+    std::deque<uint64_t>                                      m_passes_fifo    = {};
 };
 
 // The whole trace of @p data, through pftrace_builder with the records in start order.

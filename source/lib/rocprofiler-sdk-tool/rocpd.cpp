@@ -140,6 +140,10 @@ CREATE TABLE rocpd_memory_copy ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" T
     "name_id" INTEGER NOT NULL, "dst_agent_id" INTEGER, "dst_address" INTEGER,
     "src_agent_id" INTEGER, "src_address" INTEGER, "size" INTEGER NOT NULL,
     "region_name_id" INTEGER, "event_id" INTEGER, "extdata" JSONB DEFAULT '{}' NOT NULL);
+CREATE TABLE rocpd_region ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT NOT NULL,
+    "nid" INTEGER NOT NULL, "pid" INTEGER NOT NULL, "tid" INTEGER NOT NULL,
+    "start" BIGINT NOT NULL, "end" BIGINT NOT NULL, "name_id" INTEGER NOT NULL,
+    "event_id" INTEGER, "extdata" JSONB DEFAULT '{}' NOT NULL);
 -- Ours, not upstream's: what kernel replay did with each dispatch rocprofv3 asked to replay
 -- (docs/rocprofv3.md, "What kernel replay could not collect").
 CREATE TABLE rocprofv3_kernel_replay_outcome ("dispatch_id" INTEGER NOT NULL,
@@ -196,6 +200,18 @@ FROM rocpd_memory_copy M
     LEFT JOIN rocpd_info_process P ON P.id = M.pid
     LEFT JOIN rocpd_info_thread T ON T.id = M.tid
 ORDER BY M.start;
+
+CREATE VIEW regions AS
+SELECT R.id, R.guid,
+    (SELECT string FROM rocpd_string RS WHERE RS.id = E.category_id) AS category,
+    (SELECT string FROM rocpd_string RS WHERE RS.id = R.name_id) AS name, R.nid, P.pid, T.tid,
+    R.start, R.end, (R.end - R.start) AS duration, R.event_id, E.stack_id, E.parent_stack_id,
+    E.correlation_id AS corr_id, E.extdata, E.call_stack, E.line_info
+FROM rocpd_region R
+    LEFT JOIN rocpd_event E ON E.id = R.event_id
+    LEFT JOIN rocpd_info_process P ON P.id = R.pid
+    LEFT JOIN rocpd_info_thread T ON T.id = R.tid
+ORDER BY R.start;
 
 CREATE VIEW counters_collection AS
 SELECT MIN(PE.id) AS id, PE.guid, K.dispatch_id, K.kernel_id, E.id AS event_id,
@@ -837,6 +853,27 @@ rocpd_writer::memory_copy(const results&                                        
              r.bytes,
              event_id,
              ext.dump());
+    step(row);
+    commit_if_large();
+}
+
+void
+rocpd_writer::marker(const results&, const marker_event& e)
+{
+    if(!usable()) return;
+    begin();
+    ensure_thread(e.thread_id);
+    auto category = string_id(e.domain);
+    auto name     = string_id(e.function);
+    // Marker events take ids from marker_event_base up (above the copies' range).
+    const auto event_id = marker_event_base + m_markers++;
+    auto*      event    = prepare("INSERT INTO rocpd_event (id, guid, category_id, stack_id, "
+                                  "parent_stack_id, correlation_id) VALUES (?, ?, ?, ?, 0, ?)");
+    bind_all(event, event_id, m_guid, category, e.correlation_id, e.correlation_id);
+    if(!step(event)) return;
+    auto* row = prepare("INSERT INTO rocpd_region (guid, nid, pid, tid, start, end, name_id, "
+                        "event_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    bind_all(row, m_guid, node_row, process_row, e.thread_id, e.start, e.end, name, event_id);
     step(row);
     commit_if_large();
 }

@@ -49,6 +49,9 @@ public:
     void counters(const results& data, const counter_dispatch& rec);
     // One memory_copy_trace.csv row: a rocpd_memory_copy row and its event.
     void memory_copy(const results& data, const rocprofiler_buffer_tracing_memory_copy_record_t& r);
+    // One marker_api_trace.csv row: a rocpd_region row (the function as its name) and its event
+    // (the domain as its category, the row's correlation id).
+    void marker(const results& data, const marker_event& e);
 
     // Commits the open batch; the next insert opens another.
     void commit();
@@ -63,6 +66,8 @@ public:
     static constexpr uint64_t commit_rows = 4096;
     // The event id of the first memory copy (dispatch ids stay below it).
     static constexpr uint64_t memory_copy_event_base = uint64_t{1} << 48U;
+    // The event id of the first marker (copies stay below it).
+    static constexpr uint64_t marker_event_base = uint64_t{1} << 50U;
 
 private:
     bool          usable() const;
@@ -100,6 +105,7 @@ private:
     bool                                             m_in_transaction = false;
     uint64_t                                         m_pending        = 0;
     uint64_t                                         m_copies         = 0;
+    uint64_t                                         m_markers        = 0;
     std::map<std::string, sqlite3_stmt*>             m_statements     = {};
     std::map<uint64_t, bool>                         m_kernels        = {}; // id -> reported
     std::set<uint64_t>                               m_threads        = {};

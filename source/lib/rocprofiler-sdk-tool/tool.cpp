@@ -141,19 +141,7 @@ resolve_kernel_name(const rocprofiler_kernel_dispatch_info_t& info)
 // Perfetto trace is encoded as they arrive. Kernel replay's missing-group report keeps what it
 // needs of each counter record (replay_pass_record).
 bool
-keep_dispatches()
-{
-    return !state->cfg.csv && !state->cfg.rocpd && !state->cfg.json && !state->cfg.pftrace;
-}
-
-bool
-keep_memory_copies()
-{
-    return !state->cfg.csv && !state->cfg.rocpd && !state->cfg.json && !state->cfg.pftrace;
-}
-
-bool
-keep_counter_records()
+keep_records()
 {
     return !state->cfg.csv && !state->cfg.rocpd && !state->cfg.json && !state->cfg.pftrace;
 }
@@ -328,7 +316,7 @@ record_memory_copies(const std::vector<rocprofiler_buffer_tracing_memory_copy_re
             state->pftrace->memory_copy(state->data, rec);
         append_pftrace();
     }
-    if(keep_memory_copies())
+    if(keep_records())
         state->data.memory_copies.insert(
             state->data.memory_copies.end(), copies.begin(), copies.end());
 }
@@ -343,7 +331,13 @@ record_marker(marker_event&& e)
         flush_streams_if_large();
     }
     if(state->data.marker_spill) state->data.marker_spill->append(marker_event_json(e));
-    if(!state->cfg.csv && !state->cfg.json) state->data.markers.push_back(std::move(e));
+    if(state->rocpd.is_open()) state->rocpd.marker(state->data, e);
+    if(state->pftrace)
+    {
+        state->pftrace->marker(e);
+        append_pftrace();
+    }
+    if(keep_records()) state->data.markers.push_back(std::move(e));
     state->changed = true;
 }
 
@@ -467,10 +461,11 @@ marker_callback(rocprofiler_callback_tracing_record_t record,
                     case ROCPROFILER_MARKER_CORE_API_ID_roctxRangeStartA:
                         if(exit)
                         {
-                            auto lock = std::lock_guard{state->mutex};
-                            state->open_process_ranges.emplace(
-                                data->retval.roctx_range_id_t_retval,
-                                opened(data->args.roctxRangeStartA.message));
+                            auto lock       = std::lock_guard{state->mutex};
+                            auto e          = opened(data->args.roctxRangeStartA.message);
+                            e.process_range = true;
+                            state->open_process_ranges.emplace(data->retval.roctx_range_id_t_retval,
+                                                               std::move(e));
                         }
                         return;
                     case ROCPROFILER_MARKER_CORE_API_ID_roctxRangeStop:
@@ -575,7 +570,7 @@ buffer_callback(rocprofiler_context_id_t,
                             state->pftrace->dispatch(state->data, rec);
                         append_pftrace();
                     }
-                    if(keep_dispatches())
+                    if(keep_records())
                         state->data.dispatches.insert(
                             state->data.dispatches.end(), accepted.begin(), accepted.end());
                     if(state->cfg.stats || state->cfg.summary)
@@ -670,7 +665,7 @@ counting_record_callback(rocprofiler_dispatch_counting_service_data_t dispatch_d
             }
             if(state->data.counter_spill)
                 state->data.counter_spill->append(counter_record_json(entry));
-            if(keep_counter_records())
+            if(keep_records())
                 state->data.counter_records.emplace_back(std::move(entry));
             else if(entry.replay_pass)
                 state->data.replay_pass_records.push_back(
@@ -1270,10 +1265,6 @@ initialize()
     state->collecting = !cfg.selected_regions;
     if(ok && !cfg.selected_regions) ok = ROCPROFV3_CALL(rocprofiler_start_context(state->context));
     if(ok && (cfg.marker_trace || cfg.selected_regions)) ok = setup_markers();
-    if(ok && cfg.marker_trace && !cfg.csv && !cfg.json)
-        std::fprintf(stderr,
-                     "[rocprofv3] warning: --marker-trace: markers are written to the csv and json "
-                     "outputs only; this run's formats (-f) have no marker output\n");
 
     for(const auto& e : errors)
         std::fprintf(stderr, "[rocprofv3] error: %s\n", e.c_str());
