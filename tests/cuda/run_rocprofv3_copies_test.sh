@@ -12,8 +12,7 @@ set -u
 rocprofv3="$1" program="$2"
 out="${GPU_TEST_OUTPUT_DIR:-${PWD}/gpu-test-output}/rocprofv3_memory_copy_trace"
 rm -rf "${out}" && mkdir -p "${out}"
-fail=0
-check() { if ! eval "$1"; then echo "FAIL: $2" | tee -a "${out}/validate.txt"; fail=1; fi; }
+. "$(dirname "$0")/checks.sh"
 mib4=$((4 << 20)) mib2=$((2 << 20))
 
 run_case() { # name, rocprofv3 options...
@@ -24,8 +23,7 @@ run_case() { # name, rocprofv3 options...
     "${rocprofv3}" --memory-copy-trace --kernel-trace -f csv json "$@" -d "${dir}" -o run \
         -- "${program}" >"${dir}/stdout" 2>"${dir}/stderr"
     local rc=$?
-    cat "${dir}/stdout"
-    grep -v '^\[rocprofiler-sdk\]\[debug\]' "${dir}/stderr" | head -10
+    show_run "${dir}" 10
     check "[ ${rc} -eq 0 ]" "${name}: rocprofv3 exited with ${rc}"
     check "grep -q 'RESULT wrong_elements=0' '${dir}/stdout'" "${name}: the program's results"
     local csv="${dir}/run_memory_copy_trace.csv" kt="${dir}/run_kernel_trace.csv"

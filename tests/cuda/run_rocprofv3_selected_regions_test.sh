@@ -11,10 +11,8 @@ rm -rf "${out}" && mkdir -p "${out}/trace"
 "${rocprofv3}" --selected-regions --kernel-trace --marker-trace -d "${out}/trace" -o run \
     -- "${program}" >"${out}/stdout" 2>"${out}/stderr"
 rc=$?
-cat "${out}/stdout"
-grep -v '^\[rocprofiler-sdk\]\[debug\]' "${out}/stderr" | head -20
-fail=0
-check() { if ! eval "$1"; then echo "FAIL: $2" | tee -a "${out}/validate.txt"; fail=1; fi; }
+. "$(dirname "$0")/checks.sh"
+show_run "${out}"
 check "[ ${rc} -eq 0 ]" "rocprofv3 exited with ${rc}"
 kernels="${out}/trace/run_kernel_trace.csv"
 markers="${out}/trace/run_marker_api_trace.csv"

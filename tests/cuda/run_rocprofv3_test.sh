@@ -12,11 +12,9 @@ PROGRAM_OUTPUT="${out}/program.json" "${rocprofv3}" --kernel-trace --stats -d "$
     -- "${program}" >"${out}/stdout" 2>"${out}/stderr"
 rc=$?
 end=$(date +%s%N)
-cat "${out}/stdout"
-grep -v '^\[rocprofiler-sdk\]\[debug\]' "${out}/stderr" | head -20
+. "$(dirname "$0")/checks.sh"
+show_run "${out}"
 echo "RESULT wall_ms=$(((end - start) / 1000000))" | tee "${out}/validate.txt"
-fail=0
-check() { if ! eval "$1"; then echo "FAIL: $2" | tee -a "${out}/validate.txt"; fail=1; fi; }
 check "[ ${rc} -eq 0 ]" "rocprofv3 exited with ${rc}"
 csv="${out}/trace/run_kernel_trace.csv"
 stats="${out}/trace/run_kernel_stats.csv"
