@@ -56,6 +56,10 @@ rocpd_writer::memory_copy(const results&, const rocprofiler_buffer_tracing_memor
 {
 }
 void
+rocpd_writer::marker(const results&, const marker_event&)
+{
+}
+void
 rocpd_writer::commit()
 {
 }
