@@ -1,7 +1,12 @@
 // The CSV reader of the rocprofv3 output validators: RFC 4180 rows (quoted fields may hold
-// commas, doubled quotes and newlines), every line ended by a newline.
+// commas, doubled quotes and newlines), every line ended by a newline. Also what the validators
+// share around it: reading a CSV file or failing, a column by its name, the command line. Each
+// validator passes its own fail function, which prints the message with the validator's prefix
+// ("validate_pftrace: FAIL: ...") and exits non-zero.
 #pragma once
 
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -75,4 +80,76 @@ read_file(const std::string& path)
     text << in.rdbuf();
     return text.str();
 }
+
+// A validator's report of a violation: prints the message and exits non-zero, never returns.
+using fail_function = void (*)(const std::string& message);
+
+[[noreturn]] inline void
+fail_with(fail_function fail, const std::string& message)
+{
+    fail(message);
+    std::abort(); // not reached: a fail function exits
+}
+
+// The rows of the CSV file at `path` (its header first), or a failure: the file is missing, is not
+// CSV, or is empty.
+inline csv_rows
+read_csv_or_fail(const std::string& path, fail_function fail)
+{
+    const auto data = read_file(path);
+    if(!data) fail_with(fail, "missing file " + path);
+    auto rows = csv_rows{};
+    if(auto error = parse_csv(*data, rows)) fail_with(fail, path + ": " + *error);
+    if(rows.empty()) fail_with(fail, path + " is empty");
+    return rows;
+}
+
+// The index of the column `name` in `header` (the first row of `file`), or a failure.
+inline size_t
+column(const std::vector<std::string>& header,
+       const std::string&              name,
+       const std::string&              file,
+       fail_function                   fail)
+{
+    auto it = std::find(header.begin(), header.end(), name);
+    if(it == header.end()) fail_with(fail, file + " has no column " + name);
+    return static_cast<size_t>(it - header.begin());
+}
+
+// The command line, one argument at a time:
+//   for(auto args = arguments{argc, argv, fail}; args.next();)
+//       if(args.is("--dir")) dir = args.value(); else if ... else args.unknown();
+class arguments
+{
+public:
+    arguments(int argc, char** argv, fail_function fail)
+        : m_argc{argc}
+        , m_argv{argv}
+        , m_fail{fail}
+    {
+    }
+
+    // Moves to the next argument; false after the last.
+    bool next()
+    {
+        if(++m_at >= m_argc) return false;
+        m_arg = m_argv[m_at];
+        return true;
+    }
+    bool is(const char* name) const { return m_arg == name; }
+    // The value of the current option, the argument after it (which is then skipped).
+    std::string value()
+    {
+        if(m_at + 1 >= m_argc) fail_with(m_fail, m_arg + " needs a value");
+        return m_argv[++m_at];
+    }
+    [[noreturn]] void unknown() const { fail_with(m_fail, "unknown argument " + m_arg); }
+
+private:
+    int           m_argc = 0;
+    char**        m_argv = nullptr;
+    fail_function m_fail = nullptr;
+    int           m_at   = 0;
+    std::string   m_arg  = {};
+};
 } // namespace rocprofv3_validate

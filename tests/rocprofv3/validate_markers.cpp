@@ -117,21 +117,20 @@ main(int argc, char** argv)
 {
     auto dir = std::string{}, prefix = std::string{}, truth_path = std::string{};
     bool json_too = false, csv = true;
-    for(int i = 1; i < argc; ++i)
+    for(auto args = rocprofv3_validate::arguments{argc, argv, fail}; args.next();)
     {
-        auto arg = std::string{argv[i]};
-        if(arg == "--dir" && i + 1 < argc)
-            dir = argv[++i];
-        else if(arg == "--prefix" && i + 1 < argc)
-            prefix = argv[++i];
-        else if(arg == "--truth" && i + 1 < argc)
-            truth_path = argv[++i];
-        else if(arg == "--json")
+        if(args.is("--dir"))
+            dir = args.value();
+        else if(args.is("--prefix"))
+            prefix = args.value();
+        else if(args.is("--truth"))
+            truth_path = args.value();
+        else if(args.is("--json"))
             json_too = true;
-        else if(arg == "--no-csv")
+        else if(args.is("--no-csv"))
             csv = false;
         else
-            fail("unknown argument '" + arg + "'");
+            args.unknown();
     }
     if(dir.empty() || prefix.empty() || truth_path.empty())
         fail("need --dir, --prefix and --truth");
@@ -146,11 +145,8 @@ main(int argc, char** argv)
     const auto base = dir + "/" + prefix + "_";
     if(csv)
     {
-        const auto path = base + "marker_api_trace.csv";
-        const auto text = rocprofv3_validate::read_file(path);
-        if(!text) fail("missing file " + path);
-        auto rows = rocprofv3_validate::csv_rows{};
-        if(auto error = rocprofv3_validate::parse_csv(*text, rows)) fail(path + ": " + *error);
+        const auto path   = base + "marker_api_trace.csv";
+        const auto rows   = rocprofv3_validate::read_csv_or_fail(path, fail);
         const auto header = std::vector<std::string>{"Domain",
                                                      "Function",
                                                      "Process_Id",
@@ -158,7 +154,7 @@ main(int argc, char** argv)
                                                      "Correlation_Id",
                                                      "Start_Timestamp",
                                                      "End_Timestamp"};
-        if(rows.empty() || rows.front() != header) fail(path + ": not upstream's header");
+        if(rows.front() != header) fail(path + ": not upstream's header");
         auto parsed = std::vector<row>{};
         for(size_t i = 1; i < rows.size(); ++i)
         {

@@ -36,16 +36,8 @@ fail(const std::string& message)
     std::exit(1);
 }
 
-rocprofv3_validate::csv_rows
-read_csv(const std::string& path)
-{
-    const auto data = rocprofv3_validate::read_file(path);
-    if(!data) fail("missing file " + path);
-    auto rows = rocprofv3_validate::csv_rows{};
-    if(auto error = rocprofv3_validate::parse_csv(*data, rows)) fail(path + ": " + *error);
-    if(rows.empty()) fail(path + " is empty");
-    return rows;
-}
+using rocprofv3_validate::column;
+using rocprofv3_validate::read_csv_or_fail;
 
 nlohmann::json
 read_json(const std::string& path)
@@ -60,14 +52,6 @@ read_json(const std::string& path)
     {
         fail(path + " is not valid JSON: " + e.what());
     }
-}
-
-size_t
-column(const std::vector<std::string>& header, const std::string& name, const std::string& file)
-{
-    auto it = std::find(header.begin(), header.end(), name);
-    if(it == header.end()) fail(file + " has no column " + name);
-    return static_cast<size_t>(it - header.begin());
 }
 
 uint64_t
@@ -96,26 +80,20 @@ main(int argc, char** argv)
 {
     auto dir = std::string{}, prefix = std::string{}, truth_path = std::string{};
     bool json = false, csv = true;
-    for(int i = 1; i < argc; ++i)
+    for(auto args = rocprofv3_validate::arguments{argc, argv, fail}; args.next();)
     {
-        auto arg  = std::string{argv[i]};
-        auto next = [&]() -> std::string
-        {
-            if(i + 1 >= argc) fail(arg + " needs a value");
-            return argv[++i];
-        };
-        if(arg == "--dir")
-            dir = next();
-        else if(arg == "--prefix")
-            prefix = next();
-        else if(arg == "--truth")
-            truth_path = next();
-        else if(arg == "--json")
+        if(args.is("--dir"))
+            dir = args.value();
+        else if(args.is("--prefix"))
+            prefix = args.value();
+        else if(args.is("--truth"))
+            truth_path = args.value();
+        else if(args.is("--json"))
             json = true;
-        else if(arg == "--no-csv")
+        else if(args.is("--no-csv"))
             csv = false;
         else
-            fail("unknown argument " + arg);
+            args.unknown();
     }
     if(truth_path.empty()) fail("--truth is required");
     const auto base   = dir + "/" + prefix + "_";
@@ -127,15 +105,15 @@ main(int argc, char** argv)
     {
         // Agents by Logical_Node_Id.
         const auto ai_path = base + "agent_info.csv";
-        const auto ai      = read_csv(ai_path);
-        const auto c_node  = column(ai[0], "Logical_Node_Id", ai_path),
-                   c_type  = column(ai[0], "Agent_Type", ai_path);
+        const auto ai      = read_csv_or_fail(ai_path, fail);
+        const auto c_node  = column(ai[0], "Logical_Node_Id", ai_path, fail),
+                   c_type  = column(ai[0], "Agent_Type", ai_path, fail);
         auto agent_type    = std::map<std::string, std::string>{};
         for(size_t r = 1; r < ai.size(); ++r)
             agent_type[ai[r][c_node]] = ai[r][c_type];
 
         const auto path            = base + "memory_copy_trace.csv";
-        auto       rows            = read_csv(path);
+        auto       rows            = read_csv_or_fail(path, fail);
         const auto expected_header = std::vector<std::string>{"Kind",
                                                               "Direction",
                                                               "Stream_Id",

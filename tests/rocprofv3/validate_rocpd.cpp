@@ -8,6 +8,15 @@
 //   --copies               memory_copy_trace.csv exists: its rows are exactly the rows of the
 //                          memory_copies view (direction, times, bytes, agents, correlation id,
 //                          addresses), each with the category MEMORY_COPY
+//   --markers              marker_api_trace.csv exists: its rows are exactly the rows of the
+//                          regions view, as a multiset of (category, name, pid, tid, corr_id,
+//                          start, end) = (Domain, Function, Process_Id, Thread_Id,
+//                          Correlation_Id, Start_Timestamp, End_Timestamp); rocpd_region (one row
+//                          per marker row, its rocpd_event holding the Domain as category_id's
+//                          string and the Correlation_Id) and the view have upstream's columns
+//                          and as many rows, and every duration is end - start. Without
+//                          --markers, rocpd_region and regions have no row (a database without
+//                          them has none)
 //   --end KIND             rocpd_info_process.extdata names how the run ended (exit, signal,
 //                          or none: the process was killed before the tool could say)
 #include "csv_rows.hpp"
@@ -20,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -33,24 +43,8 @@ fail(const std::string& message)
     std::exit(1);
 }
 
-rocprofv3_validate::csv_rows
-read_csv(const std::string& path)
-{
-    const auto data = rocprofv3_validate::read_file(path);
-    if(!data) fail("missing file " + path);
-    auto rows = rocprofv3_validate::csv_rows{};
-    if(auto error = rocprofv3_validate::parse_csv(*data, rows)) fail(path + ": " + *error);
-    if(rows.empty()) fail(path + " is empty");
-    return rows;
-}
-
-size_t
-column(const std::vector<std::string>& header, const std::string& name, const std::string& file)
-{
-    auto it = std::find(header.begin(), header.end(), name);
-    if(it == header.end()) fail(file + " has no column " + name);
-    return static_cast<size_t>(it - header.begin());
-}
+using rocprofv3_validate::column;
+using rocprofv3_validate::read_csv_or_fail;
 
 using row_t = std::vector<std::string>;
 
@@ -82,6 +76,41 @@ count(sqlite3* db, const std::string& from)
 {
     return std::stoull(query(db, "SELECT COUNT(*) FROM " + from).at(0).at(0));
 }
+
+// Whether the database has a table or view of that name.
+bool
+exists(sqlite3* db, const std::string& name)
+{
+    return count(db, "sqlite_master WHERE name = '" + name + "'") > 0;
+}
+
+// The column names of a table or view, in order.
+row_t
+columns_of(sqlite3* db, const std::string& name)
+{
+    auto names = row_t{};
+    for(auto& r : query(db, "SELECT name FROM pragma_table_info('" + name + "')"))
+        names.push_back(r.at(0));
+    return names;
+}
+
+std::string
+joined(const row_t& fields)
+{
+    auto text = std::string{};
+    for(const auto& f : fields)
+        text += (text.empty() ? "" : ", ") + f;
+    return text;
+}
+
+// A row `a` holds more often than `b` does (nothing when `b` holds every row of `a` as often).
+std::optional<row_t>
+surplus(const std::multiset<row_t>& a, const std::multiset<row_t>& b)
+{
+    for(auto it = a.begin(); it != a.end(); it = a.upper_bound(*it))
+        if(a.count(*it) > b.count(*it)) return *it;
+    return std::nullopt;
+}
 } // namespace
 
 int
@@ -90,32 +119,29 @@ main(int argc, char** argv)
     auto dir = std::string{}, prefix = std::string{}, end = std::string{};
     bool counters   = false;
     bool copies     = false;
+    bool markers    = false;
     long declined   = -1;
     long dispatches = -1;
-    for(int i = 1; i < argc; ++i)
+    for(auto args = rocprofv3_validate::arguments{argc, argv, fail}; args.next();)
     {
-        auto arg  = std::string{argv[i]};
-        auto next = [&]() -> std::string
-        {
-            if(i + 1 >= argc) fail(arg + " needs a value");
-            return argv[++i];
-        };
-        if(arg == "--dir")
-            dir = next();
-        else if(arg == "--prefix")
-            prefix = next();
-        else if(arg == "--counters")
+        if(args.is("--dir"))
+            dir = args.value();
+        else if(args.is("--prefix"))
+            prefix = args.value();
+        else if(args.is("--counters"))
             counters = true;
-        else if(arg == "--copies")
+        else if(args.is("--copies"))
             copies = true;
-        else if(arg == "--declined")
-            declined = std::stol(next());
-        else if(arg == "--dispatches")
-            dispatches = std::stol(next());
-        else if(arg == "--end")
-            end = next();
+        else if(args.is("--markers"))
+            markers = true;
+        else if(args.is("--declined"))
+            declined = std::stol(args.value());
+        else if(args.is("--dispatches"))
+            dispatches = std::stol(args.value());
+        else if(args.is("--end"))
+            end = args.value();
         else
-            fail("unknown argument " + arg);
+            args.unknown();
     }
     const auto base = dir + "/" + prefix + "_";
     const auto path = base + "results.db";
@@ -169,17 +195,17 @@ main(int argc, char** argv)
     const auto trace_path = base + "kernel_trace.csv";
     if(rocprofv3_validate::read_file(trace_path))
     {
-        auto        rows  = read_csv(trace_path);
+        auto        rows  = read_csv_or_fail(trace_path, fail);
         const auto& h     = rows[0];
-        auto        id    = column(h, "Dispatch_Id", trace_path);
-        auto        name  = column(h, "Kernel_Name", trace_path);
-        auto        agent = column(h, "Agent_Id", trace_path);
-        auto        start = column(h, "Start_Timestamp", trace_path);
-        auto        stop  = column(h, "End_Timestamp", trace_path);
-        auto        queue = column(h, "Queue_Id", trace_path);
-        auto        tid   = column(h, "Thread_Id", trace_path);
-        auto        grid  = column(h, "Grid_Size_X", trace_path);
-        auto        wg    = column(h, "Workgroup_Size_X", trace_path);
+        auto        id    = column(h, "Dispatch_Id", trace_path, fail);
+        auto        name  = column(h, "Kernel_Name", trace_path, fail);
+        auto        agent = column(h, "Agent_Id", trace_path, fail);
+        auto        start = column(h, "Start_Timestamp", trace_path, fail);
+        auto        stop  = column(h, "End_Timestamp", trace_path, fail);
+        auto        queue = column(h, "Queue_Id", trace_path, fail);
+        auto        tid   = column(h, "Thread_Id", trace_path, fail);
+        auto        grid  = column(h, "Grid_Size_X", trace_path, fail);
+        auto        wg    = column(h, "Workgroup_Size_X", trace_path, fail);
         auto        seen  = std::map<std::string, size_t>{};
         for(size_t i = 1; i < rows.size(); ++i)
         {
@@ -218,12 +244,12 @@ main(int argc, char** argv)
     if(counters)
     {
         const auto  cc_path   = base + "counter_collection.csv";
-        auto        rows      = read_csv(cc_path);
+        auto        rows      = read_csv_or_fail(cc_path, fail);
         const auto& h         = rows[0];
-        auto        id        = column(h, "Dispatch_Id", cc_path);
-        auto        name      = column(h, "Counter_Name", cc_path);
-        auto        value     = column(h, "Counter_Value", cc_path);
-        auto        kname     = column(h, "Kernel_Name", cc_path);
+        auto        id        = column(h, "Dispatch_Id", cc_path, fail);
+        auto        name      = column(h, "Counter_Name", cc_path, fail);
+        auto        value     = column(h, "Counter_Value", cc_path, fail);
+        auto        kname     = column(h, "Kernel_Name", cc_path, fail);
         auto        db_values = std::map<std::pair<std::string, std::string>, row_t>{};
         for(auto& r : query(db,
                             "SELECT dispatch_id, counter_name, value, kernel_name FROM "
@@ -266,7 +292,7 @@ main(int argc, char** argv)
     if(copies)
     {
         const auto  mc_path = base + "memory_copy_trace.csv";
-        auto        rows    = read_csv(mc_path);
+        auto        rows    = read_csv_or_fail(mc_path, fail);
         const auto& h       = rows[0];
         auto        fields  = std::vector<size_t>{};
         for(const auto* name : {"Direction",
@@ -279,7 +305,7 @@ main(int argc, char** argv)
                                 "Source_Address",
                                 "Destination_Address",
                                 "Thread_Id"})
-            fields.push_back(column(h, name, mc_path));
+            fields.push_back(column(h, name, mc_path, fail));
         auto csv_copies = std::multiset<row_t>{};
         for(size_t i = 1; i < rows.size(); ++i)
         {
@@ -296,6 +322,111 @@ main(int argc, char** argv)
     }
     else if(!db_copies.empty())
         fail("the database has memory copies, but --copies was not given");
+
+    // The markers: rocpd_region has one row per marker_api_trace.csv row, and the regions view
+    // shows them with their category (the Domain), name (the Function), real pid and tid,
+    // correlation id and times, as multisets of their fields.
+    auto markers_found = size_t{0};
+    if(markers)
+    {
+        const auto region_columns = row_t{
+            "id", "guid", "nid", "pid", "tid", "start", "end", "name_id", "event_id", "extdata"};
+        const auto view_columns = row_t{"id",
+                                        "guid",
+                                        "category",
+                                        "name",
+                                        "nid",
+                                        "pid",
+                                        "tid",
+                                        "start",
+                                        "end",
+                                        "duration",
+                                        "event_id",
+                                        "stack_id",
+                                        "parent_stack_id",
+                                        "corr_id",
+                                        "extdata",
+                                        "call_stack",
+                                        "line_info"};
+        for(const auto& [name, want] :
+            {std::pair{"rocpd_region", &region_columns}, std::pair{"regions", &view_columns}})
+        {
+            if(!exists(db, name)) fail(path + " has no " + name);
+            if(auto have = columns_of(db, name); have != *want)
+                fail(std::string{name} + " has the columns (" + joined(have) +
+                     "), upstream's are (" + joined(*want) + ")");
+        }
+        const auto regions = count(db, "regions");
+        if(regions != count(db, "rocpd_region"))
+            fail("the regions view has " + std::to_string(regions) + " rows, rocpd_region " +
+                 std::to_string(count(db, "rocpd_region")));
+        if(auto n = count(db, "regions WHERE duration IS NOT (\"end\" - start)"); n > 0)
+            fail(std::to_string(n) + " rows of the regions view have a duration other than end - "
+                                     "start");
+
+        const auto  ma_path = base + "marker_api_trace.csv";
+        const auto  rows    = read_csv_or_fail(ma_path, fail);
+        const auto& h       = rows[0];
+        const auto  domain  = column(h, "Domain", ma_path, fail),
+                   function = column(h, "Function", ma_path, fail),
+                   pid      = column(h, "Process_Id", ma_path, fail),
+                   tid      = column(h, "Thread_Id", ma_path, fail),
+                   corr     = column(h, "Correlation_Id", ma_path, fail),
+                   start    = column(h, "Start_Timestamp", ma_path, fail),
+                   stop     = column(h, "End_Timestamp", ma_path, fail);
+        auto csv_view = std::multiset<row_t>{}, csv_table = std::multiset<row_t>{};
+        for(size_t i = 1; i < rows.size(); ++i)
+        {
+            const auto& r = rows[i];
+            if(r.size() != h.size())
+                fail(ma_path + " row " + std::to_string(i) + " has " + std::to_string(r.size()) +
+                     " fields, its header " + std::to_string(h.size()));
+            csv_view.insert({r[domain], r[function], r[pid], r[tid], r[corr], r[start], r[stop]});
+            csv_table.insert({r[domain], r[function], r[corr], r[start], r[stop]});
+        }
+        if(csv_view.empty()) fail(ma_path + " has no marker row: nothing to compare");
+
+        auto compare = [&](const std::multiset<row_t>& csv,
+                           const std::string&          sql,
+                           const std::string&          what,
+                           const std::string&          fields)
+        {
+            auto db_rows = std::multiset<row_t>{};
+            for(auto& r : query(db, sql))
+                db_rows.insert(std::move(r));
+            if(db_rows == csv) return;
+            if(auto r = surplus(csv, db_rows))
+                fail(ma_path + " row (" + joined(*r) + ") is not in " + what + " (" + fields +
+                     ") as often: " + std::to_string(db_rows.size()) + " rows there, " +
+                     std::to_string(csv.size()) + " in the CSV");
+            fail(what + " has the row (" + joined(*surplus(db_rows, csv)) + ") of (" + fields +
+                 ") that " + ma_path +
+                 " does not have as often: " + std::to_string(db_rows.size()) + " rows there, " +
+                 std::to_string(csv.size()) + " in the CSV");
+        };
+        compare(csv_view,
+                "SELECT category, name, pid, tid, corr_id, start, \"end\" FROM regions",
+                "the regions view",
+                "category, name, pid, tid, corr_id, start, end");
+        // The same through the tables: each region's event has the Domain as its category and the
+        // row's correlation id.
+        compare(csv_table,
+                "SELECT (SELECT string FROM rocpd_string S WHERE S.id = E.category_id), "
+                "(SELECT string FROM rocpd_string S WHERE S.id = R.name_id), E.correlation_id, "
+                "R.start, R.\"end\" FROM rocpd_region R LEFT JOIN rocpd_event E ON E.id = "
+                "R.event_id",
+                "rocpd_region",
+                "its event's category and correlation_id, name, start, end");
+        markers_found = csv_view.size();
+    }
+    else
+    {
+        // A database of a writer without regions has none to show.
+        for(const auto* name : {"rocpd_region", "regions"})
+            if(exists(db, name) && count(db, name) > 0)
+                fail("the database has marker regions (" + std::to_string(count(db, name)) +
+                     " rows in " + name + "), but --markers was not given");
+    }
 
     if(declined >= 0)
     {
@@ -315,6 +446,7 @@ main(int argc, char** argv)
             fail("rocpd_info_process says the run ended by '" + kind + "', expected '" + end + "'");
     }
     sqlite3_close(db);
-    std::printf("validate_rocpd: ok (%zu dispatches)\n", kernel_rows.size());
+    std::printf(
+        "validate_rocpd: ok (%zu dispatches, %zu regions)\n", kernel_rows.size(), markers_found);
     return 0;
 }
