@@ -70,6 +70,24 @@ typedef struct rocprofiler_buffer_tracing_marker_api_record_t
 } rocprofiler_buffer_tracing_marker_api_record_t;
 
 /**
+ * @brief Record of @ref ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API and
+ * @ref ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API: one per call the application made (the SDK's
+ * own calls into CUDA are never recorded). The operation is CUPTI's callback id of the entry
+ * point; rocprofiler_query_buffer_tracing_kind_operation_name names it ("cudaMalloc",
+ * "cuLaunchKernel").
+ */
+typedef struct rocprofiler_buffer_tracing_cuda_api_record_t
+{
+    uint64_t                          size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t kind;            ///< CUDA_RUNTIME_API or CUDA_DRIVER_API
+    rocprofiler_tracing_operation_t   operation;       ///< CUPTI's callback id of the function
+    rocprofiler_correlation_id_t      correlation_id;  ///< Correlation ids
+    rocprofiler_timestamp_t           start_timestamp; ///< Call start, ns
+    rocprofiler_timestamp_t           end_timestamp;   ///< Call end, ns
+    rocprofiler_thread_id_t           thread_id;       ///< Calling thread
+} rocprofiler_buffer_tracing_cuda_api_record_t;
+
+/**
  * @brief Subscribes a context to a buffer tracing kind.
  * @param [in] context_id The context.
  * @param [in] kind The kind.

@@ -66,6 +66,24 @@ typedef struct rocprofiler_callback_tracing_marker_api_data_t
 } rocprofiler_callback_tracing_marker_api_data_t;
 
 /**
+ * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API and
+ * @ref ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API records: one ENTER and one EXIT per call the
+ * application made. The operation is CUPTI's callback id of the entry point. @p args points to
+ * the call's parameters as CUPTI lays them out (the <function>_params structure of CUPTI's
+ * generated_cuda_runtime_api_meta.h / generated_cuda_meta.h), valid during the callback only.
+ */
+typedef struct rocprofiler_callback_tracing_cuda_api_data_t
+{
+    uint64_t    size;          ///< Size of this struct
+    const char* function_name; ///< The entry point ("cudaMalloc"), as the operation's name
+    const char* symbol_name;   ///< The kernel of a launch, else NULL
+    const void* args;          ///< The call's parameters (CUPTI's <function>_params)
+    /// EXIT only: the call's return value (a cudaError_t for the runtime, a CUresult for the
+    /// driver), else NULL
+    const void* retval;
+} rocprofiler_callback_tracing_cuda_api_data_t;
+
+/**
  * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY records, declared for source
  * compatibility: memory copies are traced in buffer form here
  * (rocprofiler_buffer_tracing_memory_copy_record_t); configuring the callback form returns

@@ -118,9 +118,9 @@ typedef enum rocprofiler_callback_tracing_kind_t // NOLINT(performance-enum-size
     ROCPROFILER_CALLBACK_TRACING_HSA_FINALIZE_EXT_API, ///< HSA finalizer API (not here)
     ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API,      ///< HIP runtime API (not here)
     ROCPROFILER_CALLBACK_TRACING_HIP_COMPILER_API,     ///< HIP compiler API (not here)
-    ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API,      ///< ROCTx markers (not here)
-    ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API,   ///< ROCTx profiler control (not here)
-    ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API,      ///< ROCTx naming (not here)
+    ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API,      ///< ROCTx markers (and NVTX on CUDA)
+    ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API,   ///< ROCTx profiler control
+    ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API,      ///< ROCTx naming
     ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,          ///< @see rocprofiler_code_object_operation_t
     ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY,       ///< Scratch memory (not here)
     ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, ///< @see rocprofiler_kernel_dispatch_operation_t
@@ -133,7 +133,13 @@ typedef enum rocprofiler_callback_tracing_kind_t // NOLINT(performance-enum-size
     ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API,            ///< rocJPEG API (not here)
     ROCPROFILER_CALLBACK_TRACING_HIP_STREAM_API,         ///< HIP stream handles (not here)
     ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, ///< @see rocprofiler_kernel_replay_operation_t
-    ROCPROFILER_CALLBACK_TRACING_LAST,          ///< Sentinel
+    /// CUDA runtime API calls (this SDK's, after rocprofiler-sdk's kinds): operations are CUPTI's
+    /// runtime callback ids (CUPTI_RUNTIME_TRACE_CBID_*)
+    ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API,
+    /// CUDA driver API calls: operations are CUPTI's driver callback ids
+    /// (CUPTI_DRIVER_TRACE_CBID_*)
+    ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API,
+    ROCPROFILER_CALLBACK_TRACING_LAST, ///< Sentinel
 } rocprofiler_callback_tracing_kind_t;
 
 /**
@@ -148,9 +154,9 @@ typedef enum rocprofiler_buffer_tracing_kind_t // NOLINT(performance-enum-size)
     ROCPROFILER_BUFFER_TRACING_HSA_FINALIZE_EXT_API, ///< HSA finalizer API (not here)
     ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API,      ///< HIP runtime API (not here)
     ROCPROFILER_BUFFER_TRACING_HIP_COMPILER_API,     ///< HIP compiler API (not here)
-    ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API,      ///< ROCTx markers (not here)
-    ROCPROFILER_BUFFER_TRACING_MARKER_CONTROL_API,   ///< ROCTx profiler control (not here)
-    ROCPROFILER_BUFFER_TRACING_MARKER_NAME_API,      ///< ROCTx naming (not here)
+    ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API,      ///< ROCTx markers (and NVTX on CUDA)
+    ROCPROFILER_BUFFER_TRACING_MARKER_CONTROL_API,   ///< ROCTx profiler control
+    ROCPROFILER_BUFFER_TRACING_MARKER_NAME_API,      ///< ROCTx naming
     ROCPROFILER_BUFFER_TRACING_MEMORY_COPY,          ///< Memory copies
     ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,      ///< @see
                                                 ///< rocprofiler_buffer_tracing_kernel_dispatch_record_t
@@ -164,7 +170,11 @@ typedef enum rocprofiler_buffer_tracing_kind_t // NOLINT(performance-enum-size)
     ROCPROFILER_BUFFER_TRACING_ROCDECODE_API,             ///< rocDecode API (not here)
     ROCPROFILER_BUFFER_TRACING_ROCJPEG_API,               ///< rocJPEG API (not here)
     ROCPROFILER_BUFFER_TRACING_HIP_STREAM_API,            ///< HIP stream handles (not here)
-    ROCPROFILER_BUFFER_TRACING_LAST,                      ///< Sentinel
+    /// CUDA runtime API calls (this SDK's, after rocprofiler-sdk's kinds):
+    /// @see rocprofiler_buffer_tracing_cuda_api_record_t
+    ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API,
+    ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API, ///< CUDA driver API calls
+    ROCPROFILER_BUFFER_TRACING_LAST,            ///< Sentinel
 } rocprofiler_buffer_tracing_kind_t;
 
 /** @brief Operations of @ref ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH. */
@@ -236,9 +246,9 @@ typedef enum rocprofiler_external_correlation_id_request_kind_t // NOLINT(perfor
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HSA_FINALIZE_EXT_API, ///< HSA finalizer (not here)
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HIP_RUNTIME_API,      ///< HIP runtime API (not here)
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HIP_COMPILER_API,     ///< HIP compiler (not here)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CORE_API,      ///< ROCTx markers (not here)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CONTROL_API,   ///< ROCTx control (not here)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_NAME_API,      ///< ROCTx naming (not here)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CORE_API,      ///< ROCTx markers
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CONTROL_API,   ///< ROCTx control
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_NAME_API,      ///< ROCTx naming
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY,          ///< Memory copies
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,      ///< Kernel dispatches
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_SCRATCH_MEMORY,       ///< Scratch memory (not here)
@@ -247,6 +257,8 @@ typedef enum rocprofiler_external_correlation_id_request_kind_t // NOLINT(perfor
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_ALLOCATION,    ///< Allocations (not yet)
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_ROCDECODE_API,        ///< rocDecode (not here)
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_ROCJPEG_API,          ///< rocJPEG (not here)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_CUDA_RUNTIME_API,     ///< CUDA runtime (this SDK's)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_CUDA_DRIVER_API,      ///< CUDA driver (this SDK's)
     ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_LAST,                 ///< Sentinel
 } rocprofiler_external_correlation_id_request_kind_t;
 

@@ -77,6 +77,14 @@ constexpr auto marker_name_operations = std::array{
 
 #undef ROCP_OPERATION
 
+// The CUDA API kinds' operations are CUPTI's callback ids (generated from CUPTI's headers, so
+// that a build without CUDA lists them too).
+#include "tracing/cuda_api_ids.inc"
+
+// The CUDA API kinds can be configured in every build: the tracing layer (runtime_api/) is
+// backend-neutral; only the CUDA backend reports calls to it (a process without CUDA gets none).
+constexpr bool cuda_api_supported = true;
+
 template <typename Table>
 constexpr bool
 covers_ids_in_order(const Table& table, int32_t last, int32_t first = 1)
@@ -99,6 +107,10 @@ static_assert(covers_ids_in_order(marker_control_operations,
                                   ROCPROFILER_MARKER_CONTROL_API_ID_LAST,
                                   0));
 static_assert(covers_ids_in_order(marker_name_operations, ROCPROFILER_MARKER_NAME_API_ID_LAST, 0));
+static_assert(covers_ids_in_order(cuda_runtime_operations,
+                                  static_cast<int32_t>(cuda_runtime_operations.size()) + 1));
+static_assert(covers_ids_in_order(cuda_driver_operations,
+                                  static_cast<int32_t>(cuda_driver_operations.size()) + 1));
 
 // Looks up `op` in one of the tables above; nullptr when it is not one of its ids.
 template <const auto& Table>
@@ -169,6 +181,10 @@ constexpr auto callback_kinds = std::array{
     ROCP_CALLBACK_KIND(ROCJPEG_API, ROCP_NO_OPERATIONS, false),
     ROCP_CALLBACK_KIND(HIP_STREAM_API, ROCP_NO_OPERATIONS, false),
     ROCP_CALLBACK_KIND(KERNEL_REPLAY, ROCP_REPLAY_OPERATIONS, true),
+    ROCP_CALLBACK_KIND(
+        CUDA_RUNTIME_API, ROCP_OPERATIONS_OF(cuda_runtime_operations), cuda_api_supported),
+    ROCP_CALLBACK_KIND(
+        CUDA_DRIVER_API, ROCP_OPERATIONS_OF(cuda_driver_operations), cuda_api_supported),
 };
 
 constexpr auto buffer_kinds = std::array{
@@ -193,6 +209,10 @@ constexpr auto buffer_kinds = std::array{
     ROCP_BUFFER_KIND(ROCDECODE_API, ROCP_NO_OPERATIONS, false),
     ROCP_BUFFER_KIND(ROCJPEG_API, ROCP_NO_OPERATIONS, false),
     ROCP_BUFFER_KIND(HIP_STREAM_API, ROCP_NO_OPERATIONS, false),
+    ROCP_BUFFER_KIND(
+        CUDA_RUNTIME_API, ROCP_OPERATIONS_OF(cuda_runtime_operations), cuda_api_supported),
+    ROCP_BUFFER_KIND(
+        CUDA_DRIVER_API, ROCP_OPERATIONS_OF(cuda_driver_operations), cuda_api_supported),
 };
 
 #undef ROCP_BUFFER_KIND

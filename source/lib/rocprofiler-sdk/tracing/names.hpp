@@ -25,7 +25,8 @@ std::optional<std::string_view> callback_operation_name(int kind, int op);
 std::optional<std::string_view> buffer_operation_name(int kind, int op);
 
 // The LAST value of the kind's operation enum: valid operation ids are [first, count), where
-// first is 1, or 0 for the marker kinds (their ids are function indices, as in rocprofiler-sdk).
+// first is 1, or 0 for the marker kinds (their ids are function indices, as in rocprofiler-sdk);
+// the CUDA API kinds' ids are CUPTI's callback ids.
 // A kind without an operation enum on this platform gives first == count == 1 (no valid id); a
 // non-kind gives 0 for both.
 int32_t callback_operation_count(int kind);
@@ -38,7 +39,8 @@ bool is_valid_callback_operation(int kind, int op);
 bool is_valid_buffer_operation(int kind, int op);
 
 // True only for the kinds whose runtime exists here: callback KERNEL_DISPATCH, KERNEL_REPLAY,
-// CODE_OBJECT and the marker kinds, buffer KERNEL_DISPATCH, MEMORY_COPY and the marker kinds. Every
+// CODE_OBJECT and the marker kinds, buffer KERNEL_DISPATCH, MEMORY_COPY and the marker kinds, and
+// CUDA_RUNTIME_API and CUDA_DRIVER_API in both forms (reported by the CUDA backend only). Every
 // other kind has a name (tools compile and can list it) but cannot be configured: the configure
 // functions return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED.
 bool callback_kind_supported(int kind);

@@ -101,6 +101,32 @@ TEST(tracing_names, operation_validity)
     EXPECT_FALSE(tracing::is_valid_buffer_operation(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, 0));
 }
 
+// The CUDA API kinds' operations are CUPTI's callback ids, named by the function, in every build.
+TEST(tracing_names, cuda_api_operations_are_cupti_callback_ids)
+{
+    for(auto kind : {ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API,
+                     ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API})
+    {
+        EXPECT_EQ(tracing::callback_operation_first(kind), 1);
+        EXPECT_GT(tracing::callback_operation_count(kind), 500);
+        EXPECT_FALSE(tracing::callback_operation_name(kind, 0).has_value());
+        EXPECT_FALSE(
+            tracing::callback_operation_name(kind, tracing::callback_operation_count(kind)));
+    }
+    // Values of CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, _cudaLaunchKernel_v7000,
+    // CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2 and _cuLaunchKernel (CUPTI only appends ids).
+    EXPECT_EQ(tracing::callback_operation_name(ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API, 20),
+              std::optional<std::string_view>{"cudaMalloc"});
+    EXPECT_EQ(tracing::callback_operation_name(ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API, 211),
+              std::optional<std::string_view>{"cudaLaunchKernel"});
+    EXPECT_EQ(tracing::buffer_operation_name(ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API, 243),
+              std::optional<std::string_view>{"cuMemAlloc_v2"});
+    EXPECT_EQ(tracing::buffer_operation_name(ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API, 307),
+              std::optional<std::string_view>{"cuLaunchKernel"});
+    EXPECT_EQ(tracing::callback_operation_count(ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API),
+              tracing::buffer_operation_count(ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API));
+}
+
 TEST(tracing_names, supported_kinds)
 {
     for(int kind = ROCPROFILER_CALLBACK_TRACING_NONE; kind <= ROCPROFILER_CALLBACK_TRACING_LAST;
@@ -111,7 +137,9 @@ TEST(tracing_names, supported_kinds)
                               kind == ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT ||
                               kind == ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API ||
                               kind == ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API ||
-                              kind == ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API;
+                              kind == ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API ||
+                              kind == ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API ||
+                              kind == ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API;
         EXPECT_EQ(tracing::callback_kind_supported(kind), expected) << "callback kind " << kind;
     }
     for(int kind = ROCPROFILER_BUFFER_TRACING_NONE; kind <= ROCPROFILER_BUFFER_TRACING_LAST; ++kind)
@@ -120,7 +148,9 @@ TEST(tracing_names, supported_kinds)
                               kind == ROCPROFILER_BUFFER_TRACING_MEMORY_COPY ||
                               kind == ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API ||
                               kind == ROCPROFILER_BUFFER_TRACING_MARKER_CONTROL_API ||
-                              kind == ROCPROFILER_BUFFER_TRACING_MARKER_NAME_API;
+                              kind == ROCPROFILER_BUFFER_TRACING_MARKER_NAME_API ||
+                              kind == ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API ||
+                              kind == ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API;
         EXPECT_EQ(tracing::buffer_kind_supported(kind), expected) << "buffer kind " << kind;
     }
     EXPECT_FALSE(tracing::callback_kind_supported(-1));

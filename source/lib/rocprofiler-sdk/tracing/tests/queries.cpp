@@ -16,7 +16,7 @@
 
 namespace
 {
-constexpr auto expected_callback_kinds = std::array<std::string_view, 21>{
+constexpr auto expected_callback_kinds = std::array<std::string_view, 23>{
     "HSA_CORE_API",
     "HSA_AMD_EXT_API",
     "HSA_IMAGE_EXT_API",
@@ -38,9 +38,11 @@ constexpr auto expected_callback_kinds = std::array<std::string_view, 21>{
     "ROCJPEG_API",
     "HIP_STREAM_API",
     "KERNEL_REPLAY",
+    "CUDA_RUNTIME_API",
+    "CUDA_DRIVER_API",
 };
 
-constexpr auto expected_buffer_kinds = std::array<std::string_view, 21>{
+constexpr auto expected_buffer_kinds = std::array<std::string_view, 23>{
     "HSA_CORE_API",      "HSA_AMD_EXT_API",
     "HSA_IMAGE_EXT_API", "HSA_FINALIZE_EXT_API",
     "HIP_RUNTIME_API",   "HIP_COMPILER_API",
@@ -51,7 +53,8 @@ constexpr auto expected_buffer_kinds = std::array<std::string_view, 21>{
     "RCCL_API",          "OMPT",
     "MEMORY_ALLOCATION", "RUNTIME_INITIALIZATION",
     "ROCDECODE_API",     "ROCJPEG_API",
-    "HIP_STREAM_API",
+    "HIP_STREAM_API",    "CUDA_RUNTIME_API",
+    "CUDA_DRIVER_API",
 };
 
 using op_names = std::map<int32_t, std::string>;
