@@ -4,6 +4,7 @@
 #include "common/logging.hpp"
 #include "common/thread.hpp"
 #include "cuda/allocation_tracker.hpp"
+#include "cuda/api_callbacks.hpp"
 #include "cuda/backend.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/interposer_guard.hpp"
@@ -215,6 +216,7 @@ ensure_initialized()
     // first traced launch: its start-up must not delay that kernel.
     if(dispatch::any_consumer()) timing::initialize();
     memory_copies::start(); // before the application's first copy: its inputs follow allocations
+    api_callbacks::start();
     initialized.store(true, std::memory_order_release);
 }
 
@@ -222,9 +224,10 @@ CUresult
 handle_launch(const launch_request& request) noexcept
 {
     if(request.real == nullptr) return CUDA_ERROR_NOT_INITIALIZED; // the driver lacks the function
-    return guarded_interposer<CUresult>(
+    auto api_call = api_callbacks::launch_call{request};
+    return api_call.returned(guarded_interposer<CUresult>(
         api_name(request.api),
         [&](driver_call<CUresult>& call) { return route_launch(request, call); },
-        [&] { return call_driver(request); });
+        [&] { return call_driver(request); }));
 }
 } // namespace rocprofiler::cuda
