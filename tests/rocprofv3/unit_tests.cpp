@@ -343,6 +343,42 @@ TEST(command_line, groups_and_environment)
     EXPECT_EQ(rocprofv3::tool_environment(*p.opts, 0)["ROCPROF_OUTPUT_FORMAT"], "csv,json,pftrace");
 }
 
+// The CUDA API traces: each flag alone is something to collect; -r is upstream's runtime trace
+// (kernels, copies, markers and the runtime API), -s adds the driver API.
+TEST(command_line, runtime_and_sys_trace)
+{
+    auto rt = run({"--cuda-runtime-trace", "--", "app"});
+    ASSERT_TRUE(rt.opts) << rt.error;
+    auto env = rocprofv3::tool_environment(*rt.opts, 0);
+    EXPECT_EQ(env["ROCPROF_CUDA_RUNTIME_TRACE"], "1");
+    EXPECT_EQ(env.count("ROCPROF_CUDA_DRIVER_TRACE"), 0u);
+    EXPECT_EQ(env.count("ROCPROF_KERNEL_TRACE"), 0u);
+    auto drv = run({"--cuda-driver-trace", "--", "app"});
+    ASSERT_TRUE(drv.opts) << drv.error;
+    EXPECT_EQ(rocprofv3::tool_environment(*drv.opts, 0)["ROCPROF_CUDA_DRIVER_TRACE"], "1");
+
+    auto r = run({"-r", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    env = rocprofv3::tool_environment(*r.opts, 0);
+    for(const auto* name : {"ROCPROF_KERNEL_TRACE",
+                            "ROCPROF_MEMORY_COPY_TRACE",
+                            "ROCPROF_MARKER_TRACE",
+                            "ROCPROF_CUDA_RUNTIME_TRACE"})
+        EXPECT_EQ(env[name], "1") << name;
+    EXPECT_EQ(env.count("ROCPROF_CUDA_DRIVER_TRACE"), 0u);
+
+    auto sys = run({"--sys-trace", "--", "app"});
+    ASSERT_TRUE(sys.opts) << sys.error;
+    env = rocprofv3::tool_environment(*sys.opts, 0);
+    EXPECT_EQ(env["ROCPROF_CUDA_RUNTIME_TRACE"], "1");
+    EXPECT_EQ(env["ROCPROF_CUDA_DRIVER_TRACE"], "1");
+    EXPECT_EQ(env["ROCPROF_KERNEL_TRACE"], "1");
+
+    auto none = run({"--", "app"});
+    EXPECT_FALSE(none.opts);
+    EXPECT_NE(none.error.find("--runtime-trace"), std::string::npos) << none.error;
+}
+
 TEST(command_line, memory_copy_trace)
 {
     // Alone it is something to collect; the tool learns it from its variable.
@@ -1190,9 +1226,9 @@ TEST(command_line, other_upstream_options_are_not_supported_on_this_device)
             << r.error;
     }
     // A BOOL value as upstream allows it, and several at once: one message naming each.
-    auto r = run({"--hip-trace", "true", "-s", "--pc-sampling-unit", "time", "--", "app"});
+    auto r = run({"--hip-trace", "true", "--hsa-trace", "--pc-sampling-unit", "time", "--", "app"});
     EXPECT_EQ(r.exit_code, rocprofv3::exit_configuration);
-    EXPECT_NE(r.error.find("--hip-trace, --sys-trace, --pc-sampling-unit: not supported"),
+    EXPECT_NE(r.error.find("--hip-trace, --hsa-trace, --pc-sampling-unit: not supported"),
               std::string::npos)
         << r.error;
     EXPECT_EQ(std::count(r.error.begin(), r.error.end(), '\n'), 1) << r.error;
@@ -1262,8 +1298,8 @@ TEST(command_line, input_files_as_upstream)
     expect_error(R"({"jobs": [{"kernel_trace": true, "bogus": 1}]})", "job 1: unknown key 'bogus'");
     expect_error(R"({"jobs": [{"kernel_trace": "yes"}]})", "expected true or false");
     expect_error(R"({"jobs": []})", "expected a 'jobs' list");
-    expect_error(R"({"jobs": [{"kernel_trace": true}, {"sys_trace": true}]})",
-                 "job 2: sys_trace: not supported on this device");
+    expect_error(R"({"jobs": [{"kernel_trace": true}, {"hsa_trace": true}]})",
+                 "job 2: hsa_trace: not supported on this device");
     expect_error(R"({"jobs": [{"kernel_trace": true, "kernel_iteration_range": "[0]"}]})",
                  "job 1: --kernel-iteration-range '[0]'");
     expect_error("{\"jobs\": [", "input file");

@@ -529,6 +529,8 @@ log_configuration(const options& opts, const std::map<std::string, std::string>&
                   << "    - kernel_trace     = " << opts.kernel_trace << "\n"
                   << "    - memory_copy_trace = " << opts.memory_copy_trace << "\n"
                   << "    - marker_trace     = " << opts.marker_trace << "\n"
+                  << "    - cuda_runtime_trace = " << opts.cuda_runtime_trace << "\n"
+                  << "    - cuda_driver_trace = " << opts.cuda_driver_trace << "\n"
                   << "    - selected_regions = " << opts.selected_regions << "\n"
                   << "    - stats            = " << opts.stats << "\n"
                   << "    - summary          = " << opts.summary << "\n"

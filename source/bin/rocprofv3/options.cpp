@@ -97,9 +97,10 @@ namespace
 {
 const char* const unsupported_message =
     "not supported on this device: this rocprofv3 traces kernel dispatches (--kernel-trace, "
-    "--stats, -S), memory copies (--memory-copy-trace) and markers (--marker-trace, "
-    "--selected-regions) and collects counters (--pmc); the runtime, API, memory allocation, PC "
-    "sampling and thread traces of AMD's rocprofv3 have no source here";
+    "--stats, -S), memory copies (--memory-copy-trace), markers (--marker-trace, "
+    "--selected-regions) and CUDA runtime and driver calls (--runtime-trace, --sys-trace, "
+    "--cuda-runtime-trace, --cuda-driver-trace) and collects counters (--pmc); the HIP, HSA, "
+    "memory allocation, PC sampling and thread traces of AMD's rocprofv3 have no source here";
 
 // What the options of the command line read (rocprofv3's own, before the first "--").
 struct parsed_args
@@ -202,6 +203,23 @@ parse_arguments(const std::vector<std::string>& own_args,
                  opts.marker_trace,
                  "Trace ROCTx markers and ranges, and NVTX ones on CUDA "
                  "(<prefix>_marker_api_trace.csv)");
+    app.add_flag("--cuda-runtime-trace",
+                 opts.cuda_runtime_trace,
+                 "Trace the CUDA runtime API calls (cudaMalloc, cudaLaunchKernel, ...) "
+                 "(<prefix>_cuda_api_trace.csv)");
+    app.add_flag("--cuda-driver-trace",
+                 opts.cuda_driver_trace,
+                 "Trace the CUDA driver API calls (cuMemAlloc_v2, cuLaunchKernel, ...) "
+                 "(<prefix>_cuda_api_trace.csv)");
+    app.add_flag("-r,--runtime-trace",
+                 opts.runtime_trace,
+                 "As AMD's rocprofv3 -r: kernel dispatches, memory copies, markers and the "
+                 "runtime API calls (here CUDA's: --kernel-trace --memory-copy-trace "
+                 "--marker-trace --cuda-runtime-trace)");
+    app.add_flag("-s,--sys-trace",
+                 opts.sys_trace,
+                 "As AMD's rocprofv3 -s: --runtime-trace and the lower API (here CUDA's driver "
+                 "API: --cuda-driver-trace)");
     app.add_flag("--selected-regions",
                  opts.selected_regions,
                  "Collect only between the program's roctxProfilerResume(0) and "
@@ -566,10 +584,22 @@ parse_arguments(const std::vector<std::string>& own_args,
     if(!opts.list_avail && opts.command.empty())
         return usage_error(
             "no application given: rocprofv3 [options] -- <application> [arguments]");
+    // -r and -s stand for the traces they gather.
+    if(opts.runtime_trace || opts.sys_trace)
+    {
+        opts.kernel_trace       = true;
+        opts.memory_copy_trace  = true;
+        opts.marker_trace       = true;
+        opts.cuda_runtime_trace = true;
+    }
+    if(opts.sys_trace) opts.cuda_driver_trace = true;
     if(!opts.list_avail && !opts.kernel_trace && !opts.memory_copy_trace && !opts.marker_trace &&
-       !opts.stats && !opts.summary && opts.pmc_groups.empty())
+       !opts.cuda_runtime_trace && !opts.cuda_driver_trace && !opts.stats && !opts.summary &&
+       opts.pmc_groups.empty())
         return usage_error(job + "nothing to collect: give --kernel-trace, --memory-copy-trace, "
-                                 "--marker-trace, --stats, -S/--summary or --pmc");
+                                 "--marker-trace, --runtime-trace, --sys-trace, "
+                                 "--cuda-runtime-trace, --cuda-driver-trace, --stats, "
+                                 "-S/--summary or --pmc");
 
     auto out = parse_result{};
     out.opts = std::move(opts);
@@ -597,6 +627,10 @@ job_keys()
         {"kernel_trace", "--kernel-trace", job_key::flag},
         {"memory_copy_trace", "--memory-copy-trace", job_key::flag},
         {"marker_trace", "--marker-trace", job_key::flag},
+        {"runtime_trace", "--runtime-trace", job_key::flag},
+        {"sys_trace", "--sys-trace", job_key::flag},
+        {"cuda_runtime_trace", "--cuda-runtime-trace", job_key::flag},
+        {"cuda_driver_trace", "--cuda-driver-trace", job_key::flag},
         {"selected_regions", "--selected-regions", job_key::flag},
         {"stats", "--stats", job_key::flag},
         {"summary", "--summary", job_key::flag},
@@ -780,8 +814,6 @@ unsupported_options()
     // Upstream rocprofv3's options (source/bin/rocprofv3.py) that this rocprofv3 does not
     // implement, with their arity there.
     static const auto list = std::vector<unsupported_option>{
-        {"-r,--runtime-trace", 0},
-        {"-s,--sys-trace", 0},
         {"--hip-trace", 0},
 
         {"--memory-allocation-trace", 0},
@@ -1209,6 +1241,8 @@ tool_environment(const options& opts, size_t pass)
     if(opts.kernel_trace) env["ROCPROF_KERNEL_TRACE"] = "1";
     if(opts.memory_copy_trace) env["ROCPROF_MEMORY_COPY_TRACE"] = "1";
     if(opts.marker_trace) env["ROCPROF_MARKER_TRACE"] = "1";
+    if(opts.cuda_runtime_trace) env["ROCPROF_CUDA_RUNTIME_TRACE"] = "1";
+    if(opts.cuda_driver_trace) env["ROCPROF_CUDA_DRIVER_TRACE"] = "1";
     if(opts.selected_regions) env["ROCPROF_SELECTED_REGIONS"] = "1";
     if(opts.stats) env["ROCPROF_STATS"] = "1";
     if(opts.summary) env["ROCPROF_SUMMARY"] = "1";

@@ -34,6 +34,10 @@ struct options
     bool                                  kernel_trace       = false;
     bool                                  memory_copy_trace  = false;
     bool                                  marker_trace       = false;
+    bool                                  cuda_runtime_trace = false;
+    bool                                  cuda_driver_trace  = false;
+    bool                                  runtime_trace      = false; // -r: see options.cpp
+    bool                                  sys_trace          = false; // -s
     bool                                  selected_regions   = false;
     bool                                  stats              = false;
     bool                                  summary            = false;

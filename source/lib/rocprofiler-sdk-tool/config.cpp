@@ -104,6 +104,8 @@ read_config(const std::function<const char*(const char*)>& getenv)
     cfg.kernel_trace = flag("ROCPROF_KERNEL_TRACE");
     cfg.memory_copy_trace  = flag("ROCPROF_MEMORY_COPY_TRACE");
     cfg.marker_trace       = flag("ROCPROF_MARKER_TRACE");
+    cfg.cuda_runtime_trace = flag("ROCPROF_CUDA_RUNTIME_TRACE");
+    cfg.cuda_driver_trace  = flag("ROCPROF_CUDA_DRIVER_TRACE");
     cfg.selected_regions   = flag("ROCPROF_SELECTED_REGIONS");
     cfg.counter_collection = flag("ROCPROF_COUNTER_COLLECTION");
     cfg.kernel_replay      = flag("ROCPROF_KERNEL_REPLAY");

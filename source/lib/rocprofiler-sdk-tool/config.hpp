@@ -18,6 +18,8 @@ struct config
     bool kernel_trace       = false; // ROCPROF_KERNEL_TRACE
     bool memory_copy_trace  = false; // ROCPROF_MEMORY_COPY_TRACE
     bool marker_trace       = false; // ROCPROF_MARKER_TRACE
+    bool cuda_runtime_trace = false; // ROCPROF_CUDA_RUNTIME_TRACE: CUDA runtime API calls
+    bool cuda_driver_trace  = false; // ROCPROF_CUDA_DRIVER_TRACE: CUDA driver API calls
     bool selected_regions   = false; // ROCPROF_SELECTED_REGIONS: collect only between resume/pause
     bool counter_collection = false; // ROCPROF_COUNTER_COLLECTION
     // ROCPROF_KERNEL_REPLAY=1: the kernel replay context exists and every counter group of a
@@ -59,8 +61,13 @@ struct config
     std::vector<std::vector<std::string>> collected_groups() const;
 
     bool records_dispatches() const { return kernel_trace || stats || summary; }
-    // The tool's buffer exists for dispatch records or memory copy records.
-    bool uses_buffer() const { return records_dispatches() || memory_copy_trace; }
+    // Either CUDA API kind: rows of <prefix>_cuda_api_trace.csv.
+    bool cuda_api_trace() const { return cuda_runtime_trace || cuda_driver_trace; }
+    // The tool's buffer exists for dispatch, memory copy or CUDA API records.
+    bool uses_buffer() const
+    {
+        return records_dispatches() || memory_copy_trace || cuda_api_trace();
+    }
 };
 
 struct config_result

@@ -277,6 +277,13 @@ results_json(const config& cfg, const results& data, const replay_report& report
         for(const auto& e : data.markers)
             markers.push_back(marker_event_json(e));
 
+    auto api_calls = json::array();
+    if(data.api_spill)
+        api_calls = spill_placeholder("cuda_api");
+    else if(cfg.cuda_api_trace())
+        for(const auto& e : data.api_calls)
+            api_calls.push_back(marker_event_json(e));
+
     auto memory_copies = json::array();
     if(data.memory_copy_spill)
         memory_copies = spill_placeholder("memory_copy");
@@ -334,7 +341,8 @@ results_json(const config& cfg, const results& data, const replay_report& report
                      {"buffer_records",
                       {{"kernel_dispatch", dispatches},
                        {"memory_copy", memory_copies},
-                       {"marker_api", markers}}}};
+                       {"marker_api", markers},
+                       {"cuda_api", api_calls}}}};
     if(cfg.kernel_replay)
     {
         tool["callback_records"]["kernel_replay_outcome"] = replay_outcomes_json(data, report);
@@ -576,7 +584,8 @@ write_results_json(const std::string&        path,
                    std::vector<std::string>& errors)
 {
     auto text = results_json(cfg, data, report);
-    if(!data.dispatch_spill && !data.counter_spill && !data.memory_copy_spill && !data.marker_spill)
+    if(!data.dispatch_spill && !data.counter_spill && !data.memory_copy_spill &&
+       !data.marker_spill && !data.api_spill)
         return write_file_atomically(path, text, errors);
     struct part
     {
@@ -595,6 +604,8 @@ write_results_json(const std::string&        path,
             {json(spill_placeholder("memory_copy")).dump(), data.memory_copy_spill.get()});
     if(data.marker_spill)
         parts.push_back({json(spill_placeholder("marker_api")).dump(), data.marker_spill.get()});
+    if(data.api_spill)
+        parts.push_back({json(spill_placeholder("cuda_api")).dump(), data.api_spill.get()});
     return write_file_atomically(
         path,
         [&](int fd)
@@ -662,6 +673,13 @@ write_outputs(const config&             cfg,
             for(const auto& e : data.markers)
                 text += marker_api_trace_csv_row(data, e);
             emit("marker_api_trace.csv", text);
+        }
+        if(cfg.cuda_api_trace() && !streamed)
+        {
+            auto text = marker_api_trace_csv_header();
+            for(const auto& e : data.api_calls)
+                text += marker_api_trace_csv_row(data, e);
+            emit("cuda_api_trace.csv", text);
         }
         if(cfg.stats) emit("kernel_stats.csv", kernel_stats_csv(compute_kernel_stats(data)));
         // Under kernel replay, what replay could not collect is listed next to what it did.

@@ -173,6 +173,8 @@ private:
 // One row of marker_api_trace.csv: a mark (start == end), a range from its push (or start) to its
 // pop (or stop), or another marker call around its duration. `domain` is the kind's name
 // ("MARKER_CORE_API"), `function` the range's or mark's message, else the function's name.
+// The rows of cuda_api_trace.csv have the same columns: a CUDA runtime or driver call, `domain`
+// its kind's name ("CUDA_RUNTIME_API"), `function` the entry point ("cudaMalloc").
 struct marker_event
 {
     std::string domain         = {};
@@ -202,7 +204,10 @@ struct results
     std::vector<rocprofiler_buffer_tracing_memory_copy_record_t> memory_copies = {};
     // --marker-trace: marks, closed ranges and other marker calls, in the order they ended
     // (kept only for outputs written whole).
-    std::vector<marker_event> markers         = {};
+    std::vector<marker_event> markers = {};
+    // --cuda-runtime-trace / --cuda-driver-trace: the calls, in the order they ended (kept only
+    // for outputs written whole).
+    std::vector<marker_event> api_calls       = {};
     uint64_t                  dropped_records = 0;
     // Under kernel replay, the counter records the report needs and no output keeps (the report
     // reads these and counter_records).
@@ -220,6 +225,7 @@ struct results
     std::shared_ptr<record_spill>                             counter_spill      = {};
     std::shared_ptr<record_spill>                             memory_copy_spill  = {};
     std::shared_ptr<record_spill>                             marker_spill       = {};
+    std::shared_ptr<record_spill>                             api_spill          = {};
     std::map<uint64_t, std::vector<std::vector<std::string>>> replay_groups      = {};
     std::map<uint64_t, std::vector<std::vector<uint64_t>>>    replay_pass_groups = {};
     kernel_stats_accumulator                                  kernel_stats       = {};

@@ -414,16 +414,36 @@ pftrace_builder::marker(const marker_event& e)
     {
         // One thread's rows nest (its ranges are a stack; a call or a mark lies inside or outside
         // each range), so one track holds them all.
-        auto it = m_marker_tracks.find(e.thread_id);
-        if(it == m_marker_tracks.end())
-            it =
-                m_marker_tracks
-                    .emplace(e.thread_id,
-                             m_trace.child_track(
-                                 m_process, "Markers (thread " + std::to_string(e.thread_id) + ")"))
-                    .first;
-        track = it->second;
+        track = thread_track(m_marker_tracks, "Markers", e.thread_id);
     }
+    row_slice(track, e);
+}
+
+void
+pftrace_builder::api_call(const marker_event& e)
+{
+    row_slice(thread_track(m_api_tracks, "CUDA API", e.thread_id), e);
+}
+
+uint64_t
+pftrace_builder::thread_track(std::map<uint64_t, uint64_t>& tracks,
+                              const char*                   what,
+                              uint64_t                      thread)
+{
+    auto it = tracks.find(thread);
+    if(it == tracks.end())
+        it = tracks
+                 .emplace(thread,
+                          m_trace.child_track(m_process,
+                                              std::string{what} + " (thread " +
+                                                  std::to_string(thread) + ")"))
+                 .first;
+    return it->second;
+}
+
+void
+pftrace_builder::row_slice(uint64_t track, const marker_event& e)
+{
     const auto notes = std::vector<trace_annotation>{
         {"domain", e.domain},
         {"correlation_id", e.correlation_id},
@@ -497,6 +517,8 @@ results_pftrace(const results& data, bool kernel_replay)
     // In the order the rows ended, as the tool streams them (a thread's rows nest either way).
     for(const auto& e : data.markers)
         builder.marker(e);
+    for(const auto& e : data.api_calls)
+        builder.api_call(e);
     builder.finish();
     return builder.take();
 }

@@ -107,6 +107,9 @@ public:
     // One marker_api_trace.csv row: a slice named by its function (a mark has no duration), with
     // its domain, correlation id and thread.
     void marker(const marker_event& e);
+    // One cuda_api_trace.csv row: a slice on the calling thread's "CUDA API (thread <tid>)" track
+    // (a thread's calls nest: a runtime call encloses its driver calls).
+    void api_call(const marker_event& e);
     // The last return to 0 of every counter track.
     void        finish();
     std::string take();
@@ -130,6 +133,9 @@ private:
     };
 
     uint64_t agent_track(const results& data, rocprofiler_agent_id_t id);
+    // The track of `thread` in `tracks`, a child of the process track named "<what> (thread N)".
+    uint64_t thread_track(std::map<uint64_t, uint64_t>& tracks, const char* what, uint64_t thread);
+    void     row_slice(uint64_t track, const marker_event& e);
     uint64_t pass_of(uint64_t dispatch_id);
 
     perfetto_trace                                            m_trace          = {};
@@ -139,6 +145,7 @@ private:
     std::map<std::pair<uint64_t, uint64_t>, lanes>            m_queues         = {};
     std::map<uint64_t, lanes>                                 m_copy_lanes     = {};
     std::map<uint64_t, uint64_t>                              m_marker_tracks  = {}; // by thread
+    std::map<uint64_t, uint64_t>                              m_api_tracks     = {}; // by thread
     std::optional<lanes>                                      m_process_ranges = {};
     std::map<std::pair<uint64_t, std::string>, counter_track> m_counters       = {};
     std::unordered_map<uint64_t, uint64_t>                    m_passes         = {};

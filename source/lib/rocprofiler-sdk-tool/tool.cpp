@@ -97,6 +97,8 @@ struct tool_state
     csv_stream   counter_stream      = {};
     csv_stream   memory_copy_stream  = {};
     csv_stream   marker_stream       = {};
+    csv_stream   api_stream          = {}; // cuda_api_trace.csv
+    uint64_t     api_rows            = 0;  // CUDA API rows recorded
     rocpd_writer rocpd               = {}; // -f rocpd: streamed like the CSV files
     // -f pftrace: the trace encoded record by record and appended to its file like a CSV row.
     std::optional<pftrace_builder> pftrace        = {};
@@ -156,6 +158,7 @@ flush_streams_if_large()
     if(state->counter_stream.pending() >= threshold) state->counter_stream.flush();
     if(state->memory_copy_stream.pending() >= threshold) state->memory_copy_stream.flush();
     if(state->marker_stream.pending() >= threshold) state->marker_stream.flush();
+    if(state->api_stream.pending() >= threshold) state->api_stream.flush();
     if(state->pftrace_stream.pending() >= threshold) state->pftrace_stream.flush();
 }
 
@@ -339,6 +342,53 @@ record_marker(marker_event&& e)
     }
     if(keep_records()) state->data.markers.push_back(std::move(e));
     state->changed = true;
+}
+
+// One CUDA API row, to each output that wants it. Called with state->mutex held.
+void
+record_api_call(marker_event&& e)
+{
+    if(state->api_stream.is_open())
+    {
+        state->api_stream.append(marker_api_trace_csv_row(state->data, e));
+        flush_streams_if_large();
+    }
+    if(state->data.api_spill) state->data.api_spill->append(marker_event_json(e));
+    if(state->rocpd.is_open()) state->rocpd.marker(state->data, e);
+    if(state->pftrace)
+    {
+        state->pftrace->api_call(e);
+        append_pftrace();
+    }
+    ++state->api_rows;
+    if(keep_records()) state->data.api_calls.push_back(std::move(e));
+    state->changed = true;
+}
+
+// A CUDA API buffer record as its cuda_api_trace.csv row.
+marker_event
+api_row(const rocprofiler_record_header_t& header)
+{
+    const auto& r =
+        *static_cast<const rocprofiler_buffer_tracing_cuda_api_record_t*>(header.payload);
+    auto        e    = marker_event{};
+    const char* kind = nullptr;
+    if(rocprofiler_query_buffer_tracing_kind_name(r.kind, &kind, nullptr) ==
+           ROCPROFILER_STATUS_SUCCESS &&
+       kind != nullptr)
+        e.domain = kind;
+    const char* name = nullptr;
+    if(rocprofiler_query_buffer_tracing_kind_operation_name(r.kind, r.operation, &name, nullptr) ==
+           ROCPROFILER_STATUS_SUCCESS &&
+       name != nullptr)
+        e.function = name;
+    else
+        e.function = "operation " + std::to_string(r.operation);
+    e.thread_id      = r.thread_id;
+    e.correlation_id = r.correlation_id.internal;
+    e.start          = r.start_timestamp;
+    e.end            = r.end_timestamp;
+    return e;
 }
 
 std::string
@@ -532,10 +582,17 @@ buffer_callback(rocprofiler_context_id_t,
                 auto accepted = std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t>{};
                 // Copies are not kernels: the kernel filters do not apply to them.
                 auto copies = std::vector<rocprofiler_buffer_tracing_memory_copy_record_t>{};
+                auto calls  = std::vector<marker_event>{};
                 for(size_t i = 0; i < num_headers; ++i)
                 {
                     const auto* header = headers[i];
                     if(header->category != ROCPROFILER_BUFFER_CATEGORY_TRACING) continue;
+                    if(header->kind == ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API ||
+                       header->kind == ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API)
+                    {
+                        calls.push_back(api_row(*header));
+                        continue;
+                    }
                     if(header->kind == ROCPROFILER_BUFFER_TRACING_MEMORY_COPY)
                     {
                         copies.push_back(
@@ -577,6 +634,8 @@ buffer_callback(rocprofiler_context_id_t,
                         for(const auto& rec : accepted)
                             state->data.kernel_stats.add(rec);
                     if(!copies.empty()) record_memory_copies(copies);
+                    for(auto& call : calls)
+                        record_api_call(std::move(call));
                     state->data.dropped_records += drop_count;
                     state->changed =
                         state->changed || !accepted.empty() || !copies.empty() || drop_count > 0;
@@ -804,6 +863,7 @@ flush_once()
     state->counter_stream.flush();
     state->memory_copy_stream.flush();
     state->marker_stream.flush();
+    state->api_stream.flush();
     state->pftrace_stream.flush();
     // The database's batch becomes durable here at the latest: an abrupt end loses at most what
     // arrived since the last flush interval.
@@ -967,6 +1027,10 @@ start_outputs()
            !state->marker_stream.open(output_file(cfg, state->data.pid, "marker_api_trace.csv"),
                                       marker_api_trace_csv_header()))
             errors.emplace_back(state->marker_stream.error());
+        if(cfg.cuda_api_trace() &&
+           !state->api_stream.open(output_file(cfg, state->data.pid, "cuda_api_trace.csv"),
+                                   marker_api_trace_csv_header()))
+            errors.emplace_back(state->api_stream.error());
     }
     if(!ec && cfg.json)
     {
@@ -985,6 +1049,7 @@ start_outputs()
         if(cfg.counter_collection) state->data.counter_spill = open("counter_collection");
         if(cfg.memory_copy_trace) state->data.memory_copy_spill = open("memory_copy");
         if(cfg.marker_trace) state->data.marker_spill = open("marker_api");
+        if(cfg.cuda_api_trace()) state->data.api_spill = open("cuda_api");
     }
     if(!ec && cfg.pftrace)
     {
@@ -1238,6 +1303,16 @@ initialize()
     if(ok && cfg.memory_copy_trace)
         ok = ROCPROFV3_CALL(rocprofiler_configure_buffer_tracing_service(
             state->context, ROCPROFILER_BUFFER_TRACING_MEMORY_COPY, nullptr, 0, state->buffer));
+    if(ok && cfg.cuda_runtime_trace)
+        ok = ROCPROFV3_CALL(rocprofiler_configure_buffer_tracing_service(
+            state->context,
+            ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API,
+            nullptr,
+            0,
+            state->buffer));
+    if(ok && cfg.cuda_driver_trace)
+        ok = ROCPROFV3_CALL(rocprofiler_configure_buffer_tracing_service(
+            state->context, ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API, nullptr, 0, state->buffer));
     if(ok && (cfg.records_dispatches() || cfg.counter_collection))
     {
         auto ops = rocprofiler_tracing_operation_t{ROCPROFILER_KERNEL_DISPATCH_ENQUEUE};
@@ -1317,8 +1392,17 @@ finalize_outputs(run_end end)
     rocprofiler_get_timestamp(&state->data.fini_time);
     if(state->cfg.kernel_replay) add_unoffered_dispatches(state->data);
     state->data.end = end;
-    auto errors     = std::vector<std::string>{};
-    auto written    = std::vector<std::string>{};
+    // CUDA API calls come only from the CUDA backend: a run in which none arrived (no CUDA in the
+    // process, as on the host reference device, or CUPTI unavailable) says so instead of leaving
+    // an empty trace without a word.
+    if(state->cfg.cuda_api_trace() && state->api_rows == 0)
+        std::fprintf(stderr,
+                     "[rocprofv3] warning: CUDA API tracing (--runtime-trace, --sys-trace, "
+                     "--cuda-runtime-trace, --cuda-driver-trace): no CUDA runtime or driver call "
+                     "was traced (the process used no CUDA device, or CUPTI was unavailable: see "
+                     "the SDK's warnings); cuda_api_trace.csv has no rows\n");
+    auto errors  = std::vector<std::string>{};
+    auto written = std::vector<std::string>{};
     if(state->pftrace)
     {
         state->pftrace->finish();
@@ -1328,6 +1412,7 @@ finalize_outputs(run_end end)
                         &state->counter_stream,
                         &state->memory_copy_stream,
                         &state->marker_stream,
+                        &state->api_stream,
                         &state->pftrace_stream})
     {
         if(stream->path().empty()) continue;
@@ -1351,7 +1436,8 @@ finalize_outputs(run_end end)
     for(const auto& spill : {state->data.dispatch_spill,
                              state->data.counter_spill,
                              state->data.memory_copy_spill,
-                             state->data.marker_spill})
+                             state->data.marker_spill,
+                             state->data.api_spill})
         if(spill)
         {
             if(!spill->error().empty()) errors.emplace_back(spill->error());
