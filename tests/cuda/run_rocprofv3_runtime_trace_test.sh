@@ -3,7 +3,8 @@
 # launch of the runtime program is one driver launch row (cuLaunchKernel and its forms) in
 # cuda_api_trace.csv, once per dispatch of kernel_trace.csv, with and without kernel replay (the
 # SDK's replay passes are not the application's calls); the runtime rows name cudaMalloc and
-# cudaLaunchKernel; the Perfetto trace has the calls' thread track.
+# cudaLaunchKernel; the Perfetto trace has the calls' thread track; and the other driver calls
+# are those of a run that traces the API only (the SDK's own calls are never rows).
 # Usage: run_rocprofv3_runtime_trace_test.sh <rocprofv3> <program>
 # Environment (set by CTest): GPU_TEST_OUTPUT_DIR (optional).
 set -u
@@ -48,5 +49,23 @@ run_case() { # name, rocprofv3 options...
 run_case trace
 run_case replay --pmc smsp__inst_executed.sum --pmc smsp__warps_launched.sum \
     --replay-mode kernel --kernel-replay-beta-enabled
+# The SDK's own driver calls are not the application's: the driver calls other than launches are
+# the same whether the SDK only traces the API, also traces kernels, or replays them.
+mkdir -p "${out}/api_only"
+"${rocprofv3}" --cuda-runtime-trace --cuda-driver-trace -d "${out}/api_only" -o run -- "${program}" \
+    >"${out}/api_only/stdout" 2>"${out}/api_only/stderr"
+counts() { # the non-launch driver calls, one "count name" line per function
+    tail -n +2 "$1" | grep '^"CUDA_DRIVER_API"' | grep -vE '"cuLaunch(Kernel|CooperativeKernel)(Ex)?(_ptsz)?"' |
+        cut -d, -f2 | sort | uniq -c
+}
+for name in trace replay; do
+    if ! diff <(counts "${out}/api_only/run_cuda_api_trace.csv") \
+        <(counts "${out}/${name}/run_cuda_api_trace.csv") >"${out}/${name}.diff"; then
+        echo "FAIL: ${name}: driver calls differ from the API-only run (< API only, > ${name}):" |
+            tee -a "${out}/validate.txt"
+        cat "${out}/${name}.diff" | head -20
+        fail=1
+    fi
+done
 echo "RESULT failures=${fail}" | tee -a "${out}/validate.txt"
 exit ${fail}

@@ -47,11 +47,13 @@ operation_name(domain d, int32_t op)
 
 // Every callback of the routed ids: the application's calls only.
 void
-on_api_call(CUpti_CallbackDomain cupti_domain, CUpti_CallbackId cbid, const CUpti_CallbackData* info)
+on_api_call(CUpti_CallbackDomain      cupti_domain,
+            CUpti_CallbackId          cbid,
+            const CUpti_CallbackData* info)
 {
     if(info == nullptr || internal_call_scope::active()) return;
-    const auto d  = cupti_domain == CUPTI_CB_DOMAIN_RUNTIME_API ? domain::cuda_runtime
-                                                                : domain::cuda_driver;
+    const auto d =
+        cupti_domain == CUPTI_CB_DOMAIN_RUNTIME_API ? domain::cuda_runtime : domain::cuda_driver;
     const auto op = static_cast<int32_t>(cbid);
     if(info->callbackSite == CUPTI_API_ENTER)
     {
@@ -131,20 +133,20 @@ start()
                                             on_api_call) &&
                      ok;
             if(drv)
-                ok = cupti_callbacks::route(
-                         *table,
-                         CUPTI_CB_DOMAIN_DRIVER_API,
-                         all_ids(CUPTI_DRIVER_TRACE_CBID_SIZE,
-                                 std::vector<CUpti_CallbackId>(launch_ids.begin(), launch_ids.end())),
-                         on_api_call) &&
+                ok = cupti_callbacks::route(*table,
+                                            CUPTI_CB_DOMAIN_DRIVER_API,
+                                            all_ids(CUPTI_DRIVER_TRACE_CBID_SIZE,
+                                                    std::vector<CUpti_CallbackId>(
+                                                        launch_ids.begin(), launch_ids.end())),
+                                            on_api_call) &&
                      ok;
             if(!ok)
                 ROCP_LOG(warning) << "CUDA API tracing: CUPTI refused some API callbacks (another "
                                      "CUPTI subscriber?); calls of those entry points are not "
                                      "traced";
             else
-                ROCP_LOG(debug) << "CUDA API tracing: on (runtime " << runtime << ", driver "
-                                << drv << ")";
+                ROCP_LOG(debug) << "CUDA API tracing: on (runtime " << runtime << ", driver " << drv
+                                << ")";
         });
 }
 

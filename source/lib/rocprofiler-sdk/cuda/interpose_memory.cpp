@@ -23,7 +23,8 @@ namespace
 int
 current_device()
 {
-    auto dev = CUdevice{0};
+    auto dev   = CUdevice{0};
+    auto scope = internal_call_scope{}; // the SDK's question, not the application's call
     if(driver()->cuCtxGetDevice(&dev) != CUDA_SUCCESS) return 0;
     return static_cast<int>(dev);
 }
@@ -32,7 +33,8 @@ current_device()
 CUcontext
 current_context()
 {
-    auto ctx = CUcontext{};
+    auto ctx   = CUcontext{};
+    auto scope = internal_call_scope{}; // the SDK's question, not the application's call
     if(driver()->cuCtxGetCurrent(&ctx) != CUDA_SUCCESS) return nullptr;
     return ctx;
 }

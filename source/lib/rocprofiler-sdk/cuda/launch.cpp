@@ -129,12 +129,16 @@ route_launch(const launch_request& request, driver_call<CUresult>& call)
     ensure_initialized();
     if(!dispatch::any_consumer()) return direct();
 
-    const auto* drv = driver();
-    auto        ctx = CUcontext{};
-    auto        dev = CUdevice{};
-    if(drv->cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || ctx == nullptr ||
-       drv->cuCtxGetDevice(&dev) != CUDA_SUCCESS)
-        return direct(); // the driver reports the error itself
+    const auto* drv     = driver();
+    auto        ctx     = CUcontext{};
+    auto        dev     = CUdevice{};
+    const auto  current = [&]
+    {
+        auto scope = internal_call_scope{}; // the SDK's questions, not the application's calls
+        return drv->cuCtxGetCurrent(&ctx) == CUDA_SUCCESS && ctx != nullptr &&
+               drv->cuCtxGetDevice(&dev) == CUDA_SUCCESS;
+    };
+    if(!current()) return direct(); // the driver reports the error itself
 
     auto launch = request;
     if(!read_launch_config(launch)) return direct();
