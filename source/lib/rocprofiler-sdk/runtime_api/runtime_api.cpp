@@ -41,16 +41,16 @@ constexpr auto max_participants = size_t{16};
 // A call in progress on this thread.
 struct frame
 {
-    domain                                        d           = domain::cuda_runtime;
-    int32_t                                       op          = 0;
-    uint64_t                                      key         = 0;
-    uint64_t                                      internal_id = 0;
-    uint64_t                                      ancestor    = 0;
-    uint64_t                                      thread_id   = 0;
-    uint64_t                                      start       = 0;
-    call_info                                     info        = {};
-    size_t                                        count       = 0;
-    std::array<participant, max_participants>     parts       = {};
+    domain                                    d           = domain::cuda_runtime;
+    int32_t                                   op          = 0;
+    uint64_t                                  key         = 0;
+    uint64_t                                  internal_id = 0;
+    uint64_t                                  ancestor    = 0;
+    uint64_t                                  thread_id   = 0;
+    uint64_t                                  start       = 0;
+    call_info                                 info        = {};
+    size_t                                    count       = 0;
+    std::array<participant, max_participants> parts       = {};
 };
 
 // Frames are kept for reuse: a thread's calls allocate nothing once its stack has grown. A deque,

@@ -53,10 +53,10 @@ seen()
     return *value;
 }
 
-constexpr int32_t cuda_malloc      = 20;  // CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020
-constexpr int32_t cuda_free        = 22;  // CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020
-constexpr int32_t cu_mem_alloc     = 243; // CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2
-constexpr int32_t cu_ctx_get_dev   = 19;  // CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice
+constexpr int32_t cuda_malloc    = 20;  // CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020
+constexpr int32_t cuda_free      = 22;  // CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020
+constexpr int32_t cu_mem_alloc   = 243; // CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2
+constexpr int32_t cu_ctx_get_dev = 19;  // CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice
 
 void
 report_call(api::domain d, int32_t op, uint64_t key, const void* args, int result)
@@ -82,8 +82,9 @@ on_call(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_t* u
     c.function  = data->function_name != nullptr ? data->function_name : "";
     c.args      = data->args;
     if(data->retval != nullptr) c.retval = *static_cast<const int*>(data->retval);
-    if(record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER) user->value = record.correlation_id.internal;
-    c.user = user->value;
+    if(record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER)
+        user->value = record.correlation_id.internal;
+    c.user      = user->value;
     auto nested = false;
     {
         auto lock = std::lock_guard{seen().mutex};
@@ -223,8 +224,8 @@ protected:
 // two buffer records whose times nest.
 TEST_F(cuda_api_tracing, nested_calls_are_reported_in_order_with_their_payloads)
 {
-    const int args = 42;
-    auto      info = api::call_info{};
+    const int args     = 42;
+    auto      info     = api::call_info{};
     info.function_name = "cudaMalloc";
     info.args          = &args;
     api::enter(api::domain::cuda_runtime, cuda_malloc, 11, info);
