@@ -3,7 +3,7 @@
 # with COPY_TEST_NO_TOOL=1 so that only rocprofv3's tool traces it): its three copies must be the
 # rows of run_memory_copy_trace.csv and the memory_copy records of run_results.json, in order, with
 # their directions, sizes and agents (host memory: "host" / handle 0; device memory: the agent of
-# the program's kernel), with and without kernel replay (a metric CUPTI needs several passes for:
+# the program's kernel, "Agent <n>" in the CSV files), with and without kernel replay (a metric CUPTI needs several passes for:
 # the kernel must be replayed, kernel replay's own snapshot and restore copies must not appear,
 # and the program must see one run's results).
 # Usage: run_rocprofv3_copies_test.sh <rocprofv3> <copy program>
@@ -30,8 +30,10 @@ run_case() { # name, rocprofv3 options...
     check "[ -s '${csv}' ]" "${name}: no ${csv}"
     [ -s "${csv}" ] || return
     head -4 "${csv}"
+    # The kernel's agent, as the CSV files name it ("Agent 0", quoted in the file).
     local gpu
-    gpu=$(awk -F, 'NR == 2 {print $2}' "${kt}")
+    gpu=$(awk -F, 'NR == 2 {gsub(/"/, "", $2); print $2}' "${kt}")
+    check "[[ '${gpu}' =~ ^Agent\ [0-9]+$ ]]" "${name}: kernel_trace.csv's Agent_Id '${gpu}' is not \"Agent <n>\""
     local got
     got=$(awk -F, 'NR > 1 {gsub(/"/, ""); print $2, $9, $4, $5}' "${csv}" | sort -k1,1 | tr '\n' ';')
     local want="MEMORY_COPY_DEVICE_TO_DEVICE ${mib4} ${gpu} ${gpu};MEMORY_COPY_DEVICE_TO_HOST ${mib2} ${gpu} host;MEMORY_COPY_HOST_TO_DEVICE ${mib4} host ${gpu};"

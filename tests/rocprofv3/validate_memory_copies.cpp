@@ -10,8 +10,9 @@
 //   truth's Direction, Bytes, addresses and thread; Stream_Id 0; Start_Timestamp <= End_Timestamp
 //   and each copy starts after the previous one ended (they are synchronous, on one thread);
 //   Correlation_Id non-zero and unique; Source_Agent_Id and Destination_Agent_Id name the side the
-//   direction names: a GPU agent of <P>_agent_info.csv (Logical_Node_Id) for device memory,
-//   "host" (or a CPU agent there) for host memory.
+//   direction names, exactly as rocprofv3 writes it (default -A relative): "Agent
+//   <Logical_Node_Id>" of a GPU agent of <P>_agent_info.csv for device memory, "host" (or "Agent
+//   <Logical_Node_Id>" of a CPU agent there) for host memory.
 // - with --json, <P>_results.json: buffer_records.memory_copy holds the same copies (operation,
 //   bytes, addresses, thread, times, agents by handle, correlation ids) as the truth, and
 //   strings.buffer_records names the MEMORY_COPY kind with its five operations.
@@ -36,7 +37,6 @@ fail(const std::string& message)
     std::exit(1);
 }
 
-using rocprofv3_validate::column;
 using rocprofv3_validate::read_csv_or_fail;
 
 nlohmann::json
@@ -103,14 +103,10 @@ main(int argc, char** argv)
 
     if(csv)
     {
-        // Agents by Logical_Node_Id.
-        const auto ai_path = base + "agent_info.csv";
-        const auto ai      = read_csv_or_fail(ai_path, fail);
-        const auto c_node  = column(ai[0], "Logical_Node_Id", ai_path, fail),
-                   c_type  = column(ai[0], "Agent_Type", ai_path, fail);
-        auto agent_type    = std::map<std::string, std::string>{};
-        for(size_t r = 1; r < ai.size(); ++r)
-            agent_type[ai[r][c_node]] = ai[r][c_type];
+        // Agents by their name in the agent columns ("Agent <Logical_Node_Id>"), with their type.
+        const auto ai_path    = base + "agent_info.csv";
+        const auto agent_type = rocprofv3_validate::agent_labels(
+            read_csv_or_fail(ai_path, fail), ai_path, "relative", fail);
 
         const auto path            = base + "memory_copy_trace.csv";
         auto       rows            = read_csv_or_fail(path, fail);
@@ -155,11 +151,15 @@ main(int argc, char** argv)
                 return it != agent_type.end() && it->second == type;
             };
             if(!names_side(r[3], src_type))
-                fail(what + ": Source_Agent_Id " + r[3] + " is not the " + src_type +
-                     " side (an agent of " + ai_path + ", or host)");
+                fail(what + ": Source_Agent_Id '" + r[3] + "' is not the " + src_type +
+                     " side (\"Agent <Logical_Node_Id>\" of an agent of " + ai_path +
+                     ", or \"host\"; its agents: " + rocprofv3_validate::label_list(agent_type) +
+                     ")");
             if(!names_side(r[4], dst_type))
-                fail(what + ": Destination_Agent_Id " + r[4] + " is not the " + dst_type +
-                     " side (an agent of " + ai_path + ", or host)");
+                fail(what + ": Destination_Agent_Id '" + r[4] + "' is not the " + dst_type +
+                     " side (\"Agent <Logical_Node_Id>\" of an agent of " + ai_path +
+                     ", or \"host\"; its agents: " + rocprofv3_validate::label_list(agent_type) +
+                     ")");
             const auto id = number(r[5], what + " Correlation_Id");
             if(id == 0 || !ids.insert(id).second)
                 fail(what + ": Correlation_Id " + r[5] + " is 0 or not unique");

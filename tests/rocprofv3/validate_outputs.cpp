@@ -2,13 +2,17 @@
 //
 //   validate_outputs --dir D --prefix P --kernel NAME=COUNT... [--stats] [--json]
 //                    [--group "A B"]... [--kernel-replay] [--truth FILE] [--end KIND]
-//                    [--note TEXT]
+//                    [--note TEXT] [--agent-index absolute|relative|type-relative]
 //
 // Checks, and exits non-zero with a message on the first violation:
 // - <P>_kernel_trace.csv: the header is exactly API.md's columns; one row per dispatch (the sum of
 //   the COUNTs), 22 fields each; dispatch ids unique; Start_Timestamp <= End_Timestamp; kernel
 //   names are exactly the expected ones with the expected counts (CSV quoting of "a,b" names).
-// - <P>_agent_info.csv: exists, has a GPU agent; every Agent_Id of the trace is one of its agents.
+// - <P>_agent_info.csv: exists, has a GPU agent. Every Agent_Id of the trace (and of
+//   counter_collection.csv) is exactly the name of one of its agents, as rocprofv3 -A MODE writes
+//   it (--agent-index MODE, default relative): "Agent <Logical_Node_Id>" (relative), "Agent
+//   <Node_Id>" (absolute), "GPU <n>" / "CPU <n>" (type-relative, n counting the agents of that
+//   Agent_Type from 0 in Logical_Node_Id order); the rows of one Dispatch_Id name one agent.
 // - with --stats, <P>_kernel_stats.csv: exact header; one row per kernel; Calls and
 //   TotalDurationNs equal what the trace gives; Percentage sums to 100.
 // - with --json, <P>_results.json: valid JSON with the documented keys; one kernel_dispatch record
@@ -17,11 +21,14 @@
 // - with --group (one per --pmc group, in order), <P>_counter_collection.csv: the header is exactly
 //   API.md's columns (no Replay_Pass); every dispatch has one row per counter of every group
 //   (all groups are collected under --kernel-replay, else the one group given); the rows of one
-//   group share their timestamps; dispatches, kernels, Grid_Size and Workgroup_Size are exactly
-//   those of the program's ground truth (--truth, written by host_kernels --truth); WORK_ITEMS =
-//   Grid_Size, WORKGROUPS = Grid_Size / Workgroup_Size, DURATION_NS > 0 and = End_Timestamp -
-//   Start_Timestamp of its row, CPU_TIME_NS > 0. Under --kernel-replay with G groups,
-//   kernel_trace.csv has G rows per Dispatch_Id (one per pass). With --json, the
+//   group share their timestamps; each row's Agent_Id is that of its dispatch in kernel_trace.csv;
+//   every Counter_Value is the form of its value (fixed with 6 decimals when >= 1, "64.000000";
+//   scientific with 8 below 1, "5.00000000e-01", "0.00000000e+00"); dispatches, kernels, Grid_Size
+//   and Workgroup_Size are exactly those of the program's ground truth (--truth, written by
+//   host_kernels --truth); WORK_ITEMS = Grid_Size, WORKGROUPS = Grid_Size / Workgroup_Size,
+//   DURATION_NS > 0 and = End_Timestamp - Start_Timestamp of its row, CPU_TIME_NS > 0 (each rule
+//   compares the text with the form of the value it expects: "4096.000000"). Under --kernel-replay
+//   with G groups, kernel_trace.csv has G rows per Dispatch_Id (one per pass). With --json, the
 //   counter_collection records of a dispatch carry replay_pass exactly 0..G-1 (none without
 //   --kernel-replay), and pass i holds exactly group i's counters.
 // - with --end KIND: results.json's metadata.end.kind is KIND (with --json); <P>_incomplete.txt
@@ -82,6 +89,7 @@ main(int argc, char** argv)
     auto groups     = std::vector<std::vector<std::string>>{};
     auto truth_file = std::string{};
     auto end_kind = std::string{}, note = std::string{};
+    auto agent_index = std::string{"relative"};
     for(int i = 1; i < argc; ++i)
     {
         auto arg = std::string{argv[i]};
@@ -117,6 +125,8 @@ main(int argc, char** argv)
             end_kind = argv[++i];
         else if(arg == "--note" && i + 1 < argc)
             note = argv[++i];
+        else if(arg == "--agent-index" && i + 1 < argc)
+            agent_index = argv[++i];
         else
             fail("unknown argument " + arg);
     }
@@ -154,16 +164,24 @@ main(int argc, char** argv)
     if(agents.size() < 2 || agents[0].size() < 3 || agents[0][0] != "Node_Id" ||
        agents[0][1] != "Logical_Node_Id" || agents[0][2] != "Agent_Type")
         fail("agent_info.csv: bad header or no agent");
-    auto agent_ids = std::set<std::string>{};
-    auto any_gpu   = false;
+    auto any_gpu = false;
     for(size_t r = 1; r < agents.size(); ++r)
     {
         if(agents[r].size() != agents[0].size())
             fail("agent_info.csv: row with a wrong field count");
-        agent_ids.insert(agents[r][1]);
         any_gpu = any_gpu || agents[r][2] == "GPU";
     }
     if(!any_gpu) fail("agent_info.csv: no GPU agent");
+    // The names the agent columns may hold: one per agent, in the form -A agent_index gives.
+    const auto agent_labels =
+        rocprofv3_validate::agent_labels(agents, base + "agent_info.csv", agent_index, fail);
+    auto check_agent = [&](const std::string& text, const std::string& what)
+    {
+        if(agent_labels.count(text) == 0)
+            fail(what + ": Agent_Id '" + text +
+                 "' does not name an agent of agent_info.csv as -A " + agent_index + " does (" +
+                 rocprofv3_validate::label_list(agent_labels) + ")");
+    };
 
     auto total_expected = uint64_t{0};
     for(auto& [name, count] : expected)
@@ -180,6 +198,7 @@ main(int argc, char** argv)
     auto per_name  = std::map<std::string, uint64_t>{};
     auto durations = std::map<std::string, uint64_t>{};
     auto queues    = std::set<std::string>{};
+    auto agent_of  = std::map<uint64_t, std::string>{}; // Dispatch_Id -> Agent_Id
     for(size_t r = 1; r < trace.size(); ++r)
     {
         const auto& row = trace[r];
@@ -187,9 +206,11 @@ main(int argc, char** argv)
             fail("kernel_trace.csv row " + std::to_string(r) + ": " + std::to_string(row.size()) +
                  " fields");
         if(row[0] != "KERNEL_DISPATCH") fail("kernel_trace.csv: Kind '" + row[0] + "'");
-        if(agent_ids.count(row[1]) == 0)
-            fail("kernel_trace.csv: Agent_Id " + row[1] + " not in agent_info.csv");
+        check_agent(row[1], "kernel_trace.csv row " + std::to_string(r));
         auto id = number(row[5], "Dispatch_Id");
+        if(!agent_of.emplace(id, row[1]).second && agent_of[id] != row[1])
+            fail("kernel_trace.csv row " + std::to_string(r) + ": Dispatch_Id " + row[5] +
+                 " on Agent_Id '" + row[1] + "', its other rows on '" + agent_of[id] + "'");
         if(++id_rows[id] > passes)
             fail("kernel_trace.csv: Dispatch_Id " + row[5] + " in more than " +
                  std::to_string(passes) + " rows");
@@ -310,7 +331,10 @@ main(int argc, char** argv)
             auto start = number(row[17], "Start_Timestamp");
             auto end   = number(row[18], "End_Timestamp");
             if(start == 0 || start > end) fail(what + ": bad timestamps");
-            if(agent_ids.count(row[2]) == 0) fail(what + ": Agent_Id not in agent_info.csv");
+            check_agent(row[2], what);
+            if(agent_of.count(id) != 0 && agent_of[id] != row[2])
+                fail(what + ": Agent_Id '" + row[2] + "', kernel_trace.csv's dispatch " + row[1] +
+                     " is on '" + agent_of[id] + "'");
             registers[row[7]].emplace(row[12], row[13], row[14]);
             auto& d = per_dispatch[id];
             if(d.kernel.empty())
@@ -330,14 +354,15 @@ main(int argc, char** argv)
             d.names[name] += 1;
             d.times[it->second].emplace(start, end);
 
-            char* endp  = nullptr;
-            auto  value = std::strtod(row[16].c_str(), &endp);
-            if(row[16].empty() || *endp != '\0') fail(what + ": Counter_Value '" + row[16] + "'");
+            const auto value = rocprofv3_validate::counter_value_of(row[16], what, fail);
+            // The text must be exactly the form of the expected value (so "6.271484" for
+            // 6.271484375: the file holds 6 decimals).
             auto is = [&](double expected_value, const char* rule)
             {
-                if(value != expected_value)
-                    fail(what + ": " + name + " = " + row[16] + ", expected " +
-                         std::to_string(expected_value) + " (" + rule + ")");
+                const auto want = rocprofv3_validate::counter_value_text(expected_value);
+                if(row[16] != want)
+                    fail(what + ": " + name + " = " + row[16] + ", expected " + want + " (" + rule +
+                         ")");
             };
             if(name == "WORK_ITEMS") is(static_cast<double>(grid), "Grid_Size");
             if(name == "WORKGROUPS")

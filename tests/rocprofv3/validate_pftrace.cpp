@@ -15,16 +15,18 @@
 //   "Queue <Queue_Id>" (or one of its overlap lanes) under its agent's track;
 // - kernel slices (begin/end pairs on their track) are exactly <P>_kernel_trace.csv's rows: the
 //   same multiset of (Dispatch_Id, Kernel_Name, Start_Timestamp, End_Timestamp, Agent_Id,
-//   Queue_Id);
+//   Queue_Id), the CSV files' agent "Agent N" (which must have that form: the default -A) being
+//   the trace's agent N;
 // - with --slices N (a run with -f pftrace only, no CSV file to compare with): exactly N slices,
 //   each named, with the annotations above;
 // - with --passes G (kernel replay with G groups), every slice has a replay_pass annotation and
 //   each dispatch's slices carry exactly the passes 0..G-1; without it no slice has one;
 // - with --copies, the slices on tracks named "Memory copies" (or their overlap lanes) are exactly
 //   <P>_memory_copy_trace.csv's rows: the same multiset of (Direction, Start_Timestamp,
-//   End_Timestamp, Bytes, Source_Agent_Id, Destination_Agent_Id), each under the track of its
-//   destination agent (its source agent for a device-to-host copy; a copy within host memory on
-//   "Memory copies (host)" under the process track); without --copies there is no such slice;
+//   End_Timestamp, Bytes, Source_Agent_Id, Destination_Agent_Id: "Agent N" as N, "host" as it is),
+//   each under the track of its destination agent (its source agent for a device-to-host copy; a
+//   copy within host memory on "Memory copies (host)" under the process track); without --copies
+//   there is no such slice;
 // - with --markers, the slices on tracks named "Markers ..." are exactly <P>_marker_api_trace.csv's
 //   rows: the same multiset of (Domain, Function, Thread_Id, Correlation_Id, Start_Timestamp,
 //   End_Timestamp), as the slice's "domain" (string_value), name, "thread_id" and "correlation_id"
@@ -38,7 +40,9 @@
 // - with --copies or --markers, a run without kernel_trace.csv must have no kernel slice;
 // - with --counters, every row of <P>_counter_collection.csv is one TYPE_COUNTER event with its
 //   Counter_Value at its Start_Timestamp, on the counter track of that name under its agent's
-//   track; every other counter event is a return to 0 at a row's End_Timestamp.
+//   track (Agent_Id "Agent N": agent N); the Counter_Value is the form of its value, and the text
+//   the event's value has in that form (6 decimals when >= 1, 8 mantissa decimals below 1); every
+//   other counter event is a return to 0 at a row's End_Timestamp.
 #include "csv_rows.hpp"
 
 #include <algorithm>
@@ -577,12 +581,17 @@ main(int argc, char** argv)
                    c_src = mc_col("Source_Agent_Id"), c_dst = mc_col("Destination_Agent_Id");
         auto rows = std::multiset<copy_key>{};
         for(size_t r = 1; r < mc.size(); ++r)
+        {
+            const auto what = mc_file + " row " + std::to_string(r);
             rows.insert({mc[r][c_dir],
                          std::stoull(mc[r][c_start]),
                          std::stoull(mc[r][c_end]),
                          mc[r][c_bytes],
-                         mc[r][c_src],
-                         mc[r][c_dst]});
+                         rocprofv3_validate::copy_side_number_of(
+                             mc[r][c_src], what + " Source_Agent_Id", fail),
+                         rocprofv3_validate::copy_side_number_of(
+                             mc[r][c_dst], what + " Destination_Agent_Id", fail)});
+        }
         if(rows.empty()) fail(mc_file + " has no copy: nothing to compare");
         if(rows != copy_slices)
             fail("the trace has " + std::to_string(copy_slices.size()) + " memory copy slices, " +
@@ -632,7 +641,8 @@ main(int argc, char** argv)
                      kt[r][c_name],
                      std::stoull(kt[r][c_start]),
                      std::stoull(kt[r][c_end]),
-                     kt[r][c_agent],
+                     rocprofv3_validate::agent_number_of(
+                         kt[r][c_agent], kt_file + " row " + std::to_string(r) + " Agent_Id", fail),
                      kt[r][c_queue]});
     if(rows.empty()) fail(kt_file + " has no dispatch: nothing to compare");
     if(slices.size() != rows.size())
@@ -670,21 +680,27 @@ main(int argc, char** argv)
         auto ends = std::map<std::tuple<std::string, std::string>, std::set<uint64_t>>{};
         for(size_t r = 1; r < cc.size(); ++r)
         {
-            const auto key   = std::tuple{cc[r][a], cc[r][n]};
-            const auto ts    = std::stoull(cc[r][s]);
-            const auto value = std::strtod(cc[r][v].c_str(), nullptr);
+            const auto what = cc_file + " row " + std::to_string(r);
+            const auto agent =
+                rocprofv3_validate::agent_number_of(cc[r][a], what + " Agent_Id", fail);
+            const auto key = std::tuple{agent, cc[r][n]};
+            const auto ts  = std::stoull(cc[r][s]);
+            (void)rocprofv3_validate::counter_value_of(cc[r][v], what, fail);
             ends[key].insert(std::stoull(cc[r][e]));
+            // The file holds the value in its form (6 decimals when >= 1): the event's value,
+            // written in that form, must be the row's text.
             auto& list = counter_events[key];
             auto  it   = std::find_if(list.begin(),
                                    list.end(),
                                    [&](const auto& p) {
-                                       return p.first == ts && std::fabs(p.second - value) <=
-                                                                   1e-12 * std::fabs(value);
+                                       return p.first == ts &&
+                                              rocprofv3_validate::counter_value_text(p.second) ==
+                                                  cc[r][v];
                                    });
             if(it == list.end())
                 fail("no counter event " + cc[r][n] + " = " + cc[r][v] + " at " + cc[r][s] +
-                     " under agent " + cc[r][a] + " (row " + std::to_string(r) + " of " + cc_file +
-                     ")");
+                     " under agent " + agent + " (row " + std::to_string(r) + " of " + cc_file +
+                     ", Agent_Id '" + cc[r][a] + "')");
             list.erase(it);
         }
         for(const auto& [key, list] : counter_events)

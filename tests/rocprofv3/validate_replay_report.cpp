@@ -8,15 +8,19 @@
 //   REPLAYED row; the rows with dispatches are exactly the --expect ones; Missing_Groups sums to N.
 // - <P>_counter_collection_missing.csv: exact header; N rows; each names a group (0-based, in
 //   --group order) and that group's counters, and counter_collection.csv has no row of them for
-//   that dispatch.
+//   that dispatch; its Agent_Id is exactly "Agent <Logical_Node_Id>" of an agent of
+//   <P>_agent_info.csv (rocprofv3's default -A relative), and the Agent_Id of that dispatch's rows
+//   in counter_collection.csv (which are of that form too) when it has any.
 // - Together: every dispatch of either file has each group exactly once, either as rows of
 //   counter_collection.csv (all of the group's counters) or as a row of the missing file.
 // - with --json, <P>_results.json: kernel_replay_summary has the expected counts; one
 //   callback_records.kernel_replay_outcome marker per dispatch, whose outcome and reason are
 //   counted as expected, whose missing_groups are the missing file's, and whose passes agree with
 //   the outcome (REPLAYED: all groups; DECLINED: one run; ENDED_EARLY: fewer than planned, at
-//   failed_pass + 1 for write_outside_snapshot); the counter_collection records of a dispatch
-//   carry exactly the replay_pass values of the groups it is not missing.
+//   failed_pass + 1 for write_outside_snapshot), and whose agent_id is the agent (by its
+//   logical_node_id in results.json's agents) the CSV files name for that dispatch; the
+//   counter_collection records of a dispatch carry exactly the replay_pass values of the groups it
+//   is not missing.
 #include "csv_rows.hpp"
 
 #include <nlohmann/json.hpp>
@@ -75,11 +79,13 @@ struct expectations
     uint64_t                              missing  = 0;
 };
 
-// Per dispatch: the groups missing (from the missing file) and the groups with counter rows.
+// Per dispatch: the groups missing (from the missing file) and the groups with counter rows, and
+// the Agent_Id the files give it.
 struct per_dispatch
 {
     std::set<uint64_t> missing   = {};
     std::set<uint64_t> collected = {};
+    std::string        agent     = {};
 };
 
 void
@@ -116,6 +122,23 @@ check_csv_files(const std::string& base, const expectations& want)
 {
     auto dispatches = std::map<uint64_t, per_dispatch>{};
     auto group_of   = std::map<std::string, uint64_t>{};
+    // The names of the agents: "Agent <Logical_Node_Id>".
+    const auto ai_path = base + "agent_info.csv";
+    const auto labels  = rocprofv3_validate::agent_labels(
+        rocprofv3_validate::read_csv_or_fail(ai_path, fail), ai_path, "relative", fail);
+    // A row's Agent_Id: one of those names, the same for every row of the dispatch.
+    auto agent_of = [&](uint64_t id, const std::string& text, const std::string& what)
+    {
+        if(labels.count(text) == 0)
+            fail(what + ": Agent_Id '" + text +
+                 "' is not \"Agent <Logical_Node_Id>\" of an agent of " + ai_path + " (" +
+                 rocprofv3_validate::label_list(labels) + ")");
+        auto& d = dispatches[id];
+        if(d.agent.empty()) d.agent = text;
+        if(d.agent != text)
+            fail(what + ": Agent_Id '" + text + "', another row of dispatch " + std::to_string(id) +
+                 " names '" + d.agent + "'");
+    };
     for(size_t g = 0; g < want.groups.size(); ++g)
         for(const auto& name : want.groups[g])
             group_of[name] = g;
@@ -127,6 +150,7 @@ check_csv_files(const std::string& base, const expectations& want)
     {
         if(rows[r].size() != 19) fail("counter_collection.csv: a row without 19 fields");
         auto id = number(rows[r][1], "Dispatch_Id");
+        agent_of(id, rows[r][2], "counter_collection.csv row " + std::to_string(r));
         auto it = group_of.find(rows[r][15]);
         if(it == group_of.end()) fail("counter_collection.csv: counter " + rows[r][15]);
         counters[id][it->second].insert(rows[r][15]);
@@ -160,7 +184,8 @@ check_csv_files(const std::string& base, const expectations& want)
         const auto& row = missing[r];
         if(row.size() != header.size()) fail("counter_collection_missing.csv: field count");
         auto id = number(row[0], "Dispatch_Id");
-        auto g  = number(row[4], "Counter_Group");
+        agent_of(id, row[1], "counter_collection_missing.csv row " + std::to_string(r));
+        auto g = number(row[4], "Counter_Group");
         if(g >= want.groups.size()) fail("counter_collection_missing.csv: group " + row[4]);
         if(row[5] != join(want.groups[g]))
             fail("counter_collection_missing.csv: group " + row[4] + " names '" + row[5] + "'");
@@ -183,7 +208,10 @@ check_csv_files(const std::string& base, const expectations& want)
 }
 
 void
-check_marker(const nlohmann::json& m, const per_dispatch& d, uint64_t groups)
+check_marker(const nlohmann::json&                  m,
+             const per_dispatch&                    d,
+             uint64_t                               groups,
+             const std::map<uint64_t, std::string>& agent_names)
 {
     const auto id      = std::to_string(m.at("dispatch_id").get<uint64_t>());
     const auto outcome = m.at("outcome").get<std::string>();
@@ -193,6 +221,14 @@ check_marker(const nlohmann::json& m, const per_dispatch& d, uint64_t groups)
         if(!m.contains(key)) fail("marker of dispatch " + id + " lacks " + key);
     if(m.at("missing_groups").get<std::set<uint64_t>>() != d.missing)
         fail("marker of dispatch " + id + ": missing_groups differ from the CSV");
+    const auto handle = m.at("agent_id").at("handle").get<uint64_t>();
+    const auto agent  = agent_names.find(handle);
+    if(agent == agent_names.end())
+        fail("marker of dispatch " + id + ": agent_id " + std::to_string(handle) +
+             " is not in results.json's agents");
+    if(agent->second != d.agent)
+        fail("marker of dispatch " + id + ": agent_id " + std::to_string(handle) + " is '" +
+             agent->second + "', the CSV files name '" + d.agent + "'");
     if(planned != groups) fail("marker of dispatch " + id + ": passes_planned");
     if(outcome == "REPLAYED" && (run != planned || m.at("reason") != "none"))
         fail("marker of dispatch " + id + ": a replay that did not run every pass");
@@ -226,6 +262,11 @@ check_json(const std::string&                      base,
        sum.at("ended_early") != per_kind["ENDED_EARLY"])
         fail("results.json: kernel_replay_summary differs: " + sum.dump());
 
+    // Agent handle -> "Agent <logical_node_id>", the name the CSV files give it.
+    auto agent_names = std::map<uint64_t, std::string>{};
+    for(const auto& a : tool.at("agents"))
+        agent_names[a.at("id").at("handle").get<uint64_t>()] =
+            "Agent " + std::to_string(a.at("logical_node_id").get<uint64_t>());
     auto counted = std::map<std::string, uint64_t>{};
     auto seen    = std::set<uint64_t>{};
     for(const auto& m : tool.at("callback_records").at("kernel_replay_outcome"))
@@ -234,7 +275,7 @@ check_json(const std::string&                      base,
         if(!seen.insert(id).second) fail("results.json: two markers for one dispatch");
         auto it = dispatches.find(id);
         if(it == dispatches.end()) fail("results.json: a marker for an unknown dispatch");
-        check_marker(m, it->second, want.groups.size());
+        check_marker(m, it->second, want.groups.size(), agent_names);
         ++counted[m.at("outcome").get<std::string>() + ":" + m.at("reason").get<std::string>()];
     }
     if(counted != want.outcomes) fail("results.json: markers are not counted as expected");

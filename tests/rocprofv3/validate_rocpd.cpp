@@ -2,12 +2,19 @@
 // opened by SQLite itself (an interrupted batch is rolled back by this open), checked with
 // integrity_check, and queried through upstream's table and view names.
 //   --dir D --prefix P     the outputs
-//   --counters             counter_collection.csv exists: every value is in counters_collection
+//   --counters             counter_collection.csv exists: every value is in counters_collection,
+//                          the CSV's Counter_Value being the form of its value (6 decimals when
+//                          >= 1, 8 mantissa decimals below 1) and the text the database's value
+//                          has in that form
 //   --dispatches N         rocpd_kernel_dispatch has exactly N rows
 //   --declined N           rocprofv3_kernel_replay_outcome has N DECLINED rows
 //   --copies               memory_copy_trace.csv exists: its rows are exactly the rows of the
 //                          memory_copies view (direction, times, bytes, agents, correlation id,
-//                          addresses), each with the category MEMORY_COPY
+//                          addresses), each with the category MEMORY_COPY; the CSV's agents
+//                          "Agent N" are the database's agent N, "host" its host side
+// kernel_trace.csv, when there, is checked against the kernels view: each row's dispatch with the
+// same kernel, times, queue, thread, sizes and agent (the CSV's "Agent N": the database's agent_id
+// N; the CSV files must use that form, the default -A).
 //   --markers              marker_api_trace.csv exists: its rows are exactly the rows of the
 //                          regions view, as a multiset of (category, name, pid, tid, corr_id,
 //                          start, end) = (Domain, Function, Process_Id, Thread_Id,
@@ -217,10 +224,14 @@ main(int argc, char** argv)
             if(seen[r[id]]++ > 0) continue; // a replay pass: the row holds the first record
             if(k[1] != r[name])
                 fail("dispatch " + r[id] + ": kernel '" + k[1] + "', CSV '" + r[name] + "'");
-            if(k[2] != r[agent] || k[5] != r[queue] || k[6] != r[tid] || k[7] != r[grid] ||
+            const auto agent_number = rocprofv3_validate::agent_number_of(
+                r[agent], trace_path + " row " + std::to_string(i) + " Agent_Id", fail);
+            if(k[2] != agent_number || k[5] != r[queue] || k[6] != r[tid] || k[7] != r[grid] ||
                k[8] != r[wg])
-                fail("dispatch " + r[id] +
-                     ": agent/queue/thread/grid/workgroup differ from the CSV");
+                fail("dispatch " + r[id] + ": agent/queue/thread/grid/workgroup (" + k[2] + ", " +
+                     k[5] + ", " + k[6] + ", " + k[7] + ", " + k[8] + ") differ from the CSV's ('" +
+                     r[agent] + "', " + r[queue] + ", " + r[tid] + ", " + r[grid] + ", " + r[wg] +
+                     ")");
             if(k[3] != r[start] || k[4] != r[stop])
                 fail("dispatch " + r[id] + ": times " + k[3] + ".." + k[4] + ", CSV " + r[start] +
                      ".." + r[stop]);
@@ -251,8 +262,10 @@ main(int argc, char** argv)
         auto        value     = column(h, "Counter_Value", cc_path, fail);
         auto        kname     = column(h, "Kernel_Name", cc_path, fail);
         auto        db_values = std::map<std::pair<std::string, std::string>, row_t>{};
+        // quote(): the value's text reads back as the same double (SQLite's text of a REAL has
+        // 15 digits).
         for(auto& r : query(db,
-                            "SELECT dispatch_id, counter_name, value, kernel_name FROM "
+                            "SELECT dispatch_id, counter_name, quote(value), kernel_name FROM "
                             "counters_collection"))
             db_values[{r[0], r[1]}] = r;
         if(db_values.empty()) fail("counters_collection is empty");
@@ -266,10 +279,12 @@ main(int argc, char** argv)
             if(it == db_values.end())
                 fail("counter " + r[name] + " of dispatch " + r[id] +
                      " is not in counters_collection");
-            auto a = std::stod(it->second[2]), b = std::stod(r[value]);
-            if(std::fabs(a - b) > 1e-9 * std::max(1.0, std::fabs(b)))
+            (void)rocprofv3_validate::counter_value_of(
+                r[value], cc_path + " row " + std::to_string(i), fail);
+            const auto db_text = rocprofv3_validate::counter_value_text(std::stod(it->second[2]));
+            if(db_text != r[value])
                 fail("counter " + r[name] + " of dispatch " + r[id] + ": " + it->second[2] +
-                     ", CSV " + r[value]);
+                     " in the database (" + db_text + " in the CSV's form), CSV " + r[value]);
             if(it->second[3] != r[kname])
                 fail("counter row of dispatch " + r[id] + " names kernel '" + it->second[3] + "'");
         }
@@ -312,6 +327,10 @@ main(int argc, char** argv)
             auto r = row_t{};
             for(auto f : fields)
                 r.push_back(rows[i][f]);
+            // The agents, "Agent N" or "host" in the CSV, as the view has them: N or host.
+            for(size_t side : {4, 5})
+                r[side] = rocprofv3_validate::copy_side_number_of(
+                    r[side], mc_path + " row " + std::to_string(i) + " " + h[fields[side]], fail);
             csv_copies.insert(std::move(r));
         }
         if(csv_copies.empty()) fail(mc_path + " has no copy: nothing to compare");

@@ -220,6 +220,12 @@ parse_arguments(const std::vector<std::string>& own_args,
                  opts.sys_trace,
                  "As AMD's rocprofv3 -s: --runtime-trace and the lower API (here CUDA's driver "
                  "API: --cuda-driver-trace)");
+    app.add_option("-A,--agent-index",
+                   opts.agent_index,
+                   "How the CSV files name an agent, as AMD's rocprofv3: absolute ('Agent <node "
+                   "id>'), relative ('Agent <logical node id>', the default) or type-relative "
+                   "('GPU <index among GPUs>')")
+        ->check(CLI::IsMember({"absolute", "relative", "type-relative"}));
     app.add_flag("--selected-regions",
                  opts.selected_regions,
                  "Collect only between the program's roctxProfilerResume(0) and "
@@ -631,6 +637,7 @@ job_keys()
         {"sys_trace", "--sys-trace", job_key::flag},
         {"cuda_runtime_trace", "--cuda-runtime-trace", job_key::flag},
         {"cuda_driver_trace", "--cuda-driver-trace", job_key::flag},
+        {"agent_index", "--agent-index", job_key::value},
         {"selected_regions", "--selected-regions", job_key::flag},
         {"stats", "--stats", job_key::flag},
         {"summary", "--summary", job_key::flag},
@@ -849,7 +856,6 @@ unsupported_options()
         {"--group-by-queue", 0},
         {"--rocm-root", 1},
         {"--benchmark-mode", 1},
-        {"-A,--agent-index", 1},
         {"--disable-signal-handlers", 0},
         {"--minimum-output-data", 1},
         {"-p,--pid", -1},
@@ -1243,6 +1249,7 @@ tool_environment(const options& opts, size_t pass)
     if(opts.marker_trace) env["ROCPROF_MARKER_TRACE"] = "1";
     if(opts.cuda_runtime_trace) env["ROCPROF_CUDA_RUNTIME_TRACE"] = "1";
     if(opts.cuda_driver_trace) env["ROCPROF_CUDA_DRIVER_TRACE"] = "1";
+    if(!opts.agent_index.empty()) env["ROCPROF_AGENT_INDEX"] = opts.agent_index;
     if(opts.selected_regions) env["ROCPROF_SELECTED_REGIONS"] = "1";
     if(opts.stats) env["ROCPROF_STATS"] = "1";
     if(opts.summary) env["ROCPROF_SUMMARY"] = "1";

@@ -57,6 +57,7 @@ struct options
     bool                                  truncate_kernels   = false;
     bool                                  mangled_kernels    = false;
     bool                                  progress           = false;
+    std::string                           agent_index        = {}; // -A; empty: relative
     std::vector<std::string>              command            = {};
 
     // Sub-directories of the runs. Application replay run N writes to <dir>/<pass_prefix><N>/:

@@ -181,6 +181,15 @@ read_config(const std::function<const char*(const char*)>& getenv)
         }
     }
 
+    if(auto index = get("ROCPROF_AGENT_INDEX"); !index.empty())
+    {
+        if(index == "absolute" || index == "relative" || index == "type-relative")
+            cfg.agent_index = index;
+        else
+            result.errors.emplace_back("ROCPROF_AGENT_INDEX='" + index +
+                                       "': accepted: absolute, relative, type-relative");
+    }
+
     auto compile =
         [&result](const char* variable, const std::string& text, std::optional<name_regex>& out)
     {

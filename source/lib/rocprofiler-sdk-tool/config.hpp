@@ -32,6 +32,9 @@ struct config
     bool demangle_kernels = true;
     bool truncate_kernels = false;
     bool output_config    = false; // ROCPROF_OUTPUT_CONFIG_FILE: write <prefix>_config.json
+    // ROCPROF_AGENT_INDEX: absolute, relative (default) or type-relative, the form of the CSV
+    // files' agent columns (output.hpp, agent_index).
+    std::string agent_index = "relative";
     // ROCPROF_PROGRESS: progress lines on stderr even when it is not a terminal.
     bool progress = false;
 

@@ -429,6 +429,35 @@ agent_number(const results& data, rocprofiler_agent_id_t id)
     return id.handle;
 }
 
+std::string
+agent_label(const results& data, rocprofiler_agent_id_t id)
+{
+    const auto* agent = data.find_agent(id);
+    if(agent == nullptr) return "Agent " + std::to_string(id.handle);
+    switch(data.agent_index_mode)
+    {
+    case agent_index::absolute:
+        return "Agent " + std::to_string(agent->info.node_id);
+    case agent_index::type_relative:
+        return std::string{agent->info.type == ROCPROFILER_AGENT_TYPE_CPU ? "CPU " : "GPU "} +
+               std::to_string(agent->info.logical_node_type_id);
+    case agent_index::relative:
+        break;
+    }
+    return "Agent " + std::to_string(agent->info.logical_node_id);
+}
+
+std::string
+csv_counter_value(double value)
+{
+    auto out = std::ostringstream{};
+    if(value >= 1.0)
+        out << std::fixed << std::setprecision(6) << value;
+    else
+        out << std::scientific << std::setprecision(8) << value;
+    return out.str();
+}
+
 const std::string&
 results::kernel_name(uint64_t kernel_id) const
 {
@@ -715,7 +744,7 @@ kernel_trace_csv_row(const results&                                             
     auto        out = std::ostringstream{};
     const auto& d   = r.dispatch_info;
     // Stream_Id: 0, as rocprofv3 writes when no HIP stream is known.
-    out << csv_quote("KERNEL_DISPATCH") << ',' << agent_number(data, d.agent_id) << ','
+    out << csv_quote("KERNEL_DISPATCH") << ',' << csv_quote(agent_label(data, d.agent_id)) << ','
         << d.queue_id.handle << ',' << 0 << ',' << r.thread_id << ',' << d.dispatch_id << ','
         << d.kernel_id << ',' << csv_quote(data.kernel_name(d.kernel_id)) << ','
         << r.correlation_id.internal << ',' << r.start_timestamp << ',' << r.end_timestamp << ','
@@ -753,6 +782,16 @@ memory_copy_agent(const results& data, rocprofiler_agent_id_t id)
     return id.handle == 0 ? std::string{"host"} : std::to_string(agent_number(data, id));
 }
 
+namespace
+{
+// A side of a copy in memory_copy_trace.csv: "host", or the agent as agent_label names it.
+std::string
+csv_memory_copy_agent(const results& data, rocprofiler_agent_id_t id)
+{
+    return csv_quote(id.handle == 0 ? std::string{"host"} : agent_label(data, id));
+}
+} // namespace
+
 std::string
 marker_api_trace_csv_header()
 {
@@ -784,8 +823,8 @@ memory_copy_trace_csv_row(const results&                                        
     auto out = std::ostringstream{};
     // Stream_Id: 0, as for kernel dispatches (no stream is known). Addresses in hexadecimal.
     out << csv_quote("MEMORY_COPY") << ',' << csv_quote(memory_copy_direction_name(r.operation))
-        << ',' << 0 << ',' << memory_copy_agent(data, r.src_agent_id) << ','
-        << memory_copy_agent(data, r.dst_agent_id) << ',' << r.correlation_id.internal << ','
+        << ',' << 0 << ',' << csv_memory_copy_agent(data, r.src_agent_id) << ','
+        << csv_memory_copy_agent(data, r.dst_agent_id) << ',' << r.correlation_id.internal << ','
         << r.start_timestamp << ',' << r.end_timestamp << ',' << r.bytes << ",0x" << std::hex
         << r.src_address.handle << ",0x" << r.dst_address.handle << std::dec << ',' << r.thread_id
         << '\n';
@@ -806,20 +845,19 @@ counter_collection_csv_header()
 std::string
 counter_collection_csv_rows(const results& data, const counter_dispatch& rec)
 {
-    auto out = std::ostringstream{};
-    out << std::setprecision(17);
+    auto        out  = std::ostringstream{};
     const auto& d    = rec.data.dispatch_info;
     auto        grid = static_cast<uint64_t>(d.grid_size.x) * d.grid_size.y * d.grid_size.z;
     auto wg = static_cast<uint64_t>(d.workgroup_size.x) * d.workgroup_size.y * d.workgroup_size.z;
     for(const auto& v : rec.values)
     {
         out << rec.data.correlation_id.internal << ',' << d.dispatch_id << ','
-            << agent_number(data, d.agent_id) << ',' << d.queue_id.handle << ',' << data.pid << ','
-            << rec.thread_id << ',' << grid << ',' << d.kernel_id << ','
+            << csv_quote(agent_label(data, d.agent_id)) << ',' << d.queue_id.handle << ','
+            << data.pid << ',' << rec.thread_id << ',' << grid << ',' << d.kernel_id << ','
             << csv_quote(data.kernel_name(d.kernel_id)) << ',' << wg << ',' << d.group_segment_size
             << ',' << d.private_segment_size << ',' << register_columns(data, d.kernel_id) << ','
-            << csv_quote(v.name) << ',' << v.value << ',' << rec.data.start_timestamp << ','
-            << rec.data.end_timestamp << '\n';
+            << csv_quote(v.name) << ',' << csv_counter_value(v.value) << ','
+            << rec.data.start_timestamp << ',' << rec.data.end_timestamp << '\n';
     }
     return out.str();
 }

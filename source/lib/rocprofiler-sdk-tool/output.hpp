@@ -188,16 +188,28 @@ struct marker_event
     bool process_range = false;
 };
 
+// How the CSV files name an agent (rocprofv3 -A/--agent-index, ROCPROF_AGENT_INDEX), as upstream:
+// "Agent <node_id>", "Agent <logical_node_id>" (the default) or "GPU <logical_node_type_id>"
+// ("CPU ..." for a CPU agent).
+enum class agent_index
+{
+    absolute,
+    relative,
+    type_relative,
+};
+
 struct results
 {
-    uint64_t                              pid            = 0;
-    uint64_t                              init_time      = 0; // ns, SDK clock
-    uint64_t                              fini_time      = 0;
-    std::vector<std::string>              command        = {};
-    std::vector<agent_entry>              agents         = {};
-    std::vector<counter_entry>            counters       = {};
-    std::map<uint64_t, kernel_symbol>     kernel_symbols = {}; // by kernel_id
-    std::map<uint64_t, code_object_entry> code_objects   = {}; // by id
+    // -A/--agent-index: the form of the CSV files' agent columns (agent_label).
+    agent_index                           agent_index_mode = agent_index::relative;
+    uint64_t                              pid              = 0;
+    uint64_t                              init_time        = 0; // ns, SDK clock
+    uint64_t                              fini_time        = 0;
+    std::vector<std::string>              command          = {};
+    std::vector<agent_entry>              agents           = {};
+    std::vector<counter_entry>            counters         = {};
+    std::map<uint64_t, kernel_symbol>     kernel_symbols   = {}; // by kernel_id
+    std::map<uint64_t, code_object_entry> code_objects     = {}; // by id
     std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t> dispatches      = {};
     std::vector<counter_dispatch>                                    counter_records = {};
     // --memory-copy-trace: the copies, in arrival order (kept only for outputs written whole).
@@ -241,6 +253,13 @@ struct results
 // What Agent_Id columns show: the agent's logical node id (its index among all agents), as
 // rocprofv3 does; the handle only when the agent is unknown.
 uint64_t agent_number(const results& data, rocprofiler_agent_id_t id);
+// The CSV files' name of an agent, as upstream writes it: "Agent 1" (data.agent_index_mode);
+// "Agent <handle>" for an agent the list does not know.
+std::string agent_label(const results& data, rocprofiler_agent_id_t id);
+// A counter value as upstream's CSV files write floating-point values: at least 1, fixed with 6
+// decimals ("16384.000000"); below 1 (0 and negative values included), scientific with 8
+// ("2.48342814e-02").
+std::string csv_counter_value(double value);
 
 // The symbol of @p kernel_id, adding the placeholder kernel_<id> when it was never reported. When
 // it adds one, @p warning (if given) receives the one-time warning to print.
@@ -290,8 +309,9 @@ std::string marker_api_trace_csv_row(const results& data, const marker_event& e)
 std::string memory_copy_trace_csv_header();
 std::string memory_copy_trace_csv_row(const results&                                         data,
                                       const rocprofiler_buffer_tracing_memory_copy_record_t& r);
-// A side of a copy in the agent columns: the agent's number (agent_number), or "host" for host
-// memory (agent handle 0: the SDK lists no CPU agent).
+// A side of a copy in the Perfetto trace's annotations: the agent's number (agent_number), or
+// "host" for host memory (agent handle 0: the SDK lists no CPU agent). memory_copy_trace.csv names
+// it as agent_label does ("Agent 1"), or "host".
 std::string memory_copy_agent(const results& data, rocprofiler_agent_id_t id);
 // "MEMORY_COPY_HOST_TO_DEVICE", as upstream's Direction column names a copy's direction.
 std::string memory_copy_direction_name(rocprofiler_memory_copy_operation_t operation);

@@ -181,9 +181,9 @@ missing_groups_csv(const results& data, const replay_report& report)
     {
         const auto& o = data.replay_outcomes[i];
         for(auto group : report.missing[i])
-            out << o.dispatch_id << ',' << agent_number(data, o.agent) << ',' << o.kernel_id << ','
-                << csv_quote(data.kernel_name(o.kernel_id)) << ',' << group << ','
-                << csv_quote(group_counters(data, o.agent, group)) << ','
+            out << o.dispatch_id << ',' << csv_quote(agent_label(data, o.agent)) << ','
+                << o.kernel_id << ',' << csv_quote(data.kernel_name(o.kernel_id)) << ',' << group
+                << ',' << csv_quote(group_counters(data, o.agent, group)) << ','
                 << csv_quote(outcome_name(o.kind)) << ',' << csv_quote(o.reason) << ','
                 << o.passes_run << ',' << o.passes_planned << '\n';
     }

@@ -965,7 +965,10 @@ write_config_file(std::vector<std::string>& errors)
         {"kernel_trace", cfg.kernel_trace},
         {"memory_copy_trace", cfg.memory_copy_trace},
         {"marker_trace", cfg.marker_trace},
+        {"cuda_runtime_trace", cfg.cuda_runtime_trace},
+        {"cuda_driver_trace", cfg.cuda_driver_trace},
         {"selected_regions", cfg.selected_regions},
+        {"agent_index", cfg.agent_index},
         {"counter_collection", cfg.counter_collection},
         {"kernel_replay", cfg.kernel_replay},
         {"stats", cfg.stats},
@@ -1269,8 +1272,12 @@ initialize()
         auto lock          = std::lock_guard{state->mutex};
         state->data.agents = std::move(agents);
     }
-    state->data.pid     = static_cast<uint64_t>(getpid());
-    state->data.command = command_line();
+    state->data.pid              = static_cast<uint64_t>(getpid());
+    state->data.command          = command_line();
+    state->data.agent_index_mode = state->cfg.agent_index == "absolute" ? agent_index::absolute
+                                   : state->cfg.agent_index == "type-relative"
+                                       ? agent_index::type_relative
+                                       : agent_index::relative;
     rocprofiler_get_timestamp(&state->data.init_time);
 
     const auto& cfg = state->cfg;

@@ -213,6 +213,7 @@ def read_rocprof_csv(path):
             name = r["Counter_Name"]
             if name in d["metrics"]:
                 d["dups"].append(name)
+            # float() reads both of rocprofv3's forms: "16384.000000" (>= 1), "2.48342814e-02" (< 1).
             d["metrics"][name] = number(r["Counter_Value"])
             d["times"].add((r["Start_Timestamp"], r["End_Timestamp"]))
     return [by_id[k] for k in sorted(by_id)]
