@@ -1,11 +1,12 @@
 #include "marker/marker.hpp"
 
 #include "buffer/buffer.hpp"
+#include "common/guard.hpp"
 #include "common/logging.hpp"
 #include "common/thread.hpp"
 #include "common/time.hpp"
 #include "context/context.hpp"
-#include "dispatch/delivery.hpp"
+#include "dispatch/api_call.hpp"
 #include "dispatch/dispatch.hpp"
 #include "registration/registration.hpp"
 
@@ -55,36 +56,6 @@ callback_label(domain d)
     }
     return "marker callback";
 }
-
-const context::callback_kind_config*
-callback_config(const context::context& ctx, domain d, int32_t op)
-{
-    if(!ctx.callback_tracer) return nullptr;
-    const auto& cfg = ctx.callback_tracer->kinds[callback_kind(d)];
-    return cfg.has_value() && cfg->covers(op) ? &*cfg : nullptr;
-}
-
-const context::buffer_kind_config*
-buffer_config(const context::context& ctx, domain d, int32_t op)
-{
-    if(!ctx.buffered_tracer) return nullptr;
-    const auto& cfg = ctx.buffered_tracer->kinds[buffer_kind(d)];
-    return cfg.has_value() && cfg->covers(op) ? &*cfg : nullptr;
-}
-
-// One context's share of a traced call.
-struct participant
-{
-    context::context*                    ctx      = nullptr;
-    const context::callback_kind_config* callback = nullptr;
-    const context::buffer_kind_config*   buffer   = nullptr;
-    rocprofiler_user_data_t              external = {};
-    rocprofiler_user_data_t              user     = {};
-};
-
-// Contexts are few (one per tool and service); more than this many tracing markers at once is
-// not a configuration anyone builds, and the extra ones are said once instead of dropped quietly.
-constexpr auto max_participants = size_t{16};
 
 thread_local int32_t  push_stack_depth = 0;
 std::atomic<uint64_t> range_ids{0};
@@ -142,64 +113,39 @@ configured()
 rocprofiler_marker_api_retval_t
 traced(domain d, int32_t op, const rocprofiler_marker_api_args_t& args, call_fn call, void* data)
 {
-    auto parts = std::array<participant, max_participants>{};
-    auto count = size_t{0};
-    context::for_each(
-        [&](context::context& ctx)
-        {
-            if(!context::is_active_for_this_thread(ctx)) return;
-            if(ctx.tool_threw.load(std::memory_order_acquire)) return;
-            const auto* cb  = callback_config(ctx, d, op);
-            const auto* buf = buffer_config(ctx, d, op);
-            if(cb == nullptr && buf == nullptr) return;
-            if(count == max_participants)
-            {
-                common::log::warn_once("marker-participants",
-                                       "marker tracing: more than 16 contexts trace markers; "
-                                       "the ones beyond 16 get no marker records");
-                return;
-            }
-            parts[count++] = participant{&ctx, cb, buf, {}, {}};
-        });
+    auto       parts = dispatch::api_call::participants{};
+    const auto count =
+        dispatch::api_call::gather(callback_kind(d), buffer_kind(d), op, parts, "marker tracing");
     if(count == 0) return call(args, data);
 
     const auto tid         = common::thread_id();
     const auto internal_id = dispatch::next_correlation_id();
     const auto ancestor    = dispatch::current_ancestor();
-    for(size_t i = 0; i < count; ++i)
-        parts[i].external =
-            dispatch::request_external_id(*parts[i].ctx, tid, request_kind(d), op, internal_id);
+    dispatch::api_call::request_external_ids(parts, count, tid, request_kind(d), op, internal_id);
 
     auto payload = rocprofiler_callback_tracing_marker_api_data_t{};
     payload.size = sizeof(payload);
     payload.args = args;
-    auto fire    = [&](participant& p, rocprofiler_callback_phase_t phase)
+    auto fire    = [&](rocprofiler_callback_phase_t phase)
     {
-        if(p.callback == nullptr) return;
-        if(p.ctx->tool_threw.load(std::memory_order_acquire)) return;
         auto record                    = rocprofiler_callback_tracing_record_t{};
-        record.context_id              = rocprofiler_context_id_t{p.ctx->id};
         record.thread_id               = tid;
         record.correlation_id.internal = internal_id;
-        record.correlation_id.external = p.external;
         record.correlation_id.ancestor = ancestor;
         record.kind                    = callback_kind(d);
         record.operation               = op;
         record.phase                   = phase;
         record.payload                 = &payload;
-        const auto* cfg                = p.callback;
-        dispatch::delivery::call_tool(
-            *p.ctx, callback_label(d), [&] { cfg->callback(record, &p.user, cfg->data); });
+        for(size_t i = 0; i < count; ++i)
+            dispatch::api_call::fire(parts[i], record, callback_label(d));
     };
 
-    for(size_t i = 0; i < count; ++i)
-        fire(parts[i], ROCPROFILER_CALLBACK_PHASE_ENTER);
+    fire(ROCPROFILER_CALLBACK_PHASE_ENTER);
     const auto start = common::timestamp_ns();
     const auto ret   = call(args, data);
     const auto end   = common::timestamp_ns();
     payload.retval   = ret;
-    for(size_t i = 0; i < count; ++i)
-        fire(parts[i], ROCPROFILER_CALLBACK_PHASE_EXIT);
+    fire(ROCPROFILER_CALLBACK_PHASE_EXIT);
 
     for(size_t i = 0; i < count; ++i)
     {

@@ -5,7 +5,7 @@
 #include "common/thread.hpp"
 #include "common/time.hpp"
 #include "context/context.hpp"
-#include "dispatch/delivery.hpp"
+#include "dispatch/api_call.hpp"
 #include "dispatch/dispatch.hpp"
 
 #include <rocprofiler-sdk/buffer_tracing.h>
@@ -25,32 +25,19 @@ callback_label(domain d)
     return d == domain::cuda_runtime ? "CUDA_RUNTIME_API callback" : "CUDA_DRIVER_API callback";
 }
 
-// One context's share of a traced call.
-struct participant
-{
-    context::context*                    ctx      = nullptr;
-    const context::callback_kind_config* callback = nullptr;
-    const context::buffer_kind_config*   buffer   = nullptr;
-    rocprofiler_user_data_t              external = {};
-    rocprofiler_user_data_t              user     = {};
-};
-
-// As for markers: more contexts than this tracing one call is said once, not dropped quietly.
-constexpr auto max_participants = size_t{16};
-
 // A call in progress on this thread.
 struct frame
 {
-    domain                                    d           = domain::cuda_runtime;
-    int32_t                                   op          = 0;
-    uint64_t                                  key         = 0;
-    uint64_t                                  internal_id = 0;
-    uint64_t                                  ancestor    = 0;
-    uint64_t                                  thread_id   = 0;
-    uint64_t                                  start       = 0;
-    call_info                                 info        = {};
-    size_t                                    count       = 0;
-    std::array<participant, max_participants> parts       = {};
+    domain                           d           = domain::cuda_runtime;
+    int32_t                          op          = 0;
+    uint64_t                         key         = 0;
+    uint64_t                         internal_id = 0;
+    uint64_t                         ancestor    = 0;
+    uint64_t                         thread_id   = 0;
+    uint64_t                         start       = 0;
+    call_info                        info        = {};
+    size_t                           count       = 0;
+    dispatch::api_call::participants parts       = {};
 };
 
 // Frames are kept for reuse: a thread's calls allocate nothing once its stack has grown. A deque,
@@ -65,10 +52,8 @@ struct call_stack
 thread_local call_stack calls = {};
 
 void
-fire(frame& f, participant& p, rocprofiler_callback_phase_t phase, const void* retval)
+fire(frame& f, rocprofiler_callback_phase_t phase, const void* retval)
 {
-    if(p.callback == nullptr) return;
-    if(p.ctx->tool_threw.load(std::memory_order_acquire)) return;
     auto payload                   = rocprofiler_callback_tracing_cuda_api_data_t{};
     payload.size                   = sizeof(payload);
     payload.function_name          = f.info.function_name;
@@ -76,18 +61,15 @@ fire(frame& f, participant& p, rocprofiler_callback_phase_t phase, const void* r
     payload.args                   = f.info.args;
     payload.retval                 = retval;
     auto record                    = rocprofiler_callback_tracing_record_t{};
-    record.context_id              = rocprofiler_context_id_t{p.ctx->id};
     record.thread_id               = f.thread_id;
     record.correlation_id.internal = f.internal_id;
-    record.correlation_id.external = p.external;
     record.correlation_id.ancestor = f.ancestor;
     record.kind                    = callback_kind(f.d);
     record.operation               = f.op;
     record.phase                   = phase;
     record.payload                 = &payload;
-    const auto* cfg                = p.callback;
-    dispatch::delivery::call_tool(
-        *p.ctx, callback_label(f.d), [&] { cfg->callback(record, &p.user, cfg->data); });
+    for(size_t i = 0; i < f.count; ++i)
+        dispatch::api_call::fire(f.parts[i], record, callback_label(f.d));
 }
 } // namespace
 
@@ -133,32 +115,8 @@ enter(domain d, int32_t op, uint64_t key, const call_info& info)
     auto& stack = calls;
     if(stack.depth == stack.frames.size()) stack.frames.emplace_back();
     auto& f = stack.frames[stack.depth];
-    f.count = 0;
-    context::for_each(
-        [&](context::context& ctx)
-        {
-            if(!context::is_active_for_this_thread(ctx)) return;
-            if(ctx.tool_threw.load(std::memory_order_acquire)) return;
-            const context::callback_kind_config* cb  = nullptr;
-            const context::buffer_kind_config*   buf = nullptr;
-            if(ctx.callback_tracer)
-                if(const auto& c = ctx.callback_tracer->kinds[callback_kind(d)];
-                   c.has_value() && c->covers(op))
-                    cb = &*c;
-            if(ctx.buffered_tracer)
-                if(const auto& b = ctx.buffered_tracer->kinds[buffer_kind(d)];
-                   b.has_value() && b->covers(op))
-                    buf = &*b;
-            if(cb == nullptr && buf == nullptr) return;
-            if(f.count == max_participants)
-            {
-                common::log::warn_once("runtime-api-participants",
-                                       "runtime API tracing: more than 16 contexts trace one "
-                                       "call; the ones beyond 16 get no records of it");
-                return;
-            }
-            f.parts[f.count++] = participant{&ctx, cb, buf, {}, {}};
-        });
+    f.count = dispatch::api_call::gather(
+        callback_kind(d), buffer_kind(d), op, f.parts, "CUDA API tracing");
     // No context takes part: no frame, and the call's exit() finds none.
     if(f.count == 0) return;
     ++stack.depth;
@@ -169,11 +127,9 @@ enter(domain d, int32_t op, uint64_t key, const call_info& info)
     f.thread_id   = common::thread_id();
     f.internal_id = dispatch::next_correlation_id();
     f.ancestor    = dispatch::current_ancestor();
-    for(size_t i = 0; i < f.count; ++i)
-        f.parts[i].external = dispatch::request_external_id(
-            *f.parts[i].ctx, f.thread_id, request_kind(d), op, f.internal_id);
-    for(size_t i = 0; i < f.count; ++i)
-        fire(f, f.parts[i], ROCPROFILER_CALLBACK_PHASE_ENTER, nullptr);
+    dispatch::api_call::request_external_ids(
+        f.parts, f.count, f.thread_id, request_kind(d), op, f.internal_id);
+    fire(f, ROCPROFILER_CALLBACK_PHASE_ENTER, nullptr);
     f.start = common::timestamp_ns();
 }
 
@@ -185,8 +141,7 @@ exit(domain d, int32_t op, uint64_t key, const void* retval)
     if(stack.depth == 0) return;
     auto& f = stack.frames[stack.depth - 1];
     if(f.d != d || f.op != op || f.key != key) return; // not a call this layer saw enter
-    for(size_t i = 0; i < f.count; ++i)
-        fire(f, f.parts[i], ROCPROFILER_CALLBACK_PHASE_EXIT, retval);
+    fire(f, ROCPROFILER_CALLBACK_PHASE_EXIT, retval);
     for(size_t i = 0; i < f.count; ++i)
     {
         const auto& p = f.parts[i];
