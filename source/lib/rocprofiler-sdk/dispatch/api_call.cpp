@@ -27,8 +27,7 @@ gather(rocprofiler_callback_tracing_kind_t cb,
                 if(const auto& c = ctx.callback_tracer->kinds[cb]; c.has_value() && c->covers(op))
                     callback = &*c;
             if(ctx.buffered_tracer)
-                if(const auto& b = ctx.buffered_tracer->kinds[buf];
-                   b.has_value() && b->covers(op))
+                if(const auto& b = ctx.buffered_tracer->kinds[buf]; b.has_value() && b->covers(op))
                     buffer = &*b;
             if(callback == nullptr && buffer == nullptr) return;
             if(count == max_participants)
@@ -53,8 +52,7 @@ request_external_ids(participants&                                      parts,
                      uint64_t                                           internal_id)
 {
     for(size_t i = 0; i < count; ++i)
-        parts[i].external =
-            request_external_id(*parts[i].ctx, thread_id, kind, op, internal_id);
+        parts[i].external = request_external_id(*parts[i].ctx, thread_id, kind, op, internal_id);
 }
 
 void
