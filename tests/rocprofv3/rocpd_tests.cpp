@@ -148,7 +148,7 @@ TEST(rocpd, a_kernel_trace_record_replaces_the_row_of_an_earlier_counter_record)
               "1");
 }
 
-TEST(rocpd, finish_writes_the_replay_outcomes_and_how_the_run_ended)
+TEST(rocpd, replay_outcomes_are_rows_and_finish_writes_how_the_run_ended)
 {
     auto dir    = scratch{};
     auto path   = (dir.path / "run_results.db").string();
@@ -161,7 +161,7 @@ TEST(rocpd, finish_writes_the_replay_outcomes_and_how_the_run_ended)
     o.kernel_id   = 7;
     o.kind        = ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED;
     o.reason      = "footprint_budget";
-    data.replay_outcomes.push_back(o);
+    writer.replay_outcome(data, o, {1, 2});
     data.end   = tool::run_end{tool::run_end::signal, 11};
     auto error = std::string{};
     ASSERT_TRUE(writer.finish(data, error)) << error;
@@ -169,6 +169,10 @@ TEST(rocpd, finish_writes_the_replay_outcomes_and_how_the_run_ended)
                      "SELECT outcome || ':' || reason || ':' || dispatch_id FROM "
                      "rocprofv3_kernel_replay_outcome"),
               "DECLINED:footprint_budget:3");
+    EXPECT_EQ(scalar(path,
+                     "SELECT json_array_length(missing_groups) FROM "
+                     "rocprofv3_kernel_replay_outcome"),
+              "2");
     EXPECT_EQ(scalar(path,
                      "SELECT json_extract(extdata, '$.end.kind') || ' ' || "
                      "json_extract(extdata, '$.end.signal') FROM rocpd_info_process"),

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -1036,60 +1037,106 @@ TEST(outputs, a_kernel_never_reported_gets_a_placeholder_and_one_warning)
 
 namespace
 {
-// Dispatch outcomes of one agent with three groups, and the counter records that arrived.
-rocprofiler::tool::results
-replay_results()
+namespace tool = rocprofiler::tool;
+
+// What replay_ledger handed on: each closed dispatch with its missing groups, in closing order.
+struct closed_dispatches
 {
-    namespace tool              = rocprofiler::tool;
+    std::vector<tool::replay_outcome>  outcomes = {};
+    std::vector<std::vector<uint64_t>> missing  = {};
+    tool::replay_ledger::sink_fn       sink()
+    {
+        return [this](const auto& o, const auto& m)
+        { outcomes.push_back(o), missing.push_back(m); };
+    }
+    const std::vector<uint64_t>& of(uint64_t dispatch_id) const
+    {
+        for(size_t i = 0; i < outcomes.size(); ++i)
+            if(outcomes[i].dispatch_id == dispatch_id) return missing[i];
+        throw std::out_of_range{"dispatch " + std::to_string(dispatch_id) + " was not closed"};
+    }
+};
+
+// One agent (handle 9) with three groups, pass i reporting group i, and kernel 5 named "k,1".
+tool::results
+replay_plan()
+{
     auto data                   = tool::results{};
     data.kernel_symbols[5].name = "k,1";
     data.replay_groups[9]       = {{"A", "B"}, {"C"}, {"D"}};
     data.replay_pass_groups[9]  = {{0}, {1}, {2}}; // pass i reports group i
-    auto outcome                = [&data](uint64_t                                 id,
-                           rocprofiler_kernel_replay_outcome_kind_t kind,
-                           const char*                              reason,
-                           uint64_t                                 run)
-    {
-        auto o           = tool::replay_outcome{};
-        o.dispatch_id    = id;
-        o.agent.handle   = 9;
-        o.kernel_id      = 5;
-        o.kind           = kind;
-        o.reason         = reason;
-        o.passes_run     = run;
-        o.passes_planned = 3;
-        o.failed_pass    = run - 1;
-        data.replay_outcomes.push_back(o);
-    };
-    auto record = [&data](uint64_t id, uint64_t pass)
-    {
-        auto r                               = tool::counter_dispatch{};
-        r.data.dispatch_info.dispatch_id     = id;
-        r.data.dispatch_info.agent_id.handle = 9;
-        r.replay_pass                        = pass;
-        data.counter_records.push_back(r);
-    };
-    outcome(1, ROCPROFILER_KERNEL_REPLAY_OUTCOME_REPLAYED, "none", 3);
-    record(1, 0), record(1, 1), record(1, 2);
-    outcome(2, ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED, "footprint_budget", 1);
-    record(2, 0); // a declined dispatch runs once and collects group 0
-    outcome(3, ROCPROFILER_KERNEL_REPLAY_OUTCOME_ENDED_EARLY, "write_outside_snapshot", 2);
-    record(3, 0), record(3, 1);
-    outcome(4, ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED, "untracked_memory", 1);
-    record(4, 0);
     return data;
 }
+
+tool::replay_outcome
+make_outcome(uint64_t                                 id,
+             rocprofiler_kernel_replay_outcome_kind_t kind,
+             const char*                              reason,
+             uint64_t                                 run)
+{
+    auto o           = tool::replay_outcome{};
+    o.dispatch_id    = id;
+    o.agent.handle   = 9;
+    o.kernel_id      = 5;
+    o.kind           = kind;
+    o.reason         = reason;
+    o.passes_run     = run;
+    o.passes_planned = 3;
+    o.failed_pass    = run - 1;
+    return o;
+}
+
+// Feeds the ledger in the SDK's order: a replay's pass records, then its outcome; a declined
+// dispatch's outcome, then the record of its single run.
+struct replay_run
+{
+    tool::results       data   = replay_plan();
+    tool::replay_ledger ledger = {};
+    closed_dispatches   closed = {};
+
+    void record(uint64_t id, std::optional<uint64_t> pass, uint64_t agent = 9)
+    {
+        ledger.counter_record(data, id, rocprofiler_agent_id_t{agent}, 5, pass, closed.sink());
+    }
+    void outcome(const tool::replay_outcome& o) { ledger.outcome(data, o, closed.sink()); }
+    void replayed(uint64_t                                 id,
+                  const std::vector<uint64_t>&             passes,
+                  uint64_t                                 run,
+                  rocprofiler_kernel_replay_outcome_kind_t kind,
+                  const char*                              reason)
+    {
+        for(auto p : passes)
+            record(id, p);
+        outcome(make_outcome(id, kind, reason, run));
+    }
+    void declined(uint64_t id, const char* reason, bool record_arrives = true)
+    {
+        outcome(make_outcome(id, ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED, reason, 1));
+        if(record_arrives) record(id, std::nullopt);
+    }
+    // The four dispatches of the reports below.
+    void standard()
+    {
+        replayed(1, {0, 1, 2}, 3, ROCPROFILER_KERNEL_REPLAY_OUTCOME_REPLAYED, "none");
+        declined(2, "footprint_budget"); // runs once and collects group 0
+        replayed(
+            3, {0, 1}, 2, ROCPROFILER_KERNEL_REPLAY_OUTCOME_ENDED_EARLY, "write_outside_snapshot");
+        declined(4, "untracked_memory");
+    }
+};
 } // namespace
 
 TEST(replay_report, missing_groups_are_planned_groups_without_records)
 {
-    namespace tool = rocprofiler::tool;
-    auto data      = replay_results();
-    auto report    = tool::make_replay_report(data);
-    ASSERT_EQ(report.missing.size(), 4u);
-    EXPECT_TRUE(report.missing[0].empty());
-    EXPECT_EQ(report.missing[1], (std::vector<uint64_t>{1, 2}));
-    EXPECT_EQ(report.missing[2], (std::vector<uint64_t>{2}));
+    auto run = replay_run{};
+    run.standard();
+    EXPECT_EQ(run.ledger.open(), 0u) << "every dispatch closed as it completed";
+    ASSERT_EQ(run.closed.outcomes.size(), 4u);
+    EXPECT_TRUE(run.closed.of(1).empty());
+    EXPECT_EQ(run.closed.of(2), (std::vector<uint64_t>{1, 2}));
+    EXPECT_EQ(run.closed.of(3), (std::vector<uint64_t>{2}));
+    EXPECT_EQ(run.closed.of(4), (std::vector<uint64_t>{1, 2}));
+    const auto& report = run.ledger.report();
     EXPECT_EQ(report.missing_groups, 5u);
     EXPECT_EQ(report.dispatches_missing_groups, 3u);
     EXPECT_EQ(tool::format_replay_line(report),
@@ -1103,14 +1150,21 @@ TEST(replay_report, missing_groups_are_planned_groups_without_records)
               "\"DECLINED\",\"untracked_memory\",1,2\n"
               "\"ENDED_EARLY\",\"write_outside_snapshot\",1,1\n");
     // Agent_Id as the other CSV files write it: an agent the list does not know by its handle.
-    auto csv = tool::missing_groups_csv(data, report);
-    EXPECT_NE(csv.find("\n2,\"Agent 9\",5,\"k,1\",1,\"C\",\"DECLINED\",\"footprint_budget\",1,3\n"),
-              std::string::npos)
-        << csv;
-    EXPECT_NE(csv.find("\n3,\"Agent 9\",5,\"k,1\",2,\"D\",\"ENDED_EARLY\",\"write_outside_"
-                       "snapshot\",2,3\n"),
-              std::string::npos)
-        << csv;
+    const auto declined =
+        make_outcome(2, ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED, "footprint_budget", 1);
+    EXPECT_EQ(tool::missing_groups_csv_rows(run.data, declined, run.closed.of(2)),
+              "2,\"Agent 9\",5,\"k,1\",1,\"C\",\"DECLINED\",\"footprint_budget\",1,3\n"
+              "2,\"Agent 9\",5,\"k,1\",2,\"D\",\"DECLINED\",\"footprint_budget\",1,3\n");
+    EXPECT_EQ(
+        tool::missing_groups_csv_rows(
+            run.data,
+            make_outcome(
+                3, ROCPROFILER_KERNEL_REPLAY_OUTCOME_ENDED_EARLY, "write_outside_snapshot", 2),
+            run.closed.of(3)),
+        "3,\"Agent 9\",5,\"k,1\",2,\"D\",\"ENDED_EARLY\",\"write_outside_snapshot\",2,3\n");
+    EXPECT_EQ(tool::missing_groups_csv_header(),
+              "\"Dispatch_Id\",\"Agent_Id\",\"Kernel_Id\",\"Kernel_Name\",\"Counter_Group\","
+              "\"Counter_Names\",\"Outcome\",\"Reason\",\"Passes_Run\",\"Passes_Planned\"\n");
     // A listed agent by its logical node id, or as -A absolute / type-relative says.
     {
         auto agent                      = tool::agent_entry{};
@@ -1119,112 +1173,112 @@ TEST(replay_report, missing_groups_are_planned_groups_without_records)
         agent.info.node_id              = 7;
         agent.info.logical_node_id      = 3;
         agent.info.logical_node_type_id = 1;
-        auto listed                     = data;
+        auto listed                     = run.data;
         listed.agents                   = {agent};
         const auto row = std::string{",5,\"k,1\",1,\"C\",\"DECLINED\",\"footprint_budget\",1,3\n"};
-        EXPECT_NE(tool::missing_groups_csv(listed, report).find("\n2,\"Agent 3\"" + row),
-                  std::string::npos);
+        const auto missing = std::vector<uint64_t>{1};
+        EXPECT_EQ(tool::missing_groups_csv_rows(listed, declined, missing), "2,\"Agent 3\"" + row);
         listed.agent_index_mode = tool::agent_index::absolute;
-        EXPECT_NE(tool::missing_groups_csv(listed, report).find("\n2,\"Agent 7\"" + row),
-                  std::string::npos);
+        EXPECT_EQ(tool::missing_groups_csv_rows(listed, declined, missing), "2,\"Agent 7\"" + row);
         listed.agent_index_mode = tool::agent_index::type_relative;
-        EXPECT_NE(tool::missing_groups_csv(listed, report).find("\n2,\"GPU 1\"" + row),
-                  std::string::npos);
+        EXPECT_EQ(tool::missing_groups_csv_rows(listed, declined, missing), "2,\"GPU 1\"" + row);
     }
 
-    // A replay whose record did not arrive is missing that group too: the report follows the
-    // records, not the outcome alone.
-    data.counter_records.erase(data.counter_records.begin() + 1);
-    report = tool::make_replay_report(data);
-    EXPECT_EQ(report.missing[0], (std::vector<uint64_t>{1}));
-
-    auto markers = tool::replay_outcomes_json(data, report);
-    ASSERT_EQ(markers.size(), 4u);
-    EXPECT_EQ(markers[2]["outcome"], "ENDED_EARLY");
-    EXPECT_EQ(markers[2]["failed_pass"], 1u);
-    EXPECT_FALSE(markers[1].contains("failed_pass"));
+    auto marker = tool::replay_outcome_json(
+        make_outcome(3, ROCPROFILER_KERNEL_REPLAY_OUTCOME_ENDED_EARLY, "write_outside_snapshot", 2),
+        run.closed.of(3));
+    EXPECT_EQ(marker["outcome"], "ENDED_EARLY");
+    EXPECT_EQ(marker["failed_pass"], 1u);
+    EXPECT_EQ(marker["missing_groups"], (std::vector<uint64_t>{2}));
+    EXPECT_FALSE(tool::replay_outcome_json(declined, {1, 2}).contains("failed_pass"));
     auto summary = tool::replay_summary_json(report);
     EXPECT_EQ(summary["declined"], 2u);
     EXPECT_EQ(summary["reasons"]["DECLINED"]["untracked_memory"], 1u);
-    EXPECT_EQ(summary["missing_groups"], 6u);
+    EXPECT_EQ(summary["missing_groups"], 5u);
 }
 
-// The tool keeps only (dispatch, agent, kernel, pass) of each counter record when no output
-// needs the records: the report is the same.
-TEST(replay_report, pass_records_alone_give_the_same_report)
+// The report follows the records, not the outcome alone: a replay whose record of one pass did not
+// arrive is missing that pass's group.
+TEST(replay_report, a_pass_whose_record_did_not_arrive_is_missing_its_group)
 {
-    namespace tool = rocprofiler::tool;
-    auto whole     = replay_results();
-    auto compact   = whole;
-    compact.counter_records.clear();
-    for(const auto& rec : whole.counter_records)
-        compact.replay_pass_records.push_back(
-            tool::replay_pass_record{rec.data.dispatch_info.dispatch_id,
-                                     rec.data.dispatch_info.agent_id,
-                                     rec.data.dispatch_info.kernel_id,
-                                     rec.replay_pass.value()});
-    const auto a = tool::make_replay_report(whole);
-    const auto b = tool::make_replay_report(compact);
-    EXPECT_EQ(a.missing, b.missing);
-    EXPECT_EQ(tool::format_replay_line(a), tool::format_replay_line(b));
-    EXPECT_EQ(tool::missing_groups_csv(whole, a), tool::missing_groups_csv(compact, b));
-    // A dispatch never offered for replay is found from either.
-    auto extra                           = whole.counter_records.front();
-    extra.data.dispatch_info.dispatch_id = 77;
-    extra.replay_pass                    = 0;
-    whole.counter_records.push_back(extra);
-    compact.replay_pass_records.push_back(tool::replay_pass_record{
-        77, extra.data.dispatch_info.agent_id, extra.data.dispatch_info.kernel_id, 0});
-    tool::add_unoffered_dispatches(whole);
-    tool::add_unoffered_dispatches(compact);
-    ASSERT_EQ(whole.replay_outcomes.size(), compact.replay_outcomes.size());
-    EXPECT_EQ(whole.replay_outcomes.back().dispatch_id, 77u);
-    EXPECT_EQ(compact.replay_outcomes.back().dispatch_id, 77u);
-    EXPECT_EQ(compact.replay_outcomes.back().reason, whole.replay_outcomes.back().reason);
+    auto run = replay_run{};
+    run.replayed(1, {0, 2}, 3, ROCPROFILER_KERNEL_REPLAY_OUTCOME_REPLAYED, "none");
+    EXPECT_EQ(run.closed.of(1), (std::vector<uint64_t>{1}));
+    EXPECT_EQ(tool::replay_summary_json(run.ledger.report())["missing_groups"], 1u);
+}
+
+// A declined dispatch stays open until its single run reports; one whose run never reports (its
+// counters failed, or the run ended first) closes at finish() with every group missing.
+TEST(replay_report, a_declined_dispatch_closes_at_its_record_or_at_finish)
+{
+    auto run = replay_run{};
+    run.declined(2, "footprint_budget", false);
+    EXPECT_EQ(run.ledger.open(), 1u);
+    EXPECT_TRUE(run.closed.outcomes.empty()) << "its run has not reported yet";
+    run.record(2, std::nullopt);
+    EXPECT_EQ(run.ledger.open(), 0u);
+    EXPECT_EQ(run.closed.of(2), (std::vector<uint64_t>{1, 2}));
+
+    run.declined(5, "untracked_memory", false);
+    run.declined(4, "untracked_memory", false);
+    run.ledger.finish(run.data, run.closed.sink());
+    EXPECT_EQ(run.ledger.open(), 0u);
+    ASSERT_EQ(run.closed.outcomes.size(), 3u);
+    EXPECT_EQ(run.closed.outcomes[1].dispatch_id, 4u) << "finish closes in dispatch order";
+    EXPECT_EQ(run.closed.of(4), (std::vector<uint64_t>{0, 1, 2}));
+    EXPECT_EQ(run.closed.of(5), (std::vector<uint64_t>{0, 1, 2}));
+    EXPECT_EQ(run.ledger.report().missing_groups, 8u);
+}
+
+// A replay still in flight when the run ends has no outcome: it is not reported (its passes may
+// have reported part of it, the rest never ran), as no other dispatch in flight is.
+TEST(replay_report, a_replay_without_an_outcome_at_finish_is_dropped)
+{
+    auto run = replay_run{};
+    run.record(8, 0);
+    run.record(8, 1);
+    EXPECT_EQ(run.ledger.open(), 1u);
+    run.ledger.finish(run.data, run.closed.sink());
+    EXPECT_EQ(run.ledger.open(), 0u);
+    EXPECT_TRUE(run.closed.outcomes.empty());
+}
+
+// Memory follows the dispatches in flight, not the run's length.
+TEST(replay_report, the_ledger_holds_only_the_dispatches_in_flight)
+{
+    auto run = replay_run{};
+    for(uint64_t id = 1; id <= 10000; ++id)
+    {
+        if(id % 10 == 0)
+            run.declined(id, "footprint_budget");
+        else
+            run.replayed(id, {0, 1, 2}, 3, ROCPROFILER_KERNEL_REPLAY_OUTCOME_REPLAYED, "none");
+        ASSERT_EQ(run.ledger.open(), 0u) << "dispatch " << id;
+    }
+    EXPECT_EQ(run.ledger.report().dispatches[ROCPROFILER_KERNEL_REPLAY_OUTCOME_REPLAYED], 9000u);
+    EXPECT_EQ(run.ledger.report().dispatches[ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED], 1000u);
+    EXPECT_EQ(run.ledger.report().missing_groups, 2000u);
 }
 
 TEST(replay_report, a_group_of_several_passes_is_reported_by_the_first_of_its_passes)
 {
-    namespace tool             = rocprofiler::tool;
-    auto data                  = tool::results{};
-    data.replay_groups[9]      = {{"A", "B"}, {"X.pct"}};
-    data.replay_pass_groups[9] = {{0}, {1}, {}}; // X.pct takes passes 1 and 2
-    auto add                   = [&data](uint64_t id, uint64_t run, std::vector<uint64_t> passes)
-    {
-        auto o           = tool::replay_outcome{};
-        o.dispatch_id    = id;
-        o.agent.handle   = 9;
-        o.kind           = run == 3 ? ROCPROFILER_KERNEL_REPLAY_OUTCOME_REPLAYED
-                                    : ROCPROFILER_KERNEL_REPLAY_OUTCOME_ENDED_EARLY;
-        o.reason         = run == 3 ? "none" : "write_outside_snapshot";
-        o.passes_run     = run;
-        o.passes_planned = 3;
-        data.replay_outcomes.push_back(o);
-        for(auto pass : passes)
-        {
-            auto r                               = tool::counter_dispatch{};
-            r.data.dispatch_info.dispatch_id     = id;
-            r.data.dispatch_info.agent_id.handle = 9;
-            r.replay_pass                        = pass;
-            data.counter_records.push_back(r);
-        }
-    };
-    add(1, 3, {0, 1, 2}); // complete: pass 2's record repeats pass 1's values and reports nothing
-    add(2, 2, {0});       // ended after pass 1: the cycle of X.pct never finished, no record
-    EXPECT_EQ(tool::planned_passes(data, rocprofiler_agent_id_t{9}), 3u);
-    auto report = tool::make_replay_report(data);
-    ASSERT_EQ(report.missing.size(), 2u);
-    EXPECT_TRUE(report.missing[0].empty());
-    EXPECT_EQ(report.missing[1], (std::vector<uint64_t>{1}));
+    auto run                       = replay_run{};
+    run.data.replay_groups[9]      = {{"A", "B"}, {"X.pct"}};
+    run.data.replay_pass_groups[9] = {{0}, {1}, {}}; // X.pct takes passes 1 and 2
+    EXPECT_EQ(tool::planned_passes(run.data, rocprofiler_agent_id_t{9}), 3u);
+    // Complete: pass 2's record repeats pass 1's values and reports nothing.
+    run.replayed(1, {0, 1, 2}, 3, ROCPROFILER_KERNEL_REPLAY_OUTCOME_REPLAYED, "none");
+    // Ended after pass 1: the cycle of X.pct never finished, no record.
+    run.replayed(
+        2, {0}, 2, ROCPROFILER_KERNEL_REPLAY_OUTCOME_ENDED_EARLY, "write_outside_snapshot");
+    EXPECT_TRUE(run.closed.of(1).empty());
+    EXPECT_EQ(run.closed.of(2), (std::vector<uint64_t>{1}));
 
     // One configuration of both groups, collected in two passes, reports both from pass 0.
-    data.replay_pass_groups[9] = {{0, 1}, {}};
-    data.replay_outcomes.resize(1);
-    data.counter_records.resize(1);
-    report = tool::make_replay_report(data);
-    ASSERT_EQ(report.missing.size(), 1u);
-    EXPECT_TRUE(report.missing[0].empty());
-    auto plan = tool::replay_plan_json(data);
+    run.data.replay_pass_groups[9] = {{0, 1}, {}};
+    run.replayed(3, {0, 1}, 2, ROCPROFILER_KERNEL_REPLAY_OUTCOME_REPLAYED, "none");
+    EXPECT_TRUE(run.closed.of(3).empty());
+    auto plan = tool::replay_plan_json(run.data);
     ASSERT_EQ(plan.size(), 1u);
     EXPECT_EQ(plan[0]["passes"], 2u);
     EXPECT_EQ(plan[0]["pass_plan"][0]["reports_groups"], (std::vector<uint64_t>{0, 1}));
@@ -1232,45 +1286,36 @@ TEST(replay_report, a_group_of_several_passes_is_reported_by_the_first_of_its_pa
 
 TEST(replay_report, a_dispatch_never_offered_for_replay_is_declined_not_offered)
 {
-    namespace tool                           = rocprofiler::tool;
-    auto data                                = replay_results();
-    auto child                               = tool::counter_dispatch{};
-    child.data.dispatch_info.dispatch_id     = 7;
-    child.data.dispatch_info.agent_id.handle = 9;
-    child.data.dispatch_info.kernel_id       = 5;
-    child.replay_pass                        = 0;
-    data.counter_records.push_back(child);
-    auto other_agent                               = child; // an agent of one group: never replayed
-    other_agent.data.dispatch_info.dispatch_id     = 8;
-    other_agent.data.dispatch_info.agent_id.handle = 3;
-    data.replay_groups[3]                          = {{"A"}};
-    data.replay_pass_groups[3]                     = {{0}};
-    data.counter_records.push_back(other_agent);
+    auto run = replay_run{};
+    run.standard();
+    // A single run with no outcome before it (a launch the SDK never offers for replay).
+    run.record(7, std::nullopt);
+    // An agent of one group: never replayed, never reported.
+    run.data.replay_groups[3]      = {{"A"}};
+    run.data.replay_pass_groups[3] = {{0}};
+    run.record(8, std::nullopt, 3);
 
-    tool::add_unoffered_dispatches(data);
-    ASSERT_EQ(data.replay_outcomes.size(), 5u) << "only dispatch 7 is added";
-    const auto& added = data.replay_outcomes.back();
+    ASSERT_EQ(run.closed.outcomes.size(), 5u) << "only dispatch 7 is added";
+    const auto& added = run.closed.outcomes.back();
     EXPECT_EQ(added.dispatch_id, 7u);
     EXPECT_EQ(added.kind, ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED);
     EXPECT_EQ(added.reason, "not_offered");
+    EXPECT_EQ(added.passes_run, 1u);
     EXPECT_EQ(added.passes_planned, 3u);
-    EXPECT_EQ(tool::make_replay_report(data).missing.back(), (std::vector<uint64_t>{1, 2}));
-    tool::add_unoffered_dispatches(data);
-    EXPECT_EQ(data.replay_outcomes.size(), 5u) << "adding twice adds nothing";
+    EXPECT_EQ(run.closed.of(7), (std::vector<uint64_t>{1, 2}));
+    EXPECT_EQ(run.ledger.open(), 0u);
 }
 
 TEST(replay_report, a_complete_replay_reports_nothing_missing)
 {
-    namespace tool = rocprofiler::tool;
-    auto data      = replay_results();
-    data.replay_outcomes.resize(1);
-    auto report = tool::make_replay_report(data);
-    EXPECT_EQ(tool::format_replay_line(report),
+    auto run = replay_run{};
+    run.replayed(1, {0, 1, 2}, 3, ROCPROFILER_KERNEL_REPLAY_OUTCOME_REPLAYED, "none");
+    EXPECT_EQ(tool::format_replay_line(run.ledger.report()),
               "kernel replay: 1 dispatch replayed, 0 declined, 0 ended early; no counter groups "
               "missing");
-    EXPECT_EQ(tool::missing_groups_csv(data, report).find('\n') + 1,
-              tool::missing_groups_csv(data, report).size())
-        << "the header only";
+    EXPECT_TRUE(run.closed.of(1).empty());
+    EXPECT_EQ(tool::missing_groups_csv_rows(run.data, run.closed.outcomes[0], run.closed.of(1)), "")
+        << "no row";
     EXPECT_EQ(tool::replay_summary_json(tool::replay_report{})["replayed"], 0u);
 }
 

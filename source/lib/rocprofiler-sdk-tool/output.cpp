@@ -209,7 +209,25 @@ spill_placeholder(std::string_view what)
 {
     return "\u0001rocprofv3-spill:" + std::string{what} + "\u0001";
 }
+} // namespace
 
+std::vector<std::pair<const char*, record_spill*>>
+spills(const results& data)
+{
+    auto out = std::vector<std::pair<const char*, record_spill*>>{};
+    for(const auto& [what, spill] :
+        {std::pair{"kernel_dispatch", data.dispatch_spill.get()},
+         std::pair{"counter_collection", data.counter_spill.get()},
+         std::pair{"memory_copy", data.memory_copy_spill.get()},
+         std::pair{"marker_api", data.marker_spill.get()},
+         std::pair{"cuda_api", data.api_spill.get()},
+         std::pair{"kernel_replay_outcome", data.replay_outcome_spill.get()}})
+        if(spill != nullptr) out.emplace_back(what, spill);
+    return out;
+}
+
+namespace
+{
 std::string
 results_json(const config& cfg, const results& data, const replay_report& report)
 {
@@ -345,9 +363,11 @@ results_json(const config& cfg, const results& data, const replay_report& report
                        {"cuda_api", api_calls}}}};
     if(cfg.kernel_replay)
     {
-        tool["callback_records"]["kernel_replay_outcome"] = replay_outcomes_json(data, report);
-        tool["kernel_replay_summary"]                     = replay_summary_json(report);
-        tool["kernel_replay_plan"]                        = replay_plan_json(data);
+        tool["callback_records"]["kernel_replay_outcome"] =
+            data.replay_outcome_spill ? json(spill_placeholder("kernel_replay_outcome"))
+                                      : json::array();
+        tool["kernel_replay_summary"] = replay_summary_json(report);
+        tool["kernel_replay_plan"]    = replay_plan_json(data);
     }
     auto root = json{{"rocprofiler-sdk-tool", json::array({tool})}};
     // Strings that are not valid UTF-8 (a kernel name, a command-line argument) have each invalid
@@ -613,28 +633,15 @@ write_results_json(const std::string&        path,
                    std::vector<std::string>& errors)
 {
     auto text = results_json(cfg, data, report);
-    if(!data.dispatch_spill && !data.counter_spill && !data.memory_copy_spill &&
-       !data.marker_spill && !data.api_spill)
-        return write_file_atomically(path, text, errors);
     struct part
     {
         std::string   marker;
         record_spill* spill;
     };
     auto parts = std::vector<part>{};
-    if(data.dispatch_spill)
-        parts.push_back(
-            {json(spill_placeholder("kernel_dispatch")).dump(), data.dispatch_spill.get()});
-    if(data.counter_spill)
-        parts.push_back(
-            {json(spill_placeholder("counter_collection")).dump(), data.counter_spill.get()});
-    if(data.memory_copy_spill)
-        parts.push_back(
-            {json(spill_placeholder("memory_copy")).dump(), data.memory_copy_spill.get()});
-    if(data.marker_spill)
-        parts.push_back({json(spill_placeholder("marker_api")).dump(), data.marker_spill.get()});
-    if(data.api_spill)
-        parts.push_back({json(spill_placeholder("cuda_api")).dump(), data.api_spill.get()});
+    for(const auto& [what, spill] : spills(data))
+        parts.push_back({json(spill_placeholder(what)).dump(), spill});
+    if(parts.empty()) return write_file_atomically(path, text, errors);
     return write_file_atomically(
         path,
         [&](int fd)
@@ -670,7 +677,8 @@ std::vector<std::string>
 write_outputs(const config&             cfg,
               const results&            data,
               std::vector<std::string>& errors,
-              bool                      streamed)
+              bool                      streamed,
+              const replay_report*      replay)
 {
     auto written = std::vector<std::string>{};
     auto ec      = std::error_code{};
@@ -687,7 +695,8 @@ write_outputs(const config&             cfg,
         if(write_file_atomically(path, contents, errors)) written.emplace_back(std::move(path));
     };
 
-    const auto report = cfg.kernel_replay ? make_replay_report(data) : replay_report{};
+    const auto  none   = replay_report{};
+    const auto& report = replay != nullptr ? *replay : none;
     if(cfg.csv)
     {
         emit("agent_info.csv", agent_info_csv(data));
@@ -712,11 +721,7 @@ write_outputs(const config&             cfg,
         }
         if(cfg.stats) emit("kernel_stats.csv", kernel_stats_csv(compute_kernel_stats(data)));
         // Under kernel replay, what replay could not collect is listed next to what it did.
-        if(cfg.kernel_replay)
-        {
-            emit("kernel_replay_summary.csv", replay_summary_csv(report));
-            emit("counter_collection_missing.csv", missing_groups_csv(data, report));
-        }
+        if(cfg.kernel_replay) emit("kernel_replay_summary.csv", replay_summary_csv(report));
     }
     if(cfg.json)
     {

@@ -24,11 +24,13 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rocprofiler::tool
 {
 class record_spill;
+struct replay_report;
 // An agent, with its strings copied (the SDK's pointers are only valid during the query).
 struct agent_entry
 {
@@ -99,17 +101,6 @@ struct counter_dispatch
     uint64_t                                     thread_id   = 0;
     std::optional<uint64_t>                      replay_pass = {}; // set under kernel replay
     std::vector<counter_value>                   values      = {};
-};
-
-// Under kernel replay, what the missing-group report needs of one counter record when no output
-// keeps the record itself: which dispatch and pass it came from (32 bytes instead of the record
-// with its values).
-struct replay_pass_record
-{
-    uint64_t               dispatch_id = 0;
-    rocprofiler_agent_id_t agent       = {};
-    uint64_t               kernel_id   = 0;
-    uint64_t               replay_pass = 0;
 };
 
 // What became of one dispatch that rocprofv3 asked to replay (its agent collects several groups
@@ -221,11 +212,6 @@ struct results
     // for outputs written whole).
     std::vector<marker_event> api_calls       = {};
     uint64_t                  dropped_records = 0;
-    // Under kernel replay, the counter records the report needs and no output keeps (the report
-    // reads these and counter_records).
-    std::vector<replay_pass_record> replay_pass_records = {};
-    // Under kernel replay: one entry per dispatch rocprofv3 asked to replay, in outcome order.
-    std::vector<replay_outcome> replay_outcomes = {};
     // Under kernel replay, per agent handle: the counters of each group the agent collects, and
     // per replay pass of its dispatches the groups whose values that pass's record carries (a
     // group of several passes is collected over consecutive passes and reported by the first; one
@@ -233,14 +219,16 @@ struct results
     // its agent plans at least two passes.
     // With -f json and records that go nowhere else in memory, the kernel dispatch and counter
     // records of results.json are spilled to part files instead of being kept (record_spill).
-    std::shared_ptr<record_spill>                             dispatch_spill     = {};
-    std::shared_ptr<record_spill>                             counter_spill      = {};
-    std::shared_ptr<record_spill>                             memory_copy_spill  = {};
-    std::shared_ptr<record_spill>                             marker_spill       = {};
-    std::shared_ptr<record_spill>                             api_spill          = {};
-    std::map<uint64_t, std::vector<std::vector<std::string>>> replay_groups      = {};
-    std::map<uint64_t, std::vector<std::vector<uint64_t>>>    replay_pass_groups = {};
-    kernel_stats_accumulator                                  kernel_stats       = {};
+    std::shared_ptr<record_spill> dispatch_spill    = {};
+    std::shared_ptr<record_spill> counter_spill     = {};
+    std::shared_ptr<record_spill> memory_copy_spill = {};
+    std::shared_ptr<record_spill> marker_spill      = {};
+    std::shared_ptr<record_spill> api_spill         = {};
+    // Under kernel replay: results.json's per-dispatch outcome markers (replay_ledger's sink).
+    std::shared_ptr<record_spill>                             replay_outcome_spill = {};
+    std::map<uint64_t, std::vector<std::vector<std::string>>> replay_groups        = {};
+    std::map<uint64_t, std::vector<std::vector<uint64_t>>>    replay_pass_groups   = {};
+    kernel_stats_accumulator                                  kernel_stats         = {};
 
     run_end end = {};
 
@@ -381,6 +369,11 @@ private:
     uint64_t    m_count  = 0;
 };
 
+// results.json's spills that are open, each with the name of the array it stands for
+// ("kernel_dispatch", "counter_collection", "memory_copy", "marker_api", "cuda_api",
+// "kernel_replay_outcome").
+std::vector<std::pair<const char*, record_spill*>> spills(const results& data);
+
 // The JSON of one kernel dispatch record and of one counter record, as results.json holds them.
 nlohmann::ordered_json
 dispatch_record_json(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r);
@@ -391,13 +384,15 @@ nlohmann::ordered_json marker_event_json(const marker_event& e);
 
 // Writes every file the configuration asks for, each atomically. With @p streamed, the streamed
 // files (kernel_trace.csv, memory_copy_trace.csv, counter_collection.csv, results.pftrace) are
-// left to their streams. Returns the paths
-// written; errors (a directory that cannot be created, a file that cannot be written) name the
-// file and the OS reason and are appended to @p errors.
+// left to their streams; counter_collection_missing.csv is always a stream (replay_ledger).
+// Under kernel replay, @p replay holds what the outcomes add up to (none: nothing arrived).
+// Returns the paths written; errors (a directory that cannot be created, a file that cannot be
+// written) name the file and the OS reason and are appended to @p errors.
 std::vector<std::string> write_outputs(const config&             cfg,
                                        const results&            data,
                                        std::vector<std::string>& errors,
-                                       bool                      streamed = false);
+                                       bool                      streamed = false,
+                                       const replay_report*      replay   = nullptr);
 
 // Writes @p contents to @p path atomically (a temporary file in the same directory, renamed over
 // it). On failure appends "could not write '<path>': <OS reason>" to @p errors.

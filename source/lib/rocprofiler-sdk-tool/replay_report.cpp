@@ -1,7 +1,6 @@
 #include "replay_report.hpp"
 
 #include <algorithm>
-#include <set>
 #include <sstream>
 
 namespace rocprofiler::tool
@@ -57,87 +56,99 @@ outcome_name(rocprofiler_kernel_replay_outcome_kind_t kind)
     return "UNKNOWN";
 }
 
-// Every counter record of a replay pass, kept whole or as a replay_pass_record, in arrival order
-// within each list.
-template <typename Fn>
 void
-for_each_pass_record(const results& data, Fn&& fn)
+replay_report::add(const replay_outcome& outcome, size_t missing)
 {
-    for(const auto& rec : data.counter_records)
-        if(rec.replay_pass)
-            fn(replay_pass_record{rec.data.dispatch_info.dispatch_id,
-                                  rec.data.dispatch_info.agent_id,
-                                  rec.data.dispatch_info.kernel_id,
-                                  *rec.replay_pass});
-    for(const auto& rec : data.replay_pass_records)
-        fn(rec);
+    if(outcome.kind < ROCPROFILER_KERNEL_REPLAY_OUTCOME_LAST) ++dispatches[outcome.kind];
+    auto& count = by_reason[{static_cast<int>(outcome.kind), outcome.reason}];
+    ++count.dispatches;
+    count.missing_groups += missing;
+    missing_groups += missing;
+    if(missing > 0) ++dispatches_missing_groups;
 }
 
 void
-add_unoffered_dispatches(results& data)
+replay_ledger::collect(const results&          data,
+                       open_dispatch&          entry,
+                       rocprofiler_agent_id_t  agent,
+                       std::optional<uint64_t> replay_pass) const
 {
-    auto known = std::set<uint64_t>{};
-    for(const auto& o : data.replay_outcomes)
-        known.insert(o.dispatch_id);
-    auto unoffered = std::vector<replay_outcome>{};
-    for_each_pass_record(data,
-                         [&](const replay_pass_record& rec)
-                         {
-                             const auto planned = planned_passes(data, rec.agent);
-                             if(planned < 2 || !known.insert(rec.dispatch_id).second) return;
-                             auto o           = replay_outcome{};
-                             o.dispatch_id    = rec.dispatch_id;
-                             o.agent          = rec.agent;
-                             o.kernel_id      = rec.kernel_id;
-                             o.kind           = ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED;
-                             o.reason         = std::string{not_offered_reason};
-                             o.passes_run     = 1;
-                             o.passes_planned = planned; // what rocprofv3 would have asked for
-                             unoffered.emplace_back(std::move(o));
-                         });
-    for(auto& o : unoffered)
-        data.replay_outcomes.emplace_back(std::move(o));
-}
-
-replay_report
-make_replay_report(const results& data)
-{
-    // The groups that arrived, per dispatch: a declined dispatch runs once and collects what pass
-    // 0 reports (its record has replay_pass 0), a replay what each of its passes' records report.
-    auto collected = std::map<uint64_t, std::set<uint64_t>>{};
-    for_each_pass_record(
-        data,
-        [&](const replay_pass_record& rec)
-        {
-            auto& got = collected[rec.dispatch_id];
-            auto  it  = data.replay_pass_groups.find(rec.agent.handle);
-            if(it == data.replay_pass_groups.end() || rec.replay_pass >= it->second.size()) return;
-            got.insert(it->second[rec.replay_pass].begin(), it->second[rec.replay_pass].end());
-        });
-
-    auto report = replay_report{};
-    report.missing.reserve(data.replay_outcomes.size());
-    report.by_reason[{ROCPROFILER_KERNEL_REPLAY_OUTCOME_REPLAYED, "none"}] = {};
-    for(const auto& o : data.replay_outcomes)
+    // A dispatch's single run collects what pass 0 reports.
+    const auto pass = replay_pass.value_or(0);
+    auto       it   = data.replay_pass_groups.find(agent.handle);
+    if(it == data.replay_pass_groups.end() || pass >= it->second.size()) return;
+    for(auto group : it->second[pass])
     {
-        auto groups = uint64_t{0};
-        if(auto it = data.replay_groups.find(o.agent.handle); it != data.replay_groups.end())
-            groups = it->second.size();
-        auto        missing = std::vector<uint64_t>{};
-        const auto* got     = static_cast<const std::set<uint64_t>*>(nullptr);
-        if(auto it = collected.find(o.dispatch_id); it != collected.end()) got = &it->second;
-        for(uint64_t g = 0; g < groups; ++g)
-            if(got == nullptr || got->count(g) == 0) missing.push_back(g);
-
-        if(o.kind < ROCPROFILER_KERNEL_REPLAY_OUTCOME_LAST) ++report.dispatches[o.kind];
-        auto& count = report.by_reason[{static_cast<int>(o.kind), o.reason}];
-        ++count.dispatches;
-        count.missing_groups += missing.size();
-        report.missing_groups += missing.size();
-        if(!missing.empty()) ++report.dispatches_missing_groups;
-        report.missing.emplace_back(std::move(missing));
+        if(group >= entry.collected.size()) entry.collected.resize(group + 1, false);
+        entry.collected[group] = true;
     }
-    return report;
+}
+
+void
+replay_ledger::close(const results& data, const open_dispatch& entry, const sink_fn& sink)
+{
+    const auto& o      = *entry.outcome;
+    auto        groups = size_t{0};
+    if(auto it = data.replay_groups.find(o.agent.handle); it != data.replay_groups.end())
+        groups = it->second.size();
+    auto missing = std::vector<uint64_t>{};
+    for(size_t g = 0; g < groups; ++g)
+        if(g >= entry.collected.size() || !entry.collected[g]) missing.push_back(g);
+    m_report.add(o, missing.size());
+    if(sink) sink(o, missing);
+}
+
+void
+replay_ledger::counter_record(const results&          data,
+                              uint64_t                dispatch_id,
+                              rocprofiler_agent_id_t  agent,
+                              uint64_t                kernel_id,
+                              std::optional<uint64_t> replay_pass,
+                              const sink_fn&          sink)
+{
+    const auto planned = planned_passes(data, agent);
+    if(planned < 2) return;
+    auto& entry = m_open[dispatch_id];
+    collect(data, entry, agent, replay_pass);
+    if(replay_pass) return; // the outcome closes a replay
+    if(!entry.outcome)
+    {
+        // A single run without an outcome before it: the SDK never offered the dispatch.
+        auto o           = replay_outcome{};
+        o.dispatch_id    = dispatch_id;
+        o.agent          = agent;
+        o.kernel_id      = kernel_id;
+        o.kind           = ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED;
+        o.reason         = std::string{not_offered_reason};
+        o.passes_run     = 1;
+        o.passes_planned = planned; // what rocprofv3 would have asked for
+        entry.outcome    = std::move(o);
+    }
+    close(data, entry, sink);
+    m_open.erase(dispatch_id);
+}
+
+void
+replay_ledger::outcome(const results& data, const replay_outcome& outcome, const sink_fn& sink)
+{
+    auto& entry   = m_open[outcome.dispatch_id];
+    entry.outcome = outcome;
+    // A declined dispatch runs after its outcome: its record closes it.
+    if(outcome.kind == ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED) return;
+    close(data, entry, sink);
+    m_open.erase(outcome.dispatch_id);
+}
+
+void
+replay_ledger::finish(const results& data, const sink_fn& sink)
+{
+    auto ids = std::vector<uint64_t>{};
+    for(const auto& [id, entry] : m_open)
+        if(entry.outcome) ids.push_back(id);
+    std::sort(ids.begin(), ids.end());
+    for(auto id : ids)
+        close(data, m_open.at(id), sink);
+    m_open.clear();
 }
 
 std::string
@@ -172,46 +183,43 @@ replay_summary_csv(const replay_report& report)
 }
 
 std::string
-missing_groups_csv(const results& data, const replay_report& report)
+missing_groups_csv_header()
+{
+    return "\"Dispatch_Id\",\"Agent_Id\",\"Kernel_Id\",\"Kernel_Name\",\"Counter_Group\","
+           "\"Counter_Names\",\"Outcome\",\"Reason\",\"Passes_Run\",\"Passes_Planned\"\n";
+}
+
+std::string
+missing_groups_csv_rows(const results&               data,
+                        const replay_outcome&        o,
+                        const std::vector<uint64_t>& missing)
 {
     auto out = std::ostringstream{};
-    out << "\"Dispatch_Id\",\"Agent_Id\",\"Kernel_Id\",\"Kernel_Name\",\"Counter_Group\","
-           "\"Counter_Names\",\"Outcome\",\"Reason\",\"Passes_Run\",\"Passes_Planned\"\n";
-    for(size_t i = 0; i < data.replay_outcomes.size() && i < report.missing.size(); ++i)
-    {
-        const auto& o = data.replay_outcomes[i];
-        for(auto group : report.missing[i])
-            out << o.dispatch_id << ',' << csv_quote(agent_label(data, o.agent)) << ','
-                << o.kernel_id << ',' << csv_quote(data.kernel_name(o.kernel_id)) << ',' << group
-                << ',' << csv_quote(group_counters(data, o.agent, group)) << ','
-                << csv_quote(outcome_name(o.kind)) << ',' << csv_quote(o.reason) << ','
-                << o.passes_run << ',' << o.passes_planned << '\n';
-    }
+    for(auto group : missing)
+        out << o.dispatch_id << ',' << csv_quote(agent_label(data, o.agent)) << ',' << o.kernel_id
+            << ',' << csv_quote(data.kernel_name(o.kernel_id)) << ',' << group << ','
+            << csv_quote(group_counters(data, o.agent, group)) << ','
+            << csv_quote(outcome_name(o.kind)) << ',' << csv_quote(o.reason) << ',' << o.passes_run
+            << ',' << o.passes_planned << '\n';
     return out.str();
 }
 
 nlohmann::ordered_json
-replay_outcomes_json(const results& data, const replay_report& report)
+replay_outcome_json(const replay_outcome& o, const std::vector<uint64_t>& missing)
 {
-    auto out = nlohmann::ordered_json::array();
-    for(size_t i = 0; i < data.replay_outcomes.size() && i < report.missing.size(); ++i)
-    {
-        const auto& o     = data.replay_outcomes[i];
-        auto        entry = nlohmann::ordered_json{{"dispatch_id", o.dispatch_id},
-                                            {"agent_id", {{"handle", o.agent.handle}}},
-                                            {"kernel_id", o.kernel_id},
-                                            {"outcome", outcome_name(o.kind)},
-                                            {"reason", o.reason},
-                                            {"passes_run", o.passes_run},
-                                            {"passes_planned", o.passes_planned},
-                                            {"missing_groups", report.missing[i]},
-                                            {"snapshot_bytes", o.snapshot_bytes},
-                                            {"written_bytes", o.written_bytes},
-                                            {"verified_bytes", o.verified_bytes}};
-        if(o.reason == "write_outside_snapshot") entry["failed_pass"] = o.failed_pass;
-        out.push_back(std::move(entry));
-    }
-    return out;
+    auto entry = nlohmann::ordered_json{{"dispatch_id", o.dispatch_id},
+                                        {"agent_id", {{"handle", o.agent.handle}}},
+                                        {"kernel_id", o.kernel_id},
+                                        {"outcome", outcome_name(o.kind)},
+                                        {"reason", o.reason},
+                                        {"passes_run", o.passes_run},
+                                        {"passes_planned", o.passes_planned},
+                                        {"missing_groups", missing},
+                                        {"snapshot_bytes", o.snapshot_bytes},
+                                        {"written_bytes", o.written_bytes},
+                                        {"verified_bytes", o.verified_bytes}};
+    if(o.reason == "write_outside_snapshot") entry["failed_pass"] = o.failed_pass;
+    return entry;
 }
 
 nlohmann::ordered_json

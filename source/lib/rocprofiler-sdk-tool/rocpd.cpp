@@ -60,6 +60,12 @@ rocpd_writer::marker(const results&, const marker_event&)
 {
 }
 void
+rocpd_writer::replay_outcome(const results&,
+                             const tool::replay_outcome&,
+                             const std::vector<uint64_t>&)
+{
+}
+void
 rocpd_writer::commit()
 {
 }
@@ -153,7 +159,8 @@ CREATE TABLE rocpd_region ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "guid" TEXT N
 CREATE TABLE rocprofv3_kernel_replay_outcome ("dispatch_id" INTEGER NOT NULL,
     "agent_id" INTEGER, "kernel_id" INTEGER, "outcome" TEXT NOT NULL, "reason" TEXT NOT NULL,
     "passes_run" INTEGER, "passes_planned" INTEGER, "snapshot_bytes" INTEGER,
-    "written_bytes" INTEGER, "verified_bytes" INTEGER, "failed_pass" INTEGER);
+    "written_bytes" INTEGER, "verified_bytes" INTEGER, "failed_pass" INTEGER,
+    "missing_groups" JSONB DEFAULT '[]' NOT NULL);
 
 CREATE VIEW kernels AS
 SELECT K.id, K.guid, K.nid, P.pid, T.tid, K.agent_id, A.absolute_index AS agent_abs_index,
@@ -882,6 +889,34 @@ rocpd_writer::marker(const results&, const marker_event& e)
     commit_if_large();
 }
 
+void
+rocpd_writer::replay_outcome(const results&               data,
+                             const tool::replay_outcome&  o,
+                             const std::vector<uint64_t>& missing)
+{
+    if(!usable()) return;
+    begin();
+    auto* stmt = prepare(
+        "INSERT INTO rocprofv3_kernel_replay_outcome (dispatch_id, agent_id, kernel_id, outcome, "
+        "reason, passes_run, passes_planned, snapshot_bytes, written_bytes, verified_bytes, "
+        "failed_pass, missing_groups) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    bind_all(stmt,
+             o.dispatch_id,
+             agent_number(data, o.agent),
+             o.kernel_id,
+             std::string{outcome_name(o.kind)},
+             o.reason,
+             o.passes_run,
+             o.passes_planned,
+             o.snapshot_bytes,
+             o.written_bytes,
+             o.verified_bytes,
+             o.failed_pass,
+             nlohmann::json(missing).dump());
+    step(stmt);
+    commit_if_large();
+}
+
 bool
 rocpd_writer::finish(const results& data, std::string& error)
 {
@@ -906,26 +941,6 @@ rocpd_writer::finish(const results& data, std::string& error)
                  nlohmann::json{{"end", end}, {"dropped_records", data.dropped_records}}.dump(),
                  process_row);
         step(process);
-        for(const auto& o : data.replay_outcomes)
-        {
-            auto* stmt = prepare(
-                "INSERT INTO rocprofv3_kernel_replay_outcome (dispatch_id, agent_id, kernel_id, "
-                "outcome, reason, passes_run, passes_planned, snapshot_bytes, written_bytes, "
-                "verified_bytes, failed_pass) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-            bind_all(stmt,
-                     o.dispatch_id,
-                     agent_number(data, o.agent),
-                     o.kernel_id,
-                     std::string{outcome_name(o.kind)},
-                     o.reason,
-                     o.passes_run,
-                     o.passes_planned,
-                     o.snapshot_bytes,
-                     o.written_bytes,
-                     o.verified_bytes,
-                     o.failed_pass);
-            step(stmt);
-        }
         // Kernels whose names were reported after their first dispatch replace the placeholder.
         for(const auto& [id, sym] : data.kernel_symbols)
             if(auto it = m_kernels.find(id); it == m_kernels.end() || it->second != sym.reported)

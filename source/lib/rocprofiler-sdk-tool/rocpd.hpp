@@ -19,6 +19,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -53,9 +54,14 @@ public:
     // (the domain as its category, the row's correlation id).
     void marker(const results& data, const marker_event& e);
 
+    // What kernel replay did with one dispatch, and the counter groups it is missing
+    // (replay_ledger's sink).
+    void replay_outcome(const results&               data,
+                        const tool::replay_outcome&  outcome,
+                        const std::vector<uint64_t>& missing);
     // Commits the open batch; the next insert opens another.
     void commit();
-    // Writes the end of the run (process fini, replay outcomes, how the run ended), commits,
+    // Writes the end of the run (process fini, how the run ended), commits,
     // closes. Returns false with the error.
     bool finish(const results& data, std::string& error);
 

@@ -48,6 +48,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <rocprofiler-sdk/rocprofiler.h>
 #include <string>
@@ -91,6 +92,9 @@ struct tool_state
     bool                                      progress        = false; // stderr is a terminal
     std::atomic<uint64_t>                     dispatches_seen = 0;     // at ENQUEUE, pass 0
     std::atomic<uint64_t>                     passes_run      = 0;
+    // Under kernel replay: the account of each dispatch rocprofv3 asked to replay, closed as its
+    // records and outcome arrive (record_replay_outcome writes it).
+    replay_ledger replay = {};
 
     // Streamed outputs (csv only) and the flusher thread.
     csv_stream   kernel_trace_stream = {};
@@ -98,6 +102,7 @@ struct tool_state
     csv_stream   memory_copy_stream  = {};
     csv_stream   marker_stream       = {};
     csv_stream   api_stream          = {}; // cuda_api_trace.csv
+    csv_stream   missing_stream      = {}; // counter_collection_missing.csv (kernel replay)
     uint64_t     api_rows            = 0;  // CUDA API rows recorded
     rocpd_writer rocpd               = {}; // -f rocpd: streamed like the CSV files
     // -f pftrace: the trace encoded record by record and appended to its file like a CSV row.
@@ -160,6 +165,23 @@ flush_streams_if_large()
     if(state->marker_stream.pending() >= threshold) state->marker_stream.flush();
     if(state->api_stream.pending() >= threshold) state->api_stream.flush();
     if(state->pftrace_stream.pending() >= threshold) state->pftrace_stream.flush();
+    if(state->missing_stream.pending() >= threshold) state->missing_stream.flush();
+}
+
+// replay_ledger's sink: one dispatch rocprofv3 asked to replay, with the counter groups it is
+// missing, to every output that lists them. Called with state->mutex held.
+void
+record_replay_outcome(const replay_outcome& outcome, const std::vector<uint64_t>& missing)
+{
+    if(state->missing_stream.is_open() && !missing.empty())
+    {
+        state->missing_stream.append(missing_groups_csv_rows(state->data, outcome, missing));
+        flush_streams_if_large();
+    }
+    if(state->data.replay_outcome_spill)
+        state->data.replay_outcome_spill->append(replay_outcome_json(outcome, missing));
+    if(state->rocpd.is_open()) state->rocpd.replay_outcome(state->data, outcome, missing);
+    state->changed = true;
 }
 
 // What the trace builder encoded since the last call, to its file. Called with state->mutex held.
@@ -703,7 +725,17 @@ counting_record_callback(rocprofiler_dispatch_counting_service_data_t dispatch_d
                     entry.values.push_back(
                         counter_value{counter.handle, {}, records[i].counter_value});
             }
-            auto lock = std::lock_guard{state->mutex};
+            const auto& info = dispatch_data.dispatch_info;
+            auto        lock = std::lock_guard{state->mutex};
+            if(state->cfg.kernel_replay)
+                state->replay.counter_record(state->data,
+                                             info.dispatch_id,
+                                             info.agent_id,
+                                             info.kernel_id,
+                                             user_data.value > 0
+                                                 ? std::optional<uint64_t>{user_data.value - 1}
+                                                 : std::nullopt,
+                                             record_replay_outcome);
             // A later pass of a configuration of several passes carries the values its first
             // pass reports already.
             if(entry.replay_pass &&
@@ -724,14 +756,7 @@ counting_record_callback(rocprofiler_dispatch_counting_service_data_t dispatch_d
             }
             if(state->data.counter_spill)
                 state->data.counter_spill->append(counter_record_json(entry));
-            if(keep_records())
-                state->data.counter_records.emplace_back(std::move(entry));
-            else if(entry.replay_pass)
-                state->data.replay_pass_records.push_back(
-                    replay_pass_record{dispatch_data.dispatch_info.dispatch_id,
-                                       dispatch_data.dispatch_info.agent_id,
-                                       dispatch_data.dispatch_info.kernel_id,
-                                       *entry.replay_pass});
+            if(keep_records()) state->data.counter_records.emplace_back(std::move(entry));
             state->changed = true;
         });
 }
@@ -813,8 +838,7 @@ kernel_replay_outcome_callback(const rocprofiler_kernel_replay_outcome_t* outcom
                 report_replayed_dispatch(*outcome);
                 auto lock = std::lock_guard{state->mutex};
                 if(planned_passes(state->data, entry.agent) < 2) return;
-                state->data.replay_outcomes.emplace_back(std::move(entry));
-                state->changed = true;
+                state->replay.outcome(state->data, entry, record_replay_outcome);
             });
 }
 
@@ -843,11 +867,12 @@ void
 report_kernel_replay()
 {
     if(!state->cfg.kernel_replay) return;
-    const auto report = make_replay_report(state->data);
-    const auto line   = format_replay_line(report);
+    const auto& report = state->replay.report();
+    const auto  line   = format_replay_line(report);
+    const auto  closed = std::accumulate(report.dispatches.begin(), report.dispatches.end(), 0ULL);
     if(report.missing_groups > 0)
         std::fprintf(stderr, "[rocprofv3] warning: %s\n", line.c_str());
-    else if(state->progress && !state->data.replay_outcomes.empty())
+    else if(state->progress && closed > 0)
         std::fprintf(stderr, "[rocprofv3] %s\n", line.c_str());
 }
 
@@ -865,6 +890,7 @@ flush_once()
     state->marker_stream.flush();
     state->api_stream.flush();
     state->pftrace_stream.flush();
+    state->missing_stream.flush();
     // The database's batch becomes durable here at the latest: an abrupt end loses at most what
     // arrived since the last flush interval.
     state->rocpd.commit();
@@ -877,7 +903,7 @@ flush_once()
     state->data.end = run_end{run_end::running, 0};
     // Errors show again, and are reported, when finalization writes the same files.
     auto errors = std::vector<std::string>{};
-    (void)write_outputs(cfg, state->data, errors, true);
+    (void)write_outputs(cfg, state->data, errors, true, &state->replay.report());
     const auto stop        = std::chrono::steady_clock::now();
     state->last_checkpoint = stop;
     state->checkpoint_every =
@@ -1034,6 +1060,11 @@ start_outputs()
            !state->api_stream.open(output_file(cfg, state->data.pid, "cuda_api_trace.csv"),
                                    marker_api_trace_csv_header()))
             errors.emplace_back(state->api_stream.error());
+        if(cfg.kernel_replay &&
+           !state->missing_stream.open(
+               output_file(cfg, state->data.pid, "counter_collection_missing.csv"),
+               missing_groups_csv_header()))
+            errors.emplace_back(state->missing_stream.error());
     }
     if(!ec && cfg.json)
     {
@@ -1053,6 +1084,7 @@ start_outputs()
         if(cfg.memory_copy_trace) state->data.memory_copy_spill = open("memory_copy");
         if(cfg.marker_trace) state->data.marker_spill = open("marker_api");
         if(cfg.cuda_api_trace()) state->data.api_spill = open("cuda_api");
+        if(cfg.kernel_replay) state->data.replay_outcome_spill = open("kernel_replay_outcome");
     }
     if(!ec && cfg.pftrace)
     {
@@ -1397,7 +1429,8 @@ finalize_outputs(run_end end)
 
     auto lock = std::lock_guard{state->mutex};
     rocprofiler_get_timestamp(&state->data.fini_time);
-    if(state->cfg.kernel_replay) add_unoffered_dispatches(state->data);
+    // Declined dispatches whose single run never reported close now, every group missing.
+    if(state->cfg.kernel_replay) state->replay.finish(state->data, record_replay_outcome);
     state->data.end = end;
     // CUDA API calls come only from the CUDA backend: a run in which none arrived (no CUDA in the
     // process, as on the host reference device, or CUPTI unavailable) says so instead of leaving
@@ -1420,7 +1453,8 @@ finalize_outputs(run_end end)
                         &state->memory_copy_stream,
                         &state->marker_stream,
                         &state->api_stream,
-                        &state->pftrace_stream})
+                        &state->pftrace_stream,
+                        &state->missing_stream})
     {
         if(stream->path().empty()) continue;
         auto error = std::string{};
@@ -1437,19 +1471,14 @@ finalize_outputs(run_end end)
         else
             errors.emplace_back(error);
     }
-    for(auto& path : write_outputs(state->cfg, state->data, errors, true))
+    for(auto& path : write_outputs(state->cfg, state->data, errors, true, &state->replay.report()))
         written.emplace_back(std::move(path));
     // The spilled records are in results.json now (or its write failed, which is reported).
-    for(const auto& spill : {state->data.dispatch_spill,
-                             state->data.counter_spill,
-                             state->data.memory_copy_spill,
-                             state->data.marker_spill,
-                             state->data.api_spill})
-        if(spill)
-        {
-            if(!spill->error().empty()) errors.emplace_back(spill->error());
-            spill->remove();
-        }
+    for(const auto& [what, spill] : spills(state->data))
+    {
+        if(!spill->error().empty()) errors.emplace_back(spill->error());
+        spill->remove();
+    }
     if(end.kind == run_end::signal)
     {
         const auto note =
