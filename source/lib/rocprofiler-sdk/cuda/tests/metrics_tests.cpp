@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
@@ -380,4 +381,26 @@ TEST(cuda_metrics, the_shipped_sm_90_sets_and_derived_metrics_use_metrics_gh100_
             EXPECT_EQ(known.count(name), 1u) << d.at("name") << ": " << name;
         }
     }
+}
+
+// Every metric the registry lists for GH100 is one CUPTI's host API accepts and schedules by
+// itself: a tool that picks any listed name gets a configuration CUPTI can program. (What the host
+// API cannot see offline is a device's counter availability: docs/cuda.md, "Counters".)
+TEST(cuda_metrics, every_metric_listed_for_gh100_is_accepted_by_cuptis_host_api)
+{
+    if(!have_cupti()) GTEST_SKIP() << "libcupti not found";
+    const auto list = metrics::chip_metrics("GH100");
+    ASSERT_GT(list.size(), 10000u);
+    auto rejected = std::map<std::string, std::string>{};
+    for(const auto& spec : list)
+    {
+        auto error = std::string{};
+        if(metrics::pass_count("GH100", {spec.name}, &error) == 0) rejected[spec.name] = error;
+    }
+    auto shown = std::string{};
+    for(const auto& [name, error] : rejected)
+        if(shown.size() < 2000) shown += name + ": " + error + "\n";
+    EXPECT_TRUE(rejected.empty()) << rejected.size() << " of " << list.size()
+                                  << " listed metrics are rejected:\n"
+                                  << shown;
 }
