@@ -88,7 +88,10 @@ protected:
     }
 
     // Runs host_demo with ROCP_TOOL_LIBRARIES=<tool> and @p env; stdout/stderr go to files.
-    run_result run(const std::string& tool, const env_list& env)
+    run_result run(const std::string& tool,
+                   const env_list&    env,
+                   int                program_iterations = iterations,
+                   uint64_t           program_size       = work_items)
     {
         auto program = required_env("HOST_DEMO");
         auto out     = dir / "stdout.txt";
@@ -104,8 +107,8 @@ protected:
             if(fd_out < 0 || fd_err < 0) _exit(126);
             dup2(fd_out, STDOUT_FILENO);
             dup2(fd_err, STDERR_FILENO);
-            auto it   = std::to_string(iterations);
-            auto size = std::to_string(work_items);
+            auto it   = std::to_string(program_iterations);
+            auto size = std::to_string(program_size);
             execl(program.c_str(),
                   program.c_str(),
                   "--iterations",
@@ -534,3 +537,52 @@ TEST_F(sample_test, until_stable_defaults_terminate_within_cap)
     check_until_stable(r, csv, 5, 0.05, 50);
 }
 } // namespace
+
+// ---- replay_service_sequence -------------------------------------------------------------
+
+// Every dispatch replayed: pass 0 collects the one counter group, pass 1 is the PC sampling pass
+// (the host agent samples its worker threads); SPM and thread trace are not offered by the host
+// agent and are left out, each with its reason. host_demo's arrays are large enough that its
+// kernels run for tens of milliseconds, so that samples are taken.
+TEST_F(sample_test, service_sequence_counters_then_pc_sampling)
+{
+    constexpr int      big_iterations = 2;
+    constexpr uint64_t big_size       = 4000000;
+    auto               csv            = dir / "sequence.csv";
+    auto               r              = run(required_env("REPLAY_SERVICE_SEQUENCE_TOOL"),
+                 {{"REPLAY_SEQUENCE_OUTPUT", csv},
+                                             {"REPLAY_EVERY", "1"},
+                                             {"REPLAY_COUNTERS", "WORKGROUPS,WORK_ITEMS"}},
+                 big_iterations,
+                 big_size);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("host_demo: OK"), std::string::npos) << r.out;
+    EXPECT_EQ(r.err.find("error"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("passes counters 0, pc_sampling"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("left out: spm (agent"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("left out: thread_trace (agent"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("ERROR_AGENT_ARCH_NOT_SUPPORTED"), std::string::npos) << r.err;
+    EXPECT_EQ(number_after(r.err, "counting requests off a counter pass: "), 0u) << r.err;
+    EXPECT_GT(number_after(r.err, "PC samples: "), 0u) << "no sample in a sampling pass\n" << r.err;
+
+    auto rows_of = std::map<uint64_t, std::map<uint64_t, csv_row>>{};
+    for(const auto& row : read_csv(csv).rows)
+        rows_of[integer(row, "dispatch_id")][integer(row, "pass")] = row;
+    ASSERT_EQ(rows_of.size(), static_cast<size_t>(big_iterations * kernels)) << read_file(csv);
+    auto sampled = uint64_t{0};
+    for(const auto& [id, passes] : rows_of)
+    {
+        SCOPED_TRACE("dispatch " + std::to_string(id));
+        ASSERT_EQ(passes.size(), 2u);
+        EXPECT_EQ(passes.at(0).at("service"), "counters");
+        auto values = parse_values(passes.at(0).at("detail"));
+        EXPECT_EQ(values["WORK_ITEMS"], static_cast<double>(big_size));
+        EXPECT_EQ(values["WORKGROUPS"], static_cast<double>((big_size + 63) / 64));
+        EXPECT_EQ(passes.at(1).at("service"), "pc_sampling");
+        const auto& detail = passes.at(1).at("detail");
+        ASSERT_EQ(detail.rfind("samples=", 0), 0u) << detail;
+        sampled += std::stoull(detail.substr(8));
+    }
+    EXPECT_EQ(sampled, number_after(r.err, "PC samples: "))
+        << "the rows hold the samples the summary counts in the sampling pass";
+}
