@@ -41,10 +41,11 @@ if [ "${sanitizers}" -eq 1 ]; then
 fi
 if [ "${sanitizers}" -eq 1 ]; then
     # ThreadSanitizer on the concurrent parts: the host device runtime, buffers and callback
-    # threads, kernel replay, counters, and PC sampling's signal handler (each binary runs whole,
-    # so threads of consecutive tests overlap as they would in a tool).
+    # threads, kernel replay, counters, PC sampling's signal handler and SPM's sampler thread (each
+    # binary runs whole, so threads of consecutive tests overlap as they would in a tool).
     tsan_targets=(host-runtime-tests rocprofiler-sdk-buffer-tests kernel-replay-tests kernel-replay-stress-tests kernel-replay-multi-agent-tests
                   kernel-replay-reliability-tests rocprofiler-sdk-counters-tests rocprofiler-sdk-pc-sampling-tests
+                  rocprofiler-sdk-spm-tests
                   rocprofiler-sdk-memory-copy-tests)
     cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCPROFILER_WERROR=ON \
         -DROCPROFILER_BUILD_TSAN=ON -DROCPROFILER_BUILD_CUDA=OFF -DROCPROFILER_BUILD_SAMPLES=OFF

@@ -71,6 +71,16 @@ struct pc_sampling_configuration
     uint64_t                         flags        = 0;
 };
 
+// What a device offers for SPM (experimental/spm.h): counters it samples over time during an
+// execution, at an interval in [min_interval, max_interval] of its clock cycles, and the counters
+// (names of its own counter list) it can sample so.
+struct spm_offer
+{
+    uint64_t                 min_interval = 0;
+    uint64_t                 max_interval = 0;
+    std::vector<std::string> counters     = {};
+};
+
 class device_backend
 {
 public:
@@ -96,6 +106,14 @@ public:
     {
         (void)device_index;
         return {};
+    }
+
+    // What a device offers for SPM, or nothing (the default). A backend that offers it samples
+    // every execution whose execution_request asks for it (dispatch/backend.hpp).
+    virtual std::optional<spm_offer> spm_offer_of(uint32_t device_index)
+    {
+        (void)device_index;
+        return std::nullopt;
     }
 
     // True when the backend reports the application's memory copies (memory_copy/memory_copy.hpp)

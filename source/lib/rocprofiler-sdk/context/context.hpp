@@ -9,6 +9,7 @@
 #include <rocprofiler-sdk/buffer.h>
 #include <rocprofiler-sdk/callback_tracing.h>
 #include <rocprofiler-sdk/dispatch_counting_service.h>
+#include <rocprofiler-sdk/experimental/spm.h>
 #include <rocprofiler-sdk/external_correlation.h>
 #include <rocprofiler-sdk/fwd.h>
 
@@ -95,6 +96,17 @@ struct dispatch_counting_service
     rocprofiler_buffer_id_t                    buffer            = {}; // buffer form
 };
 
+// SPM of the dispatches the context takes part in
+// (rocprofiler_spm_configure_callback_dispatch_service). Per dispatch, like dispatch counting: it
+// follows the kernel replay engine's local mask.
+struct spm_dispatch_service
+{
+    rocprofiler_spm_dispatch_counting_service_cb_t dispatch_callback = nullptr;
+    void*                                          dispatch_data     = nullptr;
+    rocprofiler_spm_dispatch_counting_record_cb_t  record_callback   = nullptr;
+    void*                                          record_data       = nullptr;
+};
+
 // PC sampling of one agent (rocprofiler_configure_pc_sampling_service). Agent-wide: it samples
 // every execution on the agent while the context is globally active, and ignores the kernel
 // replay engine's per-thread mask (docs/kernel_replay.md).
@@ -118,6 +130,7 @@ struct context
     std::unique_ptr<dispatch_counting_service>            dispatch_counter    = {};
     external_correlation_stacks                           external_ids        = {};
     std::vector<pc_sampling_service>                      pc_sampling         = {}; // per agent
+    std::unique_ptr<spm_dispatch_service>                 spm                 = {};
 
     std::atomic<bool> active   = false;
     bool              disabled = false; // its client failed to initialize: it never starts

@@ -74,6 +74,32 @@ struct pc_sampling_request
     std::function<void(const pc_sample_batch&)> deliver  = {};
 };
 
+// One SPM sample: when it was taken and one value per counter of the request, in its order.
+struct spm_sample
+{
+    uint64_t            timestamp_ns = 0; // on the SDK's clock
+    std::vector<double> values       = {};
+};
+
+// The samples of one execution, in time order.
+struct spm_sample_batch
+{
+    std::vector<spm_sample> samples = {};
+    uint64_t                dropped = 0;  // taken but not kept (the execution's limit): flagged
+    std::string             error   = {}; // why the execution was not sampled; empty if it was
+};
+
+// SPM of one execution: the backend samples `counters` (indices into the agent's counter list,
+// backend::device_counters::counters, each one its backend::spm_offer named) every `interval`
+// cycles of its clock while the execution runs, and calls `deliver` exactly once, before the
+// execution's completion, on any thread.
+struct spm_request
+{
+    std::vector<uint32_t>                        counters = {};
+    uint64_t                                     interval = 0;
+    std::function<void(const spm_sample_batch&)> deliver  = {};
+};
+
 // One execution of a kernel, as the pipeline asks the backend for it.
 struct execution_request
 {
@@ -95,6 +121,10 @@ struct execution_request
     // PC sampling of this execution, or null. Agent-wide: set on every execution (replay passes
     // included) while a context that samples the agent is globally active.
     std::shared_ptr<const pc_sampling_request> pc_sampling = {};
+    // SPM of this execution, or null. Per dispatch: set when a context active for this execution
+    // (the replay engine's local mask included) configured SPM and its callback chose a
+    // configuration.
+    std::shared_ptr<const spm_request> spm = {};
 };
 
 // A measured counter value.

@@ -7,6 +7,7 @@
 #include "dispatch/delivery.hpp"
 #include "dispatch/interception.hpp"
 #include "dispatch/pc_sampling.hpp"
+#include "dispatch/spm.hpp"
 
 #include <rocprofiler-sdk/callback_tracing.h>
 #include <rocprofiler-sdk/dispatch_counting_service.h>
@@ -157,12 +158,13 @@ std::shared_ptr<const execution_request>
 make_execution_request(const std::vector<participant>&            participants,
                        replay_pass*                               pass,
                        std::optional<uint64_t>&                   counted,
-                       std::shared_ptr<const pc_sampling_request> sampling)
+                       std::shared_ptr<const pc_sampling_request> sampling,
+                       std::shared_ptr<const spm_request>         spm)
 {
     auto counts = false;
     for(const auto& p : participants)
         counts = counts || p.counter_config != nullptr;
-    if(!counts && pass == nullptr && !sampling)
+    if(!counts && pass == nullptr && !sampling && !spm)
         return common::static_object<plain_request, common::reset_order::never>::get().value;
 
     // The replay spec keeps dispatch counting and PC sampling off one pass (on AMD GPUs they
@@ -176,6 +178,7 @@ make_execution_request(const std::vector<participant>&            participants,
                                "run without PC sampling for exact values)");
     auto request         = std::make_shared<execution_request>();
     request->pc_sampling = std::move(sampling);
+    request->spm         = std::move(spm);
     for(const auto& p : participants)
     {
         if(!p.counter_config) continue;
@@ -243,16 +246,18 @@ submit_execution(const logical_dispatch&                      dispatch,
     };
     // A sampling context that also traces the dispatch already asked for its external id: the
     // samples reuse it rather than asking the tool twice.
-    auto sampling = pc_sampling_request_for(dispatch,
-                                            [&dispatch, &exec](context::context& ctx)
-                                            {
-                                                for(const auto& p : exec->participants)
-                                                    if(p.ctx == &ctx) return p.external;
-                                                return external_id_for(ctx, dispatch);
-                                            });
+    auto external = [&dispatch, &exec](context::context& ctx)
+    {
+        for(const auto& p : exec->participants)
+            if(p.ctx == &ctx) return p.external;
+        return external_id_for(ctx, dispatch);
+    };
+    auto sampling = pc_sampling_request_for(dispatch, external);
+    auto spm      = spm_request_for(dispatch, external);
     backend.enqueue(
         std::move(complete),
-        make_execution_request(exec->participants, pass, exec->counted, std::move(sampling)));
+        make_execution_request(
+            exec->participants, pass, exec->counted, std::move(sampling), std::move(spm)));
     delivery::fire_enqueue(dispatch, exit_participants, ROCPROFILER_CALLBACK_PHASE_EXIT);
     return exec;
 }

@@ -11,6 +11,7 @@
 #include "host/memory.hpp"
 #include "host/pc_sampling.hpp"
 #include "host/runtime/runtime.hpp"
+#include "host/spm.hpp"
 #include "kernel_replay/engine.hpp"
 #include "memory_copy/memory_copy.hpp"
 #include "registration/registration.hpp"
@@ -38,33 +39,39 @@ convert(const execution_result& result)
     return out;
 }
 
-// The hooks of an execution that both counts and samples. Sampling runs inside counting, so that
-// the counters' own reads are not sampled (the signal handler's cost is still counted).
+// The hooks of an execution that counts, samples PCs or samples counters over time, in any
+// combination. Sampling runs inside counting, so that the counters' own reads are not sampled (the
+// signal handler's cost is still counted).
 class combined_hooks final : public execution_hooks
 {
 public:
     combined_hooks(std::shared_ptr<execution_hooks> counting,
-                   std::shared_ptr<execution_hooks> sampling)
+                   std::shared_ptr<execution_hooks> sampling,
+                   std::shared_ptr<execution_hooks> spm)
         : m_counting{std::move(counting)}
         , m_sampling{std::move(sampling)}
+        , m_spm{std::move(spm)}
     {
     }
 
     void on_worker_begin(uint32_t worker_index) override
     {
         if(m_counting) m_counting->on_worker_begin(worker_index);
+        if(m_spm) m_spm->on_worker_begin(worker_index);
         if(m_sampling) m_sampling->on_worker_begin(worker_index);
     }
 
     void on_worker_end(uint32_t worker_index) override
     {
         if(m_sampling) m_sampling->on_worker_end(worker_index);
+        if(m_spm) m_spm->on_worker_end(worker_index);
         if(m_counting) m_counting->on_worker_end(worker_index);
     }
 
 private:
     std::shared_ptr<execution_hooks> m_counting;
     std::shared_ptr<execution_hooks> m_sampling;
+    std::shared_ptr<execution_hooks> m_spm;
 };
 
 // One logical dispatch of the host device, as the pipeline sees it.
@@ -91,7 +98,7 @@ public:
     void enqueue(dispatch::completion_fn                            on_complete,
                  std::shared_ptr<const dispatch::execution_request> request) override
     {
-        if(request->counters.empty() && !request->pc_sampling)
+        if(request->counters.empty() && !request->pc_sampling && !request->spm)
         {
             auto status = m_device.enqueue(m_packet.queue,
                                            m_packet,
@@ -105,19 +112,22 @@ public:
         if(request->pc_sampling)
             sampler = std::make_shared<pc_sampling_session>(
                 request->pc_sampling, *m_packet.kernel, m_device.worker_count());
+        auto spm = std::shared_ptr<spm_session>{};
+        if(request->spm) spm = std::make_shared<spm_session>(request->spm, m_device.worker_count());
         auto session = std::shared_ptr<counter_session>{};
         if(!request->counters.empty())
             session = std::make_shared<counter_session>(request, m_device.worker_count());
         auto hooks =
-            std::make_shared<combined_hooks>(session ? session->hooks() : nullptr, sampler);
+            std::make_shared<combined_hooks>(session ? session->hooks() : nullptr, sampler, spm);
         auto pkt    = m_packet;
         auto status = m_device.enqueue(
             m_packet.queue,
             m_packet,
-            [on_complete, session, sampler, pkt](const execution_result& result)
+            [on_complete, session, sampler, spm, pkt](const execution_result& result)
             {
-                // Samples reach the buffer before the execution's completion records.
+                // Samples reach the tool before the execution's completion records.
                 if(sampler) sampler->finish();
+                if(spm) spm->finish();
                 auto out = convert(result);
                 if(out.ok && session) out.counters = session->finish(pkt, result);
                 on_complete(out);
@@ -126,6 +136,7 @@ public:
         if(status != ROCPROFILER_HOST_STATUS_SUCCESS)
         {
             if(sampler) sampler->finish();
+            if(spm) spm->finish();
             report_enqueue_failure(status, on_complete);
         }
     }

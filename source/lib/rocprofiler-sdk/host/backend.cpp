@@ -4,6 +4,7 @@
 #include "host/counters.hpp"
 #include "host/pc_sampling.hpp"
 #include "host/runtime/runtime.hpp"
+#include "host/spm.hpp"
 
 #include <unistd.h>
 
@@ -68,6 +69,12 @@ public:
     {
         if(device_index != 0) return {};
         return pc_sampling_configurations();
+    }
+
+    std::optional<backend::spm_offer> spm_offer_of(uint32_t device_index) override
+    {
+        if(device_index != 0) return std::nullopt;
+        return spm_offer();
     }
 };
 } // namespace

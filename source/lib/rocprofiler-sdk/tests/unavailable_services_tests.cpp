@@ -1,10 +1,9 @@
-// SPM and thread trace on the host device, where neither exists yet: the queries report no
-// configuration, every configuration call checks its arguments first (the documented error for
-// each bad one) and then returns the documented "not here" status, the configuration lock still
-// applies afterwards, and each service warns once per process, naming the agent. PC sampling,
-// which the host device now offers (pc_sampling_tests.cpp samples with it), keeps its argument
-// checks here: the order of its errors, and the answers for what the host agent does not offer.
-#include <rocprofiler-sdk/experimental/spm.h>
+// Thread trace on the host device, where it does not exist: every configuration call checks its
+// arguments first (the documented error for each bad one) and then returns the documented "not
+// here" status, the configuration lock still applies afterwards, and the service warns once per
+// process, naming the agent. PC sampling and SPM, which the host device offers
+// (pc_sampling_tests.cpp and spm_tests.cpp sample with them), keep PC sampling's argument checks
+// here: the order of its errors, and the answers for what the host agent does not offer.
 #include <rocprofiler-sdk/experimental/thread_trace.h>
 #include <rocprofiler-sdk/pc_sampling.h>
 #include <rocprofiler-sdk/rocprofiler.h>
@@ -273,151 +272,6 @@ TEST_F(pc_sampling, names_of_instruction_types_and_reasons)
                   nullptr)
             << i;
     }
-}
-
-// --- SPM -----------------------------------------------------------------------------------------
-
-void
-spm_dispatch_cb(const rocprofiler_spm_dispatch_counting_service_data_t*,
-                rocprofiler_counter_config_id_t*,
-                rocprofiler_user_data_t*,
-                void*)
-{
-}
-
-void
-spm_record_cb(const rocprofiler_spm_dispatch_counting_service_data_t*,
-              const rocprofiler_spm_counter_record_t**,
-              size_t,
-              rocprofiler_spm_record_flag_t,
-              rocprofiler_user_data_t,
-              void*)
-{
-}
-
-void
-spm_device_cb(rocprofiler_context_id_t,
-              rocprofiler_agent_id_t,
-              rocprofiler_device_counting_agent_cb_t,
-              void*)
-{
-}
-
-void
-configure_spm()
-{
-    set_up_context_and_buffer();
-    auto counter = rocprofiler_counter_id_t{1};
-    auto parameter =
-        rocprofiler_spm_parameters_t{sizeof(rocprofiler_spm_parameters_t),
-                                     ROCPROFILER_SPM_PARAMETER_TYPE_SAMPLE_INTERVAL_SCLK_CYCLES,
-                                     4096};
-    rocprofiler_spm_parameters_t* parameters[] = {&parameter};
-    rocprofiler_spm_parameters_t* null_entry[] = {nullptr};
-    auto                          config       = rocprofiler_counter_config_id_t{};
-
-    seen["create bad agent"] =
-        rocprofiler_spm_create_counter_config(unknown_agent, &counter, 1, parameters, 1, &config);
-    seen["create null entry"] =
-        rocprofiler_spm_create_counter_config(tool_agent, &counter, 1, null_entry, 1, &config);
-    seen["create good"] =
-        rocprofiler_spm_create_counter_config(tool_agent, &counter, 1, parameters, 1, &config);
-    seen["config untouched"] =
-        config.handle == 0 ? ROCPROFILER_STATUS_SUCCESS : ROCPROFILER_STATUS_ERROR;
-
-    seen["callback bad context"] = rocprofiler_spm_configure_callback_dispatch_service(
-        unknown_context, spm_dispatch_cb, nullptr, spm_record_cb, nullptr);
-    seen["callback null record"] = rocprofiler_spm_configure_callback_dispatch_service(
-        tool_context, spm_dispatch_cb, nullptr, nullptr, nullptr);
-    seen["callback good"] = rocprofiler_spm_configure_callback_dispatch_service(
-        tool_context, spm_dispatch_cb, nullptr, spm_record_cb, nullptr);
-
-    seen["buffer bad buffer"] = rocprofiler_spm_configure_buffer_dispatch_service(
-        tool_context, unknown_buffer, spm_dispatch_cb, nullptr);
-    seen["buffer good"] = rocprofiler_spm_configure_buffer_dispatch_service(
-        tool_context, tool_buffer, spm_dispatch_cb, nullptr);
-
-    seen["device bad agent"] = rocprofiler_configure_spm_device_counting_service(
-        tool_context, tool_buffer, unknown_agent, spm_device_cb, nullptr);
-    seen["device null cb"] = rocprofiler_configure_spm_device_counting_service(
-        tool_context, tool_buffer, tool_agent, nullptr, nullptr);
-    seen["device good"] = rocprofiler_configure_spm_device_counting_service(
-        tool_context, tool_buffer, tool_agent, spm_device_cb, nullptr);
-}
-
-constexpr char spm_tool[] = "spm-unavailable";
-using spm                 = capturing_tool_test<spm_tool, configure_spm>;
-
-TEST_F(spm, configuration_calls_check_arguments_then_are_not_supported_and_warn_once)
-{
-    const auto& err = init_stderr;
-    EXPECT_EQ(seen["create bad agent"], ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND);
-    EXPECT_EQ(seen["create null entry"], ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(seen["create good"], ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED);
-    EXPECT_EQ(seen["config untouched"], ROCPROFILER_STATUS_SUCCESS);
-    EXPECT_EQ(seen["callback bad context"], ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND);
-    EXPECT_EQ(seen["callback null record"], ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(seen["callback good"], ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED);
-    EXPECT_EQ(seen["buffer bad buffer"], ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND);
-    EXPECT_EQ(seen["buffer good"], ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED);
-    EXPECT_EQ(seen["device bad agent"], ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND);
-    EXPECT_EQ(seen["device null cb"], ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
-    EXPECT_EQ(seen["device good"], ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED);
-
-    EXPECT_EQ(count_of(err, "SPM is not available on "), 1u) << err;
-    EXPECT_NE(err.find("SPM is not available on " + agent_name(tool_agent)), std::string::npos)
-        << err;
-
-    EXPECT_EQ(rocprofiler_spm_configure_buffer_dispatch_service(
-                  tool_context, tool_buffer, spm_dispatch_cb, nullptr),
-              ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED);
-    EXPECT_EQ(rocprofiler_spm_destroy_counter_config(rocprofiler_counter_config_id_t{1}),
-              ROCPROFILER_STATUS_ERROR_PROFILE_NOT_FOUND);
-}
-
-struct spm_query_log
-{
-    int    calls = 0;
-    size_t num   = 99;
-};
-
-TEST_F(spm, query_reports_no_configuration_and_no_counter)
-{
-    const auto agent = sdk_test::gpu_agent();
-    auto       log   = spm_query_log{};
-    EXPECT_EQ(rocprofiler_spm_query_agent_configurations(
-                  agent,
-                  [](const rocprofiler_spm_available_configuration_t**, size_t num, void* data)
-                  {
-                      auto* out  = static_cast<spm_query_log*>(data);
-                      out->calls = out->calls + 1;
-                      out->num   = num;
-                      // Not the query's status (rocprofiler-sdk ignores it too).
-                      return ROCPROFILER_STATUS_ERROR;
-                  },
-                  &log),
-              ROCPROFILER_STATUS_SUCCESS);
-    EXPECT_EQ(log.calls, 1);
-    EXPECT_EQ(log.num, 0u);
-
-    EXPECT_EQ(rocprofiler_spm_query_agent_configurations(
-                  unknown_agent,
-                  [](const rocprofiler_spm_available_configuration_t**, size_t, void*)
-                  { return ROCPROFILER_STATUS_SUCCESS; },
-                  nullptr),
-              ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND);
-
-    auto counters_calls = 0;
-    EXPECT_EQ(rocprofiler_spm_iterate_agent_supported_counters(
-                  agent,
-                  [](rocprofiler_agent_id_t, rocprofiler_counter_id_t*, size_t, void* data)
-                  {
-                      ++*static_cast<int*>(data);
-                      return ROCPROFILER_STATUS_SUCCESS;
-                  },
-                  &counters_calls),
-              ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED);
-    EXPECT_EQ(counters_calls, 0);
 }
 
 // --- thread trace --------------------------------------------------------------------------------

@@ -1,0 +1,157 @@
+#include "host/spm.hpp"
+
+#include "host/counters.hpp"
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+namespace rocprofiler::host
+{
+namespace
+{
+constexpr uint64_t min_interval_ns = 100'000;          // 100 us: below it the sampler is the load
+constexpr uint64_t max_interval_ns = 1'000'000'000;    // 1 s
+constexpr size_t   max_samples     = size_t{1} << 16U; // per execution; more are dropped, flagged
+
+uint64_t
+clock_ns(clockid_t clock)
+{
+    auto ts = timespec{};
+    if(clock_gettime(clock, &ts) != 0) return 0;
+    return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL + static_cast<uint64_t>(ts.tv_nsec);
+}
+} // namespace
+
+backend::spm_offer
+spm_offer()
+{
+    return backend::spm_offer{min_interval_ns, max_interval_ns, {"CPU_TIME_NS", "WORKERS_ACTIVE"}};
+}
+
+spm_session::spm_session(std::shared_ptr<const dispatch::spm_request> request, uint32_t workers)
+    : m_request{std::move(request)}
+    , m_workers(workers)
+{
+    const auto& specs = device_counters().counters;
+    for(auto index : m_request->counters)
+    {
+        const auto name = index < specs.size() ? specs[index].name : std::string{};
+        if(name == "CPU_TIME_NS")
+            m_counters.push_back(counter::cpu_time);
+        else if(name == "WORKERS_ACTIVE")
+            m_counters.push_back(counter::workers_active);
+        else
+        {
+            // The configuration was checked against spm_offer(): this is a programming error.
+            m_batch.error = "counter " + name + " is not sampled over time on the host device";
+            return;
+        }
+    }
+    m_sampler = std::thread{[this] { run(); }};
+}
+
+spm_session::~spm_session()
+{
+    finish();
+}
+
+void
+spm_session::on_worker_begin(uint32_t worker_index)
+{
+    // Read on the worker itself, so that the start is exact; the sampler reads the same clock
+    // through its id.
+    auto clock = clockid_t{};
+    if(pthread_getcpuclockid(pthread_self(), &clock) != 0) clock = CLOCK_THREAD_CPUTIME_ID;
+    const auto start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    auto       lock  = std::lock_guard{m_mutex};
+    if(worker_index >= m_workers.size()) return;
+    auto& w    = m_workers[worker_index];
+    w.clock    = clock;
+    w.start_ns = start;
+    w.active   = true;
+    m_begun    = true;
+}
+
+void
+spm_session::on_worker_end(uint32_t worker_index)
+{
+    const auto end  = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    auto       lock = std::lock_guard{m_mutex};
+    if(worker_index >= m_workers.size()) return;
+    auto& w = m_workers[worker_index];
+    if(!w.active) return;
+    w.done_ns += end > w.start_ns ? end - w.start_ns : 0;
+    w.active = false;
+}
+
+void
+spm_session::take_sample()
+{
+    auto total  = uint64_t{0};
+    auto active = uint64_t{0};
+    for(const auto& w : m_workers)
+    {
+        total += w.done_ns;
+        if(!w.active) continue;
+        ++active;
+        // Another thread's CPU-time clock: the worker is a pool thread that outlives the session.
+        const auto now = clock_ns(w.clock);
+        total += now > w.start_ns ? now - w.start_ns : 0;
+    }
+    const auto delta = total > m_reported ? total - m_reported : 0;
+    m_reported       = std::max(total, m_reported);
+    if(m_batch.samples.size() >= max_samples)
+    {
+        ++m_batch.dropped;
+        return;
+    }
+    auto sample         = dispatch::spm_sample{};
+    sample.timestamp_ns = clock_ns(CLOCK_MONOTONIC); // the device's clock, as dispatch records
+    for(auto c : m_counters)
+        sample.values.push_back(c == counter::cpu_time ? static_cast<double>(delta)
+                                                       : static_cast<double>(active));
+    m_batch.samples.push_back(std::move(sample));
+}
+
+void
+spm_session::run()
+{
+    const auto interval = std::chrono::nanoseconds{m_request->interval};
+    auto       lock     = std::unique_lock{m_mutex};
+    auto       next     = std::chrono::steady_clock::now() + interval;
+    while(!m_stop)
+    {
+        if(m_wake.wait_until(lock, next, [this] { return m_stop; })) break;
+        next += interval;
+        // Before the first worker starts (the execution waits in its queue) there is nothing to
+        // sample.
+        if(m_begun) take_sample();
+    }
+}
+
+void
+spm_session::finish()
+{
+    {
+        auto lock = std::lock_guard{m_mutex};
+        if(m_delivered) return;
+        m_stop = true;
+    }
+    m_wake.notify_all();
+    if(m_sampler.joinable()) m_sampler.join();
+    auto batch = dispatch::spm_sample_batch{};
+    {
+        auto lock = std::lock_guard{m_mutex};
+        if(m_delivered) return;
+        m_delivered = true;
+        // The last sample: every worker has ended, so it carries the rest of the CPU time.
+        if(m_begun && m_batch.error.empty()) take_sample();
+        batch = std::move(m_batch);
+    }
+    // Outside the lock: the tool's record callback runs inside deliver.
+    if(m_request->deliver) m_request->deliver(batch);
+}
+} // namespace rocprofiler::host
