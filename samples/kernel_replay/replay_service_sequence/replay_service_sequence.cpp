@@ -17,9 +17,9 @@
 // as they are globally (counter group 0, sampled). Output: REPLAY_SEQUENCE_OUTPUT (CSV, default
 // replay_service_sequence.csv): one row per pass of each replayed dispatch:
 //   dispatch_id,kernel,pass,service,detail
-// with detail "NAME=value;..." for a counter pass and "samples=N" for the PC sampling pass. At the
-// end one line on stderr sums up: passes per service, samples in and outside their pass, and the
-// services left out.
+// with detail "NAME=value;..." for a counter pass, "samples=N" for the PC sampling pass and
+// "samples=N;NAME.sum=..;NAME.max=.." for the SPM pass. At the end one line on stderr sums up:
+// passes per service, samples in and outside their pass, and the services left out.
 //
 // Threading: replay callbacks and the counting dispatch callback run on the submitting thread;
 // counter records on the completion thread; PC samples on an SDK buffer thread.
@@ -29,6 +29,7 @@
 #include <rocprofiler-sdk/experimental/thread_trace.h>
 #include <rocprofiler-sdk/pc_sampling.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <fstream>
@@ -36,6 +37,7 @@
 #include <mutex>
 #include <optional>
 #include <rocprofiler-sdk/rocprofiler.h>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -112,6 +114,7 @@ struct tool_state
     std::unordered_map<uint64_t, agent_plan>  plans         = {}; // by agent handle
     std::unordered_map<uint64_t, std::string> counter_names = {}; // by counter id
     std::vector<std::string>                  left_out      = {}; // "spm (agent 1): ..."
+    std::unordered_map<uint64_t, rocprofiler_counter_config_id_t> spm_configs = {}; // by agent
 
     std::atomic<uint64_t> misplaced_counting = 0; // counting asked off a counter pass: stays 0
 
@@ -120,6 +123,15 @@ struct tool_state
     // not yet matched to a window (attributed at the end, when every window is known).
     std::map<std::pair<rocprofiler_dispatch_id_t, uint64_t>, pass_row> passes  = {};
     std::vector<std::pair<rocprofiler_dispatch_id_t, uint64_t>>        samples = {};
+    // What the SPM records of each dispatch add up to.
+    struct spm_totals
+    {
+        uint64_t                      samples = 0;
+        bool                          lost    = false;
+        std::map<std::string, double> sum     = {};
+        std::map<std::string, double> max     = {};
+    };
+    std::map<rocprofiler_dispatch_id_t, spm_totals> spm_seen = {};
 };
 
 tool_state* state = nullptr; // leaked on purpose: finalize may run during process exit
@@ -269,6 +281,50 @@ counting_record_callback(rocprofiler_dispatch_counting_service_data_t dispatch_d
         });
 }
 
+// SPM of a dispatch: its SPM pass (the context is stopped on the others) or its single run.
+void
+choose_spm(const rocprofiler_spm_dispatch_counting_service_data_t* data,
+           rocprofiler_counter_config_id_t*                        config,
+           rocprofiler_user_data_t*,
+           void*)
+{
+    guarded("SPM dispatch callback",
+            [&]
+            {
+                auto it = state->spm_configs.find(data->dispatch_info.agent_id.handle);
+                if(it != state->spm_configs.end()) *config = it->second;
+            });
+}
+
+// Per sample, the records of each counter; kept per dispatch as: samples, and per counter the sum
+// (and the largest value, for counters of a level such as WORKERS_ACTIVE).
+void
+spm_records(const rocprofiler_spm_dispatch_counting_service_data_t* data,
+            const rocprofiler_spm_counter_record_t**                records,
+            size_t                                                  count,
+            rocprofiler_spm_record_flag_t                           flags,
+            rocprofiler_user_data_t,
+            void*)
+{
+    guarded("SPM record callback",
+            [&]
+            {
+                auto  lock = std::lock_guard{state->mutex};
+                auto& acc  = state->spm_seen[data->dispatch_info.dispatch_id];
+                if((flags & ROCPROFILER_SPM_RECORD_FLAG_DATA_LOSS) != 0) acc.lost = true;
+                auto timestamps = std::set<uint64_t>{};
+                for(size_t i = 0; i < count; ++i)
+                {
+                    timestamps.insert(records[i]->timestamp);
+                    auto name = state->counter_names.find(records[i]->id);
+                    auto key  = name != state->counter_names.end() ? name->second : "?";
+                    acc.sum[key] += records[i]->value;
+                    acc.max[key] = std::max(acc.max[key], records[i]->value);
+                }
+                acc.samples += timestamps.size();
+            });
+}
+
 void
 sample_buffer_callback(rocprofiler_context_id_t,
                        rocprofiler_buffer_id_t,
@@ -344,20 +400,22 @@ setup_pc_sampling(const rocprofiler_agent_v0_t& agent)
                                                                          0));
 }
 
-// SPM: offered when the agent answers at least one configuration. Configuring it needs counters
-// the agent samples over time; an agent that lists none is left out with its answer.
+// SPM: offered when the agent answers a configuration. The sample asks for every counter the
+// agent samples over time, at the shortest interval, in a context of its own.
 bool
 setup_spm(const rocprofiler_agent_v0_t& agent)
 {
-    auto offered = size_t{0};
-    auto count   = [](const rocprofiler_spm_available_configuration_t**, size_t n, void* data)
+    auto offered = std::vector<rocprofiler_spm_available_configuration_t>{};
+    auto copy    = [](const rocprofiler_spm_available_configuration_t** list, size_t n, void* data)
     {
-        *static_cast<size_t*>(data) = n;
+        auto* out = static_cast<std::vector<rocprofiler_spm_available_configuration_t>*>(data);
+        for(size_t i = 0; i < n; ++i)
+            out->push_back(*list[i]);
         return ROCPROFILER_STATUS_SUCCESS;
     };
-    if(!REPLAY_SAMPLE_CHECK(rocprofiler_spm_query_agent_configurations(agent.id, count, &offered)))
+    if(!REPLAY_SAMPLE_CHECK(rocprofiler_spm_query_agent_configurations(agent.id, copy, &offered)))
         return false;
-    if(offered == 0)
+    if(offered.empty())
     {
         state->left_out.push_back(std::string{"spm (agent "} + agent.name +
                                   "): the agent offers no SPM configuration");
@@ -377,9 +435,32 @@ setup_spm(const rocprofiler_agent_v0_t& agent)
                                   "): no SPM counter: " + rocprofiler_get_status_name(status));
         return false;
     }
-    state->left_out.push_back(std::string{"spm (agent "} + agent.name +
-                              "): offered, but this sample does not decode SPM records yet");
-    return false;
+    auto interval =
+        rocprofiler_spm_parameters_t{sizeof(rocprofiler_spm_parameters_t),
+                                     ROCPROFILER_SPM_PARAMETER_TYPE_SAMPLE_INTERVAL_SCLK_CYCLES,
+                                     offered.front().interval.min_interval};
+    rocprofiler_spm_parameters_t* parameters[] = {&interval};
+    auto                          config       = rocprofiler_counter_config_id_t{};
+    if(!REPLAY_SAMPLE_CHECK(rocprofiler_spm_create_counter_config(
+           agent.id, ids.data(), ids.size(), parameters, 1, &config)))
+        return false;
+    for(auto id : ids)
+    {
+        auto info = rocprofiler_counter_info_v0_t{};
+        if(REPLAY_SAMPLE_CHECK(
+               rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_0, &info)))
+            state->counter_names[id.handle] = info.name != nullptr ? info.name : "?";
+    }
+    if(state->spm.handle == 0 &&
+       !(REPLAY_SAMPLE_CHECK(rocprofiler_create_context(&state->spm)) &&
+         REPLAY_SAMPLE_CHECK(rocprofiler_spm_configure_callback_dispatch_service(
+             state->spm, choose_spm, nullptr, spm_records, nullptr))))
+    {
+        state->spm = {};
+        return false;
+    }
+    state->spm_configs[agent.id.handle] = config;
+    return true;
 }
 
 // Thread trace: configuring is the only way to ask; an agent that cannot trace says so.
@@ -498,14 +579,25 @@ write_report()
     auto inside = uint64_t{0}, outside = uint64_t{0}, unreplayed = uint64_t{0};
     attribute_samples(inside, outside, unreplayed);
     auto per_service = std::map<std::string, uint64_t>{};
+    auto spm_samples = uint64_t{0};
     auto out         = std::ofstream{state->output_path};
     out << "dispatch_id,kernel,pass,service,detail\n";
     for(const auto& [key, row] : state->passes)
     {
         const auto* name = service_name(row.what);
         ++per_service[name];
-        auto detail = row.what == service::pc_sampling ? "samples=" + std::to_string(row.samples)
-                                                       : row.detail;
+        auto detail = row.detail;
+        if(row.what == service::pc_sampling) detail = "samples=" + std::to_string(row.samples);
+        if(row.what == service::spm)
+        {
+            const auto& acc = state->spm_seen[key.first];
+            detail          = "samples=" + std::to_string(acc.samples);
+            for(const auto& [counter, sum] : acc.sum)
+                detail += ";" + counter + ".sum=" + std::to_string(sum) + ";" + counter +
+                          ".max=" + std::to_string(acc.max.at(counter));
+            if(acc.lost) detail += ";data_loss";
+            spm_samples += acc.samples;
+        }
         out << key.first << ',' << csv_field(state->names.lookup(row.kernel_id)) << ','
             << key.second << ',' << name << ',' << csv_field(detail) << '\n';
     }
@@ -515,12 +607,14 @@ write_report()
         passes += (passes.empty() ? "" : ", ") + name + "=" + std::to_string(n);
     std::fprintf(stderr,
                  "[%s] passes: %s; PC samples: %llu in the sampling pass, %llu in other passes, "
-                 "%llu of dispatches not replayed; counting requests off a counter pass: %llu\n",
+                 "%llu of dispatches not replayed; SPM samples in SPM passes: %llu; counting "
+                 "requests off a counter pass: %llu\n",
                  tool_name,
                  passes.empty() ? "none" : passes.c_str(),
                  static_cast<unsigned long long>(inside),
                  static_cast<unsigned long long>(outside),
                  static_cast<unsigned long long>(unreplayed),
+                 static_cast<unsigned long long>(spm_samples),
                  static_cast<unsigned long long>(state->misplaced_counting.load()));
     if(!out)
         std::fprintf(
@@ -558,6 +652,8 @@ tool_initialize(rocprofiler_client_finalize_t, void*)
             ok = ok && REPLAY_SAMPLE_CHECK(rocprofiler_start_context(state->counting)) &&
                  (state->sampling.handle == 0 ||
                   REPLAY_SAMPLE_CHECK(rocprofiler_start_context(state->sampling))) &&
+                 (state->spm.handle == 0 ||
+                  REPLAY_SAMPLE_CHECK(rocprofiler_start_context(state->spm))) &&
                  REPLAY_SAMPLE_CHECK(rocprofiler_start_context(state->replay));
             if(!ok) std::fprintf(stderr, "[%s] error: the tool is disabled\n", tool_name);
             return ok ? 0 : 1;

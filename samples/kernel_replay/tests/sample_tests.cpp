@@ -541,9 +541,10 @@ TEST_F(sample_test, until_stable_defaults_terminate_within_cap)
 // ---- replay_service_sequence -------------------------------------------------------------
 
 // Every dispatch replayed: pass 0 collects the one counter group, pass 1 is the PC sampling pass
-// (the host agent samples its worker threads); SPM and thread trace are not offered by the host
-// agent and are left out, each with its reason. host_demo's arrays are large enough that its
-// kernels run for tens of milliseconds, so that samples are taken.
+// (the host agent samples its worker threads), pass 2 the SPM pass (CPU time and active workers
+// over time); thread trace is not offered by the host agent and is left out with its reason.
+// host_demo's arrays are large enough that its kernels run for tens of milliseconds, so that
+// samples are taken.
 TEST_F(sample_test, service_sequence_counters_then_pc_sampling)
 {
     constexpr int      big_iterations = 2;
@@ -558,8 +559,8 @@ TEST_F(sample_test, service_sequence_counters_then_pc_sampling)
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("host_demo: OK"), std::string::npos) << r.out;
     EXPECT_EQ(r.err.find("error"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("passes counters 0, pc_sampling"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("left out: spm (agent"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("passes counters 0, pc_sampling, spm\n"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("left out: spm"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("left out: thread_trace (agent"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("ERROR_AGENT_ARCH_NOT_SUPPORTED"), std::string::npos) << r.err;
     EXPECT_EQ(number_after(r.err, "counting requests off a counter pass: "), 0u) << r.err;
@@ -569,11 +570,12 @@ TEST_F(sample_test, service_sequence_counters_then_pc_sampling)
     for(const auto& row : read_csv(csv).rows)
         rows_of[integer(row, "dispatch_id")][integer(row, "pass")] = row;
     ASSERT_EQ(rows_of.size(), static_cast<size_t>(big_iterations * kernels)) << read_file(csv);
-    auto sampled = uint64_t{0};
+    auto sampled     = uint64_t{0};
+    auto spm_samples = uint64_t{0};
     for(const auto& [id, passes] : rows_of)
     {
         SCOPED_TRACE("dispatch " + std::to_string(id));
-        ASSERT_EQ(passes.size(), 2u);
+        ASSERT_EQ(passes.size(), 3u);
         EXPECT_EQ(passes.at(0).at("service"), "counters");
         auto values = parse_values(passes.at(0).at("detail"));
         EXPECT_EQ(values["WORK_ITEMS"], static_cast<double>(big_size));
@@ -582,7 +584,17 @@ TEST_F(sample_test, service_sequence_counters_then_pc_sampling)
         const auto& detail = passes.at(1).at("detail");
         ASSERT_EQ(detail.rfind("samples=", 0), 0u) << detail;
         sampled += std::stoull(detail.substr(8));
+        // SPM: samples of the pass's CPU time (a kernel of tens of ms at 100 us: many) and of the
+        // workers inside it (ROCPROFILER_HOST_WORKERS=2).
+        EXPECT_EQ(passes.at(2).at("service"), "spm");
+        auto spm = parse_values(passes.at(2).at("detail"));
+        EXPECT_GE(spm["samples"], 2.0) << passes.at(2).at("detail");
+        EXPECT_GT(spm["CPU_TIME_NS.sum"], 0.0) << passes.at(2).at("detail");
+        EXPECT_GE(spm["WORKERS_ACTIVE.max"], 1.0) << passes.at(2).at("detail");
+        EXPECT_LE(spm["WORKERS_ACTIVE.max"], 2.0) << passes.at(2).at("detail");
+        spm_samples += static_cast<uint64_t>(spm["samples"]);
     }
+    EXPECT_EQ(spm_samples, number_after(r.err, "SPM samples in SPM passes: "));
     EXPECT_EQ(sampled, number_after(r.err, "PC samples: "))
         << "the rows hold the samples the summary counts in the sampling pass";
 }
