@@ -12,9 +12,12 @@ namespace rocprofiler::host
 {
 namespace
 {
-constexpr uint64_t min_interval_ns = 100'000;          // 100 us: below it the sampler is the load
-constexpr uint64_t max_interval_ns = 1'000'000'000;    // 1 s
-constexpr size_t   max_samples     = size_t{1} << 16U; // per execution; more are dropped, flagged
+// The host device's SPM clock ticks at 1 MHz: a cycle is a microsecond, so that the intervals
+// tools written for AMD GPUs pass (around a thousand shader cycles) are milliseconds here.
+constexpr uint64_t ns_per_cycle = 1'000;
+constexpr uint64_t min_interval = 100;              // 100 us: below it the sampler is the load
+constexpr uint64_t max_interval = 1'000'000;        // 1 s
+constexpr size_t   max_samples  = size_t{1} << 16U; // per execution; more are dropped, flagged
 
 uint64_t
 clock_ns(clockid_t clock)
@@ -28,7 +31,7 @@ clock_ns(clockid_t clock)
 backend::spm_offer
 spm_offer()
 {
-    return backend::spm_offer{min_interval_ns, max_interval_ns, {"CPU_TIME_NS", "WORKERS_ACTIVE"}};
+    return backend::spm_offer{min_interval, max_interval, {"CPU_TIME_NS", "WORKERS_ACTIVE"}};
 }
 
 spm_session::spm_session(std::shared_ptr<const dispatch::spm_request> request, uint32_t workers)
@@ -119,7 +122,7 @@ spm_session::take_sample()
 void
 spm_session::run()
 {
-    const auto interval = std::chrono::nanoseconds{m_request->interval};
+    const auto interval = std::chrono::nanoseconds{m_request->interval * ns_per_cycle};
     auto       lock     = std::unique_lock{m_mutex};
     auto       next     = std::chrono::steady_clock::now() + interval;
     while(!m_stop)

@@ -3,8 +3,8 @@
 // CPU-time clock, pthread_getcpuclockid) and how many workers are inside it. A sample's
 // CPU_TIME_NS is the CPU time consumed since the previous sample (the last sample, taken at the
 // execution's completion, carries the rest: the values of an execution add up to its CPU time),
-// its WORKERS_ACTIVE the workers inside the execution at that moment. The interval is in ns: one
-// cycle of the host device's clock is one nanosecond.
+// its WORKERS_ACTIVE the workers inside the execution at that moment. The interval is in cycles of
+// the host device's SPM clock, which ticks at 1 MHz (a cycle is a microsecond).
 #pragma once
 
 #include "backend/device_backend.hpp"
@@ -22,7 +22,8 @@
 
 namespace rocprofiler::host
 {
-// What the host agent offers: CPU_TIME_NS and WORKERS_ACTIVE, every 100 us to 1 s.
+// What the host agent offers: CPU_TIME_NS and WORKERS_ACTIVE, every 100 to 1,000,000 cycles
+// (100 us to 1 s).
 backend::spm_offer spm_offer();
 
 // Samples one execution. Its hooks go to device::enqueue; finish() stops the sampler, takes the

@@ -24,9 +24,9 @@
 
 namespace
 {
-constexpr uint64_t interval_ns = 1'000'000;  // 1 ms
-constexpr uint64_t spin_ns     = 30'000'000; // CPU time each work-item spins
-constexpr uint64_t user_value  = 7;          // the SPM dispatch callback's user data
+constexpr uint64_t interval_cycles = 1'000;      // 1 ms: the host's SPM clock ticks at 1 MHz
+constexpr uint64_t spin_ns         = 30'000'000; // CPU time each work-item spins
+constexpr uint64_t user_value      = 7;          // the SPM dispatch callback's user data
 
 struct spin_args
 {
@@ -178,13 +178,13 @@ void
 configure_spm()
 {
     reset_records();
-    const auto                    agent  = sdk_test::gpu_agent();
-    auto                          named  = counters();
-    auto&                         seen   = rec().seen;
-    auto                          good   = interval(interval_ns);
-    auto                          short_ = interval(99'999);
-    auto                          long_  = interval(2'000'000'000ULL);
-    auto                          none = interval(interval_ns, ROCPROFILER_SPM_PARAMETER_TYPE_NONE);
+    const auto agent  = sdk_test::gpu_agent();
+    auto       named  = counters();
+    auto&      seen   = rec().seen;
+    auto       good   = interval(interval_cycles);
+    auto       short_ = interval(99);
+    auto       long_  = interval(1'000'001);
+    auto       none   = interval(interval_cycles, ROCPROFILER_SPM_PARAMETER_TYPE_NONE);
     rocprofiler_spm_parameters_t* good_list[]  = {&good};
     rocprofiler_spm_parameters_t* short_list[] = {&short_};
     rocprofiler_spm_parameters_t* long_list[]  = {&long_};
@@ -372,7 +372,7 @@ TEST_F(spm_host, configurations_and_services_check_their_arguments)
               ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED);
 }
 
-TEST_F(spm_host, the_host_agent_offers_an_interval_in_ns_and_two_counters)
+TEST_F(spm_host, the_host_agent_offers_an_interval_of_its_1_mhz_clock_and_two_counters)
 {
     struct offer
     {
@@ -394,8 +394,8 @@ TEST_F(spm_host, the_host_agent_offers_an_interval_in_ns_and_two_counters)
     EXPECT_EQ(got.calls, 1);
     ASSERT_EQ(got.configs.size(), 1u);
     EXPECT_EQ(got.configs[0].type, ROCPROFILER_SPM_PARAMETER_TYPE_SAMPLE_INTERVAL_SCLK_CYCLES);
-    EXPECT_EQ(got.configs[0].interval.min_interval, 100'000u);
-    EXPECT_EQ(got.configs[0].interval.max_interval, 1'000'000'000u);
+    EXPECT_EQ(got.configs[0].interval.min_interval, 100u);
+    EXPECT_EQ(got.configs[0].interval.max_interval, 1'000'000u);
 
     auto ids = std::vector<rocprofiler_counter_id_t>{};
     EXPECT_EQ(rocprofiler_spm_iterate_agent_supported_counters(
