@@ -516,18 +516,25 @@ results::find_agent(rocprofiler_agent_id_t id) const
     return nullptr;
 }
 
+uint64_t
+recent_dispatches::number(uint64_t dispatch_id)
+{
+    auto [it, added] = m_seen.try_emplace(dispatch_id, 0);
+    if(!added) return ++it->second;
+    m_fifo.push_back(dispatch_id);
+    if(m_fifo.size() > window)
+    {
+        m_seen.erase(m_fifo.front());
+        m_fifo.pop_front();
+    }
+    return 0;
+}
+
 void
 kernel_stats_accumulator::add(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r)
 {
     // A call is a logical dispatch: a further record of a recent dispatch id is a replay pass.
-    const auto id = r.dispatch_info.dispatch_id;
-    if(!m_recent.insert(id).second) return;
-    m_recent_fifo.push_back(id);
-    if(m_recent_fifo.size() > recent_window)
-    {
-        m_recent.erase(m_recent_fifo.front());
-        m_recent_fifo.pop_front();
-    }
+    if(m_recent.number(r.dispatch_info.dispatch_id) != 0) return;
     const auto duration =
         r.end_timestamp >= r.start_timestamp ? r.end_timestamp - r.start_timestamp : 0;
     auto& acc = m_kernels[r.dispatch_info.kernel_id];

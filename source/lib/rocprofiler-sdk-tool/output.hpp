@@ -24,6 +24,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -134,18 +135,31 @@ struct run_end
     int    number = 0; // the signal
 };
 
+// Under kernel replay a dispatch has one record per pass with one dispatch id, and its passes
+// complete one after another inside its replay window: this numbers the records of each of the
+// last `window` dispatch ids seen (0 for a dispatch's first record, its pass 0), in memory that
+// does not grow with the run.
+class recent_dispatches
+{
+public:
+    static constexpr size_t window = size_t{1} << 16U;
+
+    // How many records of @p dispatch_id came before this one.
+    uint64_t number(uint64_t dispatch_id);
+
+private:
+    std::unordered_map<uint64_t, uint64_t> m_seen = {};
+    std::deque<uint64_t>                   m_fifo = {};
+};
+
 // kernel_stats.csv as dispatches arrive, in memory that does not grow with the run: one
 // accumulator per kernel id (names are looked up when the table is made, so a name reported after
-// the kernel's first dispatch is used). Under kernel replay a dispatch has one record per pass with
-// one dispatch id; the first record of an id stands for the call (pass 0, the execution the
-// application asked for) and the others are recognized among the last recent_window dispatch ids
-// (a dispatch's passes complete one after another inside its replay window, so its records are
-// never further apart than that).
+// the kernel's first dispatch is used). Under kernel replay the first record of a dispatch id
+// stands for the call (pass 0, the execution the application asked for); the others are its
+// replay passes (recent_dispatches).
 class kernel_stats_accumulator
 {
 public:
-    static constexpr size_t recent_window = size_t{1} << 16U;
-
     void add(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r);
 
     struct per_kernel
@@ -156,9 +170,8 @@ public:
     const std::map<uint64_t, per_kernel>& kernels() const { return m_kernels; }
 
 private:
-    std::map<uint64_t, per_kernel> m_kernels     = {};
-    std::set<uint64_t>             m_recent      = {};
-    std::deque<uint64_t>           m_recent_fifo = {};
+    std::map<uint64_t, per_kernel> m_kernels = {};
+    recent_dispatches              m_recent  = {};
 };
 
 // One row of marker_api_trace.csv: a mark (start == end), a range from its push (or start) to its

@@ -323,16 +323,7 @@ uint64_t
 pftrace_builder::pass_of(uint64_t dispatch_id)
 {
     // Passes complete one after another: a dispatch's n-th record is its pass n.
-    auto it = m_passes.find(dispatch_id);
-    if(it != m_passes.end()) return ++it->second;
-    m_passes.emplace(dispatch_id, 0);
-    m_passes_fifo.push_back(dispatch_id);
-    if(m_passes_fifo.size() > recent_window)
-    {
-        m_passes.erase(m_passes_fifo.front());
-        m_passes_fifo.pop_front();
-    }
-    return 0;
+    return m_passes.number(dispatch_id);
 }
 
 void

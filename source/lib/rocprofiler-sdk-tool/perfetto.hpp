@@ -96,8 +96,6 @@ private:
 class pftrace_builder
 {
 public:
-    static constexpr size_t recent_window = size_t{1} << 16U;
-
     pftrace_builder(const results& data, bool kernel_replay);
 
     void dispatch(const results&                                             data,
@@ -148,8 +146,7 @@ private:
     std::map<uint64_t, uint64_t>                              m_api_tracks     = {}; // by thread
     std::optional<lanes>                                      m_process_ranges = {};
     std::map<std::pair<uint64_t, std::string>, counter_track> m_counters       = {};
-    std::unordered_map<uint64_t, uint64_t>                    m_passes         = {};
-    std::deque<uint64_t>                                      m_passes_fifo    = {};
+    recent_dispatches m_passes = {}; // numbers each dispatch's records: its replay pass
 };
 
 // The whole trace of @p data, through pftrace_builder with the records in start order.
