@@ -66,13 +66,14 @@ spm_session::on_worker_begin(uint32_t worker_index)
 {
     // Read on the worker itself, so that the start is exact; the sampler reads the same clock
     // through its id.
-    auto clock = clockid_t{};
-    if(pthread_getcpuclockid(pthread_self(), &clock) != 0) clock = CLOCK_THREAD_CPUTIME_ID;
-    const auto start = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-    auto       lock  = std::lock_guard{m_mutex};
+    auto       clock    = clockid_t{};
+    const auto readable = pthread_getcpuclockid(pthread_self(), &clock) == 0;
+    const auto start    = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    auto       lock     = std::lock_guard{m_mutex};
     if(worker_index >= m_workers.size()) return;
     auto& w    = m_workers[worker_index];
     w.clock    = clock;
+    w.readable = readable;
     w.start_ns = start;
     w.active   = true;
     m_begun    = true;
@@ -101,6 +102,8 @@ spm_session::take_sample()
         if(!w.active) continue;
         ++active;
         // Another thread's CPU-time clock: the worker is a pool thread that outlives the session.
+        // A worker whose clock cannot be read from here counts when it ends.
+        if(!w.readable) continue;
         const auto now = clock_ns(w.clock);
         total += now > w.start_ns ? now - w.start_ns : 0;
     }
@@ -128,7 +131,9 @@ spm_session::run()
     while(!m_stop)
     {
         if(m_wake.wait_until(lock, next, [this] { return m_stop; })) break;
+        // Behind (a loaded machine): the next sample one interval from now, not a burst.
         next += interval;
+        if(const auto now = std::chrono::steady_clock::now(); next <= now) next = now + interval;
         // Before the first worker starts (the execution waits in its queue) there is nothing to
         // sample.
         if(m_begun) take_sample();

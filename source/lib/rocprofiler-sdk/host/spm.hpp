@@ -52,6 +52,7 @@ private:
     struct worker_state
     {
         bool      active   = false;
+        bool      readable = false; // its CPU-time clock can be read by the sampler
         clockid_t clock    = {};
         uint64_t  start_ns = 0; // the worker's CPU time when it began
         uint64_t  done_ns  = 0; // CPU time of the parts it finished
