@@ -603,6 +603,38 @@ TEST(kernel_filter, dispatch_skip_and_count_follow_the_other_filters)
     EXPECT_TRUE(skip.accept(13, "c"));
 }
 
+// Decisions are remembered for the last decision_window dispatch ids, in memory that does not grow
+// past it: within the window a dispatch keeps its first answer; a dispatch seen again after a later
+// one took its slot is decided again (and counted), never answered with the later one's decision.
+TEST(kernel_filter, decisions_are_kept_for_a_window_of_dispatch_ids)
+{
+    using rocprofiler::tool::kernel_filter;
+    auto cfg           = rocprofiler::tool::config{};
+    cfg.dispatch_count = 1;
+    auto       filter  = kernel_filter{cfg};
+    const auto window  = kernel_filter::decision_window;
+    EXPECT_TRUE(filter.accept(1, "k"));  // selected #1
+    EXPECT_FALSE(filter.accept(2, "k")); // past the count
+    EXPECT_TRUE(filter.accept(1, "k"));  // remembered
+    // Dispatch 1 + window takes dispatch 1's slot.
+    EXPECT_FALSE(filter.accept(1 + window, "k"));
+    EXPECT_FALSE(filter.accept(1 + window, "k"));
+    EXPECT_EQ(filter.decided_again(), 0u);
+    ::testing::internal::CaptureStderr();
+    EXPECT_FALSE(filter.accept(1, "k")) << "decided again: the count is spent";
+    const auto err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(filter.decided_again(), 1u);
+    EXPECT_NE(err.find("dispatch 1 was seen again more than 1048576 dispatches after"),
+              std::string::npos)
+        << err;
+    // The later dispatch keeps its slot and its answer.
+    EXPECT_FALSE(filter.accept(1 + window, "k"));
+    EXPECT_EQ(filter.decided_again(), 1u);
+    // Dispatch 2's slot is still its own.
+    EXPECT_FALSE(filter.accept(2, "k"));
+    EXPECT_EQ(filter.decided_again(), 1u);
+}
+
 TEST(config, skip_count_names_and_placeholders_from_the_environment)
 {
     auto env    = std::map<std::string, std::string>{{"ROCPROF_KERNEL_FILTER_DISPATCH_SKIP", "4"},

@@ -1,5 +1,9 @@
 #include "kernel_filter.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
 namespace rocprofiler::tool
 {
 kernel_filter::kernel_filter(const config& cfg)
@@ -22,7 +26,27 @@ kernel_filter::accept(uint64_t dispatch_id, const std::string& kernel_name)
 {
     if(m_accepts_all) return true;
     auto lock = std::lock_guard{m_mutex};
-    if(auto it = m_decisions.find(dispatch_id); it != m_decisions.end()) return it->second;
+    if(!m_decisions)
+    {
+        // calloc: zero pages are mapped on first touch, not at allocation.
+        auto* table = static_cast<uint64_t*>(std::calloc(decision_window, sizeof(uint64_t)));
+        if(table == nullptr) throw std::bad_alloc{};
+        m_decisions = {table, [](uint64_t* p) { std::free(p); }};
+    }
+    auto&      slot = m_decisions[dispatch_id % decision_window];
+    const auto tag  = (dispatch_id + 1) << 1U;
+    if((slot & ~uint64_t{1}) == tag) return (slot & 1U) != 0;
+    if(slot != 0 && (slot >> 1U) > dispatch_id + 1)
+    {
+        // A later dispatch took the slot: this one's decision left the window.
+        if(m_decided_again++ == 0)
+            std::fprintf(stderr,
+                         "[rocprofv3] warning: dispatch %llu was seen again more than %llu "
+                         "dispatches after its first sight; its kernel filter decision was made "
+                         "again (it may differ from the first)\n",
+                         static_cast<unsigned long long>(dispatch_id),
+                         static_cast<unsigned long long>(decision_window));
+    }
     auto [match, added] = m_name_matches.try_emplace(kernel_name, false);
     if(added) match->second = name_matches(kernel_name);
     auto decision = match->second;
@@ -35,7 +59,8 @@ kernel_filter::accept(uint64_t dispatch_id, const std::string& kernel_name)
         decision         = index > m_cfg.dispatch_skip &&
                    (!m_cfg.dispatch_count || index - m_cfg.dispatch_skip <= *m_cfg.dispatch_count);
     }
-    m_decisions.emplace(dispatch_id, decision);
+    // A dispatch seen again after leaving the window does not evict the later one.
+    if(slot == 0 || (slot >> 1U) < dispatch_id + 1) slot = tag | (decision ? 1U : 0U);
     return decision;
 }
 } // namespace rocprofiler::tool

@@ -7,12 +7,16 @@
 // The decision is made once per logical dispatch, by whichever service sees the dispatch first
 // (ENQUEUE callback, replay CONFIG, counter dispatch callback, or its trace record), and then
 // remembered by dispatch id, so that every service and every replay pass of one dispatch agree.
-// Thread-safe.
+// The decisions of the last decision_window dispatch ids are remembered, in memory that does not
+// grow past that window (8 bytes an id, 8 MiB in all): a service that sees a dispatch later than
+// that after its first sight (no service does; the trace records come within the flush interval)
+// gets it decided again, with a warning. Thread-safe.
 #pragma once
 
 #include "config.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -31,13 +35,21 @@ public:
     // True when no filter is configured (every dispatch is accepted).
     bool accepts_all() const { return m_accepts_all; }
 
+    static constexpr uint64_t decision_window = uint64_t{1} << 20U; // dispatch ids
+
+    // Dispatches decided again because their decision had left the window (0 in every run so far).
+    uint64_t decided_again() const { return m_decided_again; }
+
 private:
     bool name_matches(const std::string& kernel_name) const;
 
-    const config&                      m_cfg;
-    bool                               m_accepts_all = true;
-    std::mutex                         m_mutex       = {};
-    std::unordered_map<uint64_t, bool> m_decisions   = {};
+    const config& m_cfg;
+    bool          m_accepts_all = true;
+    std::mutex    m_mutex       = {};
+    // Slot id % decision_window: (id + 1) << 1 | decision, 0 when empty. Allocated zeroed on first
+    // use and touched as ids advance, so short runs hold only what they used.
+    std::unique_ptr<uint64_t[], void (*)(uint64_t*)> m_decisions     = {nullptr, nullptr};
+    uint64_t                                         m_decided_again = 0;
     // Regex result per kernel name: each distinct name is matched once (matching time grows with
     // pattern length times name length).
     std::unordered_map<std::string, bool>     m_name_matches = {};
