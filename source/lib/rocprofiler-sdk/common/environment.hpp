@@ -260,6 +260,7 @@ inline constexpr auto host_workers                = number_or_computed("ROCPROFI
 inline constexpr auto host_shutdown_timeout_ms    = number("ROCPROFILER_HOST_SHUTDOWN_TIMEOUT_MS", 5000, {1, max_scaled, "ms"}, "how long exit waits for host-device work");
 inline constexpr auto host_counter_slots          = number("ROCPROFILER_HOST_COUNTER_SLOTS", 4, {1, 64, "slots"}, "counter slots per pass of the host device");
 inline constexpr auto host_pc_sampling_ring       = number("ROCPROFILER_HOST_PC_SAMPLING_RING", 4096, {1, 1048576, "samples"}, "PC samples one host-device worker keeps per dispatch; more are dropped and reported");
+inline constexpr auto host_spm_samples            = number("ROCPROFILER_HOST_SPM_SAMPLES", 65536, {2, 1048576, "samples"}, "SPM samples one host-device execution keeps, the one at its end included; more are dropped, flagged DATA_LOSS and reported");
 inline constexpr auto metrics_path                = text("ROCPROFILER_METRICS_PATH", "none", "a derived-metrics file, or a directory whose `*.json` files are read in name order, added to the shipped file (a definition of the same name replaces the shipped one)");
 inline constexpr auto replay_drain_timeout_ms     = number("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS", 30000, {0, max_scaled, "ms"}, "how long kernel replay waits for an agent to drain before it declines");
 inline constexpr auto replay_max_passes           = number("ROCPROFILER_REPLAY_MAX_PASSES", 1024, {2, UINT32_MAX, "passes"}, "most passes a fixed replay loop may plan; a dispatch whose replay_pass_count returns more is declined (`pass_limit`)");
@@ -298,6 +299,7 @@ inline constexpr auto all = std::to_array<const setting*>({&tool_libraries.def,
                                                            &host_shutdown_timeout_ms.def,
                                                            &host_counter_slots.def,
                                                            &host_pc_sampling_ring.def,
+                                                           &host_spm_samples.def,
                                                            &metrics_path.def,
                                                            &replay_drain_timeout_ms.def,
                                                            &replay_max_passes.def,

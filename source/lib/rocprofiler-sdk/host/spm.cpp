@@ -1,5 +1,6 @@
 #include "host/spm.hpp"
 
+#include "common/environment.hpp"
 #include "host/counters.hpp"
 
 #include <pthread.h>
@@ -15,9 +16,8 @@ namespace
 // The host device's SPM clock ticks at 1 MHz: a cycle is a microsecond, so that the intervals
 // tools written for AMD GPUs pass (around a thousand shader cycles) are milliseconds here.
 constexpr uint64_t ns_per_cycle = 1'000;
-constexpr uint64_t min_interval = 100;              // 100 us: below it the sampler is the load
-constexpr uint64_t max_interval = 1'000'000;        // 1 s
-constexpr size_t   max_samples  = size_t{1} << 16U; // per execution; more are dropped, flagged
+constexpr uint64_t min_interval = 100;       // 100 us: below it the sampler is the load
+constexpr uint64_t max_interval = 1'000'000; // 1 s
 
 uint64_t
 clock_ns(clockid_t clock)
@@ -36,6 +36,7 @@ spm_offer()
 
 spm_session::spm_session(std::shared_ptr<const dispatch::spm_request> request, uint32_t workers)
     : m_request{std::move(request)}
+    , m_limit{static_cast<size_t>(common::env::get(common::env::settings::host_spm_samples))}
     , m_workers(workers)
 {
     const auto& specs = device_counters().counters;
@@ -92,7 +93,7 @@ spm_session::on_worker_end(uint32_t worker_index)
 }
 
 void
-spm_session::take_sample()
+spm_session::take_sample(bool last)
 {
     auto total  = uint64_t{0};
     auto active = uint64_t{0};
@@ -107,13 +108,15 @@ spm_session::take_sample()
         const auto now = clock_ns(w.clock);
         total += now > w.start_ns ? now - w.start_ns : 0;
     }
-    const auto delta = total > m_reported ? total - m_reported : 0;
-    m_reported       = std::max(total, m_reported);
-    if(m_batch.samples.size() >= max_samples)
+    // The last sample is always kept, one slot being left for it; a dropped sample's CPU time
+    // goes to the next kept one, so that the values still add up to the execution's CPU time.
+    if(!last && m_batch.samples.size() + 1 >= m_limit)
     {
         ++m_batch.dropped;
         return;
     }
+    const auto delta    = total > m_reported ? total - m_reported : 0;
+    m_reported          = std::max(total, m_reported);
     auto sample         = dispatch::spm_sample{};
     sample.timestamp_ns = clock_ns(CLOCK_MONOTONIC); // the device's clock, as dispatch records
     for(auto c : m_counters)
@@ -136,7 +139,7 @@ spm_session::run()
         if(const auto now = std::chrono::steady_clock::now(); next <= now) next = now + interval;
         // Before the first worker starts (the execution waits in its queue) there is nothing to
         // sample.
-        if(m_begun) take_sample();
+        if(m_begun) take_sample(false);
     }
 }
 
@@ -156,7 +159,7 @@ spm_session::finish()
         if(m_delivered) return;
         m_delivered = true;
         // The last sample: every worker has ended, so it carries the rest of the CPU time.
-        if(m_begun && m_batch.error.empty()) take_sample();
+        if(m_begun && m_batch.error.empty()) take_sample(true);
         batch = std::move(m_batch);
     }
     // Outside the lock: the tool's record callback runs inside deliver.

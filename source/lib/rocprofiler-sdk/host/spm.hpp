@@ -59,18 +59,20 @@ private:
     };
 
     void run();
-    void take_sample(); // with m_mutex held
+    // With m_mutex held; `last`: the sample at the execution's end, always kept.
+    void take_sample(bool last);
 
     std::shared_ptr<const dispatch::spm_request> m_request;
-    std::vector<counter>                         m_counters  = {}; // per requested counter
-    std::mutex                                   m_mutex     = {};
-    std::condition_variable                      m_wake      = {};
-    std::vector<worker_state>                    m_workers   = {};
-    bool                                         m_begun     = false; // a worker began
-    bool                                         m_stop      = false;
-    bool                                         m_delivered = false;
-    uint64_t                                     m_reported  = 0; // CPU time in samples so far
-    dispatch::spm_sample_batch                   m_batch     = {};
-    std::thread                                  m_sampler   = {};
+    size_t                     m_limit     = 0;  // samples kept per execution, the last included
+    std::vector<counter>       m_counters  = {}; // per requested counter
+    std::mutex                 m_mutex     = {};
+    std::condition_variable    m_wake      = {};
+    std::vector<worker_state>  m_workers   = {};
+    bool                       m_begun     = false; // a worker began
+    bool                       m_stop      = false;
+    bool                       m_delivered = false;
+    uint64_t                   m_reported  = 0; // CPU time in samples so far
+    dispatch::spm_sample_batch m_batch     = {};
+    std::thread                m_sampler   = {};
 };
 } // namespace rocprofiler::host

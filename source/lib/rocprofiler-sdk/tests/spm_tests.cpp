@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -310,6 +311,8 @@ initialize_spm_under_replay()
 constexpr char spm_tool[]    = "spm-host";
 constexpr char replay_tool[] = "spm-host-replay";
 using spm_host               = sdk_test::tool_test<spm_tool, initialize_spm_and_counting>;
+constexpr char limit_tool[]  = "spm-host-small-limit";
+using spm_small_limit        = sdk_test::tool_test<limit_tool, initialize_spm_and_counting>;
 using spm_replay             = sdk_test::tool_test<replay_tool, initialize_spm_under_replay>;
 
 std::vector<record_call>
@@ -469,6 +472,38 @@ TEST_F(spm_host, samples_arrive_in_time_order_and_add_up_to_the_dispatchs_cpu_ti
     // Both are the workers' CPU-time clocks around the same work: the samples' sum is the
     // dispatch's CPU time, less what the counting hooks around the sampler's took.
     ASSERT_GT(counted, 2.0 * static_cast<double>(spin_ns) * 0.99);
+    EXPECT_LE(cpu_sum, counted);
+    EXPECT_GE(cpu_sum, counted * 0.95) << "samples " << cpu_sum << " ns, counted " << counted;
+}
+
+// Past the limit (ROCPROFILER_HOST_SPM_SAMPLES=3: two samples and the last), samples are dropped:
+// the batch is flagged DATA_LOSS, a warning counts them, and the kept samples still add up to the
+// execution's CPU time (a dropped sample's share goes to the next kept one).
+TEST_F(spm_small_limit, dropped_samples_are_flagged_and_their_cpu_time_is_kept)
+{
+    const char* limit = std::getenv("ROCPROFILER_HOST_SPM_SAMPLES");
+    if(limit == nullptr || std::string{limit} != "3")
+        GTEST_SKIP() << "runs with ROCPROFILER_HOST_SPM_SAMPLES=3 only";
+    const auto kernel = sdk_test::register_kernel("spm_spin_limited", spin);
+    ::testing::internal::CaptureStderr();
+    const auto dispatch = run_spin(kernel, 1);
+    const auto err      = ::testing::internal::GetCapturedStderr();
+    ASSERT_NE(dispatch, 0u);
+    const auto calls = calls_of(dispatch);
+    ASSERT_EQ(calls.size(), 2u) << "the samples, then DISPATCH_END";
+    const auto& data = calls.front();
+    EXPECT_EQ(data.flags, ROCPROFILER_SPM_RECORD_FLAG_DATA | ROCPROFILER_SPM_RECORD_FLAG_DATA_LOSS);
+    EXPECT_EQ(data.records.size(), 3u * 2u) << "three samples of two counters";
+    EXPECT_EQ(calls.back().flags, ROCPROFILER_SPM_RECORD_FLAG_DISPATCH_END);
+    EXPECT_NE(err.find("sample(s) of dispatch " + std::to_string(dispatch) + " were dropped"),
+              std::string::npos)
+        << err;
+    auto cpu_sum = 0.0;
+    for(size_t i = 0; i < data.records.size(); i += 2)
+        cpu_sum += data.records[i].value;
+    auto       lock    = std::lock_guard{rec().mutex};
+    const auto counted = rec().counted_cpu[dispatch];
+    ASSERT_GT(counted, static_cast<double>(spin_ns) * 0.99);
     EXPECT_LE(cpu_sum, counted);
     EXPECT_GE(cpu_sum, counted * 0.95) << "samples " << cpu_sum << " ns, counted " << counted;
 }
