@@ -270,6 +270,7 @@ inline constexpr auto replay_snapshot             = choice("ROCPROFILER_REPLAY_S
 inline constexpr auto replay_verify               = choice("ROCPROFILER_REPLAY_VERIFY", names::verify_scope, verify_scope::all, "which memory outside a predicted snapshot is hashed to prove no pass wrote there: all tracked memory, the regions the kernel's pointers reach, or none");
 inline constexpr auto replay_verify_baseline      = choice("ROCPROFILER_REPLAY_VERIFY_BASELINE", names::verify_baseline, verify_baseline::kept, "`kept`: a replay window starts from the hashes the agent's last verified window left when nothing that may write memory ran in between; `fresh`: every window hashes its verification set before pass 0");
 inline constexpr auto host_observed_writes        = flag("ROCPROFILER_HOST_OBSERVED_WRITES", false, "`1`: the application writes host-device memory only through kernels and rocprofiler_host_memcpy/memset, so replay verification may keep its hashes between windows");
+inline constexpr auto replay_pointer_depth        = number("ROCPROFILER_REPLAY_POINTER_DEPTH", 3, {1, 8, "levels"}, "how many levels of pointers kernel replay follows to predict a kernel's writes: 1, the pointers in the kernel's arguments; 2, also the pointers held in the memory they point to; 3, one level further");
 inline constexpr auto replay_predict_window_mb    = number("ROCPROFILER_REPLAY_PREDICT_WINDOW_MB", 256, {1, max_scaled, "MiB"}, "a kernel seen for the first time is predicted to write the whole region a pointer argument points into when it is at most this large, else this much from the pointer on");
 inline constexpr auto cuda_agents                 = flag_or_unset("ROCPROFILER_CUDA_AGENTS", "only when the process has loaded the driver", "`1`: list CUDA devices even in a process that has not loaded the driver; `0`: never");
 inline constexpr auto cupti_library               = text("ROCPROFILER_CUPTI_LIBRARY", "found by name", "path of libcupti, when it is not found by name");
@@ -290,7 +291,7 @@ inline constexpr auto replay_shadow_pool_mb       = number("ROCPROFILER_REPLAY_S
 inline constexpr auto replay_drain_spin_us        = number("ROCPROFILER_REPLAY_DRAIN_SPIN_US", 200, {0, max_scaled, "us"}, "how long the replaying thread polls for the CUDA drain before it sleeps");
 inline constexpr auto replay_batch_min            = number("ROCPROFILER_REPLAY_BATCH_MIN", 8, {0, UINT64_MAX, "copies"}, "copies from which a CUDA snapshot goes in one `cuMemcpyBatchAsync` (0: never)");
 inline constexpr auto replay_merge_adjacent       = flag("ROCPROFILER_REPLAY_MERGE_ADJACENT", false, "`1`: one CUDA copy over adjacent allocations (for allocators that carve one reservation)");
-inline constexpr auto replay_allow_host_memory    = flag("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", false, "`1`: replay kernels that receive pinned host memory (their host writes are not restored)");
+inline constexpr auto replay_allow_host_memory    = flag("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", false, "`1`: replay kernels that receive host memory (CUDA: pinned host memory; host device: writable memory not allocated by rocprofiler_host_malloc); their writes there are not restored");
 // clang-format on
 
 inline constexpr auto all = std::to_array<const setting*>({&tool_libraries.def,
@@ -310,6 +311,7 @@ inline constexpr auto all = std::to_array<const setting*>({&tool_libraries.def,
                                                            &replay_verify_baseline.def,
                                                            &host_observed_writes.def,
                                                            &replay_predict_window_mb.def,
+                                                           &replay_pointer_depth.def,
                                                            &cuda_agents.def,
                                                            &cupti_library.def,
                                                            &cuda_cupti.def,

@@ -25,6 +25,7 @@ constexpr auto names = std::array<std::string_view, static_cast<size_t>(decline_
     "verification_failed",
     "tool_exception",
     "pass_drain_stuck",
+    "child_dispatch",
 };
 } // namespace
 

@@ -43,6 +43,11 @@ enum class decline_reason : uint8_t
     // work the replay window holds back, such as a kernel of another queue): the replay ends, that
     // pass is the application's run and signals the application when it finishes.
     pass_drain_stuck,
+    // A pass launched dispatches of its own from the device (a kernel that dispatches kernels):
+    // they are waited for before the memory is verified or restored; the replay ends after that
+    // pass when they do not finish within ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS, or when nothing
+    // proves that they wrote only inside the snapshot (ROCPROFILER_REPLAY_VERIFY is not `all`).
+    child_dispatch,
     last,
 };
 

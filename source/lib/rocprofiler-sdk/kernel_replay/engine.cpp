@@ -331,6 +331,20 @@ report_replay(const dispatch::logical_dispatch& dispatch,
             ROCP_LOG(error) << line;
         return;
     }
+    if(failure == decline_reason::child_dispatch)
+    {
+        // A property of the kernel (it dispatches kernels), not an accident: once per kernel.
+        common::log::warn_once(
+            std::string{"kernel-replay-child:"} + dispatch.kernel_name,
+            diagnostic_line(dispatch, passes, outcome::replayed, failure, &stats) + " (kernel " +
+                dispatch.kernel_name +
+                " dispatched kernels from the device; they were waited for, and replay ended "
+                "after this pass because they did not finish within "
+                "ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS or because only "
+                "ROCPROFILER_REPLAY_VERIFY=all proves that they wrote nothing the snapshot "
+                "cannot restore; the application's memory holds exactly this pass's run)");
+        return;
+    }
     ROCP_LOG(error) << diagnostic_line(dispatch, passes, outcome::replayed, failure, &stats)
                     << " (replay ended after this pass; the application sees its results)";
 }
@@ -361,6 +375,9 @@ run_once(const dispatch::logical_dispatch&          dispatch,
 // process started.
 std::atomic<uint64_t> ordinary_dispatches = 0;
 std::atomic<uint64_t> windows_opened      = 0;
+// Dispatches made on a device thread (a kernel that dispatches kernels), counted when submitted:
+// a pass during which this moved launched children that may still write memory.
+std::atomic<uint64_t> device_thread_dispatches = 0;
 
 // Per agent: the verification baseline its last verified window left (write_set.hpp) and how many
 // windows it opened. Used under the agent's isolation lock, held exclusively. A test reset forgets
@@ -616,14 +633,24 @@ run_passes(replay_sequence&          seq,
     for(uint64_t pass = 0;; ++pass)
     {
         execute_pass_phase_enter(seq, loop, pass, contexts);
-        out.last   = counting.run_pass(*seq.dispatch, backend, pass);
-        out.passes = pass + 1;
+        const auto children_before = device_thread_dispatches.load(std::memory_order_acquire);
+        out.last                   = counting.run_pass(*seq.dispatch, backend, pass);
+        out.passes                 = pass + 1;
         execute_pass_phase_exit(seq, loop, pass);
 
         if(!out.last.ok)
         {
             out.late    = counting.late();
             out.failure = out.late ? decline_reason::pass_drain_stuck : decline_reason::pass_failed;
+            break;
+        }
+        // Dispatches the pass launched from the device finish before its memory is compared,
+        // verified or restored: a restore under a running child would tear its writes.
+        const bool children =
+            device_thread_dispatches.load(std::memory_order_acquire) != children_before;
+        if(children && !memory.drain(drain_timeout_ns()))
+        {
+            out.failure = decline_reason::child_dispatch;
             break;
         }
         if(pass == 0) learn_from_first_pass(wm);
@@ -635,6 +662,14 @@ run_passes(replay_sequence&          seq,
             break;
         }
         if(!more) break;
+        // Children that wrote outside the snapshot are seen only when all of it is verified (or
+        // restored): otherwise the pass that launched them is the application's run.
+        if(children && wm.settings.snapshot != snapshot_scope::all &&
+           wm.settings.verify != verify_scope::all)
+        {
+            out.failure = decline_reason::child_dispatch;
+            break;
+        }
         // A pass that wrote outside the snapshot cannot be undone: it is the application's run.
         if(auto failure = verify_pass(wm, pass); failure != decline_reason::none)
         {
@@ -811,8 +846,12 @@ ordinary_dispatch_guard::ordinary_dispatch_guard(rocprofiler_agent_id_t         
     // callbacks), or the dispatch comes from a device thread that a draining or replaying thread
     // may be waiting for: taking the lock would deadlock.
     m_counted = true;
-    if(holds_exclusively(agent) || backend.replay_exclusion() == decline_reason::reentrant_dispatch)
+    if(holds_exclusively(agent)) return;
+    if(backend.replay_exclusion() == decline_reason::reentrant_dispatch)
+    {
+        device_thread_dispatches.fetch_add(1, std::memory_order_acq_rel);
         return;
+    }
     m_lock = &isolation_lock(agent);
     m_lock->lock_shared();
 }

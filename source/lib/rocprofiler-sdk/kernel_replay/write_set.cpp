@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <tuple>
 
 namespace rocprofiler::kernel_replay
@@ -366,6 +367,7 @@ current_settings()
         env::get(env::settings::replay_verify_baseline) == env::verify_baseline::kept;
     out.window_bytes = std::max<uint64_t>(env::get(env::settings::replay_predict_window_mb), 1)
                        << 20;
+    out.pointer_depth = static_cast<uint32_t>(env::get(env::settings::replay_pointer_depth));
     return out;
 }
 
@@ -454,6 +456,52 @@ piece_count(const std::vector<memory_range>& ranges, uint64_t piece_bytes)
     return count;
 }
 
+// Pointers held in device memory, followed `pointer_depth - 1` levels from the argument block:
+// the 8-byte-aligned words from each anchor of the previous level (from its pointer, rounded up,
+// to `scan_bytes` after it or the end of its allocation, whose last word counts: an 8-byte
+// allocation holding one pointer is a structure of pointers too). Each address is scanned once.
+// False when the scan stopped at `scan_budget` bytes: a region it did not reach may be written.
+namespace
+{
+bool
+scan_memory_pointers(const read_fn& read, const write_set_settings& settings, prediction& out)
+{
+    auto buffer  = std::vector<std::byte>{};
+    auto scanned = std::set<uint64_t>{};
+    auto budget  = settings.scan_budget;
+    auto begin   = size_t{0};
+    auto end     = out.anchors.size();
+    for(uint32_t level = 1; level < settings.pointer_depth && begin < end; ++level)
+    {
+        for(size_t i = begin; i < end; ++i)
+        {
+            const auto a = out.anchors[i]; // a copy: scan_words appends to the vector
+            if(region_containing(out.regions, a.value) == nullptr) continue;
+            const auto from  = (a.value + 7) & ~uint64_t{7};
+            const auto limit = std::min(a.region.end(), a.value + settings.scan_bytes);
+            if(limit < from + sizeof(uint64_t)) continue;
+            if(scanned.count(from) != 0) continue;
+            if(limit - from > budget) return false;
+            budget -= limit - from;
+            scanned.insert(from);
+            buffer.resize(limit - from);
+            if(!read(from, buffer.data(), buffer.size())) continue;
+            scan_words(buffer.data(),
+                       buffer.size(),
+                       8,
+                       -1,
+                       from,
+                       out.regions,
+                       settings.anchor_slack,
+                       out.anchors);
+        }
+        begin = end;
+        end   = out.anchors.size();
+    }
+    return true;
+}
+} // namespace
+
 prediction
 predict(const shape_key&                  key,
         const dispatch::kernel_arguments& arguments,
@@ -485,29 +533,7 @@ predict(const shape_key&                  key,
     auto       profile     = seen ? shape->second : shape_profile{};
     lock.unlock();
 
-    if(scan_memory && read)
-    {
-        auto direct = out.anchors;
-        auto buffer = std::vector<std::byte>{};
-        for(const auto& a : direct)
-        {
-            if(region_containing(out.regions, a.value) == nullptr) continue;
-            // Words aligned to 8 bytes in memory, from the pointer on.
-            const auto from  = (a.value + 7) & ~uint64_t{7};
-            const auto limit = std::min(a.region.end(), a.value + settings.scan_bytes);
-            if(limit <= from + sizeof(uint64_t)) continue;
-            buffer.resize(limit - from);
-            if(!read(from, buffer.data(), buffer.size())) continue;
-            scan_words(buffer.data(),
-                       buffer.size(),
-                       8,
-                       -1,
-                       from,
-                       out.regions,
-                       settings.anchor_slack,
-                       out.anchors);
-        }
-    }
+    if(scan_memory && read) out.scan_truncated = !scan_memory_pointers(read, settings, out);
 
     auto chosen  = absolute;
     auto partial = false;
@@ -550,6 +576,11 @@ predict(const shape_key&                  key,
         break;
     case verify_scope::reachable:
     {
+        if(out.scan_truncated)
+        {
+            out.verify = subtract(out.regions, out.snapshot);
+            break;
+        }
         auto reached = std::vector<memory_range>{};
         for(const auto& a : out.anchors)
             reached.push_back(a.region);

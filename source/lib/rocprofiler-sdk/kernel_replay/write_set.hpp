@@ -5,9 +5,11 @@
 // The snapshot S holds the memory the kernel is predicted to write, not every tracked allocation:
 //   - an anchor is an argument word (an 8-byte window at any byte offset of the argument block, so
 //     that pointers in packed structs count) whose value lies in, or within `anchor_slack` bytes
-//     of, a tracked region (one tracked allocation), and, one level deep, an 8-byte-aligned
-//     word in the first `scan_bytes` bytes after an argument anchor (pointer arrays in device
-//     memory, as grouped GEMM passes them);
+//     of, a tracked region (one tracked allocation), and, `pointer_depth - 1` levels deep, an
+//     8-byte-aligned word in the first `scan_bytes` bytes from an anchor to the end of its
+//     allocation, its last word included (pointers held in device memory: pointer arrays, as
+//     grouped GEMM passes them, and structures of pointers), at most `scan_budget` bytes read per
+//     dispatch;
 //   - a launch shape (kernel, grid, workgroup, and the argument bytes other than the anchors'
 //     pointers: sizes and scalars) seen before predicts, for each argument anchor, the byte extent
 //     relative to the pointer that its earlier dispatches changed, within the anchor's region;
@@ -17,7 +19,8 @@
 //   - otherwise (first sight) an anchor predicts its whole region when the region is at most
 //     `window_bytes`, else the `window_bytes` from the pointer on (and `anchor_slack` before it).
 // The verification set V is the tracked memory outside S (`verify_scope::all`), or only the
-// anchors' regions outside S (`verify_scope::reachable`), or nothing (`verify_scope::off`). V is
+// anchors' regions outside S (`verify_scope::reachable`; all of it when the scan stopped at its
+// budget, since a region it did not reach may be written), or nothing (`verify_scope::off`). V is
 // hashed in pieces before pass 0 and after every pass that another pass follows; a changed piece
 // means that pass wrote memory the snapshot cannot restore: the replay ends after it (the
 // application has exactly that pass's results) and the kernel learns the piece. After pass 0 the
@@ -59,13 +62,16 @@ struct write_set_settings
     uint64_t       window_bytes        = 256ULL << 20; // ROCPROFILER_REPLAY_PREDICT_WINDOW_MB
     uint64_t       piece_bytes         = 1ULL << 20;   // hash pieces of V
     uint64_t       compare_piece_bytes = 64ULL << 10;  // compare pieces of S
-    uint64_t       scan_bytes          = 4096;         // read after each argument anchor
+    uint64_t       scan_bytes          = 4096;         // read from each anchor in memory
+    uint64_t       scan_budget         = 1ULL << 20;   // read at most, per dispatch
+    uint32_t       pointer_depth       = 3; // ROCPROFILER_REPLAY_POINTER_DEPTH: 1 = arguments only
     uint64_t       anchor_slack        = 256;
     bool           keep_baseline       = true; // ROCPROFILER_REPLAY_VERIFY_BASELINE=kept
 };
 
 // The settings from the environment (ROCPROFILER_REPLAY_SNAPSHOT, ROCPROFILER_REPLAY_VERIFY,
-// ROCPROFILER_REPLAY_VERIFY_BASELINE, ROCPROFILER_REPLAY_PREDICT_WINDOW_MB), read per call.
+// ROCPROFILER_REPLAY_VERIFY_BASELINE, ROCPROFILER_REPLAY_PREDICT_WINDOW_MB,
+// ROCPROFILER_REPLAY_POINTER_DEPTH), read per call.
 write_set_settings current_settings();
 
 // A pointer the kernel receives.
@@ -98,10 +104,11 @@ struct prediction
     std::vector<memory_range> regions  = {};    // the tracked allocations
     bool                      learned  = false; // the shape was seen before
     bool                      partly   = false; // ... but some anchors were still first sight
-    learned_shape             shape    = {};
-    std::vector<int64_t>      first_sight_offsets = {}; // argument anchors predicted at first sight
-    uint64_t                  snapshot_bytes() const;
-    uint64_t                  verify_bytes() const;
+    bool          scan_truncated = false; // the scan of pointers in memory stopped at its budget
+    learned_shape shape          = {};
+    std::vector<int64_t> first_sight_offsets = {}; // argument anchors predicted at first sight
+    uint64_t             snapshot_bytes() const;
+    uint64_t             verify_bytes() const;
 };
 
 // Reads `bytes` bytes of tracked memory at `address` into `out` (memory_backend::read).

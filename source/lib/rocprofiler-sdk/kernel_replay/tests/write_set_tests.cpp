@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <map>
+#include <string>
 #include <vector>
 
 namespace
@@ -33,10 +34,14 @@ protected:
             m_tracked,
             [this](uint64_t address, void* out, size_t bytes)
             {
+                ++m_reads;
                 std::memset(out, 0, bytes);
-                auto itr = m_memory.find(address);
-                if(itr == m_memory.end()) return true;
-                std::memcpy(out, &itr->second, std::min(bytes, sizeof(uint64_t)));
+                for(auto itr = m_memory.lower_bound(address);
+                    itr != m_memory.end() && itr->first + sizeof(uint64_t) <= address + bytes;
+                    ++itr)
+                    std::memcpy(static_cast<std::byte*>(out) + (itr->first - address),
+                                &itr->second,
+                                sizeof(uint64_t));
                 return true;
             },
             m_settings);
@@ -45,6 +50,7 @@ protected:
     std::vector<memory_range> m_tracked = {
         {0x10000, 0x1000}, {0x20000, 0x1000}, {0x40000, 0x100000}};
     std::map<uint64_t, uint64_t> m_memory   = {}; // 8-byte words that `read` returns
+    size_t                       m_reads    = 0;  // calls of `read`
     kr::write_set_settings       m_settings = {};
     std::vector<std::byte>       m_args     = {};
 };
@@ -121,6 +127,95 @@ TEST_F(write_set, pointers_in_device_memory_are_followed_one_level)
     EXPECT_EQ(p.snapshot_bytes(), 0x2000u);
     ASSERT_EQ(p.anchors.size(), 2u);
     EXPECT_EQ(p.anchors[1].offset, -1);
+}
+
+// An allocation that holds nothing but one pointer (a structure of one pointer, or a pointer to
+// a pointer): its last word is scanned like any other. For every small holder size and every
+// aligned place of the pointer in it, the allocation it points to is predicted and reachable.
+TEST_F(write_set, a_pointer_in_the_last_word_of_an_allocation_is_followed)
+{
+    for(uint64_t size = 8; size <= 72; size += 8)
+    {
+        for(uint64_t at = 0; at + 8 <= size; at += 8)
+        {
+            SCOPED_TRACE("holder of " + std::to_string(size) + " bytes, pointer at " +
+                         std::to_string(at));
+            kr::forget_learned();
+            m_tracked = {{0x10000, size}, {0x20000, 0x1000}, {0x40000, 0x100000}};
+            m_memory  = {{0x10000 + at, 0x20000}};
+            for(auto verify :
+                {kr::verify_scope::all, kr::verify_scope::reachable, kr::verify_scope::off})
+            {
+                m_settings.verify = verify;
+                auto p            = predict({0x10000});
+                EXPECT_EQ(kr::intersect(p.snapshot, {{0x20000, 0x1000}}).size(), 1u);
+                EXPECT_EQ(kr::intersect(p.snapshot, {{0x20000, 0x1000}})[0].bytes, 0x1000u);
+                EXPECT_FALSE(p.scan_truncated);
+            }
+        }
+    }
+}
+
+// A pointer stored in memory whose last word ends the allocation, at an odd holder size (12
+// bytes): the aligned word at offset 0 is whole and counts; the 4 bytes after it are no word.
+TEST_F(write_set, a_pointer_in_an_odd_sized_holder_is_followed)
+{
+    m_tracked = {{0x10000, 12}, {0x20000, 0x1000}, {0x40000, 0x100000}};
+    m_memory  = {{0x10000, 0x20010}};
+    auto p    = predict({0x10000});
+    EXPECT_EQ(kr::intersect(p.snapshot, {{0x20000, 0x1000}}).size(), 1u);
+}
+
+// arguments -> h1 -> h2 -> data: three levels of pointers (the default depth) reach the data;
+// fewer levels do not, and the verification of `reachable` then does not cover it either (the
+// documented assumption of that scope).
+TEST_F(write_set, pointers_are_followed_to_the_configured_depth)
+{
+    m_tracked       = {{0x10000, 8}, {0x11000, 16}, {0x20000, 0x1000}, {0x40000, 0x100000}};
+    m_memory        = {{0x10000, 0x11000}, {0x11008, 0x20000}};
+    const auto data = memory_range{0x20000, 0x1000};
+    for(uint32_t depth = 1; depth <= 4; ++depth)
+    {
+        SCOPED_TRACE("depth " + std::to_string(depth));
+        kr::forget_learned();
+        m_settings.pointer_depth = depth;
+        m_settings.verify        = kr::verify_scope::reachable;
+        auto       p             = predict({0x10000});
+        const bool reached       = depth >= 3;
+        EXPECT_EQ(!kr::intersect(p.snapshot, {data}).empty(), reached);
+        EXPECT_TRUE(kr::intersect(p.verify, {data}).empty());
+        EXPECT_EQ(!kr::intersect(p.snapshot, {{0x11000, 16}}).empty(), depth >= 2);
+    }
+}
+
+// Pointers to the same address are scanned once: a pointer array of 300 copies of one pointer
+// costs one read per level, not 300.
+TEST_F(write_set, each_address_is_scanned_once)
+{
+    m_tracked = {{0x10000, 0x1000}, {0x20000, 0x1000}, {0x40000, 0x100000}};
+    for(uint64_t i = 0; i < 300; ++i)
+        m_memory[0x10000 + 8 * i] = 0x20000;
+    m_reads = 0;
+    auto p  = predict({0x10000});
+    EXPECT_EQ(m_reads, 2u); // the array, then the allocation its pointers point to
+    EXPECT_EQ(kr::intersect(p.snapshot, {{0x20000, 0x1000}}).size(), 1u);
+}
+
+// A scan that would read more than its budget stops, says so, and `reachable` then verifies all
+// tracked memory outside the snapshot: a region it did not reach may be written.
+TEST_F(write_set, a_scan_over_its_budget_verifies_all_memory_under_reachable)
+{
+    m_tracked              = {{0x10000, 0x1000}, {0x20000, 0x1000}, {0x40000, 0x100000}};
+    m_memory               = {{0x10000, 0x20000}, {0x20000, 0x40000}};
+    m_settings.scan_budget = 0x1800; // the first 4 KiB, not the second
+    m_settings.verify      = kr::verify_scope::reachable;
+    auto p                 = predict({0x10000});
+    EXPECT_TRUE(p.scan_truncated);
+    EXPECT_EQ(p.verify, kr::subtract(m_tracked, p.snapshot));
+    m_settings.scan_budget = 1 << 20;
+    kr::forget_learned();
+    auto q = predict({0x10000});
+    EXPECT_FALSE(q.scan_truncated);
 }
 
 TEST_F(write_set, a_learned_shape_snapshots_what_it_wrote_and_not_its_inputs)
