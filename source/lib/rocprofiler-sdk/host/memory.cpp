@@ -3,6 +3,7 @@
 
 #include "common/environment.hpp"
 #include "common/logging.hpp"
+#include "host/process_memory.hpp"
 #include "host/runtime/runtime.hpp"
 
 #include <unistd.h>
@@ -28,6 +29,9 @@ struct tracker
     std::map<uintptr_t, size_t> live    = {}; // start -> bytes
     uint64_t                    changes = 0;  // allocations and frees observed
 };
+
+// How far outside a tracked allocation an argument word still counts as pointing to it.
+constexpr uint64_t tracked_slack = 256;
 
 tracker&
 get_tracker()
@@ -120,6 +124,35 @@ public:
     }
 
     bool drain(uint64_t timeout_ns) override { return m_device.drain(timeout_ns); }
+
+    // A host-device kernel can write any memory of the process: an argument pointing into
+    // writable memory the allocator did not hand out (plain malloc, a global, a stack) is a write
+    // replay cannot undo, declined as CUDA declines pinned host memory, unless the user opts in.
+    std::optional<dispatch::decline_reason>
+    check_arguments(const dispatch::kernel_arguments& args) override
+    {
+        if(common::env::get(common::env::settings::replay_allow_host_memory)) return std::nullopt;
+        auto& trk  = get_tracker();
+        auto  lock = std::lock_guard{trk.mutex};
+        // Near a tracked allocation counts as inside it (one past its end, `x - 1`), as for the
+        // prediction's anchors.
+        const auto near_tracked = [&trk](uint64_t word)
+        {
+            auto itr = trk.live.upper_bound(static_cast<uintptr_t>(word + tracked_slack));
+            if(itr == trk.live.begin()) return false;
+            --itr;
+            return word < itr->first + itr->second + tracked_slack;
+        };
+        auto found = find_untracked_pointer(args.data, args.size, near_tracked);
+        if(!found) return std::nullopt;
+        ROCP_LOG(debug) << "host: kernel argument word at offset " << found->offset << " of "
+                        << args.size << " bytes, 0x" << std::hex << found->value << std::dec
+                        << ", points into writable memory of the process that "
+                           "rocprofiler_host_malloc did not allocate: replay declined "
+                           "(untracked_memory; ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY=1 replays "
+                           "it, its writes there not restored)";
+        return dispatch::decline_reason::untracked_memory;
+    }
 
     std::vector<dispatch::memory_range> tracked(bool& tracking) override
     {
