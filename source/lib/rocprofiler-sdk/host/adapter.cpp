@@ -3,6 +3,7 @@
 #include "agent/agent.hpp"
 #include "code_object/code_object.hpp"
 #include "common/environment.hpp"
+#include "common/fork.hpp"
 #include "common/logging.hpp"
 #include "common/thread.hpp"
 #include "dispatch/dispatch.hpp"
@@ -17,9 +18,13 @@
 #include "registration/registration.hpp"
 #include "registration/shutdown.hpp"
 
+#include <pthread.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <string>
 
 namespace rocprofiler::host
 {
@@ -255,6 +260,33 @@ drain_at_exit()
                           << "); its records may be missing";
     }
 }
+// In a child forked without exec, profiling is off (common/fork.hpp): the device keeps working
+// (the runtime restarts its threads there), its dispatches and copies bypass the SDK, and the
+// first dispatch says so once.
+void
+detach_in_forked_child()
+{
+    auto* dev = attached_device.load();
+    if(dev == nullptr) return;
+    // A process whose dispatches nobody traced, counted or replayed loses nothing: no warning.
+    const bool profiled = dispatch::any_consumer();
+    dev->set_dispatch_interceptor(
+        [dev, profiled](const packet& pkt)
+        {
+            if(profiled)
+                common::log::warn_once(
+                    "host-forked-child",
+                    "host device: process " + std::to_string(getpid()) +
+                        " was forked without exec from process " +
+                        std::to_string(common::profiled_process()) +
+                        ": profiling is off in it; its kernels run unprofiled and appear in no "
+                        "output");
+            return dev->enqueue(pkt.queue, pkt);
+        });
+    dev->set_copy_observer({});
+    dev->set_kernel_observer({}, /*report_existing=*/false);
+    dev->set_allocation_observer({}, /*report_live_allocations=*/false);
+}
 } // namespace
 
 void
@@ -270,6 +302,9 @@ attach_profiler(device& dev)
             dev.set_kernel_observer(report_kernel, /*report_existing=*/true);
             dev.set_copy_observer(report_copy);
             registration::add_shutdown_hook(drain_at_exit);
+            // After the device's own fork handler (registered when it was created), which
+            // restarts its threads in the child.
+            pthread_atfork(nullptr, nullptr, detach_in_forked_child);
         }
     }
     registration::initialize();

@@ -2,6 +2,7 @@
 
 #include "buffer/buffer.hpp"
 #include "common/environment.hpp"
+#include "common/fork.hpp"
 #include "common/guard.hpp"
 #include "common/logging.hpp"
 #include "common/static_object.hpp"
@@ -324,6 +325,10 @@ initialize()
 void
 finalize()
 {
+    // A child forked without exec has the parent's tools and buffers but not their threads:
+    // flushing would wait for callback threads that do not exist, joining them would throw.
+    // Profiling is off in it (common/fork.hpp); the parent finalizes its own.
+    if(common::forked_child()) return;
     auto& reg = get_registry();
     {
         auto expected = state::locked;

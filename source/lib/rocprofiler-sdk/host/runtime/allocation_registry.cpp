@@ -1,4 +1,5 @@
 #include "rocprofiler-sdk/host/runtime/allocation_registry.hpp"
+#include "rocprofiler-sdk/host/runtime/after_fork.hpp"
 
 #include <cstdlib>
 #include <new>
@@ -151,6 +152,13 @@ allocation_registry::range_is_valid(const void* ptr, size_t bytes) const
     if(!alloc) return true;
     auto offset = reinterpret_cast<uintptr_t>(ptr) - reinterpret_cast<uintptr_t>(alloc->ptr);
     return bytes <= alloc->size - offset;
+}
+
+void
+allocation_registry::reset_after_fork()
+{
+    renew_after_fork(m_observer_mutex);
+    renew_after_fork(m_registry_mutex);
 }
 } // namespace host
 } // namespace rocprofiler

@@ -34,6 +34,9 @@ public:
     // True when [ptr, ptr + bytes) does not start inside a live allocation that ends before it.
     bool range_is_valid(const void* ptr, size_t bytes) const;
 
+    // In a forked child (after_fork.hpp): locks of threads that are gone start afresh.
+    void reset_after_fork();
+
 private:
     std::optional<allocation> find_locked(const void* ptr) const;
 

@@ -1,10 +1,13 @@
 #include "rocprofiler-sdk/common/environment.hpp"
 #include "rocprofiler-sdk/host/adapter.hpp"
+#include "rocprofiler-sdk/host/runtime/after_fork.hpp"
 #include "rocprofiler-sdk/host/runtime/allocation_registry.hpp"
 #include "rocprofiler-sdk/host/runtime/kernel_registry.hpp"
 #include "rocprofiler-sdk/host/runtime/runtime.hpp"
 #include "rocprofiler-sdk/host/runtime/scheduler.hpp"
 #include "rocprofiler-sdk/host/runtime/wait.hpp"
+
+#include <pthread.h>
 
 #include <algorithm>
 #include <atomic>
@@ -584,6 +587,38 @@ device::shutdown(uint64_t timeout_ns)
     return joined;
 }
 
+void
+device::restart_after_fork() noexcept
+{
+    auto& d = *m_impl;
+    renew_after_fork(d.kernel_observer_mutex);
+    renew_after_fork(d.queues_mutex);
+    renew_after_fork(d.signals_mutex);
+    renew_after_fork(d.interceptor_mutex);
+    renew_after_fork(d.copy_observer_mutex);
+    renew_after_fork(d.shutdown_mutex);
+    d.kernels.reset_after_fork();
+    d.allocations.reset_after_fork();
+    d.activity.reset_after_fork();
+    for(auto& [id, sig] : d.signals)
+        sig->reset_after_fork();
+    try
+    {
+        d.pool.restart_after_fork();
+        for(auto& [id, q] : d.queues)
+            q->restart_after_fork();
+    }
+    catch(...)
+    {
+        // No threads to run work: refuse it instead of queueing it forever.
+        d.stopping        = true;
+        d.shutdown_joined = false;
+        d.pool.request_stop();
+        for(auto& [id, q] : d.queues)
+            q->request_stop();
+    }
+}
+
 // --- process device --------------------------------------------------------------------------
 
 device&
@@ -600,6 +635,8 @@ process_device()
         auto* dev = new device{options};
         // Not through get_device(): exit must not attach the profiler to a device never used.
         std::atexit([] { instance->shutdown(shutdown_timeout_ns); });
+        // A child forked without exec gets a working device (its threads started again there).
+        pthread_atfork(nullptr, nullptr, [] { instance->restart_after_fork(); });
         return dev;
     }();
     return *instance;

@@ -1,4 +1,5 @@
 #include "rocprofiler-sdk/host/runtime/kernel_registry.hpp"
+#include "rocprofiler-sdk/host/runtime/after_fork.hpp"
 
 #include <mutex>
 
@@ -57,6 +58,12 @@ kernel_registry::all() const
 {
     auto lock = std::shared_lock{m_mutex};
     return m_by_id;
+}
+
+void
+kernel_registry::reset_after_fork()
+{
+    renew_after_fork(m_mutex);
 }
 } // namespace host
 } // namespace rocprofiler

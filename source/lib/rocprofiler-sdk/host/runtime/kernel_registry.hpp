@@ -27,6 +27,9 @@ public:
     // Every registered kernel, in id order.
     std::vector<std::shared_ptr<const kernel_info>> all() const;
 
+    // In a forked child (after_fork.hpp): locks of threads that are gone start afresh.
+    void reset_after_fork();
+
 private:
     mutable std::shared_mutex                       m_mutex;
     std::vector<std::shared_ptr<const kernel_info>> m_by_id; // index id - 1

@@ -53,6 +53,8 @@ public:
               int64_t                             compare_value,
               uint64_t                            timeout_ns,
               int64_t*                            observed = nullptr) const;
+    // In a forked child (after_fork.hpp): its waiters and lock holders are gone; the value stays.
+    void reset_after_fork();
 
 private:
     mutable std::mutex              m_mutex;
@@ -326,6 +328,12 @@ public:
     // Waits until no execution is pending or running on any queue of the device (completion
     // callbacks included). Returns false on timeout, and at once on a device thread.
     bool drain(uint64_t timeout_ns = ROCPROFILER_HOST_TIMEOUT_INFINITE);
+
+    // In a child forked without exec (after_fork.hpp), on its only thread: the device works
+    // again with new worker and queue threads; its kernels, allocations, queues and signals stay
+    // valid. Work queued in the parent is the parent's and does not run here. When threads cannot
+    // be started, the device is stopped (calls answer SHUTDOWN) rather than left to hang.
+    void restart_after_fork() noexcept;
 
     // Stops the device; idempotent. New work is refused with SHUTDOWN from here on. Executions
     // that are running finish; executions that have not started are dropped: their on_complete

@@ -1,4 +1,5 @@
 #include "rocprofiler-sdk/host/runtime/scheduler.hpp"
+#include "rocprofiler-sdk/host/runtime/after_fork.hpp"
 #include "rocprofiler-sdk/host/runtime/wait.hpp"
 
 #include <algorithm>
@@ -66,6 +67,15 @@ private:
     void*  m_data     = nullptr;
     size_t m_capacity = 0;
 };
+
+// What a forked child inherited of its parent's queued work: never run and never destroyed,
+// but reachable, so that leak checkers do not report it.
+void
+keep_abandoned(std::deque<queue_entry> entries)
+{
+    static auto* const kept = new std::vector<std::deque<queue_entry>>{};
+    kept->push_back(std::move(entries));
+}
 } // namespace
 
 const void*
@@ -96,6 +106,14 @@ activity_counter::wait_idle(uint64_t timeout_ns)
 {
     auto lock = std::unique_lock{m_mutex};
     return wait_for_ns(m_cv, lock, timeout_ns, [this] { return m_count == 0; });
+}
+
+void
+activity_counter::reset_after_fork()
+{
+    renew_after_fork(m_mutex);
+    renew_after_fork(m_cv);
+    m_count = 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -141,7 +159,12 @@ struct worker_pool::participation
 worker_pool::worker_pool(uint32_t count, const void* owner)
     : m_owner{owner}
 {
-    count = std::max<uint32_t>(count, 1);
+    start(std::max<uint32_t>(count, 1));
+}
+
+void
+worker_pool::start(uint32_t count)
+{
     m_threads.reserve(count);
     try
     {
@@ -392,6 +415,23 @@ worker_pool::detach()
         if(thread.joinable()) thread.detach();
 }
 
+void
+worker_pool::restart_after_fork()
+{
+    const auto count = static_cast<uint32_t>(m_threads.size());
+    for(auto& thread : m_threads)
+        forget_thread_after_fork(thread);
+    m_threads.clear();
+    renew_after_fork(m_mutex);
+    renew_after_fork(m_work_cv);
+    renew_after_fork(m_done_cv);
+    renew_after_fork(m_exit_cv);
+    // Executions lived on the stacks of the parent's queue threads.
+    m_active.clear();
+    m_running = 0;
+    if(!m_stop && count > 0) start(count);
+}
+
 // ---------------------------------------------------------------------------------------------
 // host_queue
 
@@ -476,6 +516,24 @@ host_queue::detach()
 {
     auto lock = std::lock_guard{m_thread_mutex};
     if(m_thread.joinable()) m_thread.detach();
+}
+
+void
+host_queue::restart_after_fork()
+{
+    forget_thread_after_fork(m_thread);
+    renew_after_fork(m_mutex);
+    renew_after_fork(m_work_cv);
+    renew_after_fork(m_idle_cv);
+    renew_after_fork(m_thread_mutex);
+    // Entries the parent had queued are the parent's to run; in the child they are kept, never
+    // run nor destroyed (their destructors could wait for locks of threads that are gone).
+    if(!m_pending.empty()) keep_abandoned(std::move(m_pending));
+    m_pending.clear();
+    m_busy       = false;
+    m_destroying = false;
+    if(m_stop || m_closed) return;
+    m_thread = std::thread{[this] { main(); }};
 }
 
 void

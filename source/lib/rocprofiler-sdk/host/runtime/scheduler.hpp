@@ -31,6 +31,8 @@ public:
     void remove();
     // True once the count is zero; false after `timeout_ns`.
     bool wait_idle(uint64_t timeout_ns);
+    // In a forked child (after_fork.hpp): nothing is in flight there.
+    void reset_after_fork();
 
 private:
     std::mutex              m_mutex;
@@ -66,9 +68,15 @@ public:
     bool wait_exited(uint64_t timeout_ns);
     void join();
     void detach();
+    // In a forked child (after_fork.hpp): forgets the parent's workers and the executions they
+    // ran, and starts as many new ones unless the pool was stopped. Throws std::system_error when
+    // a thread cannot be started (the pool then has none).
+    void restart_after_fork();
 
 private:
     struct execution;
+
+    void start(uint32_t count);
     struct scratch;
     struct participation;
 
@@ -129,6 +137,10 @@ public:
     void request_stop();
     void join();
     void detach();
+    // In a forked child (after_fork.hpp): forgets the parent's queue thread and the entries it
+    // had not run (the parent runs them), and starts a new thread unless the queue was stopped or
+    // closed. Throws std::system_error when the thread cannot be started.
+    void restart_after_fork();
 
 private:
     void main();

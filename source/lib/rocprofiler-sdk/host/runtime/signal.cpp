@@ -1,3 +1,4 @@
+#include "rocprofiler-sdk/host/runtime/after_fork.hpp"
 #include "rocprofiler-sdk/host/runtime/runtime.hpp"
 #include "rocprofiler-sdk/host/runtime/wait.hpp"
 
@@ -80,6 +81,13 @@ signal::wait(rocprofiler_host_signal_condition_t condition,
                           });
     if(observed) *observed = last;
     return ok;
+}
+
+void
+signal::reset_after_fork()
+{
+    renew_after_fork(m_mutex);
+    renew_after_fork(m_cv);
 }
 } // namespace host
 } // namespace rocprofiler
