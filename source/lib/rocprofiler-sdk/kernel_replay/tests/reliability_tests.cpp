@@ -117,6 +117,8 @@ TEST(plan_table, pass_limit)
 TEST_F(reliability, a_pass_that_does_not_finish_ends_the_replay_with_a_message)
 {
     setenv("ROCPROFILER_REPLAY_PASS_TIMEOUT_MS", "200", 1);
+    // The gate's flag lives in host memory: replay it anyway (the kernel only reads it).
+    setenv("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", "1", 1);
     tool().targets = {device().gate.handle};
     replay_fixed(3);
     auto open = std::atomic<bool>{false};
@@ -138,6 +140,7 @@ TEST_F(reliability, a_pass_that_does_not_finish_ends_the_replay_with_a_message)
     auto returned_after = std::chrono::steady_clock::now() - t0;
     auto err            = ::testing::internal::GetCapturedStderr();
     unsetenv("ROCPROFILER_REPLAY_PASS_TIMEOUT_MS");
+    unsetenv("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY");
 
     EXPECT_GE(returned_after, 200ms);
     EXPECT_LT(returned_after, 2s) << "the launch waited for the gate's own bound";
