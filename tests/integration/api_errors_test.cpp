@@ -676,11 +676,14 @@ TEST(api_errors, counting_services)
     size_t count = 0;
     auto   rec   = rocprofiler_counter_record_t{};
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND,
-                  rocprofiler_sample_device_counting_service(unknown, {}, 0, &rec, &count));
+                  rocprofiler_sample_device_counting_service(
+                      unknown, {}, ROCPROFILER_COUNTER_FLAG_NONE, &rec, &count));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
-                  rocprofiler_sample_device_counting_service(ctx, {}, 0, &rec, nullptr));
+                  rocprofiler_sample_device_counting_service(
+                      ctx, {}, ROCPROFILER_COUNTER_FLAG_NONE, &rec, nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED,
-                  rocprofiler_sample_device_counting_service(ctx, {}, 0, &rec, &count));
+                  rocprofiler_sample_device_counting_service(
+                      ctx, {}, ROCPROFILER_COUNTER_FLAG_NONE, &rec, &count));
 
     // Counter queries: argument checks.
     auto info0 = rocprofiler_counter_info_v0_t{};
