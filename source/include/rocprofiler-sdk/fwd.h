@@ -444,6 +444,21 @@ typedef struct rocprofiler_record_header_t
     void* payload; ///< The record
 } rocprofiler_record_header_t;
 
+/** @brief The @p hash of a record header of that category and kind. */
+static inline uint64_t
+rocprofiler_record_header_compute_hash(uint32_t category, uint32_t kind)
+{
+    return (uint64_t)category | ((uint64_t)kind << 32);
+}
+
+/** @brief A version: major, minor, patch. */
+typedef struct rocprofiler_version_triplet_t
+{
+    uint32_t major; ///< Major version
+    uint32_t minor; ///< Minor version
+    uint32_t patch; ///< Patch version
+} rocprofiler_version_triplet_t;
+
 /**
  * @brief What the SDK knows about a kernel dispatch. Shared by dispatch tracing, dispatch counting
  * and kernel replay. 128 bytes.
