@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <mutex>
 #include <string>
@@ -153,6 +154,15 @@ replay_callback(rocprofiler_callback_tracing_record_t record, rocprofiler_user_d
     st.replay.push_back(entry);
 }
 
+// The first eight bytes of the id as one word, in memory order (the layout of the former union).
+uint64_t
+uuid_word0(const rocprofiler_uuid_t& uuid)
+{
+    uint64_t word = 0;
+    std::memcpy(&word, uuid.bytes, sizeof(word));
+    return word;
+}
+
 rocprofiler_status_t
 agent_callback(rocprofiler_agent_version_t, const void** agents, size_t count, void*)
 {
@@ -170,7 +180,7 @@ agent_callback(rocprofiler_agent_version_t, const void** agents, size_t count, v
                                  {"local_mem_size", a->local_mem_size},
                                  {"vendor_id", a->vendor_id},
                                  {"device_id", a->device_id},
-                                 {"uuid0", a->uuid.value64[0]}});
+                                 {"uuid0", uuid_word0(a->uuid)}});
     }
     return ROCPROFILER_STATUS_SUCCESS;
 }

@@ -227,6 +227,18 @@ TEST(api_errors, misc_queries)
     uint32_t major = 99;
     EXPECT_STATUS(kSuccess, rocprofiler_get_version(&major, nullptr, nullptr));
     EXPECT_EQ(major, ROCPROFILER_VERSION_MAJOR);
+    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
+                  rocprofiler_get_version_triplet(nullptr));
+    auto triplet = rocprofiler_version_triplet_t{99, 99, 99};
+    EXPECT_STATUS(kSuccess, rocprofiler_get_version_triplet(&triplet));
+    EXPECT_EQ(triplet.major, ROCPROFILER_VERSION_MAJOR);
+    EXPECT_EQ(triplet.minor, ROCPROFILER_VERSION_MINOR);
+    EXPECT_EQ(triplet.patch, ROCPROFILER_VERSION_PATCH);
+    // The header hash is the union of category (low word) and kind (high word).
+    auto header     = rocprofiler_record_header_t{};
+    header.category = ROCPROFILER_BUFFER_CATEGORY_TRACING;
+    header.kind     = ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH;
+    EXPECT_EQ(rocprofiler_record_header_compute_hash(header.category, header.kind), header.hash);
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT, rocprofiler_is_initialized(nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT, rocprofiler_is_finalized(nullptr));
     // Names and messages are never NULL, even for values outside the enum.
@@ -676,11 +688,14 @@ TEST(api_errors, counting_services)
     size_t count = 0;
     auto   rec   = rocprofiler_counter_record_t{};
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND,
-                  rocprofiler_sample_device_counting_service(unknown, {}, 0, &rec, &count));
+                  rocprofiler_sample_device_counting_service(
+                      unknown, {}, ROCPROFILER_COUNTER_FLAG_NONE, &rec, &count));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
-                  rocprofiler_sample_device_counting_service(ctx, {}, 0, &rec, nullptr));
+                  rocprofiler_sample_device_counting_service(
+                      ctx, {}, ROCPROFILER_COUNTER_FLAG_NONE, &rec, nullptr));
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED,
-                  rocprofiler_sample_device_counting_service(ctx, {}, 0, &rec, &count));
+                  rocprofiler_sample_device_counting_service(
+                      ctx, {}, ROCPROFILER_COUNTER_FLAG_NONE, &rec, &count));
 
     // Counter queries: argument checks.
     auto info0 = rocprofiler_counter_info_v0_t{};

@@ -9,6 +9,9 @@
 
 #include <rocprofiler-sdk/defines.h>
 #include <rocprofiler-sdk/fwd.h>
+#include <rocprofiler-sdk/hsakmt_types.h>
+
+#include <stdint.h>
 
 ROCPROFILER_EXTERN_C_INIT
 
@@ -17,12 +20,55 @@ ROCPROFILER_EXTERN_C_INIT
  * @{
  */
 
-/** @brief 128-bit unique id of an agent. */
-typedef union rocprofiler_uuid_t
+/** @brief A cache of an agent (none are listed on CUDA agents or the host device). */
+typedef struct rocprofiler_agent_cache_t
 {
-    uint8_t  bytes[16];  ///< As bytes
-    uint64_t value64[2]; ///< As two words
-} rocprofiler_uuid_t;
+    uint64_t     processor_id_low;    ///< Lowest processor id sharing the cache
+    uint64_t     size;                ///< Size, KiB
+    uint32_t     level;               ///< Level (1, 2, ...)
+    uint32_t     cache_line_size;     ///< Line size, bytes
+    uint32_t     cache_lines_per_tag; ///< Lines per tag
+    uint32_t     association;         ///< Associativity
+    uint32_t     latency;             ///< Latency, ns
+    HsaCacheType type;                ///< Kind
+} rocprofiler_agent_cache_t;
+
+/** @brief An I/O link of an agent (none are listed on CUDA agents or the host device). */
+typedef struct rocprofiler_agent_io_link_t
+{
+    HSA_IOLINKTYPE   type;                      ///< Kind of link
+    uint32_t         version_major;             ///< Bus version, major
+    uint32_t         version_minor;             ///< Bus version, minor
+    uint32_t         node_from;                 ///< Source node
+    uint32_t         node_to;                   ///< Destination node
+    uint32_t         weight;                    ///< Relative distance
+    uint32_t         min_latency;               ///< Latency, ns
+    uint32_t         max_latency;               ///< Latency, ns
+    uint32_t         min_bandwidth;             ///< Bandwidth, MB/s
+    uint32_t         max_bandwidth;             ///< Bandwidth, MB/s
+    uint32_t         recommended_transfer_size; ///< Bytes
+    HSA_LINKPROPERTY flags;                     ///< Properties
+} rocprofiler_agent_io_link_t;
+
+/** @brief A memory bank of an agent (none are listed on CUDA agents or the host device). */
+typedef struct rocprofiler_agent_mem_bank_t
+{
+    HSA_HEAPTYPE       heap_type;     ///< Kind of heap
+    HSA_MEMORYPROPERTY flags;         ///< Properties
+    uint32_t           width;         ///< Bus width, bits
+    uint32_t           mem_clk_max;   ///< Clock, MHz
+    uint64_t           size_in_bytes; ///< Size
+} rocprofiler_agent_mem_bank_t;
+
+/** @brief The runtimes an agent is visible to (all zero here: no ROCm runtime sees ours). */
+typedef struct rocprofiler_agent_runtime_visiblity_t
+{
+    uint32_t hsa : 1;       ///< Visible to HSA
+    uint32_t hip : 1;       ///< Visible to HIP
+    uint32_t rccl : 1;      ///< Visible to RCCL
+    uint32_t rocdecode : 1; ///< Visible to rocDecode
+    uint32_t reserved : 28; ///< Reserved
+} rocprofiler_agent_runtime_visiblity_t;
 
 /**
  * @brief Properties of an agent (version 0). Fields the device cannot answer are zero (or an
@@ -65,28 +111,31 @@ typedef struct rocprofiler_agent_v0_t
     uint32_t                 num_cp_queues;              ///< Compute queues
     uint32_t                 max_engine_clk_ccompute;    ///< CPU clock, MHz
     uint32_t                 max_engine_clk_fcompute;    ///< Device clock, MHz
-    uint32_t                 sdma_fw_version;            ///< Copy engine firmware
-    uint32_t                 fw_version;                 ///< Firmware
-    uint32_t                 capability;                 ///< Capability bits
+    HSA_ENGINE_VERSION       sdma_fw_version;            ///< Copy engine firmware
+    HSA_ENGINE_ID            fw_version;                 ///< Firmware
+    HSA_CAPABILITY           capability;                 ///< Capability bits
     uint32_t                 cu_per_engine;              ///< CUs per engine
     uint32_t                 max_waves_per_cu;           ///< Maximum waves (warps) per CU
     uint32_t                 family_id;                  ///< Family
     uint32_t                 workgroup_max_size;         ///< Maximum work-items per workgroup
-    uint32_t                 grid_max_size;        ///< Maximum work-items per grid (saturated)
-    uint64_t                 local_mem_size;       ///< Device memory, bytes
-    uint64_t                 hive_id;              ///< Interconnect hive
-    uint64_t                 gpu_id;               ///< Driver id
-    rocprofiler_dim3_t       workgroup_max_dim;    ///< Maximum workgroup dimensions
-    rocprofiler_dim3_t       grid_max_dim;         ///< Maximum grid dimensions (work-items)
-    const char*              name;                 ///< Architecture name (e.g. "sm_90", "host")
-    const char*              vendor_name;          ///< Vendor
-    const char*              product_name;         ///< Marketing name (e.g. "NVIDIA H200")
-    const char*              model_name;           ///< Model
-    uint32_t                 node_id;              ///< Node id, unique among agents
-    int32_t                  logical_node_id;      ///< Index among all agents
-    int32_t                  logical_node_type_id; ///< Index among agents of the same type
-    int32_t                  reserved_padding0;    ///< Reserved
-    rocprofiler_uuid_t       uuid;                 ///< Unique id
+    uint32_t                 grid_max_size;           ///< Maximum work-items per grid (saturated)
+    uint64_t                 local_mem_size;          ///< Device memory, bytes
+    uint64_t                 hive_id;                 ///< Interconnect hive
+    uint64_t                 gpu_id;                  ///< Driver id
+    rocprofiler_dim3_t       workgroup_max_dim;       ///< Maximum workgroup dimensions
+    rocprofiler_dim3_t       grid_max_dim;            ///< Maximum grid dimensions (work-items)
+    const rocprofiler_agent_mem_bank_t* mem_banks;    ///< `mem_banks_count` banks (NULL if none)
+    const rocprofiler_agent_cache_t*    caches;       ///< `caches_count` caches (NULL if none)
+    const rocprofiler_agent_io_link_t*  io_links;     ///< `io_links_count` links (NULL if none)
+    const char*                         name;         ///< Architecture name (e.g. "sm_90", "host")
+    const char*                         vendor_name;  ///< Vendor
+    const char*                         product_name; ///< Marketing name (e.g. "NVIDIA H200")
+    const char*                         model_name;   ///< Model
+    uint32_t                            node_id;      ///< Node id, unique among agents
+    int32_t                             logical_node_id; ///< Index among all agents
+    int32_t logical_node_type_id;                        ///< Index among agents of the same type
+    rocprofiler_agent_runtime_visiblity_t runtime_visibility; ///< Runtimes that see the agent
+    rocprofiler_uuid_t                    uuid;               ///< Unique id
 } rocprofiler_agent_v0_t;
 
 /** @brief The current agent struct. */

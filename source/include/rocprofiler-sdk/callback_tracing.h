@@ -8,7 +8,10 @@
 #include <rocprofiler-sdk/defines.h>
 #include <rocprofiler-sdk/experimental/kernel_replay.h>
 #include <rocprofiler-sdk/fwd.h>
+#include <rocprofiler-sdk/hsa_types.h>
 #include <rocprofiler-sdk/marker.h>
+
+#include <stdint.h>
 
 ROCPROFILER_EXTERN_C_INIT
 
@@ -101,20 +104,48 @@ typedef struct rocprofiler_callback_tracing_memory_copy_data_t
     rocprofiler_address_t   src_address;     ///< Source address
 } rocprofiler_callback_tracing_memory_copy_data_t;
 
+/** @brief Where a code object's image was read from. */
+typedef enum rocprofiler_code_object_storage_type_t // NOLINT(performance-enum-size)
+{
+    ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_NONE = 0, ///< Not known (the host device, CUDA modules)
+    ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_FILE,     ///< A file: @p storage_file
+    ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_MEMORY,   ///< Memory: @p memory_base, @p memory_size
+    ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_LAST,
+} rocprofiler_code_object_storage_type_t;
+
 /**
- * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT records of operation
- * @ref ROCPROFILER_CODE_OBJECT_LOAD (phase LOAD). On the host device every registered kernel is
- * its own code object; on CUDA a code object is a loaded module.
+ * @brief Payload of @ref ROCPROFILER_CODE_OBJECT_LOAD. The load addresses and the storage are
+ * zero (@ref ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_NONE) where the backend does not know them;
+ * @p hsa_agent is always zero (no agent here is an HSA agent).
  */
 typedef struct rocprofiler_callback_tracing_code_object_load_data_t
 {
-    uint64_t               size;           ///< Size of this struct
-    uint64_t               code_object_id; ///< Id of the code object, unique in the process
-    rocprofiler_agent_id_t agent_id;       ///< Agent it was loaded on
-    const char*            uri;            ///< Where it came from, e.g. "host://vector_add"
-    uint64_t               load_base;      ///< Load address, or 0 when not known
-    uint64_t               load_size;      ///< Bytes loaded, or 0 when not known
-    int64_t                load_delta;     ///< Load delta, or 0
+    uint64_t size;           ///< Size of this struct
+    uint64_t code_object_id; ///< Id of the code object
+    ROCPROFILER_ANONYMOUS union
+    {
+        rocprofiler_agent_id_t rocp_agent; ///< Agent it was loaded on
+        rocprofiler_agent_id_t agent_id;   ///< Same as @p rocp_agent
+    };
+    hsa_agent_t                            hsa_agent;    ///< Always zero here
+    const char*                            uri;          ///< URI of the code object
+    uint64_t                               load_base;    ///< Load address (0 when unknown)
+    uint64_t                               load_size;    ///< Loaded bytes (0 when unknown)
+    int64_t                                load_delta;   ///< Load address minus linked address
+    rocprofiler_code_object_storage_type_t storage_type; ///< Where the image was read from
+    ROCPROFILER_ANONYMOUS union
+    {
+        ROCPROFILER_ANONYMOUS struct
+        {
+            int storage_file; ///< File descriptor (@ref ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_FILE)
+        };
+        ROCPROFILER_ANONYMOUS struct
+        {
+            uint64_t
+                memory_base; ///< Image address (@ref ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_MEMORY)
+            uint64_t memory_size; ///< Image bytes
+        };
+    };
 } rocprofiler_callback_tracing_code_object_load_data_t;
 
 /**
@@ -135,8 +166,10 @@ typedef struct rocprofiler_callback_tracing_code_object_kernel_symbol_register_d
     uint32_t                group_segment_size;        ///< Static group (shared) memory, bytes
     uint32_t                private_segment_size;      ///< Private memory per work-item, bytes
     uint32_t                sgpr_count;                ///< Scalar registers, or 0
-    uint32_t arch_vgpr_count;  ///< Vector registers (CUDA: registers per thread), or 0
-    uint32_t accum_vgpr_count; ///< Accumulation registers, or 0
+    uint32_t arch_vgpr_count;               ///< Vector registers (CUDA: registers per thread), or 0
+    uint32_t accum_vgpr_count;              ///< Accumulation registers, or 0
+    int64_t  kernel_code_entry_byte_offset; ///< Entry of the code from the descriptor, or 0
+    rocprofiler_address_t kernel_address;   ///< Address of the kernel's code, or 0 if unknown
 } rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t;
 
 /**

@@ -20,9 +20,9 @@ typedef uint64_t rocprofiler_counter_dimension_id_t;
 /** @brief One dimension of a counter. */
 typedef struct rocprofiler_counter_record_dimension_info_t
 {
-    rocprofiler_counter_dimension_id_t id;            ///< Id of the dimension
     const char*                        name;          ///< Name
     size_t                             instance_size; ///< Number of instances
+    rocprofiler_counter_dimension_id_t id;            ///< Id of the dimension
 } rocprofiler_counter_record_dimension_info_t;
 
 /** @brief Former name of @ref rocprofiler_counter_record_dimension_info_t. */
@@ -40,7 +40,29 @@ typedef struct rocprofiler_counter_info_v0_t
     uint8_t                  is_derived : 1;  ///< Derived from other counters
 } rocprofiler_counter_info_v0_t;
 
-/** @brief Description of a counter (version 1): version 0 plus its dimensions. */
+/** @brief The position of one counter instance along one dimension. */
+typedef struct rocprofiler_counter_dimension_info_t
+{
+    uint64_t    size;           ///< Size of this struct
+    const char* dimension_name; ///< Name of the dimension
+    size_t      index;          ///< Position along it
+} rocprofiler_counter_dimension_info_t;
+
+/** @brief One instance of a counter and its position along each dimension. */
+typedef struct rocprofiler_counter_record_dimension_instance_info_t
+{
+    uint64_t                                     size;             ///< Size of this struct
+    rocprofiler_counter_instance_id_t            instance_id;      ///< Id of the instance
+    uint64_t                                     counter_id;       ///< Id of its counter
+    uint64_t                                     dimensions_count; ///< Entries in @p dimensions
+    const rocprofiler_counter_dimension_info_t** dimensions;       ///< Its positions
+} rocprofiler_counter_record_dimension_instance_info_t;
+
+/**
+ * @brief Description of a counter (version 1): version 0 plus its dimensions and instances.
+ * Every counter has at least one dimension and one instance (the host device's and CUDA's
+ * counters: one dimension, "DIMENSION_INSTANCE", of one instance).
+ */
 typedef struct rocprofiler_counter_info_v1_t
 {
     uint64_t                 size;             ///< Size of this struct
@@ -53,6 +75,8 @@ typedef struct rocprofiler_counter_info_v1_t
     uint8_t                  is_derived : 1;   ///< Derived from other counters
     uint64_t                 dimensions_count; ///< Entries in @p dimensions
     const rocprofiler_counter_record_dimension_info_t** dimensions; ///< Its dimensions
+    uint64_t dimensions_instances_count; ///< Entries in @p dimensions_instances
+    const rocprofiler_counter_record_dimension_instance_info_t** dimensions_instances; ///< Them
 } rocprofiler_counter_info_v1_t;
 
 /** @brief One counter value of a dispatch. */

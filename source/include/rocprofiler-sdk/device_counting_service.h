@@ -53,7 +53,7 @@ rocprofiler_configure_device_counting_service(rocprofiler_context_id_t          
 rocprofiler_status_t
 rocprofiler_sample_device_counting_service(rocprofiler_context_id_t      context_id,
                                            rocprofiler_user_data_t       user_data,
-                                           uint64_t                      flags,
+                                           rocprofiler_counter_flag_t    flags,
                                            rocprofiler_counter_record_t* output_records,
                                            size_t*                       rec_count) ROCPROFILER_API;
 

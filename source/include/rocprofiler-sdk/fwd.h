@@ -271,6 +271,15 @@ typedef enum rocprofiler_counter_info_version_id_t // NOLINT(performance-enum-si
     ROCPROFILER_COUNTER_INFO_VERSION_LAST,     ///< Sentinel
 } rocprofiler_counter_info_version_id_t;
 
+/** @brief Flags of a device counting sample. */
+typedef enum rocprofiler_counter_flag_t // NOLINT(performance-enum-size)
+{
+    ROCPROFILER_COUNTER_FLAG_NONE = 0,
+    ROCPROFILER_COUNTER_FLAG_ASYNC,             ///< Return at once; records arrive in the buffer
+    ROCPROFILER_COUNTER_FLAG_APPEND_DEFINITION, ///< Counter definitions append to existing ones
+    ROCPROFILER_COUNTER_FLAG_LAST,
+} rocprofiler_counter_flag_t;
+
 /** @brief Kinds of records of @ref ROCPROFILER_BUFFER_CATEGORY_COUNTERS. */
 typedef enum rocprofiler_counter_record_kind_t // NOLINT(performance-enum-size)
 {
@@ -345,6 +354,12 @@ typedef struct rocprofiler_dim3_t
     uint32_t y; ///< Y
     uint32_t z; ///< Z
 } rocprofiler_dim3_t;
+
+/** @brief 128-bit unique id of an agent. */
+typedef struct rocprofiler_uuid_t
+{
+    uint8_t bytes[16]; ///< The id, most significant byte first
+} rocprofiler_uuid_t;
 
 /** @brief Data a tool may keep with a callback or a record: a number or a pointer. */
 typedef union rocprofiler_user_data_t
@@ -428,6 +443,21 @@ typedef struct rocprofiler_record_header_t
     };
     void* payload; ///< The record
 } rocprofiler_record_header_t;
+
+/** @brief The @p hash of a record header of that category and kind. */
+static inline uint64_t
+rocprofiler_record_header_compute_hash(uint32_t category, uint32_t kind)
+{
+    return (uint64_t)category | ((uint64_t)kind << 32);
+}
+
+/** @brief A version: major, minor, patch. */
+typedef struct rocprofiler_version_triplet_t
+{
+    uint32_t major; ///< Major version
+    uint32_t minor; ///< Minor version
+    uint32_t patch; ///< Patch version
+} rocprofiler_version_triplet_t;
 
 /**
  * @brief What the SDK knows about a kernel dispatch. Shared by dispatch tracing, dispatch counting

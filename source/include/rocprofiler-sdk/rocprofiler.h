@@ -41,6 +41,14 @@ rocprofiler_status_t
 rocprofiler_get_version(uint32_t* major, uint32_t* minor, uint32_t* patch) ROCPROFILER_API;
 
 /**
+ * @brief Version of the library as one struct.
+ * @retval ROCPROFILER_STATUS_SUCCESS @p info was written.
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p info is NULL.
+ */
+rocprofiler_status_t
+rocprofiler_get_version_triplet(rocprofiler_version_triplet_t* info) ROCPROFILER_API;
+
+/**
  * @brief Current time on the SDK's clock (the one of every record), nanoseconds.
  * @retval ROCPROFILER_STATUS_SUCCESS
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p ts is NULL.

@@ -177,8 +177,8 @@ agent_info_csv(const results& data)
             << ',' << i.num_sdma_engines << ',' << i.num_sdma_xgmi_engines << ','
             << i.num_sdma_queues_per_engine << ',' << i.num_cp_queues << ','
             << i.max_engine_clk_ccompute << ',' << i.max_engine_clk_fcompute << ','
-            << i.sdma_fw_version << ',' << i.fw_version << ',' << i.capability << ','
-            << i.cu_per_engine << ',' << i.max_waves_per_cu << ',' << i.family_id << ','
+            << i.sdma_fw_version.Value << ',' << i.fw_version.Value << ',' << i.capability.Value
+            << ',' << i.cu_per_engine << ',' << i.max_waves_per_cu << ',' << i.family_id << ','
             << i.workgroup_max_size << ',' << i.grid_max_size << ',' << i.local_mem_size << ','
             << i.hive_id << ',' << i.gpu_id << ',' << i.workgroup_max_dim.x << ','
             << i.workgroup_max_dim.y << ',' << i.workgroup_max_dim.z << ',' << i.grid_max_dim.x

@@ -14,9 +14,60 @@
 #include <rocprofiler-sdk/dispatch_counting_service.h>
 #include <rocprofiler-sdk/experimental/counter_passes.h>
 
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <vector>
 
 namespace rp = rocprofiler;
+
+namespace
+{
+// Every counter here has one dimension of one instance (its value per dispatch or per sample),
+// as AMD's single-instance counters do: tools read `*info.dimensions` and walk the instances.
+constexpr rocprofiler_counter_dimension_id_t instance_dimension_id   = 0;
+constexpr const char*                        instance_dimension_name = "DIMENSION_INSTANCE";
+
+struct counter_dimensions
+{
+    rocprofiler_counter_record_dimension_info_t                 dimension      = {};
+    const rocprofiler_counter_record_dimension_info_t*          dimension_list = nullptr;
+    rocprofiler_counter_dimension_info_t                        position       = {};
+    const rocprofiler_counter_dimension_info_t*                 position_list  = nullptr;
+    rocprofiler_counter_record_dimension_instance_info_t        instance       = {};
+    const rocprofiler_counter_record_dimension_instance_info_t* instance_list  = nullptr;
+};
+
+// The tables of a counter, made on first query; the pointers handed out stay valid for the
+// life of the process (counter info strings are static too). Any thread.
+counter_dimensions&
+dimensions_of(rocprofiler_counter_id_t counter)
+{
+    static auto* mutex  = new std::mutex{};
+    static auto* tables = new std::unordered_map<uint64_t, std::unique_ptr<counter_dimensions>>{};
+    auto         lock   = std::lock_guard{*mutex};
+    auto&        slot   = (*tables)[counter.handle];
+    if(!slot)
+    {
+        slot                          = std::make_unique<counter_dimensions>();
+        slot->dimension.name          = instance_dimension_name;
+        slot->dimension.instance_size = 1;
+        slot->dimension.id            = instance_dimension_id;
+        slot->dimension_list          = &slot->dimension;
+        slot->position.size           = sizeof(rocprofiler_counter_dimension_info_t);
+        slot->position.dimension_name = instance_dimension_name;
+        slot->position.index          = 0;
+        slot->position_list           = &slot->position;
+        slot->instance.size        = sizeof(rocprofiler_counter_record_dimension_instance_info_t);
+        slot->instance.instance_id = rp::counters::instance_id(counter);
+        slot->instance.counter_id  = counter.handle;
+        slot->instance.dimensions_count = 1;
+        slot->instance.dimensions       = &slot->position_list;
+        slot->instance_list             = &slot->instance;
+    }
+    return *slot;
+}
+} // namespace
 
 extern "C"
 {
@@ -60,18 +111,21 @@ extern "C"
             out->is_derived  = def->spec.is_derived ? 1 : 0;
             return ROCPROFILER_STATUS_SUCCESS;
         }
-        auto* out             = static_cast<rocprofiler_counter_info_v1_t*>(info);
-        *out                  = rocprofiler_counter_info_v1_t{};
-        out->size             = sizeof(rocprofiler_counter_info_v1_t);
-        out->id               = def->id;
-        out->name             = def->spec.name.c_str();
-        out->description      = def->spec.description.c_str();
-        out->block            = def->spec.block.c_str();
-        out->expression       = def->spec.expression.c_str();
-        out->is_constant      = def->spec.is_constant ? 1 : 0;
-        out->is_derived       = def->spec.is_derived ? 1 : 0;
-        out->dimensions_count = 0; // host counters are per dispatch, without dimensions
-        out->dimensions       = nullptr;
+        auto* out                       = static_cast<rocprofiler_counter_info_v1_t*>(info);
+        *out                            = rocprofiler_counter_info_v1_t{};
+        out->size                       = sizeof(rocprofiler_counter_info_v1_t);
+        out->id                         = def->id;
+        out->name                       = def->spec.name.c_str();
+        out->description                = def->spec.description.c_str();
+        out->block                      = def->spec.block.c_str();
+        out->expression                 = def->spec.expression.c_str();
+        out->is_constant                = def->spec.is_constant ? 1 : 0;
+        out->is_derived                 = def->spec.is_derived ? 1 : 0;
+        auto& dims                      = dimensions_of(def->id);
+        out->dimensions_count           = 1;
+        out->dimensions                 = &dims.dimension_list;
+        out->dimensions_instances_count = 1;
+        out->dimensions_instances       = &dims.instance_list;
         return ROCPROFILER_STATUS_SUCCESS;
         ROCP_API_GUARD_END("rocprofiler_query_counter_info")
     }
@@ -90,11 +144,12 @@ extern "C"
     rocprofiler_status_t rocprofiler_query_record_dimension_position(
         rocprofiler_counter_instance_id_t id, rocprofiler_counter_dimension_id_t dim, size_t* pos)
     {
-        (void)dim;
         if(pos == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
         if(rp::counters::find(rocprofiler_counter_id_t{id}) == nullptr)
             return ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND;
-        return ROCPROFILER_STATUS_ERROR_DIM_NOT_FOUND; // no counter has dimensions yet
+        if(dim != instance_dimension_id) return ROCPROFILER_STATUS_ERROR_DIM_NOT_FOUND;
+        *pos = 0; // one instance: position 0 along the one dimension
+        return ROCPROFILER_STATUS_SUCCESS;
     }
 
     rocprofiler_status_t
@@ -199,7 +254,7 @@ extern "C"
     rocprofiler_status_t
     rocprofiler_sample_device_counting_service(rocprofiler_context_id_t      context_id,
                                                rocprofiler_user_data_t       user_data,
-                                               uint64_t                      flags,
+                                               rocprofiler_counter_flag_t    flags,
                                                rocprofiler_counter_record_t* output_records,
                                                size_t*                       rec_count)
     {

@@ -17,6 +17,16 @@ extern "C"
         return ROCPROFILER_STATUS_SUCCESS;
     }
 
+    rocprofiler_status_t rocprofiler_get_version_triplet(rocprofiler_version_triplet_t* info)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(info == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        *info = rocprofiler_version_triplet_t{
+            ROCPROFILER_VERSION_MAJOR, ROCPROFILER_VERSION_MINOR, ROCPROFILER_VERSION_PATCH};
+        return ROCPROFILER_STATUS_SUCCESS;
+        ROCP_API_GUARD_END("rocprofiler_get_version_triplet")
+    }
+
     rocprofiler_status_t rocprofiler_get_timestamp(rocprofiler_timestamp_t* ts)
     {
         ROCP_API_GUARD_BEGIN

@@ -56,29 +56,38 @@ deliver(context::context& ctx, const entry& e)
         auto payload           = rocprofiler_callback_tracing_code_object_load_data_t{};
         payload.size           = sizeof(payload);
         payload.code_object_id = e.id;
-        payload.agent_id       = e.symbol.agent;
+        payload.rocp_agent     = e.symbol.agent;
+        payload.hsa_agent      = hsa_agent_t{0}; // no agent of this SDK is an HSA agent
         payload.uri            = e.symbol.uri.c_str();
-        record.operation       = ROCPROFILER_CODE_OBJECT_LOAD;
-        record.payload         = &payload;
-        auto user_data         = rocprofiler_user_data_t{.value = 0};
+        payload.storage_type   = e.symbol.storage_type;
+        if(e.symbol.storage_type == ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_MEMORY)
+        {
+            payload.memory_base = e.symbol.memory_base;
+            payload.memory_size = e.symbol.memory_size;
+        }
+        record.operation = ROCPROFILER_CODE_OBJECT_LOAD;
+        record.payload   = &payload;
+        auto user_data   = rocprofiler_user_data_t{.value = 0};
         cfg->callback(record, &user_data, cfg->data);
     }
     if(cfg->covers(ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER))
     {
         auto payload = rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t{};
         payload.size = sizeof(payload);
-        payload.kernel_id                 = e.symbol.kernel_id;
-        payload.code_object_id            = e.id;
-        payload.kernel_name               = e.symbol.name.c_str();
-        payload.kernel_object             = e.symbol.kernel_object;
-        payload.kernarg_segment_size      = e.symbol.kernarg_size;
-        payload.kernarg_segment_alignment = e.symbol.kernarg_alignment;
-        payload.group_segment_size        = e.symbol.group_segment_size;
-        payload.private_segment_size      = e.symbol.private_segment_size;
-        payload.arch_vgpr_count           = e.symbol.registers;
-        record.operation                  = ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER;
-        record.payload                    = &payload;
-        auto user_data                    = rocprofiler_user_data_t{.value = 0};
+        payload.kernel_id                     = e.symbol.kernel_id;
+        payload.code_object_id                = e.id;
+        payload.kernel_name                   = e.symbol.name.c_str();
+        payload.kernel_object                 = e.symbol.kernel_object;
+        payload.kernarg_segment_size          = e.symbol.kernarg_size;
+        payload.kernarg_segment_alignment     = e.symbol.kernarg_alignment;
+        payload.group_segment_size            = e.symbol.group_segment_size;
+        payload.private_segment_size          = e.symbol.private_segment_size;
+        payload.arch_vgpr_count               = e.symbol.registers;
+        payload.kernel_code_entry_byte_offset = 0; // no AMD kernel descriptor here
+        payload.kernel_address.handle         = e.symbol.kernel_address;
+        record.operation = ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER;
+        record.payload   = &payload;
+        auto user_data   = rocprofiler_user_data_t{.value = 0};
         cfg->callback(record, &user_data, cfg->data);
     }
 }

@@ -7,6 +7,7 @@
 
 #include "context/context.hpp"
 
+#include <rocprofiler-sdk/callback_tracing.h>
 #include <rocprofiler-sdk/fwd.h>
 
 #include <cstdint>
@@ -27,6 +28,11 @@ struct kernel_symbol
     uint32_t                group_segment_size   = 0;
     uint32_t                private_segment_size = 0;
     uint32_t                registers            = 0; // arch_vgpr_count
+    uint64_t                kernel_address       = 0; // of its code; 0 when not known
+    // Where the code object's image lies, when the backend knows (else storage NONE).
+    rocprofiler_code_object_storage_type_t storage_type = ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_NONE;
+    uint64_t                               memory_base  = 0;
+    uint64_t                               memory_size  = 0;
 };
 
 // Reports a kernel. Repeated reports of the same (agent, kernel_id) are ignored. Any thread.

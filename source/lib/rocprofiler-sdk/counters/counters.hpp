@@ -93,8 +93,8 @@ std::shared_ptr<const config> get_config(rocprofiler_counter_config_id_t id);
 // configurations of several passes at once use their union).
 std::vector<std::shared_ptr<const config>> configs_of(rocprofiler_agent_id_t agent);
 
-// Counter instance ids in records: counters have no dimensions yet, so an instance id is the
-// counter id.
+// Counter instance ids in records: every counter has one dimension of one instance, so an
+// instance id is the counter id.
 inline rocprofiler_counter_instance_id_t
 instance_id(rocprofiler_counter_id_t id)
 {

@@ -59,6 +59,13 @@ code_object_callback(rocprofiler_callback_tracing_record_t record,
         auto* p =
             static_cast<rocprofiler_callback_tracing_code_object_load_data_t*>(record.payload);
         EXPECT_EQ(p->size, sizeof(*p));
+        // AMD's layout: the agent under both names, no HSA agent, no known storage or addresses.
+        EXPECT_EQ(p->rocp_agent.handle, p->agent_id.handle);
+        EXPECT_NE(p->rocp_agent.handle, 0u);
+        EXPECT_EQ(p->hsa_agent.handle, 0u);
+        EXPECT_EQ(p->storage_type, ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_NONE);
+        EXPECT_EQ(p->memory_base, 0u);
+        EXPECT_EQ(p->memory_size, 0u);
         out->loads[p->code_object_id] = p->uri;
     }
     else if(record.operation == ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER)
@@ -67,6 +74,7 @@ code_object_callback(rocprofiler_callback_tracing_record_t record,
             static_cast<rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t*>(
                 record.payload);
         EXPECT_EQ(p->size, sizeof(*p));
+        EXPECT_EQ(p->kernel_code_entry_byte_offset, 0);
         out->symbols.push_back(symbol_seen{p->kernel_id,
                                            p->code_object_id,
                                            p->kernel_name,

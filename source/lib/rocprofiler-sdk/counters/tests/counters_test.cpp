@@ -188,14 +188,38 @@ TEST(host_counters, the_host_agent_lists_its_measurements)
         EXPECT_EQ(name, v1.name);
         EXPECT_GT(std::string{v1.description}.size(), 0u) << name;
         EXPECT_GT(std::string{v1.block}.size(), 0u) << name;
-        EXPECT_EQ(v1.dimensions_count, 0u);
+        // One dimension of one instance, never a NULL list: AMD's tools read *v1.dimensions.
+        ASSERT_EQ(v1.dimensions_count, 1u) << name;
+        ASSERT_NE(v1.dimensions, nullptr);
+        ASSERT_NE(v1.dimensions[0], nullptr);
+        EXPECT_STREQ(v1.dimensions[0]->name, "DIMENSION_INSTANCE");
+        EXPECT_EQ(v1.dimensions[0]->instance_size, 1u);
+        ASSERT_EQ(v1.dimensions_instances_count, 1u) << name;
+        ASSERT_NE(v1.dimensions_instances, nullptr);
+        const auto* inst = v1.dimensions_instances[0];
+        ASSERT_NE(inst, nullptr);
+        EXPECT_EQ(inst->counter_id, id.handle);
+        EXPECT_EQ(inst->instance_id, id.handle);
+        ASSERT_EQ(inst->dimensions_count, 1u);
+        EXPECT_STREQ(inst->dimensions[0]->dimension_name, "DIMENSION_INSTANCE");
+        EXPECT_EQ(inst->dimensions[0]->index, 0u);
+        // A second query answers the same tables.
+        auto again = rocprofiler_counter_info_v1_t{};
+        ASSERT_EQ(rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_1, &again),
+                  ROCPROFILER_STATUS_SUCCESS);
+        EXPECT_EQ(again.dimensions[0], v1.dimensions[0]);
         auto from_record = rocprofiler_counter_id_t{};
         ASSERT_EQ(rocprofiler_query_record_counter_id(id.handle, &from_record),
                   ROCPROFILER_STATUS_SUCCESS);
         EXPECT_EQ(from_record.handle, id.handle);
-        auto pos = size_t{0};
-        EXPECT_EQ(rocprofiler_query_record_dimension_position(id.handle, 1, &pos),
-                  ROCPROFILER_STATUS_ERROR_DIM_NOT_FOUND);
+        auto pos = size_t{7};
+        EXPECT_EQ(rocprofiler_query_record_dimension_position(
+                      inst->instance_id, v1.dimensions[0]->id, &pos),
+                  ROCPROFILER_STATUS_SUCCESS);
+        EXPECT_EQ(pos, 0u);
+        EXPECT_EQ(
+            rocprofiler_query_record_dimension_position(id.handle, v1.dimensions[0]->id + 1, &pos),
+            ROCPROFILER_STATUS_ERROR_DIM_NOT_FOUND);
     }
 }
 
