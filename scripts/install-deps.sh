@@ -15,6 +15,7 @@ packages=(
     libre2-dev
     libyaml-dev
     clang-format
+    clang
     protobuf-compiler
     libsqlite3-dev
     python3
