@@ -176,6 +176,9 @@ run_reports::add(const char* data, size_t size)
             m_processes[pid].ended = true;
         else if(fields[0] == "error")
             m_errors.emplace_back(line.substr(line.find('\t', 6) + 1));
+        else if(fields[0] == "disabled")
+            m_disabled.emplace_back("process " + fields[1] + ": " +
+                                    line.substr(line.find('\t', 9) + 1));
     }
 }
 

@@ -1385,6 +1385,9 @@ initialize()
     if(!ok || !errors.empty())
     {
         std::fprintf(stderr, "[rocprofv3] error: profiling is disabled for this process\n");
+        run_report::send("disabled",
+                         errors.empty() ? std::string{"the SDK refused the tool's configuration"}
+                                        : errors.front());
         return 1;
     }
     start_outputs();
@@ -1550,16 +1553,18 @@ rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* 
         if(client_id != nullptr) client_id->name = "rocprofv3";
         // rocprofv3's pre-run agent query (query.cpp) loads this library without profiling.
         if(std::getenv("ROCPROFV3_TOOL_HELPER_MODE") != nullptr) return nullptr;
+        run_report::open_from_environment();
         auto parsed = read_config([](const char* name) { return std::getenv(name); });
         if(!parsed.errors.empty())
         {
-            // A bad configuration deactivates the tool; the application still runs.
+            // A bad configuration deactivates the tool; the application still runs, and
+            // rocprofv3 learns that its outputs will be missing.
             for(const auto& e : parsed.errors)
                 std::fprintf(stderr, "[rocprofv3] error: %s\n", e.c_str());
             std::fprintf(stderr, "[rocprofv3] error: profiling is disabled for this process\n");
+            run_report::send("disabled", parsed.errors.front());
             return nullptr;
         }
-        run_report::open_from_environment();
         state              = new tool_state{std::move(parsed.cfg)};
         state->progress    = state->cfg.progress || isatty(STDERR_FILENO) != 0;
         static auto result = rocprofiler_tool_configure_result_t{
@@ -1569,6 +1574,7 @@ rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* 
     catch(const std::exception& e)
     {
         std::fprintf(stderr, "[rocprofv3] error: %s; profiling is disabled\n", e.what());
+        run_report::send("disabled", e.what());
         return nullptr;
     }
     catch(...)

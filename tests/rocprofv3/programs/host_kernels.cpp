@@ -3,7 +3,7 @@
 //   host_kernels [--marker FILE] [--exit-code N] [--exit-in-flight] [--exit-from-kernel]
 //                [--iterations N] [--copies]
 //                [--accumulate] [--hidden-write] [--nested] [--truth FILE] [--long-name N]
-//                [--pid-file FILE] [--ignore-sigint] [--remove-dir DIR]
+//                [--pid-file FILE] [--ignore-sigint] [--remove-dir DIR] [--close-fds]
 //                [--linger MS] [--end HOW]
 //
 // --marker FILE     creates FILE first thing (tests prove "the application was not run" by its
@@ -39,6 +39,8 @@
 // --add-name NAME   registers "vector_add" as NAME (a mangled name, for -T and -M)
 // --pid-file FILE   writes the process id to FILE (after the work; tests of signals wait for it)
 // --ignore-sigint   ignores SIGINT (set first thing)
+// --close-fds       closes every descriptor above 2 after the work (as daemons and some job
+//                   launchers do), the profiler's included
 // --remove-dir DIR  removes DIR and everything in it after the work (an output directory that
 //                   disappears during the run)
 // --linger MS       sleeps MS milliseconds after the work (and after --pid-file), before the end
@@ -319,6 +321,7 @@ main(int argc, char** argv)
     auto add_name       = std::string{"vector_add"};
     auto pid_file       = std::string{};
     auto remove_dir     = std::string{};
+    auto close_fds      = false;
     auto end_how        = std::string{};
     int  linger_ms      = 0;
     for(int i = 1; i < argc; ++i)
@@ -356,6 +359,8 @@ main(int argc, char** argv)
             signal(SIGINT, SIG_IGN);
         else if(arg == "--remove-dir" && i + 1 < argc)
             remove_dir = argv[++i];
+        else if(arg == "--close-fds")
+            close_fds = true;
         else if(arg == "--linger" && i + 1 < argc)
             linger_ms = std::atoi(argv[++i]);
         else if(arg == "--end" && i + 1 < argc)
@@ -491,6 +496,9 @@ main(int argc, char** argv)
         std::printf("result check: ok\n");
     }
     if(hidden_too && !check_hidden(n, iterations)) return 92;
+    if(close_fds)
+        for(int fd = 3; fd < 4096; ++fd)
+            close(fd);
     if(!remove_dir.empty())
     {
         auto ec = std::error_code{};
