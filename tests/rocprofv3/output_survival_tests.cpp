@@ -2,6 +2,7 @@
 // streamed CSV writer, atomic whole-file writes, write errors with the OS reason, JSON that stays
 // valid with a kernel name that is not UTF-8, and metadata.end.
 #include "output.hpp"
+#include "prefix_lock.hpp"
 #include "scratch_dir.hpp"
 #include "write_guard.hpp"
 
@@ -337,4 +338,26 @@ TEST(write_guard, a_cut_stream_ends_with_its_last_whole_row)
         });
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status;
     EXPECT_EQ(read_all(path), "\"A\",\"B\"\n" + std::string(100, '1') + "\n");
+}
+
+// docs/reliability.md, "One run owns its outputs": a prefix locked by one process is taken for
+// every other (a child forked from it included); released, the lock file is gone.
+TEST(prefix_lock, a_locked_prefix_is_taken_for_other_processes)
+{
+    namespace lock = tool::prefix_lock;
+    auto dir       = scratch{};
+    ASSERT_EQ(lock::lock(dir.path.string(), "run"), lock::outcome::locked);
+    EXPECT_TRUE(fs::exists(dir.path / "run.lock"));
+    const auto status =
+        in_child([&] { return lock::lock(dir.path.string(), "run") == lock::outcome::taken; });
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status;
+    // The child's end did not release the parent's lock.
+    const auto again =
+        in_child([&] { return lock::lock(dir.path.string(), "run") == lock::outcome::taken; });
+    EXPECT_TRUE(WIFEXITED(again) && WEXITSTATUS(again) == 0) << "wait status " << again;
+    lock::release();
+    EXPECT_FALSE(fs::exists(dir.path / "run.lock"));
+    const auto free =
+        in_child([&] { return lock::lock(dir.path.string(), "run") == lock::outcome::locked; });
+    EXPECT_TRUE(WIFEXITED(free) && WEXITSTATUS(free) == 0) << "wait status " << free;
 }
