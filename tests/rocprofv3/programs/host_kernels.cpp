@@ -50,7 +50,12 @@
 //                   trap instruction), bus (raise(SIGBUS)), sigterm, sigint, sighup, sigquit,
 //                   sigkill (kill(getpid(), ...)), sigterm-exit (SIGTERM to itself, then
 //                   exit(0) at once: the two finalizations race), wait (sleeps until a signal
-//                   ends it)
+//                   ends it), quick_exit (quick_exit(0)), terminate (an exception escaping main:
+//                   std::terminate, abort), terminate-own-handler (the same with a terminate
+//                   handler of the program's own, which prints a line and calls _Exit(7)),
+//                   exit-thread-launching (two threads launch
+//                   slow_kernel in a loop on queues of their own; a third calls exit(0) while
+//                   they do)
 //
 // Each round dispatches "vector_add" (a 3-D grid) and "scale,with_comma" (then "accumulate") on
 // queue A and "reduce_sum" on queue B, so a run of R rounds has 3R dispatches (4R with
@@ -67,7 +72,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -267,6 +274,8 @@ check_hidden(uint64_t n, int iterations)
 }
 volatile int  zero         = 0;
 volatile int* null_pointer = nullptr;
+// --end exit-thread-launching: the kernel the launching threads dispatch (set by main).
+rocprofiler_host_kernel_t launching_kernel = {};
 
 // Ends the process as @p how says; returns only for an unknown word. The faults are meant: the
 // undefined behaviour sanitizer must not turn them into its own report.
@@ -282,6 +291,48 @@ end_process(const std::string& how)
             std::this_thread::sleep_for(std::chrono::seconds{1});
     }
     if(how == "_exit") _exit(0);
+    if(how == "quick_exit") std::quick_exit(0);
+    if(how == "terminate-own-handler")
+        std::set_terminate(
+            []
+            {
+                std::fprintf(stderr, "host_kernels: own terminate handler\n");
+                std::_Exit(7);
+            });
+    if(how == "terminate" || how == "terminate-own-handler")
+        throw std::runtime_error{"host_kernels: --end " + how};
+    if(how == "exit-thread-launching")
+    {
+        // Statuses are not checked: a launch that fails while the process exits must not change
+        // its exit code.
+        for(int t = 0; t < 2; ++t)
+            std::thread{
+                []
+                {
+                    auto queue = rocprofiler_host_queue_t{};
+                    if(rocprofiler_host_create_queue(&queue) != ROCPROFILER_HOST_STATUS_SUCCESS)
+                        return;
+                    for(;;)
+                    {
+                        auto params           = rocprofiler_host_dispatch_params_t{};
+                        params.size           = sizeof(params);
+                        params.kernel         = launching_kernel;
+                        params.grid           = {1, 1, 1};
+                        params.workgroup_size = {1, 1, 1};
+                        (void)rocprofiler_host_dispatch(queue, &params);
+                        (void)rocprofiler_host_queue_synchronize(queue);
+                    }
+                }}
+                .detach();
+        std::thread{[]
+                    {
+                        std::this_thread::sleep_for(std::chrono::milliseconds{300});
+                        std::exit(0);
+                    }}
+            .detach();
+        for(;;)
+            std::this_thread::sleep_for(std::chrono::seconds{1});
+    }
     if(how == "abort") std::abort();
     if(how == "segv") *null_pointer = 1;
     if(how == "fpe") std::printf("%d\n", 7 / zero);
@@ -516,6 +567,7 @@ main(int argc, char** argv)
         }
     }
     if(linger_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds{linger_ms});
+    launching_kernel = k_slow;
     if(!end_how.empty()) end_process(end_how);
     check(rocprofiler_host_destroy_queue(qa), "destroy_queue");
     check(rocprofiler_host_destroy_queue(qb), "destroy_queue");
