@@ -24,6 +24,7 @@ public:
 private:
     sigset_t m_old_mask    = {};
     bool     m_was_pending = false;
+    bool     m_active      = false; // a file size limit is set
 };
 
 // Writes all of @p size bytes at @p data to @p fd inside a sigxfsz_guard: 0, or the errno.
