@@ -36,6 +36,7 @@ const char* const exit_codes_help =
     "  3     output error: the output directory cannot be created or written; the application\n"
     "        was not run\n"
     "  4     output error at the end: the application ran, but an output could not be written\n"
+    "        or profiling was disabled in one of its processes\n"
     "  126   the application could not be executed\n"
     "  127   the application was not found\n";
 
