@@ -1,10 +1,11 @@
 #!/bin/sh
-# check_same_prefix.sh VALIDATE DIR PREFIX FILES ROWS
+# check_same_prefix.sh VALIDATE DIR PREFIX FILES ROWS [VALIDATOR_OPTION...]
 # Exactly FILES kernel traces <PREFIX>_kernel_trace.csv and <PREFIX>.<pid>_kernel_trace.csv are in
-# DIR, each valid (the validator, 3 kernels with the same count), with ROWS rows in all: no
-# process overwrote another's.
+# DIR, each valid (the validator, 3 kernels with the same count, and the further options such as
+# --json), with ROWS rows in all: no process overwrote another's.
 set -u
 validate=$1 dir=$2 prefix=$3 files=$4 rows=$5
+shift 5
 cd "$dir" || exit 1
 n=0
 total=0
@@ -13,7 +14,7 @@ for f in "${prefix}_kernel_trace.csv" "${prefix}".*_kernel_trace.csv; do
     p=${f%_kernel_trace.csv}
     r=$(($(wc -l <"$f") - 1))
     "$validate" --dir . --prefix "$p" --kernel vector_add=$((r / 3)) \
-        --kernel scale,with_comma=$((r / 3)) --kernel reduce_sum=$((r / 3)) || exit 1
+        --kernel scale,with_comma=$((r / 3)) --kernel reduce_sum=$((r / 3)) "$@" || exit 1
     n=$((n + 1))
     total=$((total + r))
 done

@@ -2,12 +2,20 @@
 // streamed CSV writer, atomic whole-file writes, write errors with the OS reason, JSON that stays
 // valid with a kernel name that is not UTF-8, and metadata.end.
 #include "output.hpp"
+#include "prefix_lock.hpp"
 #include "scratch_dir.hpp"
+#include "write_guard.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
+#include <functional>
 
 #include <filesystem>
 #include <fstream>
@@ -237,4 +245,119 @@ TEST(output_survival, spilled_records_make_the_same_results_json_as_records_in_m
     EXPECT_FALSE(fs::exists(spill_path("d.part")));
     EXPECT_FALSE(fs::exists(spill_path("c.part")));
     EXPECT_FALSE(has_temporary_files(dir.path));
+}
+
+namespace
+{
+// Runs @p body in a child process and returns its wait status: a SIGXFSZ that escaped the guard
+// kills the child (WIFSIGNALED), an expectation that failed in it makes it exit with 1.
+int
+in_child(const std::function<bool()>& body)
+{
+    const auto pid = fork();
+    if(pid == 0) _exit(body() ? 0 : 1);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return status;
+}
+
+bool
+sigxfsz_pending()
+{
+    auto pending = sigset_t{};
+    sigpending(&pending);
+    return sigismember(&pending, SIGXFSZ) == 1;
+}
+
+void
+limit_file_size(rlim_t bytes)
+{
+    auto limit     = rlimit{};
+    limit.rlim_cur = bytes;
+    limit.rlim_max = bytes;
+    setrlimit(RLIMIT_FSIZE, &limit);
+}
+} // namespace
+
+// docs/reliability.md, "Write failures": a write past RLIMIT_FSIZE fails with EFBIG; no SIGXFSZ
+// reaches the process (its default action would end it) and none is left pending.
+TEST(write_guard, file_size_limit_is_an_error_not_a_signal)
+{
+    auto       dir    = scratch{};
+    const auto path   = (dir.path / "big").string();
+    const auto status = in_child(
+        [&]
+        {
+            limit_file_size(1024);
+            const auto fd  = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            auto       buf = std::string(4096, 'x');
+            const auto err = tool::write_all(fd, buf.data(), buf.size());
+            return err == EFBIG && !sigxfsz_pending();
+        });
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status;
+}
+
+// A SIGXFSZ that was pending before the write (the application's own) is left pending.
+TEST(write_guard, the_application_s_pending_sigxfsz_is_left_alone)
+{
+    auto       dir    = scratch{};
+    const auto path   = (dir.path / "big").string();
+    const auto status = in_child(
+        [&]
+        {
+            auto set = sigset_t{};
+            sigemptyset(&set);
+            sigaddset(&set, SIGXFSZ);
+            sigprocmask(SIG_BLOCK, &set, nullptr);
+            raise(SIGXFSZ);
+            limit_file_size(1024);
+            const auto fd  = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            auto       buf = std::string(4096, 'x');
+            return tool::write_all(fd, buf.data(), buf.size()) == EFBIG && sigxfsz_pending();
+        });
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status;
+}
+
+// A streamed file whose write is cut short by the limit keeps its whole rows only.
+TEST(write_guard, a_cut_stream_ends_with_its_last_whole_row)
+{
+    auto       dir    = scratch{};
+    const auto path   = (dir.path / "run_kernel_trace.csv").string();
+    const auto status = in_child(
+        [&]
+        {
+            limit_file_size(1000);
+            auto stream = tool::csv_stream{};
+            if(!stream.open(path, "\"A\",\"B\"\n")) return false;
+            stream.append(std::string(100, '1') + "\n");
+            stream.flush();
+            stream.append(std::string(2000, '2') + "\n");
+            stream.flush();
+            auto error = std::string{};
+            return !stream.finish(error) && error.find("File too large") != std::string::npos;
+        });
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status;
+    EXPECT_EQ(read_all(path), "\"A\",\"B\"\n" + std::string(100, '1') + "\n");
+}
+
+// docs/reliability.md, "One run owns its outputs": a prefix locked by one process is taken for
+// every other (a child forked from it included); released, the lock file is gone.
+TEST(prefix_lock, a_locked_prefix_is_taken_for_other_processes)
+{
+    namespace lock = tool::prefix_lock;
+    auto dir       = scratch{};
+    ASSERT_EQ(lock::lock(dir.path.string(), "run"), lock::outcome::locked);
+    EXPECT_TRUE(fs::exists(dir.path / "run.lock"));
+    const auto status =
+        in_child([&] { return lock::lock(dir.path.string(), "run") == lock::outcome::taken; });
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status;
+    // The child's end did not release the parent's lock.
+    const auto again =
+        in_child([&] { return lock::lock(dir.path.string(), "run") == lock::outcome::taken; });
+    EXPECT_TRUE(WIFEXITED(again) && WEXITSTATUS(again) == 0) << "wait status " << again;
+    lock::release();
+    EXPECT_FALSE(fs::exists(dir.path / "run.lock"));
+    const auto free =
+        in_child([&] { return lock::lock(dir.path.string(), "run") == lock::outcome::locked; });
+    EXPECT_TRUE(WIFEXITED(free) && WEXITSTATUS(free) == 0) << "wait status " << free;
 }

@@ -15,9 +15,34 @@ namespace rocprofv3
 std::optional<nlohmann::json>
 read_json_document(const std::string& text, std::string& error)
 {
+    // A key given twice in one object would silently keep its last value: refused, named.
+    auto keys      = std::vector<std::vector<std::string>>{};
+    auto duplicate = std::string{};
+    auto check     = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed)
+    {
+        using event_t = nlohmann::json::parse_event_t;
+        if(event == event_t::object_start) keys.emplace_back();
+        if(event == event_t::object_end && !keys.empty()) keys.pop_back();
+        if(event == event_t::key && !keys.empty() && duplicate.empty())
+        {
+            auto  key  = parsed.get<std::string>();
+            auto& seen = keys.back();
+            if(std::find(seen.begin(), seen.end(), key) != seen.end())
+                duplicate = key;
+            else
+                seen.emplace_back(std::move(key));
+        }
+        return true;
+    };
     try
     {
-        return nlohmann::json::parse(text);
+        auto doc = nlohmann::json::parse(text, check);
+        if(!duplicate.empty())
+        {
+            error = "the key '" + duplicate + "' is given twice in one object";
+            return std::nullopt;
+        }
+        return doc;
     }
     catch(const std::exception& e)
     {
@@ -67,6 +92,7 @@ read_yaml_document(const std::string& text, std::string& error)
         nlohmann::json             node = {};
         std::optional<std::string> key  = {};
     };
+    auto line   = size_t{0}; // of the event being added
     auto stack  = std::vector<frame>{};
     auto result = std::optional<nlohmann::json>{};
     auto add    = [&](nlohmann::json value) -> bool
@@ -90,6 +116,13 @@ read_yaml_document(const std::string& text, std::string& error)
                 return false;
             }
             top.key = value.is_string() ? value.get<std::string>() : value.dump();
+            // A key given twice would silently keep its last value: refused, named.
+            if(top.node.contains(*top.key))
+            {
+                error = "the key '" + *top.key + "' is given twice in one mapping (again at line " +
+                        std::to_string(line) + ")";
+                return false;
+            }
             return true;
         }
         top.node[*top.key] = std::move(value);
@@ -97,7 +130,8 @@ read_yaml_document(const std::string& text, std::string& error)
         return true;
     };
 
-    auto ok = true;
+    auto ok        = true;
+    auto documents = 0;
     for(auto done = false; ok && !done;)
     {
         auto event = yaml_event_t{};
@@ -108,13 +142,21 @@ read_yaml_document(const std::string& text, std::string& error)
             ok = false;
             break;
         }
+        line = event.start_mark.line + 1;
         switch(event.type)
         {
         case YAML_STREAM_END_EVENT:
             done = true;
             break;
-        case YAML_DOCUMENT_END_EVENT:
-            done = result.has_value();
+        case YAML_DOCUMENT_START_EVENT:
+            // Only one document is read: a second one would be silently ignored.
+            if(++documents > 1)
+            {
+                error = "it holds more than one YAML document (document " +
+                        std::to_string(documents) + " starts at line " + std::to_string(line) +
+                        "); rocprofv3 reads one: list every job under 'jobs' in one document";
+                ok = false;
+            }
             break;
         case YAML_ALIAS_EVENT:
             error = "YAML aliases are not supported (line " +

@@ -267,6 +267,10 @@ prepend(const char* variable, const std::string& value)
 // reason. Listed in docs/rocprofv3.md and --help.
 constexpr int exit_output_at_end = 4;
 
+// SIGXFSZ as rocprofv3 found it: rocprofv3 ignores it (its own writes past the file size limit
+// fail with EFBIG and are reported), the application gets it back.
+struct sigaction inherited_sigxfsz = {};
+
 // The application being waited for, for the signal handler.
 volatile sig_atomic_t child_pid   = 0;
 volatile sig_atomic_t sigint_seen = 0;
@@ -316,6 +320,22 @@ drain(int fd, run_reports& reports)
         if(n < 0 && errno == EINTR) continue;
         if(n <= 0) return;
         reports.add(buf, static_cast<size_t>(n));
+    }
+}
+
+// The tool's report files in the run directory (report.<pid>, one per profiled process).
+void
+read_report_files(const std::string& run_dir, run_reports& reports)
+{
+    auto ec = std::error_code{};
+    for(const auto& entry : fs::directory_iterator{run_dir, ec})
+    {
+        if(entry.path().filename().string().rfind("report.", 0) != 0) continue;
+        auto fd = open(entry.path().c_str(), O_RDONLY | O_CLOEXEC);
+        if(fd < 0) continue;
+        drain(fd, reports);
+        close(fd);
+        reports.add("\n", 1); // a line cut by the process's end is not joined to the next file's
     }
 }
 
@@ -409,6 +429,7 @@ run_application(const options&                            opts,
     {
         for(auto sig : forwarded_signals)
             signal(sig, SIG_DFL);
+        sigaction(SIGXFSZ, &inherited_sigxfsz, nullptr);
         sigprocmask(SIG_SETMASK, &mask, nullptr);
         for(const auto& [name, value] : env)
             setenv(name.c_str(), value.c_str(), 1);
@@ -458,6 +479,7 @@ run_application(const options&                            opts,
     restore();
     if(!run_dir.empty())
     {
+        read_report_files(run_dir, reports);
         auto ec = std::error_code{};
         fs::remove_all(run_dir, ec);
     }
@@ -485,6 +507,12 @@ run_application(const options&                            opts,
         auto note = complete_outputs(process_pid, process, how, errors);
         std::fprintf(stderr, "rocprofv3: warning: %s", note.c_str() + 11);
     }
+    // The user asked for outputs and a process wrote none: the tool said why already.
+    for(const auto& line : reports.disabled())
+        std::fprintf(stderr,
+                     "rocprofv3: error: the application ran, but profiling was disabled in %s\n",
+                     line.c_str());
+    if(!reports.disabled().empty() && rc == exit_ok) rc = exit_output_at_end;
     // The tool printed each error already; one line here says what it means for the run.
     if(!errors.empty())
     {
@@ -630,6 +658,12 @@ int
 main(int argc, char** argv)
 {
     using namespace rocprofv3;
+    {
+        struct sigaction ignore = {};
+        ignore.sa_handler       = SIG_IGN;
+        sigemptyset(&ignore.sa_mask);
+        sigaction(SIGXFSZ, &ignore, &inherited_sigxfsz);
+    }
     auto parsed = parse_command_line(argc, argv);
     if(!parsed.opts)
     {

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -35,6 +36,7 @@ const char* const exit_codes_help =
     "  3     output error: the output directory cannot be created or written; the application\n"
     "        was not run\n"
     "  4     output error at the end: the application ran, but an output could not be written\n"
+    "        or profiling was disabled in one of its processes\n"
     "  126   the application could not be executed\n"
     "  127   the application was not found\n";
 
@@ -484,6 +486,24 @@ parse_arguments(const std::vector<std::string>& own_args,
                                          opts.pmc_groups.end(),
                                          [](const auto& g) { return g.empty(); }),
                           opts.pmc_groups.end());
+    // Two groups of the same counters would collect the same values twice, in rows that nothing
+    // tells apart (same counters, same dispatch): refused rather than labelled.
+    for(size_t a = 0; a < opts.pmc_groups.size(); ++a)
+        for(size_t b = a + 1; b < opts.pmc_groups.size(); ++b)
+        {
+            auto first =
+                std::set<std::string>(opts.pmc_groups[a].begin(), opts.pmc_groups[a].end());
+            auto second =
+                std::set<std::string>(opts.pmc_groups[b].begin(), opts.pmc_groups[b].end());
+            if(first != second) continue;
+            auto names = std::string{};
+            for(const auto& name : first)
+                names += (names.empty() ? "" : " ") + name;
+            return usage_error(job + "--pmc groups " + std::to_string(a + 1) + " and " +
+                               std::to_string(b + 1) + " name the same counters (" + names +
+                               "); each group is collected once per dispatch, so give each "
+                               "set of counters once");
+        }
 
     if(!opts.list_avail && opts.command.empty() && !has_separator)
         if(auto hint = missing_separator(own)) return usage_error(*hint);
@@ -586,6 +606,24 @@ parse_arguments(const std::vector<std::string>& own_args,
     if(opts.output_file.find('/') != std::string::npos)
         return usage_error(job + "--output-file '" + opts.output_file +
                            "' is a file name prefix; put directories in --output-directory");
+    // The same for a placeholder whose value is a path: %env{NAME}% is known now (the application
+    // starts with this environment); the others never hold a '/'.
+    {
+        auto expanded = rocprofiler::tool::placeholders::expand(
+            opts.output_file,
+            [](std::string_view key) -> std::optional<std::string>
+            {
+                if(key.substr(0, 4) != "env:") return std::string{"x"};
+                const auto* value = std::getenv(std::string{key.substr(4)}.c_str());
+                return std::string{value != nullptr ? value : ""};
+            },
+            &why);
+        if(expanded && expanded->find('/') != std::string::npos)
+            return usage_error(job + "--output-file '" + opts.output_file + "' expands to '" +
+                               *expanded +
+                               "', a path: -o is a file name prefix; put directories in "
+                               "--output-directory (placeholders are allowed there)");
+    }
 
     if(!opts.list_avail && opts.command.empty())
         return usage_error(

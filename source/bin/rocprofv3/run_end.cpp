@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -176,6 +177,9 @@ run_reports::add(const char* data, size_t size)
             m_processes[pid].ended = true;
         else if(fields[0] == "error")
             m_errors.emplace_back(line.substr(line.find('\t', 6) + 1));
+        else if(fields[0] == "disabled")
+            m_disabled.emplace_back("process " + fields[1] + ": " +
+                                    line.substr(line.find('\t', 9) + 1));
     }
 }
 
@@ -203,6 +207,15 @@ complete_outputs(int64_t                   pid,
         errors.emplace_back("could not read the output directory '" + dir.string() +
                             "': " + ec.message());
     mark_json(dir / (base + "results.json"), how, errors);
+    // The process's prefix lock (the tool's prefix_lock.hpp), which it removes when it finalizes:
+    // removed here unless a process holds it (locking it first, as the tool does, keeps a new
+    // owner's file).
+    const auto lock = dir / (process.prefix + ".lock");
+    if(const auto fd = open(lock.c_str(), O_RDWR | O_CLOEXEC); fd >= 0)
+    {
+        if(flock(fd, LOCK_EX | LOCK_NB) == 0) unlink(lock.c_str());
+        close(fd);
+    }
 
     auto note = std::ostringstream{};
     note << "rocprofv3: process " << pid << " ended"

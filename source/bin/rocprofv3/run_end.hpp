@@ -1,9 +1,11 @@
 // What rocprofv3 learns about each profiled process at the end of a run, and what it completes
 // for a process that ended without finalizing the tool (_exit, SIGKILL, a finalization that hung).
-// The tool library reports on a pipe (ROCPROFV3_REPORT_FD, see the tool's run_report.hpp):
-//   init  <pid> <output directory> <prefix>
-//   error <pid> <message>
-//   end   <pid> exit | signal <N>
+// The tool library reports in files of the run's directory, or on a pipe (see the tool's
+// run_report.hpp):
+//   init     <pid> <output directory> <prefix>
+//   error    <pid> <message>
+//   disabled <pid> <reason>
+//   end      <pid> exit | signal <N>
 #pragma once
 
 #include <cstdint>
@@ -23,16 +25,19 @@ struct profiled_process
 class run_reports
 {
 public:
-    // Feeds bytes read from the pipe; complete lines are parsed.
+    // Feeds bytes read from the pipe or a report file; complete lines are parsed.
     void add(const char* data, size_t size);
 
     const std::map<int64_t, profiled_process>& processes() const { return m_processes; }
     const std::vector<std::string>&            errors() const { return m_errors; }
+    // "process <pid>: <reason>" for each process whose tool disabled profiling.
+    const std::vector<std::string>& disabled() const { return m_disabled; }
 
 private:
     std::string                         m_partial   = {};
     std::map<int64_t, profiled_process> m_processes = {};
     std::vector<std::string>            m_errors    = {};
+    std::vector<std::string>            m_disabled  = {};
 };
 
 // Completes the outputs of a process that started profiling and never finalized: a CSV row cut

@@ -2,6 +2,7 @@
 
 #include "perfetto.hpp"
 #include "replay_report.hpp"
+#include "write_guard.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -20,24 +21,31 @@
 #include <iomanip>
 #include <set>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 namespace rocprofiler::tool
 {
 namespace
 {
-// Writes all of @p size bytes at @p data to @p fd: 0, or the errno.
-int
-write_all(int fd, const char* data, size_t size)
+// The device and inode of the file @p fd is open on; {0, 0} when it is not open.
+std::pair<uint64_t, uint64_t>
+identity(int fd)
 {
-    size_t done = 0;
-    while(done < size)
-    {
-        auto n = ::write(fd, data + done, size - done);
-        if(n < 0 && errno == EINTR) continue;
-        if(n < 0) return errno;
-        done += static_cast<size_t>(n);
-    }
-    return 0;
+    struct stat info = {};
+    if(fd < 0 || ::fstat(fd, &info) != 0) return {0, 0};
+    return {static_cast<uint64_t>(info.st_dev), static_cast<uint64_t>(info.st_ino)};
+}
+
+// An application may close the descriptors it did not open (closefrom(3)) and open files of its
+// own under their numbers: the descriptor must still be on the file it was opened on before
+// anything is written to it. The error names the file.
+std::string
+descriptor_lost(int fd, uint64_t dev, uint64_t ino, const std::string& path)
+{
+    if(identity(fd) == std::pair{dev, ino}) return {};
+    return "could not write '" + path +
+           "': its descriptor was closed by the application (or now names another file)";
 }
 
 using json = nlohmann::ordered_json;
@@ -963,6 +971,7 @@ record_spill::open(const std::string& path)
     m_path = path;
     m_fd   = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if(m_fd < 0) m_error = "could not write '" + path + "': " + errno_text(errno);
+    std::tie(m_dev, m_ino) = identity(m_fd);
     return m_fd >= 0;
 }
 
@@ -981,8 +990,12 @@ void
 record_spill::flush()
 {
     if(m_fd >= 0 && m_error.empty() && !m_buffer.empty())
-        if(auto err = write_all(m_fd, m_buffer.data(), m_buffer.size()); err != 0)
-            m_error = "could not write '" + m_path + "': " + errno_text(err);
+    {
+        m_error = descriptor_lost(m_fd, m_dev, m_ino, m_path);
+        if(m_error.empty())
+            if(auto err = write_all(m_fd, m_buffer.data(), m_buffer.size()); err != 0)
+                m_error = "could not write '" + m_path + "': " + errno_text(err);
+    }
     m_buffer.clear();
     m_buffer.shrink_to_fit();
 }
@@ -992,6 +1005,7 @@ record_spill::copy_to(int fd)
 {
     flush();
     if(m_fd < 0) return 0; // nothing was spilled
+    if(m_error.empty()) m_error = descriptor_lost(m_fd, m_dev, m_ino, m_path);
     if(!m_error.empty()) return EIO;
     auto       chunk      = std::string(size_t{1} << 16U, '\0');
     auto       out        = std::string{};
@@ -1032,7 +1046,7 @@ record_spill::remove()
 {
     if(m_fd >= 0)
     {
-        ::close(m_fd);
+        if(descriptor_lost(m_fd, m_dev, m_ino, m_path).empty()) ::close(m_fd);
         ::unlink(m_path.c_str());
     }
     m_fd = -1;
@@ -1042,20 +1056,22 @@ record_spill::remove()
 
 csv_stream::~csv_stream()
 {
-    if(m_fd >= 0) ::close(m_fd);
+    if(m_fd >= 0 && descriptor_lost(m_fd, m_dev, m_ino, m_path).empty()) ::close(m_fd);
 }
 
 bool
 csv_stream::open(const std::string& path, const std::string& header)
 {
     m_path = path;
+    m_size = 0;
     m_fd   = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if(m_fd < 0)
     {
         m_error = "could not write '" + path + "': " + errno_text(errno);
         return false;
     }
-    m_buffer = header;
+    std::tie(m_dev, m_ino) = identity(m_fd);
+    m_buffer               = header;
     flush();
     return m_error.empty();
 }
@@ -1075,17 +1091,19 @@ csv_stream::flush()
         m_buffer.clear();
         return;
     }
-    size_t done = 0;
-    while(done < m_buffer.size())
+    m_error = descriptor_lost(m_fd, m_dev, m_ino, m_path);
+    if(m_error.empty())
     {
-        auto n = ::write(m_fd, m_buffer.data() + done, m_buffer.size() - done);
-        if(n < 0 && errno == EINTR) continue;
-        if(n < 0)
+        if(auto err = write_all(m_fd, m_buffer.data(), m_buffer.size()); err != 0)
         {
-            m_error = "could not write '" + m_path + "': " + errno_text(errno);
-            break;
+            m_error = "could not write '" + m_path + "': " + errno_text(err);
+            // The buffer holds whole rows (packets): a write cut short (a full device, the file
+            // size limit) is taken back, so that the file ends with the last complete one.
+            if(::ftruncate(m_fd, static_cast<off_t>(m_size)) == 0)
+                (void)::lseek(m_fd, static_cast<off_t>(m_size), SEEK_SET);
         }
-        done += static_cast<size_t>(n);
+        else
+            m_size += m_buffer.size();
     }
     m_buffer.clear();
 }
@@ -1112,7 +1130,8 @@ csv_stream::finish(std::string& error)
         else if(by_fd.st_dev != by_path.st_dev || by_fd.st_ino != by_path.st_ino)
             m_error = "could not write '" + m_path + "': it was replaced during the run";
     }
-    if(::close(m_fd) != 0 && m_error.empty())
+    // A descriptor the application closed (and perhaps reused) is not ours to close.
+    if(descriptor_lost(m_fd, m_dev, m_ino, m_path).empty() && ::close(m_fd) != 0 && m_error.empty())
         m_error = "could not write '" + m_path + "': " + errno_text(errno);
     m_fd  = -1;
     error = m_error;

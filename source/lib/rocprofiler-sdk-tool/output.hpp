@@ -348,6 +348,9 @@ private:
     std::string m_buffer = {};
     std::string m_error  = {};
     int         m_fd     = -1;
+    size_t      m_size   = 0; // bytes of whole flushes in the file
+    uint64_t    m_dev    = 0; // the file m_fd was opened on: an application that closes
+    uint64_t    m_ino    = 0; // descriptors it did not open must not get our rows in its own
 };
 
 // Records of a whole-file output kept on disk instead of in memory, so that memory does not grow
@@ -380,6 +383,8 @@ private:
     std::string m_error  = {};
     int         m_fd     = -1;
     uint64_t    m_count  = 0;
+    uint64_t    m_dev    = 0; // as csv_stream's
+    uint64_t    m_ino    = 0;
 };
 
 // results.json's spills that are open, each with the name of the array it stands for

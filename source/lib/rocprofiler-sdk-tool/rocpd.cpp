@@ -1,6 +1,7 @@
 #include "rocpd.hpp"
 
 #include "replay_report.hpp"
+#include "write_guard.hpp"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -363,6 +364,9 @@ bool
 rocpd_writer::exec(const char* sql)
 {
     if(m_db == nullptr) return false;
+    // SQLite writes the file inside these calls (exec and step): past the file size limit they
+    // fail with SQLITE_FULL or SQLITE_IOERR instead of ending the application.
+    auto  guard   = sigxfsz_guard{};
     char* message = nullptr;
     if(sqlite3_exec(m_db, sql, nullptr, nullptr, &message) != SQLITE_OK)
     {
@@ -398,7 +402,8 @@ bool
 rocpd_writer::step(sqlite3_stmt* stmt)
 {
     if(stmt == nullptr) return false;
-    auto rc = sqlite3_step(stmt);
+    auto guard = sigxfsz_guard{};
+    auto rc    = sqlite3_step(stmt);
     sqlite3_reset(stmt);
     if(rc != SQLITE_DONE && rc != SQLITE_ROW)
     {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -21,11 +22,34 @@ constexpr int caught_signals[] = {
 
 int               wake_fds[2] = {-1, -1}; // handler -> watcher: a signal arrived
 int               done_fds[2] = {-1, -1}; // watcher -> faulting threads: outputs written
+ino_t             wake_ino    = 0;        // the pipes' inodes: see ours()
+ino_t             done_ino    = 0;
 std::atomic<int>  first_signal{0};
+std::atomic<bool> finalized{false}; // the watcher wrote the outputs
 std::atomic<long> watcher_tid{0};
 pid_t             owner      = 0;
 int               timeout_ms = 0;
 finalize_fn       on_signal  = nullptr;
+
+// An application may close every descriptor it did not open (closefrom(3)) and reuse the numbers:
+// a pipe end is used only while its number still names the pipe, else the watcher and the faulting
+// threads fall back to polling first_signal and finalized. fstat is async-signal-safe.
+bool
+ours(int fd, ino_t ino)
+{
+    struct stat info = {};
+    return fd >= 0 && fstat(fd, &info) == 0 && S_ISFIFO(info.st_mode) && info.st_ino == ino;
+}
+
+// Sleeps in a signal handler or on the watcher (nanosleep is async-signal-safe).
+void
+nap(long ms)
+{
+    auto time = timespec{0, ms * 1000000L};
+    while(nanosleep(&time, &time) < 0 && errno == EINTR)
+    {
+    }
+}
 
 bool
 synchronous(int sig)
@@ -70,7 +94,7 @@ handler(int sig, siginfo_t*, void*)
         return;
     }
     auto expected = 0;
-    if(first_signal.compare_exchange_strong(expected, sig))
+    if(first_signal.compare_exchange_strong(expected, sig) && ours(wake_fds[1], wake_ino))
     {
         const char byte = 1;
         while(write(wake_fds[1], &byte, 1) < 0 && errno == EINTR)
@@ -79,10 +103,16 @@ handler(int sig, siginfo_t*, void*)
     }
     if(synchronous(sig))
     {
-        auto done = pollfd{done_fds[0], POLLIN, 0};
-        while(poll(&done, 1, timeout_ms) < 0 && errno == EINTR)
+        if(ours(done_fds[0], done_ino))
         {
+            auto done = pollfd{done_fds[0], POLLIN, 0};
+            while(poll(&done, 1, timeout_ms) < 0 && errno == EINTR)
+            {
+            }
         }
+        else
+            for(int waited = 0; waited < timeout_ms && !finalized.load(); waited += 10)
+                nap(10);
         die_in_handler(sig);
     }
     // A termination signal returns: the application runs on until the watcher re-raises the first
@@ -97,9 +127,24 @@ watch()
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, nullptr);
     watcher_tid.store(syscall(SYS_gettid));
-    char byte = 0;
-    while(read(wake_fds[0], &byte, 1) < 0 && errno == EINTR)
+    // Woken by the handler's byte; the timeout only notices a signal whose handler found the pipe
+    // gone, and never makes a signal of a pipe that failed.
+    while(first_signal.load() == 0)
     {
+        if(!ours(wake_fds[0], wake_ino))
+        {
+            nap(200);
+            continue;
+        }
+        auto wake = pollfd{wake_fds[0], POLLIN, 0};
+        if(poll(&wake, 1, 200) > 0 && (wake.revents & POLLIN) != 0)
+        {
+            char byte = 0;
+            if(read(wake_fds[0], &byte, 1) < 0)
+            {
+                // Nothing to do: first_signal decides.
+            }
+        }
     }
     const auto sig = first_signal.load();
     // Finalization that hangs (a lock held by the thread that faulted) must not keep the process
@@ -111,8 +156,9 @@ watch()
                 }}
         .detach();
     on_signal(sig);
+    finalized.store(true);
     const char done = 1;
-    while(write(done_fds[1], &done, 1) < 0 && errno == EINTR)
+    while(ours(done_fds[1], done_ino) && write(done_fds[1], &done, 1) < 0 && errno == EINTR)
     {
     }
     // A faulting thread re-raises its own signal when it sees the byte.
@@ -128,9 +174,12 @@ install(finalize_fn finalize, std::chrono::milliseconds timeout, std::string& er
         error = std::string{"cannot create the signal pipe: "} + std::strerror(errno);
         return false;
     }
-    owner      = getpid();
-    timeout_ms = static_cast<int>(timeout.count());
-    on_signal  = finalize;
+    struct stat info = {};
+    wake_ino         = fstat(wake_fds[0], &info) == 0 ? info.st_ino : 0;
+    done_ino         = fstat(done_fds[0], &info) == 0 ? info.st_ino : 0;
+    owner            = getpid();
+    timeout_ms       = static_cast<int>(timeout.count());
+    on_signal        = finalize;
     try
     {
         std::thread{watch}.detach();

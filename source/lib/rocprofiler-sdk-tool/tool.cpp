@@ -27,6 +27,7 @@
 #include "metric_sets.hpp"
 #include "output.hpp"
 #include "perfetto.hpp"
+#include "prefix_lock.hpp"
 #include "replay_report.hpp"
 #include "rocpd.hpp"
 #include "run_report.hpp"
@@ -947,30 +948,48 @@ std::string incomplete_note_path();
 // starts several profiled processes, at once or one after the other) would overwrite each other's
 // files. rocprofv3 passes a directory private to the run (ROCPROFV3_RUN_DIR); the first process to
 // claim the (directory, prefix) there keeps the prefix, any later one writes <prefix>.<pid>_* and
-// says so. Without rocprofv3 the prefix is used as given.
+// says so. Across runs (two rocprofv3 at once, or the tool alone), the process that writes a
+// prefix holds its lock file (prefix_lock.hpp): a process that finds it held writes
+// <prefix>.<pid>_* too. Without rocprofv3 and with no other process at the prefix, the prefix is
+// used as given.
 void
 claim_prefix()
 {
-    auto&       cfg     = state->cfg;
-    const auto* run_dir = std::getenv("ROCPROFV3_RUN_DIR");
-    if(run_dir == nullptr || *run_dir == '\0' || cfg.output_file_name.empty()) return;
-    auto key   = std::string{cfg.output_path} + '\0' + cfg.output_file_name;
-    auto claim = std::filesystem::path{run_dir} /
-                 ("prefix-" + std::to_string(std::hash<std::string>{}(key)));
-    const auto fd = ::open(claim.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if(fd >= 0)
+    auto& cfg = state->cfg;
+    if(cfg.output_file_name.empty()) return; // the pid: no other live process has it
+    auto        taken_by = std::string{};
+    const auto* run_dir  = std::getenv("ROCPROFV3_RUN_DIR");
+    if(run_dir != nullptr && *run_dir != '\0')
     {
-        ::close(fd);
-        return;
+        auto key   = std::string{cfg.output_path} + '\0' + cfg.output_file_name;
+        auto claim = std::filesystem::path{run_dir} /
+                     ("prefix-" + std::to_string(std::hash<std::string>{}(key)));
+        const auto fd = ::open(claim.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if(fd >= 0)
+            ::close(fd);
+        else if(errno == EEXIST)
+            taken_by = "another process of this run";
+        // Otherwise the run directory is gone: nothing to compare with.
     }
-    if(errno != EEXIST) return; // the run directory is gone: nothing to compare with
+    if(taken_by.empty())
+    {
+        auto ec = std::error_code{};
+        std::filesystem::create_directories(cfg.output_path, ec); // errors: start_outputs
+        if(prefix_lock::lock(cfg.output_path, cfg.output_file_name) == prefix_lock::outcome::taken)
+            taken_by = "another process that is still writing them (another run with the same "
+                       "output directory and prefix)";
+    }
+    if(taken_by.empty()) return;
     const auto taken = cfg.output_file_name;
     cfg.output_file_name += "." + std::to_string(state->data.pid);
+    // The pid is this process's own while it lives; the lock keeps a later run off it.
+    (void)prefix_lock::lock(cfg.output_path, cfg.output_file_name);
     std::fprintf(stderr,
-                 "[rocprofv3] warning: the files '%s_*' in '%s' belong to another process of this "
-                 "run; this process (%llu) writes '%s_*' instead\n",
+                 "[rocprofv3] warning: the files '%s_*' in '%s' belong to %s; this process "
+                 "(%llu) writes '%s_*' instead\n",
                  taken.c_str(),
                  cfg.output_path.c_str(),
+                 taken_by.c_str(),
                  static_cast<unsigned long long>(state->data.pid),
                  cfg.output_file_name.c_str());
 }
@@ -1385,6 +1404,9 @@ initialize()
     if(!ok || !errors.empty())
     {
         std::fprintf(stderr, "[rocprofv3] error: profiling is disabled for this process\n");
+        run_report::send("disabled",
+                         errors.empty() ? std::string{"the SDK refused the tool's configuration"}
+                                        : errors.front());
         return 1;
     }
     start_outputs();
@@ -1509,6 +1531,7 @@ finalize_outputs(run_end end)
     run_report::send("end",
                      end.kind == run_end::signal ? "signal\t" + std::to_string(end.number)
                                                  : std::string{"exit"});
+    prefix_lock::release();
     state->finalize_state.store(2);
 }
 
@@ -1550,16 +1573,18 @@ rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* 
         if(client_id != nullptr) client_id->name = "rocprofv3";
         // rocprofv3's pre-run agent query (query.cpp) loads this library without profiling.
         if(std::getenv("ROCPROFV3_TOOL_HELPER_MODE") != nullptr) return nullptr;
+        run_report::open_from_environment();
         auto parsed = read_config([](const char* name) { return std::getenv(name); });
         if(!parsed.errors.empty())
         {
-            // A bad configuration deactivates the tool; the application still runs.
+            // A bad configuration deactivates the tool; the application still runs, and
+            // rocprofv3 learns that its outputs will be missing.
             for(const auto& e : parsed.errors)
                 std::fprintf(stderr, "[rocprofv3] error: %s\n", e.c_str());
             std::fprintf(stderr, "[rocprofv3] error: profiling is disabled for this process\n");
+            run_report::send("disabled", parsed.errors.front());
             return nullptr;
         }
-        run_report::open_from_environment();
         state              = new tool_state{std::move(parsed.cfg)};
         state->progress    = state->cfg.progress || isatty(STDERR_FILENO) != 0;
         static auto result = rocprofiler_tool_configure_result_t{
@@ -1569,6 +1594,7 @@ rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* 
     catch(const std::exception& e)
     {
         std::fprintf(stderr, "[rocprofv3] error: %s; profiling is disabled\n", e.what());
+        run_report::send("disabled", e.what());
         return nullptr;
     }
     catch(...)

@@ -3,7 +3,7 @@
 //   host_kernels [--marker FILE] [--exit-code N] [--exit-in-flight] [--exit-from-kernel]
 //                [--iterations N] [--copies]
 //                [--accumulate] [--hidden-write] [--nested] [--truth FILE] [--long-name N]
-//                [--pid-file FILE] [--ignore-sigint] [--remove-dir DIR]
+//                [--pid-file FILE] [--ignore-sigint] [--remove-dir DIR] [--close-fds]
 //                [--linger MS] [--end HOW]
 //
 // --marker FILE     creates FILE first thing (tests prove "the application was not run" by its
@@ -39,6 +39,8 @@
 // --add-name NAME   registers "vector_add" as NAME (a mangled name, for -T and -M)
 // --pid-file FILE   writes the process id to FILE (after the work; tests of signals wait for it)
 // --ignore-sigint   ignores SIGINT (set first thing)
+// --close-fds       closes every descriptor above 2 after the work (as daemons and some job
+//                   launchers do), the profiler's included
 // --remove-dir DIR  removes DIR and everything in it after the work (an output directory that
 //                   disappears during the run)
 // --linger MS       sleeps MS milliseconds after the work (and after --pid-file), before the end
@@ -48,7 +50,12 @@
 //                   trap instruction), bus (raise(SIGBUS)), sigterm, sigint, sighup, sigquit,
 //                   sigkill (kill(getpid(), ...)), sigterm-exit (SIGTERM to itself, then
 //                   exit(0) at once: the two finalizations race), wait (sleeps until a signal
-//                   ends it)
+//                   ends it), quick_exit (quick_exit(0)), terminate (an exception escaping main:
+//                   std::terminate, abort), terminate-own-handler (the same with a terminate
+//                   handler of the program's own, which prints a line and calls _Exit(7)),
+//                   exit-thread-launching (two threads launch
+//                   slow_kernel in a loop on queues of their own; a third calls exit(0) while
+//                   they do)
 //
 // Each round dispatches "vector_add" (a 3-D grid) and "scale,with_comma" (then "accumulate") on
 // queue A and "reduce_sum" on queue B, so a run of R rounds has 3R dispatches (4R with
@@ -65,7 +72,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -265,6 +274,8 @@ check_hidden(uint64_t n, int iterations)
 }
 volatile int  zero         = 0;
 volatile int* null_pointer = nullptr;
+// --end exit-thread-launching: the kernel the launching threads dispatch (set by main).
+rocprofiler_host_kernel_t launching_kernel = {};
 
 // Ends the process as @p how says; returns only for an unknown word. The faults are meant: the
 // undefined behaviour sanitizer must not turn them into its own report.
@@ -280,6 +291,48 @@ end_process(const std::string& how)
             std::this_thread::sleep_for(std::chrono::seconds{1});
     }
     if(how == "_exit") _exit(0);
+    if(how == "quick_exit") std::quick_exit(0);
+    if(how == "terminate-own-handler")
+        std::set_terminate(
+            []
+            {
+                std::fprintf(stderr, "host_kernels: own terminate handler\n");
+                std::_Exit(7);
+            });
+    if(how == "terminate" || how == "terminate-own-handler")
+        throw std::runtime_error{"host_kernels: --end " + how};
+    if(how == "exit-thread-launching")
+    {
+        // Statuses are not checked: a launch that fails while the process exits must not change
+        // its exit code.
+        for(int t = 0; t < 2; ++t)
+            std::thread{
+                []
+                {
+                    auto queue = rocprofiler_host_queue_t{};
+                    if(rocprofiler_host_create_queue(&queue) != ROCPROFILER_HOST_STATUS_SUCCESS)
+                        return;
+                    for(;;)
+                    {
+                        auto params           = rocprofiler_host_dispatch_params_t{};
+                        params.size           = sizeof(params);
+                        params.kernel         = launching_kernel;
+                        params.grid           = {1, 1, 1};
+                        params.workgroup_size = {1, 1, 1};
+                        (void)rocprofiler_host_dispatch(queue, &params);
+                        (void)rocprofiler_host_queue_synchronize(queue);
+                    }
+                }}
+                .detach();
+        std::thread{[]
+                    {
+                        std::this_thread::sleep_for(std::chrono::milliseconds{300});
+                        std::exit(0);
+                    }}
+            .detach();
+        for(;;)
+            std::this_thread::sleep_for(std::chrono::seconds{1});
+    }
     if(how == "abort") std::abort();
     if(how == "segv") *null_pointer = 1;
     if(how == "fpe") std::printf("%d\n", 7 / zero);
@@ -319,6 +372,7 @@ main(int argc, char** argv)
     auto add_name       = std::string{"vector_add"};
     auto pid_file       = std::string{};
     auto remove_dir     = std::string{};
+    auto close_fds      = false;
     auto end_how        = std::string{};
     int  linger_ms      = 0;
     for(int i = 1; i < argc; ++i)
@@ -356,6 +410,8 @@ main(int argc, char** argv)
             signal(SIGINT, SIG_IGN);
         else if(arg == "--remove-dir" && i + 1 < argc)
             remove_dir = argv[++i];
+        else if(arg == "--close-fds")
+            close_fds = true;
         else if(arg == "--linger" && i + 1 < argc)
             linger_ms = std::atoi(argv[++i]);
         else if(arg == "--end" && i + 1 < argc)
@@ -491,6 +547,9 @@ main(int argc, char** argv)
         std::printf("result check: ok\n");
     }
     if(hidden_too && !check_hidden(n, iterations)) return 92;
+    if(close_fds)
+        for(int fd = 3; fd < 4096; ++fd)
+            close(fd);
     if(!remove_dir.empty())
     {
         auto ec = std::error_code{};
@@ -508,6 +567,7 @@ main(int argc, char** argv)
         }
     }
     if(linger_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds{linger_ms});
+    launching_kernel = k_slow;
     if(!end_how.empty()) end_process(end_how);
     check(rocprofiler_host_destroy_queue(qa), "destroy_queue");
     check(rocprofiler_host_destroy_queue(qb), "destroy_queue");
