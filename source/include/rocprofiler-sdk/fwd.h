@@ -131,10 +131,13 @@ typedef enum rocprofiler_callback_tracing_kind_t // NOLINT(performance-enum-size
     ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION, ///< Runtime initialization (not yet)
     ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API,          ///< rocDecode API (not here)
     ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API,            ///< rocJPEG API (not here)
-    ROCPROFILER_CALLBACK_TRACING_HIP_STREAM_API,         ///< HIP stream handles (not here)
+    ROCPROFILER_CALLBACK_TRACING_HIP_STREAM,             ///< HIP stream handles (not here)
+    ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API,  ///< ROCTx ranges by table (not here)
+    // This SDK's kinds follow rocprofiler-sdk's, so that every kind rocprofiler-sdk 1.0 names
+    // has its value there.
     ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, ///< @see rocprofiler_kernel_replay_operation_t
-    /// CUDA runtime API calls (this SDK's, after rocprofiler-sdk's kinds): operations are CUPTI's
-    /// runtime callback ids (CUPTI_RUNTIME_TRACE_CBID_*)
+    /// CUDA runtime API calls: operations are CUPTI's runtime callback ids
+    /// (CUPTI_RUNTIME_TRACE_CBID_*)
     ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API,
     /// CUDA driver API calls: operations are CUPTI's driver callback ids
     /// (CUPTI_DRIVER_TRACE_CBID_*)
@@ -160,7 +163,6 @@ typedef enum rocprofiler_buffer_tracing_kind_t // NOLINT(performance-enum-size)
     ROCPROFILER_BUFFER_TRACING_MEMORY_COPY,          ///< Memory copies
     ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,      ///< @see
                                                 ///< rocprofiler_buffer_tracing_kernel_dispatch_record_t
-    ROCPROFILER_BUFFER_TRACING_PAGE_MIGRATION,            ///< Page migration (not here)
     ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY,            ///< Scratch memory (not here)
     ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT, ///< Correlation id retirement (not yet)
     ROCPROFILER_BUFFER_TRACING_RCCL_API,                  ///< RCCL API (not here)
@@ -169,9 +171,22 @@ typedef enum rocprofiler_buffer_tracing_kind_t // NOLINT(performance-enum-size)
     ROCPROFILER_BUFFER_TRACING_RUNTIME_INITIALIZATION,    ///< Runtime initialization (not yet)
     ROCPROFILER_BUFFER_TRACING_ROCDECODE_API,             ///< rocDecode API (not here)
     ROCPROFILER_BUFFER_TRACING_ROCJPEG_API,               ///< rocJPEG API (not here)
-    ROCPROFILER_BUFFER_TRACING_HIP_STREAM_API,            ///< HIP stream handles (not here)
-    /// CUDA runtime API calls (this SDK's, after rocprofiler-sdk's kinds):
-    /// @see rocprofiler_buffer_tracing_cuda_api_record_t
+    ROCPROFILER_BUFFER_TRACING_HIP_STREAM,                ///< HIP stream handles (not here)
+    ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API_EXT,  ///< HIP runtime API, fuller record (not here)
+    ROCPROFILER_BUFFER_TRACING_HIP_COMPILER_API_EXT, ///< HIP compiler API, fuller record (not here)
+    ROCPROFILER_BUFFER_TRACING_ROCDECODE_API_EXT,    ///< rocDecode API, fuller record (not here)
+    ROCPROFILER_BUFFER_TRACING_KFD_EVENT_PAGE_MIGRATE,   ///< KFD page migration events (not here)
+    ROCPROFILER_BUFFER_TRACING_KFD_EVENT_PAGE_FAULT,     ///< KFD page fault events (not here)
+    ROCPROFILER_BUFFER_TRACING_KFD_EVENT_QUEUE,          ///< KFD queue events (not here)
+    ROCPROFILER_BUFFER_TRACING_KFD_EVENT_UNMAP_FROM_GPU, ///< KFD unmap events (not here)
+    ROCPROFILER_BUFFER_TRACING_KFD_EVENT_DROPPED_EVENTS, ///< KFD dropped events (not here)
+    ROCPROFILER_BUFFER_TRACING_KFD_PAGE_MIGRATE,         ///< KFD page migrations (not here)
+    ROCPROFILER_BUFFER_TRACING_KFD_PAGE_FAULT,           ///< KFD page faults (not here)
+    ROCPROFILER_BUFFER_TRACING_KFD_QUEUE,                ///< KFD queue suspensions (not here)
+    ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API,    ///< ROCTx ranges by table (not here)
+    // This SDK's kinds follow rocprofiler-sdk's, so that every kind rocprofiler-sdk 1.0 names
+    // has its value there.
+    /// CUDA runtime API calls: @see rocprofiler_buffer_tracing_cuda_api_record_t
     ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API,
     ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API, ///< CUDA driver API calls
     ROCPROFILER_BUFFER_TRACING_LAST,            ///< Sentinel
@@ -227,6 +242,70 @@ typedef enum rocprofiler_memory_allocation_operation_t // NOLINT(performance-enu
     ROCPROFILER_MEMORY_ALLOCATION_LAST,          ///< Sentinel
 } rocprofiler_memory_allocation_operation_t;
 
+/** @brief Operations of ROCPROFILER_*_TRACING_SCRATCH_MEMORY (listed for source compatibility). */
+typedef enum rocprofiler_scratch_memory_operation_t // NOLINT(performance-enum-size)
+{
+    ROCPROFILER_SCRATCH_MEMORY_NONE = 0,      ///< Unknown
+    ROCPROFILER_SCRATCH_MEMORY_ALLOC,         ///< Scratch memory allocated
+    ROCPROFILER_SCRATCH_MEMORY_FREE,          ///< Scratch memory freed
+    ROCPROFILER_SCRATCH_MEMORY_ASYNC_RECLAIM, ///< Scratch memory reclaimed asynchronously
+    ROCPROFILER_SCRATCH_MEMORY_LAST,          ///< Sentinel
+} rocprofiler_scratch_memory_operation_t;
+
+/** @brief Operations of ROCPROFILER_*_TRACING_RUNTIME_INITIALIZATION: which runtime started. */
+typedef enum rocprofiler_runtime_initialization_operation_t // NOLINT(performance-enum-size)
+{
+    ROCPROFILER_RUNTIME_INITIALIZATION_NONE = 0,  ///< Unknown
+    ROCPROFILER_RUNTIME_INITIALIZATION_HSA,       ///< HSA runtime
+    ROCPROFILER_RUNTIME_INITIALIZATION_HIP,       ///< HIP runtime
+    ROCPROFILER_RUNTIME_INITIALIZATION_MARKER,    ///< ROCTx
+    ROCPROFILER_RUNTIME_INITIALIZATION_RCCL,      ///< RCCL
+    ROCPROFILER_RUNTIME_INITIALIZATION_ROCDECODE, ///< rocDecode
+    ROCPROFILER_RUNTIME_INITIALIZATION_ROCJPEG,   ///< rocJPEG
+    ROCPROFILER_RUNTIME_INITIALIZATION_LAST,      ///< Sentinel
+} rocprofiler_runtime_initialization_operation_t;
+
+/** @brief Operations of ROCPROFILER_*_TRACING_HIP_STREAM (listed for source compatibility). */
+typedef enum rocprofiler_hip_stream_operation_t // NOLINT(performance-enum-size)
+{
+    ROCPROFILER_HIP_STREAM_NONE = 0, ///< Unknown
+    ROCPROFILER_HIP_STREAM_CREATE,   ///< A stream was created
+    ROCPROFILER_HIP_STREAM_DESTROY,  ///< A stream was destroyed
+    ROCPROFILER_HIP_STREAM_SET,      ///< The stream of the following operations
+    ROCPROFILER_HIP_STREAM_LAST,     ///< Sentinel
+} rocprofiler_hip_stream_operation_t;
+
+/**
+ * @brief Libraries around whose internal threads a tool can be called (bit flags), @see
+ * rocprofiler_at_internal_thread_create. ROCPROFILER_LIBRARY is this SDK itself.
+ */
+typedef enum rocprofiler_runtime_library_t // NOLINT(performance-enum-size)
+{
+    ROCPROFILER_LIBRARY           = (1 << 0),                    ///< This SDK
+    ROCPROFILER_HSA_LIBRARY       = (1 << 1),                    ///< HSA runtime (not here)
+    ROCPROFILER_HIP_LIBRARY       = (1 << 2),                    ///< HIP runtime (not here)
+    ROCPROFILER_MARKER_LIBRARY    = (1 << 3),                    ///< ROCTx
+    ROCPROFILER_RCCL_LIBRARY      = (1 << 4),                    ///< RCCL (not here)
+    ROCPROFILER_ROCDECODE_LIBRARY = (1 << 5),                    ///< rocDecode (not here)
+    ROCPROFILER_ROCJPEG_LIBRARY   = (1 << 6),                    ///< rocJPEG (not here)
+    ROCPROFILER_LIBRARY_LAST      = ROCPROFILER_ROCJPEG_LIBRARY, ///< The highest flag
+} rocprofiler_runtime_library_t;
+
+/** @brief Runtime API tables a tool can ask to wrap (bit flags), @see intercept_table.h. */
+typedef enum rocprofiler_intercept_table_t // NOLINT(performance-enum-size)
+{
+    ROCPROFILER_HSA_TABLE            = (1 << 0),                  ///< HSA
+    ROCPROFILER_HIP_RUNTIME_TABLE    = (1 << 1),                  ///< HIP runtime
+    ROCPROFILER_HIP_COMPILER_TABLE   = (1 << 2),                  ///< HIP compiler
+    ROCPROFILER_MARKER_CORE_TABLE    = (1 << 3),                  ///< ROCTx core
+    ROCPROFILER_MARKER_CONTROL_TABLE = (1 << 4),                  ///< ROCTx control
+    ROCPROFILER_MARKER_NAME_TABLE    = (1 << 5),                  ///< ROCTx naming
+    ROCPROFILER_RCCL_TABLE           = (1 << 6),                  ///< RCCL
+    ROCPROFILER_ROCDECODE_TABLE      = (1 << 7),                  ///< rocDecode
+    ROCPROFILER_ROCJPEG_TABLE        = (1 << 8),                  ///< rocJPEG
+    ROCPROFILER_TABLE_LAST           = ROCPROFILER_ROCJPEG_TABLE, ///< The highest flag
+} rocprofiler_intercept_table_t;
+
 /** @brief What a buffer does when it is full. */
 typedef enum rocprofiler_buffer_policy_t // NOLINT(performance-enum-size)
 {
@@ -239,27 +318,28 @@ typedef enum rocprofiler_buffer_policy_t // NOLINT(performance-enum-size)
 /** @brief Operations for which a tool may be asked for an external correlation id. */
 typedef enum rocprofiler_external_correlation_id_request_kind_t // NOLINT(performance-enum-size)
 {
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_NONE = 0,             ///< No kind
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HSA_CORE_API,         ///< HSA core API (not here)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HSA_AMD_EXT_API,      ///< HSA AMD ext API (not here)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HSA_IMAGE_EXT_API,    ///< HSA image API (not here)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HSA_FINALIZE_EXT_API, ///< HSA finalizer (not here)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HIP_RUNTIME_API,      ///< HIP runtime API (not here)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HIP_COMPILER_API,     ///< HIP compiler (not here)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CORE_API,      ///< ROCTx markers
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CONTROL_API,   ///< ROCTx control
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_NAME_API,      ///< ROCTx naming
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY,          ///< Memory copies
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,      ///< Kernel dispatches
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_SCRATCH_MEMORY,       ///< Scratch memory (not here)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_RCCL_API,             ///< RCCL API (not here)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_OMPT,                 ///< OpenMP tools (not here)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_ALLOCATION,    ///< Allocations (not yet)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_ROCDECODE_API,        ///< rocDecode (not here)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_ROCJPEG_API,          ///< rocJPEG (not here)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_CUDA_RUNTIME_API,     ///< CUDA runtime (this SDK's)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_CUDA_DRIVER_API,      ///< CUDA driver (this SDK's)
-    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_LAST,                 ///< Sentinel
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_NONE = 0,              ///< No kind
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HSA_CORE_API,          ///< HSA core API (not here)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HSA_AMD_EXT_API,       ///< HSA AMD ext API (not here)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HSA_IMAGE_EXT_API,     ///< HSA image API (not here)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HSA_FINALIZE_EXT_API,  ///< HSA finalizer (not here)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HIP_RUNTIME_API,       ///< HIP runtime API (not here)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HIP_COMPILER_API,      ///< HIP compiler (not here)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CORE_API,       ///< ROCTx markers
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CONTROL_API,    ///< ROCTx control
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_NAME_API,       ///< ROCTx naming
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY,           ///< Memory copies
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,       ///< Kernel dispatches
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_SCRATCH_MEMORY,        ///< Scratch memory (not here)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_RCCL_API,              ///< RCCL API (not here)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_OMPT,                  ///< OpenMP tools (not here)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_ALLOCATION,     ///< Allocations (not yet)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_ROCDECODE_API,         ///< rocDecode (not here)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_ROCJPEG_API,           ///< rocJPEG (not here)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CORE_RANGE_API, ///< ROCTx ranges (not here)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_CUDA_RUNTIME_API,      ///< CUDA runtime (this SDK's)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_CUDA_DRIVER_API,       ///< CUDA driver (this SDK's)
+    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_LAST,                  ///< Sentinel
 } rocprofiler_external_correlation_id_request_kind_t;
 
 /** @brief Version of @ref rocprofiler_counter_info_v0_t / v1 requested from the query. */
@@ -392,6 +472,12 @@ typedef struct rocprofiler_queue_id_t
     uint64_t handle; ///< Opaque; 0 is no queue
 } rocprofiler_queue_id_t;
 
+/** @brief Handle of a stream of a runtime (rocprofiler-sdk's HIP streams; unused here). */
+typedef struct rocprofiler_stream_id_t
+{
+    uint64_t handle; ///< Opaque; 0 is no stream
+} rocprofiler_stream_id_t;
+
 /** @brief Handle of a counter. */
 typedef struct rocprofiler_counter_id_t
 {
@@ -487,6 +573,19 @@ typedef struct rocprofiler_kernel_dispatch_info_t
 #else
 #    define ROCPROFILER_HANDLE_LITERAL(TYPE, VALUE) ((TYPE){VALUE})
 #endif
+
+/** @brief A 64-bit constant of type uint64_t, in C and C++. */
+#if defined(__cplusplus)
+#    define ROCPROFILER_UINT64_C(VALUE) uint64_t(VALUE)
+#else
+#    define ROCPROFILER_UINT64_C(VALUE) UINT64_C(VALUE)
+#endif
+
+/** @brief No internal correlation id (ids start at 1). */
+#define ROCPROFILER_CORRELATION_ID_INTERNAL_NONE ROCPROFILER_UINT64_C(0)
+
+/** @brief No ancestor: the operation was not made inside another traced operation. */
+#define ROCPROFILER_CORRELATION_ID_ANCESTOR_NONE ROCPROFILER_UINT64_C(0)
 
 /** @brief No context: `ROCPROFILER_CONTEXT_NONE.handle == 0`. */
 #define ROCPROFILER_CONTEXT_NONE ROCPROFILER_HANDLE_LITERAL(rocprofiler_context_id_t, 0)

@@ -16,7 +16,7 @@
 
 namespace
 {
-constexpr auto expected_callback_kinds = std::array<std::string_view, 23>{
+constexpr auto expected_callback_kinds = std::array<std::string_view, 24>{
     "HSA_CORE_API",
     "HSA_AMD_EXT_API",
     "HSA_IMAGE_EXT_API",
@@ -36,24 +36,47 @@ constexpr auto expected_callback_kinds = std::array<std::string_view, 23>{
     "RUNTIME_INITIALIZATION",
     "ROCDECODE_API",
     "ROCJPEG_API",
-    "HIP_STREAM_API",
+    "HIP_STREAM",
+    "MARKER_CORE_RANGE_API",
     "KERNEL_REPLAY",
     "CUDA_RUNTIME_API",
     "CUDA_DRIVER_API",
 };
 
-constexpr auto expected_buffer_kinds = std::array<std::string_view, 23>{
-    "HSA_CORE_API",      "HSA_AMD_EXT_API",
-    "HSA_IMAGE_EXT_API", "HSA_FINALIZE_EXT_API",
-    "HIP_RUNTIME_API",   "HIP_COMPILER_API",
-    "MARKER_CORE_API",   "MARKER_CONTROL_API",
-    "MARKER_NAME_API",   "MEMORY_COPY",
-    "KERNEL_DISPATCH",   "PAGE_MIGRATION",
-    "SCRATCH_MEMORY",    "CORRELATION_ID_RETIREMENT",
-    "RCCL_API",          "OMPT",
-    "MEMORY_ALLOCATION", "RUNTIME_INITIALIZATION",
-    "ROCDECODE_API",     "ROCJPEG_API",
-    "HIP_STREAM_API",    "CUDA_RUNTIME_API",
+constexpr auto expected_buffer_kinds = std::array<std::string_view, 34>{
+    "HSA_CORE_API",
+    "HSA_AMD_EXT_API",
+    "HSA_IMAGE_EXT_API",
+    "HSA_FINALIZE_EXT_API",
+    "HIP_RUNTIME_API",
+    "HIP_COMPILER_API",
+    "MARKER_CORE_API",
+    "MARKER_CONTROL_API",
+    "MARKER_NAME_API",
+    "MEMORY_COPY",
+    "KERNEL_DISPATCH",
+    "SCRATCH_MEMORY",
+    "CORRELATION_ID_RETIREMENT",
+    "RCCL_API",
+    "OMPT",
+    "MEMORY_ALLOCATION",
+    "RUNTIME_INITIALIZATION",
+    "ROCDECODE_API",
+    "ROCJPEG_API",
+    "HIP_STREAM",
+    "HIP_RUNTIME_API_EXT",
+    "HIP_COMPILER_API_EXT",
+    "ROCDECODE_API_EXT",
+    "KFD_EVENT_PAGE_MIGRATE",
+    "KFD_EVENT_PAGE_FAULT",
+    "KFD_EVENT_QUEUE",
+    "KFD_EVENT_UNMAP_FROM_GPU",
+    "KFD_EVENT_DROPPED_EVENTS",
+    "KFD_PAGE_MIGRATE",
+    "KFD_PAGE_FAULT",
+    "KFD_QUEUE",
+    "MARKER_CORE_RANGE_API",
+    "CUDA_RUNTIME_API",
     "CUDA_DRIVER_API",
 };
 
@@ -157,7 +180,9 @@ expect_iterates_kinds_in_order(int last, Iterate iterate)
 TEST(callback_tracing_queries, every_kind_is_named_after_its_enumerator)
 {
     EXPECT_EQ(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH, 12);
-    EXPECT_EQ(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, 21);
+    // rocprofiler-sdk 1.0's last kind, then this SDK's.
+    EXPECT_EQ(ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API, 21);
+    EXPECT_EQ(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY, 22);
     expect_kinds_named<rocprofiler_callback_tracing_kind_t>(
         ROCPROFILER_CALLBACK_TRACING_LAST,
         expected_callback_kinds,
@@ -167,6 +192,9 @@ TEST(callback_tracing_queries, every_kind_is_named_after_its_enumerator)
 TEST(buffer_tracing_queries, every_kind_is_named_after_its_enumerator)
 {
     EXPECT_EQ(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, 11);
+    // rocprofiler-sdk 1.0's last kind, then this SDK's.
+    EXPECT_EQ(ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API, 32);
+    EXPECT_EQ(ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API, 33);
     expect_kinds_named<rocprofiler_buffer_tracing_kind_t>(
         ROCPROFILER_BUFFER_TRACING_LAST,
         expected_buffer_kinds,
@@ -318,13 +346,13 @@ TEST(callback_tracing_queries, kinds_without_an_operation_enum_have_no_operation
     for(auto kind : {ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API,
                      ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API,
                      ROCPROFILER_CALLBACK_TRACING_OMPT,
-                     ROCPROFILER_CALLBACK_TRACING_HIP_STREAM_API})
+                     ROCPROFILER_CALLBACK_TRACING_HIP_STREAM})
     {
         EXPECT_TRUE(callback_operations(kind).empty()) << "kind " << kind;
         EXPECT_EQ(rocprofiler_query_callback_tracing_kind_operation_name(kind, 1, nullptr, nullptr),
                   ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND);
     }
-    EXPECT_TRUE(buffer_operations(ROCPROFILER_BUFFER_TRACING_PAGE_MIGRATION).empty());
+    EXPECT_TRUE(buffer_operations(ROCPROFILER_BUFFER_TRACING_KFD_PAGE_MIGRATE).empty());
     EXPECT_EQ(rocprofiler_query_buffer_tracing_kind_operation_name(
                   ROCPROFILER_BUFFER_TRACING_OMPT, 1, nullptr, nullptr),
               ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND);
