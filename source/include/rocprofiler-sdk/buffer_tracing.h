@@ -7,6 +7,7 @@
 #include <rocprofiler-sdk/buffer.h>
 #include <rocprofiler-sdk/defines.h>
 #include <rocprofiler-sdk/fwd.h>
+#include <rocprofiler-sdk/kfd/kfd_id.h>
 
 ROCPROFILER_EXTERN_C_INIT
 
@@ -160,5 +161,28 @@ rocprofiler_status_t rocprofiler_iterate_buffer_tracing_kind_operations(
     void*                                          data) ROCPROFILER_API;
 
 /** @} */
+
+/** @brief Receives one argument of a buffered call (rocprofiler-sdk's form); non-zero stops. */
+typedef int (*rocprofiler_buffer_tracing_operation_args_cb_t)(
+    rocprofiler_buffer_tracing_kind_t kind,
+    rocprofiler_tracing_operation_t   operation,
+    uint32_t                          arg_number,
+    const void* const                 arg_value_addr,
+    int32_t                           arg_indirection_count,
+    const char*                       arg_type,
+    const char*                       arg_name,
+    const char*                       arg_value_str,
+    void*                             data);
+
+/**
+ * @brief Walks the arguments of a buffered record's call. No buffer record here carries its
+ * call's arguments.
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p callback is NULL.
+ * @retval ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE Otherwise.
+ */
+rocprofiler_status_t rocprofiler_iterate_buffer_tracing_record_args(
+    rocprofiler_record_header_t                    record,
+    rocprofiler_buffer_tracing_operation_args_cb_t callback,
+    void*                                          user_data) ROCPROFILER_API;
 
 ROCPROFILER_EXTERN_C_FINI

@@ -8,8 +8,14 @@
 #include <rocprofiler-sdk/defines.h>
 #include <rocprofiler-sdk/experimental/kernel_replay.h>
 #include <rocprofiler-sdk/fwd.h>
+#include <rocprofiler-sdk/hip.h>
+#include <rocprofiler-sdk/hsa.h>
 #include <rocprofiler-sdk/hsa_types.h>
 #include <rocprofiler-sdk/marker.h>
+#include <rocprofiler-sdk/ompt.h>
+#include <rocprofiler-sdk/rccl.h>
+#include <rocprofiler-sdk/rocdecode.h>
+#include <rocprofiler-sdk/rocjpeg.h>
 
 #include <stdint.h>
 
@@ -256,5 +262,35 @@ rocprofiler_status_t rocprofiler_iterate_callback_tracing_kind_operations(
     void*                                            data) ROCPROFILER_API;
 
 /** @} */
+
+#ifndef ROCPROFILER_CODE_OBJECT_ID_NONE
+/** @brief No code object (also in pc_sampling.h, whichever comes first). */
+#    define ROCPROFILER_CODE_OBJECT_ID_NONE ROCPROFILER_UINT64_C(0)
+#endif
+
+/** @brief Receives one argument of a traced call (rocprofiler-sdk's form); non-zero stops. */
+typedef int (*rocprofiler_callback_tracing_operation_args_cb_t)(
+    rocprofiler_callback_tracing_kind_t kind,
+    rocprofiler_tracing_operation_t     operation,
+    uint32_t                            arg_number,
+    const void* const                   arg_value_addr,
+    int32_t                             arg_indirection_count,
+    const char*                         arg_type,
+    const char*                         arg_name,
+    const char*                         arg_value_str,
+    int32_t                             arg_dereference_count,
+    void*                               data);
+
+/**
+ * @brief Walks the arguments of a record's call. No kind here carries argument descriptions
+ * (its payload holds the arguments themselves, see docs/api.md).
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p callback is NULL.
+ * @retval ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE Otherwise.
+ */
+rocprofiler_status_t rocprofiler_iterate_callback_tracing_kind_operation_args(
+    rocprofiler_callback_tracing_record_t            record,
+    rocprofiler_callback_tracing_operation_args_cb_t callback,
+    int32_t                                          max_dereference_count,
+    void*                                            user_data) ROCPROFILER_API;
 
 ROCPROFILER_EXTERN_C_FINI

@@ -89,6 +89,9 @@ typedef struct rocprofiler_counter_record_t
     rocprofiler_agent_id_t            agent_id;      ///< Agent
 } rocprofiler_counter_record_t;
 
+/** @brief rocprofiler-sdk's other name of @ref rocprofiler_counter_record_t. */
+typedef rocprofiler_counter_record_t rocprofiler_record_counter_t;
+
 /**
  * @brief Receives an agent's counters.
  * @param [in] agent_id The agent.
@@ -150,5 +153,22 @@ rocprofiler_query_record_dimension_position(rocprofiler_counter_instance_id_t  i
                                             size_t*                            pos) ROCPROFILER_API;
 
 /** @} */
+
+/**
+ * @brief Defines a derived counter from an expression over an agent's counters. Not built here:
+ * each agent's derived metrics come from its own definitions (docs/api.md, "Derived metrics").
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT A string is NULL or empty, or @p counter_id
+ * is NULL.
+ * @retval ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED Otherwise.
+ */
+rocprofiler_status_t
+rocprofiler_create_counter(const char*               name,
+                           size_t                    name_len,
+                           const char*               expr,
+                           size_t                    expr_len,
+                           const char*               description,
+                           size_t                    description_len,
+                           rocprofiler_agent_id_t    agent,
+                           rocprofiler_counter_id_t* counter_id) ROCPROFILER_API;
 
 ROCPROFILER_EXTERN_C_FINI

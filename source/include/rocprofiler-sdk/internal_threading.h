@@ -38,6 +38,25 @@ rocprofiler_status_t
 rocprofiler_assign_callback_thread(rocprofiler_buffer_id_t       buffer_id,
                                    rocprofiler_callback_thread_t cb_thread_id) ROCPROFILER_API;
 
+/** @brief Called before (@p precreate) or after (@p postcreate) a library starts a thread of its
+ * own, with that library and the tool's data. */
+typedef void (*rocprofiler_internal_thread_library_cb_t)(rocprofiler_runtime_library_t, void*);
+
+/**
+ * @brief Registers callbacks around the threads @p libs (rocprofiler_runtime_library_t flags)
+ * start. Here only this SDK (ROCPROFILER_LIBRARY) starts threads: its callback threads, which
+ * start at the end of initialization, after every tool's initialize has run.
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT Both callbacks are NULL, or @p libs has no
+ * known flag.
+ * @retval ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED Called after initialization.
+ */
+rocprofiler_status_t
+rocprofiler_at_internal_thread_create(rocprofiler_internal_thread_library_cb_t precreate,
+                                      rocprofiler_internal_thread_library_cb_t postcreate,
+                                      int                                      libs,
+                                      void* data) ROCPROFILER_API;
+
 /** @} */
 
 ROCPROFILER_EXTERN_C_FINI

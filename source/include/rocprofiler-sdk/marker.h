@@ -3,3 +3,4 @@
 
 #include <rocprofiler-sdk/marker/api_args.h>
 #include <rocprofiler-sdk/marker/api_id.h>
+#include <rocprofiler-sdk/marker/table_id.h>

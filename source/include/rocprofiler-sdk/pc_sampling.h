@@ -33,7 +33,7 @@ ROCPROFILER_EXTERN_C_INIT
 
 #ifndef ROCPROFILER_CODE_OBJECT_ID_NONE
 /** @brief The code object id of a sampled PC that belongs to no known code object. */
-#    define ROCPROFILER_CODE_OBJECT_ID_NONE ((uint64_t)0)
+#    define ROCPROFILER_CODE_OBJECT_ID_NONE ROCPROFILER_UINT64_C(0)
 #endif
 
 /**

@@ -69,4 +69,14 @@ extern "C"
         return ROCPROFILER_STATUS_SUCCESS;
         ROCP_API_GUARD_END("rocprofiler_configure_buffer_tracing_service")
     }
+
+    rocprofiler_status_t rocprofiler_iterate_buffer_tracing_record_args(
+        rocprofiler_record_header_t, rocprofiler_buffer_tracing_operation_args_cb_t callback, void*)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(callback == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        // No buffer record here carries its call's arguments.
+        return ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE;
+        ROCP_API_GUARD_END("rocprofiler_iterate_buffer_tracing_record_args")
+    }
 }

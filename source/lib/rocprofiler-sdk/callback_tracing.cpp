@@ -51,4 +51,18 @@ extern "C"
         return ROCPROFILER_STATUS_SUCCESS;
         ROCP_API_GUARD_END("rocprofiler_configure_callback_tracing_service")
     }
+
+    rocprofiler_status_t rocprofiler_iterate_callback_tracing_kind_operation_args(
+        rocprofiler_callback_tracing_record_t,
+        rocprofiler_callback_tracing_operation_args_cb_t callback,
+        int32_t,
+        void*)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(callback == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        // No kind here describes its arguments one by one (rocprofiler-sdk does so for the HSA,
+        // HIP, RCCL, rocDecode and rocJPEG APIs, none of which runs here).
+        return ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE;
+        ROCP_API_GUARD_END("rocprofiler_iterate_callback_tracing_kind_operation_args")
+    }
 }

@@ -13,6 +13,7 @@
 #include <rocprofiler-sdk/device_counting_service.h>
 #include <rocprofiler-sdk/dispatch_counting_service.h>
 #include <rocprofiler-sdk/experimental/counter_passes.h>
+#include <rocprofiler-sdk/experimental/counters.h>
 
 #include <memory>
 #include <mutex>
@@ -265,5 +266,31 @@ extern "C"
             return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
         if(rec_count == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
         return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED; // agent-wide counting is not built yet
+    }
+
+    rocprofiler_status_t rocprofiler_create_counter(const char* name,
+                                                    size_t      name_len,
+                                                    const char* expr,
+                                                    size_t      expr_len,
+                                                    const char* description,
+                                                    size_t      description_len,
+                                                    rocprofiler_agent_id_t,
+                                                    rocprofiler_counter_id_t* counter_id)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(name == nullptr || name_len == 0 || expr == nullptr || expr_len == 0 ||
+           (description == nullptr && description_len != 0) || counter_id == nullptr)
+            return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
+        ROCP_API_GUARD_END("rocprofiler_create_counter")
+    }
+
+    rocprofiler_status_t
+    rocprofiler_load_counter_definition(const char* yaml, size_t size, rocprofiler_counter_flag_t)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(yaml == nullptr || size == 0) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
+        ROCP_API_GUARD_END("rocprofiler_load_counter_definition")
     }
 }

@@ -6,6 +6,31 @@
 
 #include <rocprofiler-sdk/internal_threading.h>
 
+#include <mutex>
+#include <vector>
+
+namespace
+{
+struct thread_create_callbacks
+{
+    rocprofiler_internal_thread_library_cb_t precreate;
+    rocprofiler_internal_thread_library_cb_t postcreate;
+    int                                      libs;
+    void*                                    data;
+};
+
+// Recorded, not yet called: the SDK starts threads in several places (callback threads, the
+// CUDA backend's workers, the host device's scheduler), and none of them calls these yet.
+void
+add_thread_create_callbacks(thread_create_callbacks entry)
+{
+    static auto mutex   = std::mutex{};
+    static auto entries = std::vector<thread_create_callbacks>{};
+    auto        lock    = std::lock_guard{mutex};
+    entries.push_back(entry);
+}
+} // namespace
+
 extern "C"
 {
     rocprofiler_status_t
@@ -28,5 +53,22 @@ extern "C"
             return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
         return rocprofiler::buffer::assign_callback_thread(buffer_id, cb_thread_id);
         ROCP_API_GUARD_END("rocprofiler_assign_callback_thread")
+    }
+
+    rocprofiler_status_t
+    rocprofiler_at_internal_thread_create(rocprofiler_internal_thread_library_cb_t precreate,
+                                          rocprofiler_internal_thread_library_cb_t postcreate,
+                                          int                                      libs,
+                                          void*                                    data)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(rocprofiler::registration::configuration_locked())
+            return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+        constexpr int known = (ROCPROFILER_LIBRARY_LAST << 1) - 1;
+        if((precreate == nullptr && postcreate == nullptr) || (libs & known) == 0)
+            return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        add_thread_create_callbacks({precreate, postcreate, libs & known, data});
+        return ROCPROFILER_STATUS_SUCCESS;
+        ROCP_API_GUARD_END("rocprofiler_at_internal_thread_create")
     }
 }

@@ -1,0 +1,40 @@
+/* Operations of ROCPROFILER_*_TRACING_OMPT.
+ * Values are rocprofiler-sdk 1.0's; written by scripts/generate-amd-api-ids.py. */
+#pragma once
+
+typedef enum rocprofiler_ompt_operation_t // NOLINT(performance-enum-size)
+{
+    ROCPROFILER_OMPT_ID_NONE               = -1,
+    ROCPROFILER_OMPT_ID_thread_begin       = 0,
+    ROCPROFILER_OMPT_ID_thread_end         = 1,
+    ROCPROFILER_OMPT_ID_parallel_begin     = 2,
+    ROCPROFILER_OMPT_ID_parallel_end       = 3,
+    ROCPROFILER_OMPT_ID_task_create        = 4,
+    ROCPROFILER_OMPT_ID_task_schedule      = 5,
+    ROCPROFILER_OMPT_ID_implicit_task      = 6,
+    ROCPROFILER_OMPT_ID_device_initialize  = 7,
+    ROCPROFILER_OMPT_ID_device_finalize    = 8,
+    ROCPROFILER_OMPT_ID_device_load        = 9,
+    ROCPROFILER_OMPT_ID_sync_region_wait   = 10,
+    ROCPROFILER_OMPT_ID_mutex_released     = 11,
+    ROCPROFILER_OMPT_ID_dependences        = 12,
+    ROCPROFILER_OMPT_ID_task_dependence    = 13,
+    ROCPROFILER_OMPT_ID_work               = 14,
+    ROCPROFILER_OMPT_ID_masked             = 15,
+    ROCPROFILER_OMPT_ID_sync_region        = 16,
+    ROCPROFILER_OMPT_ID_lock_init          = 17,
+    ROCPROFILER_OMPT_ID_lock_destroy       = 18,
+    ROCPROFILER_OMPT_ID_mutex_acquire      = 19,
+    ROCPROFILER_OMPT_ID_mutex_acquired     = 20,
+    ROCPROFILER_OMPT_ID_nest_lock          = 21,
+    ROCPROFILER_OMPT_ID_flush              = 22,
+    ROCPROFILER_OMPT_ID_cancel             = 23,
+    ROCPROFILER_OMPT_ID_reduction          = 24,
+    ROCPROFILER_OMPT_ID_dispatch           = 25,
+    ROCPROFILER_OMPT_ID_target_emi         = 26,
+    ROCPROFILER_OMPT_ID_target_data_op_emi = 27,
+    ROCPROFILER_OMPT_ID_target_submit_emi  = 28,
+    ROCPROFILER_OMPT_ID_error              = 29,
+    ROCPROFILER_OMPT_ID_callback_functions = 30,
+    ROCPROFILER_OMPT_ID_LAST               = 31,
+} rocprofiler_ompt_operation_t;

@@ -1,0 +1,10 @@
+/* rocJPEG's API tables, as rocprofiler-sdk numbers them.
+ * Values are rocprofiler-sdk 1.0's; written by scripts/generate-amd-api-ids.py. */
+#pragma once
+
+typedef enum rocprofiler_rocjpeg_table_id_t // NOLINT(performance-enum-size)
+{
+    ROCPROFILER_ROCJPEG_TABLE_ID_NONE = -1,
+    ROCPROFILER_ROCJPEG_TABLE_ID_CORE = 0,
+    ROCPROFILER_ROCJPEG_TABLE_ID_LAST = 1,
+} rocprofiler_rocjpeg_table_id_t;
