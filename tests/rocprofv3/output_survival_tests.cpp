@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,6 +113,83 @@ TEST(output_survival, whole_files_are_replaced_atomically_or_not_at_all)
     EXPECT_FALSE(tool::write_file_atomically(missing, "x", errors));
     ASSERT_EQ(errors.size(), 1u);
     EXPECT_EQ(errors[0], "could not write '" + missing + "': No such file or directory");
+}
+
+// Issue 34: a symbolic link planted at an output's name, or at the name a temporary would have,
+// is never followed; its target keeps its content.
+TEST(output_links, a_link_at_a_streamed_output_is_refused_and_its_target_untouched)
+{
+    auto dir    = scratch{};
+    auto target = dir.path / "users_file";
+    std::ofstream{target} << "the user's content\n";
+    auto csv  = (dir.path / "run_kernel_trace.csv").string();
+    auto part = (dir.path / "run_results.json.kernel_dispatch.part").string();
+    fs::create_symlink(target, csv);
+    fs::create_symlink(target, part);
+    auto stream = tool::csv_stream{};
+    EXPECT_FALSE(stream.open(csv, "header\n"));
+    EXPECT_EQ(stream.error(), "refusing to write '" + csv + "': it is a symbolic link");
+    auto spill = tool::record_spill{};
+    EXPECT_FALSE(spill.open(part));
+    EXPECT_EQ(read_all(target), "the user's content\n");
+    EXPECT_TRUE(fs::is_symlink(csv));
+    EXPECT_TRUE(fs::is_symlink(part));
+}
+
+TEST(output_links, a_link_at_a_whole_file_output_is_refused_and_its_target_untouched)
+{
+    auto dir    = scratch{};
+    auto target = dir.path / "users_file";
+    std::ofstream{target} << "the user's content\n";
+    auto path = (dir.path / "run_results.json").string();
+    fs::create_symlink(target, path);
+    auto errors = std::vector<std::string>{};
+    EXPECT_FALSE(tool::write_file_atomically(path, "{}\n", errors));
+    ASSERT_EQ(errors.size(), 1U);
+    EXPECT_EQ(errors[0], "refusing to write '" + path + "': it is a symbolic link");
+    EXPECT_EQ(read_all(target), "the user's content\n");
+    EXPECT_FALSE(has_temporary_files(dir.path));
+}
+
+TEST(output_links, the_temporary_of_a_whole_file_write_is_created_exclusively)
+{
+    auto dir    = scratch{};
+    auto target = dir.path / "users_file";
+    std::ofstream{target} << "the user's content\n";
+    auto path = (dir.path / "run_agent_info.csv").string();
+    // Links at the names the writer used to take (<path>.tmp-<pid>) and at other guesses.
+    fs::create_symlink(target, path + ".tmp-" + std::to_string(getpid()));
+    fs::create_symlink(target, path + ".tmp-rocprofv3");
+    fs::create_symlink(target, path + ".tmp-XXXXXX");
+    auto errors = std::vector<std::string>{};
+    ASSERT_TRUE(tool::write_file_atomically(path, "new\n", errors));
+    EXPECT_TRUE(errors.empty());
+    EXPECT_EQ(read_all(path), "new\n");
+    EXPECT_FALSE(fs::is_symlink(path));
+    EXPECT_EQ(read_all(target), "the user's content\n");
+    // The temporary's name is not guessable, and it is a new file of the writer's own: a name
+    // already taken is never opened.
+    auto       first  = std::string{};
+    auto       second = std::string{};
+    const auto a      = tool::create_temporary(path, 0644, first);
+    const auto b      = tool::create_temporary(path, 0644, second);
+    ASSERT_GE(a, 0);
+    ASSERT_GE(b, 0);
+    EXPECT_NE(first, second);
+    EXPECT_EQ(first.rfind(path + ".tmp-", 0), 0U);
+    struct stat st = {};
+    ASSERT_EQ(::lstat(first.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISREG(st.st_mode));
+    EXPECT_EQ(st.st_size, 0);
+    ::close(a);
+    ::close(b);
+    ::unlink(first.c_str());
+    ::unlink(second.c_str());
+    // Permissions stay those of every output: 0644 less the umask.
+    const auto mask = ::umask(022);
+    ::umask(mask);
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0644 & ~mask);
 }
 
 TEST(output_survival, json_stays_valid_with_a_kernel_name_that_is_not_utf8)

@@ -26,7 +26,7 @@ bool
 probe_writable(const fs::path& dir, std::string& error)
 {
     const auto probe = dir / (".rocprofv3-write-check-" + std::to_string(getpid()));
-    const auto fd    = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    const auto fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if(fd < 0)
     {
         error = "output directory '" + dir.string() + "' is not writable: " + std::strerror(errno);

@@ -4,10 +4,12 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -48,19 +50,80 @@ ends_with(const std::string& text, const std::string& suffix)
            text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// "refusing to write '<path>': it is a symbolic link" when @p path is one, else empty: rocprofv3
+// never writes an output through a link (the tool library refuses them the same way).
+std::string
+symbolic_link_refusal(const fs::path& path)
+{
+    struct stat st = {};
+    if(lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+        return "refusing to write '" + path.string() + "': it is a symbolic link";
+    return {};
+}
+
+// The process's umask, read without changing it (umask(2) can only set it).
+mode_t
+current_umask()
+{
+    auto status = std::ifstream{"/proc/self/status"};
+    for(auto line = std::string{}; std::getline(status, line);)
+        if(line.compare(0, 6, "Umask:") == 0)
+            return static_cast<mode_t>(std::strtoul(line.c_str() + 6, nullptr, 8));
+    const auto mask = umask(0);
+    umask(mask);
+    return mask;
+}
+
+// truncate(2) without following a link at @p path; 0 or the errno.
+int
+truncate_nofollow(const fs::path& path, off_t size)
+{
+    const auto fd = open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if(fd < 0) return errno;
+    const auto err = ftruncate(fd, size) == 0 ? 0 : errno;
+    close(fd);
+    return err;
+}
+
+// Opens the contents of an output for reading, never through a link.
+std::string
+read_output(const fs::path& path, bool& ok)
+{
+    ok            = false;
+    const auto fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if(fd < 0) return {};
+    auto text  = std::string{};
+    auto chunk = std::string(size_t{1} << 16U, '\0');
+    for(;;)
+    {
+        const auto n = read(fd, chunk.data(), chunk.size());
+        if(n < 0 && errno == EINTR) continue;
+        if(n < 0)
+        {
+            close(fd);
+            return {};
+        }
+        if(n == 0) break;
+        text.append(chunk.data(), static_cast<size_t>(n));
+    }
+    close(fd);
+    ok = true;
+    return text;
+}
+
 // Cuts a CSV file after its last complete row.
 void
 trim_partial_row(const fs::path& path, std::vector<std::string>& errors)
 {
-    auto in = std::ifstream{path, std::ios::binary};
-    if(!in) return;
-    auto text = std::string{std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
+    auto ok   = false;
+    auto text = read_output(path, ok);
+    if(!ok) return;
     if(text.empty() || text.back() == '\n') return;
     auto keep = text.rfind('\n');
     keep      = keep == std::string::npos ? 0 : keep + 1;
-    if(truncate(path.c_str(), static_cast<off_t>(keep)) != 0)
+    if(auto err = truncate_nofollow(path, static_cast<off_t>(keep)); err != 0)
         errors.emplace_back("could not trim the last, incomplete row of '" + path.string() +
-                            "': " + std::strerror(errno));
+                            "': " + std::strerror(err));
 }
 
 // Cuts a Perfetto trace after its last complete packet: the file is a sequence of
@@ -69,10 +132,10 @@ trim_partial_row(const fs::path& path, std::vector<std::string>& errors)
 void
 trim_partial_packet(const fs::path& path, std::vector<std::string>& errors)
 {
-    auto in = std::ifstream{path, std::ios::binary};
-    if(!in) return;
-    auto text = std::string{std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
-    auto pos  = size_t{0};
+    auto ok   = false;
+    auto text = read_output(path, ok);
+    if(!ok) return;
+    auto pos = size_t{0};
     while(pos < text.size())
     {
         if(static_cast<unsigned char>(text[pos]) != 0x0A) break;
@@ -95,9 +158,9 @@ trim_partial_packet(const fs::path& path, std::vector<std::string>& errors)
         pos = at + length;
     }
     if(pos == text.size()) return;
-    if(truncate(path.c_str(), static_cast<off_t>(pos)) != 0)
+    if(auto err = truncate_nofollow(path, static_cast<off_t>(pos)); err != 0)
         errors.emplace_back("could not trim the last, incomplete packet of '" + path.string() +
-                            "': " + std::strerror(errno));
+                            "': " + std::strerror(err));
 }
 
 bool
@@ -105,24 +168,36 @@ write_atomically(const fs::path&           path,
                  const std::string&        contents,
                  std::vector<std::string>& errors)
 {
-    auto temporary = path.string() + ".tmp-rocprofv3";
+    if(auto refusal = symbolic_link_refusal(path); !refusal.empty())
     {
-        auto out = std::ofstream{temporary, std::ios::binary | std::ios::trunc};
-        out << contents;
-        out.close();
-        if(!out)
-        {
-            errors.emplace_back("could not write '" + path.string() + "': " + std::strerror(errno));
-            unlink(temporary.c_str());
-            return false;
-        }
-    }
-    if(rename(temporary.c_str(), path.c_str()) != 0)
-    {
-        errors.emplace_back("could not write '" + path.string() + "': " + std::strerror(errno));
-        unlink(temporary.c_str());
+        errors.emplace_back(std::move(refusal));
         return false;
     }
+    // The temporary is created exclusively under an unpredictable name: a file or link planted at
+    // a guessed name is never opened (mkostemp: O_CREAT | O_EXCL, mode 0600, then the mode every
+    // output has, 0644 less the umask).
+    auto       temporary = path.string() + ".tmp-XXXXXX";
+    const auto fd        = mkostemp(temporary.data(), O_CLOEXEC);
+    auto       fail      = [&](int err, bool created)
+    {
+        errors.emplace_back("could not write '" + path.string() + "': " + std::strerror(err));
+        if(created) unlink(temporary.c_str());
+        return false;
+    };
+    if(fd < 0) return fail(errno, false);
+    auto err = fchmod(fd, 0644 & ~current_umask()) == 0 ? 0 : errno;
+    for(size_t done = 0; err == 0 && done < contents.size();)
+    {
+        const auto n = write(fd, contents.data() + done, contents.size() - done);
+        if(n < 0 && errno == EINTR) continue;
+        if(n < 0)
+            err = errno;
+        else
+            done += static_cast<size_t>(n);
+    }
+    if(close(fd) != 0 && err == 0) err = errno;
+    if(err == 0 && rename(temporary.c_str(), path.c_str()) != 0) err = errno;
+    if(err != 0) return fail(err, true);
     return true;
 }
 
@@ -130,12 +205,13 @@ write_atomically(const fs::path&           path,
 void
 mark_json(const fs::path& path, const std::string& how, std::vector<std::string>& errors)
 {
-    auto in = std::ifstream{path, std::ios::binary};
-    if(!in) return;
+    auto ok   = false;
+    auto text = read_output(path, ok);
+    if(!ok) return;
     auto doc = nlohmann::ordered_json{};
     try
     {
-        doc = nlohmann::ordered_json::parse(in);
+        doc = nlohmann::ordered_json::parse(text);
         for(auto& tool : doc.at("rocprofiler-sdk-tool"))
             tool["metadata"]["end"] = {{"kind", "ended_without_finalization"},
                                        {"complete", false},

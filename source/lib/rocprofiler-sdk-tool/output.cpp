@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <random>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -924,20 +925,72 @@ signal_name(int number)
     }
 }
 
+std::string
+symbolic_link_refusal(const std::string& path)
+{
+    struct stat st = {};
+    if(::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+        return "refusing to write '" + path + "': it is a symbolic link";
+    return {};
+}
+
+int
+open_output(const std::string& path, int flags, mode_t mode, std::string& error)
+{
+    const auto fd = ::open(path.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, mode);
+    if(fd >= 0) return fd;
+    const auto err = errno;
+    // O_NOFOLLOW answers ELOOP for a link at the last component.
+    error = err == ELOOP ? symbolic_link_refusal(path) : std::string{};
+    if(error.empty()) error = "could not write '" + path + "': " + errno_text(err);
+    errno = err;
+    return -1;
+}
+
+int
+create_temporary(const std::string& path, mode_t mode, std::string& temporary)
+{
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    auto              random     = std::random_device{};
+    for(int attempt = 0; attempt < 100; ++attempt)
+    {
+        temporary = path + ".tmp-";
+        for(int i = 0; i < 12; ++i)
+            temporary += alphabet[random() % (sizeof(alphabet) - 1)];
+        const auto fd =
+            ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+        if(fd >= 0 || errno != EEXIST) return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
 bool
 write_file_atomically(const std::string&             path,
                       const std::function<int(int)>& write_contents,
                       std::vector<std::string>&      errors)
 {
-    const auto temporary = path + ".tmp-" + std::to_string(getpid());
-    auto       fail      = [&](int err)
+    // rename() would replace a link at the name, not follow it; it is refused all the same, as a
+    // link at a streamed output's name is.
+    if(auto refusal = symbolic_link_refusal(path); !refusal.empty())
+    {
+        errors.emplace_back(std::move(refusal));
+        return false;
+    }
+    auto temporary = std::string{};
+    auto fail      = [&](int err)
     {
         errors.emplace_back("could not write '" + path + "': " + errno_text(err));
-        unlink(temporary.c_str());
+        if(!temporary.empty()) unlink(temporary.c_str());
         return false;
     };
-    const auto fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if(fd < 0) return fail(errno);
+    const auto fd = create_temporary(path, 0644, temporary);
+    if(fd < 0)
+    {
+        const auto err = errno;
+        temporary.clear(); // not ours
+        return fail(err);
+    }
     if(auto err = write_contents(fd); err != 0)
     {
         ::close(fd);
@@ -968,9 +1021,8 @@ bool
 record_spill::open(const std::string& path)
 {
     remove();
-    m_path = path;
-    m_fd   = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if(m_fd < 0) m_error = "could not write '" + path + "': " + errno_text(errno);
+    m_path                 = path;
+    m_fd                   = open_output(path, O_RDWR | O_CREAT | O_TRUNC, 0600, m_error);
     std::tie(m_dev, m_ino) = identity(m_fd);
     return m_fd >= 0;
 }
@@ -1064,12 +1116,8 @@ csv_stream::open(const std::string& path, const std::string& header)
 {
     m_path = path;
     m_size = 0;
-    m_fd   = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if(m_fd < 0)
-    {
-        m_error = "could not write '" + path + "': " + errno_text(errno);
-        return false;
-    }
+    m_fd   = open_output(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, m_error);
+    if(m_fd < 0) return false;
     std::tie(m_dev, m_ino) = identity(m_fd);
     m_buffer               = header;
     flush();

@@ -15,6 +15,8 @@
 #include <rocprofiler-sdk/dispatch_counting_service.h>
 #include <rocprofiler-sdk/experimental/kernel_replay_outcome.h>
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -412,8 +414,22 @@ std::vector<std::string> write_outputs(const config&             cfg,
                                        bool                      streamed = false,
                                        const replay_report*      replay   = nullptr);
 
-// Writes @p contents to @p path atomically (a temporary file in the same directory, renamed over
-// it). On failure appends "could not write '<path>': <OS reason>" to @p errors.
+// Opens the output @p path for writing with @p flags (O_WRONLY or O_RDWR, O_CREAT, O_TRUNC...),
+// never through a symbolic link: O_NOFOLLOW and O_CLOEXEC are added, so a link planted at the name
+// is refused and its target left untouched. Returns the descriptor, or -1 with @p error set to
+// "refusing to write '<path>': it is a symbolic link" or "could not write '<path>': <OS reason>".
+int open_output(const std::string& path, int flags, mode_t mode, std::string& error);
+// "refusing to write '<path>': it is a symbolic link" when @p path is one, else empty.
+std::string symbolic_link_refusal(const std::string& path);
+// Creates a temporary for @p path in its directory, "<path>.tmp-<random>", exclusively
+// (O_CREAT | O_EXCL | O_NOFOLLOW): a file or link already at a guessed name is never opened.
+// @p mode is applied with the umask, as for any output. Returns the descriptor (its name in
+// @p temporary), or -1 with errno set.
+int create_temporary(const std::string& path, mode_t mode, std::string& temporary);
+
+// Writes @p contents to @p path atomically (a temporary file in the same directory, created
+// exclusively under an unpredictable name, renamed over it). A symbolic link at @p path is
+// refused. On failure appends "could not write '<path>': <OS reason>" to @p errors.
 bool write_file_atomically(const std::string&        path,
                            const std::string&        contents,
                            std::vector<std::string>& errors);

@@ -48,7 +48,7 @@ lock(const std::string& directory, const std::string& prefix)
     // protects nothing, so the path must still name the locked file.
     for(int attempt = 0; attempt < 16; ++attempt)
     {
-        const auto fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        const auto fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
         if(fd < 0) return outcome::unavailable;
         if(::flock(fd, LOCK_EX | LOCK_NB) != 0)
         {

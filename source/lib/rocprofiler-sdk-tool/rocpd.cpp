@@ -463,11 +463,25 @@ rocpd_writer::open(const std::string& path, const results& data)
     m_path  = path;
     m_guid  = guid_of(data);
     m_owner = ::getpid();
+    // A symbolic link at the name is refused (and left alone), as at any output's name.
+    if(auto refusal = symbolic_link_refusal(path); !refusal.empty())
+    {
+        m_error = std::move(refusal);
+        return false;
+    }
     // A database of an earlier run with this prefix is replaced, as the CSV files are.
     ::unlink(path.c_str());
     ::unlink((path + "-journal").c_str());
-    if(sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-       SQLITE_OK)
+    // NOFOLLOW (SQLite >= 3.31): a link planted between the unlink and the open is refused.
+#    ifdef SQLITE_OPEN_NOFOLLOW
+    constexpr int open_nofollow = SQLITE_OPEN_NOFOLLOW;
+#    else
+    constexpr int open_nofollow = 0;
+#    endif
+    if(sqlite3_open_v2(path.c_str(),
+                       &m_db,
+                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | open_nofollow,
+                       nullptr) != SQLITE_OK)
     {
         fail("opening it");
         return false;

@@ -60,7 +60,8 @@ send(std::string_view kind, std::string_view text)
         // Opened for each line: an application that closes every descriptor it did not open
         // (closefrom(3)) cannot take this channel away, nor make a line land in a file of its own.
         const auto path = *report_dir + "/report." + std::to_string(getpid());
-        const auto fd   = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+        const auto fd =
+            ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
         if(fd < 0) return; // the run is over (rocprofv3 removed the directory)
         (void)write_all(fd, line.data(), line.size());
         ::close(fd);

@@ -964,7 +964,8 @@ claim_prefix()
         auto key   = std::string{cfg.output_path} + '\0' + cfg.output_file_name;
         auto claim = std::filesystem::path{run_dir} /
                      ("prefix-" + std::to_string(std::hash<std::string>{}(key)));
-        const auto fd = ::open(claim.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        const auto fd =
+            ::open(claim.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if(fd >= 0)
             ::close(fd);
         else if(errno == EEXIST)
