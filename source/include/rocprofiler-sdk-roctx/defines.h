@@ -11,6 +11,10 @@
 #    define ROCTX_EXTERN_C_FINI
 #endif
 
+/** @brief Marks a function of version 0.0 of the ROCTx interface (every function here); expands
+ * to nothing. */
+#define ROCPROFILER_SDK_ROCTX_VERSION_0_0
+
 /** @brief Marks a symbol exported from librocprofiler-sdk-roctx.so. */
 #define ROCTX_API __attribute__((visibility("default")))
 

@@ -54,6 +54,54 @@ typedef struct rocprofiler_buffer_tracing_memory_copy_record_t
 } rocprofiler_buffer_tracing_memory_copy_record_t;
 
 /**
+ * @brief Record of @ref ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION, with rocprofiler-sdk's
+ * layout. No backend reports allocations yet: configuring the kind returns
+ * ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED, so no such record is written.
+ */
+typedef struct rocprofiler_buffer_tracing_memory_allocation_record_t
+{
+    uint64_t                                  size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t         kind;            ///< MEMORY_ALLOCATION
+    rocprofiler_memory_allocation_operation_t operation;       ///< Allocate or free
+    rocprofiler_correlation_id_t              correlation_id;  ///< Correlation ids
+    rocprofiler_thread_id_t                   thread_id;       ///< Allocating thread
+    rocprofiler_timestamp_t                   start_timestamp; ///< Call start, ns
+    rocprofiler_timestamp_t                   end_timestamp;   ///< Call end, ns
+    rocprofiler_agent_id_t                    agent_id;        ///< Agent of the memory
+    rocprofiler_address_t                     address;         ///< Start of the memory
+    uint64_t                                  allocation_size; ///< Bytes
+} rocprofiler_buffer_tracing_memory_allocation_record_t;
+
+/**
+ * @brief Record of @ref ROCPROFILER_BUFFER_TRACING_RUNTIME_INITIALIZATION, with rocprofiler-sdk's
+ * layout. Not reported yet: configuring the kind returns ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED.
+ */
+typedef struct rocprofiler_buffer_tracing_runtime_initialization_record_t
+{
+    uint64_t                                       size;           ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t              kind;           ///< RUNTIME_INITIALIZATION
+    rocprofiler_runtime_initialization_operation_t operation;      ///< Which runtime
+    rocprofiler_correlation_id_t                   correlation_id; ///< Correlation ids
+    rocprofiler_thread_id_t                        thread_id;      ///< Initializing thread
+    rocprofiler_timestamp_t                        timestamp;      ///< When, ns
+    uint64_t                                       version;        ///< The runtime's version
+    uint64_t                                       instance;       ///< Its instance
+} rocprofiler_buffer_tracing_runtime_initialization_record_t;
+
+/**
+ * @brief Record of @ref ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT, with
+ * rocprofiler-sdk's layout: the moment no later record can carry an internal correlation id.
+ * Not reported here: configuring the kind returns ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED.
+ */
+typedef struct rocprofiler_buffer_tracing_correlation_id_retirement_record_t
+{
+    uint64_t                          size;                    ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t kind;                    ///< CORRELATION_ID_RETIREMENT
+    rocprofiler_timestamp_t           timestamp;               ///< When the id retired, ns
+    uint64_t                          internal_correlation_id; ///< The retired id
+} rocprofiler_buffer_tracing_correlation_id_retirement_record_t;
+
+/**
  * @brief Record of the marker buffer kinds (@ref ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API,
  * _CONTROL_API, _NAME_API): one per call, with timestamps around the call. The operation is a
  * rocprofiler_marker_core_api_id_t, _control_api_id_t or _name_api_id_t. Messages are not in the

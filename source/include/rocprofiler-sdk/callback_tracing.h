@@ -110,6 +110,33 @@ typedef struct rocprofiler_callback_tracing_memory_copy_data_t
     rocprofiler_address_t   src_address;     ///< Source address
 } rocprofiler_callback_tracing_memory_copy_data_t;
 
+/**
+ * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION, with rocprofiler-sdk's
+ * layout. No backend reports allocations yet: configuring the kind returns
+ * ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED.
+ */
+typedef struct rocprofiler_callback_tracing_memory_allocation_data_t
+{
+    uint64_t                size;            ///< Size of this struct
+    rocprofiler_timestamp_t start_timestamp; ///< Call start, ns
+    rocprofiler_timestamp_t end_timestamp;   ///< Call end, ns
+    rocprofiler_agent_id_t  agent_id;        ///< Agent of the memory
+    rocprofiler_address_t   address;         ///< Start of the memory
+    uint64_t                allocation_size; ///< Bytes
+} rocprofiler_callback_tracing_memory_allocation_data_t;
+
+/**
+ * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION, with
+ * rocprofiler-sdk's layout. Not reported yet: configuring the kind returns
+ * ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED.
+ */
+typedef struct rocprofiler_callback_tracing_runtime_initialization_data_t
+{
+    uint64_t size;     ///< Size of this struct
+    uint64_t version;  ///< The runtime's version
+    uint64_t instance; ///< Its instance
+} rocprofiler_callback_tracing_runtime_initialization_data_t;
+
 /** @brief Where a code object's image was read from. */
 typedef enum rocprofiler_code_object_storage_type_t // NOLINT(performance-enum-size)
 {

@@ -45,11 +45,8 @@ rocprofiler_create_counter_config(rocprofiler_agent_id_t           agent_id,
 rocprofiler_status_t
 rocprofiler_destroy_counter_config(rocprofiler_counter_config_id_t config_id) ROCPROFILER_API;
 
-/** @brief Former name of @ref rocprofiler_create_counter_config. */
-#define rocprofiler_create_profile_config rocprofiler_create_counter_config
-/** @brief Former name of @ref rocprofiler_destroy_counter_config. */
-#define rocprofiler_destroy_profile_config rocprofiler_destroy_counter_config
-
 /** @} */
 
 ROCPROFILER_EXTERN_C_FINI
+
+#include <rocprofiler-sdk/deprecated/profile_config.h>

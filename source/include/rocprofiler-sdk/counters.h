@@ -172,3 +172,5 @@ rocprofiler_create_counter(const char*               name,
                            rocprofiler_counter_id_t* counter_id) ROCPROFILER_API;
 
 ROCPROFILER_EXTERN_C_FINI
+
+#include <rocprofiler-sdk/deprecated/counters.h>

@@ -20,6 +20,9 @@ ROCPROFILER_EXTERN_C_INIT
 typedef rocprofiler_status_t (*rocprofiler_device_counting_agent_cb_t)(
     rocprofiler_context_id_t context_id, rocprofiler_counter_config_id_t config_id);
 
+/** @brief Former name of @ref rocprofiler_device_counting_agent_cb_t. */
+typedef rocprofiler_device_counting_agent_cb_t rocprofiler_agent_set_profile_callback_t;
+
 /**
  * @brief Asked when the context starts which configuration to collect on the agent.
  * @param [in] context_id The context.

@@ -83,6 +83,22 @@ rocprofiler_status_t rocprofiler_configure_external_correlation_id_request_servi
     rocprofiler_external_correlation_id_request_cb_t          callback,
     void*                                                     callback_args) ROCPROFILER_API;
 
+/**
+ * @brief The name of a request kind: the enumerator without its
+ * `ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_` prefix (`KERNEL_DISPATCH`, `MEMORY_COPY`, ...),
+ * valid for the life of the process.
+ * @param [in] kind The kind.
+ * @param [out] name The name.
+ * @param [out] name_len Its length (may be NULL).
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p name is NULL.
+ * @retval ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND @p kind is NONE, LAST or out of range.
+ */
+rocprofiler_status_t rocprofiler_query_external_correlation_id_request_kind_name(
+    rocprofiler_external_correlation_id_request_kind_t kind,
+    const char**                                       name,
+    uint64_t*                                          name_len) ROCPROFILER_API;
+
 /** @} */
 
 ROCPROFILER_EXTERN_C_FINI

@@ -1,10 +1,10 @@
 /**
  * @file hsa_types.h
- * @brief The handle types of the HSA runtime (`hsa/hsa.h`) that rocprofiler-sdk records name,
- * declared here with HSA's layout so that no ROCm package is needed. No agent of this SDK is an
- * HSA agent: these fields are always zero here. The declarations are skipped when HSA's own
- * header was included first (same include guard); include HSA's header first if a tool needs
- * both.
+ * @brief The handle types of the HSA runtime (`hsa/hsa.h`, and the memory pool of
+ * `hsa/hsa_ext_amd.h`) that rocprofiler-sdk records and its C++ helpers name, declared here with
+ * HSA's layout so that no ROCm package is needed. No agent of this SDK is an HSA agent: these
+ * fields are always zero here. The declarations are skipped when HSA's own header was included
+ * first (same include guard); include HSA's header first if a tool needs both.
  */
 #pragma once
 
@@ -36,5 +36,26 @@ typedef struct hsa_loaded_code_object_s
 {
     uint64_t handle; ///< Opaque handle
 } hsa_loaded_code_object_t;
+
+/** @brief An HSA memory region. */
+typedef struct hsa_region_s
+{
+    uint64_t handle; ///< Opaque handle
+} hsa_region_t;
+
+#endif
+
+/* The memory pool handle of HSA's AMD extensions (`hsa/hsa_ext_amd.h`), under that header's guard.
+ */
+#ifndef HSA_RUNTIME_EXT_AMD_H_
+#    define HSA_RUNTIME_EXT_AMD_H_
+
+#    include <stdint.h>
+
+/** @brief An HSA AMD memory pool. */
+typedef struct hsa_amd_memory_pool_s
+{
+    uint64_t handle; ///< Opaque handle
+} hsa_amd_memory_pool_t;
 
 #endif

@@ -32,4 +32,18 @@ typedef void (*rocprofiler_intercept_library_cb_t)(rocprofiler_intercept_table_t
 rocprofiler_status_t rocprofiler_at_intercept_table_registration(
     rocprofiler_intercept_library_cb_t callback, int libs, void* data) ROCPROFILER_API;
 
+/**
+ * @brief The name of one table flag: the enumerator without its `ROCPROFILER_` prefix
+ * (`HSA_TABLE`, `HIP_RUNTIME_TABLE`, ...), valid for the life of the process.
+ * @param [in] kind One rocprofiler_intercept_table_t flag.
+ * @param [out] name The name.
+ * @param [out] name_len Its length (may be NULL).
+ * @retval ROCPROFILER_STATUS_SUCCESS
+ * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT @p name is NULL.
+ * @retval ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND @p kind is not one known flag.
+ */
+rocprofiler_status_t rocprofiler_query_intercept_table_name(rocprofiler_intercept_table_t kind,
+                                                            const char**                  name,
+                                                            uint64_t* name_len) ROCPROFILER_API;
+
 ROCPROFILER_EXTERN_C_FINI

@@ -44,8 +44,14 @@ typedef void (*rocprofiler_internal_thread_library_cb_t)(rocprofiler_runtime_lib
 
 /**
  * @brief Registers callbacks around the threads @p libs (rocprofiler_runtime_library_t flags)
- * start. Here only this SDK (ROCPROFILER_LIBRARY) starts threads: its callback threads, which
- * start at the end of initialization, after every tool's initialize has run.
+ * start. Here only this SDK (ROCPROFILER_LIBRARY) starts threads of its own: its buffer callback
+ * threads (each when it first delivers records) and the host device's SPM sampler (one per sampled
+ * dispatch). @p precreate runs just before and @p postcreate just after each start, on the starting
+ * thread, with ROCPROFILER_LIBRARY and @p data; registrations for other libraries are never
+ * called. Not reported yet: the CUDA backend's completion and drain threads. A callback thread
+ * starts when a buffer first hands it records, on the thread that filled or flushed that buffer
+ * and while the SDK holds the buffer: the callbacks must not call the SDK's buffer functions
+ * (keep them to the tool's own bookkeeping).
  * @retval ROCPROFILER_STATUS_SUCCESS
  * @retval ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT Both callbacks are NULL, or @p libs has no
  * known flag.

@@ -293,4 +293,50 @@ extern "C"
         return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
         ROCP_API_GUARD_END("rocprofiler_load_counter_definition")
     }
+    // deprecated/counters.h and deprecated/profile_config.h: the former names.
+    rocprofiler_status_t
+    rocprofiler_query_counter_instance_count(rocprofiler_agent_id_t   agent_id,
+                                             rocprofiler_counter_id_t counter_id,
+                                             size_t*                  instance_count)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(instance_count == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        if(rp::agent::find(agent_id) == nullptr) return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;
+        if(rp::counters::find(counter_id) == nullptr)
+            return ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND;
+        // The product of the dimensions' sizes: one dimension of one instance (see
+        // rocprofiler_query_counter_info).
+        const auto& dims = dimensions_of(counter_id);
+        *instance_count  = dims.dimension_list->instance_size;
+        return ROCPROFILER_STATUS_SUCCESS;
+        ROCP_API_GUARD_END("rocprofiler_query_counter_instance_count")
+    }
+
+    rocprofiler_status_t rocprofiler_iterate_counter_dimensions(
+        rocprofiler_counter_id_t id, rocprofiler_available_dimensions_cb_t info_cb, void* user_data)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(info_cb == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        if(rp::counters::find(id) == nullptr) return ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND;
+        const auto& dims = dimensions_of(id);
+        info_cb(id, dims.dimension_list, 1, user_data);
+        return ROCPROFILER_STATUS_SUCCESS;
+        ROCP_API_GUARD_END("rocprofiler_iterate_counter_dimensions")
+    }
+
+    rocprofiler_status_t
+    rocprofiler_create_profile_config(rocprofiler_agent_id_t           agent_id,
+                                      rocprofiler_counter_id_t*        counters_list,
+                                      size_t                           counters_count,
+                                      rocprofiler_profile_config_id_t* config_id)
+    {
+        return rocprofiler_create_counter_config(
+            agent_id, counters_list, counters_count, config_id);
+    }
+
+    rocprofiler_status_t
+    rocprofiler_destroy_profile_config(rocprofiler_profile_config_id_t config_id)
+    {
+        return rocprofiler_destroy_counter_config(config_id);
+    }
 }

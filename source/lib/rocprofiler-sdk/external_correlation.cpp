@@ -5,6 +5,37 @@
 
 #include <rocprofiler-sdk/external_correlation.h>
 
+#include <cstring>
+
+namespace
+{
+// The name of each request kind, by value (index 0 is NONE, which has none).
+constexpr const char* request_kind_names[] = {nullptr,
+                                              "HSA_CORE_API",
+                                              "HSA_AMD_EXT_API",
+                                              "HSA_IMAGE_EXT_API",
+                                              "HSA_FINALIZE_EXT_API",
+                                              "HIP_RUNTIME_API",
+                                              "HIP_COMPILER_API",
+                                              "MARKER_CORE_API",
+                                              "MARKER_CONTROL_API",
+                                              "MARKER_NAME_API",
+                                              "MEMORY_COPY",
+                                              "KERNEL_DISPATCH",
+                                              "SCRATCH_MEMORY",
+                                              "RCCL_API",
+                                              "OMPT",
+                                              "MEMORY_ALLOCATION",
+                                              "ROCDECODE_API",
+                                              "ROCJPEG_API",
+                                              "MARKER_CORE_RANGE_API",
+                                              "CUDA_RUNTIME_API",
+                                              "CUDA_DRIVER_API"};
+static_assert(sizeof(request_kind_names) / sizeof(request_kind_names[0]) ==
+                  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_LAST,
+              "one name per external correlation request kind");
+} // namespace
+
 extern "C"
 {
     rocprofiler_status_t
@@ -62,5 +93,21 @@ extern "C"
                 rp::context::external_correlation_request_service{set, callback, callback_args});
         return ROCPROFILER_STATUS_SUCCESS;
         ROCP_API_GUARD_END("rocprofiler_configure_external_correlation_id_request_service")
+    }
+
+    rocprofiler_status_t rocprofiler_query_external_correlation_id_request_kind_name(
+        rocprofiler_external_correlation_id_request_kind_t kind,
+        const char**                                       name,
+        uint64_t*                                          name_len)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(name == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        if(kind <= ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_NONE ||
+           kind >= ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_LAST)
+            return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+        *name = request_kind_names[kind];
+        if(name_len != nullptr) *name_len = std::strlen(*name);
+        return ROCPROFILER_STATUS_SUCCESS;
+        ROCP_API_GUARD_END("rocprofiler_query_external_correlation_id_request_kind_name")
     }
 }

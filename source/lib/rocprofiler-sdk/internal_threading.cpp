@@ -2,34 +2,10 @@
 #include "buffer/buffer.hpp"
 #include "buffer/callback_thread.hpp"
 #include "common/api_guard.hpp"
+#include "common/thread_hooks.hpp"
 #include "registration/registration.hpp"
 
 #include <rocprofiler-sdk/internal_threading.h>
-
-#include <mutex>
-#include <vector>
-
-namespace
-{
-struct thread_create_callbacks
-{
-    rocprofiler_internal_thread_library_cb_t precreate;
-    rocprofiler_internal_thread_library_cb_t postcreate;
-    int                                      libs;
-    void*                                    data;
-};
-
-// Recorded, not yet called: the SDK starts threads in several places (callback threads, the
-// CUDA backend's workers, the host device's scheduler), and none of them calls these yet.
-void
-add_thread_create_callbacks(thread_create_callbacks entry)
-{
-    static auto mutex   = std::mutex{};
-    static auto entries = std::vector<thread_create_callbacks>{};
-    auto        lock    = std::lock_guard{mutex};
-    entries.push_back(entry);
-}
-} // namespace
 
 extern "C"
 {
@@ -67,7 +43,7 @@ extern "C"
         constexpr int known = (ROCPROFILER_LIBRARY_LAST << 1) - 1;
         if((precreate == nullptr && postcreate == nullptr) || (libs & known) == 0)
             return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-        add_thread_create_callbacks({precreate, postcreate, libs & known, data});
+        rocprofiler::common::thread_hooks::add(precreate, postcreate, libs & known, data);
         return ROCPROFILER_STATUS_SUCCESS;
         ROCP_API_GUARD_END("rocprofiler_at_internal_thread_create")
     }

@@ -80,6 +80,14 @@ typedef union rocprofiler_marker_api_args_t
         const char*                name;
         const struct ihipStream_t* stream;
     } roctxNameHipStream;
+    struct
+    {
+        const char* message;
+    } roctxThreadRangeA; ///< MARKER_CORE_RANGE_API (a kind no ROCTx call here reports)
+    struct
+    {
+        const char* message;
+    } roctxProcessRangeA; ///< MARKER_CORE_RANGE_API (a kind no ROCTx call here reports)
 } rocprofiler_marker_api_args_t;
 
 ROCPROFILER_EXTERN_C_FINI

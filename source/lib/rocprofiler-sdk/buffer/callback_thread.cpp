@@ -2,6 +2,7 @@
 
 #include "common/logging.hpp"
 #include "common/static_object.hpp"
+#include "common/thread_hooks.hpp"
 
 #include <array>
 #include <atomic>
@@ -53,36 +54,66 @@ public:
 
 private:
     void run();
+    // Starts the operating-system thread unless it runs or the thread is stopping; true when it
+    // runs.
+    bool start_if_needed();
 
     const uint64_t          m_handle;
-    std::mutex              m_mutex    = {};
-    std::condition_variable m_wake     = {};
-    std::deque<task>        m_queue    = {};
-    std::thread             m_thread   = {};
-    bool                    m_started  = false;
-    bool                    m_stopping = false;
+    std::mutex              m_start_mutex  = {};
+    std::atomic<bool>       m_started_flag = false; // m_started, readable without m_mutex
+    std::mutex              m_mutex        = {};
+    std::condition_variable m_wake         = {};
+    std::deque<task>        m_queue        = {};
+    std::thread             m_thread       = {};
+    bool                    m_started      = false;
+    bool                    m_stopping     = false;
 };
+
+bool
+callback_thread::start_if_needed()
+{
+    // One starter at a time, without m_mutex: the tools' internal-thread callbacks run around the
+    // start (rocprofiler_at_internal_thread_create) and may take their time.
+    auto start_lock = std::unique_lock{m_start_mutex};
+    {
+        auto lock = std::lock_guard{m_mutex};
+        if(m_stopping) return false;
+        if(m_started) return true;
+    }
+    common::thread_hooks::before_create();
+    auto started = false;
+    {
+        auto lock = std::lock_guard{m_mutex};
+        if(!m_stopping)
+        {
+            try
+            {
+                m_thread  = std::thread{[this] { run(); }};
+                m_started = true;
+                started   = true;
+            }
+            catch(const std::system_error& e)
+            {
+                common::log::warn_once("callback-thread-start",
+                                       std::string{"cannot start a buffer callback thread ("} +
+                                           e.what() + "); callbacks run on the producing thread");
+            }
+        }
+    }
+    common::thread_hooks::after_create();
+    return started;
+}
 
 bool
 callback_thread::post(task work)
 {
+    if(!m_started_flag.load(std::memory_order_acquire))
+    {
+        if(!start_if_needed()) return false;
+        m_started_flag.store(true, std::memory_order_release);
+    }
     auto lock = std::unique_lock{m_mutex};
     if(m_stopping) return false;
-    if(!m_started)
-    {
-        try
-        {
-            m_thread  = std::thread{[this] { run(); }};
-            m_started = true;
-        }
-        catch(const std::system_error& e)
-        {
-            common::log::warn_once("callback-thread-start",
-                                   std::string{"cannot start a buffer callback thread ("} +
-                                       e.what() + "); callbacks run on the producing thread");
-            return false;
-        }
-    }
     try
     {
         m_queue.push_back(work);

@@ -1,6 +1,7 @@
 #include "host/spm.hpp"
 
 #include "common/environment.hpp"
+#include "common/thread_hooks.hpp"
 #include "host/counters.hpp"
 
 #include <pthread.h>
@@ -54,7 +55,18 @@ spm_session::spm_session(std::shared_ptr<const dispatch::spm_request> request, u
             return;
         }
     }
-    m_sampler = std::thread{[this] { run(); }};
+    // The sampler is the SDK's thread: the tools' internal-thread callbacks run around its start.
+    common::thread_hooks::before_create();
+    try
+    {
+        m_sampler = std::thread{[this] { run(); }};
+    }
+    catch(...)
+    {
+        common::thread_hooks::after_create();
+        throw;
+    }
+    common::thread_hooks::after_create();
 }
 
 spm_session::~spm_session()
