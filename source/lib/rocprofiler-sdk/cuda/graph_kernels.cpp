@@ -9,6 +9,7 @@
 #include "cuda/driver.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/launch.hpp"
+#include "cuda/settings_cupti.hpp"
 #include "kernel_replay/engine.hpp"
 
 #include <atomic>
@@ -208,7 +209,9 @@ start()
     std::call_once(once,
                    []
                    {
-                       if(!dispatch::any_consumer()) return;
+                       // ROCPROFILER_CUDA_CUPTI=0: no CUPTI at all, graph kernels untraced.
+                       if(!dispatch::any_consumer() || !settings::read_cupti_activity_enabled())
+                           return;
                        const auto* table = timing::activity_table();
                        if(table == nullptr) return;
                        process_tracer.store(make_process_tracer(), std::memory_order_release);

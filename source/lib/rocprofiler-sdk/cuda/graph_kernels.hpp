@@ -9,7 +9,8 @@
 // under kernel replay the graph launch is one decline (graph_launch).
 //
 // Records reach the tracer only while CUPTI's kernel activity runs (cupti_activity.hpp: not when
-// a context counts dispatches).
+// a context counts dispatches, nor with ROCPROFILER_CUDA_CUPTI=0, which also leaves graph launches
+// unseen).
 //
 // Only files of this folder include this header (it includes CUPTI's headers).
 #pragma once
