@@ -377,12 +377,37 @@ check_torch(const json& tool, uint64_t passes)
         if(count++ < 4) std::printf("RESULT kernel_name %s\n", n.c_str());
 }
 // Every dispatch replayed with N passes (replay_program): nonidem (>= 13 dispatches), streams
-// (exactly 48: 4 threads x 2 streams x 6), capture (exactly 1: the captured launches and the graph
-// launch are not dispatches).
+// (exactly 48: 4 threads x 2 streams x 6), capture (exactly 1 replayed: the captured launches are
+// not dispatches; the 2 graph launches' 3 kernel nodes each are 6 traced dispatches, one record
+// each and never offered for replay).
 void
 check_replay_all(const json& tool, const std::string& mode, uint64_t passes)
 {
     auto by_id = check_dispatches(tool);
+    if(mode == "capture")
+    {
+        auto offered = std::set<uint64_t>{};
+        for(const auto& r : tool["replay"])
+            offered.insert(r["dispatch_id"].get<uint64_t>());
+        auto nodes = size_t{0};
+        for(auto itr = by_id.begin(); itr != by_id.end();)
+        {
+            if(offered.count(itr->first) != 0)
+            {
+                ++itr;
+                continue;
+            }
+            ++nodes;
+            expect(itr->second.records.size() == 1,
+                   "capture: a graph kernel node has one record (dispatch " +
+                       std::to_string(itr->first) + ")");
+            itr = by_id.erase(itr);
+        }
+        std::printf("RESULT capture_graph_node_dispatches=%zu\n", nodes);
+        expect(nodes == 6,
+               "capture: 2 graph launches x 3 kernel nodes traced (got " + std::to_string(nodes) +
+                   ")");
+    }
     check_replay(tool, by_id, passes, {});
     if(mode == "nonidem")
         expect(by_id.size() >= 13,
@@ -392,7 +417,7 @@ check_replay_all(const json& tool, const std::string& mode, uint64_t passes)
                "streams: 48 dispatches (got " + std::to_string(by_id.size()) + ")");
     if(mode == "capture")
         expect(by_id.size() == 1,
-               "capture: only the plain launch is a dispatch (got " + std::to_string(by_id.size()) +
+               "capture: only the plain launch is replayed (got " + std::to_string(by_id.size()) +
                    ")");
     auto queues = std::set<uint64_t>{};
     for(const auto& r : tool["dispatch"])

@@ -4,9 +4,11 @@
 
 #include "common/logging.hpp"
 #include "common/time.hpp"
+#include "cuda/cupti_call.hpp"
 #include "cuda/cupti_callbacks.hpp"
 #include "cuda/cupti_loader.hpp"
 #include "cuda/driver.hpp"
+#include "cuda/graph_kernels.hpp"
 #include "cuda/memory_copies.hpp"
 #include "cuda/settings_cupti.hpp"
 #include "cuda/timing_state.hpp"
@@ -58,41 +60,52 @@ void CUPTIAPI
 buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid)
 {
     auto& st     = get_state();
-    auto* record = static_cast<CUpti_Activity*>(nullptr);
     auto  copies = std::vector<const CUpti_Activity*>{};
+    auto  graphs = std::vector<const CUpti_Activity*>{};
     {
         auto lock = std::lock_guard{st.records_mutex};
-        while(valid > 0 &&
-              cupti->cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS)
-        {
-            if(record->kind == CUPTI_ACTIVITY_KIND_MEMCPY ||
-               record->kind == CUPTI_ACTIVITY_KIND_MEMCPY2)
+        for_each_activity_record(
+            *cupti,
+            buffer,
+            valid,
+            [&](const CUpti_Activity* record)
             {
-                copies.push_back(record);
-                continue;
-            }
-            if(record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
-               record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
-                continue;
-            const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-            // Kernel replay's own hash and compare kernels (replay_kernels.hpp) run between the
-            // passes of a dispatch, inside the application's launch call: their records may carry
-            // its runtime correlation id, and must never be taken for a pass's.
-            if(kernel->name != nullptr && std::strncmp(kernel->name, "rocp_replay_", 12) == 0)
-                continue;
-            ++st.stats.records;
-            if(timestamp_source() == source::cupti)
-                st.records.add(kernel->correlationId, kernel_times{kernel->start, kernel->end});
-            if(kernel->start == 0 || kernel->end <= kernel->start) continue;
-            match_calibration_record(st,
-                                     kernel->correlationId,
-                                     static_cast<int64_t>(kernel->start),
-                                     static_cast<int64_t>(kernel->end));
-        }
+                if(record->kind == CUPTI_ACTIVITY_KIND_MEMCPY ||
+                   record->kind == CUPTI_ACTIVITY_KIND_MEMCPY2)
+                {
+                    copies.push_back(record);
+                    return;
+                }
+                if(record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
+                   record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
+                    return;
+                const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+                // A graph's kernel node belongs to no intercepted launch (graph_kernels.hpp).
+                if(kernel->graphId != 0)
+                {
+                    graphs.push_back(record);
+                    return;
+                }
+                // Kernel replay's own hash and compare kernels (replay_kernels.hpp) run between
+                // the passes of a dispatch, inside the application's launch call: their records
+                // may carry its runtime correlation id, and must never be taken for a pass's.
+                if(kernel->name != nullptr && std::strncmp(kernel->name, "rocp_replay_", 12) == 0)
+                    return;
+                ++st.stats.records;
+                if(timestamp_source() == source::cupti)
+                    st.records.add(kernel->correlationId, kernel_times{kernel->start, kernel->end});
+                if(kernel->start == 0 || kernel->end <= kernel->start) return;
+                match_calibration_record(st,
+                                         kernel->correlationId,
+                                         static_cast<int64_t>(kernel->start),
+                                         static_cast<int64_t>(kernel->end));
+            });
     }
     // Outside the records lock: a tool's full buffer may make the report wait.
     for(const auto* copy : copies)
         memory_copies::on_record(copy);
+    for(const auto* node : graphs)
+        graph_kernels::on_record(*node);
     std::free(buffer);
     {
         auto lock = std::lock_guard{st.records_mutex};
@@ -113,16 +126,6 @@ on_api_callback(CUpti_CallbackDomain domain, CUpti_CallbackId, const CUpti_Callb
         this_thread_runtime_id = (info->callbackSite == CUPTI_API_ENTER) ? info->correlationId : 0;
     }
 }
-
-// CUPTI_CALL: a failing call is logged with its text and the CUPTI result string.
-#define ROCP_CUPTI_CALL(CALL)                                                                      \
-    [&]                                                                                            \
-    {                                                                                              \
-        auto rocp_result_ = (CALL);                                                                \
-        if(rocp_result_ != CUPTI_SUCCESS)                                                          \
-            ROCP_LOG(warning) << "cuda: " #CALL " failed: " << result_text(rocp_result_);          \
-        return rocp_result_ == CUPTI_SUCCESS;                                                      \
-    }()
 
 // True when some context counts dispatches. CUPTI's kernel activity records change what the
 // hardware counts (on the H200, 8 more warp instructions per warp of a kernel and a few dozen in

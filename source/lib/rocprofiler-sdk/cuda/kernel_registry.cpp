@@ -20,9 +20,10 @@ namespace
 {
 struct kernel_registry
 {
-    std::shared_mutex                        mutex     = {};
-    std::unordered_map<void*, kernel_entry*> by_handle = {};
-    std::deque<kernel_entry*>                by_id     = {}; // id - 1
+    std::shared_mutex                              mutex     = {};
+    std::unordered_map<void*, kernel_entry*>       by_handle = {};
+    std::deque<kernel_entry*>                      by_id     = {}; // id - 1
+    std::unordered_map<std::string, kernel_entry*> by_name   = {}; // demangled; the first entry
 };
 
 kernel_registry&
@@ -149,6 +150,22 @@ lookup_kernel(CUfunction handle)
     entry->id   = reg.by_id.size() + 1;
     reg.by_id.push_back(entry);
     reg.by_handle.emplace(handle, entry);
+    reg.by_name.emplace(entry->name, entry);
+    return *entry;
+}
+
+const kernel_entry&
+lookup_kernel_by_name(const char* mangled)
+{
+    auto  name = demangle(mangled);
+    auto& reg  = get_registry();
+    auto  lock = std::unique_lock{reg.mutex};
+    if(auto itr = reg.by_name.find(name); itr != reg.by_name.end()) return *itr->second;
+    auto* entry = new kernel_entry{};
+    entry->name = std::move(name);
+    entry->id   = reg.by_id.size() + 1;
+    reg.by_id.push_back(entry);
+    reg.by_name.emplace(entry->name, entry);
     return *entry;
 }
 

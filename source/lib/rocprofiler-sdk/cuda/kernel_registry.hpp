@@ -36,6 +36,11 @@ struct kernel_entry
 // use. Entries are never destroyed: the reference stays valid.
 const kernel_entry& lookup_kernel(CUfunction handle);
 
+// The entry of a kernel known only by its name (a CUDA graph's kernel node, from CUPTI's activity
+// record: the mangled name): the entry of a launched kernel of that name when there is one, else a
+// new entry without handle or module. Never destroyed.
+const kernel_entry& lookup_kernel_by_name(const char* mangled);
+
 // Reports the kernel to CODE_OBJECT tracing once, before its first dispatch record.
 void report_kernel_once(const kernel_entry& entry, CUfunction handle, rocprofiler_agent_id_t agent);
 } // namespace rocprofiler::cuda

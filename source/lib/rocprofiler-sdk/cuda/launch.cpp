@@ -7,6 +7,7 @@
 #include "cuda/api_callbacks.hpp"
 #include "cuda/backend.hpp"
 #include "cuda/driver.hpp"
+#include "cuda/graph_kernels.hpp"
 #include "cuda/interposer_guard.hpp"
 #include "cuda/kernel_registry.hpp"
 #include "cuda/launch_backend.hpp"
@@ -194,12 +195,18 @@ call_driver(const launch_request& r)
 uint64_t
 queue_handle(CUstream stream, int device, bool per_thread_default)
 {
+    return queue_handle(stream, device, per_thread_default, common::thread_id());
+}
+
+uint64_t
+queue_handle(CUstream stream, int device, bool per_thread_default, uint64_t thread_id)
+{
     // Real streams are heap addresses; the default streams get small values that no address has:
     // legacy stream of device d: 0x10 + d; per-thread stream of thread t on device d:
     // (t << 8) | 0x80 | d.
     const auto dev = static_cast<uint64_t>(device) & 0x7f;
     if(stream == CU_STREAM_PER_THREAD || (stream == nullptr && per_thread_default))
-        return (common::thread_id() << 8) | 0x80 | dev;
+        return (thread_id << 8) | 0x80 | dev;
     if(stream == nullptr || stream == CU_STREAM_LEGACY) return 0x10 + dev;
     return reinterpret_cast<uint64_t>(stream);
 }
@@ -220,6 +227,7 @@ ensure_initialized()
     // first traced launch: its start-up must not delay that kernel.
     if(dispatch::any_consumer()) timing::initialize();
     memory_copies::start(); // before the application's first copy: its inputs follow allocations
+    graph_kernels::start(); // before the application's first graph launch
     api_callbacks::start();
     initialized.store(true, std::memory_order_release);
 }

@@ -49,4 +49,7 @@ void ensure_initialized();
 
 // Queue id of a stream as dispatches report it (see docs/cuda.md).
 uint64_t queue_handle(CUstream effective_stream, int device, bool per_thread_default);
+// The same for a launch made by thread `thread_id` (a per-thread stream names its thread).
+uint64_t
+queue_handle(CUstream effective_stream, int device, bool per_thread_default, uint64_t thread_id);
 } // namespace rocprofiler::cuda

@@ -26,6 +26,7 @@ constexpr auto names = std::array<std::string_view, static_cast<size_t>(decline_
     "tool_exception",
     "pass_drain_stuck",
     "child_dispatch",
+    "graph_launch",
 };
 } // namespace
 

@@ -48,6 +48,9 @@ enum class decline_reason : uint8_t
     // pass when they do not finish within ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS, or when nothing
     // proves that they wrote only inside the snapshot (ROCPROFILER_REPLAY_VERIFY is not `all`).
     child_dispatch,
+    // A CUDA graph launch: its kernel nodes run inside one driver call and are traced from their
+    // activity records (cuda/graph_kernels.hpp), never replayed (no replay of graph nodes yet).
+    graph_launch,
     last,
 };
 

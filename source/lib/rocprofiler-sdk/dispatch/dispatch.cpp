@@ -493,6 +493,49 @@ run_execution_async(const logical_dispatch& dispatch, std::shared_ptr<launch_bac
                      { backend->signal_application(result); });
 }
 
+uint64_t
+deliver_observed(const observed_dispatch& observed)
+{
+    // Tracing only: an observed dispatch ran before anyone could count it, so no context's
+    // counting callback is asked about it.
+    auto participants = std::vector<participant>{};
+    context::for_each(
+        [&](context::context& ctx)
+        {
+            if(!context::is_active_for_this_thread(ctx)) return;
+            const auto* cb   = delivery::callback_config(ctx);
+            const auto* buf  = delivery::buffer_config(ctx);
+            auto        p    = participant{};
+            p.ctx            = &ctx;
+            p.callback_trace = cb != nullptr && cb->covers(ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
+            p.buffer_trace   = buf != nullptr && buf->covers(ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
+            if(p.callback_trace || p.buffer_trace) participants.emplace_back(p);
+        });
+    if(participants.empty()) return 0;
+    // The launch's correlation id, not one of its own: the graph launch reserved it.
+    auto dispatch                      = logical_dispatch{};
+    dispatch.info.size                 = sizeof(rocprofiler_kernel_dispatch_info_t);
+    dispatch.info.agent_id             = observed.info.agent;
+    dispatch.info.queue_id             = observed.info.queue;
+    dispatch.info.kernel_id            = observed.info.kernel_id;
+    dispatch.info.dispatch_id          = ++ids().dispatch;
+    dispatch.info.private_segment_size = observed.info.private_segment_size;
+    dispatch.info.group_segment_size   = observed.info.group_segment_size;
+    dispatch.info.workgroup_size       = observed.info.workgroup_size;
+    dispatch.info.grid_size            = observed.info.grid_size;
+    dispatch.kernel_name               = observed.info.kernel_name;
+    dispatch.thread_id                 = observed.thread_id;
+    dispatch.internal_id               = observed.internal_id;
+    dispatch.ancestor_id               = observed.ancestor_id;
+    for(auto& p : participants)
+        p.external = external_id_for(*p.ctx, dispatch);
+    auto result     = execution_result{};
+    result.start_ns = observed.start_ns;
+    result.end_ns   = observed.end_ns;
+    delivery::deliver_completion(dispatch, participants, result);
+    return dispatch.info.dispatch_id;
+}
+
 void
 intercept(const launch_info& info, std::shared_ptr<launch_backend> backend)
 {

@@ -48,6 +48,24 @@ struct logical_dispatch
     kernel_arguments                   arguments   = {}; // launch_info::arguments
 };
 
+// A dispatch the adapter saw only after it ran, not as a launch call it intercepted: a kernel node
+// of a CUDA graph launch, known from the kernel's activity record. It is neither replayed nor
+// counted; tracing sees its completion.
+struct observed_dispatch
+{
+    launch_info info        = {};
+    uint64_t    internal_id = 0; // correlation id of the call that ran it (the graph launch)
+    uint64_t    ancestor_id = 0; // enclosing operation of that call, or 0
+    uint64_t    thread_id   = 0; // thread of that call
+    uint64_t    start_ns    = 0;
+    uint64_t    end_ns      = 0;
+};
+
+// Reserves a dispatch id for an observed dispatch and delivers its completion (COMPLETE callback,
+// buffer record) to every active context that traces kernel dispatches; any thread. Returns the
+// dispatch id, or 0 when no context traces dispatches (no id is reserved then).
+uint64_t deliver_observed(const observed_dispatch& observed);
+
 // Entry point for adapters; called on the submitting thread. Takes ownership of the backend.
 void intercept(const launch_info& info, std::shared_ptr<launch_backend> backend);
 

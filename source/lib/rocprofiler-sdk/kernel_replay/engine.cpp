@@ -256,7 +256,10 @@ report_decline(const dispatch::logical_dispatch& dispatch, decline_reason reason
         line += " (replay_pass_count returned more than ROCPROFILER_REPLAY_MAX_PASSES=" +
                 std::to_string(max_passes()) + " passes; the dispatch ran once)";
     if(reason == decline_reason::stream_capture)
-        line += " (a captured launch runs in a graph launch, which is not traced or replayed)";
+        line += " (a captured launch runs in a graph launch, which is not replayed)";
+    if(reason == decline_reason::graph_launch)
+        line += " (the kernel nodes of a CUDA graph launch run once; they are traced, not "
+                "replayed)";
     common::log::warn_once(std::string{"kernel-replay:"} + std::string{dispatch::name(reason)},
                            line);
 }
@@ -768,13 +771,20 @@ get_interceptor()
 } // namespace
 
 void
-report_excluded_launch(std::string_view kernel_name, decline_reason reason)
+report_excluded_launch(std::string_view       kernel_name,
+                       decline_reason         reason,
+                       rocprofiler_agent_id_t agent)
 {
     if(!is_configured()) return;
-    auto launch        = dispatch::logical_dispatch{}; // dispatch_id 0: no dispatch was made
-    auto name          = std::string{kernel_name};
-    launch.kernel_name = name.c_str();
+    auto launch          = dispatch::logical_dispatch{}; // dispatch_id 0: no dispatch was made
+    auto name            = std::string{kernel_name};
+    launch.kernel_name   = name.c_str();
+    launch.info.agent_id = agent;
     report_decline(launch, reason);
+    // A graph launch is a decline of its own in the outcomes (dispatch id 0: its kernel nodes get
+    // their ids only when their records arrive); a captured launch's decline is the graph's.
+    if(reason == decline_reason::graph_launch)
+        notify_outcome(launch, ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED, reason, 1, 0, {});
 }
 
 bool

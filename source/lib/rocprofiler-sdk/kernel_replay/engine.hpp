@@ -40,9 +40,12 @@ bool try_replay(const dispatch::logical_dispatch&          dispatch,
                 std::shared_ptr<dispatch::launch_backend>& backend);
 
 // Reports a launch that a backend hands to the device without making it a dispatch, because it can
-// never be replayed and is not traced (a launch into a CUDA stream capture): one diagnostic line,
-// as for a declined dispatch (dispatch_id=0). Only while replay is configured; any thread.
-void report_excluded_launch(std::string_view kernel_name, dispatch::decline_reason reason);
+// never be replayed and is not traced (a launch into a CUDA stream capture), or a CUDA graph
+// launch (graph_launch, also an outcome with dispatch_id 0 and `agent`): one diagnostic line, as
+// for a declined dispatch (dispatch_id=0). Only while replay is configured; any thread.
+void report_excluded_launch(std::string_view         kernel_name,
+                            dispatch::decline_reason reason,
+                            rocprofiler_agent_id_t   agent = {});
 
 // rocprofiler_set_kernel_replay_outcome_callback: the callback every candidate's outcome goes to
 // (NULL: none). Thread-safe.

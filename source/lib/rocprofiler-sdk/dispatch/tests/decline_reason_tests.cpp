@@ -37,6 +37,7 @@ TEST(decline_reason, documented_names_are_stable)
     EXPECT_EQ(dp::name(dp::decline_reason::indefinite_without_continue),
               "indefinite_without_continue");
     EXPECT_EQ(dp::name(dp::decline_reason::restore_failed), "restore_failed");
+    EXPECT_EQ(dp::name(dp::decline_reason::graph_launch), "graph_launch");
     EXPECT_EQ(dp::name(dp::decline_reason::last), "unknown");
     EXPECT_FALSE(dp::decline_reason_by_name("unknown").has_value());
     EXPECT_FALSE(dp::decline_reason_by_name("").has_value());

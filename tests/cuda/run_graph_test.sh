@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# CUDA graph kernels under rocprofv3 (cuda/graph_kernels.hpp):
+#   trace   --kernel-trace of the graph program (a plain launch, then a graph of three captured
+#           kernels launched twice): each kernel node is a row of kernel_trace.csv with its own
+#           dispatch id, the three rows of one graph launch share its correlation id (the two
+#           launches' differ, and differ from the plain launch's), grid and block as launched,
+#           start before end; the program's result is right.
+#   replay  the same under kernel replay (a multi-pass metric): the plain launch is replayed, each
+#           graph launch is declined (reason=graph_launch in the SDK's log), the result is right.
+#   torch   torch.cuda.graph, captured once and replayed 5 times, under --kernel-trace: at least 5
+#           correlation ids each with the same two or more kernels (skipped without PyTorch).
+# Usage: run_graph_test.sh <rocprofv3> <graph program> <torch_graph.py>
+# Environment (set by CTest): ROCPROF_TOOL_LIBRARY, ROCPROF_SDK_LIBRARY; GPU_TEST_OUTPUT_DIR.
+set -u
+rocprofv3="$1" program="$2" torch_script="$3"
+out="${GPU_TEST_OUTPUT_DIR:-${PWD}/gpu-test-output}/graph_kernels"
+rm -rf "${out}" && mkdir -p "${out}"
+. "$(dirname "$0")/checks.sh"
+export ROCPROFILER_LOG_LEVEL=warning PYTHONUNBUFFERED=1
+
+profile() { # name, program..., after "--": rocprofv3 options come first
+    local name="$1"
+    shift
+    local dir="${out}/${name}"
+    mkdir -p "${dir}"
+    local opts=()
+    while [ "$1" != "--" ]; do opts+=("$1"); shift; done
+    shift
+    "${rocprofv3}" "${opts[@]}" -f csv -d "${dir}" -o run -- "$@" >"${dir}/stdout" 2>"${dir}/stderr"
+    echo $?
+}
+
+# Groups kernel_trace.csv by correlation id; prints "rows= groups=<n> ..." facts for the checks.
+summarize() { # csv, expected graph kernel names (comma-separated)
+    python3 - "$1" "$2" <<'PY'
+import csv, sys, collections
+rows = list(csv.DictReader(open(sys.argv[1])))
+want = set(sys.argv[2].split(",")) if sys.argv[2] else set()
+def short(name):
+    return name.split("(")[0].split(" ")[-1]
+by_corr = collections.defaultdict(list)
+for r in rows:
+    by_corr[r["Correlation_Id"]].append(r)
+ids = [r["Dispatch_Id"] for r in rows]
+print(f"rows={len(rows)}")
+print(f"unique_dispatch_ids={int(len(set(ids)) == len(ids))}")
+print(f"start_before_end={int(all(int(r['Start_Timestamp']) < int(r['End_Timestamp']) for r in rows))}")
+if want:
+    groups = [g for g in by_corr.values() if {short(r['Kernel_Name']) for r in g} == want and len(g) == len(want)]
+    print(f"graph_groups={len(groups)}")
+    plain = [r for r in rows if short(r["Kernel_Name"]) == "graph_plain"]
+    print(f"plain_rows={len(plain)}")
+    other = int(all(r["Correlation_Id"] not in {g[0]["Correlation_Id"] for g in groups} for r in plain))
+    print(f"plain_correlation_apart={other}")
+    sizes = {(r["Grid_Size_X"], r["Workgroup_Size_X"]) for g in groups for r in g}
+    print("grid_block=" + ";".join(sorted(f"{a}/{b}" for a, b in sizes)))
+else:
+    multi = collections.Counter(tuple(sorted(short(r["Kernel_Name"]) for r in g)) for g in by_corr.values() if len(g) >= 2)
+    print(f"repeated_groups={max(multi.values()) if multi else 0}")
+    print(f"group_size={max((len(k) for k in multi), default=0)}")
+PY
+}
+
+# trace
+rc=$(profile trace --kernel-trace -- "${program}")
+show_run "${out}/trace" 10
+check "[ ${rc} -eq 0 ]" "trace: rocprofv3 exited with ${rc}"
+check "grep -q 'RESULT wrong_elements=0' '${out}/trace/stdout'" "trace: the program's results"
+csv="${out}/trace/run_kernel_trace.csv"
+check "[ -s '${csv}' ]" "trace: no ${csv}"
+if [ -s "${csv}" ]; then
+    facts=$(summarize "${csv}" graph_add,graph_scale,graph_sub)
+    echo "${facts}"
+    get() { sed -n "s/^$1=//p" <<<"${facts}"; }
+    check "[ '$(get rows)' = 7 ]" "trace: $(get rows) kernel rows, expected 7 (1 plain + 2 launches x 3 nodes)"
+    check "[ '$(get graph_groups)' = 2 ]" "trace: $(get graph_groups) graph launches with their 3 nodes under one correlation id, expected 2"
+    check "[ '$(get plain_rows)' = 1 ]" "trace: the plain launch has $(get plain_rows) rows"
+    check "[ '$(get plain_correlation_apart)' = 1 ]" "trace: the plain launch shares a graph launch's correlation id"
+    check "[ '$(get unique_dispatch_ids)' = 1 ]" "trace: dispatch ids repeat"
+    check "[ '$(get start_before_end)' = 1 ]" "trace: a row ends before it starts"
+    check "[ '$(get grid_block)' = '65536/256' ]" "trace: grid/block of the nodes '$(get grid_block)', expected 65536/256"
+    echo "RESULT graph_rows=$(get rows) graph_launch_groups=$(get graph_groups)" | tee -a "${out}/validate.txt"
+fi
+
+# replay
+rc=$(profile replay --kernel-trace --pmc sm__throughput.avg.pct_of_peak_sustained_elapsed \
+    --replay-mode kernel --kernel-replay-beta-enabled -- "${program}")
+show_run "${out}/replay" 10
+check "[ ${rc} -eq 0 ]" "replay: rocprofv3 exited with ${rc}"
+check "grep -q 'RESULT wrong_elements=0' '${out}/replay/stdout'" "replay: the program's results"
+check "grep -q 'reason=graph_launch' '${out}/replay/stderr'" "replay: no graph_launch decline in the log"
+declined=$(grep -c 'reason=graph_launch' "${out}/replay/stderr")
+echo "RESULT graph_replay_declined_lines=${declined}" | tee -a "${out}/validate.txt"
+
+# torch.cuda.graph
+rc=$(profile torch --kernel-trace -- python3 "${torch_script}")
+if grep -q '^SKIP' "${out}/torch/stdout"; then
+    echo "RESULT graph_torch=skipped ($(head -1 "${out}/torch/stdout"))" | tee -a "${out}/validate.txt"
+else
+    show_run "${out}/torch" 10
+    check "[ ${rc} -eq 0 ]" "torch: rocprofv3 exited with ${rc}"
+    check "grep -q 'RESULT torch_graph_equal=1' '${out}/torch/stdout'" "torch: the replayed graph's output"
+    csv="${out}/torch/run_kernel_trace.csv"
+    check "[ -s '${csv}' ]" "torch: no ${csv}"
+    if [ -s "${csv}" ]; then
+        facts=$(summarize "${csv}" "")
+        echo "${facts}"
+        repeated=$(sed -n 's/^repeated_groups=//p' <<<"${facts}")
+        check "[ ${repeated:-0} -ge 5 ]" "torch: ${repeated:-0} graph launches with the same kernels, expected 5 replays"
+        echo "RESULT graph_torch_replays_traced=${repeated:-0} graph_torch_$(grep '^group_size=' <<<"${facts}")" | tee -a "${out}/validate.txt"
+    fi
+fi
+echo "RESULT failures=${fail}" | tee -a "${out}/validate.txt"
+[ ${fail} -eq 0 ]
