@@ -157,11 +157,16 @@ read_file(const std::string& path, loaded& out)
         out.errors.emplace_back(contents.error + "; no derived metrics from it");
         return;
     }
+    read_text(contents.text, path, out);
+}
+
+void
+read_text(std::string_view text, const std::string& path, loaded& out)
+{
     auto doc = json{};
     try
     {
-        doc           = json::parse(contents.text);
-        contents.text = {};
+        doc = json::parse(text);
     }
     catch(const json::exception& e)
     {
