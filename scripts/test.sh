@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command: configures, builds and runs every CPU test, then the same suite
 # under AddressSanitizer and UndefinedBehaviorSanitizer, then the concurrent parts under
-# ThreadSanitizer. Exits non-zero on any failure.
+# ThreadSanitizer, then the fuzzers' bounded runs. Exits non-zero on any failure.
 # Usage: scripts/test.sh [--no-sanitizers]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +56,14 @@ if [ "${sanitizers}" -eq 1 ]; then
         TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ROCPROFILER_HOST_WORKERS=4 \
             "${binary}" --gtest_brief=1
     done
+fi
+if [ "${sanitizers}" -eq 1 ]; then
+    # The fuzzers (tests/fuzz/, clang and libFuzzer with ASan and UBSan): each over its corpus,
+    # then a bounded run from a fixed seed (FUZZ_RUNS inputs, at most FUZZ_SECONDS seconds).
+    # Longer runs: scripts/fuzz.sh <target> <seconds>.
+    cmake -S tests/fuzz -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++
+    cmake --build build-fuzz -j "${jobs}"
+    ctest --test-dir build-fuzz --output-on-failure -j "${jobs}" -L fuzz
 fi
 report_cuda build
 echo "scripts/test.sh: all test suites passed"

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace rocprofiler::counters
 {
@@ -119,27 +120,52 @@ definitions::add_derived()
                                                        : entry.pointers[first + op.index]);
             made[i]->derived = info;
         }
-        // The base counters each one reaches (the graph has no cycle: derived::resolve).
+        // The base counters each one reaches, in the order a left-to-right walk of its operands
+        // meets them. Computed once per metric from its operands' lists (the graph has no cycle:
+        // derived::resolve), so that metrics sharing operands, or long chains of metrics, cost
+        // the size of the graph and not the number of its paths.
+        auto done       = std::vector<bool>(made.size(), false);
+        auto made_index = std::unordered_map<const counter_definition*, size_t>{};
         for(size_t i = 0; i < made.size(); ++i)
+            made_index.emplace(made[i], i);
+        for(size_t root = 0; root < made.size(); ++root)
         {
-            auto bases = std::vector<const counter_definition*>{};
-            auto stack = std::vector<const counter_definition*>{made[i]};
+            auto stack = std::vector<size_t>{root};
             while(!stack.empty())
             {
-                const auto* next = stack.back();
-                stack.pop_back();
-                if(!next->derived)
+                auto i = stack.back();
+                if(done[i])
                 {
-                    if(std::find(bases.begin(), bases.end(), next) == bases.end())
-                        bases.emplace_back(next);
+                    stack.pop_back();
                     continue;
                 }
-                for(auto itr = next->derived->operands.rbegin();
-                    itr != next->derived->operands.rend();
-                    ++itr)
-                    stack.emplace_back(*itr);
+                auto pending = false;
+                for(const auto* op : infos[i]->operands)
+                    if(auto itr = made_index.find(op);
+                       itr != made_index.end() && !done[itr->second])
+                    {
+                        stack.emplace_back(itr->second);
+                        pending = true;
+                    }
+                if(pending) continue;
+                auto bases = std::vector<const counter_definition*>{};
+                auto seen  = std::unordered_set<const counter_definition*>{};
+                auto add   = [&](const counter_definition* base)
+                {
+                    if(seen.insert(base).second) bases.emplace_back(base);
+                };
+                for(const auto* op : infos[i]->operands)
+                {
+                    if(auto itr = made_index.find(op); itr != made_index.end())
+                        for(const auto* base : infos[itr->second]->bases)
+                            add(base);
+                    else
+                        add(op);
+                }
+                infos[i]->bases = std::move(bases);
+                done[i]         = true;
+                stack.pop_back();
             }
-            infos[i]->bases = std::move(bases);
         }
     }
 }

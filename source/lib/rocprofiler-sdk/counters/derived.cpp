@@ -367,61 +367,109 @@ struct resolver
         return def.source + ": derived metric '" + def.name + "'";
     }
 
-    // Visits definition @p i; true when it is offered.
-    bool visit(size_t i)
+    // One definition being visited: the operand it looks at next and those it has so far.
+    struct frame
     {
-        if(state[i] == visit_state::offered) return true;
-        if(state[i] == visit_state::skipped) return false;
-        const auto& def = definitions[i];
-        if(state[i] == visit_state::visiting)
-        {
-            auto cycle = std::string{};
-            auto on    = false;
-            for(const auto& name : path)
-            {
-                on = on || name == def.name;
-                if(on) cycle += name + " -> ";
-            }
-            out.errors.emplace_back(where(def) + " is part of a cycle (" + cycle + def.name +
-                                    "); it is not offered");
-            return false; // the definitions on the cycle are marked skipped as they unwind
-        }
+        size_t             index     = 0;
+        size_t             next_name = 0;
+        offered_definition entry     = {};
+    };
+
+    void start(size_t i, std::vector<frame>& stack)
+    {
         state[i] = visit_state::visiting;
-        path.emplace_back(def.name);
-        auto entry       = offered_definition{};
-        entry.definition = i;
-        auto ok          = true;
-        for(const auto& name : def.parsed.names())
+        path.emplace_back(definitions[i].name);
+        stack.push_back(frame{i, 0, offered_definition{i, {}}});
+    }
+
+    void finish(std::vector<frame>& stack, bool ok)
+    {
+        auto f = std::move(stack.back());
+        stack.pop_back();
+        path.pop_back();
+        if(!ok)
         {
+            state[f.index] = visit_state::skipped;
+            return;
+        }
+        state[f.index]      = visit_state::offered;
+        offered_at[f.index] = out.offered.size();
+        out.offered.emplace_back(std::move(f.entry));
+    }
+
+    void report_cycle(const definition& def)
+    {
+        // The names from @p def's place on the path to its end; a long cycle is shown by its ends
+        // so that one message stays readable (and small) whatever the file holds.
+        constexpr size_t shown = 8;
+        auto             first = std::find(path.begin(), path.end(), def.name);
+        auto             count = static_cast<size_t>(path.end() - first);
+        auto             cycle = std::string{};
+        for(auto itr = first; itr != path.end(); ++itr)
+        {
+            auto at = static_cast<size_t>(itr - first);
+            if(count > 2 * shown && at == shown)
+            {
+                cycle += "... (" + std::to_string(count - 2 * shown) + " more) -> ";
+                itr += static_cast<std::ptrdiff_t>(count - 2 * shown - 1);
+                continue;
+            }
+            cycle += *itr + " -> ";
+        }
+        out.errors.emplace_back(where(def) + " is part of a cycle (" + cycle + def.name +
+                                "); it is not offered");
+    }
+
+    // Visits definition @p i and every definition it uses, depth first with a stack of its own (a
+    // chain of 10^6 metrics, each using the next, must not overflow the thread's stack). A
+    // definition is offered when all its operands are base counters or offered definitions; the
+    // definitions on a cycle are skipped as the visit unwinds.
+    void visit(size_t i)
+    {
+        if(state[i] != visit_state::unvisited) return;
+        auto stack = std::vector<frame>{};
+        start(i, stack);
+        while(!stack.empty())
+        {
+            auto&       f     = stack.back();
+            const auto& def   = definitions[f.index];
+            const auto& names = def.parsed.names();
+            if(f.next_name == names.size())
+            {
+                finish(stack, true);
+                continue;
+            }
+            const auto& name = names[f.next_name];
             if(auto base = bases.find(name); base != bases.end())
             {
-                entry.operands.push_back({true, base->second});
+                f.entry.operands.push_back({true, base->second});
+                ++f.next_name;
                 continue;
             }
             auto other = applicable.find(name);
-            if(other != applicable.end() && visit(other->second))
+            if(other != applicable.end())
             {
-                entry.operands.push_back({false, *offered_at[other->second]});
-                continue;
+                auto used = other->second;
+                if(state[used] == visit_state::offered)
+                {
+                    f.entry.operands.push_back({false, *offered_at[used]});
+                    ++f.next_name;
+                    continue;
+                }
+                if(state[used] == visit_state::unvisited)
+                {
+                    start(used, stack); // f is not used after this: the stack may have moved
+                    continue;
+                }
+                if(state[used] == visit_state::visiting) report_cycle(definitions[used]);
             }
-            ok = false;
             if(names_agent(def))
                 out.errors.emplace_back(
                     where(def) + " uses '" + name + "', which agent '" + std::string{agent_name} +
                     (other == applicable.end() ? "' does not have" : "' does not offer") +
                     "; it is not offered there");
-            break;
+            finish(stack, false);
         }
-        path.pop_back();
-        if(!ok)
-        {
-            state[i] = visit_state::skipped;
-            return false;
-        }
-        state[i]      = visit_state::offered;
-        offered_at[i] = out.offered.size();
-        out.offered.emplace_back(std::move(entry));
-        return true;
     }
 };
 } // namespace

@@ -14,6 +14,7 @@
 #include "counters/derived.hpp"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rocprofiler::counters::metrics_file
@@ -27,6 +28,9 @@ struct loaded
 // The definitions of one file, appended to @p out (a name given twice in one file: the later
 // definition replaces the earlier, with a message).
 void read_file(const std::string& path, loaded& out);
+
+// read_file() on the contents @p text of the file @p path (the fuzzer's entry point).
+void read_text(std::string_view text, const std::string& path, loaded& out);
 
 // ROCPROFILER_METRICS_PATH's value: a file, or a directory whose `*.json` files are read in name
 // order. A path that does not exist, or a directory without such files, is an error.

@@ -7,11 +7,14 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <map>
 #include <string>
@@ -246,6 +249,56 @@ TEST(derived_resolution, derived_metrics_may_use_derived_metrics_defined_later)
     EXPECT_TRUE(r.errors.empty()) << joined(r.errors);
 }
 
+TEST(derived_resolution, a_chain_of_metrics_deeper_than_a_stack_is_resolved)
+{
+    // M0 = A; Mi = M(i+1)... written so that the first definition reaches every other one: the
+    // visit goes 300,000 levels deep, far more than a thread's stack holds in frames.
+    constexpr size_t n    = 300000;
+    auto             defs = std::vector<derived::definition>{};
+    defs.reserve(n);
+    for(size_t i = 0; i + 1 < n; ++i)
+        defs.emplace_back(def("M" + std::to_string(i), "M" + std::to_string(i + 1) + " + 1"));
+    defs.emplace_back(def("M" + std::to_string(n - 1), "A"));
+    auto r = derived::resolve(defs, "host", {"A"});
+    EXPECT_TRUE(r.errors.empty()) << joined(r.errors);
+    ASSERT_EQ(r.offered.size(), n);
+    for(size_t i = 0; i + 1 < n; ++i)
+    {
+        ASSERT_EQ(r.offered[i].definition, i);
+        ASSERT_EQ(r.offered[i].operands.size(), 1u);
+        ASSERT_FALSE(r.offered[i].operands[0].is_base);
+        ASSERT_EQ(r.offered[i].operands[0].index, i + 1);
+    }
+    EXPECT_TRUE(r.offered[n - 1].operands[0].is_base);
+
+    // The same chain closed into a cycle: every definition on it is skipped, one message.
+    defs.back() = def("M" + std::to_string(n - 1), "M0");
+    r           = derived::resolve(defs, "host", {"A"});
+    EXPECT_TRUE(r.offered.empty());
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_NE(r.errors[0].find("is part of a cycle (M0 -> M1 -> "), std::string::npos)
+        << r.errors[0];
+    // A long cycle is shown by its ends.
+    EXPECT_NE(r.errors[0].find("M7 -> ... (299984 more) -> M299992 -> "), std::string::npos)
+        << r.errors[0];
+    EXPECT_NE(r.errors[0].find("M299999 -> M0); it is not offered"), std::string::npos)
+        << r.errors[0];
+    EXPECT_LT(r.errors[0].size(), 400u);
+}
+
+TEST(derived_resolution, an_unresolvable_operand_deep_in_a_chain_skips_the_chain_above_it)
+{
+    auto defs = std::vector<derived::definition>{
+        def("TOP", "MID + A"), def("MID", "LOW * 2"), def("LOW", "C"), def("OK", "A + B")};
+    defs[0].agents = std::vector<std::string>{"host"};
+    auto r         = derived::resolve(defs, "host", {"A", "B"});
+    ASSERT_EQ(r.offered.size(), 1u);
+    EXPECT_EQ(r.offered[0].definition, 3u);
+    // Only TOP names the agent: its message is the only one.
+    ASSERT_EQ(r.errors.size(), 1u) << joined(r.errors);
+    EXPECT_TRUE(mentions(r.errors, "'TOP' uses 'MID'", "does not offer")) << joined(r.errors);
+}
+
 TEST(derived_resolution, cycles_are_reported_and_not_offered)
 {
     auto defs = std::vector<derived::definition>{def("X", "Y + A"),
@@ -381,6 +434,55 @@ TEST(metrics_files, a_file_and_a_directory_of_files_and_replacement_by_name)
     EXPECT_EQ(merged[1].name, "MINE");
     EXPECT_EQ(merged[1].text, "A * 3");
     EXPECT_EQ(merged[3].name, "OTHER");
+}
+
+TEST(metrics_files, a_fifo_or_device_is_reported_without_blocking)
+{
+    // A FIFO named *.json in a metrics directory, and /dev/zero as the path: each an error naming
+    // it, returned at once (reading either would block or never end).
+    auto dir = scratch{};
+    dir.write("a.json", one_metric("MINE", "A * 2"));
+    auto fifo = (dir.path / "b.json").string();
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    for(const auto& path : {dir.path.string(), fifo, std::string{"/dev/zero"}})
+    {
+        auto reading = std::async(std::launch::async,
+                                  [path]
+                                  {
+                                      auto out = metrics_file::loaded{};
+                                      metrics_file::read_path(path, out);
+                                      return out;
+                                  });
+        ASSERT_EQ(reading.wait_for(std::chrono::seconds{20}), std::future_status::ready) << path;
+        auto out     = reading.get();
+        auto subject = path == dir.path.string() ? fifo : path;
+        EXPECT_TRUE(mentions(out.errors, subject, "not a regular file")) << joined(out.errors);
+        EXPECT_TRUE(mentions(out.errors, "no derived metrics from it")) << joined(out.errors);
+        // The regular file beside the FIFO still counts.
+        EXPECT_EQ(out.definitions.size(), path == dir.path.string() ? 1u : 0u);
+    }
+}
+
+TEST(metrics_files, many_definitions_and_repeated_names_keep_first_place_and_last_text)
+{
+    // 20,000 names, each defined twice (the second time with another expression): the list keeps
+    // each name once, in the place of its first definition, with its last expression.
+    auto text = std::string{R"({"version": 1, "derived": [)"};
+    for(int round = 0; round < 2; ++round)
+        for(int i = 0; i < 20000; ++i)
+            text += std::string{round + i == 0 ? "" : ","} + R"({"name": "M)" + std::to_string(i) +
+                    R"(", "expression": "A * )" + std::to_string(round + 1) + "\"}";
+    text += "]}";
+    auto dir  = scratch{};
+    auto path = dir.write("many.json", text);
+    auto out  = metrics_file::loaded{};
+    metrics_file::read_file(path, out);
+    ASSERT_EQ(out.definitions.size(), 20000u);
+    EXPECT_EQ(out.definitions[0].name, "M0");
+    EXPECT_EQ(out.definitions[19999].name, "M19999");
+    EXPECT_EQ(out.definitions[123].text, "A * 2");
+    EXPECT_EQ(out.errors.size(), 20000u);
+    EXPECT_TRUE(mentions(out.errors, "'M5' is defined twice")) << out.errors.front();
 }
 
 TEST(metrics_files, a_file_with_sets_only_or_with_sets_is_accepted)
