@@ -5,7 +5,7 @@
 // thread, so that a tool can, for example, keep its own instrumentation off the SDK's threads. The
 // host device's worker and queue threads are the device, not the SDK, and are not reported (as
 // the GPU runtime's threads are not reported by rocprofiler-sdk's ROCPROFILER_LIBRARY). The CUDA
-// backend's completion and drain threads (cuda/) do not call these yet.
+// backend's completion thread and kernel replay's drain threads (cuda/) call them too.
 #pragma once
 
 #include <rocprofiler-sdk/internal_threading.h>

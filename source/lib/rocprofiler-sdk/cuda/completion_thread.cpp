@@ -1,6 +1,7 @@
 #include "cuda/completion_thread.hpp"
 
 #include "common/logging.hpp"
+#include "common/thread_hooks.hpp"
 #include "common/time.hpp"
 #include "cuda/cupti_activity.hpp"
 #include "cuda/driver.hpp"
@@ -218,14 +219,26 @@ worker_loop()
 void
 hand_over(std::shared_ptr<pending> p)
 {
-    auto& st   = get_state();
-    auto  lock = std::lock_guard{st.mutex};
-    if(!st.started)
+    auto& st    = get_state();
+    auto  start = false;
     {
-        st.started = true;
-        st.worker  = std::thread{worker_loop};
-        st.worker.detach(); // lives until exit; drain() empties it at finalization
+        auto lock  = std::lock_guard{st.mutex};
+        start      = !st.started;
+        st.started = true; // later callers only queue; the worker takes what it finds
     }
+    if(start)
+    {
+        // The tools' rocprofiler_at_internal_thread_create callbacks run around the start, with no
+        // lock of this module held (a callback that ends up here again only queues).
+        common::thread_hooks::before_create();
+        {
+            auto lock = std::lock_guard{st.mutex};
+            st.worker = std::thread{worker_loop};
+            st.worker.detach(); // lives until exit; drain() empties it at finalization
+        }
+        common::thread_hooks::after_create();
+    }
+    auto lock = std::lock_guard{st.mutex};
     st.queue.emplace_back(std::move(p));
     st.cv.notify_all();
 }

@@ -1,6 +1,7 @@
 #include "cuda/drain_worker.hpp"
 
 #include "common/guard.hpp"
+#include "common/thread_hooks.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/settings_driver.hpp"
 
@@ -107,15 +108,28 @@ drain_worker*
 worker_of(CUcontext ctx)
 {
     static std::mutex mutex;
+    static std::mutex start_mutex; // one start at a time, so each start is announced once
     static auto*      workers = new std::unordered_map<CUcontext, drain_worker*>{};
-    auto              lock    = std::lock_guard{mutex};
-    auto&             slot    = (*workers)[ctx];
-    if(slot == nullptr)
-        slot = common::guarded(
-            "kernel-replay drain thread start",
-            [ctx] { return new drain_worker{ctx}; }, // never destroyed (its thread uses it)
-            [](common::caught) -> drain_worker* { return nullptr; });
-    return slot;
+    auto              find    = [ctx]() -> drain_worker*
+    {
+        auto lock = std::lock_guard{mutex};
+        auto itr  = workers->find(ctx);
+        return itr == workers->end() ? nullptr : itr->second;
+    };
+    if(auto* worker = find()) return worker;
+    auto start_lock = std::lock_guard{start_mutex};
+    if(auto* worker = find()) return worker;
+    // The tools' rocprofiler_at_internal_thread_create callbacks run around the start, outside
+    // the map's lock.
+    common::thread_hooks::before_create();
+    auto* worker = common::guarded(
+        "kernel-replay drain thread start",
+        [ctx] { return new drain_worker{ctx}; }, // never destroyed (its thread uses it)
+        [](common::caught) -> drain_worker* { return nullptr; });
+    common::thread_hooks::after_create();
+    auto lock       = std::lock_guard{mutex};
+    (*workers)[ctx] = worker;
+    return worker;
 }
 } // namespace
 
