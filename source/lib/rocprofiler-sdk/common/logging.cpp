@@ -3,6 +3,8 @@
 #include "common/environment.hpp"
 #include "common/static_object.hpp"
 
+#include "printable.hpp"
+
 #include <atomic>
 #include <cstdio>
 #include <mutex>
@@ -83,7 +85,9 @@ write(level lvl, std::string_view message)
     auto text = std::string{"[rocprofiler-sdk]["};
     text += level_name(lvl);
     text += "] ";
-    text += message;
+    // Messages quote kernel names and other text the application chose: escaped, so that no name
+    // forges a line or controls the terminal (untrusted/printable.hpp).
+    text += untrusted::printable(message);
     if(text.empty() || text.back() != '\n') text += '\n';
     std::fwrite(text.data(), 1, text.size(), stderr);
 }

@@ -151,7 +151,7 @@ private:
 void
 read_file(const std::string& path, loaded& out)
 {
-    auto contents = input_files::read_bounded(path);
+    auto contents = untrusted::read_bounded(path);
     if(!contents.ok)
     {
         out.errors.emplace_back(contents.error + "; no derived metrics from it");
@@ -229,7 +229,7 @@ read_path(const std::string& path, loaded& out)
         itr.increment(ec))
     {
         if(itr->path().extension() != ".json") continue;
-        auto kind = input_files::non_regular_kind(itr->path().string());
+        auto kind = untrusted::non_regular_kind(itr->path().string());
         if(kind == "a directory") continue; // a folder named like a file is not one
         // A FIFO or device named *.json is listed so that read_file() reports it instead of
         // blocking the program at its first counter query.

@@ -15,8 +15,8 @@
 #include <string>
 
 namespace fs = std::filesystem;
-using rocprofiler::input_files::non_regular_kind;
-using rocprofiler::input_files::read_bounded;
+using rocprofiler::untrusted::non_regular_kind;
+using rocprofiler::untrusted::read_bounded;
 
 namespace
 {
@@ -24,7 +24,7 @@ struct scratch
 {
     scratch()
         : path{fs::temp_directory_path() /
-               ("input-files-" + std::to_string(getpid()) + "-" +
+               ("untrusted-" + std::to_string(getpid()) + "-" +
                 ::testing::UnitTest::GetInstance()->current_test_info()->name())}
     {
         fs::remove_all(path);
@@ -41,7 +41,7 @@ write(const fs::path& path, const std::string& text)
 }
 } // namespace
 
-TEST(input_files, a_regular_file_is_read_whole)
+TEST(untrusted_input_file, a_regular_file_is_read_whole)
 {
     auto dir  = scratch{};
     auto text = std::string(200000, 'x') + "end";
@@ -56,7 +56,7 @@ TEST(input_files, a_regular_file_is_read_whole)
     EXPECT_TRUE(result.text.empty());
 }
 
-TEST(input_files, a_link_to_a_regular_file_is_read)
+TEST(untrusted_input_file, a_link_to_a_regular_file_is_read)
 {
     auto dir = scratch{};
     write(dir.path / "target", "{}");
@@ -66,7 +66,7 @@ TEST(input_files, a_link_to_a_regular_file_is_read)
     EXPECT_EQ(result.text, "{}");
 }
 
-TEST(input_files, over_the_cap_is_an_error_naming_the_size_and_the_limit)
+TEST(untrusted_input_file, over_the_cap_is_an_error_naming_the_size_and_the_limit)
 {
     auto dir = scratch{};
     write(dir.path / "big", std::string(4097, 'x'));
@@ -85,7 +85,7 @@ TEST(input_files, over_the_cap_is_an_error_naming_the_size_and_the_limit)
     EXPECT_NE(result.error.find("limit of 0 bytes"), std::string::npos) << result.error;
 }
 
-TEST(input_files, a_directory_fifo_socket_or_device_is_refused_without_blocking)
+TEST(untrusted_input_file, a_directory_fifo_socket_or_device_is_refused_without_blocking)
 {
     auto dir = scratch{};
     fs::create_directories(dir.path / "sub.json");
@@ -122,7 +122,7 @@ TEST(input_files, a_directory_fifo_socket_or_device_is_refused_without_blocking)
     ::close(sock);
 }
 
-TEST(input_files, a_missing_file_is_an_error_naming_it)
+TEST(untrusted_input_file, a_missing_file_is_an_error_naming_it)
 {
     auto result = read_bounded("/nonexistent-dir/metrics.json");
     EXPECT_FALSE(result.ok);

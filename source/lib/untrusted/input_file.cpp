@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace rocprofiler::input_files
+namespace rocprofiler::untrusted
 {
 namespace
 {
@@ -103,4 +103,4 @@ read_bounded(const std::string& path, size_t max_bytes)
     result.ok = true;
     return result;
 }
-} // namespace rocprofiler::input_files
+} // namespace rocprofiler::untrusted

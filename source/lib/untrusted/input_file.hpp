@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-namespace rocprofiler::input_files
+namespace rocprofiler::untrusted
 {
 // The default cap of read_bounded(): 256 MiB, far above any real metric or input file (a metric
 // file of 10^6 derived metrics is about 100 MB) and far below what would exhaust memory.
@@ -29,4 +29,4 @@ read_result read_bounded(const std::string& path, size_t max_bytes = default_max
 // What @p path is when it is not a regular file ("a directory", "a FIFO", "a socket", "a character
 // device", "a block device"), "" when it is one or does not exist; stat() follows links.
 std::string non_regular_kind(const std::string& path);
-} // namespace rocprofiler::input_files
+} // namespace rocprofiler::untrusted
