@@ -2,7 +2,7 @@
 # agent. No source may include a device's own API (rocprofiler-sdk-host/) or call it
 # (rocprofiler_host_*), and the built library must not import such a symbol.
 #   cmake -DTOOL_DIR=<source dir> -DTOOL_LIB=<librocprofiler-sdk-tool.so> [-DNM=<nm>] -P this
-file(GLOB sources "${TOOL_DIR}/*.cpp" "${TOOL_DIR}/*.hpp")
+file(GLOB_RECURSE sources "${TOOL_DIR}/*.cpp" "${TOOL_DIR}/*.hpp")
 set(violations "")
 foreach(f ${sources})
     file(STRINGS "${f}" hits REGEX "rocprofiler-sdk-host/|rocprofiler_host_")

@@ -1,4 +1,5 @@
 #include "agents.hpp"
+#include "log.hpp"
 
 #include <rocprofiler-sdk/agent.h>
 #include <rocprofiler-sdk/counter_config.h>
@@ -25,11 +26,8 @@ bool
 check_status(rocprofiler_status_t status, const char* call)
 {
     if(status == ROCPROFILER_STATUS_SUCCESS) return true;
-    std::fprintf(stderr,
-                 "[rocprofv3] %s failed: %s (%s)\n",
-                 call,
-                 rocprofiler_get_status_name(status),
-                 rocprofiler_get_status_string(status));
+    log::info(std::string{call} + " failed: " + rocprofiler_get_status_name(status) + " (" +
+              rocprofiler_get_status_string(status) + ")");
     return false;
 }
 

@@ -4,10 +4,13 @@
 // fallback value.
 #pragma once
 
+#include "log.hpp"
+
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -21,10 +24,8 @@ report_callback_exception(const char* where, const char* what)
     constexpr uint64_t           report_limit = 8;
     static std::atomic<uint64_t> caught       = 0;
     auto                         n            = ++caught;
-    if(n <= report_limit)
-        std::fprintf(stderr, "[rocprofv3] error: exception in %s: %s\n", where, what);
-    if(n == report_limit)
-        std::fprintf(stderr, "[rocprofv3] error: further exceptions in callbacks are not shown\n");
+    if(n <= report_limit) log::error(std::string{"exception in "} + where + ": " + what);
+    if(n == report_limit) log::error("further exceptions in callbacks are not shown");
     return n;
 }
 

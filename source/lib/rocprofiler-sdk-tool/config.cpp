@@ -1,4 +1,5 @@
 #include "config.hpp"
+#include "metric_sets.hpp"
 
 #include "placeholders.hpp"
 
@@ -130,6 +131,11 @@ read_config(const std::function<const char*(const char*)>& getenv)
         result.errors.emplace_back(
             "ROCPROF_KERNEL_REPLAY=1 needs counter collection (ROCPROF_COUNTER_COLLECTION=1 and "
             "ROCPROF_COUNTER_GROUPS); rocprofv3 replays kernels only to collect counter groups");
+
+    cfg.run_dir     = get("ROCPROFV3_RUN_DIR");
+    cfg.helper_mode = getenv("ROCPROFV3_TOOL_HELPER_MODE") != nullptr;
+    if(const auto* path = getenv(metric_sets::path_variable); path != nullptr)
+        cfg.metrics_path = std::string{path};
 
     if(auto path = get("ROCPROF_OUTPUT_PATH"); !path.empty()) cfg.output_path = path;
     cfg.output_file_name = get("ROCPROF_OUTPUT_FILE_NAME");

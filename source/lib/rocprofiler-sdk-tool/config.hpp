@@ -60,6 +60,15 @@ struct config
     uint64_t                dispatch_skip  = 0;
     std::optional<uint64_t> dispatch_count = {};
 
+    // ROCPROFV3_RUN_DIR: a directory private to the rocprofv3 run, where its processes claim their
+    // output prefixes (session/prefix_claim.hpp); empty without rocprofv3.
+    std::string run_dir = {};
+    // ROCPROFILER_METRICS_PATH (metric_sets::path_variable): the user's metric set files, when set.
+    std::optional<std::string> metrics_path = {};
+    // ROCPROFV3_TOOL_HELPER_MODE set: rocprofv3's pre-run agent query loaded the library, which
+    // then profiles nothing.
+    bool helper_mode = false;
+
     // Groups this run collects: counter_groups under kernel replay, else the one group `counters`.
     std::vector<std::vector<std::string>> collected_groups() const;
 

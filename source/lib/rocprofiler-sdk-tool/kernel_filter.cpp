@@ -1,4 +1,5 @@
 #include "kernel_filter.hpp"
+#include "log.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -40,12 +41,10 @@ kernel_filter::accept(uint64_t dispatch_id, const std::string& kernel_name)
     {
         // A later dispatch took the slot: this one's decision left the window.
         if(m_decided_again++ == 0)
-            std::fprintf(stderr,
-                         "[rocprofv3] warning: dispatch %llu was seen again more than %llu "
-                         "dispatches after its first sight; its kernel filter decision was made "
-                         "again (it may differ from the first)\n",
-                         static_cast<unsigned long long>(dispatch_id),
-                         static_cast<unsigned long long>(decision_window));
+            log::warning("dispatch " + std::to_string(dispatch_id) + " was seen again more than " +
+                         std::to_string(decision_window) +
+                         " dispatches after its first sight; its kernel filter decision was made "
+                         "again (it may differ from the first)");
     }
     auto [match, added] = m_name_matches.try_emplace(kernel_name, false);
     if(added) match->second = name_matches(kernel_name);

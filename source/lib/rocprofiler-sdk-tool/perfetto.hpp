@@ -19,6 +19,7 @@
 #pragma once
 
 #include "output.hpp"
+#include "pftrace/protowire.hpp"
 
 #include <cstdint>
 #include <deque>
@@ -33,16 +34,6 @@
 
 namespace rocprofiler::tool
 {
-namespace protowire
-{
-// Appends the protobuf encodings (https://protobuf.dev/programming-guides/encoding/) to @p out.
-void varint(std::string& out, uint64_t value);
-void field_varint(std::string& out, uint32_t field, uint64_t value);
-void field_int64(std::string& out, uint32_t field, int64_t value); // two's complement varint
-void field_double(std::string& out, uint32_t field, double value); // fixed64, little-endian
-void field_bytes(std::string& out, uint32_t field, std::string_view bytes); // also strings and
-                                                                            // sub-messages
-} // namespace protowire
 
 // One debug annotation of a slice: a name and an unsigned, signed, floating or string value.
 struct trace_annotation

@@ -1,7 +1,7 @@
 // One run owns its outputs: a process that writes <prefix>_* in a directory holds an exclusive
 // flock on <directory>/<prefix>.lock for as long as it lives, so that a second run started with
 // the same -d and -o while the first still runs finds the prefix taken and writes under another
-// one (tool.cpp, claim_prefix). The lock goes with the process (also when it is killed); the file
+// one (session/prefix_claim.cpp). The lock goes with the process (also when it is killed); the file
 // is removed at the end of finalization. A process forked without exec does not keep the lock:
 // its copy of the descriptor is closed in the child (the parent's lock stays), and exec closes it
 // (O_CLOEXEC).

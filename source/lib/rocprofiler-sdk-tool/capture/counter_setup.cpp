@@ -1,0 +1,206 @@
+// Counter planning at run time: which counter configuration each pass of each agent's dispatches
+// collects (application replay: the one group of this run; kernel replay: every group, one after
+// another or together). rocprofv3 validates the same groups before the program runs.
+#include "capture/counter_setup.hpp"
+#include "agents.hpp"
+#include "log.hpp"
+#include "metric_sets.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace rocprofiler::tool
+{
+namespace
+{
+// The collectable groups of one agent under kernel replay, in group order.
+struct planned_group
+{
+    rocprofiler_counter_config_id_t       config = {};
+    uint64_t                              passes = 1;
+    std::vector<rocprofiler_counter_id_t> ids    = {};
+};
+
+// Under kernel replay: which configuration each pass of the agent's dispatches collects. Group
+// by group, each in as many consecutive passes as it takes (its first pass reports it); or, on an
+// agent that schedules counters into passes itself (no fixed number of counters per pass) when
+// one configuration of all groups takes fewer passes than that, that configuration in each of
+// its passes, pass 0 reporting every group. One planned pass means the dispatch is not replayed.
+void
+plan_replay_passes(results&                          data,
+                   counter_plan&                     plan,
+                   const agent_entry&                agent,
+                   const std::vector<planned_group>& groups)
+{
+    auto& configs  = plan.agent_configs[agent.info.id.handle];
+    auto& reports  = data.replay_pass_groups[agent.info.id.handle];
+    auto  by_group = uint64_t{0};
+    auto  all_ids  = std::vector<rocprofiler_counter_id_t>{};
+    for(const auto& g : groups)
+    {
+        by_group += g.passes;
+        for(auto id : g.ids)
+            if(std::none_of(all_ids.begin(),
+                            all_ids.end(),
+                            [id](rocprofiler_counter_id_t other)
+                            { return other.handle == id.handle; }))
+                all_ids.push_back(id);
+    }
+    auto together = rocprofiler_counter_config_id_t{};
+    auto passes   = uint64_t{0};
+    // Agents with a fixed number of counters per pass collect the groups as the user made them.
+    if(groups.size() > 1 && !counters_per_pass(agent.info.id, data.counters) &&
+       rocprofiler_create_counter_config(
+           agent.info.id, all_ids.data(), all_ids.size(), &together) == ROCPROFILER_STATUS_SUCCESS)
+    {
+        if(rocprofiler_query_counter_config_pass_count(together, &passes) !=
+               ROCPROFILER_STATUS_SUCCESS ||
+           passes == 0 || passes >= by_group)
+        {
+            rocprofiler_destroy_counter_config(together);
+            passes = 0;
+        }
+    }
+    if(passes > 0)
+    {
+        auto every = std::vector<uint64_t>{};
+        for(uint64_t g = 0; g < groups.size(); ++g)
+            every.push_back(g);
+        configs.assign(passes, together);
+        reports.assign(passes, {});
+        reports[0] = std::move(every);
+        for(const auto& g : groups)
+            rocprofiler_destroy_counter_config(g.config);
+        log::info("agent " + std::to_string(agent.info.logical_node_id) + ": the " +
+                  std::to_string(groups.size()) + " counter groups take " +
+                  std::to_string(by_group) + " passes one by one and " + std::to_string(passes) +
+                  " together; each dispatch is replayed " + std::to_string(passes) + " passes");
+        return;
+    }
+    for(uint64_t g = 0; g < groups.size(); ++g)
+        for(uint64_t p = 0; p < groups[g].passes; ++p)
+        {
+            configs.push_back(groups[g].config);
+            reports.push_back(p == 0 ? std::vector<uint64_t>{g} : std::vector<uint64_t>{});
+        }
+}
+
+} // namespace
+
+// Resolves the configured counter groups on every GPU agent and creates the counter configs each
+// pass collects. Errors name the counter and the agent.
+bool
+setup_counters(const config&             cfg,
+               results&                  data,
+               counter_plan&             plan,
+               std::vector<std::string>& errors)
+{
+    auto groups = cfg.collected_groups();
+    // Metric sets in a group stand for each agent's own definition (rocprofv3 checked the files).
+    auto sets_error = std::string{};
+    auto loaded     = metric_sets::load(metric_sets::shipped_file(metric_sets::library_path()),
+                                    cfg.metrics_path ? cfg.metrics_path->c_str() : nullptr,
+                                    sets_error);
+    if(!loaded) errors.emplace_back(sets_error);
+    const auto sets = loaded.value_or(metric_sets::catalog{});
+    // Per group: the counters the last GPU agent lacked; empty once some agent has them all.
+    auto unknown = std::vector<std::optional<std::string>>(groups.size());
+    for(const auto& agent : data.agents)
+    {
+        if(agent.info.type != ROCPROFILER_AGENT_TYPE_GPU) continue;
+        if(agent.counters_error)
+        {
+            errors.emplace_back("agent " + std::to_string(agent.info.logical_node_id) + " (" +
+                                agent.product_name + ") has no counters (" + *agent.counters_error +
+                                "); --pmc cannot be collected");
+            continue;
+        }
+        auto by_name = std::unordered_map<std::string, uint64_t>{};
+        for(const auto& c : data.counters)
+            if(c.agent.handle == agent.info.id.handle) by_name.emplace(c.name, c.id);
+        auto& configs     = plan.agent_configs[agent.info.id.handle];
+        auto  groups_plan = std::vector<planned_group>{};
+        for(size_t g = 0; g < groups.size(); ++g)
+        {
+            // The group as this agent collects it: each metric set as the agent's definition.
+            const auto group = metric_sets::expand(groups[g],
+                                                   sets,
+                                                   agent.name,
+                                                   [&by_name](const std::string& name)
+                                                   { return by_name.count(name) != 0; });
+
+            auto ids     = std::vector<rocprofiler_counter_id_t>{};
+            auto missing = std::string{};
+            for(const auto& name : group)
+            {
+                if(auto it = by_name.find(name); it != by_name.end())
+                    ids.push_back(rocprofiler_counter_id_t{it->second});
+                else
+                    missing += (missing.empty() ? "" : ", ") + name;
+            }
+            if(!unknown[g] || !unknown[g]->empty()) unknown[g] = missing;
+            if(!missing.empty()) continue; // not collectable on this agent
+            auto cfg_id = rocprofiler_counter_config_id_t{};
+            auto rc =
+                rocprofiler_create_counter_config(agent.info.id, ids.data(), ids.size(), &cfg_id);
+            auto passes = uint64_t{1};
+            if(rc == ROCPROFILER_STATUS_SUCCESS)
+                rc = rocprofiler_query_counter_config_pass_count(cfg_id, &passes);
+            if(rc == ROCPROFILER_STATUS_SUCCESS && passes > 1 && !cfg.kernel_replay)
+            {
+                rocprofiler_destroy_counter_config(cfg_id);
+                errors.emplace_back("counter group " + std::to_string(g + 1) + " takes " +
+                                    std::to_string(passes) + " passes on agent " +
+                                    std::to_string(agent.info.logical_node_id) +
+                                    " and is collected only under --replay-mode kernel");
+                continue;
+            }
+            if(rc == ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT)
+            {
+                auto limit = counters_per_pass(agent.info.id, data.counters);
+                errors.emplace_back("counter group " + std::to_string(g + 1) + " has " +
+                                    std::to_string(ids.size()) +
+                                    " counters and does not fit in one pass on agent " +
+                                    std::to_string(agent.info.logical_node_id) +
+                                    (limit ? ", which collects at most " + std::to_string(*limit) +
+                                                 " counters per pass"
+                                           : std::string{}) +
+                                    "; split it into several --pmc groups");
+                continue;
+            }
+            if(rc != ROCPROFILER_STATUS_SUCCESS)
+            {
+                errors.emplace_back("rocprofiler_create_counter_config for group " +
+                                    std::to_string(g + 1) +
+                                    " failed: " + rocprofiler_get_status_name(rc));
+                continue;
+            }
+            if(!cfg.kernel_replay)
+            {
+                configs.push_back(cfg_id); // application replay: run r collects group r
+                continue;
+            }
+            groups_plan.push_back(planned_group{cfg_id, passes, ids});
+            data.replay_groups[agent.info.id.handle].push_back(group);
+        }
+        if(cfg.kernel_replay && !groups_plan.empty())
+            plan_replay_passes(data, plan, agent, groups_plan);
+    }
+    for(size_t g = 0; g < groups.size(); ++g)
+        if(unknown[g] && !unknown[g]->empty())
+            errors.emplace_back("counter group " + std::to_string(g + 1) +
+                                " names counters no agent has: " + *unknown[g] +
+                                " (rocprofv3 -L lists the counters)");
+    for(const auto& c : data.counters)
+        plan.counter_names[c.id] = c.name;
+    auto any = false;
+    for(const auto& [agent, configs] : plan.agent_configs)
+        any = any || !configs.empty();
+    if(!any) errors.emplace_back("no requested counter group can be collected on any agent");
+    return errors.empty();
+}
+
+} // namespace rocprofiler::tool
