@@ -1,6 +1,7 @@
 // rocprofv3: parses the command line, checks what it can before the application runs (counters
 // through the tool library's helper mode), then runs the application with the tool library
 // preloaded, once per application-replay pass, and exits with the application's code.
+#include "contract/environment.hpp"
 #include "options.hpp"
 #include "output_directory.hpp"
 #include "parse.hpp"
@@ -28,7 +29,8 @@
 #include <string>
 #include <vector>
 
-namespace fs = std::filesystem;
+namespace fs       = std::filesystem;
+namespace contract = rocprofiler::tool::contract;
 
 namespace rocprofv3
 {
@@ -91,14 +93,12 @@ query_agents(const libraries&                             libs,
     if(pid == 0)
     {
         close(fds[0]);
-        // The SDK may initialize itself while enumerating agents; the tool must then decline.
-        setenv("ROCPROFV3_TOOL_HELPER_MODE", "1", 1);
-        // CUDA devices are listed even though rocprofv3 itself never loaded the driver.
-        setenv("ROCPROFILER_CUDA_AGENTS", "1", 0);
+        // The SDK may initialize itself while enumerating agents: in helper mode the tool declines.
         // The helper checks that each group fits in one pass of each agent.
-        setenv("ROCPROFV3_TOOL_QUERY_GROUPS",
-               rocprofiler::tool::parse::encode_counter_groups(groups).c_str(),
-               1);
+        for(const auto& [name, value] : contract::encode(contract::helper_request{true, groups}))
+            setenv(name.c_str(), value.c_str(), 1);
+        // CUDA devices are listed even though rocprofv3 itself never loaded the driver.
+        setenv(contract::cuda_agents, "1", 0);
         auto* handle = dlopen(libs.tool.c_str(), RTLD_NOW | RTLD_LOCAL);
         if(handle == nullptr)
         {
@@ -447,8 +447,9 @@ run_application(const options&                            opts,
             setenv("NVTX_INJECTION64_PATH", libs.sdk.c_str(), 1);
         // Inherited by the application (and the processes it starts), not by rocprofv3's others.
         fcntl(report[1], F_SETFD, 0);
-        setenv("ROCPROFV3_REPORT_FD", std::to_string(report[1]).c_str(), 1);
-        if(!run_dir.empty()) setenv("ROCPROFV3_RUN_DIR", run_dir.c_str(), 1);
+        for(const auto& [name, value] :
+            contract::encode(contract::report_channel{run_dir, report[1]}))
+            setenv(name.c_str(), value.c_str(), 1);
         execvp(argv[0], argv.data());
         auto err = errno;
         std::fprintf(

@@ -1271,60 +1271,49 @@ fixed_directory_part(const std::string& directory)
     return out.empty() ? std::string{"."} : out.string();
 }
 
-std::map<std::string, std::string>
-tool_environment(const options& opts, size_t pass)
+rocprofiler::tool::contract::tool_request
+tool_request(const options& opts, size_t pass)
 {
-    namespace fs               = std::filesystem;
-    auto env                   = std::map<std::string, std::string>{};
-    env["ROCPROF_OUTPUT_PATH"] = run_directory(opts, pass);
-    if(!opts.output_file.empty()) env["ROCPROF_OUTPUT_FILE_NAME"] = opts.output_file;
-    auto formats = std::string{};
-    for(const auto& f : opts.output_formats)
-        formats += (formats.empty() ? "" : ",") + f;
-    env["ROCPROF_OUTPUT_FORMAT"] = formats.empty() ? "csv" : formats;
-    if(opts.kernel_trace) env["ROCPROF_KERNEL_TRACE"] = "1";
-    if(opts.memory_copy_trace) env["ROCPROF_MEMORY_COPY_TRACE"] = "1";
-    if(opts.marker_trace) env["ROCPROF_MARKER_TRACE"] = "1";
-    if(opts.cuda_runtime_trace) env["ROCPROF_CUDA_RUNTIME_TRACE"] = "1";
-    if(opts.cuda_driver_trace) env["ROCPROF_CUDA_DRIVER_TRACE"] = "1";
-    if(!opts.agent_index.empty()) env["ROCPROF_AGENT_INDEX"] = opts.agent_index;
-    if(opts.selected_regions) env["ROCPROF_SELECTED_REGIONS"] = "1";
-    if(opts.stats) env["ROCPROF_STATS"] = "1";
-    if(opts.summary) env["ROCPROF_SUMMARY"] = "1";
-    if(!opts.include_regex.empty()) env["ROCPROF_KERNEL_FILTER_INCLUDE_REGEX"] = opts.include_regex;
-    if(!opts.exclude_regex.empty()) env["ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX"] = opts.exclude_regex;
-    if(!opts.iteration_range.empty()) env["ROCPROF_KERNEL_FILTER_RANGE"] = opts.iteration_range;
-    if(opts.dispatch_skip)
-        env["ROCPROF_KERNEL_FILTER_DISPATCH_SKIP"] = std::to_string(*opts.dispatch_skip);
-    if(opts.dispatch_count)
-        env["ROCPROF_KERNEL_FILTER_DISPATCH_COUNT"] = std::to_string(*opts.dispatch_count);
-    if(opts.mangled_kernels) env["ROCPROF_DEMANGLE_KERNELS"] = "0";
-    if(opts.truncate_kernels) env["ROCPROF_TRUNCATE_KERNELS"] = "1";
-    if(opts.output_config) env["ROCPROF_OUTPUT_CONFIG_FILE"] = "1";
-    if(opts.progress) env["ROCPROF_PROGRESS"] = "1";
+    auto r             = rocprofiler::tool::contract::tool_request{};
+    r.output_path      = run_directory(opts, pass);
+    r.output_file_name = opts.output_file;
+    r.output_formats =
+        opts.output_formats.empty() ? std::vector<std::string>{"csv"} : opts.output_formats;
+    r.kernel_trace       = opts.kernel_trace;
+    r.memory_copy_trace  = opts.memory_copy_trace;
+    r.marker_trace       = opts.marker_trace;
+    r.cuda_runtime_trace = opts.cuda_runtime_trace;
+    r.cuda_driver_trace  = opts.cuda_driver_trace;
+    r.agent_index        = opts.agent_index;
+    r.selected_regions   = opts.selected_regions;
+    r.stats              = opts.stats;
+    r.summary            = opts.summary;
+    r.include_regex      = opts.include_regex;
+    r.exclude_regex      = opts.exclude_regex;
+    r.iteration_range    = opts.iteration_range;
+    r.dispatch_skip      = opts.dispatch_skip;
+    r.dispatch_count     = opts.dispatch_count;
+    r.demangle_kernels   = !opts.mangled_kernels;
+    r.truncate_kernels   = opts.truncate_kernels;
+    r.output_config      = opts.output_config;
+    r.progress           = opts.progress;
     // As upstream, for the SDK, the tool and ROCTx. The SDK's least severe level is "error", so
     // "fatal" asks for that; env and config only print rocprofv3's own (main.cpp).
     if(!opts.log_level.empty() && opts.log_level != "env" && opts.log_level != "config")
-    {
-        const auto level = opts.log_level == "fatal" ? std::string{"error"} : opts.log_level;
-        for(const auto* variable :
-            {"ROCPROF_LOG_LEVEL", "ROCPROFILER_LOG_LEVEL", "ROCTX_LOG_LEVEL"})
-            env[variable] = level;
-    }
-
+        r.log_level = opts.log_level == "fatal" ? std::string{"error"} : opts.log_level;
     if(!opts.pmc_groups.empty())
     {
-        env["ROCPROF_COUNTER_COLLECTION"] = "1";
-        auto groups                       = opts.pmc_groups;
-        if(!opts.kernel_replay() && pass > 0) groups = {opts.pmc_groups.at(pass - 1)};
-        auto all = std::string{"pmc:"};
-        for(const auto& g : groups)
-            for(const auto& c : g)
-                all += " " + c;
-        env["ROCPROF_COUNTERS"]       = all;
-        env["ROCPROF_COUNTER_GROUPS"] = rocprofiler::tool::parse::encode_counter_groups(groups);
-        if(opts.kernel_replay()) env["ROCPROF_KERNEL_REPLAY"] = "1";
+        r.counter_collection = true;
+        r.counter_groups     = opts.pmc_groups;
+        if(!opts.kernel_replay() && pass > 0) r.counter_groups = {opts.pmc_groups.at(pass - 1)};
+        r.kernel_replay = opts.kernel_replay();
     }
-    return env;
+    return r;
+}
+
+std::map<std::string, std::string>
+tool_environment(const options& opts, size_t pass)
+{
+    return rocprofiler::tool::contract::encode(tool_request(opts, pass));
 }
 } // namespace rocprofv3

@@ -2,6 +2,7 @@
 // library. Separate from main.cpp so that tests can check every rule without running anything.
 #pragma once
 
+#include "contract/environment.hpp"
 #include "metric_sets.hpp"
 
 #include <cstdint>
@@ -149,9 +150,13 @@ expand_groups(const std::vector<std::vector<std::string>>&   groups,
               std::vector<std::string>&                      notes,
               const rocprofiler::tool::metric_sets::catalog& sets = {});
 
-// The ROCPROF_* (and log level) variables (not LD_PRELOAD / ROCP_TOOL_LIBRARIES) of one run.
-// @p pass is the application-replay pass (1-based; 0 when there is a single run) and selects the
-// counter group; the output sub-directory is output_directory()'s.
+// What run @p pass asks of the tool library (contract/environment.hpp). @p pass is the
+// application-replay pass (1-based; 0 when there is a single run) and selects the counter group;
+// the output sub-directory is run_directory()'s.
+rocprofiler::tool::contract::tool_request tool_request(const options& opts, size_t pass);
+
+// tool_request() as the ROCPROF_* (and log level) variables of the run (not LD_PRELOAD /
+// ROCP_TOOL_LIBRARIES).
 std::map<std::string, std::string> tool_environment(const options& opts, size_t pass);
 
 // Number of runs of the application: one per --pmc group under application replay, else 1.

@@ -2,6 +2,7 @@
 // and the validation of --pmc counters. rocprofv3 loads this library in a child process and calls
 // rocprofv3_tool_query_agents(); the SDK is never configured there (no tool is registered).
 #include "agents.hpp"
+#include "contract/environment.hpp"
 #include "metric_sets.hpp"
 #include "parse.hpp"
 
@@ -22,7 +23,7 @@ extern "C" __attribute__((visibility("default"))) int rocprofv3_tool_query_agent
 // "counters_per_pass"?, "groups_exceeding": [...], "group_passes": [{"group", "passes"}],
 // "group_splits": [{"group", "passes": [[names]]}], "counters_multi_pass": [{"name", "passes"}],
 // "counters_exceeding_alone": [names]}], "errors": [...]} to @p fd. Returns 0 when the agents could
-// be queried. ROCPROFV3_TOOL_QUERY_GROUPS ("A B;C", set by rocprofv3) names the --pmc groups:
+// be queried. ROCPROFV3_TOOL_QUERY_GROUPS (contract::helper_request) names the --pmc groups:
 // groups_exceeding lists (0-based) those whose counters all exist on the agent but that do not
 // fit in one pass there (rocprofiler_create_counter_config: ERROR_EXCEEDS_HW_LIMIT, or a
 // configuration of several passes, whose count group_passes gives); group_splits says how each of
@@ -37,12 +38,10 @@ rocprofv3_tool_query_agents(int fd)
     using json = nlohmann::ordered_json;
     try
     {
-        auto        counters    = std::vector<rocprofiler::tool::counter_entry>{};
-        auto        errors      = std::vector<std::string>{};
-        auto        agents      = rocprofiler::tool::query_agents(counters, errors);
-        const auto* groups_text = std::getenv("ROCPROFV3_TOOL_QUERY_GROUPS");
-        auto        groups      = rocprofiler::tool::parse::decode_counter_groups(
-            groups_text != nullptr ? groups_text : "");
+        auto       counters = std::vector<rocprofiler::tool::counter_entry>{};
+        auto       errors   = std::vector<std::string>{};
+        auto       agents   = rocprofiler::tool::query_agents(counters, errors);
+        const auto groups = rocprofiler::tool::contract::decode_helper_request(std::getenv).groups;
         // rocprofv3 read the same files and reported their errors before asking.
         namespace metric_sets = rocprofiler::tool::metric_sets;
         auto sets_error       = std::string{};
