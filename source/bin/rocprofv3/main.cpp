@@ -31,6 +31,7 @@
 
 namespace fs       = std::filesystem;
 namespace contract = rocprofiler::tool::contract;
+namespace planner  = rocprofiler::tool::planner;
 
 namespace rocprofv3
 {
@@ -150,14 +151,14 @@ query_agents(const libraries&                             libs,
     }
 }
 
-std::vector<agent_counters>
+std::vector<planner::agent_description>
 gpu_agents(const nlohmann::json& query)
 {
-    auto out = std::vector<agent_counters>{};
+    auto out = std::vector<planner::agent_description>{};
     for(const auto& a : query.at("agents"))
     {
         if(a.value("type", "") != "GPU") continue;
-        auto entry         = agent_counters{};
+        auto entry         = planner::agent_description{};
         entry.name         = a.value("name", "");
         entry.logical_id   = std::to_string(a.value("logical_node_id", 0));
         entry.product_name = a.value("product_name", "");
@@ -611,7 +612,7 @@ run_job(options                                opts,
         const auto agents   = gpu_agents(*query);
         auto       warnings = std::vector<std::string>{};
         auto       errors =
-            validate_counters(opts.pmc_groups, agents, &warnings, *sets, opts.kernel_replay());
+            planner::validate(opts.pmc_groups, agents, &warnings, *sets, opts.kernel_replay());
         for(const auto& w : warnings)
             std::cerr << "rocprofv3: warning: " << w << "\n";
         if(!errors.empty())
@@ -622,7 +623,7 @@ run_job(options                                opts,
             return exit_configuration;
         }
         auto notes      = std::vector<std::string>{};
-        opts.pmc_groups = expand_groups(opts.pmc_groups, agents, notes, *sets);
+        opts.pmc_groups = planner::expand_groups(opts.pmc_groups, agents, notes, *sets);
         for(const auto& n : notes)
             std::cerr << "rocprofv3: " << n << "\n";
     }
