@@ -1,0 +1,455 @@
+// rocprofv3's command line (options.hpp and the option groups behind it): what each option
+// gives, the message of each bad command line, input files, the environment of each run, and the
+// summary of application replay runs.
+#include "config.hpp"
+#include "options.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace
+{
+rocprofv3::parse_result
+run(std::vector<const char*> args)
+{
+    args.insert(args.begin(), "rocprofv3");
+    return rocprofv3::parse_command_line(static_cast<int>(args.size()), args.data());
+}
+} // namespace
+
+namespace
+{
+std::string
+write_temp(const std::string& name, const std::string& contents)
+{
+    auto path = testing::TempDir() + name;
+    auto out  = std::ofstream{path};
+    out << contents;
+    return path;
+}
+} // namespace
+
+TEST(command_line, errors_name_the_problem)
+{
+    auto expect_error = [](std::vector<const char*> args, const std::string& text)
+    {
+        auto r = run(args);
+        EXPECT_FALSE(r.opts);
+        EXPECT_EQ(r.exit_code, rocprofv3::exit_usage);
+        EXPECT_NE(r.error.find(text), std::string::npos) << r.error;
+    };
+    expect_error({"--pmc", "A", "--replay-mode", "kernel", "--", "app"},
+                 "--kernel-replay-beta-enabled");
+    expect_error(
+        {"--replay-mode", "kernel", "--kernel-replay-beta-enabled", "--kernel-trace", "--", "app"},
+        "requires --pmc");
+    expect_error({"--pmc", "A", "--replay-mode", "application", "--", "app"}, "not supported");
+#if !defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
+    expect_error({"--kernel-trace", "-f", "rocpd", "--", "app"},
+                 "rocpd output was not built: SQLite3 missing");
+#endif
+    expect_error({"--kernel-trace", "-f", "csv", "otf2", "--", "app"}, "otf2 is not supported");
+    expect_error({"--kernel-trace"}, "no application");
+    expect_error({"--kernel-trace", "--kernel-exclude-regex", "[", "--", "app"},
+                 "regular expression");
+    expect_error({"--kernel-trace", "-o", "a/b", "--", "app"}, "prefix");
+    expect_error({"--", "app"}, "nothing to collect");
+    expect_error({"--bogus", "--", "app"}, "bogus");
+}
+
+// Issue 17: each of these answered with a message about something else ("Could not convert",
+// "give ... or --pmc", "no application given").
+TEST(command_line, messages_name_what_is_wrong_with_the_input)
+{
+    auto expect_error = [](std::vector<const char*> args, const std::string& text)
+    {
+        auto r = run(args);
+        EXPECT_FALSE(r.opts);
+        EXPECT_EQ(r.exit_code, rocprofv3::exit_usage);
+        EXPECT_NE(r.error.find(text), std::string::npos) << r.error;
+        EXPECT_EQ(r.error.find("Could not convert"), std::string::npos) << r.error;
+        EXPECT_EQ(r.error.find("nothing to collect"), std::string::npos) << r.error;
+    };
+    expect_error({"--pmc", "", "--", "app"}, "--pmc '' names no counter");
+    expect_error({"--pmc", " , ", "--", "app"}, "--pmc ' , ' names no counter");
+    expect_error({"--pmc=", "--", "app"}, "--pmc '' names no counter");
+    expect_error({"--kernel-trace", "--pmc", "", "--", "app"}, "names no counter");
+
+    auto path = testing::TempDir() + "rocprofv3_empty_input.txt";
+    for(const auto* contents : {"", "# only a comment\n\n   \n"})
+    {
+        {
+            auto out = std::ofstream{path};
+            out << contents;
+        }
+        expect_error({"-i", path.c_str(), "--", "app"}, "has no 'pmc:' lines");
+        expect_error({"--kernel-trace", "-i", path.c_str(), "--", "app"}, "has no 'pmc:' lines");
+    }
+    std::remove(path.c_str());
+
+    expect_error({"--pmc", "A", "./app"},
+                 "'./app' was taken as a value of --pmc; put '--' before the application");
+    expect_error({"--pmc", "A", "B", "./app", "-n", "1"}, "put '--' before the application");
+    expect_error({"--kernel-trace", "-f", "csv", "./app"},
+                 "'./app' was taken as a value of -f; put '--' before the application");
+    // Without a multi-value option before it, the application needs no "--".
+    auto r = run({"--kernel-trace", "./app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->command, (std::vector<std::string>{"./app"}));
+    r = run({"--pmc", "A", "--kernel-trace", "./app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->command, (std::vector<std::string>{"./app"}));
+    EXPECT_EQ(r.opts->pmc_groups, (std::vector<std::vector<std::string>>{{"A"}}));
+}
+
+// Issue 17: application replay reported only the first failing run.
+TEST(command_line, application_replay_reports_every_failing_pass)
+{
+    const auto groups = std::vector<std::vector<std::string>>{{"A", "B"}, {"C"}, {"D"}, {"E"}};
+    auto       lines  = std::vector<std::string>{};
+    EXPECT_EQ(rocprofv3::summarize_runs({0, 3, 0, 137}, groups, lines), 3);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0], "application replay pass 2 of 4 (--pmc C) failed with code 3");
+    EXPECT_EQ(lines[1],
+              "application replay pass 4 of 4 (--pmc E) failed with code 137 (killed by signal 9)");
+    EXPECT_EQ(lines[2],
+              "2 of 4 application replay passes failed; rocprofv3 exits with pass 2's "
+              "code 3");
+
+    lines.clear();
+    EXPECT_EQ(rocprofv3::summarize_runs({5, 6, 7, 8}, groups, lines), 5);
+    EXPECT_EQ(lines.size(), 5u);
+    EXPECT_NE(lines[0].find("pass 1 of 4 (--pmc A B) failed with code 5"), std::string::npos);
+    EXPECT_NE(lines[3].find("pass 4 of 4 (--pmc E) failed with code 8"), std::string::npos);
+
+    lines.clear();
+    EXPECT_EQ(rocprofv3::summarize_runs({0, 0, 0, 0}, groups, lines), 0);
+    EXPECT_TRUE(lines.empty());
+    // One run: its code is the application's, and it needs no summary.
+    EXPECT_EQ(rocprofv3::summarize_runs({4}, {{"A"}}, lines), 4);
+    EXPECT_TRUE(lines.empty());
+}
+
+TEST(command_line, groups_and_environment)
+{
+    auto r =
+        run({"--pmc", "A", "B", "--pmc", "C", "--kernel-trace", "-d", "/tmp/x", "--", "app", "-v"});
+    ASSERT_TRUE(r.opts) << r.error;
+    const auto& o = *r.opts;
+    EXPECT_EQ(o.pmc_groups, (std::vector<std::vector<std::string>>{{"A", "B"}, {"C"}}));
+    EXPECT_EQ(o.command, (std::vector<std::string>{"app", "-v"}));
+    EXPECT_EQ(rocprofv3::run_count(o), 2u); // application replay
+    auto env2 = rocprofv3::tool_environment(o, 2);
+    EXPECT_EQ(env2["ROCPROF_COUNTERS"], "pmc: C");
+    EXPECT_EQ(env2["ROCPROF_OUTPUT_PATH"], "/tmp/x/pass_2");
+    EXPECT_EQ(env2["ROCPROF_KERNEL_TRACE"], "1");
+    EXPECT_EQ(env2.count("ROCPROF_KERNEL_REPLAY"), 0u);
+    EXPECT_EQ(env2.count("ROCPROF_OUTPUT_FILE_NAME"), 0u); // default prefix: the app's pid
+
+    auto k = run({"--pmc",
+                  "A",
+                  "B",
+                  "--pmc",
+                  "C",
+                  "--replay-mode",
+                  "kernel",
+                  "--kernel-replay-beta-enabled",
+                  "-o",
+                  "p",
+                  "-f",
+                  "csv",
+                  "json",
+                  "--",
+                  "app"});
+    ASSERT_TRUE(k.opts) << k.error;
+    EXPECT_EQ(rocprofv3::run_count(*k.opts), 1u);
+    auto env = rocprofv3::tool_environment(*k.opts, 0);
+    EXPECT_EQ(env["ROCPROF_KERNEL_REPLAY"], "1");
+    EXPECT_EQ(env["ROCPROF_COUNTER_GROUPS"], "A B;C");
+    EXPECT_EQ(env["ROCPROF_COUNTERS"], "pmc: A B C");
+    EXPECT_EQ(env["ROCPROF_OUTPUT_FORMAT"], "csv,json");
+    EXPECT_EQ(env["ROCPROF_OUTPUT_FILE_NAME"], "p");
+
+    // pftrace combines with the others, in any spelling case; the list reaches the tool sorted.
+    auto p = run({"--kernel-trace", "-f", "PFTRACE", "csv", "json", "--", "app"});
+    ASSERT_TRUE(p.opts) << p.error;
+    EXPECT_EQ(rocprofv3::tool_environment(*p.opts, 0)["ROCPROF_OUTPUT_FORMAT"], "csv,json,pftrace");
+}
+
+// The CUDA API traces: each flag alone is something to collect; -r is upstream's runtime trace
+// (kernels, copies, markers and the runtime API), -s adds the driver API.
+TEST(command_line, runtime_and_sys_trace)
+{
+    auto rt = run({"--cuda-runtime-trace", "--", "app"});
+    ASSERT_TRUE(rt.opts) << rt.error;
+    auto env = rocprofv3::tool_environment(*rt.opts, 0);
+    EXPECT_EQ(env["ROCPROF_CUDA_RUNTIME_TRACE"], "1");
+    EXPECT_EQ(env.count("ROCPROF_CUDA_DRIVER_TRACE"), 0u);
+    EXPECT_EQ(env.count("ROCPROF_KERNEL_TRACE"), 0u);
+    auto drv = run({"--cuda-driver-trace", "--", "app"});
+    ASSERT_TRUE(drv.opts) << drv.error;
+    EXPECT_EQ(rocprofv3::tool_environment(*drv.opts, 0)["ROCPROF_CUDA_DRIVER_TRACE"], "1");
+
+    auto r = run({"-r", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    env = rocprofv3::tool_environment(*r.opts, 0);
+    for(const auto* name : {"ROCPROF_KERNEL_TRACE",
+                            "ROCPROF_MEMORY_COPY_TRACE",
+                            "ROCPROF_MARKER_TRACE",
+                            "ROCPROF_CUDA_RUNTIME_TRACE"})
+        EXPECT_EQ(env[name], "1") << name;
+    EXPECT_EQ(env.count("ROCPROF_CUDA_DRIVER_TRACE"), 0u);
+
+    auto sys = run({"--sys-trace", "--", "app"});
+    ASSERT_TRUE(sys.opts) << sys.error;
+    env = rocprofv3::tool_environment(*sys.opts, 0);
+    EXPECT_EQ(env["ROCPROF_CUDA_RUNTIME_TRACE"], "1");
+    EXPECT_EQ(env["ROCPROF_CUDA_DRIVER_TRACE"], "1");
+    EXPECT_EQ(env["ROCPROF_KERNEL_TRACE"], "1");
+
+    auto none = run({"--", "app"});
+    EXPECT_FALSE(none.opts);
+    EXPECT_NE(none.error.find("--runtime-trace"), std::string::npos) << none.error;
+}
+
+// -A/--agent-index reaches the tool as ROCPROF_AGENT_INDEX; only upstream's three values are taken,
+// by the command line and by the tool.
+TEST(command_line, agent_index_reaches_the_tool)
+{
+    for(const char* mode : {"absolute", "relative", "type-relative"})
+    {
+        for(const char* flag : {"-A", "--agent-index"})
+        {
+            auto r = run({"--kernel-trace", flag, mode, "--", "app"});
+            ASSERT_TRUE(r.opts) << r.error;
+            EXPECT_EQ(rocprofv3::tool_environment(*r.opts, 0)["ROCPROF_AGENT_INDEX"], mode);
+        }
+        auto cfg = rocprofiler::tool::read_config(
+            [mode](const char* name) -> const char*
+            { return std::string{name} == "ROCPROF_AGENT_INDEX" ? mode : nullptr; });
+        EXPECT_TRUE(cfg.errors.empty()) << cfg.errors.front();
+        EXPECT_EQ(cfg.cfg.agent_index, mode);
+    }
+    // Without it no variable: the tool's default is relative.
+    auto d = run({"--kernel-trace", "--", "app"});
+    ASSERT_TRUE(d.opts) << d.error;
+    EXPECT_EQ(rocprofv3::tool_environment(*d.opts, 0).count("ROCPROF_AGENT_INDEX"), 0u);
+    EXPECT_EQ(rocprofiler::tool::read_config([](const char*) -> const char* { return nullptr; })
+                  .cfg.agent_index,
+              "relative");
+
+    auto bad = run({"--kernel-trace", "-A", "bogus", "--", "app"});
+    EXPECT_FALSE(bad.opts);
+    EXPECT_EQ(bad.exit_code, rocprofv3::exit_usage);
+    EXPECT_NE(bad.error.find("--agent-index: bogus not in {absolute,relative,type-relative}"),
+              std::string::npos)
+        << bad.error;
+    auto cfg = rocprofiler::tool::read_config(
+        [](const char* name) -> const char*
+        { return std::string{name} == "ROCPROF_AGENT_INDEX" ? "Absolute" : nullptr; });
+    ASSERT_EQ(cfg.errors.size(), 1u);
+    EXPECT_EQ(cfg.errors[0],
+              "ROCPROF_AGENT_INDEX='Absolute': accepted: absolute, relative, "
+              "type-relative");
+}
+
+TEST(command_line, memory_copy_trace)
+{
+    // Alone it is something to collect; the tool learns it from its variable.
+    auto r = run({"--memory-copy-trace", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_TRUE(r.opts->memory_copy_trace);
+    auto env = rocprofv3::tool_environment(*r.opts, 0);
+    EXPECT_EQ(env["ROCPROF_MEMORY_COPY_TRACE"], "1");
+    EXPECT_EQ(env.count("ROCPROF_KERNEL_TRACE"), 0u);
+    // Without it, no variable; with nothing at all, the error names it among the choices.
+    auto k = run({"--kernel-trace", "--", "app"});
+    ASSERT_TRUE(k.opts) << k.error;
+    EXPECT_EQ(rocprofv3::tool_environment(*k.opts, 0).count("ROCPROF_MEMORY_COPY_TRACE"), 0u);
+    auto none = run({"--", "app"});
+    EXPECT_FALSE(none.opts);
+    EXPECT_NE(none.error.find("--memory-copy-trace"), std::string::npos) << none.error;
+
+    auto cfg = rocprofiler::tool::read_config(
+        [](const char* name) -> const char*
+        { return std::string{name} == "ROCPROF_MEMORY_COPY_TRACE" ? "1" : nullptr; });
+    ASSERT_TRUE(cfg.errors.empty()) << cfg.errors.front();
+    EXPECT_TRUE(cfg.cfg.memory_copy_trace);
+    EXPECT_TRUE(cfg.cfg.uses_buffer());
+    EXPECT_FALSE(cfg.cfg.records_dispatches());
+}
+
+// Issue 16: AMD's documented forms are accepted, each as upstream documents it.
+TEST(command_line, upstream_forms)
+{
+    auto r = run({"-v"});
+    EXPECT_FALSE(r.opts);
+    EXPECT_EQ(r.exit_code, rocprofv3::exit_ok);
+    EXPECT_NE(r.output.find("rocprofv3 "), std::string::npos);
+
+    r = run({"--kernel-trace", "--kernel-iteration-range", "[1-2],[3-4]", "[7-]", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->iteration_range, "[1-2],[3-4], [7-]");
+    auto env = rocprofv3::tool_environment(*r.opts, 0);
+    EXPECT_EQ(env["ROCPROF_KERNEL_FILTER_RANGE"], "[1-2],[3-4], [7-]");
+
+    r = run({"--kernel-trace",
+             "--kernel-dispatch-skip",
+             "3",
+             "--kernel-dispatch-count=2",
+             "-T",
+             "-M",
+             "--output-config",
+             "--progress",
+             "--log-level",
+             "TRACE",
+             "--preload",
+             "libx.so",
+             "--",
+             "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    env = rocprofv3::tool_environment(*r.opts, 0);
+    EXPECT_EQ(env["ROCPROF_KERNEL_FILTER_DISPATCH_SKIP"], "3");
+    EXPECT_EQ(env["ROCPROF_KERNEL_FILTER_DISPATCH_COUNT"], "2");
+    EXPECT_EQ(env["ROCPROF_TRUNCATE_KERNELS"], "1");
+    EXPECT_EQ(env["ROCPROF_DEMANGLE_KERNELS"], "0");
+    EXPECT_EQ(env["ROCPROF_OUTPUT_CONFIG_FILE"], "1");
+    EXPECT_EQ(env["ROCPROF_PROGRESS"], "1");
+    EXPECT_EQ(env["ROCPROFILER_LOG_LEVEL"], "trace");
+    EXPECT_EQ(env["ROCPROF_LOG_LEVEL"], "trace");
+    EXPECT_EQ(r.opts->preload, (std::vector<std::string>{"libx.so"}));
+    // fatal is the SDK's error level; env/config only print rocprofv3's own.
+    r = run({"--kernel-trace", "--log-level", "fatal", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(rocprofv3::tool_environment(*r.opts, 0)["ROCPROFILER_LOG_LEVEL"], "error");
+    r = run({"--kernel-trace", "--log-level", "env", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(rocprofv3::tool_environment(*r.opts, 0).count("ROCPROFILER_LOG_LEVEL"), 0u);
+
+    // Placeholders travel to the tool unexpanded; the directory checked first is the fixed part.
+    r = run({"--kernel-trace", "-d", "out/%hostname%/%pid%", "-o", "r_%rank%", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    env = rocprofv3::tool_environment(*r.opts, 0);
+    EXPECT_NE(env["ROCPROF_OUTPUT_PATH"].find("/out/%hostname%/%pid%"), std::string::npos);
+    EXPECT_EQ(env["ROCPROF_OUTPUT_FILE_NAME"], "r_%rank%");
+}
+
+TEST(command_line, bad_values_name_the_flag_and_the_value)
+{
+    auto expect_error = [](std::vector<const char*> args, const std::string& text)
+    {
+        auto r = run(args);
+        EXPECT_FALSE(r.opts);
+        EXPECT_EQ(r.exit_code, rocprofv3::exit_usage);
+        EXPECT_NE(r.error.find(text), std::string::npos) << r.error;
+    };
+    expect_error({"--kernel-trace", "--kernel-iteration-range", "[1-2", "--", "app"},
+                 "--kernel-iteration-range '[1-2': missing ']'");
+    expect_error({"--kernel-trace", "--kernel-iteration-range", "[1-2]", "[x]", "--", "app"},
+                 "--kernel-iteration-range '[x]'");
+    expect_error({"--kernel-trace", "--kernel-dispatch-skip", "x", "--", "app"},
+                 "--kernel-dispatch-skip 'x' is not a number of dispatches");
+    expect_error({"--kernel-trace", "--kernel-dispatch-count", "-2", "--", "app"},
+                 "--kernel-dispatch-count");
+    expect_error({"--kernel-trace", "--log-level", "loud", "--", "app"},
+                 "--log-level 'loud' is not a log level");
+    expect_error({"--kernel-trace", "--preload", "/no/such/lib.so", "--", "app"},
+                 "--preload '/no/such/lib.so': no such file");
+    expect_error({"--kernel-trace", "-d", "out/%pidx%", "--", "app"},
+                 "--output-directory 'out/%pidx%': unknown placeholder '%pidx%'");
+    expect_error({"--kernel-trace", "-i", "jobs.xml", "--", "app"}, "cannot read");
+}
+
+// Every other option of AMD's rocprofv3 is accepted, with its values, and answered with one
+// message naming the options given (exit 2, nothing run), never a parser error.
+TEST(command_line, other_upstream_options_are_not_supported_on_this_device)
+{
+    for(const auto& u : rocprofv3::unsupported_options())
+    {
+        auto names = std::string{u.names};
+        auto name  = names.substr(names.rfind(',') + 1);
+        auto args  = std::vector<const char*>{"--kernel-trace", name.c_str()};
+        if(u.values != 0) args.push_back("1");
+        if(u.values < 0) args.push_back("2");
+        args.push_back("--");
+        args.push_back("app");
+        auto r = run(args);
+        EXPECT_FALSE(r.opts) << name;
+        EXPECT_EQ(r.exit_code, rocprofv3::exit_configuration) << name;
+        EXPECT_NE(r.error.find(name + ": not supported on this device"), std::string::npos)
+            << r.error;
+    }
+    // A BOOL value as upstream allows it, and several at once: one message naming each.
+    auto r = run({"--hip-trace", "true", "--hsa-trace", "--pc-sampling-unit", "time", "--", "app"});
+    EXPECT_EQ(r.exit_code, rocprofv3::exit_configuration);
+    EXPECT_NE(r.error.find("--hip-trace, --hsa-trace, --pc-sampling-unit: not supported"),
+              std::string::npos)
+        << r.error;
+    EXPECT_EQ(std::count(r.error.begin(), r.error.end(), '\n'), 1) << r.error;
+}
+
+TEST(command_line, input_files_as_upstream)
+{
+    // Text: one run per 'pmc:' line, in pmc_<N>/ (even a single line), never mixed with --pmc.
+    auto txt = write_temp("rocprofv3_input.txt", "pmc: A B\npmc: C\n");
+    auto r   = run({"-i", txt.c_str(), "-d", "/out", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->pmc_groups, (std::vector<std::vector<std::string>>{{"A", "B"}, {"C"}}));
+    EXPECT_EQ(rocprofv3::run_count(*r.opts), 2u);
+    EXPECT_EQ(rocprofv3::tool_environment(*r.opts, 2)["ROCPROF_OUTPUT_PATH"], "/out/pmc_2");
+    auto one = write_temp("rocprofv3_input_one.txt", "pmc: A\n");
+    r        = run({"-i", one.c_str(), "-d", "/out", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(rocprofv3::pass_of_run(*r.opts, 1, rocprofv3::run_count(*r.opts)), 1u);
+    EXPECT_EQ(rocprofv3::run_directory(*r.opts, 1), "/out/pmc_1");
+    r = run({"--pmc", "X", "-i", txt.c_str(), "--", "app"});
+    EXPECT_NE(r.error.find("both name counters"), std::string::npos) << r.error;
+    // --pmc groups keep pass_<N>/ (API.md).
+    r = run({"--pmc", "A", "--pmc", "B", "-d", "/out", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(rocprofv3::run_directory(*r.opts, 2), "/out/pass_2");
+
+    // JSON: one run per job; the command line's options apply to every job.
+    auto json = write_temp("rocprofv3_jobs.json",
+                           R"({"jobs": [{"pmc": ["A", "B"], "kernel_iteration_range": "[1-2],[3-4]",
+                                         "output_format": ["csv", "json"], "truncate_kernels": true},
+                                        {"kernel_trace": true, "kernel_include_regex": "^v",
+                                         "hip_trace": false}]})");
+    r         = run({"-i", json.c_str(), "-d", "/out", "-o", "run", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    ASSERT_EQ(r.opts->jobs.size(), 2u);
+    const auto& j1 = r.opts->jobs[0];
+    EXPECT_EQ(j1.pmc_groups, (std::vector<std::vector<std::string>>{{"A", "B"}}));
+    EXPECT_EQ(j1.iteration_range, "[1-2],[3-4]");
+    EXPECT_EQ(j1.output_formats, (std::vector<std::string>{"csv", "json"}));
+    EXPECT_TRUE(j1.truncate_kernels);
+    EXPECT_EQ(j1.output_file, "run");
+    EXPECT_EQ(rocprofv3::run_directory(j1, 0), "/out/pass_1");
+    EXPECT_TRUE(r.opts->jobs[1].kernel_trace);
+    EXPECT_EQ(rocprofv3::run_directory(r.opts->jobs[1], 0), "/out/pass_2");
+
+    auto expect_error = [](const std::string& contents, const std::string& text)
+    {
+        auto path = write_temp("rocprofv3_bad_jobs.json", contents);
+        auto r    = run({"-i", path.c_str(), "-o", "run", "--", "app"});
+        EXPECT_FALSE(r.opts) << contents;
+        EXPECT_NE(r.error.find(text), std::string::npos) << r.error;
+    };
+    expect_error(R"({"jobs": [{"kernel_trace": true, "output_file": "x"}]})",
+                 "job 1: 'output_file' is also given on the command line (--output-file)");
+    expect_error(R"({"jobs": [{"kernel_trace": true, "bogus": 1}]})", "job 1: unknown key 'bogus'");
+    expect_error(R"({"jobs": [{"kernel_trace": "yes"}]})", "expected true or false");
+    expect_error(R"({"jobs": []})", "expected a 'jobs' list");
+    expect_error(R"({"jobs": [{"kernel_trace": true}, {"hsa_trace": true}]})",
+                 "job 2: hsa_trace: not supported on this device");
+    expect_error(R"({"jobs": [{"kernel_trace": true, "kernel_iteration_range": "[0]"}]})",
+                 "job 1: --kernel-iteration-range '[0]'");
+    expect_error("{\"jobs\": [", "input file");
+}
