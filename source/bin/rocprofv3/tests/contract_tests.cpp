@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -263,4 +265,18 @@ TEST(contract, helper_request_round_trip)
             EXPECT_EQ(contract_names(contract::message::helper_request).count(name), 1u) << name;
     }
     EXPECT_FALSE(contract::decode_helper_request(fake_environment{}.getenv()).helper_mode);
+}
+
+// docs/rocprofv3.md lists every variable of tool_request and of report_channel.
+TEST(contract, the_documentation_lists_every_variable)
+{
+    auto in = std::ifstream{ROCPROFV3_DOCS};
+    ASSERT_TRUE(in) << ROCPROFV3_DOCS;
+    auto text = std::stringstream{};
+    text << in.rdbuf();
+    for(const auto& v : contract::variables())
+    {
+        if(v.part == contract::message::helper_request) continue; // internal to the agent query
+        EXPECT_NE(text.str().find(std::string{"`"} + v.name), std::string::npos) << v.name;
+    }
 }
