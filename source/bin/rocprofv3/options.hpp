@@ -2,7 +2,9 @@
 // library. Separate from main.cpp so that tests can check every rule without running anything.
 #pragma once
 
+#include "contract/environment.hpp"
 #include "metric_sets.hpp"
+#include "planner/counter_planner.hpp"
 
 #include <cstdint>
 #include <map>
@@ -94,64 +96,38 @@ int summarize_runs(const std::vector<int>&                      codes,
                    const std::vector<std::vector<std::string>>& groups,
                    std::vector<std::string>&                    lines);
 
-// The counters an agent reports (from the tool library's helper mode).
-struct agent_counters
+// The counters an agent reports, and what the tool library's helper mode found about the --pmc
+// groups there: the planner's input (planner/counter_planner.hpp).
+using agent_counters = rocprofiler::tool::planner::agent_description;
+
+// The planner's checks and expansion under their earlier names (planner::validate,
+// planner::expand_groups), for callers that still use them.
+inline std::vector<std::string>
+validate_counters(const std::vector<std::vector<std::string>>&   groups,
+                  const std::vector<agent_counters>&             agents,
+                  std::vector<std::string>*                      warnings      = nullptr,
+                  const rocprofiler::tool::metric_sets::catalog& sets          = {},
+                  bool                                           kernel_replay = false)
 {
-    std::string                logical_id   = {};
-    std::string                product_name = {};
-    std::optional<std::string> error        = {}; // why the agent reports no counters
-    std::vector<std::string>   counters     = {};
-    // Counters one pass of the agent collects (probed by the tool library), when it is limited.
-    std::optional<size_t> counters_per_pass = {};
-    // 0-based indices of --pmc groups whose counters all exist on the agent but that do not fit in
-    // one pass there (rocprofiler_create_counter_config: ERROR_EXCEEDS_HW_LIMIT).
-    std::vector<size_t> groups_exceeding = {};
-    // How each of those groups splits into groups that fit in one pass of the agent (absent when
-    // some counter fits in no pass by itself: those are in exceeding_alone).
-    std::map<size_t, std::vector<std::vector<std::string>>> group_splits    = {};
-    std::vector<std::string>                                exceeding_alone = {};
-    // Counters that take several passes even by themselves on the agent (NVIDIA throughputs, hit
-    // rates), with their pass counts: each is a group of its own in group_splits, collectable only
-    // under kernel replay, which replays each dispatch as many passes as its counters take.
-    std::vector<std::pair<std::string, uint64_t>> multi_pass = {};
-    // rocprofiler_agent_t.name ("sm_90", "host"): which metric set definitions apply.
-    std::string name = {};
-};
+    return rocprofiler::tool::planner::validate(groups, agents, warnings, sets, kernel_replay);
+}
 
-// Checks that every requested counter exists on some GPU agent (unknown counters come with the
-// close matches among all agents' counters and @p sets' names) and that every group either fits in
-// one pass of the agents that have its counters or splits into groups that do (a counter that fits
-// in no pass by itself is an error naming the agent). Returns the error lines (empty: fine).
-// A name no agent has as a counter may name a metric set: it must apply to some agent (its
-// definition for the agent lists only the agent's counters), else the error names what each agent
-// lacks; agents where it does not apply are warnings. A set name that is also a counter of an
-// agent is that counter there (a warning says so).
-// When some GPU agent reports no counters at all (no permission, another profiler holding them),
-// a counter no agent lists may be one of its own: that goes to @p warnings instead, and the
-// application runs (the tool library collects what it can and says what it cannot).
-// A counter that takes several passes by itself is an error unless @p kernel_replay.
-std::vector<std::string> validate_counters(const std::vector<std::vector<std::string>>& groups,
-                                           const std::vector<agent_counters>&           agents,
-                                           std::vector<std::string>* warnings = nullptr,
-                                           const rocprofiler::tool::metric_sets::catalog& sets = {},
-                                           bool kernel_replay = false);
-
-// The groups as rocprofv3 collects them: a group that does not fit in one pass of an agent that
-// has its counters is replaced by its split into one-pass groups there (the first such agent's; on
-// other agents each part must fit too, which the tool library checks when it starts). One line per
-// split group goes to @p notes. A group naming a metric set stays as it is when it fits in one
-// pass everywhere (the tool library gives each agent its own definition of the set); when it does
-// not fit on some agent, each agent that can collect it gets its own groups: its split, or the
-// group with the set replaced by the agent's metrics.
-std::vector<std::vector<std::string>>
+inline std::vector<std::vector<std::string>>
 expand_groups(const std::vector<std::vector<std::string>>&   groups,
               const std::vector<agent_counters>&             agents,
               std::vector<std::string>&                      notes,
-              const rocprofiler::tool::metric_sets::catalog& sets = {});
+              const rocprofiler::tool::metric_sets::catalog& sets = {})
+{
+    return rocprofiler::tool::planner::expand_groups(groups, agents, notes, sets);
+}
 
-// The ROCPROF_* (and log level) variables (not LD_PRELOAD / ROCP_TOOL_LIBRARIES) of one run.
-// @p pass is the application-replay pass (1-based; 0 when there is a single run) and selects the
-// counter group; the output sub-directory is output_directory()'s.
+// What run @p pass asks of the tool library (contract/environment.hpp). @p pass is the
+// application-replay pass (1-based; 0 when there is a single run) and selects the counter group;
+// the output sub-directory is run_directory()'s.
+rocprofiler::tool::contract::tool_request tool_request(const options& opts, size_t pass);
+
+// tool_request() as the ROCPROF_* (and log level) variables of the run (not LD_PRELOAD /
+// ROCP_TOOL_LIBRARIES).
 std::map<std::string, std::string> tool_environment(const options& opts, size_t pass);
 
 // Number of runs of the application: one per --pmc group under application replay, else 1.

@@ -1,6 +1,7 @@
 #include "config.hpp"
 #include "metric_sets.hpp"
 
+#include "contract/environment.hpp"
 #include "placeholders.hpp"
 
 #include <algorithm>
@@ -28,23 +29,6 @@ config::collected_groups() const
 
 namespace
 {
-// A ROCPROF_* switch: unset or empty is off; any other value outside the accepted spellings is an
-// error (it would otherwise silently turn the feature off).
-bool
-read_switch(const char* variable, const char* value, std::vector<std::string>& errors)
-{
-    if(value == nullptr) return false;
-    auto text = std::string{value};
-    std::transform(text.begin(), text.end(), text.begin(), ::tolower);
-    for(const auto* on : {"1", "true", "yes", "on"})
-        if(text == on) return true;
-    for(const auto* off : {"", "0", "false", "no", "off"})
-        if(text == off) return false;
-    errors.emplace_back(std::string{variable} + "='" + value +
-                        "' is not a switch value (accepted: 1, 0, true, false, yes, no, on, off)");
-    return false;
-}
-
 // ROCPROF_COUNTER_GROUPS must name only counters of ROCPROF_COUNTERS (when that is set) and have
 // no empty group: a group that matches nothing would silently collect nothing.
 void
@@ -100,27 +84,28 @@ read_config(const std::function<const char*(const char*)>& getenv)
         return value != nullptr ? std::string{value} : std::string{};
     };
 
-    auto& errors     = result.errors;
-    auto  flag       = [&](const char* name) { return read_switch(name, getenv(name), errors); };
-    cfg.kernel_trace = flag("ROCPROF_KERNEL_TRACE");
-    cfg.memory_copy_trace  = flag("ROCPROF_MEMORY_COPY_TRACE");
-    cfg.marker_trace       = flag("ROCPROF_MARKER_TRACE");
-    cfg.cuda_runtime_trace = flag("ROCPROF_CUDA_RUNTIME_TRACE");
-    cfg.cuda_driver_trace  = flag("ROCPROF_CUDA_DRIVER_TRACE");
-    cfg.selected_regions   = flag("ROCPROF_SELECTED_REGIONS");
-    cfg.counter_collection = flag("ROCPROF_COUNTER_COLLECTION");
-    cfg.kernel_replay      = flag("ROCPROF_KERNEL_REPLAY");
-    cfg.stats              = flag("ROCPROF_STATS");
-    cfg.summary            = flag("ROCPROF_SUMMARY");
-    cfg.truncate_kernels   = flag("ROCPROF_TRUNCATE_KERNELS");
-    cfg.output_config      = flag("ROCPROF_OUTPUT_CONFIG_FILE");
-    cfg.progress           = flag("ROCPROF_PROGRESS");
+    auto& errors = result.errors;
+    auto  flag   = [&](const char* name)
+    { return contract::decode_switch(name, getenv(name), errors); };
+    cfg.kernel_trace       = flag(contract::kernel_trace);
+    cfg.memory_copy_trace  = flag(contract::memory_copy_trace);
+    cfg.marker_trace       = flag(contract::marker_trace);
+    cfg.cuda_runtime_trace = flag(contract::cuda_runtime_trace);
+    cfg.cuda_driver_trace  = flag(contract::cuda_driver_trace);
+    cfg.selected_regions   = flag(contract::selected_regions);
+    cfg.counter_collection = flag(contract::counter_collection);
+    cfg.kernel_replay      = flag(contract::kernel_replay);
+    cfg.stats              = flag(contract::stats);
+    cfg.summary            = flag(contract::summary);
+    cfg.truncate_kernels   = flag(contract::truncate_kernels);
+    cfg.output_config      = flag(contract::output_config_file);
+    cfg.progress           = flag(contract::progress);
     // Demangling is on unless switched off (rocprofv3 -M sets ROCPROF_DEMANGLE_KERNELS=0).
-    if(getenv("ROCPROF_DEMANGLE_KERNELS") != nullptr && *getenv("ROCPROF_DEMANGLE_KERNELS") != '\0')
-        cfg.demangle_kernels = flag("ROCPROF_DEMANGLE_KERNELS");
-    cfg.counters       = parse::parse_counter_list(get("ROCPROF_COUNTERS"));
-    cfg.counter_groups = parse::decode_counter_groups(get("ROCPROF_COUNTER_GROUPS"));
-    check_counter_groups(get("ROCPROF_COUNTER_GROUPS"), cfg, errors);
+    if(getenv(contract::demangle_kernels) != nullptr && *getenv(contract::demangle_kernels) != '\0')
+        cfg.demangle_kernels = flag(contract::demangle_kernels);
+    cfg.counters       = parse::parse_counter_list(get(contract::counters));
+    cfg.counter_groups = parse::decode_counter_groups(get(contract::counter_groups));
+    check_counter_groups(get(contract::counter_groups), cfg, errors);
 
     if(cfg.kernel_replay && cfg.counter_groups.empty() && !cfg.counters.empty())
         cfg.counter_groups = {cfg.counters};
@@ -132,17 +117,18 @@ read_config(const std::function<const char*(const char*)>& getenv)
             "ROCPROF_KERNEL_REPLAY=1 needs counter collection (ROCPROF_COUNTER_COLLECTION=1 and "
             "ROCPROF_COUNTER_GROUPS); rocprofv3 replays kernels only to collect counter groups");
 
-    cfg.run_dir     = get("ROCPROFV3_RUN_DIR");
-    cfg.helper_mode = getenv("ROCPROFV3_TOOL_HELPER_MODE") != nullptr;
+    // Read through the contract, as rocprofv3 writes them (contract/environment.hpp).
+    cfg.run_dir     = get(contract::run_dir);
+    cfg.helper_mode = getenv(contract::helper_mode) != nullptr;
     if(const auto* path = getenv(metric_sets::path_variable); path != nullptr)
         cfg.metrics_path = std::string{path};
 
-    if(auto path = get("ROCPROF_OUTPUT_PATH"); !path.empty()) cfg.output_path = path;
-    cfg.output_file_name = get("ROCPROF_OUTPUT_FILE_NAME");
+    if(auto path = get(contract::output_path); !path.empty()) cfg.output_path = path;
+    cfg.output_file_name = get(contract::output_file_name);
     // Placeholders (%pid%, %hostname%, %rank%, %env{NAME}%, ...) take this process's values.
     const auto values = placeholders::process_values(getenv, command_line());
-    for(auto [variable, text] : {std::pair{"ROCPROF_OUTPUT_PATH", &cfg.output_path},
-                                 std::pair{"ROCPROF_OUTPUT_FILE_NAME", &cfg.output_file_name}})
+    for(auto [variable, text] : {std::pair{contract::output_path, &cfg.output_path},
+                                 std::pair{contract::output_file_name, &cfg.output_file_name}})
     {
         auto why      = std::string{};
         auto expanded = placeholders::expand(*text, values, &why);
@@ -155,12 +141,12 @@ read_config(const std::function<const char*(const char*)>& getenv)
         result.errors.emplace_back("ROCPROF_OUTPUT_FILE_NAME '" + cfg.output_file_name +
                                    "' must be a file name prefix, not a path");
 
-    if(const auto* set = getenv("ROCPROF_OUTPUT_FORMAT");
+    if(const auto* set = getenv(contract::output_format);
        set != nullptr && parse::parse_counter_list(set).empty())
         errors.emplace_back(
             std::string{"ROCPROF_OUTPUT_FORMAT='"} + set +
             "' names no format (accepted: csv, json, pftrace, rocpd, or several: csv,json)");
-    if(auto formats = get("ROCPROF_OUTPUT_FORMAT"); !formats.empty())
+    if(auto formats = get(contract::output_format); !formats.empty())
     {
         cfg.csv     = false;
         cfg.json    = false;
@@ -187,7 +173,7 @@ read_config(const std::function<const char*(const char*)>& getenv)
         }
     }
 
-    if(auto index = get("ROCPROF_AGENT_INDEX"); !index.empty())
+    if(auto index = get(contract::agent_index); !index.empty())
     {
         if(index == "absolute" || index == "relative" || index == "type-relative")
             cfg.agent_index = index;
@@ -206,12 +192,12 @@ read_config(const std::function<const char*(const char*)>& getenv)
             result.errors.emplace_back(std::string{variable} + ": '" + parse::abbreviate(text) +
                                        "' is not a valid regular expression: " + why);
     };
-    cfg.include_regex_text = get("ROCPROF_KERNEL_FILTER_INCLUDE_REGEX");
-    cfg.exclude_regex_text = get("ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX");
-    compile("ROCPROF_KERNEL_FILTER_INCLUDE_REGEX", cfg.include_regex_text, cfg.include_regex);
-    compile("ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX", cfg.exclude_regex_text, cfg.exclude_regex);
+    cfg.include_regex_text = get(contract::include_regex);
+    cfg.exclude_regex_text = get(contract::exclude_regex);
+    compile(contract::include_regex, cfg.include_regex_text, cfg.include_regex);
+    compile(contract::exclude_regex, cfg.exclude_regex_text, cfg.exclude_regex);
 
-    if(auto range = get("ROCPROF_KERNEL_FILTER_RANGE"); !range.empty())
+    if(auto range = get(contract::iteration_range); !range.empty())
     {
         auto why    = std::string{};
         auto parsed = parse::parse_iteration_range(range, &why);
@@ -220,18 +206,10 @@ read_config(const std::function<const char*(const char*)>& getenv)
         else
             result.errors.emplace_back("ROCPROF_KERNEL_FILTER_RANGE: " + why);
     }
-    auto count = [&](const char* variable) -> std::optional<uint64_t>
-    {
-        const auto text = get(variable);
-        if(text.empty()) return std::nullopt;
-        auto value = parse::parse_count(text);
-        if(!value)
-            result.errors.emplace_back(std::string{variable} + "='" + text +
-                                       "' is not a number of dispatches (0, 1, 2, ...)");
-        return value;
-    };
-    cfg.dispatch_skip  = count("ROCPROF_KERNEL_FILTER_DISPATCH_SKIP").value_or(0);
-    cfg.dispatch_count = count("ROCPROF_KERNEL_FILTER_DISPATCH_COUNT");
+    auto count = [&](const char* variable)
+    { return contract::decode_count(variable, getenv(variable), result.errors); };
+    cfg.dispatch_skip  = count(contract::dispatch_skip).value_or(0);
+    cfg.dispatch_count = count(contract::dispatch_count);
     return result;
 }
 } // namespace rocprofiler::tool

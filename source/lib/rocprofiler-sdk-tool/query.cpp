@@ -2,8 +2,10 @@
 // and the validation of --pmc counters. rocprofv3 loads this library in a child process and calls
 // rocprofv3_tool_query_agents(); the SDK is never configured there (no tool is registered).
 #include "agents.hpp"
+#include "contract/environment.hpp"
 #include "metric_sets.hpp"
 #include "parse.hpp"
+#include "planner/counter_planner.hpp"
 
 #include <rocprofiler-sdk/counter_config.h>
 
@@ -22,7 +24,7 @@ extern "C" __attribute__((visibility("default"))) int rocprofv3_tool_query_agent
 // "counters_per_pass"?, "groups_exceeding": [...], "group_passes": [{"group", "passes"}],
 // "group_splits": [{"group", "passes": [[names]]}], "counters_multi_pass": [{"name", "passes"}],
 // "counters_exceeding_alone": [names]}], "errors": [...]} to @p fd. Returns 0 when the agents could
-// be queried. ROCPROFV3_TOOL_QUERY_GROUPS ("A B;C", set by rocprofv3) names the --pmc groups:
+// be queried. ROCPROFV3_TOOL_QUERY_GROUPS (contract::helper_request) names the --pmc groups:
 // groups_exceeding lists (0-based) those whose counters all exist on the agent but that do not
 // fit in one pass there (rocprofiler_create_counter_config: ERROR_EXCEEDS_HW_LIMIT, or a
 // configuration of several passes, whose count group_passes gives); group_splits says how each of
@@ -31,18 +33,55 @@ extern "C" __attribute__((visibility("default"))) int rocprofv3_tool_query_agent
 // collectable under kernel replay only), and counters_exceeding_alone counters that cannot be
 // configured at all. A metric set in a group stands for the agent's own definition
 // (metric_sets::expand): the splits name its metrics.
+namespace
+{
+namespace planner = rocprofiler::tool::planner;
+using json        = nlohmann::ordered_json;
+
+// The planner's probe on @p agent: creates a configuration of the named counters and asks its
+// pass count.
+planner::probe_fn
+probe_of(rocprofiler_agent_id_t agent, const std::vector<rocprofiler::tool::counter_entry>& all)
+{
+    return [agent, &all](const std::vector<std::string>& names)
+    {
+        auto ids = std::vector<rocprofiler_counter_id_t>{};
+        for(const auto& name : names)
+            for(const auto& c : all)
+                if(c.agent.handle == agent.handle && c.name == name)
+                    ids.push_back(rocprofiler_counter_id_t{c.id});
+        auto rc              = ROCPROFILER_STATUS_SUCCESS;
+        auto result          = planner::probe_result{};
+        result.passes        = rocprofiler::tool::passes_needed(agent, ids, &rc);
+        result.exceeds_limit = rc == ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT;
+        return result;
+    };
+}
+
+// What probing found, as the fields rocprofv3 reads (gpu_agents in main.cpp).
+void
+write_plan(const planner::agent_description& plan, json& entry)
+{
+    entry["groups_exceeding"] = plan.groups_exceeding;
+    for(const auto& [g, passes] : plan.group_passes)
+        entry["group_passes"].push_back(json{{"group", g}, {"passes", passes}});
+    for(const auto& [g, parts] : plan.group_splits)
+        entry["group_splits"].push_back(json{{"group", g}, {"passes", parts}});
+    for(const auto& [name, n] : plan.multi_pass)
+        entry["counters_multi_pass"].push_back(json{{"name", name}, {"passes", n}});
+    entry["counters_exceeding_alone"] = plan.exceeding_alone;
+}
+} // namespace
+
 int
 rocprofv3_tool_query_agents(int fd)
 {
-    using json = nlohmann::ordered_json;
     try
     {
-        auto        counters    = std::vector<rocprofiler::tool::counter_entry>{};
-        auto        errors      = std::vector<std::string>{};
-        auto        agents      = rocprofiler::tool::query_agents(counters, errors);
-        const auto* groups_text = std::getenv("ROCPROFV3_TOOL_QUERY_GROUPS");
-        auto        groups      = rocprofiler::tool::parse::decode_counter_groups(
-            groups_text != nullptr ? groups_text : "");
+        auto       counters = std::vector<rocprofiler::tool::counter_entry>{};
+        auto       errors   = std::vector<std::string>{};
+        auto       agents   = rocprofiler::tool::query_agents(counters, errors);
+        const auto groups = rocprofiler::tool::contract::decode_helper_request(std::getenv).groups;
         // rocprofv3 read the same files and reported their errors before asking.
         namespace metric_sets = rocprofiler::tool::metric_sets;
         auto sets_error       = std::string{};
@@ -73,49 +112,12 @@ rocprofv3_tool_query_agents(int fd)
             {
                 if(auto limit = rocprofiler::tool::counters_per_pass(a.info.id, counters))
                     entry["counters_per_pass"] = *limit;
-                auto has_counter = [&](const std::string& name)
-                {
-                    for(const auto& c : counters)
-                        if(c.agent.handle == a.info.id.handle && c.name == name) return true;
-                    return false;
-                };
-                for(size_t g = 0; g < groups.size(); ++g)
-                {
-                    const auto group = metric_sets::expand(groups[g], sets, a.name, has_counter);
-                    auto       ids   = std::vector<rocprofiler_counter_id_t>{};
-                    for(const auto& name : group)
-                        for(const auto& c : counters)
-                            if(c.agent.handle == a.info.id.handle && c.name == name)
-                                ids.push_back(rocprofiler_counter_id_t{c.id});
-                    if(ids.empty() || ids.size() != group.size()) continue; // not all here
-                    auto rc     = ROCPROFILER_STATUS_SUCCESS;
-                    auto passes = rocprofiler::tool::passes_needed(a.info.id, ids, &rc);
-                    if(passes && *passes == 1) continue;
-                    if(!passes && rc != ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT) continue;
-                    entry["groups_exceeding"].push_back(g);
-                    if(passes)
-                        entry["group_passes"].push_back(json{{"group", g}, {"passes", *passes}});
-                    // The passes it takes here, for rocprofv3 to collect it as several groups.
-                    auto alone = std::vector<size_t>{};
-                    if(auto split = rocprofiler::tool::split_into_passes(a.info.id, ids, &alone))
-                    {
-                        auto parts = json::array();
-                        for(const auto& part : split->groups)
-                        {
-                            auto names = json::array();
-                            for(auto index : part)
-                                names.push_back(group[index]);
-                            parts.push_back(std::move(names));
-                        }
-                        entry["group_splits"].push_back(
-                            json{{"group", g}, {"passes", std::move(parts)}});
-                        for(const auto& [index, n] : split->multi_pass)
-                            entry["counters_multi_pass"].push_back(
-                                json{{"name", group[index]}, {"passes", n}});
-                    }
-                    for(auto index : alone)
-                        entry["counters_exceeding_alone"].push_back(group[index]);
-                }
+                auto plan = planner::agent_description{};
+                plan.name = a.name;
+                for(const auto& c : counters)
+                    if(c.agent.handle == a.info.id.handle) plan.counters.push_back(c.name);
+                planner::probe_groups(plan, groups, sets, probe_of(a.info.id, counters));
+                write_plan(plan, entry);
             }
             for(const auto& c : counters)
                 if(c.agent.handle == a.info.id.handle)

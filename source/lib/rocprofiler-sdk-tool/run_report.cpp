@@ -1,9 +1,10 @@
 #include "run_report.hpp"
 
+#include "contract/environment.hpp"
 #include "write_guard.hpp"
 
 #include <fcntl.h>
-#include <limits.h>
+#include <limits.h> // PIPE_BUF
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,8 +19,8 @@ namespace
 int   report_fd  = -1;
 dev_t report_dev = 0;
 ino_t report_ino = 0;
-// ROCPROFV3_RUN_DIR, where the report files go. Never destroyed: the last line is sent from
-// exit-time handlers, after static destructors may have run.
+// The run directory (contract::run_dir), where the report files go. Never destroyed: the last line
+// is sent from exit-time handlers, after static destructors may have run.
 const std::string* report_dir = nullptr;
 } // namespace
 
@@ -27,21 +28,19 @@ void
 open_from_environment()
 {
     if(report_fd >= 0 || report_dir != nullptr) return;
-    if(const auto* dir = std::getenv("ROCPROFV3_RUN_DIR"); dir != nullptr && *dir != '\0')
+    const auto channel = contract::decode_report_channel(std::getenv);
+    if(!channel.run_dir.empty())
     {
-        report_dir = new std::string{dir};
+        report_dir = new std::string{channel.run_dir};
         return;
     }
-    const auto* text = std::getenv("ROCPROFV3_REPORT_FD");
-    if(text == nullptr || *text == '\0') return;
-    char* end = nullptr;
-    auto  fd  = std::strtol(text, &end, 10);
-    if(end == nullptr || *end != '\0' || fd < 0 || fd > INT_MAX) return;
+    if(!channel.report_fd) return;
+    const auto  fd   = *channel.report_fd;
     struct stat info = {};
-    if(fstat(static_cast<int>(fd), &info) != 0 || !S_ISFIFO(info.st_mode)) return;
+    if(fstat(fd, &info) != 0 || !S_ISFIFO(info.st_mode)) return;
     // A private copy: the application may close or reuse the inherited number; the inherited one
     // stays open for the processes the application starts.
-    report_fd  = fcntl(static_cast<int>(fd), F_DUPFD_CLOEXEC, 100);
+    report_fd  = fcntl(fd, F_DUPFD_CLOEXEC, 100);
     report_dev = info.st_dev;
     report_ino = info.st_ino;
 }

@@ -1,6 +1,5 @@
 // The tool's configuration from its environment (config.cpp), kernel names, placeholders, name
-// regexes, the kernel filter and the callback guard. Moved here from
-// tests/rocprofv3/unit_tests.cpp.
+// regexes, the kernel filter and the callback guard.
 #include "callback_guard.hpp"
 #include "config.hpp"
 #include "kernel_filter.hpp"

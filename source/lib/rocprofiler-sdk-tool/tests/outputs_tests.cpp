@@ -1,5 +1,4 @@
 // The outputs written from plain data (output.cpp): CSV rows and files, results.json, stats.
-// Moved here from tests/rocprofv3/unit_tests.cpp.
 #include "config.hpp"
 #include "csv_rows.hpp"
 #include "output.hpp"

@@ -1,5 +1,5 @@
 // Kernel replay's account of each dispatch (replay_report.cpp): the ledger, its summary files and
-// rows. Moved here from tests/rocprofv3/unit_tests.cpp.
+// rows.
 #include "config.hpp"
 #include "csv_rows.hpp"
 #include "output.hpp"

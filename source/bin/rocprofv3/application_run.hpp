@@ -1,0 +1,26 @@
+// One run of the application: the tool library preloaded with the run's environment, signals sent
+// to rocprofv3 forwarded to it, and the tool's reports read when it has ended.
+#pragma once
+
+#include "agent_query.hpp"
+#include "options.hpp"
+
+#include <map>
+#include <string>
+
+namespace rocprofv3
+{
+// rocprofv3's own code when the application ran but writing its outputs failed at the end (disk
+// full, the output directory removed during the run): the message names the file and the OS
+// reason. Listed in docs/rocprofv3.md and --help.
+constexpr int exit_output_at_end = 4;
+
+// rocprofv3 ignores SIGXFSZ (its own writes past the file size limit fail with EFBIG and are
+// reported); the application gets it back as rocprofv3 found it. Called once, first thing.
+void ignore_sigxfsz();
+
+// Runs the application once with @p env added; returns rocprofv3's exit code for that run.
+int run_application(const options&                            opts,
+                    const libraries&                          libs,
+                    const std::map<std::string, std::string>& env);
+} // namespace rocprofv3

@@ -1,0 +1,230 @@
+#include "command_line.hpp"
+
+#include "parse.hpp"
+#include "placeholders.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <string_view>
+#include <tuple>
+
+namespace rocprofv3::cli
+{
+// --pmc: counters split by blanks or commas, no empty group, no group twice.
+outcome
+check_counter_groups(options& opts, const std::string& job)
+{
+    // "--pmc A,B" is one group of two counters, as is "--pmc A B".
+    for(auto& group : opts.pmc_groups)
+    {
+        auto split = std::vector<std::string>{};
+        for(const auto& item : group)
+            for(auto& name : rocprofiler::tool::parse::parse_counter_list(item))
+                split.emplace_back(std::move(name));
+        group = std::move(split);
+    }
+    opts.pmc_groups.erase(std::remove_if(opts.pmc_groups.begin(),
+                                         opts.pmc_groups.end(),
+                                         [](const auto& g) { return g.empty(); }),
+                          opts.pmc_groups.end());
+    // Two groups of the same counters would collect the same values twice, in rows that nothing
+    // tells apart (same counters, same dispatch): refused rather than labelled.
+    for(size_t a = 0; a < opts.pmc_groups.size(); ++a)
+        for(size_t b = a + 1; b < opts.pmc_groups.size(); ++b)
+        {
+            auto first =
+                std::set<std::string>(opts.pmc_groups[a].begin(), opts.pmc_groups[a].end());
+            auto second =
+                std::set<std::string>(opts.pmc_groups[b].begin(), opts.pmc_groups[b].end());
+            if(first != second) continue;
+            auto names = std::string{};
+            for(const auto& name : first)
+                names += (names.empty() ? "" : " ") + name;
+            return usage_error(job + "--pmc groups " + std::to_string(a + 1) + " and " +
+                               std::to_string(b + 1) + " name the same counters (" + names +
+                               "); each group is collected once per dispatch, so give each "
+                               "set of counters once");
+        }
+    return std::nullopt;
+}
+
+// --replay-mode and its acknowledgement.
+outcome
+check_replay(const options& opts, const std::string& job)
+{
+    if(!opts.replay_mode.empty() && opts.replay_mode != "kernel")
+        return usage_error(job + "--replay-mode '" + opts.replay_mode +
+                           "' is not supported; the only replay mode is 'kernel' (without "
+                           "--replay-mode, several --pmc groups use application replay)");
+    if(opts.kernel_replay())
+    {
+        if(opts.pmc_groups.empty())
+            return usage_error(job + "--replay-mode kernel requires --pmc: kernel replay only "
+                                     "collects counter groups");
+        if(!opts.kernel_replay_beta)
+            return usage_error(job + "--replay-mode kernel requires --kernel-replay-beta-enabled "
+                                     "(kernel replay is a beta feature)");
+    }
+    else if(opts.kernel_replay_beta)
+        return usage_error(
+            job + "--kernel-replay-beta-enabled is only meaningful with --replay-mode kernel");
+    return std::nullopt;
+}
+
+// -f: known formats, lower case, sorted, each once (csv when none is given).
+outcome
+check_output_formats(options& opts, const std::string& job)
+{
+    if(opts.output_formats.empty()) opts.output_formats = {"csv"};
+    {
+        auto formats = std::vector<std::string>{};
+        for(const auto& item : opts.output_formats)
+            for(auto& f : rocprofiler::tool::parse::parse_counter_list(item))
+                formats.emplace_back(std::move(f));
+        for(auto& f : formats)
+        {
+            std::transform(f.begin(), f.end(), f.begin(), ::tolower);
+            if(f == "otf2")
+                return usage_error(job + "--output-format " + f +
+                                   " is not supported by this rocprofv3 "
+                                   "(supported: csv, json, pftrace, rocpd)");
+#if !defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
+            if(f == "rocpd")
+                return usage_error(job +
+                                   "--output-format rocpd: rocpd output was not built: SQLite3 "
+                                   "missing (install libsqlite3-dev and reconfigure)");
+#endif
+            if(f != "csv" && f != "json" && f != "pftrace" && f != "rocpd")
+                return usage_error(job + "unknown --output-format '" + f +
+                                   "' (supported: csv, json, pftrace, rocpd)");
+        }
+        std::sort(formats.begin(), formats.end());
+        formats.erase(std::unique(formats.begin(), formats.end()), formats.end());
+        opts.output_formats = formats;
+    }
+    return std::nullopt;
+}
+
+// The kernel filters: regular expressions, iteration ranges, dispatch skip and count.
+outcome
+check_filters(parsed_args& args, const std::string& job)
+{
+    auto& opts = args.opts;
+    auto  why  = std::string{};
+    if(!opts.include_regex.empty() &&
+       !rocprofiler::tool::parse::validate_regex(opts.include_regex, &why))
+        return usage_error(job + "--kernel-include-regex '" +
+                           rocprofiler::tool::parse::abbreviate(opts.include_regex) +
+                           "' is not a valid regular expression: " + why);
+    if(!opts.exclude_regex.empty() &&
+       !rocprofiler::tool::parse::validate_regex(opts.exclude_regex, &why))
+        return usage_error(job + "--kernel-exclude-regex '" +
+                           rocprofiler::tool::parse::abbreviate(opts.exclude_regex) +
+                           "' is not a valid regular expression: " + why);
+    // Several values are one set, as upstream joins them ("[1-2]" "[5]" = "[1-2], [5]").
+    for(const auto& range : args.ranges)
+    {
+        if(!rocprofiler::tool::parse::parse_iteration_range(range, &why))
+            return usage_error(job + "--kernel-iteration-range '" + range + "': " + why);
+        opts.iteration_range += (opts.iteration_range.empty() ? "" : ", ") + range;
+    }
+    for(auto [name, text, out] :
+        {std::tuple{"--kernel-dispatch-skip", &args.skip, &opts.dispatch_skip},
+         std::tuple{"--kernel-dispatch-count", &args.count, &opts.dispatch_count}})
+    {
+        if(text->empty() && !was_given(args, {name})) continue;
+        *out = rocprofiler::tool::parse::parse_count(*text);
+        if(!*out)
+            return usage_error(job + name + " '" + *text +
+                               "' is not a number of dispatches (0, 1, 2, ...)");
+    }
+    return std::nullopt;
+}
+
+// --log-level and --preload.
+outcome
+check_logging_and_preload(options& opts, const std::string& job)
+{
+    if(!opts.log_level.empty())
+    {
+        std::transform(
+            opts.log_level.begin(), opts.log_level.end(), opts.log_level.begin(), ::tolower);
+        const auto levels = {"fatal", "error", "warning", "info", "trace", "env", "config"};
+        if(std::find(levels.begin(), levels.end(), opts.log_level) == levels.end())
+            return usage_error(job + "--log-level '" + opts.log_level +
+                               "' is not a log level (accepted: fatal, error, warning, info, "
+                               "trace, env, config)");
+    }
+    // A library given by path must exist (ld.so would only warn and run the application without
+    // it); a bare name is searched by ld.so.
+    for(const auto& lib : opts.preload)
+        if(lib.find('/') != std::string::npos && !std::filesystem::exists(lib))
+            return usage_error(job + "--preload '" + lib + "': no such file");
+    return std::nullopt;
+}
+
+// -d and -o: placeholders that expand, and -o a file name prefix.
+outcome
+check_output_names(const options& opts, const std::string& job)
+{
+    auto why = std::string{};
+    for(auto [name, text] : {std::pair{"--output-directory", &opts.output_directory},
+                             std::pair{"--output-file", &opts.output_file}})
+    {
+        auto probe = rocprofiler::tool::placeholders::expand(
+            *text, [](std::string_view) { return std::string{"x"}; }, &why);
+        if(!probe) return usage_error(job + name + " '" + *text + "': " + why);
+    }
+    if(opts.output_file.find('/') != std::string::npos)
+        return usage_error(job + "--output-file '" + opts.output_file +
+                           "' is a file name prefix; put directories in --output-directory");
+    // The same for a placeholder whose value is a path: %env{NAME}% is known now (the application
+    // starts with this environment); the others never hold a '/'.
+    {
+        auto expanded = rocprofiler::tool::placeholders::expand(
+            opts.output_file,
+            [](std::string_view key) -> std::optional<std::string>
+            {
+                if(key.substr(0, 4) != "env:") return std::string{"x"};
+                const auto* value = std::getenv(std::string{key.substr(4)}.c_str());
+                return std::string{value != nullptr ? value : ""};
+            },
+            &why);
+        if(expanded && expanded->find('/') != std::string::npos)
+            return usage_error(job + "--output-file '" + opts.output_file + "' expands to '" +
+                               *expanded +
+                               "', a path: -o is a file name prefix; put directories in "
+                               "--output-directory (placeholders are allowed there)");
+    }
+    return std::nullopt;
+}
+
+// An application, and something to collect from it (-r and -s stand for their traces).
+outcome
+check_collection(options& opts, const std::string& job)
+{
+    if(!opts.list_avail && opts.command.empty())
+        return usage_error(
+            "no application given: rocprofv3 [options] -- <application> [arguments]");
+    // -r and -s stand for the traces they gather.
+    if(opts.runtime_trace || opts.sys_trace)
+    {
+        opts.kernel_trace       = true;
+        opts.memory_copy_trace  = true;
+        opts.marker_trace       = true;
+        opts.cuda_runtime_trace = true;
+    }
+    if(opts.sys_trace) opts.cuda_driver_trace = true;
+    if(!opts.list_avail && !opts.kernel_trace && !opts.memory_copy_trace && !opts.marker_trace &&
+       !opts.cuda_runtime_trace && !opts.cuda_driver_trace && !opts.stats && !opts.summary &&
+       opts.pmc_groups.empty())
+        return usage_error(job + "nothing to collect: give --kernel-trace, --memory-copy-trace, "
+                                 "--marker-trace, --runtime-trace, --sys-trace, "
+                                 "--cuda-runtime-trace, --cuda-driver-trace, --stats, "
+                                 "-S/--summary or --pmc");
+    return std::nullopt;
+}
+
+} // namespace rocprofv3::cli

@@ -1,0 +1,235 @@
+#include "command_line.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace rocprofv3::cli
+{
+namespace
+{
+const char* const exit_codes_help =
+    "Exit codes:\n"
+    "  0     success (every run of the application exited with 0)\n"
+    "  N     the application's exit code (application replay: the first failing run's code)\n"
+    "  128+N the application was killed by signal N\n"
+    "  1     usage error: invalid option, value or input file; the application was not run\n"
+    "  2     configuration error: unknown or unavailable counters, tool libraries not found,\n"
+    "        an option of AMD's rocprofv3 not supported on this device; the application was\n"
+    "        not run\n"
+    "  3     output error: the output directory cannot be created or written; the application\n"
+    "        was not run\n"
+    "  4     output error at the end: the application ran, but an output could not be written\n"
+    "        or profiling was disabled in one of its processes\n"
+    "  126   the application could not be executed\n"
+    "  127   the application was not found\n";
+
+const char* const footer_help =
+    "\nOutput files are <dir>/<prefix>_kernel_trace.csv, _memory_copy_trace.csv,\n"
+    "_agent_info.csv, _kernel_stats.csv, _counter_collection.csv and _results.json. The default\n"
+    "prefix is the application's process id, so that processes never overwrite each other's\n"
+    "files. With several --pmc groups and no kernel replay, the application runs once per group\n"
+    "and run N writes to <dir>/pass_<N>/ (the lines of a text input file: <dir>/pmc_<N>/; the\n"
+    "jobs of a JSON/YAML input file: <dir>/pass_<N>/). Other options of AMD's rocprofv3\n"
+    "(--hip-trace, --sys-trace, ...) are accepted and answered with 'not supported on this\n"
+    "device' (exit 2).\n"
+    "Environment: ROCPROF_TOOL_LIBRARY and ROCPROF_SDK_LIBRARY override the libraries found\n"
+    "next to rocprofv3 (../lib/).\n\n";
+
+// --pmc and kernel replay.
+void
+add_counter_options(CLI::App& app, parsed_args& args)
+{
+    auto& opts = args.opts;
+    app.add_option("--pmc",
+                   opts.pmc_groups,
+                   "Counters to collect. Each occurrence of --pmc is one counter group, collected "
+                   "in one pass (application replay: one run of the application per group; "
+                   "kernel replay: one replay pass of each dispatch per group)")
+        ->expected(1, -1)
+        ->type_name("COUNTER...");
+    app.add_option("--replay-mode",
+                   opts.replay_mode,
+                   "'kernel': replay each dispatch once per counter group instead of re-running "
+                   "the application (needs --pmc and --kernel-replay-beta-enabled)")
+        ->type_name("kernel");
+    app.add_flag(
+        "--kernel-replay-beta-enabled",
+        opts.kernel_replay_beta,
+        "Acknowledge that kernel replay is a beta feature (required by --replay-mode kernel)");
+}
+
+// What to trace, and how the CSV files name agents.
+void
+add_trace_options(CLI::App& app, parsed_args& args)
+{
+    auto& opts = args.opts;
+    app.add_flag(
+        "--kernel-trace", opts.kernel_trace, "Trace kernel dispatches (<prefix>_kernel_trace.csv)");
+    app.add_flag("--memory-copy-trace",
+                 opts.memory_copy_trace,
+                 "Trace memory copies (<prefix>_memory_copy_trace.csv)");
+    app.add_flag("--marker-trace",
+                 opts.marker_trace,
+                 "Trace ROCTx markers and ranges, and NVTX ones on CUDA "
+                 "(<prefix>_marker_api_trace.csv)");
+    app.add_flag("--cuda-runtime-trace",
+                 opts.cuda_runtime_trace,
+                 "Trace the CUDA runtime API calls (cudaMalloc, cudaLaunchKernel, ...) "
+                 "(<prefix>_cuda_api_trace.csv)");
+    app.add_flag("--cuda-driver-trace",
+                 opts.cuda_driver_trace,
+                 "Trace the CUDA driver API calls (cuMemAlloc_v2, cuLaunchKernel, ...) "
+                 "(<prefix>_cuda_api_trace.csv)");
+    app.add_flag("-r,--runtime-trace",
+                 opts.runtime_trace,
+                 "As AMD's rocprofv3 -r: kernel dispatches, memory copies, markers and the "
+                 "runtime API calls (here CUDA's: --kernel-trace --memory-copy-trace "
+                 "--marker-trace --cuda-runtime-trace)");
+    app.add_flag("-s,--sys-trace",
+                 opts.sys_trace,
+                 "As AMD's rocprofv3 -s: --runtime-trace and the lower API (here CUDA's driver "
+                 "API: --cuda-driver-trace)");
+    app.add_option("-A,--agent-index",
+                   opts.agent_index,
+                   "How the CSV files name an agent, as AMD's rocprofv3: absolute ('Agent <node "
+                   "id>'), relative ('Agent <logical node id>', the default) or type-relative "
+                   "('GPU <index among GPUs>')")
+        ->check(CLI::IsMember({"absolute", "relative", "type-relative"}));
+    app.add_flag("--selected-regions",
+                 opts.selected_regions,
+                 "Collect only between the program's roctxProfilerResume(0) and "
+                 "roctxProfilerPause(0) calls (collection starts paused)");
+    app.add_flag("--stats", opts.stats, "Write per-kernel statistics (<prefix>_kernel_stats.csv)");
+    app.add_flag(
+        "-S,--summary", opts.summary, "Print the per-kernel statistics table to stderr at the end");
+}
+
+// Where and in which formats the outputs go, and what is logged.
+void
+add_output_options(CLI::App& app, parsed_args& args)
+{
+    auto& opts = args.opts;
+    app.add_option("-d,--output-directory",
+                   opts.output_directory,
+                   "Directory of the output files (default: the current directory; created if "
+                   "missing). Placeholders such as %pid%, %hostname%, %rank%, %env{NAME}% take "
+                   "each profiled process's values");
+    app.add_option("-o,--output-file",
+                   opts.output_file,
+                   "Prefix of the output file names (default: the application's process id); "
+                   "placeholders as for -d");
+    app.add_option("-f,--output-format",
+                   opts.output_formats,
+                   "Output formats: csv (default), json, pftrace (Perfetto trace), rocpd "
+                   "(SQLite database); several allowed. otf2 is not supported")
+        ->expected(1, -1)
+        ->type_name("FORMAT...");
+    app.add_flag("--output-config",
+                 opts.output_config,
+                 "Also write <prefix>_config.json, the configuration of each profiled process");
+    app.add_option("--log-level",
+                   opts.log_level,
+                   "Log level of the SDK and the tool: fatal, error, warning, info, trace; env "
+                   "and config print rocprofv3's environment / configuration (info and trace "
+                   "print both)")
+        ->type_name("LEVEL");
+}
+
+// Which dispatches are recorded, and how kernels are named.
+void
+add_filter_options(CLI::App& app, parsed_args& args)
+{
+    auto& opts = args.opts;
+    app.add_option("--kernel-include-regex",
+                   opts.include_regex,
+                   "Record only kernels whose name matches this regular expression");
+    app.add_option("--kernel-exclude-regex",
+                   opts.exclude_regex,
+                   "Do not record kernels whose name matches this regular expression");
+    app.add_option("--kernel-iteration-range",
+                   args.ranges,
+                   "Record only these iterations (from 1) of each kernel name: '[1-3,5]', "
+                   "'[1-2],[3-4]', '[5-]' (5 and later); several values allowed")
+        ->expected(1, -1)
+        ->type_name("RANGE...");
+    app.add_option("--kernel-dispatch-skip",
+                   args.skip,
+                   "Skip the first N dispatches that the kernel filters select, across all "
+                   "kernels (ncu's --launch-skip)")
+        ->type_name("N");
+    app.add_option("--kernel-dispatch-count",
+                   args.count,
+                   "Record at most N dispatches that the kernel filters select (after "
+                   "--kernel-dispatch-skip), across all kernels (ncu's --launch-count)")
+        ->type_name("N");
+    app.add_flag("-T,--truncate-kernels",
+                 opts.truncate_kernels,
+                 "Kernel names without return type, arguments and template arguments");
+    app.add_flag("-M,--mangled-kernels", opts.mangled_kernels, "Do not demangle kernel names");
+}
+
+// Progress, preloads, listing, input files.
+void
+add_other_options(CLI::App& app, parsed_args& args)
+{
+    auto& opts = args.opts;
+    app.add_flag("--progress",
+                 opts.progress,
+                 "Progress lines on stderr even when it is not a terminal: one per profiled "
+                 "dispatch that took more than one pass, and a count at the end");
+    app.add_option("--preload",
+                   opts.preload,
+                   "Libraries to prepend to LD_PRELOAD of the application (sanitizers, ...)")
+        ->expected(0, -1)
+        ->type_name("LIBRARY...");
+    app.add_flag(
+        "-L,--list-avail", opts.list_avail, "List the agents and their counters, then exit");
+    app.add_option("-i,--input",
+                   opts.input_file,
+                   "Input file: a JSON or YAML job file ({\"jobs\": [...]}, one run per job, in "
+                   "pass_<N>/), or a text file of 'pmc: <counters...>' lines (one run per line, "
+                   "in pmc_<N>/)");
+}
+
+// Upstream's other options: accepted, then answered with one message (unsupported_options.cpp).
+void
+add_unsupported_options(CLI::App& app, parsed_args& args)
+{
+    auto* unsupported = app.add_option_group("Not supported on this device");
+    for(const auto& u : unsupported_options())
+    {
+        auto  names = std::string{u.names};
+        auto* opt   = unsupported->add_option_function<std::vector<std::string>>(
+            names,
+            [&args, names](const std::vector<std::string>&)
+            { args.unsupported.emplace_back(names); },
+            "Not supported on this device");
+        if(u.values == 0)
+            opt->expected(0, 1)->type_name("[BOOL]");
+        else if(u.values == 1)
+            opt->expected(1);
+        else
+            opt->expected(1, -1);
+    }
+}
+
+} // namespace
+
+void
+add_options(CLI::App& app, parsed_args& args)
+{
+    app.footer(std::string{footer_help} + exit_codes_help);
+    // -v, --version: upstream rocprofv3's spelling (-v is not "verbose" there).
+    app.add_flag("-v,--version", args.version, "Print the version and exit");
+
+    add_counter_options(app, args);
+    add_trace_options(app, args);
+    add_output_options(app, args);
+    add_filter_options(app, args);
+    add_other_options(app, args);
+    add_unsupported_options(app, args);
+    app.add_option("command", args.opts.command, "The application and its arguments (after --)")
+        ->expected(-1);
+}
+} // namespace rocprofv3::cli

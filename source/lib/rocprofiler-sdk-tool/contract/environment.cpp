@@ -1,0 +1,233 @@
+#include "contract/environment.hpp"
+
+#include "parse.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <climits>
+#include <cstdlib>
+
+namespace rocprofiler::tool::contract
+{
+namespace
+{
+constexpr auto request  = message::tool_request;
+constexpr auto channel  = message::report_channel;
+constexpr auto helper_m = message::helper_request;
+
+constexpr auto table = std::array{
+    variable{output_path, request, reader::tool_config, "directory (absolute), placeholders kept"},
+    variable{output_file_name, request, reader::tool_config, "file name prefix, placeholders kept"},
+    variable{output_format, request, reader::tool_config, "formats, comma-separated: csv,json"},
+    variable{kernel_trace, request, reader::tool_config, "switch"},
+    variable{memory_copy_trace, request, reader::tool_config, "switch"},
+    variable{marker_trace, request, reader::tool_config, "switch"},
+    variable{cuda_runtime_trace, request, reader::tool_config, "switch"},
+    variable{cuda_driver_trace, request, reader::tool_config, "switch"},
+    variable{agent_index, request, reader::tool_config, "absolute, relative or type-relative"},
+    variable{selected_regions, request, reader::tool_config, "switch"},
+    variable{stats, request, reader::tool_config, "switch"},
+    variable{summary, request, reader::tool_config, "switch"},
+    variable{include_regex, request, reader::tool_config, "regular expression"},
+    variable{exclude_regex, request, reader::tool_config, "regular expression"},
+    variable{iteration_range, request, reader::tool_config, "iteration ranges: [1-3,5], [5-]"},
+    variable{dispatch_skip, request, reader::tool_config, "number of dispatches"},
+    variable{dispatch_count, request, reader::tool_config, "number of dispatches"},
+    variable{demangle_kernels, request, reader::tool_config, "switch, on when unset"},
+    variable{truncate_kernels, request, reader::tool_config, "switch"},
+    variable{output_config_file, request, reader::tool_config, "switch"},
+    variable{progress, request, reader::tool_config, "switch"},
+    variable{counter_collection, request, reader::tool_config, "switch"},
+    variable{counters, request, reader::tool_config, "pmc: A B C (every counter of the run)"},
+    variable{counter_groups, request, reader::tool_config, "groups: A B;C"},
+    variable{kernel_replay, request, reader::tool_config, "switch"},
+    variable{log_level, request, reader::sdk, "error, warning, info or trace"},
+    variable{sdk_log_level, request, reader::sdk, "as ROCPROF_LOG_LEVEL"},
+    variable{roctx_log_level, request, reader::sdk, "as ROCPROF_LOG_LEVEL"},
+    variable{run_dir, channel, reader::run_report, "directory private to the run"},
+    variable{report_fd, channel, reader::run_report, "descriptor number of a pipe"},
+    variable{helper_mode, helper_m, reader::helper, "1"},
+    variable{query_groups, helper_m, reader::helper, "groups: A B;C"},
+    variable{cuda_agents, helper_m, reader::sdk, "1, unless the user set it"},
+};
+
+std::string
+text_of(const getenv_fn& getenv, const char* name)
+{
+    const auto* value = getenv(name);
+    return value != nullptr ? std::string{value} : std::string{};
+}
+
+void
+set_switch(environment& env, const char* name, bool on)
+{
+    if(on) env[name] = "1";
+}
+
+void
+set_text(environment& env, const char* name, const std::string& text)
+{
+    if(!text.empty()) env[name] = text;
+}
+
+void
+encode_counters(const tool_request& request, environment& env)
+{
+    set_switch(env, counter_collection, request.counter_collection);
+    set_switch(env, kernel_replay, request.kernel_replay);
+    if(request.counter_groups.empty()) return;
+    auto all = std::string{"pmc:"};
+    for(const auto& group : request.counter_groups)
+        for(const auto& name : group)
+            all += " " + name;
+    env[counters]       = all;
+    env[counter_groups] = parse::encode_counter_groups(request.counter_groups);
+}
+} // namespace
+
+std::span<const variable>
+variables()
+{
+    return table;
+}
+
+bool
+decode_switch(const char* name, const char* value, std::vector<std::string>& errors)
+{
+    if(value == nullptr) return false;
+    auto text = std::string{value};
+    std::transform(text.begin(), text.end(), text.begin(), ::tolower);
+    for(const auto* on : {"1", "true", "yes", "on"})
+        if(text == on) return true;
+    for(const auto* off : {"", "0", "false", "no", "off"})
+        if(text == off) return false;
+    errors.emplace_back(std::string{name} + "='" + value +
+                        "' is not a switch value (accepted: 1, 0, true, false, yes, no, on, off)");
+    return false;
+}
+
+std::optional<uint64_t>
+decode_count(const char* name, const char* value, std::vector<std::string>& errors)
+{
+    if(value == nullptr || *value == '\0') return std::nullopt;
+    auto count = parse::parse_count(value);
+    if(!count)
+        errors.emplace_back(std::string{name} + "='" + value +
+                            "' is not a number of dispatches (0, 1, 2, ...)");
+    return count;
+}
+
+environment
+encode(const tool_request& request)
+{
+    auto env         = environment{};
+    env[output_path] = request.output_path;
+    set_text(env, output_file_name, request.output_file_name);
+    auto formats = std::string{};
+    for(const auto& f : request.output_formats)
+        formats += (formats.empty() ? "" : ",") + f;
+    set_text(env, output_format, formats);
+    set_switch(env, kernel_trace, request.kernel_trace);
+    set_switch(env, memory_copy_trace, request.memory_copy_trace);
+    set_switch(env, marker_trace, request.marker_trace);
+    set_switch(env, cuda_runtime_trace, request.cuda_runtime_trace);
+    set_switch(env, cuda_driver_trace, request.cuda_driver_trace);
+    set_text(env, agent_index, request.agent_index);
+    set_switch(env, selected_regions, request.selected_regions);
+    set_switch(env, stats, request.stats);
+    set_switch(env, summary, request.summary);
+    set_text(env, include_regex, request.include_regex);
+    set_text(env, exclude_regex, request.exclude_regex);
+    set_text(env, iteration_range, request.iteration_range);
+    if(request.dispatch_skip) env[dispatch_skip] = std::to_string(*request.dispatch_skip);
+    if(request.dispatch_count) env[dispatch_count] = std::to_string(*request.dispatch_count);
+    if(!request.demangle_kernels) env[demangle_kernels] = "0";
+    set_switch(env, truncate_kernels, request.truncate_kernels);
+    set_switch(env, output_config_file, request.output_config);
+    set_switch(env, progress, request.progress);
+    for(const auto* name : {log_level, sdk_log_level, roctx_log_level})
+        set_text(env, name, request.log_level);
+    encode_counters(request, env);
+    return env;
+}
+
+decoded<tool_request>
+decode_tool_request(const getenv_fn& getenv)
+{
+    auto  out     = decoded<tool_request>{};
+    auto& r       = out.value;
+    auto  on      = [&](const char* name) { return decode_switch(name, getenv(name), out.errors); };
+    r.output_path = text_of(getenv, output_path);
+    r.output_file_name   = text_of(getenv, output_file_name);
+    r.output_formats     = parse::parse_counter_list(text_of(getenv, output_format));
+    r.kernel_trace       = on(kernel_trace);
+    r.memory_copy_trace  = on(memory_copy_trace);
+    r.marker_trace       = on(marker_trace);
+    r.cuda_runtime_trace = on(cuda_runtime_trace);
+    r.cuda_driver_trace  = on(cuda_driver_trace);
+    r.agent_index        = text_of(getenv, agent_index);
+    r.selected_regions   = on(selected_regions);
+    r.stats              = on(stats);
+    r.summary            = on(summary);
+    r.include_regex      = text_of(getenv, include_regex);
+    r.exclude_regex      = text_of(getenv, exclude_regex);
+    r.iteration_range    = text_of(getenv, iteration_range);
+    r.dispatch_skip      = decode_count(dispatch_skip, getenv(dispatch_skip), out.errors);
+    r.dispatch_count     = decode_count(dispatch_count, getenv(dispatch_count), out.errors);
+    if(const auto* demangle = getenv(demangle_kernels); demangle != nullptr && *demangle != '\0')
+        r.demangle_kernels = on(demangle_kernels);
+    r.truncate_kernels   = on(truncate_kernels);
+    r.output_config      = on(output_config_file);
+    r.progress           = on(progress);
+    r.log_level          = text_of(getenv, log_level);
+    r.counter_collection = on(counter_collection);
+    r.kernel_replay      = on(kernel_replay);
+    r.counter_groups     = parse::decode_counter_groups(text_of(getenv, counter_groups));
+    if(r.counter_groups.empty())
+        if(auto all = parse::parse_counter_list(text_of(getenv, counters)); !all.empty())
+            r.counter_groups = {std::move(all)};
+    return out;
+}
+
+environment
+encode(const report_channel& channel)
+{
+    auto env = environment{};
+    set_text(env, run_dir, channel.run_dir);
+    if(channel.report_fd) env[report_fd] = std::to_string(*channel.report_fd);
+    return env;
+}
+
+report_channel
+decode_report_channel(const getenv_fn& getenv)
+{
+    auto out         = report_channel{};
+    out.run_dir      = text_of(getenv, run_dir);
+    const auto* text = getenv(report_fd);
+    if(text == nullptr || *text == '\0') return out;
+    char* end = nullptr;
+    auto  fd  = std::strtol(text, &end, 10);
+    if(end == nullptr || *end != '\0' || fd < 0 || fd > INT_MAX) return out;
+    out.report_fd = static_cast<int>(fd);
+    return out;
+}
+
+environment
+encode(const helper_request& request)
+{
+    auto env = environment{};
+    set_switch(env, helper_mode, request.helper_mode);
+    env[query_groups] = parse::encode_counter_groups(request.groups);
+    return env;
+}
+
+helper_request
+decode_helper_request(const getenv_fn& getenv)
+{
+    auto out        = helper_request{};
+    out.helper_mode = getenv(helper_mode) != nullptr;
+    out.groups      = parse::decode_counter_groups(text_of(getenv, query_groups));
+    return out;
+}
+} // namespace rocprofiler::tool::contract

@@ -1,0 +1,177 @@
+// The environment contract between rocprofv3 (the CLI, which sets the variables) and its tool
+// library (which reads them in each profiled process). Both sides include this header: every
+// variable is named here once, with who reads it and how its value is spelled, and each message
+// travels as one typed struct that encode() turns into variables and decode() reads back.
+//
+// Three messages:
+//   tool_request    what one run of the application collects and where it writes (ROCPROF_*),
+//                   read by the tool's configuration (config.cpp, read_config)
+//   report_channel  where the tool reports back to rocprofv3 (ROCPROFV3_RUN_DIR, _REPORT_FD),
+//                   read by run_report.cpp
+//   helper_request  the tool library's helper mode, run by rocprofv3 before the application to
+//                   list agents and check --pmc groups (ROCPROFV3_TOOL_*), read by query.cpp
+//
+// Encoding rules: a switch is "1" when on and absent when off (ROCPROF_DEMANGLE_KERNELS, on by
+// default, is "0" when off); decoding accepts 1/0, true/false, yes/no, on/off in any case, and
+// unset or empty as off. Text is verbatim; empty text is never set. Counter groups are
+// "A B;C" (parse::encode_counter_groups); formats are comma-separated.
+//
+// No dependency on the SDK; pure functions, thread-safe (decode reads only through @p getenv).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace rocprofiler::tool::contract
+{
+// The variables of tool_request: set by rocprofv3 for each run, read by read_config.
+inline constexpr const char* output_path        = "ROCPROF_OUTPUT_PATH";
+inline constexpr const char* output_file_name   = "ROCPROF_OUTPUT_FILE_NAME";
+inline constexpr const char* output_format      = "ROCPROF_OUTPUT_FORMAT";
+inline constexpr const char* kernel_trace       = "ROCPROF_KERNEL_TRACE";
+inline constexpr const char* memory_copy_trace  = "ROCPROF_MEMORY_COPY_TRACE";
+inline constexpr const char* marker_trace       = "ROCPROF_MARKER_TRACE";
+inline constexpr const char* cuda_runtime_trace = "ROCPROF_CUDA_RUNTIME_TRACE";
+inline constexpr const char* cuda_driver_trace  = "ROCPROF_CUDA_DRIVER_TRACE";
+inline constexpr const char* agent_index        = "ROCPROF_AGENT_INDEX";
+inline constexpr const char* selected_regions   = "ROCPROF_SELECTED_REGIONS";
+inline constexpr const char* stats              = "ROCPROF_STATS";
+inline constexpr const char* summary            = "ROCPROF_SUMMARY";
+inline constexpr const char* include_regex      = "ROCPROF_KERNEL_FILTER_INCLUDE_REGEX";
+inline constexpr const char* exclude_regex      = "ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX";
+inline constexpr const char* iteration_range    = "ROCPROF_KERNEL_FILTER_RANGE";
+inline constexpr const char* dispatch_skip      = "ROCPROF_KERNEL_FILTER_DISPATCH_SKIP";
+inline constexpr const char* dispatch_count     = "ROCPROF_KERNEL_FILTER_DISPATCH_COUNT";
+inline constexpr const char* demangle_kernels   = "ROCPROF_DEMANGLE_KERNELS";
+inline constexpr const char* truncate_kernels   = "ROCPROF_TRUNCATE_KERNELS";
+inline constexpr const char* output_config_file = "ROCPROF_OUTPUT_CONFIG_FILE";
+inline constexpr const char* progress           = "ROCPROF_PROGRESS";
+inline constexpr const char* counter_collection = "ROCPROF_COUNTER_COLLECTION";
+inline constexpr const char* counters           = "ROCPROF_COUNTERS";
+inline constexpr const char* counter_groups     = "ROCPROF_COUNTER_GROUPS";
+inline constexpr const char* kernel_replay      = "ROCPROF_KERNEL_REPLAY";
+// --log-level, as upstream sets it: the tool's, the SDK's and ROCTx's level (one value).
+inline constexpr const char* log_level       = "ROCPROF_LOG_LEVEL";
+inline constexpr const char* sdk_log_level   = "ROCPROFILER_LOG_LEVEL";
+inline constexpr const char* roctx_log_level = "ROCTX_LOG_LEVEL";
+
+// The variables of report_channel.
+inline constexpr const char* run_dir   = "ROCPROFV3_RUN_DIR";
+inline constexpr const char* report_fd = "ROCPROFV3_REPORT_FD";
+
+// The variables of helper_request. ROCPROFILER_CUDA_AGENTS is the SDK's: rocprofv3 sets it to 1
+// unless the user set it, so that the helper lists CUDA devices.
+inline constexpr const char* helper_mode  = "ROCPROFV3_TOOL_HELPER_MODE";
+inline constexpr const char* query_groups = "ROCPROFV3_TOOL_QUERY_GROUPS";
+inline constexpr const char* cuda_agents  = "ROCPROFILER_CUDA_AGENTS";
+
+// Which message a variable belongs to, and who reads it on the other side.
+enum class message
+{
+    tool_request,
+    report_channel,
+    helper_request,
+};
+
+enum class reader
+{
+    tool_config, // config.cpp, read_config
+    run_report,  // run_report.cpp (ROCPROFV3_RUN_DIR also: the output prefix claim, tool.cpp)
+    helper,      // query.cpp and the helper-mode check of rocprofiler_configure (tool.cpp)
+    sdk,         // the SDK library or ROCTx, not the tool
+};
+
+struct variable
+{
+    const char* name     = nullptr;
+    message     part     = message::tool_request;
+    reader      read_by  = reader::tool_config;
+    const char* encoding = nullptr; // one line: how the value is spelled
+};
+
+// Every variable of the contract, in the order of the lists above.
+std::span<const variable> variables();
+
+using environment = std::map<std::string, std::string>;
+using getenv_fn   = std::function<const char*(const char*)>;
+
+// What one run of the application collects and where it writes.
+struct tool_request
+{
+    std::string              output_path        = {}; // absolute; placeholders stay
+    std::string              output_file_name   = {}; // empty: unset (the process id)
+    std::vector<std::string> output_formats     = {}; // empty: unset (csv)
+    bool                     kernel_trace       = false;
+    bool                     memory_copy_trace  = false;
+    bool                     marker_trace       = false;
+    bool                     cuda_runtime_trace = false;
+    bool                     cuda_driver_trace  = false;
+    std::string              agent_index        = {}; // empty: unset (relative)
+    bool                     selected_regions   = false;
+    bool                     stats              = false;
+    bool                     summary            = false;
+    std::string              include_regex      = {};
+    std::string              exclude_regex      = {};
+    std::string              iteration_range    = {};
+    std::optional<uint64_t>  dispatch_skip      = {};
+    std::optional<uint64_t>  dispatch_count     = {};
+    bool                     demangle_kernels   = true;
+    bool                     truncate_kernels   = false;
+    bool                     output_config      = false;
+    bool                     progress           = false;
+    std::string              log_level          = {}; // empty: unset
+    // The groups this run collects: under application replay the pass's group, under kernel
+    // replay every group (pass i = group i). ROCPROF_COUNTERS is their counters, in order.
+    bool                                  counter_collection = false;
+    std::vector<std::vector<std::string>> counter_groups     = {};
+    bool                                  kernel_replay      = false;
+
+    bool operator==(const tool_request&) const = default;
+};
+
+template <typename T> struct decoded
+{
+    T                        value  = {};
+    std::vector<std::string> errors = {}; // values that do not decode, each naming its variable
+};
+
+environment           encode(const tool_request& request);
+decoded<tool_request> decode_tool_request(const getenv_fn& getenv);
+
+// Where the tool reports to rocprofv3 (run_report.hpp): files in run_dir, else the pipe report_fd.
+struct report_channel
+{
+    std::string        run_dir   = {}; // empty: unset
+    std::optional<int> report_fd = {};
+
+    bool operator==(const report_channel&) const = default;
+};
+
+environment    encode(const report_channel& channel);
+report_channel decode_report_channel(const getenv_fn& getenv); // a malformed fd is unset
+
+// The tool library's helper mode: the --pmc groups to check against each agent.
+struct helper_request
+{
+    bool                                  helper_mode = false;
+    std::vector<std::vector<std::string>> groups      = {};
+
+    bool operator==(const helper_request&) const = default;
+};
+
+environment    encode(const helper_request& request);
+helper_request decode_helper_request(const getenv_fn& getenv);
+
+// The value decoders behind decode_*, shared with read_config so that both read a value the same
+// way. A switch: unset or empty is off; any other value outside the accepted spellings is an
+// error (it would otherwise silently turn the feature off).
+bool decode_switch(const char* name, const char* value, std::vector<std::string>& errors);
+// A number of dispatches: unset or empty is nothing; anything but a non-negative number an error.
+std::optional<uint64_t>
+decode_count(const char* name, const char* value, std::vector<std::string>& errors);
+} // namespace rocprofiler::tool::contract
