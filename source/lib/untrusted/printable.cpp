@@ -92,14 +92,22 @@ printable(std::string_view text)
         {
             switch(c)
             {
-                case '\n': out += "\\n"; break;
-                case '\r': out += "\\r"; break;
-                case '\t': out += "\\t"; break;
-                case 0x1b: out += "\\e"; break;
-                default:
-                    out += "\\x";
-                    out += hex[c >> 4];
-                    out += hex[c & 0xf];
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            case 0x1b:
+                out += "\\e";
+                break;
+            default:
+                out += "\\x";
+                out += hex[c >> 4];
+                out += hex[c & 0xf];
             }
             i += 1;
         }

@@ -10,8 +10,12 @@ using rocprofiler::untrusted::printable;
 
 TEST(untrusted_printable, plain_and_utf8_text_is_unchanged)
 {
-    for(std::string text : {"", "kernel_a", "void k<int>(int*, float)", "k\\x41 (a backslash)",
-                            "caf\xc3\xa9 \xe6\xbc\xa2\xe5\xad\x97 \xf0\x9f\x9a\x80", "~!@#$%^&*()"})
+    for(std::string text : {"",
+                            "kernel_a",
+                            "void k<int>(int*, float)",
+                            "k\\x41 (a backslash)",
+                            "caf\xc3\xa9 \xe6\xbc\xa2\xe5\xad\x97 \xf0\x9f\x9a\x80",
+                            "~!@#$%^&*()"})
     {
         EXPECT_TRUE(is_printable(text)) << text;
         EXPECT_EQ(printable(text), text);
