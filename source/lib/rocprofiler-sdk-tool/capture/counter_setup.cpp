@@ -5,6 +5,7 @@
 #include "agents.hpp"
 #include "log.hpp"
 #include "metric_sets.hpp"
+#include "planner/counter_planner.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -24,24 +25,23 @@ struct planned_group
     std::vector<rocprofiler_counter_id_t> ids    = {};
 };
 
-// Under kernel replay: which configuration each pass of the agent's dispatches collects. Group
-// by group, each in as many consecutive passes as it takes (its first pass reports it); or, on an
-// agent that schedules counters into passes itself (no fixed number of counters per pass) when
-// one configuration of all groups takes fewer passes than that, that configuration in each of
-// its passes, pass 0 reporting every group. One planned pass means the dispatch is not replayed.
+// Under kernel replay: which configuration each pass of the agent's dispatches collects, as the
+// planner decides (planner::plan_replay, shared with rocprofv3's validation): group by group, or
+// one configuration of all groups when the agent schedules counters itself and that takes fewer
+// passes. This function only creates and destroys the SDK's configurations around that decision.
 void
 plan_replay_passes(results&                          data,
                    counter_plan&                     plan,
                    const agent_entry&                agent,
                    const std::vector<planned_group>& groups)
 {
-    auto& configs  = plan.agent_configs[agent.info.id.handle];
-    auto& reports  = data.replay_pass_groups[agent.info.id.handle];
-    auto  by_group = uint64_t{0};
-    auto  all_ids  = std::vector<rocprofiler_counter_id_t>{};
+    auto& configs      = plan.agent_configs[agent.info.id.handle];
+    auto& reports      = data.replay_pass_groups[agent.info.id.handle];
+    auto  group_passes = std::vector<uint64_t>{};
+    auto  all_ids      = std::vector<rocprofiler_counter_id_t>{};
     for(const auto& g : groups)
     {
-        by_group += g.passes;
+        group_passes.push_back(g.passes);
         for(auto id : g.ids)
             if(std::none_of(all_ids.begin(),
                             all_ids.end(),
@@ -49,43 +49,42 @@ plan_replay_passes(results&                          data,
                             { return other.handle == id.handle; }))
                 all_ids.push_back(id);
     }
-    auto together = rocprofiler_counter_config_id_t{};
-    auto passes   = uint64_t{0};
-    // Agents with a fixed number of counters per pass collect the groups as the user made them.
-    if(groups.size() > 1 && !counters_per_pass(agent.info.id, data.counters) &&
-       rocprofiler_create_counter_config(
-           agent.info.id, all_ids.data(), all_ids.size(), &together) == ROCPROFILER_STATUS_SUCCESS)
+    const auto fixed_limit     = counters_per_pass(agent.info.id, data.counters).has_value();
+    auto       together        = rocprofiler_counter_config_id_t{};
+    auto       together_passes = std::optional<uint64_t>{};
+    const auto created =
+        groups.size() > 1 && !fixed_limit &&
+        rocprofiler_create_counter_config(
+            agent.info.id, all_ids.data(), all_ids.size(), &together) == ROCPROFILER_STATUS_SUCCESS;
+    if(created)
     {
-        if(rocprofiler_query_counter_config_pass_count(together, &passes) !=
-               ROCPROFILER_STATUS_SUCCESS ||
-           passes == 0 || passes >= by_group)
-        {
-            rocprofiler_destroy_counter_config(together);
-            passes = 0;
-        }
+        auto passes = uint64_t{0};
+        if(rocprofiler_query_counter_config_pass_count(together, &passes) ==
+           ROCPROFILER_STATUS_SUCCESS)
+            together_passes = passes;
     }
-    if(passes > 0)
+    const auto passes       = planner::plan_replay(group_passes, together_passes, fixed_limit);
+    const auto all_together = !passes.empty() && !passes.front().group;
+    for(const auto& pass : passes)
     {
-        auto every = std::vector<uint64_t>{};
-        for(uint64_t g = 0; g < groups.size(); ++g)
-            every.push_back(g);
-        configs.assign(passes, together);
-        reports.assign(passes, {});
-        reports[0] = std::move(every);
+        configs.push_back(pass.group ? groups[*pass.group].config : together);
+        reports.emplace_back(pass.reports.begin(), pass.reports.end());
+    }
+    if(all_together)
+    {
         for(const auto& g : groups)
             rocprofiler_destroy_counter_config(g.config);
+        auto by_group = uint64_t{0};
+        for(auto n : group_passes)
+            by_group += n;
         log::info("agent " + std::to_string(agent.info.logical_node_id) + ": the " +
                   std::to_string(groups.size()) + " counter groups take " +
-                  std::to_string(by_group) + " passes one by one and " + std::to_string(passes) +
-                  " together; each dispatch is replayed " + std::to_string(passes) + " passes");
-        return;
+                  std::to_string(by_group) + " passes one by one and " +
+                  std::to_string(passes.size()) + " together; each dispatch is replayed " +
+                  std::to_string(passes.size()) + " passes");
     }
-    for(uint64_t g = 0; g < groups.size(); ++g)
-        for(uint64_t p = 0; p < groups[g].passes; ++p)
-        {
-            configs.push_back(groups[g].config);
-            reports.push_back(p == 0 ? std::vector<uint64_t>{g} : std::vector<uint64_t>{});
-        }
+    else if(created)
+        rocprofiler_destroy_counter_config(together);
 }
 
 } // namespace
