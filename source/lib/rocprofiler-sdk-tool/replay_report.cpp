@@ -131,6 +131,16 @@ replay_ledger::counter_record(const results&          data,
 void
 replay_ledger::outcome(const results& data, const replay_outcome& outcome, const sink_fn& sink)
 {
+    // Dispatch id 0: no dispatch was made (a CUDA graph launch, declined as a whole; its kernel
+    // nodes are traced under ids of their own). No record will close it and the next one would
+    // share its key: each is reported at once.
+    if(outcome.dispatch_id == 0)
+    {
+        auto entry    = open_dispatch{};
+        entry.outcome = outcome;
+        close(data, entry, sink);
+        return;
+    }
     auto& entry   = m_open[outcome.dispatch_id];
     entry.outcome = outcome;
     // A declined dispatch runs after its outcome: its record closes it.

@@ -216,6 +216,25 @@ TEST(replay_report, a_declined_dispatch_closes_at_its_record_or_at_finish)
     EXPECT_EQ(run.ledger.report().missing_groups, 8u);
 }
 
+// A CUDA graph launch is declined as a whole with dispatch id 0 (no dispatch of its own): every
+// one is reported, at once, with every planned group missing; none waits for a record.
+TEST(replay_report, every_graph_launch_decline_is_reported_at_once)
+{
+    auto run = replay_run{};
+    for(int launch = 0; launch < 3; ++launch)
+        run.declined(0, "graph_launch", false);
+    EXPECT_EQ(run.ledger.open(), 0u);
+    ASSERT_EQ(run.closed.outcomes.size(), 3u);
+    for(const auto& o : run.closed.outcomes)
+    {
+        EXPECT_EQ(o.dispatch_id, 0u);
+        EXPECT_EQ(o.reason, "graph_launch");
+    }
+    run.ledger.finish(run.data, run.closed.sink());
+    EXPECT_EQ(run.closed.outcomes.size(), 3u) << "nothing left to close at finish";
+    EXPECT_EQ(run.ledger.report().dispatches[ROCPROFILER_KERNEL_REPLAY_OUTCOME_DECLINED], 3u);
+}
+
 // A replay still in flight when the run ends has no outcome: it is not reported (its passes may
 // have reported part of it, the rest never ran), as no other dispatch in flight is.
 TEST(replay_report, a_replay_without_an_outcome_at_finish_is_dropped)
