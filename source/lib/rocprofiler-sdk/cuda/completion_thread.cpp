@@ -170,6 +170,8 @@ worker_loop()
     auto&       st    = get_state();
     auto        scope = internal_call_scope{};
     const auto* drv   = driver();
+    // It waits on launch events while the application may be capturing a stream.
+    relax_stream_capture_on_this_thread();
     for(;;)
     {
         auto front = std::shared_ptr<pending>{};

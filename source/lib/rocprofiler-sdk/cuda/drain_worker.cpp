@@ -74,7 +74,8 @@ private:
     {
         auto        scope = internal_call_scope{}; // for the thread's life
         const auto* drv   = driver();
-        auto        lock  = std::unique_lock{m_mutex};
+        relax_stream_capture_on_this_thread(); // cuCtxSynchronize during an application capture
+        auto lock = std::unique_lock{m_mutex};
         for(;;)
         {
             const auto pending = [this]

@@ -96,6 +96,18 @@ error_name(CUresult result)
                            : "CUresult " + std::to_string(static_cast<int>(result));
 }
 
+void
+relax_stream_capture_on_this_thread()
+{
+    const auto* drv = driver();
+    if(drv == nullptr || drv->cuThreadExchangeStreamCaptureMode == nullptr) return;
+    auto mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    if(auto result = drv->cuThreadExchangeStreamCaptureMode(&mode); result != CUDA_SUCCESS)
+        ROCP_LOG(warning) << "cuda: cuThreadExchangeStreamCaptureMode returned "
+                          << error_name(result)
+                          << "; an SDK thread may invalidate the application's stream captures";
+}
+
 internal_call_scope::internal_call_scope()
     : m_previous{this_thread_internal}
 {

@@ -39,6 +39,7 @@ namespace rocprofiler::cuda
     X(cuKernelGetLibrary)                                                                          \
     X(cuFuncGetModule)                                                                             \
     X(cuStreamIsCapturing)                                                                         \
+    X(cuThreadExchangeStreamCaptureMode)                                                           \
     X(cuStreamCreate)                                                                              \
     X(cuStreamSynchronize)                                                                         \
     X(cuEventCreate)                                                                               \
@@ -109,6 +110,15 @@ struct driver_table
 // the driver is only made to load it when `load_if_absent`). Entries the driver lacks are null.
 // Thread-safe; never destroyed.
 const driver_table* driver(bool load_if_absent = true);
+
+// For a thread the SDK starts and owns for its life (the completion thread, replay's drain
+// workers): sets its stream capture mode to relaxed. A CUDA stream capture in global mode (the
+// default of cudaStreamBeginCapture, used by PyTorch's CUDA graphs) forbids "potentially unsafe"
+// calls such as cuEventSynchronize or cuCtxSynchronize on every thread whose own mode is global,
+// and such a call from any thread invalidates the capture: the application's cudaStreamEndCapture
+// then fails. In relaxed mode the SDK's threads may wait on their own events while the
+// application captures. No effect when the driver lacks the call.
+void relax_stream_capture_on_this_thread();
 
 // The libc dlsym, bypassing the interposer (see interpose.cpp).
 void* real_dlsym(void* handle, const char* name);
