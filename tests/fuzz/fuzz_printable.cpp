@@ -1,6 +1,6 @@
 // Names made printable: any bytes give text that is_printable() accepts, unchanged when it already
 // was, and never shorter than the input.
-#include "printable.hpp"
+#include "untrusted/printable.hpp"
 
 #include <cstddef>
 #include <cstdint>

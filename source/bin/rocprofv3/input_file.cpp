@@ -18,9 +18,17 @@ read_json_document(const std::string& text, std::string& error)
     // A key given twice in one object would silently keep its last value: refused, named.
     auto keys      = std::vector<std::vector<std::string>>{};
     auto duplicate = std::string{};
-    auto check     = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed)
+    auto too_deep  = false;
+    auto check     = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed)
     {
         using event_t = nlohmann::json::parse_event_t;
+        // Too deep: the container is skipped (false), so nothing of it is built.
+        if((event == event_t::object_start || event == event_t::array_start) &&
+           static_cast<size_t>(depth) >= max_input_nesting)
+        {
+            too_deep = true;
+            return false;
+        }
         if(event == event_t::object_start) keys.emplace_back();
         if(event == event_t::object_end && !keys.empty()) keys.pop_back();
         if(event == event_t::key && !keys.empty() && duplicate.empty())
@@ -37,6 +45,12 @@ read_json_document(const std::string& text, std::string& error)
     try
     {
         auto doc = nlohmann::json::parse(text, check);
+        if(too_deep)
+        {
+            error = "lists and objects are nested more than " + std::to_string(max_input_nesting) +
+                    " levels deep";
+            return std::nullopt;
+        }
         if(!duplicate.empty())
         {
             error = "the key '" + duplicate + "' is given twice in one object";
@@ -172,10 +186,18 @@ read_yaml_document(const std::string& text, std::string& error)
             break;
         }
         case YAML_SEQUENCE_START_EVENT:
-            stack.push_back({nlohmann::json::array(), {}});
-            break;
         case YAML_MAPPING_START_EVENT:
-            stack.push_back({nlohmann::json::object(), {}});
+            if(stack.size() >= max_input_nesting)
+            {
+                error = "lists and mappings are nested more than " +
+                        std::to_string(max_input_nesting) + " levels deep (line " +
+                        std::to_string(line) + ")";
+                ok = false;
+                break;
+            }
+            stack.push_back({event.type == YAML_SEQUENCE_START_EVENT ? nlohmann::json::array()
+                                                                     : nlohmann::json::object(),
+                             {}});
             break;
         case YAML_SEQUENCE_END_EVENT:
         case YAML_MAPPING_END_EVENT:

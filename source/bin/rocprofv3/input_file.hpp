@@ -6,11 +6,20 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
 namespace rocprofv3
 {
+// The deepest nesting of lists and mappings an input file may have (a job file needs three:
+// jobs, a job, a list value). A deeper document is refused as it is read, before any value of it
+// is built, so that no later copy or walk of the document can exhaust the stack.
+inline constexpr size_t max_input_nesting = 64;
+
+// The largest input file read (-i): far above any job file or list of counter groups.
+inline constexpr size_t max_input_file_bytes = size_t{16} << 20;
+
 // The document of a JSON file, or nothing with @p error (the parser's message, with its line).
 std::optional<nlohmann::json> read_json_document(const std::string& text, std::string& error);
 

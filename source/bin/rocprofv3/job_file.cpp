@@ -2,11 +2,10 @@
 
 #include "input_file.hpp"
 #include "parse.hpp"
+#include "untrusted/input_file.hpp"
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <utility>
 
@@ -325,17 +324,17 @@ read_input_file(options&                        opts,
     if(!job.empty()) return usage_error(job + "an input file cannot name another input file");
     auto ext = std::filesystem::path{opts.input_file}.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
-    auto in = std::ifstream{opts.input_file};
-    if(!in) return usage_error("cannot read the input file '" + opts.input_file + "'");
-    auto text = std::stringstream{};
-    text << in.rdbuf();
-    if(ext == ".json" || ext == ".yaml" || ext == ".yml")
-        return read_job_file(
-            opts.input_file, ext, text.str(), own_args, after_separator, has_separator, parse);
-    if(ext != ".txt")
+    // The extension first: nothing is read from a file that would be refused anyway.
+    if(ext != ".txt" && ext != ".json" && ext != ".yaml" && ext != ".yml")
         return usage_error("input file '" + opts.input_file +
                            "' does not have a recognized extension (.txt, .json, .yaml, "
                            ".yml)");
-    return read_pmc_lines(opts, text.str());
+    // A regular file of bounded size only: -i /dev/zero or a FIFO is an error, not a hang.
+    auto contents = rocprofiler::untrusted::read_bounded(opts.input_file, max_input_file_bytes);
+    if(!contents.ok) return usage_error("cannot read the input file: " + contents.error);
+    if(ext != ".txt")
+        return read_job_file(
+            opts.input_file, ext, contents.text, own_args, after_separator, has_separator, parse);
+    return read_pmc_lines(opts, contents.text);
 }
 } // namespace rocprofv3::cli

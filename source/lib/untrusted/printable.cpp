@@ -1,4 +1,4 @@
-#include "printable.hpp"
+#include "untrusted/printable.hpp"
 
 #include <cstdint>
 

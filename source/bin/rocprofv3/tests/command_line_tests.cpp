@@ -364,7 +364,11 @@ TEST(command_line, bad_values_name_the_flag_and_the_value)
                  "--preload '/no/such/lib.so': no such file");
     expect_error({"--kernel-trace", "-d", "out/%pidx%", "--", "app"},
                  "--output-directory 'out/%pidx%': unknown placeholder '%pidx%'");
-    expect_error({"--kernel-trace", "-i", "jobs.xml", "--", "app"}, "cannot read");
+    // The extension is checked before anything is read; a missing file is named.
+    expect_error({"--kernel-trace", "-i", "jobs.xml", "--", "app"},
+                 "'jobs.xml' does not have a recognized extension");
+    expect_error({"--kernel-trace", "-i", "/nonexistent/jobs.json", "--", "app"},
+                 "cannot read the input file: /nonexistent/jobs.json cannot be read: No such file");
 }
 
 // Every other option of AMD's rocprofv3 is accepted, with its values, and answered with one

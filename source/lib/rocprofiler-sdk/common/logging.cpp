@@ -3,7 +3,7 @@
 #include "common/environment.hpp"
 #include "common/static_object.hpp"
 
-#include "printable.hpp"
+#include "untrusted/printable.hpp"
 
 #include <atomic>
 #include <cstdio>

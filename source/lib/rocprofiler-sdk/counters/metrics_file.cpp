@@ -2,7 +2,7 @@
 
 #include "common/logging.hpp"
 
-#include "input_file.hpp"
+#include "untrusted/input_file.hpp"
 
 #include <nlohmann/json.hpp>
 

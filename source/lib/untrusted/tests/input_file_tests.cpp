@@ -1,5 +1,5 @@
 // The bounded reader: regular files only, a size cap, no blocking on a FIFO.
-#include "input_file.hpp"
+#include "untrusted/input_file.hpp"
 
 #include <gtest/gtest.h>
 

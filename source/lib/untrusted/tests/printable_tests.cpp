@@ -1,5 +1,5 @@
 // Names from the application made safe for a terminal.
-#include "printable.hpp"
+#include "untrusted/printable.hpp"
 
 #include <gtest/gtest.h>
 
