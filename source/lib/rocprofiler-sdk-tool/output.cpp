@@ -525,72 +525,12 @@ results::find_agent(rocprofiler_agent_id_t id) const
     return nullptr;
 }
 
-uint64_t
-recent_dispatches::number(uint64_t dispatch_id)
-{
-    auto [it, added] = m_seen.try_emplace(dispatch_id, 0);
-    if(!added) return ++it->second;
-    m_fifo.push_back(dispatch_id);
-    if(m_fifo.size() > window)
-    {
-        m_seen.erase(m_fifo.front());
-        m_fifo.pop_front();
-    }
-    return 0;
-}
-
-void
-kernel_stats_accumulator::add(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r)
-{
-    // A call is a logical dispatch: a further record of a recent dispatch id is a replay pass.
-    if(m_recent.number(r.dispatch_info.dispatch_id) != 0) return;
-    const auto duration =
-        r.end_timestamp >= r.start_timestamp ? r.end_timestamp - r.start_timestamp : 0;
-    auto& acc = m_kernels[r.dispatch_info.kernel_id];
-    acc.calls += 1;
-    acc.total += duration;
-    acc.min = std::min(acc.min, duration);
-    acc.max = std::max(acc.max, duration);
-    acc.sum_sq += static_cast<double>(duration) * static_cast<double>(duration);
-}
-
 std::vector<kernel_stat>
 compute_kernel_stats(const results& data)
 {
-    using accumulator = kernel_stats_accumulator::per_kernel;
-    auto per_name     = std::map<std::string, accumulator>{};
-    auto all_total    = 0.0;
-    for(const auto& [kernel_id, k] : data.kernel_stats.kernels())
-    {
-        const auto& name = data.kernel_name(kernel_id);
-        auto&       acc  = per_name[name.empty() ? "kernel_" + std::to_string(kernel_id) : name];
-        acc.calls += k.calls;
-        acc.total += k.total;
-        acc.min = std::min(acc.min, k.min);
-        acc.max = std::max(acc.max, k.max);
-        acc.sum_sq += k.sum_sq;
-        all_total += static_cast<double>(k.total);
-    }
-    auto out = std::vector<kernel_stat>{};
-    for(const auto& [name, acc] : per_name)
-    {
-        auto s       = kernel_stat{};
-        s.name       = name;
-        s.calls      = acc.calls;
-        s.total_ns   = acc.total;
-        s.average_ns = static_cast<double>(acc.total) / static_cast<double>(acc.calls);
-        s.percentage = all_total > 0 ? 100.0 * static_cast<double>(acc.total) / all_total : 0.0;
-        s.min_ns     = acc.min;
-        s.max_ns     = acc.max;
-        auto var     = acc.sum_sq / static_cast<double>(acc.calls) - s.average_ns * s.average_ns;
-        s.stddev_ns  = var > 0 ? std::sqrt(var) : 0.0;
-        out.emplace_back(std::move(s));
-    }
-    std::sort(out.begin(),
-              out.end(),
-              [](const auto& l, const auto& r)
-              { return l.total_ns != r.total_ns ? l.total_ns > r.total_ns : l.name < r.name; });
-    return out;
+    return merge_kernel_stats(data.kernel_stats,
+                              [&data](uint64_t id) -> const std::string&
+                              { return data.kernel_name(id); });
 }
 
 std::string
@@ -604,31 +544,6 @@ csv_quote(std::string_view text)
     }
     out += '"';
     return out;
-}
-
-std::string
-format_summary(const std::vector<kernel_stat>& stats)
-{
-    auto width = size_t{4};
-    for(const auto& s : stats)
-        width = std::max(width, s.name.size());
-    width    = std::min<size_t>(width, 60);
-    auto out = std::ostringstream{};
-    out << "\nrocprofv3 kernel summary (" << stats.size() << " kernels)\n";
-    out << std::left << std::setw(static_cast<int>(width)) << "NAME" << std::right << std::setw(10)
-        << "CALLS" << std::setw(16) << "TOTAL_NS" << std::setw(14) << "AVERAGE_NS" << std::setw(9)
-        << "PERCENT" << std::setw(12) << "MIN_NS" << std::setw(12) << "MAX_NS" << std::setw(12)
-        << "STDDEV" << '\n';
-    out << std::fixed << std::setprecision(2);
-    for(const auto& s : stats)
-    {
-        auto name = s.name.size() > width ? s.name.substr(0, width - 3) + "..." : s.name;
-        out << std::left << std::setw(static_cast<int>(width)) << name << std::right
-            << std::setw(10) << s.calls << std::setw(16) << s.total_ns << std::setw(14)
-            << s.average_ns << std::setw(9) << s.percentage << std::setw(12) << s.min_ns
-            << std::setw(12) << s.max_ns << std::setw(12) << s.stddev_ns << '\n';
-    }
-    return out.str();
 }
 
 std::string
