@@ -6,6 +6,7 @@
 #include "common/logging.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/metric_registry.hpp"
+#include "cuda/pc_sampling_session.hpp"
 #include "cuda/settings_driver.hpp"
 
 #include <cstdio>
@@ -136,6 +137,17 @@ public:
     std::optional<backend::device_counters> counters_of(uint32_t device_index) override
     {
         return metrics::agent_counters(device_index);
+    }
+
+    // CUPTI's PC Sampling API (pc_sampling_session.hpp): offered where libcupti has it; whether
+    // the chip supports it is known only when sampling is enabled on a context, so a chip without
+    // it reports CUPTI's error in the batch of each execution.
+    std::vector<backend::pc_sampling_configuration>
+    pc_sampling_configurations_of(uint32_t device_index) override
+    {
+        (void)device_index;
+        if(pc_sampling::table() == nullptr) return {};
+        return {pc_sampling::offered_configuration()};
     }
 };
 } // namespace
