@@ -4,6 +4,7 @@
 #include "common/time.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/pc_sampling_session.hpp"
+#include "cuda/pm_sampling_offer.hpp"
 #include "cuda/timing.hpp"
 
 #include <cstring>
@@ -79,8 +80,27 @@ cuda_launch::launch(dispatch::completion_fn on_complete, const dispatch::executi
         result = metrics::measure(m_ctx, m_device, m_stream, request, run, m_counting, measured);
     else if(request.pc_sampling)
         result = run_sampled(*request.pc_sampling, run);
+    else if(request.spm)
+        result = static_cast<CUresult>(pm_sampling::sample_execution(
+            static_cast<uint32_t>(m_device),
+            *request.spm,
+            [&run] { return static_cast<int>(run()); },
+            [this]
+            {
+                auto scope = internal_call_scope{};
+                if(const auto* drv = driver(); drv != nullptr) drv->cuStreamSynchronize(m_stream);
+            }));
     else
         result = run();
+    // CUPTI runs one of its profiling and sampling APIs at a time: SPM is declined in an
+    // execution that counts or is PC-sampled, with the reason.
+    if((counted || request.pc_sampling) && request.spm && request.spm->deliver)
+    {
+        auto declined  = dispatch::spm_sample_batch{};
+        declined.error = "SPM is not taken in executions that count or are PC-sampled (CUPTI runs "
+                         "one of its profiling and sampling APIs at a time)";
+        request.spm->deliver(declined);
+    }
     // CUPTI's PC sampling and its range profiler do not run together: a counted execution of an
     // agent that is sampled has its samples declined with the reason.
     if(counted && request.pc_sampling && request.pc_sampling->deliver)
