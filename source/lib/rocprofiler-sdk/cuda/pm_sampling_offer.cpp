@@ -143,6 +143,8 @@ sample_execution(uint32_t                     ordinal,
     if(metrics.size() != request.counters.size() || metrics.empty())
         return fail("SPM counters unknown on this device");
 
+    // PM sampling is part of CUPTI's profiler: its target side is initialized first.
+    if(const auto& why = metrics::target_initialized(); !why.empty()) return fail(why);
     auto       error = std::string{};
     const auto chip  = metrics::chip_name(ordinal, error);
     if(chip.empty()) return fail(error);
