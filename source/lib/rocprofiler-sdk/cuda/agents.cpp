@@ -6,6 +6,8 @@
 #include "common/logging.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/metric_registry.hpp"
+#include "cuda/pc_sampling_session.hpp"
+#include "cuda/pm_sampling_offer.hpp"
 #include "cuda/settings_driver.hpp"
 
 #include <cstdio>
@@ -135,7 +137,33 @@ public:
 
     std::optional<backend::device_counters> counters_of(uint32_t device_index) override
     {
-        return metrics::agent_counters(device_index);
+        auto counters = metrics::agent_counters(device_index);
+        if(counters)
+        {
+            auto names = std::vector<std::string>{};
+            for(const auto& spec : counters->counters)
+                names.push_back(spec.name);
+            pm_sampling::remember_counters(device_index, std::move(names));
+        }
+        return counters;
+    }
+
+    // CUPTI's PM sampling API (pm_sampling_offer.hpp): the agent's counters that PM sampling
+    // takes on the chip.
+    std::optional<backend::spm_offer> spm_offer_of(uint32_t device_index) override
+    {
+        return pm_sampling::offer_of(device_index);
+    }
+
+    // CUPTI's PC Sampling API (pc_sampling_session.hpp): offered where libcupti has it; whether
+    // the chip supports it is known only when sampling is enabled on a context, so a chip without
+    // it reports CUPTI's error in the batch of each execution.
+    std::vector<backend::pc_sampling_configuration>
+    pc_sampling_configurations_of(uint32_t device_index) override
+    {
+        (void)device_index;
+        if(pc_sampling::table() == nullptr) return {};
+        return {pc_sampling::offered_configuration()};
     }
 };
 } // namespace

@@ -1,7 +1,10 @@
 #include "cuda/launch_backend.hpp"
 
 #include "common/logging.hpp"
+#include "common/time.hpp"
 #include "cuda/driver.hpp"
+#include "cuda/pc_sampling_session.hpp"
+#include "cuda/pm_sampling_offer.hpp"
 #include "cuda/timing.hpp"
 
 #include <cstring>
@@ -75,8 +78,38 @@ cuda_launch::launch(dispatch::completion_fn on_complete, const dispatch::executi
     const auto counted = !request.counters.empty();
     if(counted)
         result = metrics::measure(m_ctx, m_device, m_stream, request, run, m_counting, measured);
+    else if(request.pc_sampling)
+        result = run_sampled(*request.pc_sampling, run);
+    else if(request.spm)
+        result = static_cast<CUresult>(pm_sampling::sample_execution(
+            static_cast<uint32_t>(m_device),
+            *request.spm,
+            [&run] { return static_cast<int>(run()); },
+            [this]
+            {
+                auto scope = internal_call_scope{};
+                if(const auto* drv = driver(); drv != nullptr) drv->cuStreamSynchronize(m_stream);
+            }));
     else
         result = run();
+    // CUPTI runs one of its profiling and sampling APIs at a time: SPM is declined in an
+    // execution that counts or is PC-sampled, with the reason.
+    if((counted || request.pc_sampling) && request.spm && request.spm->deliver)
+    {
+        auto declined  = dispatch::spm_sample_batch{};
+        declined.error = "SPM is not taken in executions that count or are PC-sampled (CUPTI runs "
+                         "one of its profiling and sampling APIs at a time)";
+        request.spm->deliver(declined);
+    }
+    // CUPTI's PC sampling and its range profiler do not run together: a counted execution of an
+    // agent that is sampled has its samples declined with the reason.
+    if(counted && request.pc_sampling && request.pc_sampling->deliver)
+    {
+        auto declined  = dispatch::pc_sample_batch{};
+        declined.error = "PC sampling is not taken in executions that count (CUPTI runs one of "
+                         "its PC sampling and profiling APIs at a time)";
+        request.pc_sampling->deliver(declined);
+    }
     if(counted)
         on_complete = [measured = std::move(measured),
                        next     = std::move(on_complete)](const dispatch::execution_result& r)
@@ -103,6 +136,34 @@ cuda_launch::launch(dispatch::completion_fn on_complete, const dispatch::executi
         marks.complete_pass(std::move(on_complete));
     else
         marks.complete_after_kernel(std::move(on_complete));
+}
+
+// One PC sampling range around the launch (pc_sampling_session.hpp): the kernel is waited for
+// before the range stops, so that the range holds all of its samples, and the samples are
+// delivered before the execution completes.
+CUresult
+cuda_launch::run_sampled(const dispatch::pc_sampling_request& sampling,
+                         const std::function<CUresult()>&     run)
+{
+    const auto* table = pc_sampling::table();
+    if(table == nullptr)
+    {
+        auto missing  = dispatch::pc_sample_batch{};
+        missing.error = "this CUPTI has no PC Sampling API";
+        if(sampling.deliver) sampling.deliver(missing);
+        return run();
+    }
+    auto session = pc_sampling::session{*table, m_ctx, sampling.interval};
+    session.start();
+    const auto result = run();
+    if(result == CUDA_SUCCESS)
+    {
+        auto scope = internal_call_scope{};
+        if(const auto* drv = driver(); drv != nullptr) drv->cuStreamSynchronize(m_stream);
+    }
+    auto batch = session.finish(common::timestamp_ns());
+    if(sampling.deliver) sampling.deliver(batch);
+    return result;
 }
 
 void

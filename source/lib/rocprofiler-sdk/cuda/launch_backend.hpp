@@ -15,6 +15,7 @@
 #include <cuda.h>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -62,8 +63,10 @@ public:
 
 private:
     void launch(dispatch::completion_fn on_complete, const dispatch::execution_request& request);
-    void copy_arguments(const kernel_entry& kernel);
-    void copy_extra_arguments();
+    CUresult run_sampled(const dispatch::pc_sampling_request& sampling,
+                         const std::function<CUresult()>&     run);
+    void     copy_arguments(const kernel_entry& kernel);
+    void     copy_extra_arguments();
 
     launch_request                          m_request = {};
     CUcontext                               m_ctx     = nullptr;

@@ -4,8 +4,9 @@
 // (CUpti_PCSamplingData) into the dispatch pipeline's samples, attributed to dispatches by CUPTI's
 // correlation id.
 //
-// Status: written and tested on the CPU with hand-made CUpti_PCSamplingData; not yet wired to the
-// agent's offer nor run on a GPU (docs/pc_sampling.md).
+// Status: written and tested on the CPU with hand-made CUpti_PCSamplingData; offered on CUDA
+// agents and run around each execution by pc_sampling_session.hpp; not yet run on a GPU
+// (docs/pc_sampling.md).
 //
 // Only files of this folder include this header (it includes CUPTI's headers).
 #pragma once

@@ -3,8 +3,8 @@
 // functions), and the reading of a decoded PM sampling counter data image into the SPM samples of
 // one dispatch (dispatch/backend.hpp: spm_sample_batch).
 //
-// Status: written and tested on the CPU with a hand-written table standing in for libcupti; not
-// yet wired to the agent's SPM offer nor run on a GPU (docs/pc_sampling.md).
+// Status: written and tested on the CPU with a hand-written table standing in for libcupti; run
+// around each SPM execution by pm_sampling_session.hpp; not yet run on a GPU (docs/pc_sampling.md).
 //
 // Only files of this folder include this header (it includes CUPTI's headers).
 #pragma once

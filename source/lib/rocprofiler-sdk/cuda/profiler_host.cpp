@@ -54,13 +54,14 @@ chip_name(uint32_t ordinal, std::string& error)
 
 host_object::host_object(std::string_view            chip,
                          const std::vector<uint8_t>* availability,
-                         std::string&                error)
+                         std::string&                error,
+                         CUpti_ProfilerType          type)
     : m_chip{chip}
 {
     const auto& t = profiler_table();
     auto        params =
         CUpti_Profiler_Host_Initialize_Params{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
-    params.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    params.profilerType = type;
     params.pChipName    = m_chip.c_str();
     params.pCounterAvailabilityImage =
         (availability != nullptr && !availability->empty()) ? availability->data() : nullptr;

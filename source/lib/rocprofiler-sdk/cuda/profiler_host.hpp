@@ -30,9 +30,11 @@ class host_object
 {
 public:
     // `error` is set when CUPTI refuses the chip; the object is then empty.
+    // `type` is CUPTI's profiler the object serves (the range profiler unless PM sampling).
     host_object(std::string_view            chip,
                 const std::vector<uint8_t>* availability,
-                std::string&                error);
+                std::string&                error,
+                CUpti_ProfilerType          type = CUPTI_PROFILER_TYPE_RANGE_PROFILER);
     ~host_object();
 
     host_object(const host_object&)            = delete;

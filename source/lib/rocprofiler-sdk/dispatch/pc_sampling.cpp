@@ -27,7 +27,8 @@ report(const pc_sample_batch& batch, uint64_t dispatch_id)
     if(batch.dropped != 0)
         ROCP_LOG(warning) << "PC sampling: " << batch.dropped << " sample(s) of dispatch "
                           << dispatch_id
-                          << " were dropped (a worker's sample ring was full); the dispatch's "
+                          << " were dropped (the backend lost them: a full sample ring or hardware "
+                             "buffer); the dispatch's "
                              "profile under-counts them";
 }
 } // namespace

@@ -1,0 +1,152 @@
+// pc-sampling-tool-cuda: the PC sampling GPU test's tool. Configures the buffered PC sampling
+// service on every agent that offers METHOD_STOCHASTIC (CUDA agents: CUPTI's PC sampling), at
+// 2^PC_SAMPLING_EXPONENT cycles (default 12), and prints at finalization:
+//   RESULT pc_sampling agents=<sampled agents> samples=<n> dispatches=<n> top8_fraction=<f>
+// where top8_fraction is the share of samples on the 8 most sampled PCs (code object, offset).
+#include <rocprofiler-sdk/pc_sampling.h>
+#include <rocprofiler-sdk/rocprofiler.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace
+{
+struct tool_state
+{
+    std::mutex                                        mutex      = {};
+    rocprofiler_context_id_t                          context    = {};
+    rocprofiler_buffer_id_t                           buffer     = {};
+    std::vector<rocprofiler_agent_id_t>               agents     = {};
+    std::map<std::pair<uint64_t, uint64_t>, uint64_t> pcs        = {};
+    std::set<uint64_t>                                dispatches = {};
+    uint64_t                                          samples    = 0;
+    uint32_t                                          sampled    = 0;
+};
+
+tool_state&
+state()
+{
+    static auto* value = new tool_state{};
+    return *value;
+}
+
+rocprofiler_status_t
+agents_callback(rocprofiler_agent_version_t, const void** agents, size_t count, void*)
+{
+    for(size_t i = 0; i < count; ++i)
+        state().agents.push_back(static_cast<const rocprofiler_agent_v0_t*>(agents[i])->id);
+    return ROCPROFILER_STATUS_SUCCESS;
+}
+
+rocprofiler_status_t
+configs_callback(const rocprofiler_pc_sampling_configuration_t* configs, size_t count, void* found)
+{
+    for(size_t i = 0; i < count; ++i)
+        if(configs[i].method == ROCPROFILER_PC_SAMPLING_METHOD_STOCHASTIC)
+            *static_cast<bool*>(found) = true;
+    return ROCPROFILER_STATUS_SUCCESS;
+}
+
+void
+buffer_callback(rocprofiler_context_id_t,
+                rocprofiler_buffer_id_t,
+                rocprofiler_record_header_t** headers,
+                size_t                        count,
+                void*,
+                uint64_t)
+{
+    auto& st = state();
+    auto  lk = std::lock_guard{st.mutex};
+    for(size_t i = 0; i < count; ++i)
+    {
+        if(headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING ||
+           headers[i]->kind != ROCPROFILER_PC_SAMPLING_RECORD_HOST_TRAP_V0_SAMPLE)
+            continue;
+        const auto* r =
+            static_cast<const rocprofiler_pc_sampling_record_host_trap_v0_t*>(headers[i]->payload);
+        ++st.pcs[{r->pc.code_object_id, r->pc.code_object_offset}];
+        st.dispatches.insert(r->dispatch_id);
+        ++st.samples;
+    }
+}
+
+int
+tool_init(rocprofiler_client_finalize_t, void*)
+{
+    auto& st       = state();
+    auto  exponent = 12u;
+    if(const char* env = std::getenv("PC_SAMPLING_EXPONENT"))
+        exponent = static_cast<unsigned>(std::strtoul(env, nullptr, 10));
+    rocprofiler_query_available_agents(
+        ROCPROFILER_AGENT_INFO_VERSION_0, agents_callback, sizeof(rocprofiler_agent_v0_t), nullptr);
+    rocprofiler_create_context(&st.context);
+    rocprofiler_create_buffer(st.context,
+                              1 << 20,
+                              1 << 19,
+                              ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                              buffer_callback,
+                              nullptr,
+                              &st.buffer);
+    for(auto agent : st.agents)
+    {
+        auto found = false;
+        rocprofiler_query_pc_sampling_agent_configurations(agent, configs_callback, &found);
+        if(!found) continue;
+        const auto status =
+            rocprofiler_configure_pc_sampling_service(st.context,
+                                                      agent,
+                                                      ROCPROFILER_PC_SAMPLING_METHOD_STOCHASTIC,
+                                                      ROCPROFILER_PC_SAMPLING_UNIT_CYCLES,
+                                                      uint64_t{1} << exponent,
+                                                      st.buffer,
+                                                      0);
+        if(status == ROCPROFILER_STATUS_SUCCESS)
+            ++st.sampled;
+        else
+            std::fprintf(stderr, "pc-sampling-tool-cuda: configure failed: %d\n", status);
+    }
+    rocprofiler_start_context(st.context);
+    return 0;
+}
+
+void
+tool_fini(void*)
+{
+    auto& st = state();
+    rocprofiler_flush_buffer(st.buffer);
+    auto lk     = std::lock_guard{st.mutex};
+    auto counts = std::vector<uint64_t>{};
+    for(const auto& [pc, n] : st.pcs)
+        counts.push_back(n);
+    std::sort(counts.begin(), counts.end(), std::greater<>{});
+    uint64_t top = 0;
+    for(size_t i = 0; i < counts.size() && i < 8; ++i)
+        top += counts[i];
+    const double fraction =
+        st.samples != 0 ? static_cast<double>(top) / static_cast<double>(st.samples) : 0.0;
+    std::printf("RESULT pc_sampling agents=%u samples=%llu pcs=%zu dispatches=%zu "
+                "top8_fraction=%.3f\n",
+                st.sampled,
+                static_cast<unsigned long long>(st.samples),
+                st.pcs.size(),
+                st.dispatches.size(),
+                fraction);
+}
+} // namespace
+
+extern "C" rocprofiler_tool_configure_result_t*
+rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id)
+{
+    id->name           = "pc-sampling-tool-cuda";
+    static auto result = rocprofiler_tool_configure_result_t{
+        sizeof(rocprofiler_tool_configure_result_t), tool_init, tool_fini, nullptr};
+    return &result;
+}
