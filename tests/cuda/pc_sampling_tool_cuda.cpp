@@ -124,9 +124,21 @@ tool_fini(void*)
     rocprofiler_flush_buffer(st.buffer);
     auto lk     = std::lock_guard{st.mutex};
     auto counts = std::vector<uint64_t>{};
+    auto by_pc  = std::vector<std::pair<uint64_t, uint64_t>>{}; // (samples, offset)
     for(const auto& [pc, n] : st.pcs)
+    {
         counts.push_back(n);
+        by_pc.emplace_back(n, pc.second);
+    }
     std::sort(counts.begin(), counts.end(), std::greater<>{});
+    // The most sampled PCs, for reading a failure against the kernel's SASS.
+    std::sort(by_pc.begin(), by_pc.end(), std::greater<>{});
+    std::printf("pc-sampling-tool-cuda: top PCs (offset:samples)");
+    for(size_t i = 0; i < by_pc.size() && i < 16; ++i)
+        std::printf(" 0x%llx:%llu",
+                    static_cast<unsigned long long>(by_pc[i].second),
+                    static_cast<unsigned long long>(by_pc[i].first));
+    std::printf("\n");
     uint64_t top = 0;
     for(size_t i = 0; i < counts.size() && i < 8; ++i)
         top += counts[i];
