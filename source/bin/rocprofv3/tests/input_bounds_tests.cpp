@@ -29,7 +29,9 @@ rocprofv3::parse_result
 run_bounded(const std::string& input)
 {
     auto parsing = std::async(std::launch::async,
-                              [input] { return run({"-i", input.c_str(), "--", "app"}); });
+                              [input] {
+                                  return run({"-i", input.c_str(), "--", "app"});
+                              });
     if(parsing.wait_for(std::chrono::seconds{20}) != std::future_status::ready)
     {
         ADD_FAILURE() << "-i " << input << " did not return";
@@ -80,9 +82,9 @@ TEST(input_bounds, a_device_fifo_or_directory_is_a_usage_error_naming_it)
 
 TEST(input_bounds, a_file_over_the_cap_is_refused_with_its_size_and_the_limit)
 {
-    auto big = write_temp("rocprofv3_big.txt",
-                          std::string(rocprofv3::max_input_file_bytes + 1, '#'));
-    auto r   = run_bounded(big);
+    auto big =
+        write_temp("rocprofv3_big.txt", std::string(rocprofv3::max_input_file_bytes + 1, '#'));
+    auto r = run_bounded(big);
     EXPECT_FALSE(r.opts);
     EXPECT_NE(r.error.find("over the limit of 16 MiB"), std::string::npos) << r.error;
     std::filesystem::remove(big);
