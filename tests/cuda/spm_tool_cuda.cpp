@@ -186,7 +186,12 @@ set_up(rocprofiler_agent_id_t agent)
     auto& st    = state();
     auto  range = interval_range{};
     rocprofiler_spm_query_agent_configurations(agent, configs_callback, &range);
-    if(!range.found) return false;
+    if(!range.found)
+    {
+        std::printf("spm-tool-cuda: agent %llu offers no SPM\n",
+                    static_cast<unsigned long long>(agent.handle));
+        return false;
+    }
     auto offered = std::vector<std::pair<std::string, rocprofiler_counter_id_t>>{};
     rocprofiler_spm_iterate_agent_supported_counters(agent, counters_callback, &offered);
     std::printf("spm-tool-cuda: agent %llu offers %zu counter(s), interval %llu-%llu cycles:",

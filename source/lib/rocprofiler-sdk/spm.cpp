@@ -1,5 +1,6 @@
 // C entry points of experimental/spm.h. What an agent offers comes from its backend
-// (spm/spm.hpp); the host device samples its counters over time, CUDA devices offer no SPM yet.
+// (spm/spm.hpp): the host device samples its counters over time, a CUDA device through CUPTI's PM
+// sampling API.
 // For an agent without SPM the configuration query reports an empty list and the other calls
 // answer ERROR_AGENT_ARCH_NOT_SUPPORTED once their arguments are checked, with one warning per
 // process. Of the three services, the callback dispatch service is implemented; the buffer

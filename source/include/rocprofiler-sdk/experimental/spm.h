@@ -9,7 +9,8 @@
  * (@ref rocprofiler_spm_create_counter_config), and picks it per dispatch in a dispatch service,
  * or per agent in the device service.
  *
- * On this platform no agent streams counters yet: the query delivers an empty list, the counter
+ * The host device streams its counters; a CUDA agent streams the counters CUPTI's PM sampling
+ * takes on its chip. For an agent without SPM the query delivers an empty list, and the counter
  * iteration and every creation or configuration call return
  * @ref ROCPROFILER_STATUS_ERROR_AGENT_ARCH_NOT_SUPPORTED once their arguments are checked. The
  * types and signatures are those of rocprofiler-sdk's experimental SPM header, so that tools

@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <string>
 #include <utility>
 
 namespace rocprofiler::cuda::pm_sampling
@@ -76,7 +77,12 @@ remember_counters(uint32_t ordinal, std::vector<std::string> names)
 std::optional<backend::spm_offer>
 offer_of(uint32_t ordinal)
 {
-    if(table() == nullptr) return std::nullopt;
+    if(table() == nullptr)
+    {
+        common::log::warn_once("cuda-pm-sampling-table",
+                               "cuda: no SPM: this libcupti has no PM sampling API");
+        return std::nullopt;
+    }
     // Asked on every query: the answer of a device is kept once known.
     static auto* offers = new std::map<uint32_t, std::optional<backend::spm_offer>>{};
     static auto* mutex  = new std::mutex{};
@@ -100,17 +106,33 @@ compute_offer(uint32_t ordinal)
         if(auto it = names_by_device().find(ordinal); it != names_by_device().end())
             names = it->second;
     }
-    if(names.empty()) return std::nullopt;
+    const auto device = "cuda: device " + std::to_string(ordinal) + " offers no SPM: ";
+    if(names.empty())
+    {
+        common::log::warn_once("cuda-pm-sampling-names", device + "its counters are not known");
+        return std::nullopt;
+    }
     auto       error = std::string{};
     const auto chip  = metrics::chip_name(ordinal, error);
-    if(chip.empty()) return std::nullopt;
+    if(chip.empty())
+    {
+        common::log::warn_once("cuda-pm-sampling-chip", device + "no chip name: " + error);
+        return std::nullopt;
+    }
     const auto bases   = pm_base_metrics(chip);
     auto       offer   = backend::spm_offer{};
     offer.min_interval = min_interval_cycles;
     offer.max_interval = max_interval_cycles;
     for(const auto& name : names)
         if(bases.count(base_of(name)) != 0) offer.counters.push_back(name);
-    if(offer.counters.empty()) return std::nullopt;
+    if(offer.counters.empty())
+    {
+        common::log::warn_once("cuda-pm-sampling-none",
+                               device + "none of its " + std::to_string(names.size()) +
+                                   " counters is one that PM sampling takes on " + chip + " (" +
+                                   std::to_string(bases.size()) + " base metrics listed)");
+        return std::nullopt;
+    }
     return offer;
 }
 } // namespace

@@ -30,6 +30,10 @@ offer_of(rocprofiler_agent_id_t agent)
 {
     auto owner = agent::backend_of(agent);
     if(!owner) return std::nullopt;
+    // An offer names the agent's counters, which a backend learns when the counter registry asks
+    // it for them: the registry is built first, so that the answer does not depend on whether the
+    // tool queried counters before SPM (on a CUDA agent it did: no offer when SPM came first).
+    counters::counters_of(agent);
     auto offer = owner->first->spm_offer_of(owner->second);
     if(offer && (offer->counters.empty() || offer->min_interval == 0 ||
                  offer->min_interval > offer->max_interval))
