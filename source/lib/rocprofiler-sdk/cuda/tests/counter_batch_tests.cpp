@@ -189,7 +189,12 @@ protected:
         };
         device.flush = [this] { ++flushes; };
     }
-    void TearDown() override { rocprofiler::cuda::use_profiler_table(nullptr); }
+    // The configurations' host objects are released through the fake table, while installed.
+    void TearDown() override
+    {
+        prof.configs.clear();
+        rocprofiler::cuda::use_profiler_table(nullptr);
+    }
 
     // Launches the next dispatch (the n-th launch runs fake kernel n+1) through the batch, with
     // counters a.sum and b.sum (or c.sum); returns its entry. The batches it closes are released
