@@ -8,6 +8,11 @@ Tests (CTest cuda.counters_<test>; README.md in this folder):
                   deterministic counts per launch, DRAM bytes read within 2%, both against the
                   program's analytic values
   replay_modes    the same groups under kernel replay and under application replay: equal values
+  batched         application replay of one-pass groups through the batched path (one CUPTI
+                  session per batch of dispatches; default batch and a batch of 3, so that the
+                  counter data image fills several times) and through the per-dispatch path
+                  (ROCPROFILER_CUDA_COUNTER_BATCH=0): the same rows, equal counts per launch
+                  (the metrics of EXACT; DRAM bytes within TOLERANT)
   sets            each shipped sm_90 metric set (--pmc <set>, kernel replay) against two ncu runs,
                   and a shipped derived metric against its base counters
   multipass       metrics of several CUPTI passes under kernel replay against two ncu runs: counts
@@ -560,6 +565,108 @@ def test_replay_modes(t, args):
     )
 
 
+CUDA_METRICS_LINE = re.compile(r"^\[cuda-metrics\] (.*)$", re.M)
+
+
+def cuda_metrics_stats(text):
+    """Sums the numbers of every `[cuda-metrics]` line (one per program run) in `text`."""
+    out = {}
+    for m in CUDA_METRICS_LINE.finditer(text):
+        for kv in m.group(1).split():
+            k, _, v = kv.partition("=")
+            try:
+                out[k] = out.get(k, 0) + (float(v) if "." in v else int(v))
+            except ValueError:
+                pass
+    return out
+
+
+def read_app_replay(t, label, adir, truth):
+    """The rows of an application-replay run, merged per launch over its pass_N folders."""
+    pass_dirs = sorted(glob.glob(os.path.join(adir, "pass_*")), key=lambda p: int(re.sub(r"\D", "", os.path.basename(p)) or 0))
+    merged, seq = None, True
+    for p in pass_dirs:
+        c = os.path.join(p, "run_counter_collection.csv")
+        d = read_rocprof_csv(c) if os.path.exists(c) else []
+        t.check(d, "%s %s: no rows in %s" % (label, os.path.basename(p), c))
+        seq &= check_sequence(t, "%s %s" % (label, os.path.basename(p)), d, truth)
+        for x in d:
+            t.check(len(x["times"]) == 1, "%s: dispatch %d has rows of %d executions" % (label, x["dispatch_id"], len(x["times"])))
+        if merged is None:
+            merged = [{"kernel": x["kernel"], "metrics": {}, "dups": []} for x in d]
+        for x, y in zip(merged, d):
+            for m, v in y["metrics"].items():
+                if m in x["metrics"]:
+                    x["dups"].append(m)
+                x["metrics"][m] = v
+    return (merged or []), seq, len(pass_dirs)
+
+
+def test_batched(t, args):
+    """The batched path (one CUPTI session over many dispatches) against the per-dispatch path."""
+    groups = [
+        ["smsp__inst_executed.sum"],
+        ["smsp__warps_launched.sum"],
+        ["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"],
+        ["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "dram__bytes_read.sum"],
+    ]
+    metrics = [m for g in groups for m in g]
+    pargs = stream_args()
+    variants = [
+        ("per_dispatch", {"ROCPROFILER_CUDA_COUNTER_BATCH": "0"}),
+        ("batched", {}),
+        ("batched_3", {"ROCPROFILER_CUDA_COUNTER_BATCH": "3"}),
+    ]
+    runs = {}
+    for tag, env in variants:
+        d = os.path.join(t.out, tag)
+        out_json = os.path.join(t.out, tag + ".json")
+        env = dict(env, PROGRAM_OUTPUT=out_json, ROCPROFILER_CUDA_TIMING_STATS="1")
+        r = run(t, tag, rocprof_cmd(args, groups, d, pargs, kernel_replay=False), env, 280)
+        truth = load_json(out_json)
+        n_runs = len(glob.glob(os.path.join(d, "pass_*")))
+        program_ok(t, tag, r, out_json, runs=max(n_runs, len(groups)))
+        if truth is None or "launches" not in truth:
+            runs[tag] = (r, [], False, cuda_metrics_stats(r.stderr + r.stdout))
+            continue
+        rows, seq, _ = read_app_replay(t, tag, d, truth)
+        check_metrics_present(t, tag, rows, metrics)
+        runs[tag] = (r, rows, seq, cuda_metrics_stats(r.stderr + r.stdout))
+    # Which path counted: the per-dispatch run batched nothing; the batched runs batched every
+    # counted dispatch, lost none, and the batch of 3 filled its image.
+    per_stats, b_stats, b3_stats = runs["per_dispatch"][3], runs["batched"][3], runs["batched_3"][3]
+    n_rows = len(runs["per_dispatch"][1])
+    t.check("executions" in per_stats, "per_dispatch: no [cuda-metrics] line (ROCPROFILER_CUDA_TIMING_STATS=1)")
+    t.check(per_stats.get("batched", 0) == 0, "per_dispatch: %s executions were batched" % per_stats.get("batched"))
+    for tag, st in (("batched", b_stats), ("batched_3", b3_stats)):
+        t.check(st.get("batched", 0) >= n_rows * len(groups) and st.get("batched") == st.get("executions"),
+                "%s: %s of %s counted executions batched, expected all and at least %d (every dispatch of every run)"
+                % (tag, st.get("batched"), st.get("executions"), n_rows * len(groups)))
+        t.check(st.get("batch_dropped", 0) == 0, "%s: %s dispatches lost their range" % (tag, st.get("batch_dropped")))
+    t.check(b3_stats.get("batch_full", 0) > 0, "batched_3: the counter data image never filled (batch_full=0)")
+    report, eq, tot = {}, 0, 0
+    for tag in ("batched", "batched_3"):
+        a, b = runs["per_dispatch"], runs[tag]
+        if a[2] and b[2] and a[1] and b[1]:
+            # Counts exactly equal (EXACT), DRAM bytes of the streaming kernel within 2% (TOLERANT).
+            g, n = compare(t, "per-dispatch vs %s" % tag, a[1], b[1], metrics, report)
+            eq, tot = eq + g, tot + n
+        else:
+            t.fail("per-dispatch vs %s: rows missing or out of order" % tag)
+    write_report(t, "comparison.txt", "per-dispatch path (a) vs batched path (b)", report)
+    t.result(
+        dispatches=n_rows,
+        groups=len(groups),
+        batched_equal="%d/%d" % (eq, tot),
+        batched_execs=b_stats.get("batched", 0),
+        batch_sessions=b_stats.get("batch_sessions", 0),
+        batch3_full=b3_stats.get("batch_full", 0),
+        per_dispatch_s="%.2f" % runs["per_dispatch"][0].wall,
+        batched_s="%.2f" % runs["batched"][0].wall,
+        batched_3_s="%.2f" % runs["batched_3"][0].wall,
+    )
+
+
 # Metrics that take several CUPTI passes even by themselves (ratios and throughputs over many
 # raw counters), with counts and byte totals beside them. MULTIPASS_METRICS overrides.
 MULTIPASS_METRICS = [
@@ -858,6 +965,7 @@ TESTS = {
     "vs_ncu": test_vs_ncu,
     "replay_modes": test_replay_modes,
     "multipass": test_multipass,
+    "batched": test_batched,
     "sets": test_sets,
     "unknown_metric": test_unknown_metric,
     "fault": test_fault,

@@ -286,6 +286,7 @@ inline constexpr auto cuda_metric_filter_device   = indexed_regex_family("ROCPRO
 inline constexpr auto cuda_cache_control          = choice("ROCPROFILER_CUDA_CACHE_CONTROL", names::cache_control, cache_control::all, "`all`: flush L2 before every counted execution; `none`: measure caches as they are");
 inline constexpr auto cuda_counter_schedule       = choice("ROCPROFILER_CUDA_COUNTER_SCHEDULE", names::counter_schedule, counter_schedule::dispatch, "`dispatch`: the counted passes of a replayed dispatch are one CUPTI replay cycle over the union of the agent's configurations (docs/cuda.md); `pass`: each pass measures its own configuration");
 inline constexpr auto cuda_range_mode             = choice("ROCPROFILER_CUDA_RANGE_MODE", names::range_mode, range_mode::automatic, "CUPTI range of a counted execution");
+inline constexpr auto cuda_counter_batch          = number("ROCPROFILER_CUDA_COUNTER_BATCH", 128, {0, 4096, "dispatches"}, "counted dispatches of a one-pass configuration that are not replayed (application replay) which share one CUPTI range-profiler session, one range each, decoded together (0: each is measured by itself)");
 inline constexpr auto replay_shadow               = choice("ROCPROFILER_REPLAY_SHADOW", names::shadow_placement, shadow_placement::automatic, "where CUDA replay snapshots go (`auto`: device memory when it fits)");
 inline constexpr auto replay_shadow_pool_mb       = number("ROCPROFILER_REPLAY_SHADOW_POOL_MB", 2048, {0, max_scaled, "MiB"}, "shadow memory a CUDA context keeps between replayed dispatches (0: free after each)");
 inline constexpr auto replay_drain_spin_us        = number("ROCPROFILER_REPLAY_DRAIN_SPIN_US", 200, {0, max_scaled, "us"}, "how long the replaying thread polls for the CUDA drain before it sleeps");
@@ -326,6 +327,7 @@ inline constexpr auto all = std::to_array<const setting*>({&tool_libraries.def,
                                                            &cuda_cache_control.def,
                                                            &cuda_counter_schedule.def,
                                                            &cuda_range_mode.def,
+                                                           &cuda_counter_batch.def,
                                                            &replay_shadow.def,
                                                            &replay_shadow_pool_mb.def,
                                                            &replay_drain_spin_us.def,

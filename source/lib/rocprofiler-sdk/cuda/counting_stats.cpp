@@ -20,7 +20,9 @@ phase_stats::~phase_stats()
                  "set_config_us_mean=%.1f flush_us_mean=%.1f start_us_mean=%.1f "
                  "launch_us_mean=%.1f stop_us_mean=%.1f wait_us_mean=%.1f decode_us_mean=%.1f "
                  "evaluate_us_mean=%.1f cycles=%llu cycle_passes=%llu cycle_pass_us_mean=%.1f "
-                 "from_cycle=%llu\n",
+                 "from_cycle=%llu batched=%llu batched_us_mean=%.1f batch_sessions=%llu "
+                 "batch_open_us_mean=%.1f batch_closes=%llu batch_close_us_mean=%.1f "
+                 "batch_full=%llu batch_dropped=%llu\n",
                  static_cast<unsigned long long>(total.calls.load()),
                  mean(total),
                  mean(enable),
@@ -38,7 +40,15 @@ phase_stats::~phase_stats()
                  static_cast<unsigned long long>(cycles.calls.load()),
                  static_cast<unsigned long long>(cycle_pass.calls.load()),
                  mean(cycle_pass),
-                 static_cast<unsigned long long>(from_cycle.calls.load()));
+                 static_cast<unsigned long long>(from_cycle.calls.load()),
+                 static_cast<unsigned long long>(batched.calls.load()),
+                 mean(batched),
+                 static_cast<unsigned long long>(batch_open.calls.load()),
+                 mean(batch_open),
+                 static_cast<unsigned long long>(batch_close.calls.load()),
+                 mean(batch_close),
+                 static_cast<unsigned long long>(batch_full.calls.load()),
+                 static_cast<unsigned long long>(batch_dropped.calls.load()));
 }
 
 phase_stats&

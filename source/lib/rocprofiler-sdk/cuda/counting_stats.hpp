@@ -1,7 +1,8 @@
 // Where a counted execution's time goes: the mean microseconds of each phase of the range
-// profiler's work (enable, set_config, flush, start, launch, stop, wait, decode, evaluate...) and
-// of the per-dispatch schedule. Printed at exit as one "[cuda-metrics]" line on stderr when
-// ROCPROFILER_CUDA_TIMING_STATS=1. Counters are atomics: any thread may time a phase.
+// profiler's work (enable, set_config, flush, start, launch, stop, wait, decode, evaluate...), of
+// the per-dispatch schedule and of the batched path. Printed at exit as one "[cuda-metrics]" line
+// on stderr when ROCPROFILER_CUDA_TIMING_STATS=1. Counters are atomics: any thread may time a
+// phase.
 #pragma once
 
 #include <atomic>
@@ -23,6 +24,10 @@ struct phase_stats
     // The per-dispatch schedule: executions that ran one pass of a CUPTI replay cycle, executions
     // answered from a finished cycle without counting, and finished cycles.
     phase_stat cycle_pass, from_cycle, cycles;
+    // The batched path (counter_batch.hpp): executions put in a batch (their time on the launching
+    // thread), sessions opened (SetConfig and Start), batches closed (Stop, wait, decode and every
+    // evaluation), closes because the image was full, and executions whose range was lost.
+    phase_stat batched, batch_open, batch_close, batch_full, batch_dropped;
 
     ~phase_stats(); // prints the line (when asked for and something was counted)
 };

@@ -47,7 +47,8 @@ void* cupti_library();
     X(cuptiRangeProfilerPushRange)                                                                 \
     X(cuptiRangeProfilerPopRange)                                                                  \
     X(cuptiRangeProfilerDecodeData)                                                                \
-    X(cuptiRangeProfilerGetCounterDataInfo)
+    X(cuptiRangeProfilerGetCounterDataInfo)                                                        \
+    X(cuptiRangeProfilerCounterDataGetRangeInfo)
 
 // The profiler API. Usable only when `error` is empty; a function may be null otherwise.
 struct cupti_profiler_table

@@ -12,6 +12,7 @@
 #include "cuda/kernel_registry.hpp"
 #include "cuda/launch_backend.hpp"
 #include "cuda/memory_copies.hpp"
+#include "cuda/metrics.hpp"
 #include "cuda/timing.hpp"
 #include "dispatch/dispatch.hpp"
 #include "kernel_replay/engine.hpp"
@@ -32,6 +33,8 @@ std::atomic<bool> initialized = false;
 void
 drain_at_exit()
 {
+    // Batched counter values first: the completions they hold then drain with the others.
+    metrics::close_batches_at_exit();
     timing::drain(5ULL * 1000 * 1000 * 1000);
 }
 

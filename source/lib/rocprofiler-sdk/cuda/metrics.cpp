@@ -2,11 +2,13 @@
 
 #include "common/logging.hpp"
 #include "counters/counters.hpp"
+#include "cuda/counter_batch.hpp"
 #include "cuda/counter_schedule.hpp"
 #include "cuda/counting_stats.hpp"
 #include "cuda/cupti_errors.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/range_profiler.hpp"
+#include "cuda/settings_cupti.hpp"
 
 namespace rocprofiler::cuda::metrics
 {
@@ -89,7 +91,8 @@ measure(CUcontext                          ctx,
         dispatch_counting&                 counting,
         measurement&                       out)
 {
-    auto& prof = profiler_of(ctx);
+    auto& prof  = profiler_of(ctx);
+    auto  later = batch_release{}; // closed batches reach their tools after the lock is dropped
     // One counted execution at a time per context: the range profiler has one configuration.
     auto lock  = std::lock_guard{prof.mutex};
     auto total = phase_timer{phases().total};
@@ -103,9 +106,31 @@ measure(CUcontext                          ctx,
         return launch();
     }
     if(!counting.impl) counting.impl = std::make_unique<dispatch_counting::state>();
-    auto& st        = *counting.impl;
-    st.prof         = &prof;
-    const auto exec = counted_execution{device, stream, request, launch, out};
+    auto& st               = *counting.impl;
+    st.prof                = &prof;
+    const auto exec        = counted_execution{device, stream, request, launch, out};
+    const auto capacity    = settings::read_once<settings::read_counter_batch>();
+    const auto device_side = real_batch_device(prof, ctx, device, stream);
+    if(!request.replayed)
+    {
+        auto& cfg = config_for(prof, names_of(request));
+        if(choose_path(request, cfg, prof.range == CUPTI_UserRange, capacity) ==
+           counting_path::batched)
+        {
+            if(prof.cycle_owner != nullptr)
+            {
+                // Another dispatch's cycle is in progress here (only possible without isolation):
+                // it ends without values when it next runs.
+                prof.cycle_owner->phase =
+                    next_phase(prof.cycle_owner->phase, cycle_event::interrupt);
+                prof.cycle_owner = nullptr;
+                prof.needs_reset = true;
+            }
+            return measure_batched(prof, cfg, exec, capacity, device_side, later);
+        }
+    }
+    // Every other path sets its own configuration: the batch running here is decoded first.
+    close_batch(prof, device_side, "a counted execution outside the batch", later);
     // User ranges (ROCPROFILER_CUDA_RANGE_MODE=user) push a range per counted execution, which
     // only the per-pass path does.
     if(request.replayed && !prof.cycles_off && prof.range != CUPTI_UserRange)
@@ -130,6 +155,29 @@ measure(CUcontext                          ctx,
         prof.needs_reset        = true;
     }
     return measure_own_config(prof, exec);
+}
+
+dispatch::completion_fn
+complete_batched(std::shared_ptr<batched_execution> entry, dispatch::completion_fn next)
+{
+    return [entry = std::move(entry), next = std::move(next)](const dispatch::execution_result& r)
+    { entry->complete(r, next); };
+}
+
+void
+close_batch_of(CUcontext ctx)
+{
+    auto& prof  = profiler_of(ctx);
+    auto  later = batch_release{}; // released after the lock below
+    auto  lock  = std::lock_guard{prof.mutex};
+    if(!prof.batch.running) return;
+    close_batch(prof, real_batch_device(prof, ctx, 0, nullptr), "a sampled execution", later);
+}
+
+void
+close_batches_at_exit()
+{
+    close_all_batches("exit");
 }
 
 std::vector<dispatch::deferred_counters>

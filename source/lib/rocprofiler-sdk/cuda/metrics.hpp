@@ -8,8 +8,10 @@
 //   cupti_loader.hpp      libcupti and its function tables
 //
 // What an execution sees: measure() sets the configuration on the launch's context, starts the
-// profiler, launches, stops, waits for the kernel, decodes and evaluates the metrics. CUPTI calls
-// run as internal driver calls (never traced or tracked).
+// profiler, launches, stops, waits for the kernel, decodes and evaluates the metrics; or, for a
+// one-pass configuration of a dispatch that is not replayed, puts the launch in one range of the
+// context's batched session (counter_batch.hpp), whose values come with the completion. CUPTI
+// calls run as internal driver calls (never traced or tracked).
 //
 // docs/cuda.md ("Counters") describes the environment variables and the failure messages.
 #pragma once
@@ -49,6 +51,8 @@ public:
     std::unique_ptr<state> impl; // made by the first counted execution (none for most launches)
 };
 
+class batched_execution; // counter_batch.hpp
+
 // What measure() found out about one execution.
 struct measurement
 {
@@ -56,6 +60,9 @@ struct measurement
     std::string                          error  = {}; // why none were measured
     bool deferred = false; // the values come in `resolved` now or later, or from finish()
     std::vector<dispatch::deferred_counters> resolved = {};
+    // Set when the execution went into its context's batch: its values come with its completion
+    // (batched_execution::complete), once the batch is decoded.
+    std::shared_ptr<batched_execution> batched = {};
 };
 
 // Launches through `launch` with the counters of `request` measured around it. Returns the
@@ -72,4 +79,17 @@ CUresult measure(CUcontext                          ctx,
 // After the last pass of a dispatch: the executions still waiting for values, with an error
 // (the dispatch ended before CUPTI's cycle did).
 std::vector<dispatch::deferred_counters> finish(dispatch_counting& counting);
+
+// Gives a batched execution's completion to its batch: `next` gets the result with its values
+// once the kernel finished and the batch was decoded.
+dispatch::completion_fn complete_batched(std::shared_ptr<batched_execution> entry,
+                                         dispatch::completion_fn            next);
+
+// Decodes the batch of counted executions open on `ctx`, if any: before CUPTI's PC sampling or
+// PM sampling runs on the context, which do not run beside a range profiler session.
+void close_batch_of(CUcontext ctx);
+
+// Decodes every context's batch of counted executions (at exit: the records they hold are
+// delivered before the SDK's completion queue drains).
+void close_batches_at_exit();
 } // namespace rocprofiler::cuda::metrics

@@ -8,15 +8,44 @@
 
 namespace rocprofiler::cuda::metrics
 {
+namespace
+{
+struct profiler_registry
+{
+    std::mutex                                             mutex = {};
+    std::map<CUcontext, std::unique_ptr<context_profiler>> all   = {};
+};
+
+profiler_registry&
+registry()
+{
+    static auto* value = new profiler_registry{}; // never destroyed: used at exit
+    return *value;
+}
+} // namespace
+
 context_profiler&
 profiler_of(CUcontext ctx)
 {
-    static auto* mutex = new std::mutex{};
-    static auto* all   = new std::map<CUcontext, std::unique_ptr<context_profiler>>{};
-    auto         lock  = std::lock_guard{*mutex};
-    auto&        slot  = (*all)[ctx];
+    auto& reg  = registry();
+    auto  lock = std::lock_guard{reg.mutex};
+    auto& slot = reg.all[ctx];
     if(!slot) slot = std::make_unique<context_profiler>();
     return *slot;
+}
+
+void
+for_each_profiler(const std::function<void(context_profiler&)>& fn)
+{
+    auto profs = std::vector<context_profiler*>{};
+    {
+        auto& reg  = registry();
+        auto  lock = std::lock_guard{reg.mutex};
+        for(auto& [ctx, prof] : reg.all)
+            profs.push_back(prof.get());
+    }
+    for(auto* prof : profs)
+        fn(*prof);
 }
 
 void
@@ -118,7 +147,10 @@ reenable(context_profiler& prof, std::string& error)
 // its image is initialized (measured on the H200: without it, CounterDataImageInitialize fails
 // with CUPTI_ERROR_UNKNOWN or the values evaluate to NaN once a second configuration exists).
 bool
-size_counter_data(context_profiler& prof, collection_config& cfg, std::string& error)
+size_counter_data(context_profiler&  prof,
+                  collection_config& cfg,
+                  const range_shape& shape,
+                  std::string&       error)
 {
     auto timer = phase_timer{phases().counter_data};
     auto size  = CUpti_RangeProfiler_GetCounterDataSize_Params{
@@ -126,8 +158,8 @@ size_counter_data(context_profiler& prof, collection_config& cfg, std::string& e
     size.pRangeProfilerObject = prof.object;
     size.pMetricNames         = cfg.name_ptrs.data();
     size.numMetrics           = cfg.name_ptrs.size();
-    size.maxNumOfRanges       = 1;
-    size.maxNumRangeTreeNodes = 1;
+    size.maxNumOfRanges       = shape.ranges;
+    size.maxNumRangeTreeNodes = static_cast<uint32_t>(shape.ranges);
     if(!succeeded(profiler_table().cuptiRangeProfilerGetCounterDataSize(&size),
                   "cuptiRangeProfilerGetCounterDataSize",
                   error))
@@ -153,15 +185,20 @@ initialize_counter_data(context_profiler& prof, collection_config& cfg, std::str
 } // namespace
 
 bool
-set_config(context_profiler& prof, collection_config& cfg, std::string& error)
+set_config(context_profiler&                 prof,
+           collection_config&                cfg,
+           std::string&                      error,
+           const std::optional<range_shape>& shape)
 {
     const auto& t       = profiler_table();
     auto        scope   = internal_call_scope{};
-    const bool  changed = prof.last != &cfg || prof.needs_reset;
+    const auto  want    = shape.value_or(range_shape{prof.range, 1});
+    const bool  changed = prof.last != &cfg || prof.last_shape != want || prof.needs_reset;
     if(changed && prof.last != nullptr && !reenable(prof, error)) return false;
     prof.needs_reset = false;
     prof.last        = &cfg;
-    if(changed && !size_counter_data(prof, cfg, error)) return false;
+    prof.last_shape  = want;
+    if(changed && !size_counter_data(prof, cfg, want, error)) return false;
     if(!initialize_counter_data(prof, cfg, error)) return false;
     auto params =
         CUpti_RangeProfiler_SetConfig_Params{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
@@ -170,9 +207,9 @@ set_config(context_profiler& prof, collection_config& cfg, std::string& error)
     params.pConfig              = cfg.config_image.data();
     params.counterDataImageSize = cfg.counter_data.size();
     params.pCounterDataImage    = cfg.counter_data.data();
-    params.range                = prof.range;
+    params.range                = want.mode;
     params.replayMode           = CUPTI_UserReplay;
-    params.maxRangesPerPass     = 1;
+    params.maxRangesPerPass     = want.ranges;
     params.numNestingLevels     = 1;
     params.minNestingLevel      = 1;
     params.passIndex            = 0;

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,27 @@ struct collection_config
     std::string                  error        = {}; // why it cannot be collected, or empty
 };
 
+class batched_execution; // counter_batch.hpp
+
+// How a configuration's counter data image and ranges are set: one range per execution (auto or
+// user, the per-pass and cycle paths), or many user ranges in one session (the batched path).
+struct range_shape
+{
+    CUpti_ProfilerRange mode   = CUPTI_AutoRange;
+    size_t              ranges = 1;
+
+    bool operator==(const range_shape&) const = default;
+};
+
+// The range-profiler session of the batched path on one context (counter_batch.hpp).
+struct batch_session
+{
+    collection_config* cfg      = nullptr; // the configuration of the running session
+    bool               running  = false;   // Start was called: counted executions push ranges
+    uint64_t           sequence = 0;       // names the ranges, unique on the context
+    std::vector<std::shared_ptr<batched_execution>> ranges = {}; // in the order pushed
+};
+
 // The range profiler of one context.
 struct context_profiler
 {
@@ -47,17 +69,22 @@ struct context_profiler
     CUpti_ProfilerRange         range        = CUPTI_AutoRange;
     CUcontext                   ctx          = nullptr;
     const void*                 last         = nullptr; // the configuration set last
+    range_shape                 last_shape   = {};      // and the shape it was set for
     // The dispatch whose CUPTI replay cycle is in progress on this context, if any; a cycle left
     // unfinished leaves the range profiler mid-cycle, so it is re-enabled before the next use.
     dispatch_counting::state* cycle_owner = nullptr;
     bool                      needs_reset = false;
     bool                      cycles_off  = false; // a cycle could not finish: schedule per pass
     cache_flusher             flusher     = {};    // before each counted execution, when on
+    batch_session             batch       = {};
     std::map<std::vector<std::string>, std::unique_ptr<collection_config>> configs = {};
 };
 
 // The profiler of `ctx`, made on first use and never destroyed. Thread-safe.
 context_profiler& profiler_of(CUcontext ctx);
+
+// Calls `fn` with every profiler made so far (without their locks). Thread-safe.
+void for_each_profiler(const std::function<void(context_profiler&)>& fn);
 
 // Enables the range profiler on the context, once; `prof.error` says why it failed. Called with
 // the profiler's lock held.
@@ -70,8 +97,13 @@ collection_config& config_for(context_profiler& prof, const std::vector<std::str
 std::vector<std::string> names_of(const dispatch::execution_request& request);
 
 // Sets the configuration and a freshly initialized counter data image for one execution (or one
-// CUPTI replay cycle). False with `error` set on failure.
-bool set_config(context_profiler& prof, collection_config& cfg, std::string& error);
+// CUPTI replay cycle, or one batched session) of `shape` (nothing: one range of the context's
+// range mode). A change of configuration or shape re-enables the range profiler first. False with
+// `error` set on failure.
+bool set_config(context_profiler&                 prof,
+                collection_config&                cfg,
+                std::string&                      error,
+                const std::optional<range_shape>& shape = std::nullopt);
 
 // Decodes the one range of the last execution (or cycle) and evaluates every metric of `cfg` into
 // `result` (in the order of cfg.names). False with `error` set on failure.

@@ -24,6 +24,12 @@ read_range_mode_user()
     return env::get(env::settings::cuda_range_mode) == env::range_mode::user;
 }
 
+uint64_t
+read_counter_batch()
+{
+    return env::get(env::settings::cuda_counter_batch);
+}
+
 std::string
 metric_filter_variable(uint32_t ordinal)
 {

@@ -34,6 +34,11 @@ bool read_cache_control_flush();
 // "auto" (the default) gives false (CUPTI's auto range).
 bool read_range_mode_user();
 
+// ROCPROFILER_CUDA_COUNTER_BATCH: how many counted dispatches of a one-pass configuration that are
+// not replayed share one range-profiler session (one range each) before it is decoded; 0 measures
+// each by itself (default 128).
+uint64_t read_counter_batch();
+
 // The name of the metric filter of device `ordinal`: ROCPROFILER_CUDA_METRIC_FILTER_DEVICE<N>.
 std::string metric_filter_variable(uint32_t ordinal);
 
