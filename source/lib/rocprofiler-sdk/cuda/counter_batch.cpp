@@ -354,6 +354,18 @@ measure_batched(context_profiler&        prof,
     return launched;
 }
 
+bool
+close_if_last(context_profiler&                         prof,
+              const batch_device&                       device,
+              const std::shared_ptr<batched_execution>& entry,
+              batch_release&                            later)
+{
+    if(!prof.batch.running || prof.batch.ranges.empty() || prof.batch.ranges.back() != entry)
+        return false;
+    close_batch(prof, device, "its last kernel finished", later);
+    return true;
+}
+
 batch_device
 real_batch_device(context_profiler& prof, CUcontext ctx, int device, CUstream stream)
 {

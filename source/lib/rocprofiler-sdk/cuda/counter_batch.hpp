@@ -138,6 +138,15 @@ void close_batch(context_profiler&   prof,
                  std::string_view    why,
                  batch_release&      later);
 
+// After `entry`'s kernel finished: decodes the context's batch when `entry` is its last range (the
+// application launched nothing counted since: it waits, or is idle), so that records do not wait
+// for a full image or for exit, and a later fault of the context does not take them with it.
+// Returns whether it decoded. Called with the profiler's lock held.
+bool close_if_last(context_profiler&                         prof,
+                   const batch_device&                       device,
+                   const std::shared_ptr<batched_execution>& entry,
+                   batch_release&                            later);
+
 // The device side of the batched path on a real context: the wait synchronizes `ctx` (made
 // current on the calling thread for the call), the flush is the context's cache flusher.
 batch_device real_batch_device(context_profiler& prof, CUcontext ctx, int device, CUstream stream);

@@ -76,8 +76,9 @@ cuda_launch::launch(dispatch::completion_fn on_complete, const dispatch::executi
         return call_driver(m_request);
     };
     const auto counted = !request.counters.empty();
-    // CUPTI's samplers do not run beside a range profiler session: a batch open here ends first.
-    if(!counted && (request.pc_sampling || request.spm)) metrics::close_batch_of(m_ctx);
+    // CUPTI's samplers do not run beside the range profiler: a batch open here ends first, and the
+    // range profiler is disabled until the next counted execution.
+    if(!counted && (request.pc_sampling || request.spm)) metrics::release_for_sampling(m_ctx);
     if(counted)
         result = metrics::measure(m_ctx, m_device, m_stream, request, run, m_counting, measured);
     else if(request.pc_sampling)
@@ -114,7 +115,7 @@ cuda_launch::launch(dispatch::completion_fn on_complete, const dispatch::executi
     }
     if(counted && measured.batched)
         on_complete =
-            metrics::complete_batched(std::move(measured.batched), std::move(on_complete));
+            metrics::complete_batched(std::move(measured.batched), std::move(on_complete), m_ctx);
     else if(counted)
         on_complete = [measured = std::move(measured),
                        next     = std::move(on_complete)](const dispatch::execution_result& r)

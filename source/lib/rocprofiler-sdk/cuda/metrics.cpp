@@ -158,20 +158,30 @@ measure(CUcontext                          ctx,
 }
 
 dispatch::completion_fn
-complete_batched(std::shared_ptr<batched_execution> entry, dispatch::completion_fn next)
+complete_batched(std::shared_ptr<batched_execution> entry,
+                 dispatch::completion_fn            next,
+                 CUcontext                          ctx)
 {
-    return [entry = std::move(entry), next = std::move(next)](const dispatch::execution_result& r)
-    { entry->complete(r, next); };
+    return [entry = std::move(entry), next = std::move(next), ctx](
+               const dispatch::execution_result& r)
+    {
+        entry->complete(r, next);
+        auto& prof  = profiler_of(ctx);
+        auto  later = batch_release{}; // released after the lock below
+        auto  lock  = std::lock_guard{prof.mutex};
+        close_if_last(prof, real_batch_device(prof, ctx, 0, nullptr), entry, later);
+    };
 }
 
 void
-close_batch_of(CUcontext ctx)
+release_for_sampling(CUcontext ctx)
 {
     auto& prof  = profiler_of(ctx);
     auto  later = batch_release{}; // released after the lock below
     auto  lock  = std::lock_guard{prof.mutex};
-    if(!prof.batch.running) return;
-    close_batch(prof, real_batch_device(prof, ctx, 0, nullptr), "a sampled execution", later);
+    if(prof.batch.running)
+        close_batch(prof, real_batch_device(prof, ctx, 0, nullptr), "a sampled execution", later);
+    suspend(prof);
 }
 
 void

@@ -81,13 +81,18 @@ CUresult measure(CUcontext                          ctx,
 std::vector<dispatch::deferred_counters> finish(dispatch_counting& counting);
 
 // Gives a batched execution's completion to its batch: `next` gets the result with its values
-// once the kernel finished and the batch was decoded.
+// once the kernel finished and the batch was decoded. When the kernel finishes and is the last one
+// of the batch open on `ctx` (the application launched nothing counted since: it waits, or is
+// idle), the batch is decoded then, on the completion thread: records do not wait for the image
+// to fill or for exit, and a later fault of the context cannot take them with it.
 dispatch::completion_fn complete_batched(std::shared_ptr<batched_execution> entry,
-                                         dispatch::completion_fn            next);
+                                         dispatch::completion_fn            next,
+                                         CUcontext                          ctx);
 
-// Decodes the batch of counted executions open on `ctx`, if any: before CUPTI's PC sampling or
-// PM sampling runs on the context, which do not run beside a range profiler session.
-void close_batch_of(CUcontext ctx);
+// Before CUPTI's PC sampling or PM sampling runs on `ctx` (they do not run beside the range
+// profiler): decodes the batch open there, if any, and disables the context's range profiler
+// until the next counted execution.
+void release_for_sampling(CUcontext ctx);
 
 // Decodes every context's batch of counted executions (at exit: the records they hold are
 // delivered before the SDK's completion queue drains).

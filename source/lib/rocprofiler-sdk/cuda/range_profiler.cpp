@@ -48,10 +48,54 @@ for_each_profiler(const std::function<void(context_profiler&)>& fn)
         fn(*prof);
 }
 
+bool
+suspend(context_profiler& prof)
+{
+    if(prof.object == nullptr || prof.batch.running || prof.cycle_owner != nullptr) return false;
+    auto scope = internal_call_scope{};
+    auto off = CUpti_RangeProfiler_Disable_Params{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    off.pRangeProfilerObject = prof.object;
+    auto error               = std::string{};
+    if(!succeeded(profiler_table().cuptiRangeProfilerDisable(&off),
+                  "cuptiRangeProfilerDisable",
+                  error))
+    {
+        ROCP_LOG(warning) << "cuda: " << error;
+        return false;
+    }
+    prof.object    = nullptr;
+    prof.last      = nullptr; // the next configuration is sized and set anew
+    prof.suspended = true;
+    return true;
+}
+
+namespace
+{
+// Enables the range profiler again after suspend().
+void
+resume(context_profiler& prof)
+{
+    auto scope = internal_call_scope{};
+    auto on    = CUpti_RangeProfiler_Enable_Params{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    on.ctx     = prof.ctx;
+    if(auto rc = profiler_table().cuptiRangeProfilerEnable(&on); rc != CUPTI_SUCCESS)
+    {
+        prof.error = explain("cuptiRangeProfilerEnable", rc);
+        return;
+    }
+    prof.object    = on.pRangeProfilerObject;
+    prof.suspended = false;
+}
+} // namespace
+
 void
 enable(context_profiler& prof, CUcontext ctx, int device)
 {
-    if(prof.tried) return;
+    if(prof.tried)
+    {
+        if(prof.suspended) resume(prof);
+        return;
+    }
     prof.tried    = true;
     const auto& t = profiler_table();
     if(const auto& why = target_initialized(); !why.empty())

@@ -75,6 +75,7 @@ struct context_profiler
     dispatch_counting::state* cycle_owner = nullptr;
     bool                      needs_reset = false;
     bool                      cycles_off  = false; // a cycle could not finish: schedule per pass
+    bool                      suspended   = false; // disabled for a sampler: enable() resumes
     cache_flusher             flusher     = {};    // before each counted execution, when on
     batch_session             batch       = {};
     std::map<std::vector<std::string>, std::unique_ptr<collection_config>> configs = {};
@@ -89,6 +90,12 @@ void for_each_profiler(const std::function<void(context_profiler&)>& fn);
 // Enables the range profiler on the context, once; `prof.error` says why it failed. Called with
 // the profiler's lock held.
 void enable(context_profiler& prof, CUcontext ctx, int device);
+
+// Disables the context's range profiler, so that CUPTI's PM or PC sampling can take the hardware
+// (with it enabled, cuptiPmSamplingSetConfig fails with CUPTI_ERROR_HARDWARE_BUSY: measured on the
+// H100); the next enable() enables it again. Only between sessions: not while a batch or a
+// replay cycle runs (false then, and nothing changes). Called with the profiler's lock held.
+bool suspend(context_profiler& prof);
 
 // The configuration of `names` on the context (cached, failures included: `error` says why).
 collection_config& config_for(context_profiler& prof, const std::vector<std::string>& names);

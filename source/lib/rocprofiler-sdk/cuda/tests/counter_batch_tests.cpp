@@ -25,7 +25,7 @@ struct fake_state
     size_t      keep         = std::numeric_limits<size_t>::max(); // ranges a decode keeps
     size_t      set_ranges   = 0;                                  // maxRangesPerPass of SetConfig
     int         set_mode     = -1;                                 // range mode of SetConfig
-    int         starts = 0, stops = 0, decodes = 0, enables = 0, set_configs = 0;
+    int         starts = 0, stops = 0, decodes = 0, enables = 0, disables = 0, set_configs = 0;
     bool        started      = false;
     bool        in_range     = false;
     CUptiResult decode_fails = CUPTI_SUCCESS;
@@ -74,7 +74,11 @@ fake_table()
         p->pRangeProfilerObject = reinterpret_cast<CUpti_RangeProfiler_Object*>(&fake);
         return CUPTI_SUCCESS;
     };
-    t.cuptiRangeProfilerDisable = [](CUpti_RangeProfiler_Disable_Params*) { return CUPTI_SUCCESS; };
+    t.cuptiRangeProfilerDisable = [](CUpti_RangeProfiler_Disable_Params*)
+    {
+        ++fake.disables;
+        return CUPTI_SUCCESS;
+    };
     t.cuptiRangeProfilerGetCounterDataSize = [](CUpti_RangeProfiler_GetCounterDataSize_Params* p)
     {
         fake.image_ranges  = p->maxNumOfRanges;
@@ -419,4 +423,68 @@ TEST_F(cuda_counter_batch_session, a_failed_launch_has_its_error_and_leaves_the_
     expect_values(records[0], 1);
     EXPECT_TRUE(records[1].counters.empty());
     expect_values(records[2], 3);
+}
+
+// A batch whose last kernel finished is decoded then (the application waits or is idle), not at a
+// full image or exit: the records of a batch cannot be lost to a later fault of the context.
+TEST_F(cuda_counter_batch_session, a_batch_is_decoded_when_its_last_kernel_finished)
+{
+    auto first  = launch();
+    auto second = launch();
+    complete(first, 0);
+    {
+        auto later = metrics::batch_release{};
+        EXPECT_FALSE(metrics::close_if_last(prof, device, first, later)) << "not the last range";
+    }
+    EXPECT_TRUE(records.empty());
+    complete(second, 1);
+    {
+        auto later = metrics::batch_release{};
+        EXPECT_TRUE(metrics::close_if_last(prof, device, second, later));
+    }
+    ASSERT_EQ(records.size(), 2u);
+    expect_values(records[0], 1);
+    expect_values(records[1], 2);
+    EXPECT_EQ(fake.decodes, 1);
+    // The next dispatch opens a new session; a closed batch is not closed twice.
+    auto third = launch();
+    complete(third, 2);
+    {
+        auto later = metrics::batch_release{};
+        EXPECT_FALSE(metrics::close_if_last(prof, device, second, later));
+        EXPECT_TRUE(metrics::close_if_last(prof, device, third, later));
+    }
+    ASSERT_EQ(records.size(), 3u);
+    expect_values(records[2], 3);
+    EXPECT_EQ(fake.starts, 2);
+}
+
+// CUPTI's PM and PC sampling do not run beside an enabled range profiler (HARDWARE_BUSY on the
+// H100): suspend() disables it between sessions only, and the next enable() enables it again,
+// with the configuration set anew.
+TEST_F(cuda_counter_batch_session, the_range_profiler_is_suspended_for_a_sampler_between_sessions)
+{
+    prof.tried = true; // enabled once already (the fixture's object)
+    auto entry = launch();
+    EXPECT_FALSE(metrics::suspend(prof)) << "a batch runs";
+    EXPECT_EQ(fake.disables, 0);
+    close();
+    complete(entry, 0);
+    ASSERT_EQ(records.size(), 1u);
+    EXPECT_TRUE(metrics::suspend(prof));
+    EXPECT_EQ(fake.disables, 1);
+    EXPECT_EQ(prof.object, nullptr);
+    EXPECT_FALSE(metrics::suspend(prof)) << "already disabled";
+    metrics::enable(prof, nullptr, 0);
+    EXPECT_EQ(fake.enables, 1);
+    EXPECT_NE(prof.object, nullptr);
+    EXPECT_TRUE(prof.error.empty()) << prof.error;
+    const auto sized_before = fake.image_ranges;
+    fake.image_ranges       = 0;
+    auto again              = launch();
+    EXPECT_EQ(fake.image_ranges, sized_before) << "the configuration is sized again";
+    complete(again, 1);
+    close();
+    ASSERT_EQ(records.size(), 2u);
+    expect_values(records[1], 2);
 }
