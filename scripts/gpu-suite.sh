@@ -7,6 +7,7 @@
 #   GPU_SUITE_JOBS        build jobs (default 16)
 #   GPU_SUITE_BUILD_ONLY  1: configure and build only
 #   GPU_SUITE_BENCH       0: skip the benchmarks
+#   GPU_SUITE_INCLUDE     regex: run only the GPU tests it matches (GPU_SUITE_EXCLUDE: leave out)
 #   OUT                   where logs go (default: the build folder); the per-test outputs are
 #                         packed into one gpu-tests.tgz there, so that few files need copying back
 #
@@ -109,8 +110,10 @@ rm -rf "${GPU_TEST_OUTPUT_DIR}"
 export GPU_TEST_OUTPUT_DIR
 # GPU_SUITE_EXCLUDE=<regex> leaves out the tests it matches (ctest -E), to split a long suite
 # over several calls.
+# GPU_SUITE_INCLUDE=<regex> runs only the tests it matches (ctest -R).
 exclude=()
 [ -n "${GPU_SUITE_EXCLUDE:-}" ] && exclude=(-E "${GPU_SUITE_EXCLUDE}")
+[ -n "${GPU_SUITE_INCLUDE:-}" ] && exclude+=(-R "${GPU_SUITE_INCLUDE}")
 ctest --test-dir "${build}" -L gpu "${exclude[@]}" --output-on-failure --timeout 120 2>&1 | tee "${logs}/ctest.log"
 ctest_rc=${PIPESTATUS[0]}
 "${build}/source/lib/rocprofiler-sdk/cuda/tests/cuda-backend-tests" >"${logs}/unit.log" 2>&1
