@@ -57,7 +57,7 @@ done < <(includes $(find source samples tests benchmark -type f \( -name '*.cpp'
 while IFS= read -r line; do
     [ -n "${line}" ] && violation "rule 4 (public header includes a non-public header): ${line}"
 done < <(includes $(find source/include -type f -name '*.h') |
-grep -vE '<rocprofiler-sdk(-host|-roctx)?/[a-z_/]+\.h>|<(stddef|stdint|stdbool|stdlib|string)\.h>')
+grep -vE '<rocprofiler-sdk(-host|-roctx)?/[a-z_/-]+\.h>|<(stddef|stdint|stdbool|stdlib|string)\.h>')
 
 tool_files=$(find source/lib/rocprofiler-sdk-tool samples tests/tools -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.c' -o -name '*.h' \))
 while IFS= read -r line; do

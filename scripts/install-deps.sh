@@ -18,6 +18,7 @@ packages=(
     clang
     protobuf-compiler
     libsqlite3-dev
+    libcereal-dev
     python3
 )
 

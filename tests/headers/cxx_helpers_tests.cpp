@@ -2,13 +2,16 @@
 // C++17 (this file is built as C++17, the oldest standard AMD's helpers support), and each helper
 // answers as rocprofiler-sdk documents: name tables agree with the C queries, handle operators
 // and hashes compare and hash the handle word, version triplets split, join/tokenize format and
-// parse.
+// parse, perfetto categories name each tracing kind's activity, code-object segments find the
+// range holding an address.
 #include <rocprofiler-sdk/cxx/hash.hpp>
 #include <rocprofiler-sdk/cxx/name_info.hpp>
 #include <rocprofiler-sdk/cxx/operators.hpp>
+#include <rocprofiler-sdk/cxx/perfetto.hpp>
 #include <rocprofiler-sdk/cxx/utility.hpp>
 #include <rocprofiler-sdk/cxx/version.hpp>
 
+#include <rocprofiler-sdk/cxx/codeobj/segment.hpp>
 #include <rocprofiler-sdk/cxx/details/delimit.hpp>
 #include <rocprofiler-sdk/cxx/details/join.hpp>
 #include <rocprofiler-sdk/cxx/details/mpl.hpp>
@@ -261,5 +264,77 @@ TEST(CxxMpl, Traits)
     EXPECT_FALSE(mpl::reserve(s, 4));
     mpl::emplace(s, 1);
     EXPECT_EQ(v.size() + s.size(), 2u);
+}
+
+// perfetto.hpp: every category has a name and a description; each kind maps to the category of
+// its activity, kinds of no activity to "none", and a value that is no kind to NULL. The
+// categories need no Perfetto SDK, which this build does not have.
+TEST(CxxPerfetto, CategoriesAndTheCategoryOfEachKind)
+{
+    static_assert(ROCPROFILER_SDK_PERFETTO_SDK == 0, "this test is built without Perfetto");
+    EXPECT_STREQ(sdk::perfetto_category<sdk::category::kernel_dispatch>::name, "kernel_dispatch");
+    EXPECT_STREQ(sdk::perfetto_category<sdk::category::kernel_dispatch>::description,
+                 "GPU kernel dispatch");
+    EXPECT_STREQ(sdk::perfetto_category<sdk::category::none>::name, "none");
+
+    EXPECT_STREQ(sdk::get_perfetto_category(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH),
+                 "kernel_dispatch");
+    EXPECT_STREQ(sdk::get_perfetto_category(ROCPROFILER_BUFFER_TRACING_MEMORY_COPY), "memory_copy");
+    EXPECT_STREQ(sdk::get_perfetto_category(ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API),
+                 "marker_api");
+    EXPECT_STREQ(sdk::get_perfetto_category(ROCPROFILER_BUFFER_TRACING_HSA_AMD_EXT_API), "hsa_api");
+    EXPECT_STREQ(sdk::get_perfetto_category(ROCPROFILER_BUFFER_TRACING_KFD_QUEUE), "kfd_events");
+    EXPECT_STREQ(sdk::get_perfetto_category(ROCPROFILER_BUFFER_TRACING_CUDA_DRIVER_API),
+                 "cuda_api");
+    EXPECT_STREQ(sdk::get_perfetto_category(ROCPROFILER_BUFFER_TRACING_NONE), "none");
+    EXPECT_EQ(sdk::get_perfetto_category(ROCPROFILER_BUFFER_TRACING_LAST), nullptr);
+
+    EXPECT_STREQ(sdk::get_perfetto_category(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH),
+                 "kernel_dispatch");
+    EXPECT_STREQ(sdk::get_perfetto_category(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY),
+                 "kernel_dispatch");
+    EXPECT_STREQ(sdk::get_perfetto_category(ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT), "none");
+    EXPECT_STREQ(sdk::get_perfetto_category(ROCPROFILER_CALLBACK_TRACING_OMPT), "openmp");
+    EXPECT_EQ(sdk::get_perfetto_category(ROCPROFILER_CALLBACK_TRACING_LAST), nullptr);
+
+    constexpr const char* at_compile_time =
+        sdk::rocprofiler_tracing_perfetto_category<rocprofiler_buffer_tracing_kind_t,
+                                                   ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY>::name;
+    EXPECT_STREQ(at_compile_time, "scratch_memory");
+
+    // Every kind the SDK lists has a category.
+    const auto names = sdk::get_buffer_tracing_names();
+    for(const auto* item : names.items())
+    {
+        if(item == nullptr || item->name.empty()) continue;
+        EXPECT_NE(sdk::get_perfetto_category(item->value), nullptr) << item->name;
+    }
+}
+
+// codeobj/segment.hpp: ranges overlap-compare, so a set of disjoint ranges finds the one holding
+// an address; a miss throws; removal by range or by address.
+TEST(CxxCodeobjSegment, FindsTheRangeHoldingAnAddress)
+{
+    using sdk::codeobj::segment::address_range_t;
+    auto table = sdk::codeobj::segment::CodeobjTableTranslator{};
+    table.insert(address_range_t{0x1000, 0x100, 1});
+    table.insert(address_range_t{0x2000, 0x10, 2});
+    EXPECT_FALSE(table.insert(address_range_t{0x1080, 0x100, 3}).second) << "overlaps range 1";
+
+    EXPECT_EQ(table.find_codeobj_in_range(0x1000).id, 1u);
+    EXPECT_EQ(table.find_codeobj_in_range(0x10ff).id, 1u);
+    EXPECT_EQ(table.find_codeobj_in_range(0x200f).id, 2u);
+    EXPECT_THROW(table.find_codeobj_in_range(0x1100), std::exception);
+    EXPECT_THROW(table.find_codeobj_in_range(0x0fff), std::exception);
+
+    EXPECT_TRUE(address_range_t({0x1000, 0x100, 1}).inrange(0x1050));
+    EXPECT_FALSE(address_range_t({0x1000, 0x100, 1}).inrange(0x1100));
+
+    EXPECT_EQ(table.find_codeobj_in_range(0x1010).id, 1u); // cached now
+    EXPECT_TRUE(table.remove(0x1020));                     // drops the cache too
+    EXPECT_THROW(table.find_codeobj_in_range(0x1010), std::exception);
+    EXPECT_FALSE(table.remove(0x1020));
+    EXPECT_TRUE(table.remove(address_range_t{0x2000, 1, 0}));
+    EXPECT_TRUE(table.empty());
 }
 } // namespace

@@ -7,6 +7,7 @@
 #include <rocprofiler-sdk/buffer.h>
 #include <rocprofiler-sdk/defines.h>
 #include <rocprofiler-sdk/fwd.h>
+#include <rocprofiler-sdk/hsa/scratch_memory_id.h>
 #include <rocprofiler-sdk/kfd/kfd_id.h>
 
 ROCPROFILER_EXTERN_C_INIT
@@ -117,6 +118,269 @@ typedef struct rocprofiler_buffer_tracing_marker_api_record_t
     rocprofiler_timestamp_t           end_timestamp;   ///< Call end, ns
     rocprofiler_thread_id_t           thread_id;       ///< Calling thread
 } rocprofiler_buffer_tracing_marker_api_record_t;
+
+/**
+ * @brief Record of the HSA API buffer kinds (HSA_CORE_API, _AMD_EXT_API, _IMAGE_EXT_API,
+ * _FINALIZE_EXT_API): one per call. Declared with rocprofiler-sdk's layout; no such runtime runs
+ * here, so none is ever delivered.
+ */
+typedef struct rocprofiler_buffer_tracing_hsa_api_record_t
+{
+    uint64_t                          size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t kind;            ///< The API's kind
+    rocprofiler_tracing_operation_t   operation;       ///< The function
+    rocprofiler_correlation_id_t      correlation_id;  ///< Correlation ids
+    rocprofiler_timestamp_t           start_timestamp; ///< Call start, ns
+    rocprofiler_timestamp_t           end_timestamp;   ///< Call end, ns
+    rocprofiler_thread_id_t           thread_id;       ///< Calling thread
+} rocprofiler_buffer_tracing_hsa_api_record_t;
+
+/**
+ * @brief Record of the HIP API buffer kinds (HIP_RUNTIME_API, _COMPILER_API): one per call.
+ * Declared with rocprofiler-sdk's layout; no such runtime runs here, so none is ever delivered.
+ */
+typedef struct rocprofiler_buffer_tracing_hip_api_record_t
+{
+    uint64_t                          size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t kind;            ///< The API's kind
+    rocprofiler_tracing_operation_t   operation;       ///< The function
+    rocprofiler_correlation_id_t      correlation_id;  ///< Correlation ids
+    rocprofiler_timestamp_t           start_timestamp; ///< Call start, ns
+    rocprofiler_timestamp_t           end_timestamp;   ///< Call end, ns
+    rocprofiler_thread_id_t           thread_id;       ///< Calling thread
+} rocprofiler_buffer_tracing_hip_api_record_t;
+
+/**
+ * @brief Record of the RCCL API buffer kinds (RCCL_API): one per call.
+ * Declared with rocprofiler-sdk's layout; no such runtime runs here, so none is ever delivered.
+ */
+typedef struct rocprofiler_buffer_tracing_rccl_api_record_t
+{
+    uint64_t                          size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t kind;            ///< The API's kind
+    rocprofiler_tracing_operation_t   operation;       ///< The function
+    rocprofiler_correlation_id_t      correlation_id;  ///< Correlation ids
+    rocprofiler_timestamp_t           start_timestamp; ///< Call start, ns
+    rocprofiler_timestamp_t           end_timestamp;   ///< Call end, ns
+    rocprofiler_thread_id_t           thread_id;       ///< Calling thread
+} rocprofiler_buffer_tracing_rccl_api_record_t;
+
+/**
+ * @brief Record of the rocDecode API buffer kinds (ROCDECODE_API): one per call.
+ * Declared with rocprofiler-sdk's layout; no such runtime runs here, so none is ever delivered.
+ */
+typedef struct rocprofiler_buffer_tracing_rocdecode_api_record_t
+{
+    uint64_t                          size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t kind;            ///< The API's kind
+    rocprofiler_tracing_operation_t   operation;       ///< The function
+    rocprofiler_correlation_id_t      correlation_id;  ///< Correlation ids
+    rocprofiler_timestamp_t           start_timestamp; ///< Call start, ns
+    rocprofiler_timestamp_t           end_timestamp;   ///< Call end, ns
+    rocprofiler_thread_id_t           thread_id;       ///< Calling thread
+} rocprofiler_buffer_tracing_rocdecode_api_record_t;
+
+/**
+ * @brief Record of the rocJPEG API buffer kinds (ROCJPEG_API): one per call.
+ * Declared with rocprofiler-sdk's layout; no such runtime runs here, so none is ever delivered.
+ */
+typedef struct rocprofiler_buffer_tracing_rocjpeg_api_record_t
+{
+    uint64_t                          size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t kind;            ///< The API's kind
+    rocprofiler_tracing_operation_t   operation;       ///< The function
+    rocprofiler_correlation_id_t      correlation_id;  ///< Correlation ids
+    rocprofiler_timestamp_t           start_timestamp; ///< Call start, ns
+    rocprofiler_timestamp_t           end_timestamp;   ///< Call end, ns
+    rocprofiler_thread_id_t           thread_id;       ///< Calling thread
+} rocprofiler_buffer_tracing_rocjpeg_api_record_t;
+
+/** @brief The target region of an OpenMP offload record (OMPT's target callback). */
+typedef struct rocprofiler_buffer_tracing_ompt_target_t
+{
+    int32_t     kind;       ///< OMPT's ompt_target_t
+    int32_t     device_num; ///< OMPT device of the region
+    uint64_t    task_id;    ///< The task's id
+    uint64_t    target_id;  ///< The target region's id
+    const void* codeptr_ra; ///< Return address of the call site
+} rocprofiler_buffer_tracing_ompt_target_t;
+
+/** @brief A data operation of an OpenMP offload record. */
+typedef struct rocprofiler_buffer_tracing_ompt_target_data_op_t
+{
+    uint64_t    host_op_id;     ///< OMPT's host operation id
+    int32_t     optype;         ///< OMPT's ompt_target_data_op_t
+    int32_t     src_device_num; ///< Source device
+    int32_t     dst_device_num; ///< Destination device
+    int32_t     reserved;       ///< Padding
+    uint64_t    bytes;          ///< Bytes moved
+    const void* codeptr_ra;     ///< Return address of the call site
+} rocprofiler_buffer_tracing_ompt_target_data_op_t;
+
+/** @brief A kernel launch of an OpenMP offload record. */
+typedef struct rocprofiler_buffer_tracing_ompt_target_kernel_t
+{
+    uint64_t host_op_id;          ///< OMPT's host operation id
+    int32_t  device_num;          ///< Device of the kernel
+    uint32_t requested_num_teams; ///< Teams the compiler requested
+} rocprofiler_buffer_tracing_ompt_target_kernel_t;
+
+/**
+ * @brief Record of @ref ROCPROFILER_BUFFER_TRACING_OMPT: one per OpenMP offload event; the
+ * operation says which member of the union is valid. No OpenMP runtime reports to this SDK, so
+ * none is ever delivered.
+ */
+typedef struct rocprofiler_buffer_tracing_ompt_record_t
+{
+    uint64_t                          size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t kind;            ///< OMPT
+    rocprofiler_tracing_operation_t   operation;       ///< A rocprofiler_ompt_operation_t
+    rocprofiler_correlation_id_t      correlation_id;  ///< Correlation ids
+    rocprofiler_timestamp_t           start_timestamp; ///< Start, ns
+    rocprofiler_timestamp_t           end_timestamp;   ///< End, ns
+    rocprofiler_thread_id_t           thread_id;       ///< Reporting thread
+    /* Anonymous members are C11; __extension__ keeps C99 -pedantic builds quiet. */
+    ROCPROFILER_ANONYMOUS union
+    {
+        rocprofiler_buffer_tracing_ompt_target_t         target;         ///< Target region
+        rocprofiler_buffer_tracing_ompt_target_data_op_t target_data_op; ///< Data operation
+        rocprofiler_buffer_tracing_ompt_target_kernel_t  target_kernel;  ///< Kernel
+        uint64_t                                         reserved[5];    ///< Size of the union
+    };
+} rocprofiler_buffer_tracing_ompt_record_t;
+
+/*
+ * The KFD records: events the amdgpu kernel driver reports (page migrations and faults, queue
+ * evictions and restores, unmaps, dropped events). This SDK reads no KFD, so none is ever
+ * delivered; the records are declared with rocprofiler-sdk's layout so that tools compile.
+ */
+
+/** @brief A page migration event (KFD_EVENT_PAGE_MIGRATE). */
+typedef struct rocprofiler_buffer_tracing_kfd_event_page_migrate_record_t
+{
+    uint64_t                                       size;           ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t              kind;           ///< KFD_EVENT_PAGE_MIGRATE
+    rocprofiler_kfd_event_page_migrate_operation_t operation;      ///< Start or end, and why
+    rocprofiler_timestamp_t                        timestamp;      ///< When, as KFD reports it
+    uint32_t                                       pid;            ///< Process, as KFD reports it
+    rocprofiler_address_t                          start_address;  ///< First address of the range
+    rocprofiler_address_t                          end_address;    ///< End of the range
+    rocprofiler_agent_id_t                         src_agent;      ///< Where the pages were
+    rocprofiler_agent_id_t                         dst_agent;      ///< Where they went
+    rocprofiler_agent_id_t                         prefetch_agent; ///< Prefetch target (start only)
+    rocprofiler_agent_id_t preferred_agent; ///< Preferred location (start only)
+    int32_t                error_code;      ///< Non-zero: the end failed
+} rocprofiler_buffer_tracing_kfd_event_page_migrate_record_t;
+
+/** @brief A page fault event (KFD_EVENT_PAGE_FAULT). */
+typedef struct rocprofiler_buffer_tracing_kfd_event_page_fault_record_t
+{
+    uint64_t                                     size;      ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t            kind;      ///< KFD_EVENT_PAGE_FAULT
+    rocprofiler_kfd_event_page_fault_operation_t operation; ///< Start or end, and its kind
+    rocprofiler_timestamp_t                      timestamp; ///< When, as KFD reports it
+    uint32_t                                     pid;       ///< Process, as KFD reports it
+    rocprofiler_agent_id_t                       agent_id;  ///< The faulting agent
+    rocprofiler_address_t                        address;   ///< The faulting address
+} rocprofiler_buffer_tracing_kfd_event_page_fault_record_t;
+
+/** @brief A queue eviction or restore event (KFD_EVENT_QUEUE). */
+typedef struct rocprofiler_buffer_tracing_kfd_event_queue_record_t
+{
+    uint64_t                                size;      ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t       kind;      ///< KFD_EVENT_QUEUE
+    rocprofiler_kfd_event_queue_operation_t operation; ///< Eviction (and why) or restore
+    rocprofiler_timestamp_t                 timestamp; ///< When, as KFD reports it
+    uint32_t                                pid;       ///< Process, as KFD reports it
+    rocprofiler_agent_id_t                  agent_id;  ///< The agent of the queue
+} rocprofiler_buffer_tracing_kfd_event_queue_record_t;
+
+/** @brief An unmap-from-GPU event (KFD_EVENT_UNMAP_FROM_GPU). */
+typedef struct rocprofiler_buffer_tracing_kfd_event_unmap_from_gpu_record_t
+{
+    uint64_t                                         size;          ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t                kind;          ///< KFD_EVENT_UNMAP_FROM_GPU
+    rocprofiler_kfd_event_unmap_from_gpu_operation_t operation;     ///< Why
+    rocprofiler_timestamp_t                          timestamp;     ///< When, as KFD reports it
+    uint32_t                                         pid;           ///< Process, as KFD reports it
+    rocprofiler_agent_id_t                           agent_id;      ///< The agent
+    rocprofiler_address_t                            start_address; ///< First address of the range
+    rocprofiler_address_t                            end_address;   ///< End of the range
+} rocprofiler_buffer_tracing_kfd_event_unmap_from_gpu_record_t;
+
+/** @brief KFD dropped events (KFD_EVENT_DROPPED_EVENTS). */
+typedef struct rocprofiler_buffer_tracing_kfd_event_dropped_events_record_t
+{
+    uint64_t                                         size;      ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t                kind;      ///< KFD_EVENT_DROPPED_EVENTS
+    rocprofiler_kfd_event_dropped_events_operation_t operation; ///< The one operation
+    rocprofiler_timestamp_t                          timestamp; ///< When, as KFD reports it
+    uint32_t                                         pid;       ///< Process, as KFD reports it
+    uint32_t                                         count;     ///< Events KFD dropped
+} rocprofiler_buffer_tracing_kfd_event_dropped_events_record_t;
+
+/** @brief A page migration, start and end paired (KFD_PAGE_MIGRATE). */
+typedef struct rocprofiler_buffer_tracing_kfd_page_migrate_record_t
+{
+    uint64_t                                 size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t        kind;            ///< KFD_PAGE_MIGRATE
+    rocprofiler_kfd_page_migrate_operation_t operation;       ///< Why the pages moved
+    rocprofiler_timestamp_t                  start_timestamp; ///< Start, as KFD reports it
+    rocprofiler_timestamp_t                  end_timestamp;   ///< End, as KFD reports it
+    uint32_t                                 pid;             ///< Process, as KFD reports it
+    rocprofiler_address_t                    start_address;   ///< First address of the range
+    rocprofiler_address_t                    end_address;     ///< End of the range
+    rocprofiler_agent_id_t                   src_agent;       ///< Where the pages were
+    rocprofiler_agent_id_t                   dst_agent;       ///< Where they went
+    rocprofiler_agent_id_t                   prefetch_agent;  ///< Prefetch target
+    rocprofiler_agent_id_t                   preferred_agent; ///< Preferred location
+    int32_t                                  error_code;      ///< Non-zero: failed (KFD's code)
+} rocprofiler_buffer_tracing_kfd_page_migrate_record_t;
+
+/** @brief A page fault, start and end paired (KFD_PAGE_FAULT). */
+typedef struct rocprofiler_buffer_tracing_kfd_page_fault_record_t
+{
+    uint64_t                               size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t      kind;            ///< KFD_PAGE_FAULT
+    rocprofiler_kfd_page_fault_operation_t operation;       ///< The kind of fault
+    rocprofiler_timestamp_t                start_timestamp; ///< Start, as KFD reports it
+    rocprofiler_timestamp_t                end_timestamp;   ///< End, as KFD reports it
+    uint32_t                               pid;             ///< Process, as KFD reports it
+    rocprofiler_agent_id_t                 agent_id;        ///< The faulting agent
+    rocprofiler_address_t                  address;         ///< The faulting address
+} rocprofiler_buffer_tracing_kfd_page_fault_record_t;
+
+/** @brief A queue eviction and its restore, paired (KFD_QUEUE). */
+typedef struct rocprofiler_buffer_tracing_kfd_queue_record_t
+{
+    uint64_t                          size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t kind;            ///< KFD_QUEUE
+    rocprofiler_kfd_queue_operation_t operation;       ///< Why the queue was evicted
+    rocprofiler_timestamp_t           start_timestamp; ///< Eviction, as KFD reports it
+    rocprofiler_timestamp_t           end_timestamp;   ///< Restore, as KFD reports it
+    uint32_t                          pid;             ///< Process, as KFD reports it
+    rocprofiler_agent_id_t            agent_id;        ///< The agent of the queue
+} rocprofiler_buffer_tracing_kfd_queue_record_t;
+
+/**
+ * @brief Record of @ref ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY: one per scratch allocation,
+ * free or reclaim of the HSA runtime. No agent here uses HSA scratch memory, so none is ever
+ * delivered.
+ */
+typedef struct rocprofiler_buffer_tracing_scratch_memory_record_t
+{
+    uint64_t                               size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t      kind;            ///< SCRATCH_MEMORY
+    rocprofiler_scratch_memory_operation_t operation;       ///< Alloc, free or reclaim
+    rocprofiler_correlation_id_t           correlation_id;  ///< Correlation ids
+    rocprofiler_agent_id_t                 agent_id;        ///< Agent of the dispatch
+    rocprofiler_queue_id_t                 queue_id;        ///< Queue of the dispatch
+    rocprofiler_thread_id_t                thread_id;       ///< Reporting thread
+    rocprofiler_timestamp_t                start_timestamp; ///< Start, ns
+    rocprofiler_timestamp_t                end_timestamp;   ///< End, ns
+    rocprofiler_scratch_alloc_flag_t       flags;           ///< How it was allocated
+    uint64_t                               allocation_size; ///< Bytes
+} rocprofiler_buffer_tracing_scratch_memory_record_t;
 
 /**
  * @brief Record of @ref ROCPROFILER_BUFFER_TRACING_CUDA_RUNTIME_API and

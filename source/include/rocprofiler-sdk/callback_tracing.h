@@ -206,6 +206,54 @@ typedef struct rocprofiler_callback_tracing_code_object_kernel_symbol_register_d
 } rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t;
 
 /**
+ * @brief Payload of @ref ROCPROFILER_CODE_OBJECT_HOST_KERNEL_SYMBOL_REGISTER: a HIP host function
+ * registered for a device kernel. Declared with rocprofiler-sdk's layout; no HIP runtime runs
+ * here, so none is ever delivered.
+ */
+typedef struct rocprofiler_callback_tracing_code_object_host_kernel_symbol_register_data_t
+{
+    uint64_t              size;             ///< Size of this struct
+    uint64_t              host_function_id; ///< Id of the host function
+    uint64_t              kernel_id;        ///< The device kernel's id
+    uint64_t              code_object_id;   ///< Code object that holds the kernel
+    rocprofiler_address_t host_function;    ///< The host function
+    rocprofiler_address_t modules;          ///< Where HIP keeps the modules
+    const char*           device_function;  ///< Name HIP matches at launch
+    uint32_t              thread_limit;     ///< HIP's thread limit
+    rocprofiler_dim3_t    thread_ids;       ///< As HIP registered it
+    rocprofiler_dim3_t    block_ids;        ///< As HIP registered it
+    rocprofiler_dim3_t    block_dims;       ///< As HIP registered it
+    rocprofiler_dim3_t    grid_dims;        ///< As HIP registered it
+    uint64_t              workgroup_size;   ///< As HIP registered it
+} rocprofiler_callback_tracing_code_object_host_kernel_symbol_register_data_t;
+
+/**
+ * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY: one scratch allocation,
+ * free or reclaim of the HSA runtime. No agent here uses HSA scratch memory, so none is ever
+ * delivered.
+ */
+typedef struct rocprofiler_callback_tracing_scratch_memory_data_t
+{
+    uint64_t                          size;      ///< Size of this struct
+    rocprofiler_agent_id_t            agent_id;  ///< Agent of the dispatch
+    rocprofiler_queue_id_t            queue_id;  ///< Queue of the dispatch
+    rocprofiler_scratch_alloc_flag_t  flags;     ///< How it was allocated
+    hsa_amd_tool_event_kind_t         args_kind; ///< Which member of args is valid
+    rocprofiler_scratch_memory_args_t args;      ///< The operation's arguments
+} rocprofiler_callback_tracing_scratch_memory_data_t;
+
+/**
+ * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_HIP_STREAM: a HIP stream created, destroyed
+ * or made current. No HIP runtime runs here, so none is ever delivered.
+ */
+typedef struct rocprofiler_callback_tracing_hip_stream_data_t
+{
+    uint64_t                size;         ///< Size of this struct
+    rocprofiler_stream_id_t stream_id;    ///< The stream's id
+    rocprofiler_address_t   stream_value; ///< The hipStream_t
+} rocprofiler_callback_tracing_hip_stream_data_t;
+
+/**
  * @brief Subscribes a context to a callback tracing kind.
  * @param [in] context_id The context.
  * @param [in] kind The kind.

@@ -59,3 +59,23 @@ typedef struct hsa_amd_memory_pool_s
 } hsa_amd_memory_pool_t;
 
 #endif
+
+/* The event kinds of HSA's tool events (`hsa/hsa_amd_tool.h`), under that header's guard: the
+ * scratch-memory callback record names them. */
+#ifndef HSA_RUNTIME_AMD_TOOL_EVENTS_H_
+#    define HSA_RUNTIME_AMD_TOOL_EVENTS_H_
+
+/** @brief Kinds of HSA tool events. */
+typedef enum // NOLINT(performance-enum-size)
+{
+    HSA_AMD_TOOL_EVENT_MIN = 0,                     ///< Lower bound
+    HSA_AMD_TOOL_EVENT_SCRATCH_ALLOC_START,         ///< Scratch allocation begins
+    HSA_AMD_TOOL_EVENT_SCRATCH_ALLOC_END,           ///< Scratch allocation ends
+    HSA_AMD_TOOL_EVENT_SCRATCH_FREE_START,          ///< Scratch free begins
+    HSA_AMD_TOOL_EVENT_SCRATCH_FREE_END,            ///< Scratch free ends
+    HSA_AMD_TOOL_EVENT_SCRATCH_ASYNC_RECLAIM_START, ///< Asynchronous reclaim begins
+    HSA_AMD_TOOL_EVENT_SCRATCH_ASYNC_RECLAIM_END,   ///< Asynchronous reclaim ends
+    HSA_AMD_TOOL_EVENT_MAX,                         ///< Upper bound
+} hsa_amd_tool_event_kind_t;
+
+#endif

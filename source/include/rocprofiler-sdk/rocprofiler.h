@@ -25,6 +25,7 @@
 #include <rocprofiler-sdk/internal_threading.h>
 #include <rocprofiler-sdk/pc_sampling.h>
 #include <rocprofiler-sdk/registration.h>
+#include <rocprofiler-sdk/spm.h>
 
 ROCPROFILER_EXTERN_C_INIT
 

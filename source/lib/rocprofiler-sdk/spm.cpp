@@ -1,11 +1,10 @@
-// C entry points of experimental/spm.h. What an agent offers comes from its backend
-// (spm/spm.hpp): the host device samples its counters over time, a CUDA device through CUPTI's PM
-// sampling API.
-// For an agent without SPM the configuration query reports an empty list and the other calls
-// answer ERROR_AGENT_ARCH_NOT_SUPPORTED once their arguments are checked, with one warning per
-// process. Of the three services, the callback dispatch service is implemented; the buffer
-// dispatch service and the device-wide service answer ERROR_NOT_IMPLEMENTED with one warning
-// (docs/pc_sampling.md).
+// C entry points of experimental/spm.h, and of spm.h (rocprofiler-sdk 1.0's first form). What an
+// agent offers comes from its backend (spm/spm.hpp): the host device samples its counters over
+// time, a CUDA device through CUPTI's PM sampling API. For an agent without SPM the configuration
+// query reports an empty list and the other calls answer ERROR_AGENT_ARCH_NOT_SUPPORTED once their
+// arguments are checked, with one warning per process. Of the three services, the callback
+// dispatch service is implemented; the buffer dispatch service and the device-wide service answer
+// ERROR_NOT_IMPLEMENTED with one warning (docs/pc_sampling.md).
 #include "spm/spm.hpp"
 #include "agent/agent.hpp"
 #include "buffer/buffer.hpp"
@@ -15,6 +14,7 @@
 #include "registration/registration.hpp"
 
 #include <rocprofiler-sdk/experimental/spm.h>
+#include <rocprofiler-sdk/spm.h>
 
 #include <string>
 #include <vector>
@@ -185,5 +185,19 @@ extern "C"
             return not_supported(*agent, "rocprofiler_configure_spm_device_counting_service");
         return not_implemented("rocprofiler_configure_spm_device_counting_service");
         ROCP_API_GUARD_END("rocprofiler_configure_spm_device_counting_service")
+    }
+
+    // spm.h: the form experimental/spm.h replaced, in rocprofiler-sdk too; not implemented.
+    rocprofiler_status_t rocprofiler_configure_spm_service(rocprofiler_context_id_t context_id,
+                                                           rocprofiler_buffer_id_t  buffer_id,
+                                                           rocprofiler_counter_config_id_t,
+                                                           uint64_t)
+    {
+        ROCP_API_GUARD_BEGIN
+        auto* ctx = static_cast<rp::context::context*>(nullptr);
+        ROCP_RETURN_IF_ERROR(rp::registration::configurable_context(context_id, &ctx));
+        if(!rp::buffer::exists(buffer_id)) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
+        return not_implemented("rocprofiler_configure_spm_service");
+        ROCP_API_GUARD_END("rocprofiler_configure_spm_service")
     }
 }

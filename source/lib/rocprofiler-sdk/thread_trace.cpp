@@ -7,6 +7,7 @@
 #include "context/context.hpp"
 #include "registration/registration.hpp"
 
+#include <rocprofiler-sdk/experimental/thread-trace/trace_decoder.h>
 #include <rocprofiler-sdk/experimental/thread_trace.h>
 
 #include <string>
@@ -87,5 +88,57 @@ extern "C"
         if(shader_callback == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
         return not_supported(*agent, "rocprofiler_configure_device_thread_trace_service");
         ROCP_API_GUARD_END("rocprofiler_configure_device_thread_trace_service")
+    }
+}
+
+// experimental/thread-trace/trace_decoder.h. The decoder is AMD's binary library for AMD's trace
+// format; no agent here produces that format, so none is loaded: creating a decoder answers
+// ERROR_NOT_AVAILABLE (AMD's status for "library not found") and every other call sees a handle
+// that is not a decoder.
+extern "C"
+{
+    rocprofiler_status_t
+    rocprofiler_thread_trace_decoder_create(rocprofiler_thread_trace_decoder_id_t* handle,
+                                            const char*                            path)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(handle == nullptr || path == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        handle->handle = 0;
+        rocprofiler::common::log::warn_once(
+            "thread_trace.decoder",
+            "rocprofiler_thread_trace_decoder_create: this SDK loads no thread-trace decoder (no "
+            "agent here produces AMD's trace format); it returns ERROR_NOT_AVAILABLE");
+        return ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE;
+        ROCP_API_GUARD_END("rocprofiler_thread_trace_decoder_create")
+    }
+
+    void rocprofiler_thread_trace_decoder_destroy(rocprofiler_thread_trace_decoder_id_t) {}
+
+    rocprofiler_status_t rocprofiler_thread_trace_decoder_codeobj_load(
+        rocprofiler_thread_trace_decoder_id_t, uint64_t, uint64_t, uint64_t, const void*, uint64_t)
+    {
+        return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+
+    rocprofiler_status_t
+    rocprofiler_thread_trace_decoder_codeobj_unload(rocprofiler_thread_trace_decoder_id_t, uint64_t)
+    {
+        return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+
+    rocprofiler_status_t rocprofiler_trace_decode(rocprofiler_thread_trace_decoder_id_t,
+                                                  rocprofiler_thread_trace_decoder_callback_t,
+                                                  void*,
+                                                  uint64_t,
+                                                  void*)
+    {
+        return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+
+    const char*
+    rocprofiler_thread_trace_decoder_info_string(rocprofiler_thread_trace_decoder_id_t,
+                                                 rocprofiler_thread_trace_decoder_info_t)
+    {
+        return nullptr;
     }
 }

@@ -6,6 +6,7 @@
 #include <rocprofiler-sdk/experimental/kernel_replay.h>
 #include <rocprofiler-sdk/experimental/spm.h>
 #include <rocprofiler-sdk/rocprofiler.h>
+#include <rocprofiler-sdk/spm.h>
 
 #include <gtest/gtest.h>
 
@@ -253,6 +254,9 @@ configure_spm()
            rocprofiler_device_counting_agent_cb_t,
            void*) {},
         nullptr);
+    seen["1.0 form bad buffer"] =
+        rocprofiler_configure_spm_service(other, {0xdead}, rec().spm_config, 1000);
+    seen["1.0 form"] = rocprofiler_configure_spm_service(other, buffer, rec().spm_config, 1000);
 }
 
 // SPM and, in a context of its own, dispatch counting of CPU_TIME_NS on the same executions.
@@ -366,6 +370,8 @@ TEST_F(spm_host, configurations_and_services_check_their_arguments)
     EXPECT_EQ(seen["callback again"], ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED);
     EXPECT_EQ(seen["buffer form"], ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
     EXPECT_EQ(seen["device form"], ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
+    EXPECT_EQ(seen["1.0 form bad buffer"], ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND);
+    EXPECT_EQ(seen["1.0 form"], ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
     // An SPM configuration is no dispatch counting configuration.
     EXPECT_EQ(rocprofiler_destroy_counter_config(rec().spm_config),
               ROCPROFILER_STATUS_ERROR_PROFILE_NOT_FOUND);

@@ -1,9 +1,11 @@
 // Thread trace on the host device, where it does not exist: every configuration call checks its
 // arguments first (the documented error for each bad one) and then returns the documented "not
 // here" status, the configuration lock still applies afterwards, and the service warns once per
-// process, naming the agent. PC sampling and SPM, which the host device offers
-// (pc_sampling_tests.cpp and spm_tests.cpp sample with them), keep PC sampling's argument checks
-// here: the order of its errors, and the answers for what the host agent does not offer.
+// process, naming the agent. The thread-trace decoder, which needs no tool, answers NOT_AVAILABLE
+// for creation and "not a decoder" for every handle. PC sampling and SPM, which the host device
+// offers (pc_sampling_tests.cpp and spm_tests.cpp sample with them), keep PC sampling's argument
+// checks here: the order of its errors, and the answers for what the host agent does not offer.
+#include <rocprofiler-sdk/experimental/thread-trace/trace_decoder.h>
 #include <rocprofiler-sdk/experimental/thread_trace.h>
 #include <rocprofiler-sdk/pc_sampling.h>
 #include <rocprofiler-sdk/rocprofiler.h>
@@ -353,5 +355,43 @@ TEST_F(thread_trace, services_check_arguments_then_are_not_supported_and_warn_on
     EXPECT_EQ(rocprofiler_configure_device_thread_trace_service(
                   tool_context, tool_agent, nullptr, 0, ignore_shader_data, {}),
               ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED);
+}
+
+// The decoder is AMD's library for AMD's trace format; none is loaded here. Creating one answers
+// AMD's "library not found" status, warns once, and leaves the handle at 0; every other function
+// answers as for a handle that is not a decoder.
+TEST(thread_trace_decoder, create_is_not_available_and_no_handle_is_a_decoder)
+{
+    auto decoder = rocprofiler_thread_trace_decoder_id_t{0x1234};
+    EXPECT_EQ(rocprofiler_thread_trace_decoder_create(nullptr, "/usr/lib"),
+              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(rocprofiler_thread_trace_decoder_create(&decoder, nullptr),
+              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(rocprofiler_thread_trace_decoder_create(&decoder, "/usr/lib"),
+              ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE);
+    EXPECT_EQ(decoder.handle, 0u);
+    EXPECT_EQ(rocprofiler_thread_trace_decoder_create(&decoder, "/opt/rocm/lib"),
+              ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE);
+    const auto err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(count_of(err, "loads no thread-trace decoder"), 1u) << err;
+
+    const char code[4]  = {0x7f, 'E', 'L', 'F'};
+    char       trace[8] = {};
+    EXPECT_EQ(rocprofiler_thread_trace_decoder_codeobj_load(decoder, 1, 0x1000, 4, code, 4),
+              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(rocprofiler_thread_trace_decoder_codeobj_unload(decoder, 1),
+              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    auto on_records = [](rocprofiler_thread_trace_decoder_record_type_t, void*, uint64_t, void*)
+    { ADD_FAILURE() << "no decoder exists to call back"; };
+    EXPECT_EQ(rocprofiler_trace_decode(decoder, on_records, trace, sizeof(trace), nullptr),
+              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(rocprofiler_thread_trace_decoder_codeobj_load(decoder, 1, 0x1000, 4, nullptr, 4),
+              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(rocprofiler_thread_trace_decoder_info_string(
+                  decoder, ROCPROFILER_THREAD_TRACE_DECODER_INFO_DATA_LOST),
+              nullptr);
+    rocprofiler_thread_trace_decoder_destroy(decoder); // a no-op: must not crash
 }
 } // namespace
