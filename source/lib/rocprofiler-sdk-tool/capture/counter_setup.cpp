@@ -2,7 +2,7 @@
 // collects (application replay: the one group of this run; kernel replay: every group, one after
 // another or together). rocprofv3 validates the same groups before the program runs.
 #include "capture/counter_setup.hpp"
-#include "agents.hpp"
+#include "capture/agents.hpp"
 #include "log.hpp"
 #include "metric_sets.hpp"
 #include "planner/counter_planner.hpp"

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "config.hpp"
-#include "output.hpp"
+#include "model/results.hpp"
 
 #include <rocprofiler-sdk/rocprofiler.h>
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "config.hpp"
+#include "files/csv_stream.hpp"
 #include "sinks/sink.hpp"
 
 #include <string>

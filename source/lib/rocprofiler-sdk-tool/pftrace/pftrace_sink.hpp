@@ -3,7 +3,8 @@
 #pragma once
 
 #include "config.hpp"
-#include "perfetto.hpp"
+#include "files/csv_stream.hpp"
+#include "pftrace/perfetto_trace.hpp"
 #include "sinks/sink.hpp"
 
 #include <optional>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "config.hpp"
-#include "rocpd.hpp"
+#include "rocpd/rocpd_writer.hpp"
 #include "sinks/sink.hpp"
 
 #include <string>

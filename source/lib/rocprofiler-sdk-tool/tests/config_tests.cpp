@@ -1,8 +1,8 @@
 // The tool's configuration from its environment (config.cpp), kernel names, placeholders, name
 // regexes, the kernel filter and the callback guard.
-#include "callback_guard.hpp"
+#include "capture/callback_guard.hpp"
+#include "capture/kernel_filter.hpp"
 #include "config.hpp"
-#include "kernel_filter.hpp"
 #include "name_regex.hpp"
 #include "options.hpp"
 #include "parse.hpp"

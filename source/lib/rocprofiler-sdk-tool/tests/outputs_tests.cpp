@@ -1,9 +1,17 @@
 // The outputs written from plain data (output.cpp): CSV rows and files, results.json, stats.
 #include "config.hpp"
+#include "csv/rows.hpp"
 #include "csv_rows.hpp"
-#include "output.hpp"
+#include "files/atomic_file.hpp"
+#include "files/csv_stream.hpp"
+#include "model/names.hpp"
+#include "model/replay_report.hpp"
+#include "model/results.hpp"
 #include "parse.hpp"
-#include "replay_report.hpp"
+#include "sinks/whole_files.hpp"
+#include "json/record_json.hpp"
+#include "json/record_spill.hpp"
+#include "json/results_document.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -18,7 +18,7 @@
 // SDK; not thread-safe (the tool calls a builder with its lock held).
 #pragma once
 
-#include "output.hpp"
+#include "model/results.hpp"
 #include "pftrace/protowire.hpp"
 
 #include <cstdint>

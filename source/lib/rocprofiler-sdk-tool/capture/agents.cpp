@@ -1,4 +1,4 @@
-#include "agents.hpp"
+#include "capture/agents.hpp"
 #include "log.hpp"
 
 #include <rocprofiler-sdk/agent.h>

@@ -5,7 +5,7 @@
 // "What kernel replay could not collect").
 #pragma once
 
-#include "output.hpp"
+#include "model/results.hpp"
 
 #include <nlohmann/json.hpp>
 

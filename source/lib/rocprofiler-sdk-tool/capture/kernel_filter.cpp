@@ -1,4 +1,4 @@
-#include "kernel_filter.hpp"
+#include "capture/kernel_filter.hpp"
 #include "log.hpp"
 
 #include <cstdio>

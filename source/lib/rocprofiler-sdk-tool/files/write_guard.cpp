@@ -1,4 +1,4 @@
-#include "write_guard.hpp"
+#include "files/write_guard.hpp"
 
 #include <pthread.h>
 #include <sys/resource.h>

@@ -1,7 +1,7 @@
-#include "run_report.hpp"
+#include "session/run_report.hpp"
 
 #include "contract/environment.hpp"
-#include "write_guard.hpp"
+#include "files/write_guard.hpp"
 
 #include <fcntl.h>
 #include <limits.h> // PIPE_BUF

@@ -1,4 +1,5 @@
-#include "replay_report.hpp"
+#include "model/replay_report.hpp"
+#include "csv/rows.hpp"
 
 #include <algorithm>
 #include <sstream>

@@ -1,4 +1,4 @@
-#include "signal_end.hpp"
+#include "session/signal_end.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -2,7 +2,7 @@
 // helper mode that rocprofv3 runs before the application (-L/--list-avail, counter validation).
 #pragma once
 
-#include "output.hpp"
+#include "model/results.hpp"
 
 #include <rocprofiler-sdk/fwd.h>
 

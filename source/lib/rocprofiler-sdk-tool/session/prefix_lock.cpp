@@ -1,4 +1,4 @@
-#include "prefix_lock.hpp"
+#include "session/prefix_lock.hpp"
 
 #include <fcntl.h>
 #include <pthread.h>

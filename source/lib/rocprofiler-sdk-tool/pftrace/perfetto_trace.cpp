@@ -1,4 +1,5 @@
-#include "perfetto.hpp"
+#include "pftrace/perfetto_trace.hpp"
+#include "model/names.hpp"
 #include "pftrace/protowire.hpp"
 
 #include <algorithm>

@@ -10,9 +10,11 @@
 // ends abruptly leaves every committed batch. The rollback journal (journal_mode DELETE) keeps
 // the main file consistent whatever ends the process: an interrupted batch is rolled back by the
 // next reader. Not thread-safe: the tool calls it with its mutex held.
+// rocpd/writer.cpp holds the database side (SQLite, transactions, the run's rows), rocpd/rows.cpp
+// the mapping of each record to its rows; the schema is rocpd/schema.sql.
 #pragma once
 
-#include "output.hpp"
+#include "model/results.hpp"
 
 #include <cstdint>
 #include <map>
@@ -76,6 +78,9 @@ public:
     static constexpr uint64_t marker_event_base = uint64_t{1} << 50U;
 
 private:
+    bool          create(const std::string& path);
+    void          insert_run(const results& data);
+    void          insert_agents(const results& data);
     bool          usable() const;
     bool          exec(const char* sql);
     sqlite3_stmt* prepare(const char* sql);
