@@ -73,19 +73,23 @@ command_line()
     return args;
 }
 
-config_result
-read_config(const std::function<const char*(const char*)>& getenv)
+namespace
 {
-    auto  result = config_result{};
-    auto& cfg    = result.cfg;
-    auto  get    = [&getenv](const char* name) -> std::string
-    {
-        const auto* value = getenv(name);
-        return value != nullptr ? std::string{value} : std::string{};
-    };
+using getenv_fn = std::function<const char*(const char*)>;
 
-    auto& errors = result.errors;
-    auto  flag   = [&](const char* name)
+// The value of @p name; empty when unset.
+std::string
+get(const getenv_fn& getenv, const char* name)
+{
+    const auto* value = getenv(name);
+    return value != nullptr ? std::string{value} : std::string{};
+}
+
+// What to trace and how: the switches of the contract.
+void
+read_switches(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors)
+{
+    auto flag = [&](const char* name)
     { return contract::decode_switch(name, getenv(name), errors); };
     cfg.kernel_trace       = flag(contract::kernel_trace);
     cfg.memory_copy_trace  = flag(contract::memory_copy_trace);
@@ -103,28 +107,33 @@ read_config(const std::function<const char*(const char*)>& getenv)
     // Demangling is on unless switched off (rocprofv3 -M sets ROCPROF_DEMANGLE_KERNELS=0).
     if(getenv(contract::demangle_kernels) != nullptr && *getenv(contract::demangle_kernels) != '\0')
         cfg.demangle_kernels = flag(contract::demangle_kernels);
-    cfg.counters       = parse::parse_counter_list(get(contract::counters));
-    cfg.counter_groups = parse::decode_counter_groups(get(contract::counter_groups));
-    check_counter_groups(get(contract::counter_groups), cfg, errors);
+}
+
+// The counters, their groups, and what collecting them needs.
+void
+read_counters(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors)
+{
+    cfg.counters       = parse::parse_counter_list(get(getenv, contract::counters));
+    cfg.counter_groups = parse::decode_counter_groups(get(getenv, contract::counter_groups));
+    check_counter_groups(get(getenv, contract::counter_groups), cfg, errors);
 
     if(cfg.kernel_replay && cfg.counter_groups.empty() && !cfg.counters.empty())
         cfg.counter_groups = {cfg.counters};
     if(cfg.counter_collection && cfg.collected_groups().empty())
-        result.errors.emplace_back("ROCPROF_COUNTER_COLLECTION is set but ROCPROF_COUNTERS / "
-                                   "ROCPROF_COUNTER_GROUPS name no counter");
+        errors.emplace_back("ROCPROF_COUNTER_COLLECTION is set but ROCPROF_COUNTERS / "
+                            "ROCPROF_COUNTER_GROUPS name no counter");
     if(cfg.kernel_replay && !cfg.counter_collection)
-        result.errors.emplace_back(
+        errors.emplace_back(
             "ROCPROF_KERNEL_REPLAY=1 needs counter collection (ROCPROF_COUNTER_COLLECTION=1 and "
             "ROCPROF_COUNTER_GROUPS); rocprofv3 replays kernels only to collect counter groups");
+}
 
-    // Read through the contract, as rocprofv3 writes them (contract/environment.hpp).
-    cfg.run_dir     = get(contract::run_dir);
-    cfg.helper_mode = getenv(contract::helper_mode) != nullptr;
-    if(const auto* path = getenv(metric_sets::path_variable); path != nullptr)
-        cfg.metrics_path = std::string{path};
-
-    if(auto path = get(contract::output_path); !path.empty()) cfg.output_path = path;
-    cfg.output_file_name = get(contract::output_file_name);
+// Where the outputs go: the directory and the prefix, their placeholders expanded.
+void
+read_output_names(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors)
+{
+    if(auto path = get(getenv, contract::output_path); !path.empty()) cfg.output_path = path;
+    cfg.output_file_name = get(getenv, contract::output_file_name);
     // Placeholders (%pid%, %hostname%, %rank%, %env{NAME}%, ...) take this process's values.
     const auto values = placeholders::process_values(getenv, command_line());
     for(auto [variable, text] : {std::pair{contract::output_path, &cfg.output_path},
@@ -138,15 +147,20 @@ read_config(const std::function<const char*(const char*)>& getenv)
             errors.emplace_back(std::string{variable} + "='" + *text + "': " + why);
     }
     if(cfg.output_file_name.find('/') != std::string::npos)
-        result.errors.emplace_back("ROCPROF_OUTPUT_FILE_NAME '" + cfg.output_file_name +
-                                   "' must be a file name prefix, not a path");
+        errors.emplace_back("ROCPROF_OUTPUT_FILE_NAME '" + cfg.output_file_name +
+                            "' must be a file name prefix, not a path");
+}
 
+// The output formats (csv unless ROCPROF_OUTPUT_FORMAT names others) and the agents' column form.
+void
+read_formats(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors)
+{
     if(const auto* set = getenv(contract::output_format);
        set != nullptr && parse::parse_counter_list(set).empty())
         errors.emplace_back(
             std::string{"ROCPROF_OUTPUT_FORMAT='"} + set +
             "' names no format (accepted: csv, json, pftrace, rocpd, or several: csv,json)");
-    if(auto formats = get(contract::output_format); !formats.empty())
+    if(auto formats = get(getenv, contract::output_format); !formats.empty())
     {
         cfg.csv     = false;
         cfg.json    = false;
@@ -162,54 +176,76 @@ read_config(const std::function<const char*(const char*)>& getenv)
             else if(format == "pftrace")
                 cfg.pftrace = true;
             else if(format == "rocpd" && !rocpd_built)
-                result.errors.emplace_back(
+                errors.emplace_back(
                     "ROCPROF_OUTPUT_FORMAT: rocpd output was not built: SQLite3 missing");
             else if(format == "rocpd")
                 cfg.rocpd = true;
             else
-                result.errors.emplace_back("ROCPROF_OUTPUT_FORMAT: format '" + format +
-                                           "' is not supported (accepted: csv, json, pftrace, "
-                                           "rocpd)");
+                errors.emplace_back("ROCPROF_OUTPUT_FORMAT: format '" + format +
+                                    "' is not supported (accepted: csv, json, pftrace, rocpd)");
         }
     }
 
-    if(auto index = get(contract::agent_index); !index.empty())
+    if(auto index = get(getenv, contract::agent_index); !index.empty())
     {
         if(index == "absolute" || index == "relative" || index == "type-relative")
             cfg.agent_index = index;
         else
-            result.errors.emplace_back("ROCPROF_AGENT_INDEX='" + index +
-                                       "': accepted: absolute, relative, type-relative");
+            errors.emplace_back("ROCPROF_AGENT_INDEX='" + index +
+                                "': accepted: absolute, relative, type-relative");
     }
+}
 
+// Which dispatches are profiled: the kernel name filters, the iteration range, skip and count.
+void
+read_filters(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors)
+{
     auto compile =
-        [&result](const char* variable, const std::string& text, std::optional<name_regex>& out)
+        [&errors](const char* variable, const std::string& text, std::optional<name_regex>& out)
     {
         if(text.empty()) return;
         auto why = std::string{};
         out      = name_regex::compile(text, &why);
         if(!out)
-            result.errors.emplace_back(std::string{variable} + ": '" + parse::abbreviate(text) +
-                                       "' is not a valid regular expression: " + why);
+            errors.emplace_back(std::string{variable} + ": '" + parse::abbreviate(text) +
+                                "' is not a valid regular expression: " + why);
     };
-    cfg.include_regex_text = get(contract::include_regex);
-    cfg.exclude_regex_text = get(contract::exclude_regex);
+    cfg.include_regex_text = get(getenv, contract::include_regex);
+    cfg.exclude_regex_text = get(getenv, contract::exclude_regex);
     compile(contract::include_regex, cfg.include_regex_text, cfg.include_regex);
     compile(contract::exclude_regex, cfg.exclude_regex_text, cfg.exclude_regex);
 
-    if(auto range = get(contract::iteration_range); !range.empty())
+    if(auto range = get(getenv, contract::iteration_range); !range.empty())
     {
         auto why    = std::string{};
         auto parsed = parse::parse_iteration_range(range, &why);
         if(parsed)
             cfg.iteration_range = std::move(*parsed);
         else
-            result.errors.emplace_back("ROCPROF_KERNEL_FILTER_RANGE: " + why);
+            errors.emplace_back("ROCPROF_KERNEL_FILTER_RANGE: " + why);
     }
     auto count = [&](const char* variable)
-    { return contract::decode_count(variable, getenv(variable), result.errors); };
+    { return contract::decode_count(variable, getenv(variable), errors); };
     cfg.dispatch_skip  = count(contract::dispatch_skip).value_or(0);
     cfg.dispatch_count = count(contract::dispatch_count);
+}
+} // namespace
+
+config_result
+read_config(const std::function<const char*(const char*)>& getenv)
+{
+    auto  result = config_result{};
+    auto& cfg    = result.cfg;
+    read_switches(getenv, cfg, result.errors);
+    read_counters(getenv, cfg, result.errors);
+    // Read through the contract, as rocprofv3 writes them (contract/environment.hpp).
+    cfg.run_dir     = get(getenv, contract::run_dir);
+    cfg.helper_mode = getenv(contract::helper_mode) != nullptr;
+    if(const auto* path = getenv(metric_sets::path_variable); path != nullptr)
+        cfg.metrics_path = std::string{path};
+    read_output_names(getenv, cfg, result.errors);
+    read_formats(getenv, cfg, result.errors);
+    read_filters(getenv, cfg, result.errors);
     return result;
 }
 } // namespace rocprofiler::tool
