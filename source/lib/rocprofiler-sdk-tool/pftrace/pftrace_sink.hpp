@@ -4,7 +4,7 @@
 
 #include "config.hpp"
 #include "files/csv_stream.hpp"
-#include "pftrace/perfetto_trace.hpp"
+#include "pftrace/pftrace_builder.hpp"
 #include "sinks/sink.hpp"
 
 #include <optional>

@@ -2,7 +2,7 @@
 #include "csv/rows.hpp"
 #include "files/atomic_file.hpp"
 #include "model/replay_report.hpp"
-#include "pftrace/perfetto_trace.hpp"
+#include "pftrace/pftrace_builder.hpp"
 #include "json/results_document.hpp"
 
 #include <filesystem>
