@@ -2,9 +2,9 @@
 // and the validation of --pmc counters. rocprofv3 loads this library in a child process and calls
 // rocprofv3_tool_query_agents(); the SDK is never configured there (no tool is registered).
 #include "capture/agents.hpp"
+#include "config/metric_sets.hpp"
+#include "config/parse.hpp"
 #include "contract/environment.hpp"
-#include "metric_sets.hpp"
-#include "parse.hpp"
 #include "planner/counter_planner.hpp"
 
 #include <rocprofiler-sdk/counter_config.h>

@@ -22,7 +22,7 @@
 // (callback_guard.hpp).
 #include "capture/callback_guard.hpp"
 #include "capture/tool_state.hpp"
-#include "config.hpp"
+#include "config/config.hpp"
 #include "log.hpp"
 #include "session/run_report.hpp"
 

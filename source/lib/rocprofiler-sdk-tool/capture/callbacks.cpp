@@ -5,8 +5,8 @@
 // catches all exceptions (callback_guard.hpp).
 #include "capture/callback_guard.hpp"
 #include "capture/tool_state.hpp"
+#include "config/parse.hpp"
 #include "log.hpp"
-#include "parse.hpp"
 
 #include <mutex>
 #include <string>

@@ -3,8 +3,8 @@
 // another or together). rocprofv3 validates the same groups before the program runs.
 #include "capture/counter_setup.hpp"
 #include "capture/agents.hpp"
+#include "config/metric_sets.hpp"
 #include "log.hpp"
-#include "metric_sets.hpp"
 #include "planner/counter_planner.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // The counter configurations of a run, planned when the tool initializes (counter_setup.cpp).
 #pragma once
 
-#include "config.hpp"
+#include "config/config.hpp"
 #include "model/results.hpp"
 
 #include <rocprofiler-sdk/rocprofiler.h>

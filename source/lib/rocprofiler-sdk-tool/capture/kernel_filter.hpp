@@ -13,7 +13,7 @@
 // gets it decided again, with a warning. Thread-safe.
 #pragma once
 
-#include "config.hpp"
+#include "config/config.hpp"
 
 #include <cstdint>
 #include <memory>

@@ -12,7 +12,7 @@
 #include "capture/counter_setup.hpp"
 #include "capture/kernel_filter.hpp"
 #include "capture/marker_pairing.hpp"
-#include "config.hpp"
+#include "config/config.hpp"
 #include "model/replay_report.hpp"
 #include "model/results.hpp"
 #include "session/flusher.hpp"

@@ -3,7 +3,7 @@
 // never leaves a half-written file.
 #pragma once
 
-#include "config.hpp"
+#include "config/config.hpp"
 
 #include <sys/types.h>
 

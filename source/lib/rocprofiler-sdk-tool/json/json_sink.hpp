@@ -4,7 +4,7 @@
 // part files are removed once results.json is complete.
 #pragma once
 
-#include "config.hpp"
+#include "config/config.hpp"
 #include "sinks/sink.hpp"
 #include "json/record_spill.hpp"
 #include "json/results_document.hpp"

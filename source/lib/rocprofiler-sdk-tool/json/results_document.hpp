@@ -5,7 +5,7 @@
 // one space; a spilled array holds its records compact, one per line ("[rec,\nrec]").
 #pragma once
 
-#include "config.hpp"
+#include "config/config.hpp"
 #include "model/results.hpp"
 
 #include <string>

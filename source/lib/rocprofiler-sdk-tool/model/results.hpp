@@ -4,7 +4,7 @@
 // testable.
 #pragma once
 
-#include "config.hpp"
+#include "config/config.hpp"
 #include "model/kernel_stats.hpp"
 #include "model/records.hpp"
 

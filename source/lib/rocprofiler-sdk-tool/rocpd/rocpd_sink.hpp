@@ -2,7 +2,7 @@
 // and committed at each checkpoint (rocpd_writer, rocpd.hpp).
 #pragma once
 
-#include "config.hpp"
+#include "config/config.hpp"
 #include "rocpd/rocpd_writer.hpp"
 #include "sinks/sink.hpp"
 

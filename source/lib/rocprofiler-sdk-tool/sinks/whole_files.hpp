@@ -3,7 +3,7 @@
 // every file of the configured formats.
 #pragma once
 
-#include "config.hpp"
+#include "config/config.hpp"
 #include "model/results.hpp"
 
 #include <string>

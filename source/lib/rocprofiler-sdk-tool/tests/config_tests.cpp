@@ -2,11 +2,11 @@
 // regexes, the kernel filter and the callback guard.
 #include "capture/callback_guard.hpp"
 #include "capture/kernel_filter.hpp"
-#include "config.hpp"
-#include "name_regex.hpp"
+#include "config/config.hpp"
+#include "config/name_regex.hpp"
+#include "config/parse.hpp"
+#include "config/placeholders.hpp"
 #include "options.hpp"
-#include "parse.hpp"
-#include "placeholders.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,5 +1,6 @@
 // The outputs written from plain data (output.cpp): CSV rows and files, results.json, stats.
-#include "config.hpp"
+#include "config/config.hpp"
+#include "config/parse.hpp"
 #include "csv/rows.hpp"
 #include "csv_rows.hpp"
 #include "files/atomic_file.hpp"
@@ -7,7 +8,6 @@
 #include "model/names.hpp"
 #include "model/replay_report.hpp"
 #include "model/results.hpp"
-#include "parse.hpp"
 #include "sinks/whole_files.hpp"
 #include "json/record_json.hpp"
 #include "json/record_spill.hpp"

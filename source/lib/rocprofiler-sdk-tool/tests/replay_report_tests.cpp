@@ -1,6 +1,7 @@
 // Kernel replay's account of each dispatch (replay_report.cpp): the ledger, its summary files and
 // rows.
-#include "config.hpp"
+#include "config/config.hpp"
+#include "config/parse.hpp"
 #include "csv/rows.hpp"
 #include "csv_rows.hpp"
 #include "files/atomic_file.hpp"
@@ -8,7 +9,6 @@
 #include "model/names.hpp"
 #include "model/replay_report.hpp"
 #include "model/results.hpp"
-#include "parse.hpp"
 #include "sinks/whole_files.hpp"
 #include "json/record_json.hpp"
 #include "json/record_spill.hpp"

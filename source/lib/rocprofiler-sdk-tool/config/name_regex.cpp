@@ -1,4 +1,4 @@
-#include "name_regex.hpp"
+#include "config/name_regex.hpp"
 
 #if defined(ROCPROFILER_TOOL_HAVE_RE2) && !defined(ROCPROFILER_TOOL_FORCE_STD_REGEX)
 #    define ROCPROFILER_TOOL_USE_RE2 1

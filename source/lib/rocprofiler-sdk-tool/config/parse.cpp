@@ -1,5 +1,5 @@
-#include "parse.hpp"
-#include "name_regex.hpp"
+#include "config/parse.hpp"
+#include "config/name_regex.hpp"
 
 #include <cxxabi.h>
 

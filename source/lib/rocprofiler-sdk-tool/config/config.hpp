@@ -2,8 +2,8 @@
 // variables once, when the SDK calls rocprofiler_configure. docs/rocprofv3.md lists the variables.
 #pragma once
 
-#include "name_regex.hpp"
-#include "parse.hpp"
+#include "config/name_regex.hpp"
+#include "config/parse.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "metric_sets.hpp"
+#include "config/metric_sets.hpp"
 
 #include <nlohmann/json.hpp>
 

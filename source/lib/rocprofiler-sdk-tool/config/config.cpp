@@ -1,8 +1,8 @@
-#include "config.hpp"
-#include "metric_sets.hpp"
+#include "config/config.hpp"
+#include "config/metric_sets.hpp"
 
+#include "config/placeholders.hpp"
 #include "contract/environment.hpp"
-#include "placeholders.hpp"
 
 #include <algorithm>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "placeholders.hpp"
+#include "config/placeholders.hpp"
 
 #include <cstdint>
 #include <unistd.h>
