@@ -1,8 +1,8 @@
 // rocprofv3's small value parsers, shared by the CLI and the tool: the first byte picks one, the
 // rest is its input. Each either refuses with a message or gives a value that survives its own
 // round trip.
-#include "parse.hpp"
-#include "placeholders.hpp"
+#include "config/parse.hpp"
+#include "config/placeholders.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // rocprofv3 -i <file>.txt: the "pmc:" lines. Refused with a message, or groups of non-empty names.
-#include "parse.hpp"
+#include "config/parse.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // The metric sets of a metrics file, as rocprofv3 reads them: refused with a message naming the
 // file (and nothing added), or sets that find() and expand() handle.
-#include "metric_sets.hpp"
+#include "config/metric_sets.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Kernel-name filters: any pattern compiles or is refused with a message; a compiled one matches
 // any name (the first byte splits the input into pattern and name) without exhausting the stack.
-#include "name_regex.hpp"
-#include "parse.hpp"
+#include "config/name_regex.hpp"
+#include "config/parse.hpp"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,6 +1,6 @@
 // The metric set reader (metric_sets.hpp), the shipped metrics.json, and how rocprofv3's
 // validation and group expansion treat set names (options.hpp).
-#include "metric_sets.hpp"
+#include "config/metric_sets.hpp"
 #include "options.hpp"
 #include "scratch_dir.hpp"
 

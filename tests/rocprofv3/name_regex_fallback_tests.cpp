@@ -1,7 +1,7 @@
 // The std::regex fallback of the kernel name filters (a build without RE2), compiled here with
 // ROCPROFILER_TOOL_FORCE_STD_REGEX whatever the build found: its documented limits hold, and
 // adversarial patterns within them, matched against names of any length, return.
-#include "name_regex.hpp"
+#include "config/name_regex.hpp"
 
 #include <gtest/gtest.h>
 

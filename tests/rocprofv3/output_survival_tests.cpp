@@ -1,10 +1,19 @@
 // Unit tests of what makes the tool's outputs survive the end of the process (output.hpp): the
 // streamed CSV writer, atomic whole-file writes, write errors with the OS reason, JSON that stays
 // valid with a kernel name that is not UTF-8, and metadata.end.
-#include "output.hpp"
-#include "prefix_lock.hpp"
+#include "csv/rows.hpp"
+#include "files/atomic_file.hpp"
+#include "files/csv_stream.hpp"
+#include "files/write_guard.hpp"
+#include "model/names.hpp"
+#include "model/replay_report.hpp"
+#include "model/results.hpp"
 #include "scratch_dir.hpp"
-#include "write_guard.hpp"
+#include "session/prefix_lock.hpp"
+#include "sinks/whole_files.hpp"
+#include "json/record_json.hpp"
+#include "json/record_spill.hpp"
+#include "json/results_document.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -294,21 +303,30 @@ TEST(output_survival, spilled_records_make_the_same_results_json_as_records_in_m
     tool::write_outputs(cfg, data, errors);
     ASSERT_TRUE(errors.empty()) << errors.front();
     const auto in_memory = nlohmann::json::parse(read_all(dir.path / "run_results.json"));
+    // Written in order, the document is laid out exactly as nlohmann's dump with an indent of 1.
+    const auto text = read_all(dir.path / "run_results.json");
+    EXPECT_EQ(text, nlohmann::ordered_json::parse(text).dump(1) + "\n");
 
-    // The same records through part files, the vectors empty.
-    auto spill_path     = [&](const char* what) { return (dir.path / what).string(); };
-    data.dispatch_spill = std::make_shared<tool::record_spill>();
-    data.counter_spill  = std::make_shared<tool::record_spill>();
-    ASSERT_TRUE(data.dispatch_spill->open(spill_path("d.part")));
-    ASSERT_TRUE(data.counter_spill->open(spill_path("c.part")));
+    // The same records through part files, the vectors empty: the text is the same, byte for
+    // byte, but for the spilled arrays' compact records.
+    auto spill_path = [&](const char* what) { return (dir.path / what).string(); };
+    auto dispatches = tool::record_spill{};
+    auto counters   = tool::record_spill{};
+    ASSERT_TRUE(dispatches.open(spill_path("d.part")));
+    ASSERT_TRUE(counters.open(spill_path("c.part")));
     for(const auto& r : data.dispatches)
-        data.dispatch_spill->append(tool::dispatch_record_json(r));
+        dispatches.append(tool::dispatch_record_json(r));
     for(const auto& r : data.counter_records)
-        data.counter_spill->append(tool::counter_record_json(r));
+        counters.append(tool::counter_record_json(r));
     data.dispatches.clear();
     data.counter_records.clear();
-    EXPECT_EQ(data.dispatch_spill->size(), 2500u);
-    tool::write_outputs(cfg, data, errors);
+    EXPECT_EQ(dispatches.size(), 2500u);
+    auto       spills         = tool::results_spills{};
+    const auto report         = tool::replay_report{};
+    const auto path           = (dir.path / "run_results.json").string();
+    spills.kernel_dispatch    = &dispatches;
+    spills.counter_collection = &counters;
+    ASSERT_TRUE(tool::write_results_json(path, cfg, data, report, spills, errors));
     ASSERT_TRUE(errors.empty()) << errors.front();
     const auto spilled = nlohmann::json::parse(read_all(dir.path / "run_results.json"));
     EXPECT_EQ(spilled, in_memory);
@@ -316,10 +334,10 @@ TEST(output_survival, spilled_records_make_the_same_results_json_as_records_in_m
         spilled.at("rocprofiler-sdk-tool").at(0).at("buffer_records").at("kernel_dispatch").size(),
         2500u);
     // A checkpoint and the final write read the same part files; removing them leaves nothing.
-    tool::write_outputs(cfg, data, errors);
+    ASSERT_TRUE(tool::write_results_json(path, cfg, data, report, spills, errors));
     EXPECT_EQ(nlohmann::json::parse(read_all(dir.path / "run_results.json")), in_memory);
-    data.dispatch_spill->remove();
-    data.counter_spill->remove();
+    dispatches.remove();
+    counters.remove();
     EXPECT_FALSE(fs::exists(spill_path("d.part")));
     EXPECT_FALSE(fs::exists(spill_path("c.part")));
     EXPECT_FALSE(has_temporary_files(dir.path));

@@ -1,7 +1,8 @@
 // The protobuf wire encoder of the Perfetto writer, against byte strings worked out by hand from
 // the encoding rules, and the trace it writes, read back with a decoder written here (not the
 // writer's): tracks, slices, lanes of overlapping dispatches, counter values and their resets.
-#include "perfetto.hpp"
+#include "pftrace/pftrace_builder.hpp"
+#include "pftrace/protowire.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Unit tests of the rocpd writer (rocpd.hpp): a process that ends in the middle of a batch leaves
 // a valid database with every committed batch, a kernel trace record replaces the row a counter
 // record made first, and the end of the run (outcomes, how it ended) is written by finish().
-#include "rocpd.hpp"
+#include "rocpd/rocpd_writer.hpp"
 #include "scratch_dir.hpp"
 
 #include <gtest/gtest.h>

@@ -86,6 +86,119 @@ plain_scalar(const std::string& value)
     if(ec == std::errc{} && end == value.data() + value.size()) return number;
     return value;
 }
+
+// Builds the JSON value of one YAML document from the parser's events. The first error stops it.
+class yaml_builder
+{
+public:
+    explicit yaml_builder(std::string& error)
+        : m_error{error}
+    {
+    }
+
+    // Takes one event; false with the error set when the document is refused.
+    bool event(const yaml_event_t& event)
+    {
+        m_line = event.start_mark.line + 1;
+        switch(event.type)
+        {
+        case YAML_STREAM_END_EVENT:
+            m_done = true;
+            return true;
+        case YAML_DOCUMENT_START_EVENT:
+            // Only one document is read: a second one would be silently ignored.
+            if(++m_documents > 1)
+                return fail("it holds more than one YAML document (document " +
+                            std::to_string(m_documents) + " starts at line " +
+                            std::to_string(m_line) +
+                            "); rocprofv3 reads one: list every job under 'jobs' in one document");
+            return true;
+        case YAML_ALIAS_EVENT:
+            return fail("YAML aliases are not supported (line " + std::to_string(m_line) + ")");
+        case YAML_SCALAR_EVENT:
+        {
+            auto value = std::string{reinterpret_cast<const char*>(event.data.scalar.value),
+                                     event.data.scalar.length};
+            return add(event.data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? plain_scalar(value)
+                                                                          : nlohmann::json(value));
+        }
+        case YAML_SEQUENCE_START_EVENT:
+        case YAML_MAPPING_START_EVENT:
+            if(m_stack.size() >= max_input_nesting)
+                return fail("lists and mappings are nested more than " +
+                            std::to_string(max_input_nesting) + " levels deep (line " +
+                            std::to_string(m_line) + ")");
+            m_stack.push_back({event.type == YAML_SEQUENCE_START_EVENT ? nlohmann::json::array()
+                                                                       : nlohmann::json::object(),
+                               {}});
+            return true;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT:
+        {
+            auto node = std::move(m_stack.back().node);
+            m_stack.pop_back();
+            return add(std::move(node));
+        }
+        default:
+            return true;
+        }
+    }
+
+    bool done() const { return m_done; }
+    // The document; null when it was empty.
+    nlohmann::json result() const { return m_result ? *m_result : nlohmann::json{}; }
+
+private:
+    // The nodes being built, innermost last; for a mapping, the key waiting for its value.
+    struct frame
+    {
+        nlohmann::json             node = {};
+        std::optional<std::string> key  = {};
+    };
+
+    bool fail(std::string why)
+    {
+        m_error = std::move(why);
+        return false;
+    }
+
+    bool add(nlohmann::json value)
+    {
+        if(m_stack.empty())
+        {
+            m_result = std::move(value);
+            return true;
+        }
+        auto& top = m_stack.back();
+        if(top.node.is_array())
+        {
+            top.node.push_back(std::move(value));
+            return true;
+        }
+        if(!top.key)
+        {
+            if(!value.is_string() && !value.is_number() && !value.is_boolean())
+                return fail("a mapping key is not a scalar");
+            top.key = value.is_string() ? value.get<std::string>() : value.dump();
+            // A key given twice would silently keep its last value: refused, named.
+            if(top.node.contains(*top.key))
+                return fail("the key '" + *top.key +
+                            "' is given twice in one mapping (again at line " +
+                            std::to_string(m_line) + ")");
+            return true;
+        }
+        top.node[*top.key] = std::move(value);
+        top.key.reset();
+        return true;
+    }
+
+    std::string&                  m_error;
+    size_t                        m_line      = 0; // of the event being added
+    int                           m_documents = 0;
+    bool                          m_done      = false;
+    std::vector<frame>            m_stack     = {};
+    std::optional<nlohmann::json> m_result    = {};
+};
 } // namespace
 
 std::optional<nlohmann::json>
@@ -99,54 +212,9 @@ read_yaml_document(const std::string& text, std::string& error)
     }
     yaml_parser_set_input_string(
         &parser, reinterpret_cast<const unsigned char*>(text.data()), text.size());
-
-    // The nodes being built, innermost last; for a mapping, the key waiting for its value.
-    struct frame
-    {
-        nlohmann::json             node = {};
-        std::optional<std::string> key  = {};
-    };
-    auto line   = size_t{0}; // of the event being added
-    auto stack  = std::vector<frame>{};
-    auto result = std::optional<nlohmann::json>{};
-    auto add    = [&](nlohmann::json value) -> bool
-    {
-        if(stack.empty())
-        {
-            result = std::move(value);
-            return true;
-        }
-        auto& top = stack.back();
-        if(top.node.is_array())
-        {
-            top.node.push_back(std::move(value));
-            return true;
-        }
-        if(!top.key)
-        {
-            if(!value.is_string() && !value.is_number() && !value.is_boolean())
-            {
-                error = "a mapping key is not a scalar";
-                return false;
-            }
-            top.key = value.is_string() ? value.get<std::string>() : value.dump();
-            // A key given twice would silently keep its last value: refused, named.
-            if(top.node.contains(*top.key))
-            {
-                error = "the key '" + *top.key + "' is given twice in one mapping (again at line " +
-                        std::to_string(line) + ")";
-                return false;
-            }
-            return true;
-        }
-        top.node[*top.key] = std::move(value);
-        top.key.reset();
-        return true;
-    };
-
-    auto ok        = true;
-    auto documents = 0;
-    for(auto done = false; ok && !done;)
+    auto builder = yaml_builder{error};
+    auto ok      = true;
+    while(ok && !builder.done())
     {
         auto event = yaml_event_t{};
         if(yaml_parser_parse(&parser, &event) == 0)
@@ -156,66 +224,12 @@ read_yaml_document(const std::string& text, std::string& error)
             ok = false;
             break;
         }
-        line = event.start_mark.line + 1;
-        switch(event.type)
-        {
-        case YAML_STREAM_END_EVENT:
-            done = true;
-            break;
-        case YAML_DOCUMENT_START_EVENT:
-            // Only one document is read: a second one would be silently ignored.
-            if(++documents > 1)
-            {
-                error = "it holds more than one YAML document (document " +
-                        std::to_string(documents) + " starts at line " + std::to_string(line) +
-                        "); rocprofv3 reads one: list every job under 'jobs' in one document";
-                ok = false;
-            }
-            break;
-        case YAML_ALIAS_EVENT:
-            error = "YAML aliases are not supported (line " +
-                    std::to_string(event.start_mark.line + 1) + ")";
-            ok = false;
-            break;
-        case YAML_SCALAR_EVENT:
-        {
-            auto value = std::string{reinterpret_cast<const char*>(event.data.scalar.value),
-                                     event.data.scalar.length};
-            ok = add(event.data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? plain_scalar(value)
-                                                                        : nlohmann::json(value));
-            break;
-        }
-        case YAML_SEQUENCE_START_EVENT:
-        case YAML_MAPPING_START_EVENT:
-            if(stack.size() >= max_input_nesting)
-            {
-                error = "lists and mappings are nested more than " +
-                        std::to_string(max_input_nesting) + " levels deep (line " +
-                        std::to_string(line) + ")";
-                ok = false;
-                break;
-            }
-            stack.push_back({event.type == YAML_SEQUENCE_START_EVENT ? nlohmann::json::array()
-                                                                     : nlohmann::json::object(),
-                             {}});
-            break;
-        case YAML_SEQUENCE_END_EVENT:
-        case YAML_MAPPING_END_EVENT:
-        {
-            auto node = std::move(stack.back().node);
-            stack.pop_back();
-            ok = add(std::move(node));
-            break;
-        }
-        default:
-            break;
-        }
+        ok = builder.event(event);
         yaml_event_delete(&event);
     }
     yaml_parser_delete(&parser);
     if(!ok) return std::nullopt;
-    if(!result) return nlohmann::json{};
-    return result;
+    return builder.result();
 }
 #else
 std::optional<nlohmann::json>

@@ -1,7 +1,7 @@
 #include "command_line.hpp"
 
+#include "config/parse.hpp"
 #include "input_file.hpp"
-#include "parse.hpp"
 #include "untrusted/input_file.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "command_line.hpp"
 
-#include "parse.hpp"
-#include "placeholders.hpp"
+#include "config/parse.hpp"
+#include "config/placeholders.hpp"
 
 #include <algorithm>
 #include <cstdlib>

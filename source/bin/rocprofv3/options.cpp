@@ -3,7 +3,7 @@
 // (unsupported_options.cpp), in the order that decides which message a bad command line gets.
 #include "command_line.hpp"
 
-#include "parse.hpp"
+#include "config/parse.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -2,8 +2,8 @@
 // library. Separate from main.cpp so that tests can check every rule without running anything.
 #pragma once
 
+#include "config/metric_sets.hpp"
 #include "contract/environment.hpp"
-#include "metric_sets.hpp"
 #include "planner/counter_planner.hpp"
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The runs of the application: how many, where each writes, and rocprofv3's code after them.
 #include "options.hpp"
 
-#include "placeholders.hpp"
+#include "config/placeholders.hpp"
 
 #include <filesystem>
 #include <string>

@@ -1,10 +1,10 @@
 // Helper mode of the tool library, for rocprofv3 before it runs the application: -L/--list-avail
 // and the validation of --pmc counters. rocprofv3 loads this library in a child process and calls
 // rocprofv3_tool_query_agents(); the SDK is never configured there (no tool is registered).
-#include "agents.hpp"
+#include "capture/agents.hpp"
+#include "config/metric_sets.hpp"
+#include "config/parse.hpp"
 #include "contract/environment.hpp"
-#include "metric_sets.hpp"
-#include "parse.hpp"
 #include "planner/counter_planner.hpp"
 
 #include <rocprofiler-sdk/counter_config.h>

@@ -20,11 +20,11 @@
 // session/ the life of the outputs (prefix claim, flusher, finalization). Threading:
 // capture/tool_state.hpp. Every function the SDK calls catches all exceptions
 // (callback_guard.hpp).
-#include "callback_guard.hpp"
+#include "capture/callback_guard.hpp"
 #include "capture/tool_state.hpp"
-#include "config.hpp"
+#include "config/config.hpp"
 #include "log.hpp"
-#include "run_report.hpp"
+#include "session/run_report.hpp"
 
 #include <rocprofiler-sdk/rocprofiler.h>
 

@@ -1,7 +1,7 @@
 // rocprofv3's command line (options.hpp and the option groups behind it): what each option
 // gives, the message of each bad command line, input files, the environment of each run, and the
 // summary of application replay runs.
-#include "config.hpp"
+#include "config/config.hpp"
 #include "options.hpp"
 
 #include <gtest/gtest.h>

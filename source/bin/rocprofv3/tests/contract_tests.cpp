@@ -1,7 +1,7 @@
 // The environment contract between rocprofv3 and its tool library (contract/environment.hpp):
 // each message survives encode -> decode unchanged, the tool's configuration reads what the CLI
 // meant, and the variables the CLI sets are exactly those the tool reads.
-#include "config.hpp"
+#include "config/config.hpp"
 #include "contract/environment.hpp"
 #include "options.hpp"
 

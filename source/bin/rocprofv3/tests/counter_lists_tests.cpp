@@ -1,5 +1,5 @@
 // "pmc:" counter lists, the counter-group encoding and text input files (parse.hpp).
-#include "parse.hpp"
+#include "config/parse.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // Counter names against the agents' (close matches for unknown ones) and the counter checks and
 // splits rocprofv3 makes before the application runs (planner/counter_planner.hpp, through
 // options.hpp's names).
+#include "config/parse.hpp"
 #include "options.hpp"
-#include "parse.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // --kernel-iteration-range values (parse.hpp), as the CLI and the tool both read them.
-#include "parse.hpp"
+#include "config/parse.hpp"
 
 #include <gtest/gtest.h>
 

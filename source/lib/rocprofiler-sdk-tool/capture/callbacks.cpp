@@ -3,10 +3,10 @@
 // knows a file format. Kernel names come from CODE_OBJECT tracing (kernel symbol records),
 // through the public API only, so the tool works on any agent. Every function the SDK calls
 // catches all exceptions (callback_guard.hpp).
-#include "callback_guard.hpp"
+#include "capture/callback_guard.hpp"
 #include "capture/tool_state.hpp"
+#include "config/parse.hpp"
 #include "log.hpp"
-#include "parse.hpp"
 
 #include <mutex>
 #include <string>

@@ -1,10 +1,10 @@
 // The tool's SDK contexts, set up once the runtime starts (tool_initialize): the main context
 // (code objects, the buffer of dispatch, memory copy and CUDA API records, kernel dispatch
 // callbacks, counters), the replay context and the marker context.
-#include "agents.hpp"
+#include "capture/agents.hpp"
 #include "capture/tool_state.hpp"
 #include "log.hpp"
-#include "run_report.hpp"
+#include "session/run_report.hpp"
 
 #include <unistd.h>
 

@@ -2,15 +2,16 @@
 // collects (application replay: the one group of this run; kernel replay: every group, one after
 // another or together). rocprofv3 validates the same groups before the program runs.
 #include "capture/counter_setup.hpp"
-#include "agents.hpp"
+#include "capture/agents.hpp"
+#include "config/metric_sets.hpp"
 #include "log.hpp"
-#include "metric_sets.hpp"
 #include "planner/counter_planner.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace rocprofiler::tool
@@ -87,6 +88,50 @@ plan_replay_passes(results&                          data,
         rocprofiler_destroy_counter_config(together);
 }
 
+// The counter configuration of group @p g (0-based) on @p agent, with its pass count; none, with
+// the error appended, when the SDK refuses it or it needs replay that is off.
+std::optional<std::pair<rocprofiler_counter_config_id_t, uint64_t>>
+create_group_config(const config&                          cfg,
+                    const results&                         data,
+                    const agent_entry&                     agent,
+                    size_t                                 g,
+                    std::vector<rocprofiler_counter_id_t>& ids,
+                    std::vector<std::string>&              errors)
+{
+    auto cfg_id = rocprofiler_counter_config_id_t{};
+    auto rc     = rocprofiler_create_counter_config(agent.info.id, ids.data(), ids.size(), &cfg_id);
+    auto passes = uint64_t{1};
+    if(rc == ROCPROFILER_STATUS_SUCCESS)
+        rc = rocprofiler_query_counter_config_pass_count(cfg_id, &passes);
+    if(rc == ROCPROFILER_STATUS_SUCCESS && passes > 1 && !cfg.kernel_replay)
+    {
+        rocprofiler_destroy_counter_config(cfg_id);
+        errors.emplace_back("counter group " + std::to_string(g + 1) + " takes " +
+                            std::to_string(passes) + " passes on agent " +
+                            std::to_string(agent.info.logical_node_id) +
+                            " and is collected only under --replay-mode kernel");
+        return std::nullopt;
+    }
+    if(rc == ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT)
+    {
+        auto limit = counters_per_pass(agent.info.id, data.counters);
+        errors.emplace_back(
+            "counter group " + std::to_string(g + 1) + " has " + std::to_string(ids.size()) +
+            " counters and does not fit in one pass on agent " +
+            std::to_string(agent.info.logical_node_id) +
+            (limit ? ", which collects at most " + std::to_string(*limit) + " counters per pass"
+                   : std::string{}) +
+            "; split it into several --pmc groups");
+        return std::nullopt;
+    }
+    if(rc != ROCPROFILER_STATUS_SUCCESS)
+    {
+        errors.emplace_back("rocprofiler_create_counter_config for group " + std::to_string(g + 1) +
+                            " failed: " + rocprofiler_get_status_name(rc));
+        return std::nullopt;
+    }
+    return std::pair{cfg_id, passes};
+}
 } // namespace
 
 // Resolves the configured counter groups on every GPU agent and creates the counter configs each
@@ -142,41 +187,9 @@ setup_counters(const config&             cfg,
             }
             if(!unknown[g] || !unknown[g]->empty()) unknown[g] = missing;
             if(!missing.empty()) continue; // not collectable on this agent
-            auto cfg_id = rocprofiler_counter_config_id_t{};
-            auto rc =
-                rocprofiler_create_counter_config(agent.info.id, ids.data(), ids.size(), &cfg_id);
-            auto passes = uint64_t{1};
-            if(rc == ROCPROFILER_STATUS_SUCCESS)
-                rc = rocprofiler_query_counter_config_pass_count(cfg_id, &passes);
-            if(rc == ROCPROFILER_STATUS_SUCCESS && passes > 1 && !cfg.kernel_replay)
-            {
-                rocprofiler_destroy_counter_config(cfg_id);
-                errors.emplace_back("counter group " + std::to_string(g + 1) + " takes " +
-                                    std::to_string(passes) + " passes on agent " +
-                                    std::to_string(agent.info.logical_node_id) +
-                                    " and is collected only under --replay-mode kernel");
-                continue;
-            }
-            if(rc == ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT)
-            {
-                auto limit = counters_per_pass(agent.info.id, data.counters);
-                errors.emplace_back("counter group " + std::to_string(g + 1) + " has " +
-                                    std::to_string(ids.size()) +
-                                    " counters and does not fit in one pass on agent " +
-                                    std::to_string(agent.info.logical_node_id) +
-                                    (limit ? ", which collects at most " + std::to_string(*limit) +
-                                                 " counters per pass"
-                                           : std::string{}) +
-                                    "; split it into several --pmc groups");
-                continue;
-            }
-            if(rc != ROCPROFILER_STATUS_SUCCESS)
-            {
-                errors.emplace_back("rocprofiler_create_counter_config for group " +
-                                    std::to_string(g + 1) +
-                                    " failed: " + rocprofiler_get_status_name(rc));
-                continue;
-            }
+            auto created = create_group_config(cfg, data, agent, g, ids, errors);
+            if(!created) continue;
+            const auto [cfg_id, passes] = *created;
             if(!cfg.kernel_replay)
             {
                 configs.push_back(cfg_id); // application replay: run r collects group r

@@ -1,8 +1,8 @@
 // The counter configurations of a run, planned when the tool initializes (counter_setup.cpp).
 #pragma once
 
-#include "config.hpp"
-#include "output.hpp"
+#include "config/config.hpp"
+#include "model/results.hpp"
 
 #include <rocprofiler-sdk/rocprofiler.h>
 

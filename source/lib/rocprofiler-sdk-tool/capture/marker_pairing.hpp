@@ -6,7 +6,7 @@
 // locks process_ranges).
 #pragma once
 
-#include "output.hpp"
+#include "model/results.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -1,7 +1,7 @@
 // The marker context's callbacks: roctx calls become marker rows (pairing: marker_pairing.hpp),
 // and roctxProfilerPause/Resume pause and resume collection under --selected-regions.
-#include "agents.hpp"
-#include "callback_guard.hpp"
+#include "capture/agents.hpp"
+#include "capture/callback_guard.hpp"
 #include "capture/tool_state.hpp"
 #include "log.hpp"
 

@@ -1,7 +1,7 @@
 // Kernel replay (--replay-mode kernel): how many passes each dispatch takes, which pass runs on
 // this thread, and what became of each dispatch rocprofv3 asked to replay; the progress lines.
-#include "agents.hpp"
-#include "callback_guard.hpp"
+#include "capture/agents.hpp"
+#include "capture/callback_guard.hpp"
 #include "capture/tool_state.hpp"
 #include "log.hpp"
 

@@ -10,11 +10,11 @@
 #pragma once
 
 #include "capture/counter_setup.hpp"
+#include "capture/kernel_filter.hpp"
 #include "capture/marker_pairing.hpp"
-#include "config.hpp"
-#include "kernel_filter.hpp"
-#include "output.hpp"
-#include "replay_report.hpp"
+#include "config/config.hpp"
+#include "model/replay_report.hpp"
+#include "model/results.hpp"
 #include "session/flusher.hpp"
 #include "sinks/fan_out.hpp"
 

@@ -1,6 +1,6 @@
 #include "contract/environment.hpp"
 
-#include "parse.hpp"
+#include "config/parse.hpp"
 
 #include <algorithm>
 #include <array>

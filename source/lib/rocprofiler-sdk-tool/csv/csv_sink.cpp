@@ -1,5 +1,8 @@
 #include "csv/csv_sink.hpp"
-#include "replay_report.hpp"
+#include "csv/rows.hpp"
+#include "files/atomic_file.hpp"
+#include "files/csv_stream.hpp"
+#include "model/replay_report.hpp"
 
 namespace rocprofiler::tool
 {

@@ -4,7 +4,8 @@
 // (agent_info.csv, kernel_stats.csv, the replay summaries) come from write_outputs (output.hpp).
 #pragma once
 
-#include "config.hpp"
+#include "config/config.hpp"
+#include "files/csv_stream.hpp"
 #include "sinks/sink.hpp"
 
 #include <string>

@@ -1,26 +1,42 @@
 #include "json/json_sink.hpp"
-#include "replay_report.hpp"
+#include "files/atomic_file.hpp"
+#include "model/replay_report.hpp"
+#include "json/record_json.hpp"
+#include "json/record_spill.hpp"
+
+#include <utility>
 
 namespace rocprofiler::tool
 {
-json_sink::json_sink(const config& cfg, results& data, std::vector<std::string>& errors)
+json_sink::json_sink(const config& cfg, const results& data, std::vector<std::string>& errors)
+    : m_cfg{cfg}
 {
     auto open = [&](bool wanted, const char* what)
     {
-        if(!wanted) return std::shared_ptr<record_spill>{};
-        auto spill = std::make_shared<record_spill>();
+        if(!wanted) return std::unique_ptr<record_spill>{};
+        auto spill = std::make_unique<record_spill>();
         if(spill->open(output_file(cfg, data.pid, std::string{"results.json."} + what + ".part")))
             return spill;
         errors.emplace_back(spill->error());
-        return std::shared_ptr<record_spill>{};
+        return std::unique_ptr<record_spill>{};
     };
-    data.dispatch_spill = m_dispatches = open(cfg.kernel_trace, "kernel_dispatch");
-    data.counter_spill = m_counters = open(cfg.counter_collection, "counter_collection");
-    data.memory_copy_spill = m_memory_copies = open(cfg.memory_copy_trace, "memory_copy");
-    data.marker_spill = m_markers = open(cfg.marker_trace, "marker_api");
-    data.api_spill = m_api_calls = open(cfg.cuda_api_trace(), "cuda_api");
-    data.replay_outcome_spill    = m_replay_outcomes =
-        open(cfg.kernel_replay, "kernel_replay_outcome");
+    m_dispatches      = open(cfg.kernel_trace, "kernel_dispatch");
+    m_counters        = open(cfg.counter_collection, "counter_collection");
+    m_memory_copies   = open(cfg.memory_copy_trace, "memory_copy");
+    m_markers         = open(cfg.marker_trace, "marker_api");
+    m_api_calls       = open(cfg.cuda_api_trace(), "cuda_api");
+    m_replay_outcomes = open(cfg.kernel_replay, "kernel_replay_outcome");
+}
+
+results_spills
+json_sink::spills() const
+{
+    return results_spills{m_dispatches.get(),
+                          m_counters.get(),
+                          m_memory_copies.get(),
+                          m_markers.get(),
+                          m_api_calls.get(),
+                          m_replay_outcomes.get()};
 }
 
 void
@@ -62,12 +78,27 @@ json_sink::replay_outcome(const results&,
 }
 
 void
+json_sink::write_whole(const results&            data,
+                       const replay_report&      report,
+                       std::vector<std::string>& written,
+                       std::vector<std::string>& errors)
+{
+    auto path = output_file(m_cfg, data.pid, "results.json");
+    if(write_results_json(path, m_cfg, data, report, spills(), errors))
+        written.emplace_back(std::move(path));
+}
+
+void
 json_sink::discard_parts(std::vector<std::string>& errors)
 {
-    for(const auto& spill :
-        {m_dispatches, m_counters, m_memory_copies, m_markers, m_api_calls, m_replay_outcomes})
+    for(auto* spill : {m_dispatches.get(),
+                       m_counters.get(),
+                       m_memory_copies.get(),
+                       m_markers.get(),
+                       m_api_calls.get(),
+                       m_replay_outcomes.get()})
     {
-        if(!spill) continue;
+        if(spill == nullptr) continue;
         if(!spill->error().empty()) errors.emplace_back(spill->error());
         spill->remove();
     }

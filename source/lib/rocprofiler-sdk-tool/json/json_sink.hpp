@@ -1,11 +1,13 @@
 // -f json: results.json's records wait on disk, not in memory: each record is appended as one
-// line to a part file of its array (record_spill), and write_outputs (output.hpp) writes
-// results.json whole at each checkpoint and at the end, copying the parts into their arrays.
-// The part files are removed once results.json is complete.
+// line to a part file of its array (record_spill), and write_whole writes results.json at each
+// checkpoint and at the end (json/results_document.hpp), copying the parts into their arrays. The
+// part files are removed once results.json is complete.
 #pragma once
 
-#include "config.hpp"
+#include "config/config.hpp"
 #include "sinks/sink.hpp"
+#include "json/record_spill.hpp"
+#include "json/results_document.hpp"
 
 #include <memory>
 #include <string>
@@ -16,9 +18,9 @@ namespace rocprofiler::tool
 class json_sink final : public sink
 {
 public:
-    // Opens the part files @p cfg asks for and hands them to @p data (write_outputs reads them
-    // there); a part that cannot be opened is reported in @p errors and its array stays empty.
-    json_sink(const config& cfg, results& data, std::vector<std::string>& errors);
+    // Opens the part files @p cfg asks for; a part that cannot be opened is reported in @p errors
+    // and its array stays empty.
+    json_sink(const config& cfg, const results& data, std::vector<std::string>& errors);
 
     void dispatch(const results&                                             data,
                   const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r) override;
@@ -30,14 +32,22 @@ public:
     void replay_outcome(const results&                           data,
                         const rocprofiler::tool::replay_outcome& outcome,
                         const std::vector<uint64_t>&             missing) override;
+    void write_whole(const results&            data,
+                     const replay_report&      report,
+                     std::vector<std::string>& written,
+                     std::vector<std::string>& errors) override;
     void discard_parts(std::vector<std::string>& errors) override;
 
+    // The part files that are open (null for an array not traced or not opened).
+    results_spills spills() const;
+
 private:
-    std::shared_ptr<record_spill> m_dispatches      = {};
-    std::shared_ptr<record_spill> m_counters        = {};
-    std::shared_ptr<record_spill> m_memory_copies   = {};
-    std::shared_ptr<record_spill> m_markers         = {};
-    std::shared_ptr<record_spill> m_api_calls       = {};
-    std::shared_ptr<record_spill> m_replay_outcomes = {};
+    config                        m_cfg             = {};
+    std::unique_ptr<record_spill> m_dispatches      = {};
+    std::unique_ptr<record_spill> m_counters        = {};
+    std::unique_ptr<record_spill> m_memory_copies   = {};
+    std::unique_ptr<record_spill> m_markers         = {};
+    std::unique_ptr<record_spill> m_api_calls       = {};
+    std::unique_ptr<record_spill> m_replay_outcomes = {};
 };
 } // namespace rocprofiler::tool

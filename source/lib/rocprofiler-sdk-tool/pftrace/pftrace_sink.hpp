@@ -2,8 +2,9 @@
 // perfetto.hpp) and appended to its file like CSV rows (csv_stream).
 #pragma once
 
-#include "config.hpp"
-#include "perfetto.hpp"
+#include "config/config.hpp"
+#include "files/csv_stream.hpp"
+#include "pftrace/pftrace_builder.hpp"
 #include "sinks/sink.hpp"
 
 #include <optional>

@@ -1,6 +1,6 @@
 #include "planner/counter_planner.hpp"
 
-#include "parse.hpp"
+#include "config/parse.hpp"
 
 #include <algorithm>
 #include <set>

@@ -10,7 +10,7 @@
 // far as the probe is.
 #pragma once
 
-#include "metric_sets.hpp"
+#include "config/metric_sets.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -1,4 +1,5 @@
 #include "rocpd/rocpd_sink.hpp"
+#include "files/atomic_file.hpp"
 
 namespace rocprofiler::tool
 {

@@ -2,8 +2,8 @@
 // and committed at each checkpoint (rocpd_writer, rocpd.hpp).
 #pragma once
 
-#include "config.hpp"
-#include "rocpd.hpp"
+#include "config/config.hpp"
+#include "rocpd/rocpd_writer.hpp"
 #include "sinks/sink.hpp"
 
 #include <string>

@@ -1,5 +1,6 @@
 #include "session/config_file.hpp"
-#include "output.hpp"
+#include "files/atomic_file.hpp"
+#include "model/results.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,5 @@
 #include "session/flusher.hpp"
-#include "callback_guard.hpp"
+#include "capture/callback_guard.hpp"
 
 namespace rocprofiler::tool
 {

@@ -2,15 +2,18 @@
 // sinks of the configured formats, config.json), flushed and checkpointed by the flusher thread,
 // and finalized at exit or on a fatal or termination signal (signal_end.hpp), whichever comes
 // first. What survives the application's end: docs/rocprofv3.md.
-#include "callback_guard.hpp"
+#include "capture/callback_guard.hpp"
 #include "capture/tool_state.hpp"
+#include "files/atomic_file.hpp"
 #include "log.hpp"
-#include "prefix_lock.hpp"
-#include "run_report.hpp"
+#include "model/names.hpp"
 #include "session/config_file.hpp"
 #include "session/prefix_claim.hpp"
-#include "signal_end.hpp"
+#include "session/prefix_lock.hpp"
+#include "session/run_report.hpp"
+#include "session/signal_end.hpp"
 #include "sinks/factory.hpp"
+#include "sinks/whole_files.hpp"
 
 #include <unistd.h>
 
@@ -50,8 +53,9 @@ flush_once()
     state->changed  = false;
     state->data.end = run_end{run_end::running, 0};
     // Errors show again, and are reported, when finalization writes the same files.
-    auto errors = std::vector<std::string>{};
-    (void)write_outputs(cfg, state->data, errors, true, &state->replay.report());
+    auto errors  = std::vector<std::string>{};
+    auto written = write_outputs(cfg, state->data, errors, true, &state->replay.report());
+    state->outputs.write_whole(state->data, state->replay.report(), written, errors);
     state->pacing.done(start, std::chrono::steady_clock::now());
 }
 } // namespace
@@ -93,15 +97,16 @@ start_outputs()
 
 namespace
 {
-// The files of the outputs, completed: the sinks' streams, then the whole files (write_outputs),
-// then the parts the sinks kept for them removed, and the note of an end by a signal. Called with
-// state->mutex held.
+// The files of the outputs, completed: the sinks' streams, then the whole files (write_outputs,
+// then each sink's), then the parts the sinks kept for them removed, and the note of an end by a
+// signal. Called with state->mutex held.
 void
 write_final_files(run_end end, std::vector<std::string>& written, std::vector<std::string>& errors)
 {
     state->outputs.finish(state->data, written, errors);
     for(auto& path : write_outputs(state->cfg, state->data, errors, true, &state->replay.report()))
         written.emplace_back(std::move(path));
+    state->outputs.write_whole(state->data, state->replay.report(), written, errors);
     // The spilled records are in results.json now (or its write failed, which is reported).
     state->outputs.discard_parts(errors);
     if(end.kind == run_end::signal)

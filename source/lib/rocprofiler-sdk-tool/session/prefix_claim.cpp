@@ -1,5 +1,5 @@
 #include "session/prefix_claim.hpp"
-#include "prefix_lock.hpp"
+#include "session/prefix_lock.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -2,7 +2,7 @@
 // for).
 #pragma once
 
-#include "config.hpp"
+#include "config/config.hpp"
 
 #include <cstdint>
 #include <string>

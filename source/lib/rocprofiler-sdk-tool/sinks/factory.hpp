@@ -1,7 +1,7 @@
 // The sinks of a run, from the formats it asks for (-f csv,json,pftrace,rocpd).
 #pragma once
 
-#include "config.hpp"
+#include "config/config.hpp"
 #include "sinks/fan_out.hpp"
 
 #include <memory>

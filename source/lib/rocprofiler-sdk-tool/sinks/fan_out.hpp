@@ -77,6 +77,14 @@ public:
         for(auto& s : m_sinks)
             s->finish(data, written, errors);
     }
+    void write_whole(const results&            data,
+                     const replay_report&      report,
+                     std::vector<std::string>& written,
+                     std::vector<std::string>& errors)
+    {
+        for(auto& s : m_sinks)
+            s->write_whole(data, report, written, errors);
+    }
     void discard_parts(std::vector<std::string>& errors)
     {
         for(auto& s : m_sinks)

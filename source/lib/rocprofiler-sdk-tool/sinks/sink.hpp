@@ -7,7 +7,7 @@
 // record. A sink implements the records it writes; the others default to nothing.
 #pragma once
 
-#include "output.hpp"
+#include "model/results.hpp"
 
 #include <rocprofiler-sdk/buffer_tracing.h>
 
@@ -17,6 +17,8 @@
 
 namespace rocprofiler::tool
 {
+struct replay_report;
+
 class sink
 {
 public:
@@ -52,8 +54,18 @@ public:
         (void)written;
         (void)errors;
     }
-    // After the whole-file outputs were written (write_outputs): parts the sink kept on disk for
-    // them are removed; their errors are appended to @p errors.
+    // At a checkpoint and at the end, after the streams: the files the sink writes whole (each
+    // atomically, as write_outputs does), with the paths written appended to @p written.
+    virtual void write_whole(const results&,
+                             const replay_report&,
+                             std::vector<std::string>& written,
+                             std::vector<std::string>& errors)
+    {
+        (void)written;
+        (void)errors;
+    }
+    // After the whole-file outputs were written (write_outputs, write_whole): parts the sink kept
+    // on disk for them are removed; their errors are appended to @p errors.
     virtual void discard_parts(std::vector<std::string>& errors) { (void)errors; }
 };
 } // namespace rocprofiler::tool

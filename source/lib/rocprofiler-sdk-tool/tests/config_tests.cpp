@@ -1,12 +1,12 @@
 // The tool's configuration from its environment (config.cpp), kernel names, placeholders, name
 // regexes, the kernel filter and the callback guard.
-#include "callback_guard.hpp"
-#include "config.hpp"
-#include "kernel_filter.hpp"
-#include "name_regex.hpp"
+#include "capture/callback_guard.hpp"
+#include "capture/kernel_filter.hpp"
+#include "config/config.hpp"
+#include "config/name_regex.hpp"
+#include "config/parse.hpp"
+#include "config/placeholders.hpp"
 #include "options.hpp"
-#include "parse.hpp"
-#include "placeholders.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,9 +1,17 @@
 // The outputs written from plain data (output.cpp): CSV rows and files, results.json, stats.
-#include "config.hpp"
+#include "config/config.hpp"
+#include "config/parse.hpp"
+#include "csv/rows.hpp"
 #include "csv_rows.hpp"
-#include "output.hpp"
-#include "parse.hpp"
-#include "replay_report.hpp"
+#include "files/atomic_file.hpp"
+#include "files/csv_stream.hpp"
+#include "model/names.hpp"
+#include "model/replay_report.hpp"
+#include "model/results.hpp"
+#include "sinks/whole_files.hpp"
+#include "json/record_json.hpp"
+#include "json/record_spill.hpp"
+#include "json/results_document.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -164,17 +172,28 @@ TEST(outputs, memory_copy_rows_and_records)
               "MEMORY_COPY_77");
 }
 
-// The CSV files name an agent as upstream's -A/--agent-index says, with numbers that differ per
-// mode here (the SDK's own agents have node id = logical node id).
-TEST(outputs, agent_labels_in_the_three_agent_index_modes)
+namespace
+{
+// A CPU (handle 10) and two GPUs (20, 30) whose node id, logical node id and index among their
+// type all differ, so that each -A mode names them differently.
+struct three_agents
+{
+    rocprofiler::tool::results data = {};
+    rocprofiler_agent_id_t     cpu  = {};
+    rocprofiler_agent_id_t     gpu  = {};
+    rocprofiler_agent_id_t     gpu2 = {};
+};
+
+three_agents
+make_three_agents()
 {
     namespace tool = rocprofiler::tool;
-    auto data      = tool::results{};
-    auto agent     = [&data](uint64_t                 handle,
-                         rocprofiler_agent_type_t type,
-                         uint32_t                 node,
-                         int32_t                  logical,
-                         int32_t                  type_index)
+    auto out       = three_agents{};
+    auto agent     = [&data = out.data](uint64_t                 handle,
+                                    rocprofiler_agent_type_t type,
+                                    uint32_t                 node,
+                                    int32_t                  logical,
+                                    int32_t                  type_index)
     {
         auto a                      = tool::agent_entry{};
         a.info.id                   = rocprofiler_agent_id_t{handle};
@@ -185,12 +204,22 @@ TEST(outputs, agent_labels_in_the_three_agent_index_modes)
         data.agents.push_back(a);
         return a.info.id;
     };
-    const auto cpu     = agent(10, ROCPROFILER_AGENT_TYPE_CPU, 4, 0, 0);
-    const auto gpu     = agent(20, ROCPROFILER_AGENT_TYPE_GPU, 7, 1, 0);
-    const auto gpu2    = agent(30, ROCPROFILER_AGENT_TYPE_GPU, 9, 2, 1);
-    const auto unknown = rocprofiler_agent_id_t{77};
-    using labels       = std::vector<std::string>;
-    auto all           = [&]
+    out.cpu  = agent(10, ROCPROFILER_AGENT_TYPE_CPU, 4, 0, 0);
+    out.gpu  = agent(20, ROCPROFILER_AGENT_TYPE_GPU, 7, 1, 0);
+    out.gpu2 = agent(30, ROCPROFILER_AGENT_TYPE_GPU, 9, 2, 1);
+    return out;
+}
+} // namespace
+
+// The CSV files name an agent as upstream's -A/--agent-index says, with numbers that differ per
+// mode here (the SDK's own agents have node id = logical node id).
+TEST(outputs, agent_labels_in_the_three_agent_index_modes)
+{
+    namespace tool              = rocprofiler::tool;
+    auto [data, cpu, gpu, gpu2] = make_three_agents();
+    const auto unknown          = rocprofiler_agent_id_t{77};
+    using labels                = std::vector<std::string>;
+    auto all                    = [&]
     {
         return labels{tool::agent_label(data, cpu),
                       tool::agent_label(data, gpu),
@@ -204,9 +233,15 @@ TEST(outputs, agent_labels_in_the_three_agent_index_modes)
     EXPECT_EQ(all(), (labels{"Agent 4", "Agent 7", "Agent 9", "Agent 77"}));
     data.agent_index_mode = tool::agent_index::type_relative;
     EXPECT_EQ(all(), (labels{"CPU 0", "GPU 0", "GPU 1", "Agent 77"}));
+}
 
-    // The rows that carry an agent: kernel_trace.csv's and counter_collection.csv's Agent_Id,
-    // quoted.
+// The rows that carry an agent: kernel_trace.csv's and counter_collection.csv's Agent_Id, quoted.
+TEST(outputs, agent_columns_of_the_rows_in_each_agent_index_mode)
+{
+    namespace tool                          = rocprofiler::tool;
+    auto       agents                       = make_three_agents();
+    auto&      data                         = agents.data;
+    const auto gpu2                         = agents.gpu2;
     data.kernel_symbols[5].name             = "k,1";
     data.kernel_symbols[5].arch_vgpr_count  = 8;
     data.kernel_symbols[5].accum_vgpr_count = 4;
@@ -269,7 +304,7 @@ TEST(outputs, counter_values_in_upstream_forms)
 
 // The validators' own statement of those forms (csv_rows.hpp) agrees with the writer, and
 // rejects every other form.
-TEST(outputs, validators_check_the_forms_of_agents_and_counter_values)
+TEST(outputs, validators_check_the_forms_of_counter_values)
 {
     namespace v = rocprofv3_validate;
     for(double value : {0.0,
@@ -317,7 +352,12 @@ TEST(outputs, validators_check_the_forms_of_agents_and_counter_values)
                            "nan",
                            "inf"})
         EXPECT_TRUE(v::counter_value_form_error(bad)) << "'" << bad << "' accepted";
+}
 
+// The validators' reading of "Agent <n>" accepts only that form.
+TEST(outputs, validators_check_the_form_of_agent_numbers)
+{
+    namespace v = rocprofv3_validate;
     EXPECT_EQ(v::number_after("Agent 3", "Agent "), std::optional<std::string>{"3"});
     EXPECT_EQ(v::number_after("Agent 0", "Agent "), std::optional<std::string>{"0"});
     EXPECT_EQ(v::number_after("Agent 12", "Agent "), std::optional<std::string>{"12"});
@@ -332,8 +372,12 @@ TEST(outputs, validators_check_the_forms_of_agents_and_counter_values)
                            "\"Agent 3\"",
                            "Agent 3x"})
         EXPECT_FALSE(v::number_after(bad, "Agent ")) << "'" << bad << "' accepted";
+}
 
-    // The names of agent_info.csv's agents in each mode.
+// The validators' names of agent_info.csv's agents in each mode, and their refusals.
+TEST(outputs, validators_name_agents_as_the_writer_does)
+{
+    namespace v     = rocprofv3_validate;
     const auto rows = v::csv_rows{{"Node_Id", "Logical_Node_Id", "Agent_Type"},
                                   {"9", "2", "GPU"},
                                   {"4", "0", "CPU"},

@@ -1,10 +1,18 @@
 // Kernel replay's account of each dispatch (replay_report.cpp): the ledger, its summary files and
 // rows.
-#include "config.hpp"
+#include "config/config.hpp"
+#include "config/parse.hpp"
+#include "csv/rows.hpp"
 #include "csv_rows.hpp"
-#include "output.hpp"
-#include "parse.hpp"
-#include "replay_report.hpp"
+#include "files/atomic_file.hpp"
+#include "files/csv_stream.hpp"
+#include "model/names.hpp"
+#include "model/replay_report.hpp"
+#include "model/results.hpp"
+#include "sinks/whole_files.hpp"
+#include "json/record_json.hpp"
+#include "json/record_spill.hpp"
+#include "json/results_document.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,8 +1,8 @@
 // The session's policies: the output prefix claim and the checkpoint pacing.
-#include "prefix_lock.hpp"
 #include "scratch_dir.hpp"
 #include "session/flusher.hpp"
 #include "session/prefix_claim.hpp"
+#include "session/prefix_lock.hpp"
 
 #include <gtest/gtest.h>
 

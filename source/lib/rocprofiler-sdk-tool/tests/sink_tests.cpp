@@ -1,13 +1,14 @@
 // Each sink fed hand-built records: its files hold exactly what the writers of output.hpp make of
 // them; the fan-out feeds every sink; the factory knows the four formats.
 #include "csv/csv_sink.hpp"
+#include "model/replay_report.hpp"
 #include "pftrace/pftrace_sink.hpp"
-#include "replay_report.hpp"
 #include "scratch_dir.hpp"
 #include "sinks/factory.hpp"
 #include "sinks/fan_out.hpp"
 #include "json/json_sink.hpp"
 #if defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
+#    include "csv/rows.hpp"
 #    include "rocpd/rocpd_sink.hpp"
 
 #    include <sqlite3.h>
@@ -136,14 +137,15 @@ TEST_F(fixture, json_sink_spills_each_record_and_removes_its_parts)
     auto errors      = std::vector<std::string>{};
     auto sink        = json_sink{cfg, data, errors};
     ASSERT_TRUE(errors.empty()) << errors.front();
-    ASSERT_TRUE(data.dispatch_spill);
-    ASSERT_TRUE(data.marker_spill);
-    EXPECT_FALSE(data.counter_spill);
+    const auto spills = sink.spills();
+    ASSERT_NE(spills.kernel_dispatch, nullptr);
+    ASSERT_NE(spills.marker_api, nullptr);
+    EXPECT_EQ(spills.counter_collection, nullptr);
     sink.dispatch(data, dispatch(1));
     sink.marker(data, marker("m", 1, 2));
     sink.marker(data, marker("n", 3, 4));
-    EXPECT_EQ(data.dispatch_spill->size(), 1u);
-    EXPECT_EQ(data.marker_spill->size(), 2u);
+    EXPECT_EQ(spills.kernel_dispatch->size(), 1u);
+    EXPECT_EQ(spills.marker_api->size(), 2u);
     const auto part = file("results.json.kernel_dispatch.part");
     EXPECT_TRUE(std::filesystem::exists(part));
     sink.discard_parts(errors);

@@ -1,0 +1,251 @@
+#include "config/config.hpp"
+#include "config/metric_sets.hpp"
+
+#include "config/placeholders.hpp"
+#include "contract/environment.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+namespace rocprofiler::tool
+{
+namespace
+{
+// SQLite3 was found when this build was configured (rocprofv3-parse carries the definition).
+#if defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
+constexpr bool rocpd_built = true;
+#else
+constexpr bool rocpd_built = false;
+#endif
+} // namespace
+
+std::vector<std::vector<std::string>>
+config::collected_groups() const
+{
+    if(kernel_replay) return counter_groups;
+    if(counters.empty()) return {};
+    return {counters};
+}
+
+namespace
+{
+// ROCPROF_COUNTER_GROUPS must name only counters of ROCPROF_COUNTERS (when that is set) and have
+// no empty group: a group that matches nothing would silently collect nothing.
+void
+check_counter_groups(const std::string& text, const config& cfg, std::vector<std::string>& errors)
+{
+    if(text.empty()) return;
+    auto groups = std::vector<std::string>{""};
+    for(char c : text)
+    {
+        if(c == ';')
+            groups.emplace_back();
+        else
+            groups.back().push_back(c);
+    }
+    for(size_t g = 0; g < groups.size(); ++g)
+    {
+        const auto names = parse::parse_counter_list(groups[g]);
+        if(names.empty())
+            errors.emplace_back("ROCPROF_COUNTER_GROUPS='" + text + "': group " +
+                                std::to_string(g + 1) +
+                                " is empty (accepted: counter names separated by blanks, groups "
+                                "by ';')");
+        if(cfg.counters.empty()) continue;
+        for(const auto& name : names)
+            if(std::find(cfg.counters.begin(), cfg.counters.end(), name) == cfg.counters.end())
+                errors.emplace_back("ROCPROF_COUNTER_GROUPS: group " + std::to_string(g + 1) +
+                                    " names '" + name +
+                                    "', which is not one of ROCPROF_COUNTERS ('pmc: ...')");
+    }
+}
+} // namespace
+
+// This process's argv: the %tag% / %argv% placeholders and the outputs' process records.
+std::vector<std::string>
+command_line()
+{
+    auto args = std::vector<std::string>{};
+    auto in   = std::ifstream{"/proc/self/cmdline", std::ios::binary};
+    auto arg  = std::string{};
+    while(std::getline(in, arg, '\0'))
+        args.emplace_back(arg);
+    return args;
+}
+
+namespace
+{
+using getenv_fn = std::function<const char*(const char*)>;
+
+// The value of @p name; empty when unset.
+std::string
+get(const getenv_fn& getenv, const char* name)
+{
+    const auto* value = getenv(name);
+    return value != nullptr ? std::string{value} : std::string{};
+}
+
+// What to trace and how: the switches of the contract.
+void
+read_switches(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors)
+{
+    auto flag = [&](const char* name)
+    { return contract::decode_switch(name, getenv(name), errors); };
+    cfg.kernel_trace       = flag(contract::kernel_trace);
+    cfg.memory_copy_trace  = flag(contract::memory_copy_trace);
+    cfg.marker_trace       = flag(contract::marker_trace);
+    cfg.cuda_runtime_trace = flag(contract::cuda_runtime_trace);
+    cfg.cuda_driver_trace  = flag(contract::cuda_driver_trace);
+    cfg.selected_regions   = flag(contract::selected_regions);
+    cfg.counter_collection = flag(contract::counter_collection);
+    cfg.kernel_replay      = flag(contract::kernel_replay);
+    cfg.stats              = flag(contract::stats);
+    cfg.summary            = flag(contract::summary);
+    cfg.truncate_kernels   = flag(contract::truncate_kernels);
+    cfg.output_config      = flag(contract::output_config_file);
+    cfg.progress           = flag(contract::progress);
+    // Demangling is on unless switched off (rocprofv3 -M sets ROCPROF_DEMANGLE_KERNELS=0).
+    if(getenv(contract::demangle_kernels) != nullptr && *getenv(contract::demangle_kernels) != '\0')
+        cfg.demangle_kernels = flag(contract::demangle_kernels);
+}
+
+// The counters, their groups, and what collecting them needs.
+void
+read_counters(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors)
+{
+    cfg.counters       = parse::parse_counter_list(get(getenv, contract::counters));
+    cfg.counter_groups = parse::decode_counter_groups(get(getenv, contract::counter_groups));
+    check_counter_groups(get(getenv, contract::counter_groups), cfg, errors);
+
+    if(cfg.kernel_replay && cfg.counter_groups.empty() && !cfg.counters.empty())
+        cfg.counter_groups = {cfg.counters};
+    if(cfg.counter_collection && cfg.collected_groups().empty())
+        errors.emplace_back("ROCPROF_COUNTER_COLLECTION is set but ROCPROF_COUNTERS / "
+                            "ROCPROF_COUNTER_GROUPS name no counter");
+    if(cfg.kernel_replay && !cfg.counter_collection)
+        errors.emplace_back(
+            "ROCPROF_KERNEL_REPLAY=1 needs counter collection (ROCPROF_COUNTER_COLLECTION=1 and "
+            "ROCPROF_COUNTER_GROUPS); rocprofv3 replays kernels only to collect counter groups");
+}
+
+// Where the outputs go: the directory and the prefix, their placeholders expanded.
+void
+read_output_names(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors)
+{
+    if(auto path = get(getenv, contract::output_path); !path.empty()) cfg.output_path = path;
+    cfg.output_file_name = get(getenv, contract::output_file_name);
+    // Placeholders (%pid%, %hostname%, %rank%, %env{NAME}%, ...) take this process's values.
+    const auto values = placeholders::process_values(getenv, command_line());
+    for(auto [variable, text] : {std::pair{contract::output_path, &cfg.output_path},
+                                 std::pair{contract::output_file_name, &cfg.output_file_name}})
+    {
+        auto why      = std::string{};
+        auto expanded = placeholders::expand(*text, values, &why);
+        if(expanded)
+            *text = std::move(*expanded);
+        else
+            errors.emplace_back(std::string{variable} + "='" + *text + "': " + why);
+    }
+    if(cfg.output_file_name.find('/') != std::string::npos)
+        errors.emplace_back("ROCPROF_OUTPUT_FILE_NAME '" + cfg.output_file_name +
+                            "' must be a file name prefix, not a path");
+}
+
+// The output formats (csv unless ROCPROF_OUTPUT_FORMAT names others) and the agents' column form.
+void
+read_formats(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors)
+{
+    if(const auto* set = getenv(contract::output_format);
+       set != nullptr && parse::parse_counter_list(set).empty())
+        errors.emplace_back(
+            std::string{"ROCPROF_OUTPUT_FORMAT='"} + set +
+            "' names no format (accepted: csv, json, pftrace, rocpd, or several: csv,json)");
+    if(auto formats = get(getenv, contract::output_format); !formats.empty())
+    {
+        cfg.csv     = false;
+        cfg.json    = false;
+        cfg.pftrace = false;
+        cfg.rocpd   = false;
+        for(auto format : parse::parse_counter_list(formats))
+        {
+            std::transform(format.begin(), format.end(), format.begin(), ::tolower);
+            if(format == "csv")
+                cfg.csv = true;
+            else if(format == "json")
+                cfg.json = true;
+            else if(format == "pftrace")
+                cfg.pftrace = true;
+            else if(format == "rocpd" && !rocpd_built)
+                errors.emplace_back(
+                    "ROCPROF_OUTPUT_FORMAT: rocpd output was not built: SQLite3 missing");
+            else if(format == "rocpd")
+                cfg.rocpd = true;
+            else
+                errors.emplace_back("ROCPROF_OUTPUT_FORMAT: format '" + format +
+                                    "' is not supported (accepted: csv, json, pftrace, rocpd)");
+        }
+    }
+
+    if(auto index = get(getenv, contract::agent_index); !index.empty())
+    {
+        if(index == "absolute" || index == "relative" || index == "type-relative")
+            cfg.agent_index = index;
+        else
+            errors.emplace_back("ROCPROF_AGENT_INDEX='" + index +
+                                "': accepted: absolute, relative, type-relative");
+    }
+}
+
+// Which dispatches are profiled: the kernel name filters, the iteration range, skip and count.
+void
+read_filters(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors)
+{
+    auto compile =
+        [&errors](const char* variable, const std::string& text, std::optional<name_regex>& out)
+    {
+        if(text.empty()) return;
+        auto why = std::string{};
+        out      = name_regex::compile(text, &why);
+        if(!out)
+            errors.emplace_back(std::string{variable} + ": '" + parse::abbreviate(text) +
+                                "' is not a valid regular expression: " + why);
+    };
+    cfg.include_regex_text = get(getenv, contract::include_regex);
+    cfg.exclude_regex_text = get(getenv, contract::exclude_regex);
+    compile(contract::include_regex, cfg.include_regex_text, cfg.include_regex);
+    compile(contract::exclude_regex, cfg.exclude_regex_text, cfg.exclude_regex);
+
+    if(auto range = get(getenv, contract::iteration_range); !range.empty())
+    {
+        auto why    = std::string{};
+        auto parsed = parse::parse_iteration_range(range, &why);
+        if(parsed)
+            cfg.iteration_range = std::move(*parsed);
+        else
+            errors.emplace_back("ROCPROF_KERNEL_FILTER_RANGE: " + why);
+    }
+    auto count = [&](const char* variable)
+    { return contract::decode_count(variable, getenv(variable), errors); };
+    cfg.dispatch_skip  = count(contract::dispatch_skip).value_or(0);
+    cfg.dispatch_count = count(contract::dispatch_count);
+}
+} // namespace
+
+config_result
+read_config(const std::function<const char*(const char*)>& getenv)
+{
+    auto  result = config_result{};
+    auto& cfg    = result.cfg;
+    read_switches(getenv, cfg, result.errors);
+    read_counters(getenv, cfg, result.errors);
+    // Read through the contract, as rocprofv3 writes them (contract/environment.hpp).
+    cfg.run_dir     = get(getenv, contract::run_dir);
+    cfg.helper_mode = getenv(contract::helper_mode) != nullptr;
+    if(const auto* path = getenv(metric_sets::path_variable); path != nullptr)
+        cfg.metrics_path = std::string{path};
+    read_output_names(getenv, cfg, result.errors);
+    read_formats(getenv, cfg, result.errors);
+    read_filters(getenv, cfg, result.errors);
+    return result;
+}
+} // namespace rocprofiler::tool

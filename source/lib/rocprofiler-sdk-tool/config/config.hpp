@@ -1,0 +1,96 @@
+// The tool library's configuration: what rocprofv3 asked for, read from the ROCPROF_* environment
+// variables once, when the SDK calls rocprofiler_configure. docs/rocprofv3.md lists the variables.
+#pragma once
+
+#include "config/name_regex.hpp"
+#include "config/parse.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rocprofiler::tool
+{
+struct config
+{
+    bool kernel_trace       = false; // ROCPROF_KERNEL_TRACE
+    bool memory_copy_trace  = false; // ROCPROF_MEMORY_COPY_TRACE
+    bool marker_trace       = false; // ROCPROF_MARKER_TRACE
+    bool cuda_runtime_trace = false; // ROCPROF_CUDA_RUNTIME_TRACE: CUDA runtime API calls
+    bool cuda_driver_trace  = false; // ROCPROF_CUDA_DRIVER_TRACE: CUDA driver API calls
+    bool selected_regions   = false; // ROCPROF_SELECTED_REGIONS: collect only between resume/pause
+    bool counter_collection = false; // ROCPROF_COUNTER_COLLECTION
+    // ROCPROF_KERNEL_REPLAY=1: the kernel replay context exists and every counter group of a
+    // dispatch's agent is collected in its own replay pass.
+    bool kernel_replay = false;
+    bool stats         = false; // ROCPROF_STATS: write <prefix>_kernel_stats.csv
+    bool summary       = false; // ROCPROF_SUMMARY: print the kernel stats table to stderr
+    // Kernel names: demangled unless ROCPROF_DEMANGLE_KERNELS=0 (-M); ROCPROF_TRUNCATE_KERNELS
+    // (-T) keeps only the demangled name's base name (no return type, arguments or templates).
+    bool demangle_kernels = true;
+    bool truncate_kernels = false;
+    bool output_config    = false; // ROCPROF_OUTPUT_CONFIG_FILE: write <prefix>_config.json
+    // ROCPROF_AGENT_INDEX: absolute, relative (default) or type-relative, the form of the CSV
+    // files' agent columns (output.hpp, agent_index).
+    std::string agent_index = "relative";
+    // ROCPROF_PROGRESS: progress lines on stderr even when it is not a terminal.
+    bool progress = false;
+
+    // ROCPROF_COUNTERS ("pmc: A B"): the counters of this run. Without kernel replay they form the
+    // one group collected on every dispatch.
+    std::vector<std::string> counters = {};
+    // ROCPROF_COUNTER_GROUPS ("A B;C"): under kernel replay, pass i collects group i.
+    std::vector<std::vector<std::string>> counter_groups = {};
+
+    std::string output_path      = ".";   // ROCPROF_OUTPUT_PATH
+    std::string output_file_name = {};    // ROCPROF_OUTPUT_FILE_NAME; default: the process id
+    bool        csv              = true;  // ROCPROF_OUTPUT_FORMAT contains "csv" (default)
+    bool        json             = false; // ROCPROF_OUTPUT_FORMAT contains "json"
+    bool        pftrace          = false; // ROCPROF_OUTPUT_FORMAT contains "pftrace"
+    bool        rocpd            = false; // ROCPROF_OUTPUT_FORMAT contains "rocpd"
+
+    std::string               include_regex_text = {}; // ROCPROF_KERNEL_FILTER_INCLUDE_REGEX
+    std::string               exclude_regex_text = {}; // ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX
+    std::optional<name_regex> include_regex      = {};
+    std::optional<name_regex> exclude_regex      = {};
+    parse::iteration_range    iteration_range    = {}; // ROCPROF_KERNEL_FILTER_RANGE
+    // ROCPROF_KERNEL_FILTER_DISPATCH_SKIP / _COUNT: across all kernels, after the other filters.
+    uint64_t                dispatch_skip  = 0;
+    std::optional<uint64_t> dispatch_count = {};
+
+    // ROCPROFV3_RUN_DIR: a directory private to the rocprofv3 run, where its processes claim their
+    // output prefixes (session/prefix_claim.hpp); empty without rocprofv3.
+    std::string run_dir = {};
+    // ROCPROFILER_METRICS_PATH (metric_sets::path_variable): the user's metric set files, when set.
+    std::optional<std::string> metrics_path = {};
+    // ROCPROFV3_TOOL_HELPER_MODE set: rocprofv3's pre-run agent query loaded the library, which
+    // then profiles nothing.
+    bool helper_mode = false;
+
+    // Groups this run collects: counter_groups under kernel replay, else the one group `counters`.
+    std::vector<std::vector<std::string>> collected_groups() const;
+
+    bool records_dispatches() const { return kernel_trace || stats || summary; }
+    // Either CUDA API kind: rows of <prefix>_cuda_api_trace.csv.
+    bool cuda_api_trace() const { return cuda_runtime_trace || cuda_driver_trace; }
+    // The tool's buffer exists for dispatch, memory copy or CUDA API records.
+    bool uses_buffer() const
+    {
+        return records_dispatches() || memory_copy_trace || cuda_api_trace();
+    }
+};
+
+struct config_result
+{
+    config                   cfg    = {};
+    std::vector<std::string> errors = {}; // non-empty: the tool must deactivate itself
+};
+
+// Reads and validates the variables through @p getenv (tests pass their own).
+config_result read_config(const std::function<const char*(const char*)>& getenv);
+
+// This process's argv (/proc/self/cmdline), empty when it cannot be read.
+std::vector<std::string> command_line();
+} // namespace rocprofiler::tool

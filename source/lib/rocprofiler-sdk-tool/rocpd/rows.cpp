@@ -1,0 +1,372 @@
+#if defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
+#    include "files/write_guard.hpp"
+#    include "model/names.hpp"
+#    include "model/replay_report.hpp"
+#    include "rocpd/rocpd_writer.hpp"
+#    include "rocpd/sqlite_bind.hpp"
+
+#    include <nlohmann/json.hpp>
+
+#    include <sqlite3.h>
+
+#    include <map>
+#    include <string_view>
+#    include <utility>
+
+namespace rocprofiler::tool
+{
+using namespace rocpd;
+
+void
+rocpd_writer::code_object(const code_object_entry& entry)
+{
+    if(!usable()) return;
+    begin();
+    auto* stmt = prepare("INSERT OR REPLACE INTO rocpd_info_code_object (id, guid, nid, pid, "
+                         "agent_id, uri, load_base, load_size, load_delta, storage_type) VALUES "
+                         "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    bind_all(stmt,
+             entry.id,
+             m_guid,
+             node_row,
+             process_row,
+             entry.agent.handle,
+             entry.uri,
+             entry.load_base,
+             entry.load_size,
+             entry.load_delta,
+             entry.uri.rfind("file://", 0) == 0 ? "FILE" : "MEMORY");
+    step(stmt);
+}
+
+void
+rocpd_writer::kernel(const kernel_symbol& sym)
+{
+    if(!usable()) return;
+    if(auto it = m_kernels.find(sym.kernel_id); it != m_kernels.end() && it->second) return;
+    begin();
+    auto* stmt = prepare(
+        "INSERT OR REPLACE INTO rocpd_info_kernel_symbol (id, guid, nid, pid, code_object_id, "
+        "kernel_name, display_name, kernel_object, kernarg_segment_size, "
+        "kernarg_segment_alignment, group_segment_size, private_segment_size, sgpr_count, "
+        "arch_vgpr_count, accum_vgpr_count, extdata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+        "?, ?, ?, ?)");
+    auto ext = nlohmann::json{{"reported", sym.reported}};
+    bind_all(stmt,
+             sym.kernel_id,
+             m_guid,
+             node_row,
+             process_row,
+             sym.code_object_id,
+             sym.name,
+             sym.name,
+             sym.kernel_object,
+             static_cast<uint64_t>(sym.kernarg_segment_size),
+             static_cast<uint64_t>(sym.kernarg_segment_alignment),
+             static_cast<uint64_t>(sym.group_segment_size),
+             static_cast<uint64_t>(sym.private_segment_size),
+             static_cast<uint64_t>(sym.sgpr_count),
+             static_cast<uint64_t>(sym.arch_vgpr_count),
+             static_cast<uint64_t>(sym.accum_vgpr_count),
+             ext.dump());
+    if(step(stmt)) m_kernels[sym.kernel_id] = sym.reported;
+}
+
+void
+rocpd_writer::ensure_kernel(const results& data, uint64_t kernel_id)
+{
+    if(m_kernels.count(kernel_id) != 0) return;
+    if(const auto* sym = data.find_symbol(kernel_id))
+        kernel(*sym);
+    else
+    {
+        auto placeholder      = kernel_symbol{};
+        placeholder.kernel_id = kernel_id;
+        placeholder.name      = "kernel_" + std::to_string(kernel_id);
+        placeholder.reported  = false;
+        kernel(placeholder);
+    }
+}
+
+void
+rocpd_writer::ensure_thread(uint64_t tid)
+{
+    if(!m_threads.insert(tid).second) return;
+    auto* stmt = prepare("INSERT OR IGNORE INTO rocpd_info_thread (id, guid, nid, pid, tid) "
+                         "VALUES (?, ?, ?, ?, ?)");
+    bind_all(stmt, tid, m_guid, node_row, process_row, tid);
+    step(stmt);
+}
+
+void
+rocpd_writer::ensure_queue(uint64_t queue)
+{
+    if(!m_queues.insert(queue).second) return;
+    auto* stmt = prepare(
+        "INSERT OR IGNORE INTO rocpd_info_queue (id, guid, nid, pid, name) VALUES (?, ?, ?, ?, ?)");
+    bind_all(stmt, queue, m_guid, node_row, process_row, "queue " + std::to_string(queue));
+    step(stmt);
+}
+
+bool
+rocpd_writer::insert_dispatch(const results&                            data,
+                              const rocprofiler_kernel_dispatch_info_t& info,
+                              uint64_t                                  thread_id,
+                              uint64_t                                  correlation,
+                              uint64_t                                  start,
+                              uint64_t                                  end,
+                              const std::string&                        extdata,
+                              bool                                      from_trace)
+{
+    begin();
+    ensure_kernel(data, info.kernel_id);
+    ensure_thread(thread_id);
+    ensure_queue(info.queue_id.handle);
+    auto category = string_id("KERNEL_DISPATCH");
+    // The event of a dispatch has the dispatch id as its id: kernel trace records and counter
+    // records, which arrive in either order, find it without a look-up.
+    auto* event = prepare("INSERT OR IGNORE INTO rocpd_event (id, guid, category_id, stack_id, "
+                          "parent_stack_id, correlation_id) VALUES (?, ?, ?, ?, 0, ?)");
+    bind_all(event, info.dispatch_id, m_guid, category, correlation, correlation);
+    if(!step(event)) return false;
+    // A kernel trace record is the dispatch as kernel_trace.csv shows it (submitting thread,
+    // times): it replaces a row made from a counter record that came first, never one made from
+    // another kernel trace record (a replay pass: dispatch() keeps its times in extdata).
+    auto* stmt = prepare(
+        from_trace
+            ? "INSERT INTO rocpd_kernel_dispatch (id, guid, nid, pid, tid, agent_id, kernel_id, "
+              "dispatch_id, queue_id, stream_id, start, end, private_segment_size, "
+              "group_segment_size, workgroup_size_x, workgroup_size_y, workgroup_size_z, "
+              "grid_size_x, grid_size_y, grid_size_z, event_id, extdata) VALUES (?, ?, ?, ?, ?, "
+              "?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+              "tid = excluded.tid, start = excluded.start, end = excluded.end, extdata = "
+              "json_set(extdata, '$.source', 'kernel_trace') WHERE json_extract(extdata, "
+              "'$.source') = 'counter_collection'"
+            : "INSERT OR IGNORE INTO rocpd_kernel_dispatch (id, guid, nid, pid, tid, agent_id, "
+              "kernel_id, dispatch_id, queue_id, stream_id, start, end, private_segment_size, "
+              "group_segment_size, workgroup_size_x, workgroup_size_y, workgroup_size_z, "
+              "grid_size_x, grid_size_y, grid_size_z, event_id, extdata) VALUES (?, ?, ?, ?, ?, "
+              "?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    bind_all(stmt,
+             info.dispatch_id,
+             m_guid,
+             node_row,
+             process_row,
+             thread_id,
+             agent_number(data, info.agent_id),
+             info.kernel_id,
+             info.dispatch_id,
+             info.queue_id.handle,
+             start,
+             end,
+             static_cast<uint64_t>(info.private_segment_size),
+             static_cast<uint64_t>(info.group_segment_size),
+             static_cast<uint64_t>(info.workgroup_size.x),
+             static_cast<uint64_t>(info.workgroup_size.y),
+             static_cast<uint64_t>(info.workgroup_size.z),
+             static_cast<uint64_t>(info.grid_size.x),
+             static_cast<uint64_t>(info.grid_size.y),
+             static_cast<uint64_t>(info.grid_size.z),
+             info.dispatch_id,
+             extdata);
+    if(!step(stmt)) return false;
+    return sqlite3_changes(m_db) > 0;
+}
+
+void
+rocpd_writer::dispatch(const results&                                             data,
+                       const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r)
+{
+    if(!usable()) return;
+    auto ext = nlohmann::json{{"source", "kernel_trace"}}.dump();
+    if(insert_dispatch(data,
+                       r.dispatch_info,
+                       r.thread_id,
+                       r.correlation_id.internal,
+                       r.start_timestamp,
+                       r.end_timestamp,
+                       ext,
+                       true))
+    {
+        commit_if_large();
+        return;
+    }
+    if(m_db == nullptr) return;
+    // The row already holds a kernel trace record of this dispatch: this one is a further replay
+    // pass, whose times are kept in extdata rather than lost.
+    auto* stmt =
+        prepare("UPDATE rocpd_kernel_dispatch SET extdata = json_insert(json_insert(extdata, "
+                "'$.kernel_trace_records', json('[]')), '$.kernel_trace_records[#]', "
+                "json_object('start', ?, 'end', ?)) WHERE id = ?");
+    bind_all(stmt, r.start_timestamp, r.end_timestamp, r.dispatch_info.dispatch_id);
+    step(stmt);
+    commit_if_large();
+}
+
+int64_t
+rocpd_writer::pmc_id(const results&         data,
+                     rocprofiler_agent_id_t agent,
+                     uint64_t               counter_id,
+                     const std::string&     fallback_name)
+{
+    auto key = std::make_pair(agent.handle, counter_id);
+    if(auto it = m_pmc.find(key); it != m_pmc.end()) return it->second;
+    const counter_entry* found = nullptr;
+    for(const auto& c : data.counters)
+        if(c.id == counter_id && (c.agent.handle == agent.handle || found == nullptr)) found = &c;
+    auto entry = found != nullptr ? *found : counter_entry{};
+    if(found == nullptr)
+        entry.name =
+            !fallback_name.empty() ? fallback_name : "counter_" + std::to_string(counter_id);
+    auto* stmt = prepare("INSERT INTO rocpd_info_pmc (guid, nid, pid, agent_id, target_arch, "
+                         "event_code, name, symbol, description, component, value_type, block, "
+                         "expression, is_constant, is_derived, extdata) VALUES (?, ?, ?, ?, "
+                         "'GPU', ?, ?, ?, ?, ?, 'ABS', ?, ?, ?, ?, ?)");
+    bind_all(stmt,
+             m_guid,
+             node_row,
+             process_row,
+             agent_number(data, agent),
+             counter_id,
+             entry.name,
+             entry.name,
+             entry.description,
+             entry.block,
+             entry.block,
+             entry.expression,
+             static_cast<int64_t>(entry.is_constant),
+             static_cast<int64_t>(entry.is_derived),
+             nlohmann::json{{"counter_id", counter_id}}.dump());
+    if(!step(stmt)) return 0;
+    auto id = sqlite3_last_insert_rowid(m_db);
+    m_pmc.emplace(key, id);
+    return id;
+}
+
+void
+rocpd_writer::counters(const results& data, const counter_dispatch& rec)
+{
+    if(!usable()) return;
+    const auto& info = rec.data.dispatch_info;
+    auto        ext  = nlohmann::json{{"source", "counter_collection"}};
+    if(rec.replay_pass) ext["replay_pass"] = *rec.replay_pass;
+    (void)insert_dispatch(data,
+                          info,
+                          rec.thread_id,
+                          rec.data.correlation_id.internal,
+                          rec.data.start_timestamp,
+                          rec.data.end_timestamp,
+                          ext.dump(),
+                          false);
+    auto pmc_ext = rec.replay_pass ? nlohmann::json{{"replay_pass", *rec.replay_pass}}.dump()
+                                   : std::string{"{}"};
+    for(const auto& v : rec.values)
+    {
+        auto id = pmc_id(data, info.agent_id, v.counter_id, v.name);
+        if(m_db == nullptr) return;
+        auto* stmt = prepare("INSERT INTO rocpd_pmc_event (guid, event_id, pmc_id, value, "
+                             "extdata) VALUES (?, ?, ?, ?, ?)");
+        bind_all(stmt, m_guid, info.dispatch_id, id, v.value, pmc_ext);
+        if(!step(stmt)) return;
+    }
+    commit_if_large();
+}
+
+void
+rocpd_writer::memory_copy(const results&                                         data,
+                          const rocprofiler_buffer_tracing_memory_copy_record_t& r)
+{
+    if(!usable()) return;
+    begin();
+    ensure_thread(r.thread_id);
+    auto category = string_id("MEMORY_COPY");
+    auto name     = string_id(memory_copy_direction_name(r.operation));
+    // Copy events take ids from memory_copy_event_base up, above every dispatch id (a dispatch's
+    // event id is its dispatch id), so that the two never meet.
+    const auto event_id = memory_copy_event_base + m_copies++;
+    auto*      event    = prepare("INSERT INTO rocpd_event (id, guid, category_id, stack_id, "
+                                  "parent_stack_id, correlation_id) VALUES (?, ?, ?, ?, 0, ?)");
+    bind_all(
+        event, event_id, m_guid, category, r.correlation_id.internal, r.correlation_id.internal);
+    if(!step(event)) return;
+    // A side in host memory (agent handle 0) has no agent row: NULL, and "host" in the view.
+    auto agent = [&data](rocprofiler_agent_id_t id) -> std::optional<uint64_t>
+    {
+        if(id.handle == 0) return std::nullopt;
+        return agent_number(data, id);
+    };
+    auto  ext = nlohmann::json{{"external_correlation_id", r.correlation_id.external.value},
+                              {"operation", static_cast<int>(r.operation)}};
+    auto* row = prepare("INSERT INTO rocpd_memory_copy (guid, nid, pid, tid, stream_id, start, "
+                        "end, name_id, dst_agent_id, dst_address, src_agent_id, src_address, "
+                        "size, event_id, extdata) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, "
+                        "?, ?, ?)");
+    bind_all(row,
+             m_guid,
+             node_row,
+             process_row,
+             r.thread_id,
+             r.start_timestamp,
+             r.end_timestamp,
+             name,
+             agent(r.dst_agent_id),
+             r.dst_address.handle,
+             agent(r.src_agent_id),
+             r.src_address.handle,
+             r.bytes,
+             event_id,
+             ext.dump());
+    step(row);
+    commit_if_large();
+}
+
+void
+rocpd_writer::marker(const results&, const marker_event& e)
+{
+    if(!usable()) return;
+    begin();
+    ensure_thread(e.thread_id);
+    auto category = string_id(e.domain);
+    auto name     = string_id(e.function);
+    // Marker events take ids from marker_event_base up (above the copies' range).
+    const auto event_id = marker_event_base + m_markers++;
+    auto*      event    = prepare("INSERT INTO rocpd_event (id, guid, category_id, stack_id, "
+                                  "parent_stack_id, correlation_id) VALUES (?, ?, ?, ?, 0, ?)");
+    bind_all(event, event_id, m_guid, category, e.correlation_id, e.correlation_id);
+    if(!step(event)) return;
+    auto* row = prepare("INSERT INTO rocpd_region (guid, nid, pid, tid, start, end, name_id, "
+                        "event_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    bind_all(row, m_guid, node_row, process_row, e.thread_id, e.start, e.end, name, event_id);
+    step(row);
+    commit_if_large();
+}
+
+void
+rocpd_writer::replay_outcome(const results&               data,
+                             const tool::replay_outcome&  o,
+                             const std::vector<uint64_t>& missing)
+{
+    if(!usable()) return;
+    begin();
+    auto* stmt = prepare(
+        "INSERT INTO rocprofv3_kernel_replay_outcome (dispatch_id, agent_id, kernel_id, outcome, "
+        "reason, passes_run, passes_planned, snapshot_bytes, written_bytes, verified_bytes, "
+        "failed_pass, missing_groups) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    bind_all(stmt,
+             o.dispatch_id,
+             agent_number(data, o.agent),
+             o.kernel_id,
+             std::string{outcome_name(o.kind)},
+             o.reason,
+             o.passes_run,
+             o.passes_planned,
+             o.snapshot_bytes,
+             o.written_bytes,
+             o.verified_bytes,
+             o.failed_pass,
+             nlohmann::json(missing).dump());
+    step(stmt);
+    commit_if_large();
+}
+} // namespace rocprofiler::tool
+#endif

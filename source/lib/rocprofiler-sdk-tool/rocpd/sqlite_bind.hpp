@@ -1,0 +1,96 @@
+// What the rocpd writer's two halves (rocpd/writer.cpp: the database; rocpd/rows.cpp: records to
+// rows) share: the binding of values to SQLite statements and the run's fixed row ids. Only built
+// with SQLite.
+#pragma once
+
+#include "model/results.hpp"
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <fstream>
+#include <optional>
+#include <string>
+
+namespace rocprofiler::tool::rocpd
+{
+// One node and one process per database: their row ids.
+constexpr int64_t node_row    = 1;
+constexpr int64_t process_row = 1;
+
+inline std::string
+read_first_line(const char* path)
+{
+    auto in   = std::ifstream{path};
+    auto line = std::string{};
+    std::getline(in, line);
+    return line;
+}
+
+inline const char*
+agent_type(rocprofiler_agent_type_t type)
+{
+    switch(type)
+    {
+    case ROCPROFILER_AGENT_TYPE_CPU:
+        return "CPU";
+    case ROCPROFILER_AGENT_TYPE_GPU:
+        return "GPU";
+    default:
+        break;
+    }
+    return nullptr;
+}
+
+inline void
+bind(sqlite3_stmt* stmt, int index, int64_t value)
+{
+    sqlite3_bind_int64(stmt, index, value);
+}
+inline void
+bind(sqlite3_stmt* stmt, int index, uint64_t value)
+{
+    // SQLite integers are signed 64-bit; ids and timestamps stay below 2^63.
+    sqlite3_bind_int64(stmt, index, static_cast<int64_t>(value));
+}
+inline void
+bind(sqlite3_stmt* stmt, int index, std::optional<uint64_t> value)
+{
+    if(value)
+        sqlite3_bind_int64(stmt, index, static_cast<int64_t>(*value));
+    else
+        sqlite3_bind_null(stmt, index);
+}
+inline void
+bind(sqlite3_stmt* stmt, int index, double value)
+{
+    sqlite3_bind_double(stmt, index, value);
+}
+inline void
+bind(sqlite3_stmt* stmt, int index, const std::string& value)
+{
+    sqlite3_bind_text(stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+}
+inline void
+bind(sqlite3_stmt* stmt, int index, const char* value)
+{
+    if(value == nullptr)
+        sqlite3_bind_null(stmt, index);
+    else
+        sqlite3_bind_text(stmt, index, value, -1, SQLITE_TRANSIENT);
+}
+
+template <typename... Args>
+void
+bind_all(sqlite3_stmt* stmt, const Args&... args)
+{
+    auto index = 0;
+    (bind(stmt, ++index, args), ...);
+}
+
+inline std::string
+guid_of(const results& data)
+{
+    return "rocprofv3-" + std::to_string(data.pid) + "-" + std::to_string(data.init_time);
+}
+} // namespace rocprofiler::tool::rocpd
