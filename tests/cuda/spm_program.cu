@@ -32,6 +32,7 @@ main()
     cudaFree(out);
     // x converges to 500 from below: a finite value near it means the kernel ran.
     const bool ok = first > 400.0f && first < 501.0f;
-    std::printf("RESULT spm_program launches=%d first=%g %s\n", launches, first, ok ? "ok" : "WRONG");
+    std::printf(
+        "RESULT spm_program launches=%d first=%g %s\n", launches, first, ok ? "ok" : "WRONG");
     return ok ? 0 : 1;
 }

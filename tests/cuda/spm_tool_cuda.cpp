@@ -25,19 +25,19 @@ namespace
 {
 struct tool_state
 {
-    std::mutex                          mutex         = {};
-    rocprofiler_context_id_t            context       = {};
-    std::vector<rocprofiler_agent_id_t> agents        = {};
-    rocprofiler_counter_config_id_t     spm_config    = {};
-    rocprofiler_counter_config_id_t     count_config  = {};
-    uint64_t                            spm_agent     = 0;
-    std::string                         counter       = {};
-    std::map<uint64_t, double>          spm_sums      = {};
-    std::map<uint64_t, double>          counted_sums  = {};
-    uint64_t                            samples       = 0;
-    uint64_t                            loss_batches  = 0;
-    uint64_t                            ends          = 0;
-    uint32_t                            spm_agents    = 0;
+    std::mutex                          mutex        = {};
+    rocprofiler_context_id_t            context      = {};
+    std::vector<rocprofiler_agent_id_t> agents       = {};
+    rocprofiler_counter_config_id_t     spm_config   = {};
+    rocprofiler_counter_config_id_t     count_config = {};
+    uint64_t                            spm_agent    = 0;
+    std::string                         counter      = {};
+    std::map<uint64_t, double>          spm_sums     = {};
+    std::map<uint64_t, double>          counted_sums = {};
+    uint64_t                            samples      = 0;
+    uint64_t                            loss_batches = 0;
+    uint64_t                            ends         = 0;
+    uint32_t                            spm_agents   = 0;
 };
 
 tool_state&
@@ -63,9 +63,7 @@ struct interval_range
 };
 
 rocprofiler_status_t
-configs_callback(const rocprofiler_spm_available_configuration_t** configs,
-                 size_t                                            count,
-                 void*                                             out)
+configs_callback(const rocprofiler_spm_available_configuration_t** configs, size_t count, void* out)
 {
     auto* range = static_cast<interval_range*>(out);
     for(size_t i = 0; i < count; ++i)
@@ -84,8 +82,7 @@ counters_callback(rocprofiler_agent_id_t,
     for(size_t i = 0; i < count; ++i)
     {
         auto info = rocprofiler_counter_info_v0_t{};
-        if(rocprofiler_query_counter_info(
-               counters[i], ROCPROFILER_COUNTER_INFO_VERSION_0, &info) ==
+        if(rocprofiler_query_counter_info(counters[i], ROCPROFILER_COUNTER_INFO_VERSION_0, &info) ==
                ROCPROFILER_STATUS_SUCCESS &&
            info.name != nullptr)
             list->emplace_back(info.name, counters[i]);
@@ -104,7 +101,8 @@ ends_with(const std::string& s, const char* tail)
 const std::pair<std::string, rocprofiler_counter_id_t>*
 pick(const std::vector<std::pair<std::string, rocprofiler_counter_id_t>>& offered)
 {
-    auto find = [&](const std::string& name) -> decltype(&offered[0]) {
+    auto find = [&](const std::string& name) -> decltype(&offered[0])
+    {
         for(const auto& entry : offered)
             if(entry.first == name) return &entry;
         return nullptr;
@@ -206,9 +204,10 @@ set_up(rocprofiler_agent_id_t agent)
     if(chosen == nullptr) return false;
     auto interval = std::max<uint64_t>(range.min, 20000);
     if(const char* env = std::getenv("SPM_INTERVAL")) interval = std::strtoull(env, nullptr, 10);
-    auto  parameter  = rocprofiler_spm_parameters_t{sizeof(rocprofiler_spm_parameters_t),
-                                                  ROCPROFILER_SPM_PARAMETER_TYPE_SAMPLE_INTERVAL_SCLK_CYCLES,
-                                                  interval};
+    auto parameter =
+        rocprofiler_spm_parameters_t{sizeof(rocprofiler_spm_parameters_t),
+                                     ROCPROFILER_SPM_PARAMETER_TYPE_SAMPLE_INTERVAL_SCLK_CYCLES,
+                                     interval};
     auto* parameters = &parameter;
     auto  id         = chosen->second;
     auto  status =

@@ -162,8 +162,8 @@ complete_batched(std::shared_ptr<batched_execution> entry,
                  dispatch::completion_fn            next,
                  CUcontext                          ctx)
 {
-    return [entry = std::move(entry), next = std::move(next), ctx](
-               const dispatch::execution_result& r)
+    return
+        [entry = std::move(entry), next = std::move(next), ctx](const dispatch::execution_result& r)
     {
         entry->complete(r, next);
         auto& prof  = profiler_of(ctx);

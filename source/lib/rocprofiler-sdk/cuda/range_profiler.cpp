@@ -53,12 +53,11 @@ suspend(context_profiler& prof)
 {
     if(prof.object == nullptr || prof.batch.running || prof.cycle_owner != nullptr) return false;
     auto scope = internal_call_scope{};
-    auto off = CUpti_RangeProfiler_Disable_Params{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    auto off   = CUpti_RangeProfiler_Disable_Params{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
     off.pRangeProfilerObject = prof.object;
     auto error               = std::string{};
-    if(!succeeded(profiler_table().cuptiRangeProfilerDisable(&off),
-                  "cuptiRangeProfilerDisable",
-                  error))
+    if(!succeeded(
+           profiler_table().cuptiRangeProfilerDisable(&off), "cuptiRangeProfilerDisable", error))
     {
         ROCP_LOG(warning) << "cuda: " << error;
         return false;
