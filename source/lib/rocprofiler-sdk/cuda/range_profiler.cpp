@@ -48,44 +48,60 @@ for_each_profiler(const std::function<void(context_profiler&)>& fn)
         fn(*prof);
 }
 
-bool
-suspend(context_profiler& prof)
+namespace
 {
-    if(prof.object == nullptr || prof.batch.running || prof.cycle_owner != nullptr) return false;
-    auto scope = internal_call_scope{};
-    auto off   = CUpti_RangeProfiler_Disable_Params{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+// The context's range profiler off (`prof.object` cleared) or on again; `error` says why not.
+bool
+disable_profiler(context_profiler& prof, std::string& error)
+{
+    auto off = CUpti_RangeProfiler_Disable_Params{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
     off.pRangeProfilerObject = prof.object;
-    auto error               = std::string{};
     if(!succeeded(
            profiler_table().cuptiRangeProfilerDisable(&off), "cuptiRangeProfilerDisable", error))
-    {
-        ROCP_LOG(warning) << "cuda: " << error;
         return false;
-    }
-    prof.object    = nullptr;
-    prof.last      = nullptr; // the next configuration is sized and set anew
-    prof.suspended = true;
+    prof.object = nullptr;
     return true;
 }
 
-namespace
+bool
+enable_profiler(context_profiler& prof, std::string& error)
 {
+    auto on = CUpti_RangeProfiler_Enable_Params{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    on.ctx  = prof.ctx;
+    if(auto rc = profiler_table().cuptiRangeProfilerEnable(&on); rc != CUPTI_SUCCESS)
+    {
+        prof.error = error = explain("cuptiRangeProfilerEnable", rc);
+        return false;
+    }
+    prof.object = on.pRangeProfilerObject;
+    return true;
+}
+
 // Enables the range profiler again after suspend().
 void
 resume(context_profiler& prof)
 {
     auto scope = internal_call_scope{};
-    auto on    = CUpti_RangeProfiler_Enable_Params{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    on.ctx     = prof.ctx;
-    if(auto rc = profiler_table().cuptiRangeProfilerEnable(&on); rc != CUPTI_SUCCESS)
-    {
-        prof.error = explain("cuptiRangeProfilerEnable", rc);
-        return;
-    }
-    prof.object    = on.pRangeProfilerObject;
-    prof.suspended = false;
+    auto error = std::string{};
+    if(enable_profiler(prof, error)) prof.suspended = false;
 }
 } // namespace
+
+bool
+suspend(context_profiler& prof)
+{
+    if(prof.object == nullptr || prof.batch.running || prof.cycle_owner != nullptr) return false;
+    auto scope = internal_call_scope{};
+    auto error = std::string{};
+    if(!disable_profiler(prof, error))
+    {
+        ROCP_LOG(warning) << "cuda: " << error;
+        return false;
+    }
+    prof.last      = nullptr; // the next configuration is sized and set anew
+    prof.suspended = true;
+    return true;
+}
 
 void
 enable(context_profiler& prof, CUcontext ctx, int device)
@@ -167,22 +183,8 @@ namespace
 bool
 reenable(context_profiler& prof, std::string& error)
 {
-    const auto& t     = profiler_table();
-    auto        timer = phase_timer{phases().reenable};
-    auto off = CUpti_RangeProfiler_Disable_Params{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-    off.pRangeProfilerObject = prof.object;
-    if(!succeeded(t.cuptiRangeProfilerDisable(&off), "cuptiRangeProfilerDisable", error))
-        return false;
-    prof.object = nullptr;
-    auto on     = CUpti_RangeProfiler_Enable_Params{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    on.ctx      = prof.ctx;
-    if(auto rc = t.cuptiRangeProfilerEnable(&on); rc != CUPTI_SUCCESS)
-    {
-        prof.error = error = explain("cuptiRangeProfilerEnable", rc);
-        return false;
-    }
-    prof.object = on.pRangeProfilerObject;
-    return true;
+    auto timer = phase_timer{phases().reenable};
+    return disable_profiler(prof, error) && enable_profiler(prof, error);
 }
 
 // The range profiler object prepares counter data images for the metrics of its last
