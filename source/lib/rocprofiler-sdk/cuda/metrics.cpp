@@ -69,6 +69,16 @@ measure_own_config(context_profiler& prof, const counted_execution& exec)
             out.values.push_back(dispatch::counter_value{request.counters[i]->id, result[i]});
     return launched;
 }
+// Another dispatch's cycle in progress here (only possible without isolation) ends without values
+// when it next runs: this execution sets a configuration of its own.
+void
+interrupt_other_cycle(context_profiler& prof)
+{
+    if(prof.cycle_owner == nullptr) return;
+    prof.cycle_owner->phase = next_phase(prof.cycle_owner->phase, cycle_event::interrupt);
+    prof.cycle_owner        = nullptr;
+    prof.needs_reset        = true;
+}
 } // namespace
 
 dispatch_counting::dispatch_counting() = default; // the state is made by the first measure()
@@ -117,15 +127,7 @@ measure(CUcontext                          ctx,
         if(choose_path(request, cfg, prof.range == CUPTI_UserRange, capacity) ==
            counting_path::batched)
         {
-            if(prof.cycle_owner != nullptr)
-            {
-                // Another dispatch's cycle is in progress here (only possible without isolation):
-                // it ends without values when it next runs.
-                prof.cycle_owner->phase =
-                    next_phase(prof.cycle_owner->phase, cycle_event::interrupt);
-                prof.cycle_owner = nullptr;
-                prof.needs_reset = true;
-            }
+            interrupt_other_cycle(prof);
             return measure_batched(prof, cfg, exec, capacity, device_side, later);
         }
     }
@@ -146,14 +148,7 @@ measure(CUcontext                          ctx,
             if(auto launched = measure_in_cycle(prof, st, exec, cycle_scope::own)) return *launched;
         }
     }
-    if(prof.cycle_owner != nullptr)
-    {
-        // Another dispatch's cycle is in progress here (only possible without isolation): it
-        // ends without values when it next runs.
-        prof.cycle_owner->phase = next_phase(prof.cycle_owner->phase, cycle_event::interrupt);
-        prof.cycle_owner        = nullptr;
-        prof.needs_reset        = true;
-    }
+    interrupt_other_cycle(prof);
     return measure_own_config(prof, exec);
 }
 
