@@ -118,30 +118,6 @@ fail_unresolved(batch_session& batch, const std::string& why)
     return failed;
 }
 
-// Evaluates range `index` of the decoded image into `values` (the order of cfg.names).
-bool
-evaluate_range(collection_config&   cfg,
-               size_t               index,
-               std::vector<double>& values,
-               std::string&         error)
-{
-    auto timer = phase_timer{phases().evaluate};
-    values.assign(cfg.name_ptrs.size(), 0.0);
-    auto lock = std::lock_guard{host_api_mutex()};
-    auto eval = CUpti_Profiler_Host_EvaluateToGpuValues_Params{
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-    eval.pHostObject          = cfg.host->get();
-    eval.pCounterDataImage    = cfg.counter_data.data();
-    eval.counterDataImageSize = cfg.counter_data.size();
-    eval.rangeIndex           = index;
-    eval.ppMetricNames        = cfg.name_ptrs.data();
-    eval.numMetrics           = cfg.name_ptrs.size();
-    eval.pMetricValues        = values.data();
-    return succeeded(profiler_table().cuptiProfilerHostEvaluateToGpuValues(&eval),
-                     "cuptiProfilerHostEvaluateToGpuValues",
-                     error);
-}
-
 // The decode of a stopped session whose kernels finished: each range found in the image resolves
 // the execution of its name. Returns the error of the whole decode, or empty.
 std::string
@@ -150,30 +126,14 @@ decode_ranges(context_profiler& prof, batch_session& batch)
     const auto& t     = profiler_table();
     auto&       cfg   = *batch.cfg;
     auto        error = std::string{};
-    auto        decode =
-        CUpti_RangeProfiler_DecodeData_Params{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-    decode.pRangeProfilerObject = prof.object;
-    auto decoded                = CUPTI_SUCCESS;
-    {
-        auto timer = phase_timer{phases().decode};
-        decoded    = t.cuptiRangeProfilerDecodeData(&decode);
-    }
-    if(!succeeded(decoded, "cuptiRangeProfilerDecodeData", error)) return error;
-    auto info = CUpti_RangeProfiler_GetCounterDataInfo_Params{
-        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-    info.pCounterDataImage    = cfg.counter_data.data();
-    info.counterDataImageSize = cfg.counter_data.size();
-    if(!succeeded(t.cuptiRangeProfilerGetCounterDataInfo(&info),
-                  "cuptiRangeProfilerGetCounterDataInfo",
-                  error))
-        return error;
-    ROCP_LOG(debug) << "cuda: counter batch: decoded " << info.numTotalRanges << " ranges of "
-                    << batch.ranges.size() << " pushed (" << decode.numOfRangeDropped
-                    << " dropped by CUPTI)";
+    const auto  image = decode_image(prof, cfg, error);
+    if(!image) return error;
+    ROCP_LOG(debug) << "cuda: counter batch: decoded " << image->ranges << " ranges of "
+                    << batch.ranges.size() << " pushed (" << image->dropped << " dropped by CUPTI)";
     auto by_name = std::map<std::string_view, batched_execution*>{};
     for(auto& entry : batch.ranges)
         by_name.emplace(entry->range(), entry.get());
-    for(size_t i = 0; i < info.numTotalRanges; ++i)
+    for(size_t i = 0; i < image->ranges; ++i)
     {
         auto range = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params{
             CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
@@ -190,6 +150,7 @@ decode_ranges(context_profiler& prof, batch_session& batch)
         auto itr = by_name.find(range.rangeName);
         if(itr == by_name.end()) continue; // not one of ours (the SDK's ranges are all named)
         auto values = std::vector<double>{};
+        auto timer  = phase_timer{phases().evaluate};
         if(evaluate_range(cfg, i, values, why))
             itr->second->resolve(std::move(values), {});
         else
@@ -199,7 +160,7 @@ decode_ranges(context_profiler& prof, batch_session& batch)
         fail_unresolved(batch,
                         "CUPTI's counter data of the batched session has no range for this "
                         "dispatch (" +
-                            std::to_string(decode.numOfRangeDropped) + " of " +
+                            std::to_string(image->dropped) + " of " +
                             std::to_string(batch.ranges.size()) + " ranges dropped)");
     if(missing > 0)
     {

@@ -262,14 +262,10 @@ set_config(context_profiler&                 prof,
     return succeeded(t.cuptiRangeProfilerSetConfig(&params), "cuptiRangeProfilerSetConfig", error);
 }
 
-bool
-decode_and_evaluate(context_profiler&    prof,
-                    collection_config&   cfg,
-                    std::vector<double>& result,
-                    std::string&         error)
+std::optional<decoded_image>
+decode_image(context_profiler& prof, collection_config& cfg, std::string& error)
 {
-    auto        timer = phase_timer{phases().evaluate};
-    const auto& t     = profiler_table();
+    const auto& t = profiler_table();
     auto        decode =
         CUpti_RangeProfiler_DecodeData_Params{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     decode.pRangeProfilerObject = prof.object;
@@ -278,7 +274,7 @@ decode_and_evaluate(context_profiler&    prof,
         auto timer = phase_timer{phases().decode};
         decoded    = t.cuptiRangeProfilerDecodeData(&decode);
     }
-    if(!succeeded(decoded, "cuptiRangeProfilerDecodeData", error)) return false;
+    if(!succeeded(decoded, "cuptiRangeProfilerDecodeData", error)) return std::nullopt;
     auto info = CUpti_RangeProfiler_GetCounterDataInfo_Params{
         CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
     info.pCounterDataImage    = cfg.counter_data.data();
@@ -286,36 +282,52 @@ decode_and_evaluate(context_profiler&    prof,
     if(!succeeded(t.cuptiRangeProfilerGetCounterDataInfo(&info),
                   "cuptiRangeProfilerGetCounterDataInfo",
                   error))
-        return false;
-    ROCP_LOG(debug) << "cuda: range profiler: decoded " << info.numTotalRanges << " ranges ("
-                    << decode.numOfRangeDropped << " dropped) for " << cfg.names.size()
-                    << " metrics, first " << cfg.names.front();
-    if(decode.numOfRangeDropped > 0 || info.numTotalRanges != 1)
+        return std::nullopt;
+    return decoded_image{info.numTotalRanges, decode.numOfRangeDropped};
+}
+
+bool
+evaluate_range(collection_config&   cfg,
+               size_t               index,
+               std::vector<double>& values,
+               std::string&         error)
+{
+    values.assign(cfg.name_ptrs.size(), 0.0);
+    auto lock = std::lock_guard{host_api_mutex()};
+    auto eval = CUpti_Profiler_Host_EvaluateToGpuValues_Params{
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+    eval.pHostObject          = cfg.host->get();
+    eval.pCounterDataImage    = cfg.counter_data.data();
+    eval.counterDataImageSize = cfg.counter_data.size();
+    eval.rangeIndex           = index;
+    eval.ppMetricNames        = cfg.name_ptrs.data();
+    eval.numMetrics           = cfg.name_ptrs.size();
+    eval.pMetricValues        = values.data();
+    return succeeded(profiler_table().cuptiProfilerHostEvaluateToGpuValues(&eval),
+                     "cuptiProfilerHostEvaluateToGpuValues",
+                     error);
+}
+
+bool
+decode_and_evaluate(context_profiler&    prof,
+                    collection_config&   cfg,
+                    std::vector<double>& result,
+                    std::string&         error)
+{
+    auto       timer = phase_timer{phases().evaluate};
+    const auto image = decode_image(prof, cfg, error);
+    if(!image) return false;
+    ROCP_LOG(debug) << "cuda: range profiler: decoded " << image->ranges << " ranges ("
+                    << image->dropped << " dropped) for " << cfg.names.size() << " metrics, first "
+                    << cfg.names.front();
+    if(image->dropped > 0 || image->ranges != 1)
     {
         error = "the counted execution overlapped other kernels on its context (" +
-                std::to_string(info.numTotalRanges) + " ranges, " +
-                std::to_string(decode.numOfRangeDropped) +
+                std::to_string(image->ranges) + " ranges, " + std::to_string(image->dropped) +
                 " dropped); its values would not be its own";
         return false;
     }
-    result.assign(cfg.name_ptrs.size(), 0.0);
-    {
-        auto lock = std::lock_guard{host_api_mutex()};
-        auto eval = CUpti_Profiler_Host_EvaluateToGpuValues_Params{
-            CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-        eval.pHostObject          = cfg.host->get();
-        eval.pCounterDataImage    = cfg.counter_data.data();
-        eval.counterDataImageSize = cfg.counter_data.size();
-        eval.rangeIndex           = 0;
-        eval.ppMetricNames        = cfg.name_ptrs.data();
-        eval.numMetrics           = cfg.name_ptrs.size();
-        eval.pMetricValues        = result.data();
-        if(!succeeded(t.cuptiProfilerHostEvaluateToGpuValues(&eval),
-                      "cuptiProfilerHostEvaluateToGpuValues",
-                      error))
-            return false;
-    }
-    return true;
+    return evaluate_range(cfg, 0, result, error);
 }
 
 counted_launch

@@ -112,6 +112,23 @@ bool set_config(context_profiler&                 prof,
                 std::string&                      error,
                 const std::optional<range_shape>& shape = std::nullopt);
 
+// Decodes the counter data image of the session just stopped: how many ranges it holds and how
+// many CUPTI dropped; nothing with `error` set on failure.
+struct decoded_image
+{
+    size_t ranges  = 0;
+    size_t dropped = 0;
+};
+std::optional<decoded_image>
+decode_image(context_profiler& prof, collection_config& cfg, std::string& error);
+
+// Evaluates range `index` of the decoded image into `values` (the order of cfg.names), under the
+// host API's lock. False with `error` set on failure.
+bool evaluate_range(collection_config&   cfg,
+                    size_t               index,
+                    std::vector<double>& values,
+                    std::string&         error);
+
 // Decodes the one range of the last execution (or cycle) and evaluates every metric of `cfg` into
 // `result` (in the order of cfg.names). False with `error` set on failure.
 bool decode_and_evaluate(context_profiler&    prof,
