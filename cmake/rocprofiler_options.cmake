@@ -26,3 +26,16 @@ if(ROCPROFILER_BUILD_SANITIZERS)
     add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
     add_link_options(-fsanitize=address,undefined)
 endif()
+
+# Internal contract checks (ROCP_DCHECK, source/lib/rocprofiler-sdk/common/dcheck.hpp): on in
+# debug, sanitizer and TSan builds, off in release builds, where their conditions are not
+# evaluated.
+if(ROCPROFILER_BUILD_SANITIZERS OR ROCPROFILER_BUILD_TSAN OR CMAKE_BUILD_TYPE STREQUAL "Debug")
+    set(_rocp_dchecks_default ON)
+else()
+    set(_rocp_dchecks_default OFF)
+endif()
+option(ROCPROFILER_DCHECKS "Check the library's internal contracts at run time" ${_rocp_dchecks_default})
+if(ROCPROFILER_DCHECKS)
+    add_compile_definitions(ROCPROFILER_DCHECKS=1)
+endif()

@@ -5,11 +5,12 @@
 #  1. The backend-neutral core (everything under source/lib/rocprofiler-sdk/ except the backends
 #     cuda/ and host/, and except unit tests, which run on the host device) includes no device
 #     header: no CUDA, no CUPTI, no host-device runtime.
-#  2. The host device runtime (host/runtime/) knows nothing of the profiler: the headers it may
-#     include from the SDK are host/adapter.hpp, the hook that attaches the profiler, and
-#     common/environment.hpp, the library's one registry of environment variables, which holds the
-#     runtime's own documented variables (ROCPROFILER_HOST_WORKERS, ..._SHUTDOWN_TIMEOUT_MS) so
-#     that they are read and rejected like every other; it depends on the standard library only.
+#  2. The host device runtime (host/runtime/) knows nothing of the profiler: the adapter attaches
+#     through the runtime's own first-use hook (set_first_use_hook). The one header it may include
+#     from the SDK is common/environment.hpp, the library's one registry of environment variables,
+#     which holds the runtime's own documented variables (ROCPROFILER_HOST_WORKERS,
+#     ..._SHUTDOWN_TIMEOUT_MS) so that they are read and rejected like every other; it depends on
+#     the standard library only.
 #  3. CUDA and CUPTI headers appear only in source/lib/rocprofiler-sdk/cuda/ and in tests/cuda/.
 #  4. Public headers include only public headers and the C library.
 #  5. Tools (the rocprofv3 tool library, the samples, the test tools) use the public API only.
@@ -22,6 +23,9 @@
 #     name. Backends register themselves with the core (backend/device_backend.hpp).
 #  8. The library reads the environment in one place: common/environment.cpp (the registry of
 #     every variable, docs/api.md); no other library file calls getenv.
+#  9. An adapter talks to the core through one seam: no file of a backend folder (cuda/, host/)
+#     includes anything of kernel_replay/; what a backend needs of replay (allocation tracking,
+#     excluded launches, frees that wait for a window) it asks through dispatch/interception.hpp.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 lib=source/lib/rocprofiler-sdk
@@ -46,7 +50,7 @@ done < <(includes ${core_files} | grep -E '<(cuda|cupti|nvperf)[^>]*>|host/runti
 while IFS= read -r line; do
     [ -n "${line}" ] && violation "rule 2 (host runtime includes the SDK): ${line}"
 done < <(includes $(find "${lib}/host/runtime" -type f \( -name '*.cpp' -o -name '*.hpp' \) -not -path '*/tests/*') |
-         grep '"' | grep -vE '"rocprofiler-sdk/(host/(runtime/[a-z_]+\.hpp|adapter\.hpp)|common/environment\.hpp)"')
+         grep '"' | grep -vE '"rocprofiler-sdk/(host/runtime/[a-z_]+\.hpp|common/environment\.hpp)"')
 
 while IFS= read -r line; do
     [ -n "${line}" ] && violation "rule 3 (CUDA header outside cuda/): ${line}"
@@ -92,6 +96,11 @@ while IFS= read -r line; do
 done < <(grep -HnE '(std::|::|[^_a-z])getenv[[:space:]]*\(' $(find "${lib}" -type f \( -name '*.cpp' -o -name '*.hpp' \) \
               -not -path '*/tests/*' -not -path '*/tests_*/*' -not -path "${lib}/common/environment.cpp") |
          grep -vE '^[^:]+:[0-9]+:[[:space:]]*//')
+
+while IFS= read -r line; do
+    [ -n "${line}" ] && violation "rule 9 (a backend adapter includes the replay engine): ${line}"
+done < <(includes $(find "${lib}/cuda" "${lib}/host" -type f \( -name '*.cpp' -o -name '*.hpp' \) -not -path '*/tests/*') |
+         grep -E '"(rocprofiler-sdk/)?kernel_replay/')
 
 if [ "${failures}" -ne 0 ]; then
     echo "layering: ${failures} violation(s)"

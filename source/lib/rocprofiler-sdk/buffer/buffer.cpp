@@ -1,6 +1,7 @@
 #include "buffer/buffer.hpp"
 
 #include "buffer/callback_thread.hpp"
+#include "common/dcheck.hpp"
 #include "common/guard.hpp"
 #include "common/logging.hpp"
 #include "common/static_object.hpp"
@@ -167,6 +168,8 @@ void deliver_task(void* arg);
 void
 deliver(instance& buf, std::unique_lock<std::mutex>& lock)
 {
+    ROCP_DCHECK(lock.owns_lock() && buf.other == hand_off::submitted,
+                "a buffer half is delivered once it was submitted, under the buffer's lock");
     while(true)
     {
         buf.other  = hand_off::delivering;
@@ -231,6 +234,9 @@ deliver(instance& buf, std::unique_lock<std::mutex>& lock)
 void
 submit(instance& buf, std::unique_lock<std::mutex>& lock)
 {
+    ROCP_DCHECK(lock.owns_lock() && buf.other == hand_off::idle,
+                "a buffer half is submitted only while no other half is in delivery, under the "
+                "buffer's lock");
     auto& act           = buf.halves[buf.active];
     act.drops           = buf.drops;
     act.sequence        = ++buf.submit_seq;

@@ -51,7 +51,7 @@ void refresh_mapped_access(int device);
 // Devices whose replay snapshots may cover the tracked memory in [ptr, ptr + bytes) (bytes 0: the
 // allocation that starts at ptr): its device, or every device for managed memory; empty when
 // nothing there is tracked. Frees wait for those devices' replay windows
-// (kernel_replay::memory_release_guard), so that no restore writes into freed memory.
+// (dispatch::memory_release_scope), so that no restore writes into freed memory.
 std::vector<int> devices_covering(CUdeviceptr ptr, size_t bytes = 0);
 
 // Devices of the tracked globals of `module` (a CUmodule or CUlibrary), for its unload.

@@ -10,7 +10,7 @@
 #include "cuda/kernel_registry.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/settings_cupti.hpp"
-#include "kernel_replay/engine.hpp"
+#include "dispatch/interception.hpp"
 
 #include <atomic>
 
@@ -177,7 +177,7 @@ void
 on_graph_launch(CUpti_CallbackDomain, CUpti_CallbackId cbid, const CUpti_CallbackData* data)
 {
     if(data == nullptr || data->callbackSite != CUPTI_API_ENTER) return;
-    if(kernel_replay::is_configured())
+    if(dispatch::interception_active())
     {
         // The agent of the launching thread's context, for the outcome.
         auto dev   = CUdevice{};
@@ -188,7 +188,7 @@ on_graph_launch(CUpti_CallbackDomain, CUpti_CallbackId cbid, const CUpti_Callbac
                 agent = agent::id_of(get_device_backend(), static_cast<uint32_t>(dev))
                             .value_or(rocprofiler_agent_id_t{});
         }
-        kernel_replay::report_excluded_launch(
+        dispatch::report_excluded_launch(
             "cuGraphLaunch", dispatch::decline_reason::graph_launch, agent);
     }
     auto* t = process_tracer.load(std::memory_order_acquire);

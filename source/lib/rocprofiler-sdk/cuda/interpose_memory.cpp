@@ -11,7 +11,7 @@
 #include "cuda/interpose.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/shadow_pool.hpp"
-#include "kernel_replay/engine.hpp"
+#include "dispatch/interception.hpp"
 
 #include <optional>
 #include <vector>
@@ -88,7 +88,7 @@ public:
     }
 
 private:
-    std::optional<::rocprofiler::kernel_replay::memory_release_guard> m_guard = {};
+    std::optional<::rocprofiler::dispatch::memory_release_scope> m_guard = {};
 };
 
 std::vector<int>

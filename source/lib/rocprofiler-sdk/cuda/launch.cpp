@@ -15,7 +15,7 @@
 #include "cuda/metrics.hpp"
 #include "cuda/timing.hpp"
 #include "dispatch/dispatch.hpp"
-#include "kernel_replay/engine.hpp"
+#include "dispatch/interception.hpp"
 #include "registration/registration.hpp"
 #include "registration/shutdown.hpp"
 
@@ -83,8 +83,8 @@ captured(const launch_request& launch, CUstream stream)
     if(driver()->cuStreamIsCapturing(stream, &capture) != CUDA_SUCCESS) return std::nullopt;
     if(capture == CU_STREAM_CAPTURE_STATUS_NONE) return false;
     // A launch into a capture does not run now; the graph that runs it is not replayed either.
-    kernel_replay::report_excluded_launch(lookup_kernel(launch.function).name,
-                                          dispatch::decline_reason::stream_capture);
+    dispatch::report_excluded_launch(lookup_kernel(launch.function).name,
+                                     dispatch::decline_reason::stream_capture);
     return true;
 }
 
@@ -222,7 +222,7 @@ ensure_initialized()
     std::call_once(once,
                    []
                    {
-                       kernel_replay::on_tracking_enabled([] { enable_allocation_tracking(); });
+                       dispatch::on_interception_installed([] { enable_allocation_tracking(); });
                        registration::add_shutdown_hook(drain_at_exit);
                    });
     registration::initialize();

@@ -7,6 +7,7 @@
 // the replaying dispatch holds its agent's isolation lock exclusively.
 #pragma once
 
+#include "common/dcheck.hpp"
 #include "counters/counters.hpp"
 #include "dispatch/decline_reason.hpp"
 
@@ -187,8 +188,17 @@ public:
     virtual std::vector<deferred_counters> finish_counting() { return {}; }
 
     // Signals the application's completion of the logical dispatch. Called exactly once, after the
-    // last execution finished (on the thread that observed it, or the submitting thread).
+    // last execution finished (on the thread that observed it, or the submitting thread), through
+    // signal_once().
     virtual void signal_application(const execution_result& last) = 0;
+
+    // What the pipeline and the interceptor call: signal_application(), checked to run once per
+    // launch (ROCP_DCHECK; common/dcheck.hpp).
+    void signal_once(const execution_result& last)
+    {
+        ROCP_DCHECK_ONCE(m_signalled, "the application is signalled once per logical dispatch");
+        signal_application(last);
+    }
 
     // Why this launch can never be replayed (reentrant_dispatch, stream_capture,
     // collective_kernel), or nothing. Checked before the CONFIG callback; the replay engine
@@ -197,6 +207,9 @@ public:
 
     // The memory of the launch's agent, for snapshots; nullptr when the backend cannot replay.
     virtual memory_backend* memory() { return nullptr; }
+
+private:
+    [[no_unique_address]] common::dcheck::once m_signalled = {};
 };
 
 // A range of device memory: [start, start + bytes).

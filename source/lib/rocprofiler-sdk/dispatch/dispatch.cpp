@@ -1,5 +1,6 @@
 #include "dispatch/dispatch.hpp"
 
+#include "common/dcheck.hpp"
 #include "common/logging.hpp"
 #include "common/static_object.hpp"
 #include "common/thread.hpp"
@@ -35,9 +36,6 @@ ids()
 {
     return common::static_object<id_counters, common::reset_order::dispatch_ids>::get();
 }
-
-// The installed interceptor (kernel replay), or nullptr: read on every dispatch.
-std::atomic<dispatch_interceptor*> installed_interceptor = nullptr;
 
 thread_local uint64_t this_thread_operation = 0;
 
@@ -270,32 +268,24 @@ public:
                    const logical_dispatch& dispatch,
                    const launch_backend&   backend)
         : m_interceptor{interceptor}
-        , m_token{interceptor.begin_ordinary(dispatch, backend)}
+        , m_hold{interceptor.begin_ordinary(dispatch, backend)}
     {
     }
-    ~ordinary_scope() { m_interceptor.end_ordinary(m_token); }
+    ~ordinary_scope() { m_interceptor.end_ordinary(m_hold); }
 
     ordinary_scope(const ordinary_scope&)            = delete;
     ordinary_scope& operator=(const ordinary_scope&) = delete;
 
 private:
     dispatch_interceptor& m_interceptor;
-    void*                 m_token;
+    ordinary_hold         m_hold;
 };
 } // namespace
 
 bool
-install_interceptor(dispatch_interceptor& interceptor)
-{
-    auto* expected = static_cast<dispatch_interceptor*>(nullptr);
-    if(installed_interceptor.compare_exchange_strong(expected, &interceptor)) return true;
-    return expected == &interceptor;
-}
-
-bool
 any_consumer()
 {
-    if(installed_interceptor.load(std::memory_order_relaxed) != nullptr) return true;
+    if(interception_active()) return true;
     auto any = false;
     context::for_each(
         [&any](context::context& ctx)
@@ -383,7 +373,8 @@ late_execution::late_execution(const logical_dispatch&  dispatch,
 void
 late_execution::hand_off(std::function<void(const execution_result&)> then)
 {
-    auto lock    = std::unique_lock{m_mutex};
+    auto lock = std::unique_lock{m_mutex};
+    ROCP_DCHECK(!m_handed_off, "a late execution is handed off once");
     m_then       = std::move(then);
     m_handed_off = true;
     if(m_result) finish(lock);
@@ -393,7 +384,8 @@ void
 late_execution::complete(const execution_result& result)
 {
     auto lock = std::unique_lock{m_mutex};
-    m_result  = result;
+    ROCP_DCHECK(!m_result, "a late execution completes once");
+    m_result = result;
     if(m_handed_off) finish(lock);
 }
 
@@ -490,7 +482,7 @@ run_execution_async(const logical_dispatch& dispatch, std::shared_ptr<launch_bac
     submit_execution(*owned,
                      *raw,
                      [owned, backend](const execution_result& result)
-                     { backend->signal_application(result); });
+                     { backend->signal_once(result); });
 }
 
 uint64_t
@@ -540,7 +532,7 @@ void
 intercept(const launch_info& info, std::shared_ptr<launch_backend> backend)
 {
     auto  dispatch    = make_logical_dispatch(info);
-    auto* interceptor = installed_interceptor.load(std::memory_order_acquire);
+    auto* interceptor = installed_interceptor();
     if(interceptor == nullptr)
     {
         run_execution_async(dispatch, std::move(backend));

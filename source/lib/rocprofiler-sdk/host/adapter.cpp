@@ -7,13 +7,13 @@
 #include "common/logging.hpp"
 #include "common/thread.hpp"
 #include "dispatch/dispatch.hpp"
+#include "dispatch/interception.hpp"
 #include "host/backend.hpp"
 #include "host/counters.hpp"
 #include "host/memory.hpp"
 #include "host/pc_sampling.hpp"
 #include "host/runtime/runtime.hpp"
 #include "host/spm.hpp"
-#include "kernel_replay/engine.hpp"
 #include "memory_copy/memory_copy.hpp"
 #include "registration/registration.hpp"
 #include "registration/shutdown.hpp"
@@ -298,7 +298,7 @@ attach_profiler(device& dev)
         if(attached_device.compare_exchange_strong(expected, &dev))
         {
             dev.set_dispatch_interceptor([&dev](const packet& pkt) { return intercept(dev, pkt); });
-            kernel_replay::on_tracking_enabled([&dev] { enable_allocation_tracking(dev); });
+            dispatch::on_interception_installed([&dev] { enable_allocation_tracking(dev); });
             dev.set_kernel_observer(report_kernel, /*report_existing=*/true);
             dev.set_copy_observer(report_copy);
             registration::add_shutdown_hook(drain_at_exit);
@@ -309,4 +309,20 @@ attach_profiler(device& dev)
     }
     registration::initialize();
 }
+
+namespace
+{
+// At library load, before the application (or a tool loaded after this library) can reach
+// get_device(): the runtime attaches the profiler on its first use through this hook.
+[[gnu::constructor]] void
+install_first_use_hook()
+{
+    set_first_use_hook(attach_profiler);
+}
+} // namespace
 } // namespace rocprofiler::host
+
+// Nothing references this file from the runtime any more, so a static link (the tests' archive)
+// would leave it out, and with it the hook: the archive's users name this symbol as undefined
+// (-u, source/lib/rocprofiler-sdk/CMakeLists.txt) to keep it in.
+extern "C" const int rocprofiler_host_adapter_link_anchor = 0;

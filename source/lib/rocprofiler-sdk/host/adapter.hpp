@@ -8,7 +8,8 @@ namespace rocprofiler::host
 class device;
 
 // Connects the profiler to the process's device: installs the dispatch interceptor, registers
-// the finalization hook, then initializes the SDK (tool discovery). Called by get_device() after
-// the device exists, on every first use from any thread; cheap after the first call.
+// the finalization hook, then initializes the SDK (tool discovery). The runtime's first-use hook
+// (set_first_use_hook, set by this file at library load): called by get_device() after the device
+// exists, on every first use from any thread; cheap after the first call.
 void attach_profiler(device& dev);
 } // namespace rocprofiler::host

@@ -1,5 +1,6 @@
 #include "kernel_replay/engine.hpp"
 
+#include "common/dcheck.hpp"
 #include "common/environment.hpp"
 #include "common/guard.hpp"
 #include "common/logging.hpp"
@@ -29,11 +30,10 @@ namespace
 {
 using dispatch::decline_reason;
 
-// The adapters' trackers and the agents' isolation locks: process lifetime, kept by a test reset.
+// The agents' isolation locks: process lifetime, kept by a test reset.
 struct domain_state
 {
     std::mutex                             mutex       = {};
-    std::vector<std::function<void()>>     trackers    = {};
     std::map<uint64_t, std::shared_mutex*> agent_locks = {};
 };
 
@@ -85,6 +85,9 @@ public:
         : m_agent{agent.handle}
         , m_lock{isolation_lock(agent)}
     {
+        ROCP_DCHECK(!holds_exclusively(agent),
+                    "a thread opens one window per agent at a time (a nested window would "
+                    "deadlock on its own isolation lock)");
         m_lock.lock();
         this_thread_exclusive_agents.emplace_back(m_agent);
     }
@@ -107,7 +110,13 @@ private:
 class window_scope
 {
 public:
-    window_scope() { this_thread_in_window = true; }
+    window_scope()
+    {
+        ROCP_DCHECK(!this_thread_in_window,
+                    "replay windows do not nest on a thread (a dispatch from inside a window is "
+                    "declined as reentrant_dispatch before it gets here)");
+        this_thread_in_window = true;
+    }
     ~window_scope() { this_thread_in_window = false; }
 
     window_scope(const window_scope&)            = delete;
@@ -415,6 +424,8 @@ public:
     explicit counted_window(rocprofiler_agent_id_t agent)
         : m_slot{baseline_of(agent)}
     {
+        ROCP_DCHECK(holds_exclusively(agent),
+                    "a window is counted with its agent's isolation lock held exclusively");
         count();
     }
     ~counted_window() { count(); }
@@ -736,9 +747,9 @@ run_window(const dispatch::logical_dispatch&          dispatch,
                    loop.total_passes,
                    wm.stats);
     if(result.late) // the pass still runs: it signals the application when it finishes
-        result.late->hand_off([backend](const auto& last) { backend->signal_application(last); });
+        result.late->hand_off([backend](const auto& last) { backend->signal_once(last); });
     else
-        backend->signal_application(result.last);
+        backend->signal_once(result.last);
 }
 } // namespace
 
@@ -754,13 +765,29 @@ public:
         return try_replay(dispatch, backend);
     }
 
-    void* begin_ordinary(const dispatch::logical_dispatch& dispatch,
-                         const dispatch::launch_backend&   backend) override
+    dispatch::ordinary_hold begin_ordinary(const dispatch::logical_dispatch& dispatch,
+                                           const dispatch::launch_backend&   backend) override
     {
-        return new ordinary_dispatch_guard{dispatch.info.agent_id, backend};
+        return kernel_replay::begin_ordinary(dispatch.info.agent_id, backend);
     }
 
-    void end_ordinary(void* token) override { delete static_cast<ordinary_dispatch_guard*>(token); }
+    void end_ordinary(const dispatch::ordinary_hold& hold) override
+    {
+        kernel_replay::end_ordinary(hold);
+    }
+
+    void report_excluded(std::string_view       kernel_name,
+                         decline_reason         reason,
+                         rocprofiler_agent_id_t agent) override
+    {
+        kernel_replay::report_excluded_launch(kernel_name, reason, agent);
+    }
+
+    void hold_for_release(std::vector<rocprofiler_agent_id_t> agents,
+                          std::vector<std::shared_mutex*>&    taken) override
+    {
+        kernel_replay::hold_for_release(std::move(agents), taken);
+    }
 };
 
 dispatch::dispatch_interceptor&
@@ -796,31 +823,12 @@ is_configured()
 rocprofiler_status_t
 claim_domain(uint64_t context_id)
 {
-    auto& st     = get_state();
-    auto  to_run = std::vector<std::function<void()>>{};
-    {
-        auto lock     = std::lock_guard{st.mutex};
-        auto expected = uint64_t{0};
-        if(!domain_owner().compare_exchange_strong(expected, context_id))
-            return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
-        to_run = st.trackers;
-    }
+    auto expected = uint64_t{0};
+    if(!domain_owner().compare_exchange_strong(expected, context_id))
+        return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+    // Runs the adapters' tracking hooks, again after a test reset re-claims the domain.
     dispatch::install_interceptor(get_interceptor());
-    for(auto& fn : to_run)
-        fn();
     return ROCPROFILER_STATUS_SUCCESS;
-}
-
-void
-on_tracking_enabled(std::function<void()> enable)
-{
-    auto& st = get_state();
-    {
-        auto lock = std::lock_guard{st.mutex};
-        st.trackers.emplace_back(enable);
-        if(domain_owner().load() == 0) return;
-    }
-    enable();
 }
 
 bool
@@ -848,34 +856,38 @@ set_outcome_callback(rocprofiler_kernel_replay_outcome_cb_t callback, void* data
     sink.data     = data;
 }
 
-ordinary_dispatch_guard::ordinary_dispatch_guard(rocprofiler_agent_id_t          agent,
-                                                 const dispatch::launch_backend& backend)
+dispatch::ordinary_hold
+begin_ordinary(rocprofiler_agent_id_t agent, const dispatch::launch_backend& backend)
 {
-    if(!is_configured()) return;
+    auto hold = dispatch::ordinary_hold{};
+    if(!is_configured()) return hold;
     // The thread already holds the lock exclusively (a dispatch from inside its own replay
     // callbacks), or the dispatch comes from a device thread that a draining or replaying thread
     // may be waiting for: taking the lock would deadlock.
-    m_counted = true;
-    if(holds_exclusively(agent)) return;
+    hold.counted = true;
+    if(holds_exclusively(agent)) return hold;
     if(backend.replay_exclusion() == decline_reason::reentrant_dispatch)
     {
         device_thread_dispatches.fetch_add(1, std::memory_order_acq_rel);
-        return;
+        return hold;
     }
-    m_lock = &isolation_lock(agent);
-    m_lock->lock_shared();
+    hold.shared_lock = &isolation_lock(agent);
+    hold.shared_lock->lock_shared();
+    return hold;
 }
 
-ordinary_dispatch_guard::~ordinary_dispatch_guard()
+void
+end_ordinary(const dispatch::ordinary_hold& hold)
 {
     // Its kernel may write any tracked memory: no verification baseline taken before it is used
     // after it. Counted once its work was submitted and before the lock is released, so that a
     // window that begins later (and drains that work first) sees the count changed.
-    if(m_counted) ordinary_dispatches.fetch_add(1, std::memory_order_acq_rel);
-    if(m_lock != nullptr) m_lock->unlock_shared();
+    if(hold.counted) ordinary_dispatches.fetch_add(1, std::memory_order_acq_rel);
+    if(hold.shared_lock != nullptr) hold.shared_lock->unlock_shared();
 }
 
-memory_release_guard::memory_release_guard(std::vector<rocprofiler_agent_id_t> agents)
+void
+hold_for_release(std::vector<rocprofiler_agent_id_t> agents, std::vector<std::shared_mutex*>& taken)
 {
     if(!is_configured()) return;
     std::sort(agents.begin(),
@@ -885,14 +897,8 @@ memory_release_guard::memory_release_guard(std::vector<rocprofiler_agent_id_t> a
     {
         if(i > 0 && agents[i].handle == agents[i - 1].handle) continue;
         if(holds_exclusively(agents[i])) continue;
-        m_locks.emplace_back(&isolation_lock(agents[i]));
-        m_locks.back()->lock_shared();
+        taken.emplace_back(&isolation_lock(agents[i]));
+        taken.back()->lock_shared();
     }
-}
-
-memory_release_guard::~memory_release_guard()
-{
-    for(auto itr = m_locks.rbegin(); itr != m_locks.rend(); ++itr)
-        (*itr)->unlock_shared();
 }
 } // namespace rocprofiler::kernel_replay

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "dispatch/dispatch.hpp"
+#include "dispatch/interception.hpp"
 
 #include <rocprofiler-sdk/experimental/kernel_replay_outcome.h>
 #include <rocprofiler-sdk/fwd.h>
@@ -24,12 +25,9 @@ bool is_configured();
 
 // Called by rocprofiler_configure_callback_tracing_service for the replay domain. Returns
 // ERROR_SERVICE_ALREADY_CONFIGURED when another context already configured it. Switches the
-// allocation tracker on and installs the engine as the dispatch pipeline's interceptor.
+// allocation trackers on (dispatch::install_interceptor runs the adapters' hooks) and installs the
+// engine as the dispatch pipeline's interceptor.
 rocprofiler_status_t claim_domain(uint64_t context_id);
-
-// Adapters register how to switch their allocation tracker on. Each function runs once: at
-// registration if the domain is already claimed, else when claim_domain() first succeeds.
-void on_tracking_enabled(std::function<void()> enable);
 
 // The interceptor's take(): runs the dispatch under replay when it is a candidate and returns true;
 // the application's completion has then been signalled (or will be by the fall-through run).
@@ -39,10 +37,9 @@ void on_tracking_enabled(std::function<void()> enable);
 bool try_replay(const dispatch::logical_dispatch&          dispatch,
                 std::shared_ptr<dispatch::launch_backend>& backend);
 
-// Reports a launch that a backend hands to the device without making it a dispatch, because it can
-// never be replayed and is not traced (a launch into a CUDA stream capture), or a CUDA graph
-// launch (graph_launch, also an outcome with dispatch_id 0 and `agent`): one diagnostic line, as
-// for a declined dispatch (dispatch_id=0). Only while replay is configured; any thread.
+// The interceptor's report_excluded (dispatch::report_excluded_launch): one diagnostic line, as for
+// a declined dispatch (dispatch_id=0); a CUDA graph launch is also an outcome with dispatch_id 0
+// and `agent`. Only while replay is configured; any thread.
 void report_excluded_launch(std::string_view         kernel_name,
                             dispatch::decline_reason reason,
                             rocprofiler_agent_id_t   agent = {});
@@ -51,38 +48,36 @@ void report_excluded_launch(std::string_view         kernel_name,
 // (NULL: none). Thread-safe.
 void set_outcome_callback(rocprofiler_kernel_replay_outcome_cb_t callback, void* data);
 
-// Holds the agent's isolation lock shared for an ordinary dispatch's submit, only while replay is
-// configured; otherwise does nothing. Re-entrant dispatches never take it: those the calling
-// thread makes while it holds the lock exclusively (from inside its replay callbacks), and those
-// the backend reports as "reentrant_dispatch" (made on a device thread).
+// The interceptor's bracket of an ordinary dispatch's submit: holds the agent's isolation lock
+// shared, only while replay is configured; otherwise does nothing. Re-entrant dispatches never
+// take it: those the calling thread makes while it holds the lock exclusively (from inside its
+// replay callbacks), and those the backend reports as "reentrant_dispatch" (made on a device
+// thread). end_ordinary counts the dispatch as work between windows and releases the lock.
+dispatch::ordinary_hold begin_ordinary(rocprofiler_agent_id_t          agent,
+                                       const dispatch::launch_backend& backend);
+void                    end_ordinary(const dispatch::ordinary_hold& hold);
+
+// The same bracket as a scope.
 class ordinary_dispatch_guard
 {
 public:
-    ordinary_dispatch_guard(rocprofiler_agent_id_t agent, const dispatch::launch_backend& backend);
-    ~ordinary_dispatch_guard();
+    ordinary_dispatch_guard(rocprofiler_agent_id_t agent, const dispatch::launch_backend& backend)
+        : m_hold{begin_ordinary(agent, backend)}
+    {
+    }
+    ~ordinary_dispatch_guard() { end_ordinary(m_hold); }
 
     ordinary_dispatch_guard(const ordinary_dispatch_guard&)            = delete;
     ordinary_dispatch_guard& operator=(const ordinary_dispatch_guard&) = delete;
 
 private:
-    std::shared_mutex* m_lock    = nullptr;
-    bool               m_counted = false; // counted as work between windows (engine.cpp)
+    dispatch::ordinary_hold m_hold;
 };
 
-// Holds the agents' isolation locks shared while the application releases device memory, only
-// while replay is configured, and never on a thread that holds one of them exclusively: a replay
-// window's snapshot may cover that memory, and the window's restores must not write into memory
-// that another thread freed meanwhile. The locks are taken in agent order.
-class memory_release_guard
-{
-public:
-    explicit memory_release_guard(std::vector<rocprofiler_agent_id_t> agents);
-    ~memory_release_guard();
-
-    memory_release_guard(const memory_release_guard&)            = delete;
-    memory_release_guard& operator=(const memory_release_guard&) = delete;
-
-private:
-    std::vector<std::shared_mutex*> m_locks = {};
-};
+// The interceptor's hold_for_release (dispatch::memory_release_scope): takes the agents' isolation
+// locks shared, in agent order, only while replay is configured, and never on a thread that holds
+// one of them exclusively: a replay window's snapshot may cover the memory being freed, and the
+// window's restores must not write into memory that another thread freed meanwhile.
+void hold_for_release(std::vector<rocprofiler_agent_id_t> agents,
+                      std::vector<std::shared_mutex*>&    taken);
 } // namespace rocprofiler::kernel_replay

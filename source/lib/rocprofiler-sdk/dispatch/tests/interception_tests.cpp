@@ -8,6 +8,7 @@
 
 #include <array>
 #include <memory>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -59,23 +60,52 @@ public:
         return true;
     }
 
-    void* begin_ordinary(const dp::logical_dispatch&, const dp::launch_backend&) override
+    dp::ordinary_hold begin_ordinary(const dp::logical_dispatch&,
+                                     const dp::launch_backend&) override
     {
         events.emplace_back("begin");
-        return &m_token;
+        m_lock.lock_shared();
+        return dp::ordinary_hold{&m_lock, true};
     }
 
-    void end_ordinary(void* token) override
+    void end_ordinary(const dp::ordinary_hold& hold) override
     {
-        EXPECT_EQ(token, &m_token);
+        EXPECT_EQ(hold.shared_lock, &m_lock);
+        EXPECT_TRUE(hold.counted);
+        hold.shared_lock->unlock_shared();
         events.emplace_back("end");
+    }
+
+    void report_excluded(std::string_view       kernel_name,
+                         dp::decline_reason     reason,
+                         rocprofiler_agent_id_t agent) override
+    {
+        events.emplace_back("excluded " + std::string{kernel_name} + " " +
+                            std::string{dp::name(reason)} +
+                            " agent=" + std::to_string(agent.handle));
+    }
+
+    void hold_for_release(std::vector<rocprofiler_agent_id_t> agents,
+                          std::vector<std::shared_mutex*>&    taken) override
+    {
+        events.emplace_back("hold " + std::to_string(agents.size()));
+        m_lock.lock_shared();
+        taken.emplace_back(&m_lock);
+    }
+
+    // True when no shared hold is outstanding (an exclusive lock can be taken at once).
+    bool unheld()
+    {
+        if(!m_lock.try_lock()) return false;
+        m_lock.unlock();
+        return true;
     }
 
     dp::logical_dispatch seen = {};
 
 private:
-    bool m_takes;
-    int  m_token = 0;
+    bool              m_takes;
+    std::shared_mutex m_lock = {};
 };
 
 dp::launch_info
@@ -109,6 +139,7 @@ TEST(dispatch_interception, a_dispatch_left_to_the_pipeline_is_bracketed_by_the_
     EXPECT_EQ(events,
               (std::vector<std::string>{
                   "take", "begin", "enqueue replayed=0 counters=0", "signal end=20", "end"}));
+    EXPECT_TRUE(interceptor.unheld()) << "the ordinary bracket released its hold";
     // The kernel arguments travel with the dispatch, as the adapter described them.
     EXPECT_EQ(interceptor.seen.arguments.data, args.data());
     EXPECT_EQ(interceptor.seen.arguments.size, sizeof(args));
@@ -125,6 +156,39 @@ TEST(dispatch_interception, a_taken_dispatch_is_run_by_the_interceptor_alone)
     dp::intercept(make_info(args), std::make_shared<fake_launch>());
     EXPECT_EQ(events,
               (std::vector<std::string>{"take", "enqueue replayed=0 counters=0", "signal end=20"}));
+}
+
+// The backends' side of the interception point: nothing happens before an interceptor exists;
+// afterwards each request reaches it, and a tracking hook runs at installation (or at once).
+TEST(dispatch_interception, backend_requests_reach_the_interceptor_once_installed)
+{
+    events.clear();
+    auto hook_runs = 0;
+    dp::on_interception_installed([&hook_runs] { ++hook_runs; });
+    EXPECT_FALSE(dp::interception_active());
+    dp::report_excluded_launch("k", dp::decline_reason::stream_capture);
+    {
+        auto scope = dp::memory_release_scope{{rocprofiler_agent_id_t{7}}};
+    }
+    EXPECT_TRUE(events.empty()) << "no interceptor: the requests do nothing";
+    EXPECT_EQ(hook_runs, 0);
+
+    auto interceptor = fake_interceptor{false};
+    ASSERT_TRUE(dp::install_interceptor(interceptor));
+    EXPECT_TRUE(dp::interception_active());
+    EXPECT_EQ(hook_runs, 1) << "the hook runs when the interceptor is installed";
+    auto late_runs = 0;
+    dp::on_interception_installed([&late_runs] { ++late_runs; });
+    EXPECT_EQ(late_runs, 1) << "a hook registered afterwards runs at once";
+
+    dp::report_excluded_launch("k", dp::decline_reason::stream_capture, rocprofiler_agent_id_t{3});
+    {
+        auto scope =
+            dp::memory_release_scope{{rocprofiler_agent_id_t{7}, rocprofiler_agent_id_t{8}}};
+        EXPECT_FALSE(interceptor.unheld()) << "the scope holds what the interceptor took";
+    }
+    EXPECT_TRUE(interceptor.unheld()) << "and releases it at its end";
+    EXPECT_EQ(events, (std::vector<std::string>{"excluded k stream_capture agent=3", "hold 2"}));
 }
 
 TEST(dispatch_interception, one_interceptor_per_process)

@@ -1,5 +1,4 @@
 #include "rocprofiler-sdk/common/environment.hpp"
-#include "rocprofiler-sdk/host/adapter.hpp"
 #include "rocprofiler-sdk/host/runtime/after_fork.hpp"
 #include "rocprofiler-sdk/host/runtime/allocation_registry.hpp"
 #include "rocprofiler-sdk/host/runtime/kernel_registry.hpp"
@@ -642,13 +641,25 @@ process_device()
     return *instance;
 }
 
+namespace
+{
+// Constant-initialized: set at library load, before any caller can reach get_device().
+std::atomic<first_use_hook> installed_first_use_hook = nullptr;
+} // namespace
+
+void
+set_first_use_hook(first_use_hook hook)
+{
+    installed_first_use_hook.store(hook, std::memory_order_release);
+}
+
 device&
 get_device()
 {
     auto& dev = process_device();
-    // Outside process_device()'s static initializer: tool discovery may call back into
+    // Outside process_device()'s static initializer: the hook (tool discovery) may call back into
     // get_device() (a tool that dispatches or queries agents in its initialize).
-    attach_profiler(dev);
+    if(auto hook = installed_first_use_hook.load(std::memory_order_acquire)) hook(dev);
     return dev;
 }
 } // namespace host

@@ -352,8 +352,15 @@ private:
 // The process-wide device used by the C API: created on first use with default options, shut
 // down at process exit (atexit; ROCPROFILER_HOST_SHUTDOWN_TIMEOUT_MS bounds the wait, default
 // 5000 ms), and never destroyed, so calls made after the shutdown return SHUTDOWN instead of
-// touching freed state.
+// touching freed state. Calls the first-use hook, when one is set, on every call.
 device& get_device();
+
+// What get_device() calls after the device exists, on every call and from any thread: the
+// runtime's one extension point for whoever embeds it (the profiler's adapter attaches itself
+// here, host/adapter.cpp). The hook must be cheap after its first call. Set once, before the
+// first get_device() that should see it (at library load); nullptr: none.
+using first_use_hook = void (*)(device&);
+void set_first_use_hook(first_use_hook hook);
 
 // The same device without attaching the profiler: for the profiler's own queries (the agent
 // list), which must not start tool discovery while they are being answered.

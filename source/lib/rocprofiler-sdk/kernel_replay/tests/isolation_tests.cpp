@@ -117,14 +117,16 @@ TEST_F(isolation, memory_release_from_another_thread_waits_for_the_window)
         if(phase == ROCPROFILER_CALLBACK_PHASE_ENTER && payload.current_pass == 0)
         {
             {
-                auto own           = kr::memory_release_guard{{agent}}; // must not deadlock
+                auto own =
+                    rocprofiler::dispatch::memory_release_scope{{agent}}; // must not deadlock
                 own_thread_guarded = true;
             }
-            other = std::thread{[&released, agent]
-                                {
-                                    auto guard = kr::memory_release_guard{{agent, agent}};
-                                    released   = true;
-                                }};
+            other = std::thread{
+                [&released, agent]
+                {
+                    auto guard = rocprofiler::dispatch::memory_release_scope{{agent, agent}};
+                    released   = true;
+                }};
         }
         if(phase == ROCPROFILER_CALLBACK_PHASE_EXIT)
         {

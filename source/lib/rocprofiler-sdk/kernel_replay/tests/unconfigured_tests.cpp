@@ -58,7 +58,7 @@ TEST_F(replay_unconfigured, tracker_is_off_and_dispatch_runs_once)
 }
 
 // Without replay configured, try_replay declines before anything else and the ordinary
-// dispatch guard is a no-op.
+// dispatch bracket is a no-op.
 TEST_F(replay_unconfigured, guard_is_free)
 {
     struct never_used final : rocprofiler::dispatch::launch_backend
@@ -73,8 +73,13 @@ TEST_F(replay_unconfigured, guard_is_free)
         std::shared_ptr<rocprofiler::dispatch::launch_backend>{std::make_shared<never_used>()};
     auto dispatch = rocprofiler::dispatch::logical_dispatch{};
     EXPECT_FALSE(rocprofiler::kernel_replay::try_replay(dispatch, backend));
-    auto guard =
-        rocprofiler::kernel_replay::ordinary_dispatch_guard{rocprofiler_agent_id_t{1}, *backend};
-    (void)guard;
+    // The bracket of an ordinary dispatch takes no lock and counts nothing.
+    const auto hold =
+        rocprofiler::kernel_replay::begin_ordinary(rocprofiler_agent_id_t{1}, *backend);
+    EXPECT_EQ(hold.shared_lock, nullptr);
+    EXPECT_FALSE(hold.counted);
+    rocprofiler::kernel_replay::end_ordinary(hold);
+    // Nor does a free hold any lock: no interceptor is installed.
+    EXPECT_FALSE(rocprofiler::dispatch::interception_active());
 }
 } // namespace
