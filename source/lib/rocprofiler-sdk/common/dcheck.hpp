@@ -19,10 +19,8 @@ inline constexpr bool enabled = false;
 #endif
 
 // Writes "internal check failed: <condition> (<what>) at <file>:<line>" to stderr and aborts.
-[[noreturn]] void fail(std::string_view condition,
-                       std::string_view what,
-                       std::string_view file,
-                       int              line) noexcept;
+[[noreturn]] void
+fail(std::string_view condition, std::string_view what, std::string_view file, int line) noexcept;
 
 // Marks a call that must happen at most once on its object (signal_application, hand_off): a
 // second mark fails. Costs one atomic exchange with checks on, nothing (an empty object) without.
@@ -30,12 +28,18 @@ class once
 {
 public:
 #if defined(ROCPROFILER_DCHECKS) && ROCPROFILER_DCHECKS
-    bool first() noexcept { return !m_done.exchange(true, std::memory_order_acq_rel); }
+    bool first() noexcept
+    {
+        return !m_done.exchange(true, std::memory_order_acq_rel);
+    }
 
 private:
     std::atomic<bool> m_done = false;
 #else
-    static constexpr bool first() noexcept { return true; }
+    static constexpr bool first() noexcept
+    {
+        return true;
+    }
 #endif
 };
 } // namespace rocprofiler::common::dcheck

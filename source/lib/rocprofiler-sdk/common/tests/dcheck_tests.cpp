@@ -21,7 +21,8 @@ class signalled_twice final : public rocprofiler::dispatch::launch_backend
 public:
     void enqueue(rocprofiler::dispatch::completion_fn,
                  std::shared_ptr<const rocprofiler::dispatch::execution_request>) override
-    {}
+    {
+    }
     void signal_application(const rocprofiler::dispatch::execution_result&) override { ++signals; }
 
     int signals = 0;
@@ -51,7 +52,8 @@ TEST(dcheck, once_allows_one_call_per_object)
     ROCP_DCHECK_ONCE(second, "another object has its own count");
     if constexpr(rocprofiler::common::dcheck::enabled)
     {
-        EXPECT_DEATH(ROCP_DCHECK_ONCE(first, "called twice"), "internal check failed.*called twice");
+        EXPECT_DEATH(ROCP_DCHECK_ONCE(first, "called twice"),
+                     "internal check failed.*called twice");
     }
 }
 
