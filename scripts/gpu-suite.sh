@@ -83,6 +83,7 @@ command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 note "configure"
 if ! cmake -S . -B "${build}" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DROCPROFILER_BUILD_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DROCPROFILER_BUILD_SAMPLES=OFF \
+    -DROCPROFILER_BUILD_TESTS=ON \
     -DROCPROFILER_BUILD_BENCHMARKS=ON \
     -DCMAKE_PREFIX_PATH="${prefix_path}" >>"${log}" 2>&1; then
     tail -30 "${log}"

@@ -22,7 +22,8 @@ report_cuda() {
 
 run_suite() {
     local dir="$1"; shift
-    cmake -S . -B "${dir}" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCPROFILER_WERROR=ON "$@"
+    cmake -S . -B "${dir}" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCPROFILER_WERROR=ON \
+        -DROCPROFILER_BUILD_TESTS=ON "$@"
     report_cuda "${dir}"
     cmake --build "${dir}" -j "${jobs}"
     # `gpu`: needs a GPU (scripts/gpu-suite.sh); `soak`: a 30-minute run (ctest -L soak).
@@ -48,7 +49,7 @@ if [ "${sanitizers}" -eq 1 ]; then
                   rocprofiler-sdk-spm-tests
                   rocprofiler-sdk-memory-copy-tests)
     cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCPROFILER_WERROR=ON \
-        -DROCPROFILER_BUILD_TSAN=ON -DROCPROFILER_BUILD_CUDA=OFF -DROCPROFILER_BUILD_SAMPLES=OFF
+        -DROCPROFILER_BUILD_TESTS=ON -DROCPROFILER_BUILD_TSAN=ON -DROCPROFILER_BUILD_CUDA=OFF -DROCPROFILER_BUILD_SAMPLES=OFF
     cmake --build build-tsan -j "${jobs}" --target "${tsan_targets[@]}"
     for target in "${tsan_targets[@]}"; do
         binary="$(find build-tsan -type f -name "${target}" -perm -u+x | head -n 1)"
