@@ -1,7 +1,7 @@
-/* The HSA tracing domains (HSA_*_API, SCRATCH_MEMORY): operation ids, table ids and scratch
- * memory arguments, with rocprofiler-sdk's values. No agent here is an HSA agent, so these kinds
- * report nothing; the HSA argument union (rocprofiler-sdk's hsa/api_args.h) is not declared yet
- * (see docs/api.md, "Conformance with AMD's headers"). */
+/* The HSA tracing domains (HSA_*_API, SCRATCH_MEMORY): operation ids, table ids, the argument
+ * union of HSA's functions and scratch memory arguments, with rocprofiler-sdk's values. No agent
+ * here is an HSA agent, so these kinds report nothing (see docs/api.md, "Conformance with AMD's
+ * headers"). */
 #pragma once
 
 /* rocprofiler-sdk defines AMD_INTERNAL_BUILD around its include of HSA's header and states here
@@ -11,6 +11,7 @@
 #endif
 
 #include <rocprofiler-sdk/ext_version.h>
+#include <rocprofiler-sdk/hsa/api_args.h>
 #include <rocprofiler-sdk/hsa/api_id.h>
 #include <rocprofiler-sdk/hsa/scratch_memory_args.h>
 #include <rocprofiler-sdk/hsa/scratch_memory_id.h>
