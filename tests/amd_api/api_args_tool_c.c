@@ -3,6 +3,7 @@
  * program, which calls it. */
 #include <rocprofiler-sdk/callback_tracing.h>
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@ api_args_tool_c(void)
     rocprofiler_callback_tracing_rocdecode_api_data_t dec;
     rocprofiler_callback_tracing_rccl_api_data_t      rccl;
     rocprofiler_callback_tracing_hip_api_data_t       hip;
+    rocprofiler_hip_dim3_t                            grid;
     int                                               failures = 0;
 
     memset(&hsa, 0, sizeof(hsa));
@@ -47,6 +49,26 @@ api_args_tool_c(void)
 
     hip.args.hipMalloc.size = 256;
     if(hip.args.hipMalloc.size != 256) ++failures;
+
+    /* HIP members of every kind of parameter: dim3 through a pointer (rocprofiler_dim3_t here),
+     * structures by value, enumerations, graph and memory-pool handles, OpenGL names. */
+    grid.x                                     = 2;
+    grid.y                                     = 3;
+    grid.z                                     = 4;
+    hip.args.__hipPopCallConfiguration.gridDim = &grid;
+    if(hip.args.__hipPopCallConfiguration.gridDim->y != 3) ++failures;
+    hip.args.hipMalloc3D.extent.depth = 7;
+    if(hip.args.hipMalloc3D.extent.depth != 7) ++failures;
+    hip.args.hipIpcOpenMemHandle.handle.reserved[63] = 5;
+    if(hip.args.hipIpcOpenMemHandle.handle.reserved[63] != 5) ++failures;
+    hip.args.hipTexRefSetAddressMode.am = 2;
+    if(hip.args.hipTexRefSetAddressMode.am != 2) ++failures;
+    hip.args.hipGraphLaunch.graphExec = NULL;
+    if(hip.args.hipGraphLaunch.graphExec != NULL) ++failures;
+    hip.args.hipMemPoolTrimTo.min_bytes_to_hold = 64;
+    if(hip.args.hipMemPoolTrimTo.min_bytes_to_hold != 64) ++failures;
+    hip.args.hipGraphicsGLRegisterBuffer.buffer = 9u;
+    if(hip.args.hipGraphicsGLRegisterBuffer.buffer != 9u) ++failures;
 
     return failures;
 }
