@@ -105,14 +105,15 @@ def prepare_amd_tree(amd_include, tmp):
               '#pragma once\n#include "' + "../" * name.count("/") + 'hip_runtime_api.h"\n')
 
 
-def public_headers(include):
-    """Every C header under <include>/rocprofiler-sdk, as include paths."""
-    sdk = os.path.join(include, "rocprofiler-sdk")
+def public_headers(*includes):
+    """Every C header under <include>/rocprofiler-sdk of each include directory, as include paths."""
     found = []
-    for root, _, files in os.walk(sdk):
-        for name in files:
-            if name.endswith(".h"):
-                found.append(os.path.relpath(os.path.join(root, name), include))
+    for include in includes:
+        sdk = os.path.join(include, "rocprofiler-sdk")
+        for root, _, files in os.walk(sdk):
+            for name in files:
+                if name.endswith(".h"):
+                    found.append(os.path.relpath(os.path.join(root, name), include))
     # Copies of other projects' headers that AMD ships for its own build.
     skip = ("/details/", "ompt/omp-tools.h")
     return sorted(h for h in found if not any(s in h for s in skip))
@@ -173,9 +174,18 @@ def find_decl_id(inner):
     return None
 
 
-def collect(ast, root):
-    """Public declarations of files under root: {kind: {name: info}}."""
-    root = os.path.realpath(root)
+def under_roots(path, roots):
+    """`path` relative to the first of `roots` (a directory or a list) holding it, else None."""
+    real = os.path.realpath(path)
+    for root in [roots] if isinstance(roots, str) else roots:
+        root = os.path.realpath(root)
+        if real.startswith(root + os.sep):
+            return os.path.relpath(real, root)
+    return None
+
+
+def collect(ast, roots):
+    """Public declarations of files under the roots: {kind: {name: info}}."""
     tracker = Tracker()
     decls = collections.defaultdict(dict)
     records = {}  # id -> (fields, header)
@@ -183,10 +193,7 @@ def collect(ast, root):
     def header_of(path):
         if not path:
             return None
-        real = os.path.realpath(path)
-        if not real.startswith(root + os.sep):
-            return None
-        return os.path.relpath(real, root)
+        return under_roots(path, roots)
 
     def record_fields(node, bitfields):
         fields = []
@@ -252,21 +259,20 @@ def collect(ast, root):
     return decls
 
 
-def collect_macros(clang, include_dirs, headers, root, tmp):
+def collect_macros(clang, include_dirs, headers, roots, tmp):
     tu = os.path.join(tmp, "all_headers.cpp")
     cmd = [clang, "-x", "c++", "-std=c++17", "-E", "-dD"] + [f"-I{d}" for d in include_dirs]
     res = subprocess.run(cmd + [tu], stdout=subprocess.PIPE, text=True, check=True)
-    root = os.path.realpath(root)
     current = None
     found = {}
     for line in res.stdout.splitlines():
         marker = re.match(r'^# \d+ "([^"]+)"', line)
         if marker:
-            current = os.path.realpath(marker.group(1))
+            current = under_roots(marker.group(1), roots)
             continue
         m = re.match(r"^#define (\w+)", line)
-        if m and PUBLIC.match(m.group(1)) and current and current.startswith(root + os.sep):
-            found.setdefault(m.group(1), os.path.relpath(current, root))
+        if m and PUBLIC.match(m.group(1)) and current:
+            found.setdefault(m.group(1), current)
     return found
 
 
@@ -374,10 +380,10 @@ def check(args):
         with open(args.known_differences) as f:
             known = {line.split("#")[0].strip() for line in f} - {""}
     with tempfile.TemporaryDirectory() as tmp:
-        headers = public_headers(args.include)
-        ast = dump_ast(args.clang, [args.include], headers, tmp)
+        headers = public_headers(*args.include)
+        ast = dump_ast(args.clang, args.include, headers, tmp)
         ours = collect(ast, args.include)
-        macros = collect_macros(args.clang, [args.include], headers, args.include, tmp)
+        macros = collect_macros(args.clang, args.include, headers, args.include, tmp)
         our_names = {
             "function": set(ours["function"]),
             "enumerator": set(ours["enumerator"]),
@@ -442,9 +448,10 @@ def check(args):
         write(csrc, "#include <stddef.h>\n" + includes + "\n".join(c_checks) +
               "\nint conformance_c_unit(void) { return 0; }\n")
         failed = False
-        for cmd in ([args.cxx, "-std=c++17", "-c", cxx, "-o", cxx + ".o", f"-I{args.include}"],
+        inc = [f"-I{d}" for d in args.include]
+        for cmd in ([args.cxx, "-std=c++17", "-c", cxx, "-o", cxx + ".o"] + inc,
                     [args.cc, "-std=c11", "-Werror=incompatible-pointer-types", "-c", csrc, "-o",
-                     csrc + ".o", f"-I{args.include}"],
+                     csrc + ".o"] + inc,
                     [args.cxx, cxx + ".o", csrc + ".o", "-o", os.path.join(tmp, "conformance"),
                      args.library, f"-Wl,-rpath,{os.path.dirname(os.path.abspath(args.library))}"]):
             res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -487,7 +494,8 @@ def main():
     gen.add_argument("--cxx", default="clang++")
     chk = sub.add_parser("check")
     chk.add_argument("--list", required=True)
-    chk.add_argument("--include", required=True, help="our source/include directory")
+    chk.add_argument("--include", required=True, action="append",
+                     help="our source/include directory; again for the build's configured headers")
     chk.add_argument("--library", required=True, help="our librocprofiler-sdk.so")
     chk.add_argument("--clang", default="clang++")
     chk.add_argument("--cxx", default="c++")

@@ -8,7 +8,8 @@ execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "install failed: ${rc}")
 endif()
-foreach(required include/rocprofiler-sdk/rocprofiler.h include/rocprofiler-sdk/experimental/kernel_replay.h
+foreach(required include/rocprofiler-sdk/rocprofiler.h include/rocprofiler-sdk/build_info.h
+                 include/rocprofiler-sdk/experimental/kernel_replay.h
                  include/rocprofiler-sdk-host/host.h lib/cmake/rocprofiler-sdk/rocprofiler-sdk-config.cmake
                  share/rocprofiler-sdk/metrics.json)
     if(NOT EXISTS "${prefix}/${required}")

@@ -7,8 +7,11 @@
 #include <rocprofiler-sdk/buffer.h>
 #include <rocprofiler-sdk/defines.h>
 #include <rocprofiler-sdk/fwd.h>
+#include <rocprofiler-sdk/hip/api_args.h>
 #include <rocprofiler-sdk/hsa/scratch_memory_id.h>
 #include <rocprofiler-sdk/kfd/kfd_id.h>
+#include <rocprofiler-sdk/rocdecode/api_args.h>
+#include <rocprofiler-sdk/rocdecode/api_id.h>
 
 ROCPROFILER_EXTERN_C_INIT
 
@@ -151,6 +154,25 @@ typedef struct rocprofiler_buffer_tracing_hip_api_record_t
 } rocprofiler_buffer_tracing_hip_api_record_t;
 
 /**
+ * @brief Record of @ref ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API_EXT and _HIP_COMPILER_API_EXT:
+ * the HIP record with the call's arguments and return value (see hip/api_args.h for the members
+ * declared). Declared with rocprofiler-sdk's fields; no HIP runtime runs here, so none is ever
+ * delivered.
+ */
+typedef struct rocprofiler_buffer_tracing_hip_api_ext_record_t
+{
+    uint64_t                          size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t kind;            ///< The API's kind
+    rocprofiler_tracing_operation_t   operation;       ///< The function
+    rocprofiler_correlation_id_t      correlation_id;  ///< Correlation ids
+    rocprofiler_timestamp_t           start_timestamp; ///< Call start, ns
+    rocprofiler_timestamp_t           end_timestamp;   ///< Call end, ns
+    rocprofiler_thread_id_t           thread_id;       ///< Calling thread
+    rocprofiler_hip_api_args_t        args;            ///< Arguments of the call
+    rocprofiler_hip_api_retval_t      retval;          ///< Return value
+} rocprofiler_buffer_tracing_hip_api_ext_record_t;
+
+/**
  * @brief Record of the RCCL API buffer kinds (RCCL_API): one per call.
  * Declared with rocprofiler-sdk's layout; no such runtime runs here, so none is ever delivered.
  */
@@ -179,6 +201,24 @@ typedef struct rocprofiler_buffer_tracing_rocdecode_api_record_t
     rocprofiler_timestamp_t           end_timestamp;   ///< Call end, ns
     rocprofiler_thread_id_t           thread_id;       ///< Calling thread
 } rocprofiler_buffer_tracing_rocdecode_api_record_t;
+
+/**
+ * @brief Record of @ref ROCPROFILER_BUFFER_TRACING_ROCDECODE_API_EXT: the rocDecode record with
+ * the call's arguments and return value. Declared with rocprofiler-sdk's layout; rocDecode does
+ * not run here, so none is ever delivered.
+ */
+typedef struct rocprofiler_buffer_tracing_rocdecode_api_ext_record_t
+{
+    uint64_t                           size;            ///< Size of this struct
+    rocprofiler_buffer_tracing_kind_t  kind;            ///< The API's kind
+    rocprofiler_rocdecode_api_id_t     operation;       ///< The function
+    rocprofiler_correlation_id_t       correlation_id;  ///< Correlation ids
+    rocprofiler_timestamp_t            start_timestamp; ///< Call start, ns
+    rocprofiler_timestamp_t            end_timestamp;   ///< Call end, ns
+    rocprofiler_thread_id_t            thread_id;       ///< Calling thread
+    rocprofiler_rocdecode_api_args_t   args;            ///< Arguments of the call
+    rocprofiler_rocdecode_api_retval_t retval;          ///< Return value
+} rocprofiler_buffer_tracing_rocdecode_api_ext_record_t;
 
 /**
  * @brief Record of the rocJPEG API buffer kinds (ROCJPEG_API): one per call.

@@ -75,6 +75,72 @@ typedef struct rocprofiler_callback_tracing_marker_api_data_t
 } rocprofiler_callback_tracing_marker_api_data_t;
 
 /**
+ * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API, _HSA_AMD_EXT_API,
+ * _HSA_IMAGE_EXT_API and _HSA_FINALIZE_EXT_API: arguments at ENTER and EXIT, return value at
+ * EXIT. Declared for source compatibility: no HSA runtime runs here, so none is delivered.
+ */
+typedef struct rocprofiler_callback_tracing_hsa_api_data_t
+{
+    uint64_t                     size;   ///< Size of this struct
+    rocprofiler_hsa_api_args_t   args;   ///< Arguments of the call
+    rocprofiler_hsa_api_retval_t retval; ///< Return value (EXIT only)
+} rocprofiler_callback_tracing_hsa_api_data_t;
+
+/**
+ * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API and _HIP_COMPILER_API.
+ * Declared for source compatibility: no HIP runtime runs here, so none is delivered.
+ */
+typedef struct rocprofiler_callback_tracing_hip_api_data_t
+{
+    uint64_t                     size;   ///< Size of this struct
+    rocprofiler_hip_api_args_t   args;   ///< Arguments of the call
+    rocprofiler_hip_api_retval_t retval; ///< Return value (EXIT only)
+} rocprofiler_callback_tracing_hip_api_data_t;
+
+/**
+ * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_OMPT: the OpenMP runtime's callback
+ * arguments. Declared for source compatibility: no OpenMP runtime reports here.
+ */
+typedef struct rocprofiler_callback_tracing_ompt_data_t
+{
+    uint64_t                size; ///< Size of this struct
+    rocprofiler_ompt_args_t args; ///< Arguments of the OMPT callback
+} rocprofiler_callback_tracing_ompt_data_t;
+
+/**
+ * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_RCCL_API. Declared for source
+ * compatibility: RCCL does not run here.
+ */
+typedef struct rocprofiler_callback_tracing_rccl_api_data_t
+{
+    uint64_t                      size;   ///< Size of this struct
+    rocprofiler_rccl_api_args_t   args;   ///< Arguments of the call
+    rocprofiler_rccl_api_retval_t retval; ///< Return value (EXIT only)
+} rocprofiler_callback_tracing_rccl_api_data_t;
+
+/**
+ * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API. Declared for source
+ * compatibility: rocDecode does not run here.
+ */
+typedef struct rocprofiler_callback_tracing_rocdecode_api_data_t
+{
+    uint64_t                           size;   ///< Size of this struct
+    rocprofiler_rocdecode_api_args_t   args;   ///< Arguments of the call
+    rocprofiler_rocdecode_api_retval_t retval; ///< Return value (EXIT only)
+} rocprofiler_callback_tracing_rocdecode_api_data_t;
+
+/**
+ * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API. Declared for source
+ * compatibility: rocJPEG does not run here.
+ */
+typedef struct rocprofiler_callback_tracing_rocjpeg_api_data_t
+{
+    uint64_t                         size;   ///< Size of this struct
+    rocprofiler_rocjpeg_api_args_t   args;   ///< Arguments of the call
+    rocprofiler_rocjpeg_api_retval_t retval; ///< Return value (EXIT only)
+} rocprofiler_callback_tracing_rocjpeg_api_data_t;
+
+/**
  * @brief Payload of @ref ROCPROFILER_CALLBACK_TRACING_CUDA_RUNTIME_API and
  * @ref ROCPROFILER_CALLBACK_TRACING_CUDA_DRIVER_API records: one ENTER and one EXIT per call the
  * application made. The operation is CUPTI's callback id of the entry point. @p args points to

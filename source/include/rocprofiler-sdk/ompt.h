@@ -1,12 +1,13 @@
 /* The OpenMP tools domain (OMPT): operation ids with rocprofiler-sdk's values, and
  * rocprofiler-sdk's OMPT entry points. No OpenMP runtime reports to this SDK: the kind reports
  * nothing, rocprofiler_ompt_start_tool declines (returns NULL, so the OpenMP runtime starts no
- * tool through it) and the queries answer "not initialized". The argument union is not declared,
- * as it needs OpenMP's omp-tools.h. */
+ * tool through it) and the queries answer "not initialized". The argument union (ompt/api_args.h)
+ * is declared for source compatibility. */
 #pragma once
 
 #include <rocprofiler-sdk/defines.h>
 #include <rocprofiler-sdk/fwd.h>
+#include <rocprofiler-sdk/ompt/api_args.h>
 #include <rocprofiler-sdk/ompt/api_id.h>
 
 ROCPROFILER_EXTERN_C_INIT

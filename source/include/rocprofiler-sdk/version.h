@@ -1,6 +1,8 @@
-/* Version of the rocprofiler-sdk C API that this library implements. */
+/* Version of the rocprofiler-sdk C API that this library implements, and (from build_info.h,
+ * written when the SDK is configured) the revision, system and compiler it was built with. */
 #pragma once
 
+#include <rocprofiler-sdk/build_info.h>
 #include <rocprofiler-sdk/defines.h>
 
 /** @brief Major version of the API. */
