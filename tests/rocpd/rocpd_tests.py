@@ -393,6 +393,24 @@ def errors(a):
     # Different jobs are read together with --force.
     run([a.rocpd, "summary", "-i", good, other_db(a), "--force"])
 
+    # A writer that died in the middle of a transaction left a hot journal: reading would mean
+    # rolling it back, a write; rocpd refuses and leaves both files as they are.
+    hot = os.path.join(bad, "hot.db")
+    shutil.copyfile(good, hot)
+    subprocess.run([sys.executable, "-c", (
+        "import sqlite3, os, sys\n"
+        "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "c.execute('PRAGMA journal_mode = DELETE'); c.execute('PRAGMA cache_size = 1')\n"
+        "c.execute('BEGIN')\n"
+        "for i in range(20000):\n"
+        "    c.execute('INSERT INTO rocpd_string (guid, string) VALUES (?, ?)', ('g', 'x' * 100 + str(i)))\n"
+        "os._exit(0)\n"), hot], check=True)
+    check(os.path.exists(hot + "-journal"), "the dying writer left no journal")
+    before = (digest(hot), digest(hot + "-journal"))
+    p = run([a.rocpd, "summary", "-i", hot], expect_rc=2)
+    check("an interrupted write left a journal" in p.stderr, p.stderr)
+    check((digest(hot), digest(hot + "-journal")) == before, "rocpd changed the hot database")
+
     # A database locked by a writer: rocpd waits --busy-timeout, then names it.
     locked = os.path.join(bad, "locked.db")
     shutil.copyfile(good, locked)
