@@ -208,6 +208,46 @@ def summary(a):
           doc["kernel_summary"], "rocpd2summary differs from rocpd summary")
 
 
+def peak_rss_kb(cmd):
+    """The peak resident memory of @p cmd, in a fresh process so that no earlier child counts."""
+    probe = ("import resource, subprocess, sys\n"
+             "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+             "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    out = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True,
+                         check=True).stdout.split()
+    check(out[0] == "0", f"{' '.join(cmd)}: exit {out[0]}")
+    return int(out[1])
+
+
+def summary_memory(a):
+    """Streamed: a database of 10^6 dispatches costs rocpd no more memory than one of a few."""
+    small = job_dbs(a)[0]
+    big = os.path.join(a.work, "big.db")
+    shutil.copyfile(small, big)
+    try:
+        with sqlite3.connect(big) as c:
+            rows = c.execute("SELECT COUNT(*) FROM rocpd_kernel_dispatch").fetchone()[0]
+            step = c.execute("SELECT MAX(id) + 1 FROM rocpd_kernel_dispatch").fetchone()[0]
+            copies = 10**6 // rows
+            cols = [r[1] for r in c.execute("PRAGMA table_info(rocpd_kernel_dispatch)")]
+            shifted = {"id": f"id + {step} * k.x", "start": "start + k.x", "end": "end + 2 * k.x"}
+            c.execute(f"WITH RECURSIVE k(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM k WHERE "
+                      f"x < {copies}) INSERT INTO rocpd_kernel_dispatch SELECT "
+                      + ", ".join(shifted.get(col, col) for col in cols)
+                      + " FROM rocpd_kernel_dispatch, k")
+        with connect(big) as c:
+            n = c.execute("SELECT COUNT(*) FROM kernels").fetchone()[0]
+        check(n >= 10**6, f"the big database has {n} dispatches")
+        small_kb = peak_rss_kb([a.rocpd, "summary", "-i", small, "--domains", "kernel"])
+        big_kb = peak_rss_kb([a.rocpd, "summary", "-i", big, "--domains", "kernel"])
+        # Rows held in memory would cost at least their name and duration: > 40 MB here.
+        check(big_kb - small_kb < 30 * 1024,
+              f"summary of {n} dispatches: {big_kb} KB peak, of {rows}: {small_kb} KB")
+        print(f"summary peak memory: {small_kb} KB ({rows} dispatches), {big_kb} KB ({n})")
+    finally:
+        os.remove(big)
+
+
 # ---- query ---------------------------------------------------------------------------------
 
 def query(a):
@@ -426,6 +466,7 @@ def errors(a):
 
 
 CASES = {"produce": produce, "writer_metadata": writer_metadata, "summary": summary,
+         "summary_memory": summary_memory,
          "query": query, "merge": merge, "convert": convert, "errors": errors}
 
 
