@@ -341,6 +341,15 @@ def merge(a):
     check(count(merged, "SELECT COUNT(*) FROM regions") ==
           sum(count(p, "SELECT COUNT(*) FROM regions") for p in dbs + [marker_db(a)]),
           "merged regions")
+    # A table merge does not know would be lost: refused, or left out with a warning (--force).
+    extra = os.path.join(a.work, "extra.db")
+    shutil.copyfile(dbs[0], extra)
+    with sqlite3.connect(extra) as c:
+        c.execute("CREATE TABLE later_table (x)")
+    p = run([a.rocpd, "merge", "-i", extra, "-o", merged], expect_rc=2)
+    check("table later_table is not in the schema merge writes" in p.stderr, p.stderr)
+    p = run([a.rocpd, "merge", "-i", extra, "-o", merged, "--force"])
+    check("warning" in p.stderr and "later_table" in p.stderr, p.stderr)
     p = run([a.rocpd, "merge", "-i", merged, "-o", merged], expect_rc=1)
     check("is one of the inputs" in p.stderr, p.stderr)
 

@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -272,6 +273,23 @@ run_merge(const arguments& args)
     // Tables whose every id is loaded to tell a reference to no row (kept as it is) from one to
     // be shifted: the info tables, small by nature. Events are referenced only by real rows.
     const auto small = [](const std::string& t) { return t.rfind("rocpd_info_", 0) == 0; };
+
+    // A table of an input that the writer's schema lacks would be lost: refused, or with --force
+    // left out with a warning.
+    for(const auto& db : the_job.databases())
+        db.each_row(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+            "'sqlite_%' AND name != 'rocpd_metadata'",
+            [&](sqlite3_stmt* s)
+            {
+                const auto name = column_text(s, 0);
+                if(std::find(tables.begin(), tables.end(), name) != tables.end()) return;
+                const auto what =
+                    db.path() + ": table " + name + " is not in the schema merge writes";
+                if(!args.force)
+                    throw failure{exit_code::bad_input, what + "; --force merges without it"};
+                std::cerr << "rocpd: warning: " << what << "; left out (--force)\n";
+            });
 
     auto inputs = nlohmann::json::array();
     for(const auto& db : the_job.databases())
