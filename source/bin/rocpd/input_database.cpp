@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -32,7 +33,10 @@ check_file(const std::string& path)
     struct stat st = {};
     if(::stat(path.c_str(), &st) != 0) throw failure{exit_code::bad_input, path + ": no such file"};
     if(!S_ISREG(st.st_mode)) throw failure{exit_code::bad_input, path + ": not a regular file"};
-    auto in     = std::ifstream{path, std::ios::binary};
+    auto in = std::ifstream{path, std::ios::binary};
+    if(!in.is_open())
+        throw failure{exit_code::bad_input,
+                      path + ": cannot be opened for reading (" + std::strerror(errno) + ")"};
     auto header = std::array<unsigned char, 100>{};
     in.read(reinterpret_cast<char*>(header.data()), header.size());
     if(!in)
