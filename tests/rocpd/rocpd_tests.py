@@ -281,8 +281,25 @@ def query(a):
         n = c.execute("SELECT COUNT(*) FROM kernels").fetchone()[0]
     got = json.load(open(os.path.join(out, "many.json")))["query"]
     check([r["n"] for r in got] == [n] * 70, f"70 databases: {got[:3]}...")
+    # A query that fails on a later database leaves no partial file.
+    failing = os.path.join(out, "fails_query.csv")
+    p = run([a.rocpd, "query", "-i", dbs[0], without_counters_view(a), "--query",
+             "SELECT * FROM counters_collection", "--format", "csv", "-d", out, "-o", "fails"],
+            expect_rc=5)
+    check("no such table: counters_collection" in p.stderr, p.stderr)
+    check(not os.path.exists(failing), f"{failing} left behind")
     p = run([a.rocpd, "query", "-i", *dbs, "--query", "SELECT name FROM regions LIMIT 0"])
     check("QUERY:" in p.stdout and "database" in p.stdout, p.stdout)
+
+
+def without_counters_view(a):
+    """A copy of rank 1's database without the counters_collection view (a query of it fails
+    there only)."""
+    path = os.path.join(a.work, "no_counters_view.db")
+    shutil.copyfile(job_dbs(a)[1], path)
+    with sqlite3.connect(path) as c:
+        c.execute("DROP VIEW counters_collection")
+    return path
 
 
 # ---- merge ---------------------------------------------------------------------------------

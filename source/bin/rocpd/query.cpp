@@ -45,7 +45,8 @@ int
 run_query(const arguments& args)
 {
     const auto the_job = job{args};
-    auto       result  = table{"query", {"database"}, {}};
+    auto       out     = table_stream{args, "query", "rocpd_query"};
+    auto       names   = std::vector<std::string>{"database"};
     bool       named   = false;
     for(const auto& db : the_job.databases())
     {
@@ -67,28 +68,29 @@ run_query(const arguments& args)
         if(!named)
         {
             for(int i = 0; i < columns; ++i)
-                result.columns.emplace_back(sqlite3_column_name(stmt, i));
+                names.emplace_back(sqlite3_column_name(stmt, i));
+            out.set_columns(names);
             named = true;
         }
-        else if(static_cast<size_t>(columns) + 1 != result.columns.size())
+        else if(static_cast<size_t>(columns) + 1 != names.size())
         {
             sqlite3_finalize(stmt);
             throw failure{exit_code::query_failed,
                           db.path() + ": the query gives " + std::to_string(columns) +
-                              " columns here and " + std::to_string(result.columns.size() - 1) +
-                              " in " + the_job.databases().front().path()};
+                              " columns here and " + std::to_string(names.size() - 1) + " in " +
+                              the_job.databases().front().path()};
         }
         while((rc = sqlite3_step(stmt)) == SQLITE_ROW)
         {
             auto row = std::vector<cell>{db.path()};
             for(int i = 0; i < columns; ++i)
                 row.emplace_back(value_of(stmt, i));
-            result.rows.emplace_back(std::move(row));
+            out.row(row);
         }
         sqlite3_finalize(stmt);
         if(rc != SQLITE_DONE) db.fail(rc, "query failed", exit_code::query_failed);
     }
-    write_tables(args, {result}, "rocpd_query");
+    out.finish();
     return 0;
 }
 } // namespace rocpd

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -106,6 +107,39 @@ write_console(const std::vector<table>& tables)
     if(!std::cout) throw failure{exit_code::output, "rocpd: cannot write to stdout"};
 }
 
+std::string
+csv_header(const std::vector<std::string>& columns)
+{
+    auto text = std::string{};
+    for(size_t i = 0; i < columns.size(); ++i)
+        text += (i == 0 ? "\"" : ",\"") + columns[i] + '"';
+    return text + '\n';
+}
+
+std::string
+csv_line(const std::vector<cell>& row)
+{
+    auto text = std::string{};
+    for(size_t i = 0; i < row.size(); ++i)
+        text += (i == 0 ? "" : ",") + csv_text(row[i]);
+    return text + '\n';
+}
+
+nlohmann::json
+json_row(const std::vector<std::string>& columns, const std::vector<cell>& row)
+{
+    auto object = nlohmann::json::object();
+    for(size_t i = 0; i < row.size() && i < columns.size(); ++i)
+        object[columns[i]] = json_value(row[i]);
+    return object;
+}
+
+std::string
+json_text(const nlohmann::json& value, int indent)
+{
+    return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 void
 write_file(const std::string& path, const std::string& text)
 {
@@ -143,16 +177,9 @@ write_tables(const arguments&          args,
     case format::csv:
         for(const auto& t : tables)
         {
-            auto text = std::string{};
-            for(size_t i = 0; i < t.columns.size(); ++i)
-                text += (i == 0 ? "\"" : ",\"") + t.columns[i] + '"';
-            text += '\n';
+            auto text = csv_header(t.columns);
             for(const auto& row : t.rows)
-            {
-                for(size_t i = 0; i < row.size(); ++i)
-                    text += (i == 0 ? "" : ",") + csv_text(row[i]);
-                text += '\n';
-            }
+                text += csv_line(row);
             write_file(output_file_path(args, default_name, "_" + t.name + ".csv"), text);
         }
         return;
@@ -163,18 +190,79 @@ write_tables(const arguments&          args,
         {
             auto rows = nlohmann::json::array();
             for(const auto& row : t.rows)
-            {
-                auto object = nlohmann::json::object();
-                for(size_t i = 0; i < row.size() && i < t.columns.size(); ++i)
-                    object[t.columns[i]] = json_value(row[i]);
-                rows.push_back(std::move(object));
-            }
+                rows.push_back(json_row(t.columns, row));
             doc[t.name] = std::move(rows);
         }
-        write_file(output_file_path(args, default_name, ".json"),
-                   doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + '\n');
+        write_file(output_file_path(args, default_name, ".json"), json_text(doc, 2) + '\n');
         return;
     }
     }
+}
+table_stream::table_stream(const arguments& args, std::string name, const std::string& default_name)
+    : m_args{args}
+{
+    m_table.name = std::move(name);
+    if(args.output == format::csv)
+        m_path = output_file_path(args, default_name, "_" + m_table.name + ".csv");
+    else if(args.output == format::json)
+        m_path = output_file_path(args, default_name, ".json");
+    if(m_path.empty()) return;
+    m_out = std::make_unique<std::ofstream>(m_path, std::ios::binary | std::ios::trunc);
+    if(!*m_out) throw failure{exit_code::output, m_path + ": cannot write"};
+    // JSON: the document of write_tables(), {"<name>": [rows]}, one row at a time.
+    if(args.output == format::json) *m_out << "{\n  " << json_text(m_table.name, -1) << ": [";
+}
+
+// A stream that did not finish (the query failed) leaves no partial file behind.
+table_stream::~table_stream()
+{
+    if(m_out && m_out->is_open())
+    {
+        m_out->close();
+        std::remove(m_path.c_str());
+    }
+}
+
+void
+table_stream::set_columns(std::vector<std::string> columns)
+{
+    m_table.columns = std::move(columns);
+    if(m_args.output == format::csv && !m_started) *m_out << csv_header(m_table.columns);
+    m_started = true;
+}
+
+void
+table_stream::row(const std::vector<cell>& cells)
+{
+    switch(m_args.output)
+    {
+    case format::console:
+        m_table.rows.push_back(cells);
+        return;
+    case format::csv:
+        *m_out << csv_line(cells);
+        break;
+    case format::json:
+        *m_out << (m_first ? "\n    " : ",\n    ")
+               << json_text(json_row(m_table.columns, cells), -1);
+        m_first = false;
+        break;
+    }
+    if(!*m_out) throw failure{exit_code::output, m_path + ": cannot write"};
+}
+
+void
+table_stream::finish()
+{
+    if(m_args.output == format::console)
+    {
+        write_tables(m_args, {m_table}, "");
+        return;
+    }
+    if(m_args.output == format::csv && !m_started) *m_out << csv_header(m_table.columns);
+    if(m_args.output == format::json) *m_out << (m_first ? "]\n}\n" : "\n  ]\n}\n");
+    m_out->close();
+    if(!*m_out) throw failure{exit_code::output, m_path + ": cannot write"};
+    std::cerr << "rocpd: wrote " << m_path << '\n';
 }
 } // namespace rocpd

@@ -6,6 +6,8 @@
 #include "arguments.hpp"
 
 #include <cstdint>
+#include <fstream>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -26,6 +28,32 @@ struct table
 void write_tables(const arguments&          args,
                   const std::vector<table>& tables,
                   const std::string&        default_name);
+
+// One table written as its rows arrive: csv and json go to their file row by row (memory does not
+// grow with the rows); console needs every row for its column widths and prints at finish().
+// The same files and text as write_tables() for one table.
+class table_stream
+{
+public:
+    table_stream(const arguments& args, std::string name, const std::string& default_name);
+    ~table_stream();
+    table_stream(const table_stream&)            = delete;
+    table_stream& operator=(const table_stream&) = delete;
+
+    void set_columns(std::vector<std::string> columns);
+    void row(const std::vector<cell>& cells);
+    // Completes the output; throws failure{output} when it cannot be written. A stream destroyed
+    // before finish() removes its file.
+    void finish();
+
+private:
+    const arguments&               m_args;
+    table                          m_table   = {};
+    std::string                    m_path    = {};
+    std::unique_ptr<std::ofstream> m_out     = {};
+    bool                           m_started = false;
+    bool                           m_first   = true;
+};
 
 // The output path of a file: <-d or .>/<-o or default_name><suffix>; creates the folder.
 std::string
