@@ -17,6 +17,7 @@
 
 #include <sqlite3.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -74,7 +75,18 @@ public:
         , m_header{std::move(header)}
     {
     }
-    void row(const std::string& text)
+    // A file left unfinished (a database that failed part-way) is removed, not left looking whole.
+    ~csv_file()
+    {
+        if(m_out && m_out->is_open())
+        {
+            m_out->close();
+            std::remove(m_path.c_str());
+        }
+    }
+    csv_file(const csv_file&)            = delete;
+    csv_file& operator=(const csv_file&) = delete;
+    void      row(const std::string& text)
     {
         if(!m_out)
         {
