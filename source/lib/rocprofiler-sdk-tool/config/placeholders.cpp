@@ -145,6 +145,26 @@ has_placeholder(std::string_view text)
     return !probe || probe->find('\x01') != std::string::npos;
 }
 
+launch
+launch_values(const std::function<const char*(const char*)>& getenv)
+{
+    auto env = [&getenv](const char* name) -> std::optional<std::string>
+    {
+        const auto* value = getenv(name);
+        if(value == nullptr || *value == '\0') return std::nullopt;
+        return std::string{value};
+    };
+    auto out = launch{};
+    out.rank = env("SLURM_PROCID");
+    for(const auto* name : {"OMPI_COMM_WORLD_RANK", "MV2_COMM_WORLD_RANK", "PMI_RANK", "MPI_RANK"})
+        if(!out.rank) out.rank = env(name);
+    out.size = env("SLURM_NTASKS");
+    for(const auto* name : {"OMPI_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE", "PMI_SIZE", "MPI_SIZE"})
+        if(!out.size) out.size = env(name);
+    out.job = env("SLURM_JOB_ID");
+    return out;
+}
+
 lookup
 process_values(const std::function<const char*(const char*)>& getenv,
                const std::vector<std::string>&                command)
@@ -155,12 +175,9 @@ process_values(const std::function<const char*(const char*)>& getenv,
         if(value == nullptr || *value == '\0') return std::nullopt;
         return std::string{value};
     };
-    auto rank = env("SLURM_PROCID");
-    for(const auto* name : {"OMPI_COMM_WORLD_RANK", "MV2_COMM_WORLD_RANK", "PMI_RANK", "MPI_RANK"})
-        if(!rank) rank = env(name);
-    auto size = env("SLURM_NTASKS");
-    for(const auto* name : {"OMPI_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE", "PMI_SIZE", "MPI_SIZE"})
-        if(!size) size = env(name);
+    const auto where = launch_values(getenv);
+    const auto rank  = where.rank;
+    const auto size  = where.size;
 
     // The command line as upstream condenses it: '/' becomes '_', leading '.' and '_' dropped.
     auto words = std::vector<std::string>{};
@@ -192,7 +209,7 @@ process_values(const std::function<const char*(const char*)>& getenv,
     const auto pid = std::to_string(getpid());
 
     // Everything by value: the lookup outlives this call.
-    return [env, rank, size, tag, argv, args, argt, host = std::string{host}, pid](
+    return [env, rank, size, job = where.job, tag, argv, args, argt, host = std::string{host}, pid](
                std::string_view key) -> std::optional<std::string>
     {
         if(key.substr(0, 4) == "env:") return env(std::string{key.substr(4)}.c_str()).value_or("");
@@ -204,7 +221,7 @@ process_values(const std::function<const char*(const char*)>& getenv,
         if(key == "rank") return rank.value_or("0");
         if(key == "size") return size.value_or("1");
         if(key == "nid") return rank.value_or(pid);
-        if(key == "job") return env("SLURM_JOB_ID").value_or("0");
+        if(key == "job") return job.value_or("0");
         if(key == "tag") return tag;
         if(key == "argv") return argv;
         if(key == "args") return args;

@@ -29,6 +29,18 @@ std::optional<std::string> expand(std::string_view text, const lookup& values, s
 // True when @p text has a placeholder.
 bool has_placeholder(std::string_view text);
 
+// Where the process sits in a parallel launch, from the launcher's environment (@p getenv):
+// rank: SLURM_PROCID, else OMPI_COMM_WORLD_RANK, MV2_COMM_WORLD_RANK, PMI_RANK, MPI_RANK;
+// size: SLURM_NTASKS, else the *_SIZE variables of the same launchers; job: SLURM_JOB_ID.
+// Each is empty when no launcher set it.
+struct launch
+{
+    std::optional<std::string> rank = {};
+    std::optional<std::string> size = {};
+    std::optional<std::string> job  = {};
+};
+launch launch_values(const std::function<const char*(const char*)>& getenv);
+
 // The values of a process: pid, ppid, pgid, psid, hostname, the MPI rank and size and the SLURM
 // job from @p getenv (rank: SLURM_PROCID, else OMPI_COMM_WORLD_RANK, MV2_COMM_WORLD_RANK,
 // PMI_RANK, MPI_RANK, else 0), and tag/argv/args/argt from @p command (the process's argv).

@@ -1,4 +1,5 @@
 #if defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
+#    include "config/placeholders.hpp"
 #    include "files/atomic_file.hpp"
 #    include "files/write_guard.hpp"
 #    include "rocpd/rocpd_writer.hpp"
@@ -11,6 +12,7 @@
 #    include <sys/utsname.h>
 #    include <unistd.h>
 
+#    include <cstdlib>
 #    include <map>
 #    include <string_view>
 #    include <utility>
@@ -200,18 +202,39 @@ rocpd_writer::create(const std::string& path)
 void
 rocpd_writer::insert_run(const results& data)
 {
-    for(const auto& [tag, value] : std::initializer_list<std::pair<const char*, std::string>>{
-            {"schema_version", "3"},
-            {"guid", m_guid},
-            {"writer", "rocprofv3 (this SDK's tool library)"}})
+    auto uts = utsname{};
+    ::uname(&uts);
+    auto command = std::string{};
+    for(const auto& arg : data.command)
+        command += (command.empty() ? "" : " ") + arg;
+
+    // What `rocpd` reads to put the databases of one job side by side (docs/rocpd.md): the
+    // profiled command line and the launcher's job id say which job a database belongs to, the
+    // rank and the process which part of it; agent_index is the -A form the CSV files used.
+    auto tags = std::vector<std::pair<std::string, std::string>>{
+        {"schema_version", "3"},
+        {"guid", m_guid},
+        {"writer", "rocprofv3 (this SDK's tool library)"},
+        {"command", command},
+        {"pid", std::to_string(data.pid)},
+        {"hostname", uts.nodename},
+        {"agent_index",
+         data.agent_index_mode == agent_index::absolute
+             ? "absolute"
+             : (data.agent_index_mode == agent_index::type_relative ? "type-relative"
+                                                                    : "relative")}};
+    const auto where =
+        placeholders::launch_values([](const char* name) { return std::getenv(name); });
+    if(where.rank) tags.emplace_back("rank", *where.rank);
+    if(where.size) tags.emplace_back("size", *where.size);
+    if(where.job) tags.emplace_back("job_id", *where.job);
+    for(const auto& [tag, value] : tags)
     {
         auto* meta = prepare("INSERT INTO rocpd_metadata (tag, value) VALUES (?, ?)");
         bind_all(meta, tag, value);
         step(meta);
     }
 
-    auto uts = utsname{};
-    ::uname(&uts);
     auto machine = read_first_line("/etc/machine-id");
     if(machine.empty()) machine = uts.nodename;
     auto node = prepare("INSERT INTO rocpd_info_node (id, guid, hash, machine_id, system_name, "
@@ -230,9 +253,6 @@ rocpd_writer::insert_run(const results& data)
              uts.domainname);
     step(node);
 
-    auto command = std::string{};
-    for(const auto& arg : data.command)
-        command += (command.empty() ? "" : " ") + arg;
     auto process = prepare("INSERT INTO rocpd_info_process (id, guid, nid, ppid, pid, init, "
                            "start, command) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     bind_all(process,

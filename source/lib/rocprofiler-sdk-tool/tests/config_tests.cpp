@@ -69,6 +69,34 @@ TEST(placeholders, expanded_with_the_process_values)
     EXPECT_EQ(rocprofv3::fixed_directory_part("/abs/dir"), "/abs/dir");
 }
 
+// What the rocpd writer records of a launch (rank, size, job): only what a launcher set, so that
+// `rocpd` can tell a rank-0 process from one started outside a launcher.
+TEST(placeholders, launch_values_only_what_a_launcher_set)
+{
+    namespace ph = rocprofiler::tool::placeholders;
+    auto env     = std::map<std::string, std::string>{};
+    auto getenv  = [&env](const char* name) -> const char*
+    {
+        auto it = env.find(name);
+        return it != env.end() ? it->second.c_str() : nullptr;
+    };
+    auto none = ph::launch_values(getenv);
+    EXPECT_FALSE(none.rank);
+    EXPECT_FALSE(none.size);
+    EXPECT_FALSE(none.job);
+    env      = {{"PMI_RANK", "2"}, {"PMI_SIZE", "8"}, {"SLURM_JOB_ID", "4711"}};
+    auto pmi = ph::launch_values(getenv);
+    EXPECT_EQ(pmi.rank.value_or(""), "2");
+    EXPECT_EQ(pmi.size.value_or(""), "8");
+    EXPECT_EQ(pmi.job.value_or(""), "4711");
+    EXPECT_EQ(*ph::expand("%job%", ph::process_values(getenv, {}), nullptr), "4711");
+    env["SLURM_PROCID"] = "5";
+    env["SLURM_NTASKS"] = "16";
+    auto slurm          = ph::launch_values(getenv);
+    EXPECT_EQ(slurm.rank.value_or(""), "5");
+    EXPECT_EQ(slurm.size.value_or(""), "16");
+}
+
 TEST(tool_config, reads_and_validates)
 {
     auto env = std::map<std::string, std::string>{{"ROCPROF_KERNEL_TRACE", "1"},

@@ -1,0 +1,202 @@
+#include "arguments.hpp"
+#include "errors.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <set>
+
+namespace rocpd
+{
+namespace
+{
+const char*
+command_word(command what)
+{
+    switch(what)
+    {
+    case command::summary:
+        return "summary";
+    case command::query:
+        return "query";
+    case command::merge:
+        return "merge";
+    case command::convert:
+        return "convert";
+    }
+    return "?";
+}
+
+[[noreturn]] void
+usage_error(command what, const std::string& message)
+{
+    throw failure{exit_code::usage,
+                  std::string{"rocpd "} + command_word(what) + ": " + message +
+                      " (--help lists the options)"};
+}
+
+bool
+is_option(const std::string& word)
+{
+    return word.size() > 1 && word[0] == '-';
+}
+
+const std::set<std::string> known_domains = {"kernel", "memory_copy", "region"};
+} // namespace
+
+command
+command_named(const std::string& word)
+{
+    for(auto what : {command::summary, command::query, command::merge, command::convert})
+        if(word == command_word(what)) return what;
+    throw failure{exit_code::usage,
+                  "rocpd: unknown command '" + word +
+                      "' (commands: summary, query, merge, convert; rocpd --help)"};
+}
+
+std::string
+usage(command what, const std::string& program)
+{
+    const std::string common =
+        "  -i, --input DB...          the databases (rocprofv3 -f rocpd), one or many\n"
+        "  --force                    read databases of different jobs together\n"
+        "  --busy-timeout MS          how long to wait for a locked database (default 5000)\n"
+        "  -h, --help                 this text\n";
+    const std::string output =
+        "  -d, --output-path DIR      the folder of the output files (default: .)\n"
+        "  -o, --output-file NAME     the name the output files start with (default: rocpd)\n";
+    switch(what)
+    {
+    case command::summary:
+        return "usage: " + program +
+               " -i DB... [--summary-by-rank] [--domains kernel memory_copy region]\n"
+               "       [--format console|csv|json] [-d DIR] [-o NAME]\n"
+               "Per name and per domain: calls, total, mean, min, max, stddev (ns) and the share\n"
+               "of the domain's total, over every database; per rank and the spread across ranks\n"
+               "with --summary-by-rank.\n" +
+               common +
+               "  --summary-by-rank, --by-rank  one summary per rank (the process when no rank\n"
+               "                             was recorded) and the spread of the rank totals\n"
+               "  --domains D...             kernel, memory_copy, region (default: all)\n"
+               "  --format F                 console (default), csv (one file per table), json\n" +
+               output;
+    case command::query:
+        return "usage: " + program +
+               " -i DB... --query SQL [--format console|csv|json] [-d DIR] [-o NAME]\n"
+               "Runs SQL on each database and lists the rows of all, each led by the database\n"
+               "it came from.\n" +
+               common + "  --query SQL                one SELECT statement\n" +
+               "  --format F                 console (default), csv, json\n" + output;
+    case command::merge:
+        return "usage: " + program +
+               " -i DB... -o OUT.db\n"
+               "Writes one database holding every input's rows, ids renumbered so that they stay\n"
+               "distinct; the views work on it.\n" +
+               common + "  -o, --output-file OUT.db   the merged database (replaced if present)\n";
+    case command::convert:
+        return "usage: " + program +
+               " -i DB... -f csv [-d DIR] [-o NAME]\n"
+               "Writes kernel_trace.csv, memory_copy_trace.csv and marker_api_trace.csv as\n"
+               "rocprofv3 -f csv writes them, one set per database.\n" +
+               common + "  -f, --format csv           the output format (only csv so far)\n" +
+               output;
+    }
+    return {};
+}
+
+bool
+parse_arguments(command what, const std::vector<std::string>& args, arguments& out)
+{
+    out.what = what;
+    // The values of an option that takes one or more (-i a.db b.db ...).
+    auto values = [&](size_t& i) -> std::vector<std::string>
+    {
+        auto list = std::vector<std::string>{};
+        while(i + 1 < args.size() && !is_option(args[i + 1]))
+            list.emplace_back(args[++i]);
+        if(list.empty()) usage_error(what, args[i] + " needs a value");
+        return list;
+    };
+    auto value = [&](size_t& i) -> std::string
+    {
+        if(i + 1 >= args.size()) usage_error(what, args[i] + " needs a value");
+        return args[++i];
+    };
+    for(size_t i = 0; i < args.size(); ++i)
+    {
+        const auto& word = args[i];
+        if(word == "-h" || word == "--help")
+            return false;
+        else if(word == "-i" || word == "--input")
+            for(auto& v : values(i))
+                out.inputs.emplace_back(std::move(v));
+        else if(word == "-o" || word == "--output-file")
+            out.output_file = value(i);
+        else if(word == "-d" || word == "--output-path")
+        {
+            if(what == command::merge) usage_error(what, "-d is not an option of merge");
+            out.output_path = value(i);
+        }
+        else if(word == "-f" || word == "--format")
+        {
+            if(what == command::merge) usage_error(what, "merge writes a database; no --format");
+            const auto name = value(i);
+            if(what == command::convert)
+            {
+                if(name == "pftrace" || name == "otf2" || name == "json")
+                    usage_error(what, "conversion to " + name + " is not done yet (formats: csv)");
+                if(name != "csv") usage_error(what, "unknown format '" + name + "' (formats: csv)");
+                out.output = format::csv;
+            }
+            else if(name == "console")
+                out.output = format::console;
+            else if(name == "csv")
+                out.output = format::csv;
+            else if(name == "json")
+                out.output = format::json;
+            else
+                usage_error(what, "unknown format '" + name + "' (formats: console, csv, json)");
+            out.format_given = true;
+        }
+        else if((word == "--summary-by-rank" || word == "--by-rank") && what == command::summary)
+            out.by_rank = true;
+        else if(word == "--domains" && what == command::summary)
+        {
+            for(auto& v : values(i))
+            {
+                if(known_domains.count(v) == 0)
+                    usage_error(
+                        what, "unknown domain '" + v + "' (domains: kernel, memory_copy, region)");
+                if(std::find(out.domains.begin(), out.domains.end(), v) == out.domains.end())
+                    out.domains.emplace_back(std::move(v));
+            }
+        }
+        else if(word == "--query" && what == command::query)
+            out.query = value(i);
+        else if(word == "--force")
+            out.force = true;
+        else if(word == "--busy-timeout")
+        {
+            const auto text = value(i);
+            char*      end  = nullptr;
+            const auto ms   = std::strtol(text.c_str(), &end, 10);
+            if(text.empty() || *end != '\0' || ms < 0 || ms > 3600000)
+                usage_error(what,
+                            "--busy-timeout takes milliseconds (0 to 3600000), not '" + text + "'");
+            out.busy_timeout_ms = static_cast<int>(ms);
+        }
+        else if(is_option(word))
+            usage_error(what, "unknown option '" + word + "'");
+        else
+            usage_error(what, "unexpected argument '" + word + "' (inputs follow -i)");
+    }
+    if(out.inputs.empty()) usage_error(what, "no input database (-i DB...)");
+    if(what == command::query && out.query.empty()) usage_error(what, "no query (--query SQL)");
+    if(what == command::merge && out.output_file.empty())
+        usage_error(what, "no output database (-o OUT.db)");
+    if(what == command::convert && !out.format_given)
+        usage_error(what, "no output format (-f csv)");
+    if(out.domains.empty()) out.domains = {"kernel", "memory_copy", "region"};
+    return true;
+}
+} // namespace rocpd

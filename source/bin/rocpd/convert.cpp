@@ -1,0 +1,242 @@
+// rocpd convert -f csv: kernel_trace.csv, memory_copy_trace.csv and marker_api_trace.csv of each
+// database, as rocprofv3 -f csv writes them: the rows come from the views and are formatted by
+// the tool library's own CSV row functions (csv/rows.hpp), fed with records rebuilt from the view
+// columns, so that the two writers cannot drift apart. Rows are streamed to the files, in the
+// views' order (by start time; rocprofv3 writes them in completion order).
+//
+// Each database gets its own set of files: <name>_kernel_trace.csv, ... where <name> is -o (one
+// input), -o + "_" + the input's file stem (several inputs), or the stem alone (no -o). A file is
+// written only when its view has rows.
+#include "commands.hpp"
+#include "job.hpp"
+#include "tables.hpp"
+
+#include "csv/rows.hpp"
+#include "model/names.hpp"
+#include "model/results.hpp"
+
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+
+namespace rocpd
+{
+namespace
+{
+namespace tool = rocprofiler::tool;
+
+uint64_t
+u64(sqlite3_stmt* s, int column)
+{
+    return static_cast<uint64_t>(sqlite3_column_int64(s, column));
+}
+
+// The agent of a view row (its id and index columns) in @p data, added the first time.
+rocprofiler_agent_id_t
+agent_of(tool::results& data,
+         sqlite3_stmt*  s,
+         int            id,
+         int            absolute,
+         int            logical,
+         int            type_index,
+         int            type)
+{
+    // Handle 0 is host memory to the CSV rows (a NULL agent in the views); an agent row's id may
+    // be 0 (logical node 0), so the rebuilt handles are the ids plus one.
+    if(sqlite3_column_type(s, id) == SQLITE_NULL) return rocprofiler_agent_id_t{0};
+    const auto handle = u64(s, id) + 1;
+    if(data.find_agent(rocprofiler_agent_id_t{handle}) == nullptr)
+    {
+        auto entry                      = tool::agent_entry{};
+        entry.info.id.handle            = handle;
+        entry.info.node_id              = static_cast<uint32_t>(u64(s, absolute));
+        entry.info.logical_node_id      = static_cast<int32_t>(u64(s, logical));
+        entry.info.logical_node_type_id = static_cast<int32_t>(u64(s, type_index));
+        entry.info.type =
+            column_text(s, type) == "CPU" ? ROCPROFILER_AGENT_TYPE_CPU : ROCPROFILER_AGENT_TYPE_GPU;
+        data.agents.push_back(entry);
+    }
+    return rocprofiler_agent_id_t{handle};
+}
+
+// A CSV file opened on first use (a file is written only when it has rows).
+class csv_file
+{
+public:
+    csv_file(std::string path, std::string header)
+        : m_path{std::move(path)}
+        , m_header{std::move(header)}
+    {
+    }
+    // A file left unfinished (a database that failed part-way) is removed, not left looking whole.
+    ~csv_file()
+    {
+        if(m_out && m_out->is_open())
+        {
+            m_out->close();
+            std::remove(m_path.c_str());
+        }
+    }
+    csv_file(const csv_file&)            = delete;
+    csv_file& operator=(const csv_file&) = delete;
+    void      row(const std::string& text)
+    {
+        if(!m_out)
+        {
+            m_out = std::make_unique<std::ofstream>(m_path, std::ios::binary | std::ios::trunc);
+            *m_out << m_header;
+        }
+        *m_out << text;
+        if(!*m_out) throw failure{exit_code::output, m_path + ": cannot write"};
+    }
+    void close()
+    {
+        if(!m_out) return;
+        m_out->close();
+        if(!*m_out) throw failure{exit_code::output, m_path + ": cannot write"};
+        std::cerr << "rocpd: wrote " << m_path << '\n';
+    }
+
+private:
+    std::string                    m_path   = {};
+    std::string                    m_header = {};
+    std::unique_ptr<std::ofstream> m_out    = {};
+};
+
+tool::agent_index
+agent_index_of(const input_database& db)
+{
+    const auto mode = db.tag("agent_index");
+    if(mode == "absolute") return tool::agent_index::absolute;
+    if(mode == "type-relative") return tool::agent_index::type_relative;
+    return tool::agent_index::relative;
+}
+
+void
+convert_one(const input_database& db, const std::string& prefix)
+{
+    auto data             = tool::results{};
+    data.agent_index_mode = agent_index_of(db);
+    data.pid              = std::strtoull(db.tag("pid").c_str(), nullptr, 10);
+
+    // Dispatches that only a counter record made (no --kernel-trace) are not kernel trace rows.
+    auto kernels = csv_file{prefix + "_kernel_trace.csv", tool::kernel_trace_csv_header()};
+    db.each_row(
+        "SELECT agent_id, agent_abs_index, agent_log_index, agent_type_index, agent_type, "
+        "queue_id, tid, dispatch_id, kernel_id, kernel_name, corr_id, start, end, lds_size, "
+        "scratch_size, vgpr_count, accum_vgpr_count, sgpr_count, workgroup_size_x, "
+        "workgroup_size_y, workgroup_size_z, grid_size_x, grid_size_y, grid_size_z FROM kernels "
+        "WHERE json_extract(extdata, '$.source') IS NOT 'counter_collection'",
+        [&](sqlite3_stmt* s)
+        {
+            auto  r           = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
+            auto& d           = r.dispatch_info;
+            d.agent_id        = agent_of(data, s, 0, 1, 2, 3, 4);
+            d.queue_id.handle = u64(s, 5);
+            r.thread_id       = u64(s, 6);
+            d.dispatch_id     = u64(s, 7);
+            d.kernel_id       = u64(s, 8);
+            if(data.kernel_symbols.count(d.kernel_id) == 0)
+            {
+                auto sym             = tool::kernel_symbol{};
+                sym.kernel_id        = d.kernel_id;
+                sym.name             = column_text(s, 9);
+                sym.arch_vgpr_count  = static_cast<uint32_t>(u64(s, 15));
+                sym.accum_vgpr_count = static_cast<uint32_t>(u64(s, 16));
+                sym.sgpr_count       = static_cast<uint32_t>(u64(s, 17));
+                data.kernel_symbols.emplace(d.kernel_id, std::move(sym));
+            }
+            r.correlation_id.internal = u64(s, 10);
+            r.start_timestamp         = u64(s, 11);
+            r.end_timestamp           = u64(s, 12);
+            d.group_segment_size      = static_cast<uint32_t>(u64(s, 13));
+            d.private_segment_size    = static_cast<uint32_t>(u64(s, 14));
+            d.workgroup_size          = {static_cast<uint32_t>(u64(s, 18)),
+                                         static_cast<uint32_t>(u64(s, 19)),
+                                         static_cast<uint32_t>(u64(s, 20))};
+            d.grid_size               = {static_cast<uint32_t>(u64(s, 21)),
+                                         static_cast<uint32_t>(u64(s, 22)),
+                                         static_cast<uint32_t>(u64(s, 23))};
+            kernels.row(tool::kernel_trace_csv_row(data, r));
+        });
+    kernels.close();
+
+    auto operations = std::map<std::string, rocprofiler_memory_copy_operation_t>{};
+    for(int op = ROCPROFILER_MEMORY_COPY_NONE; op < ROCPROFILER_MEMORY_COPY_LAST; ++op)
+    {
+        const auto kind = static_cast<rocprofiler_memory_copy_operation_t>(op);
+        operations.emplace(tool::memory_copy_direction_name(kind), kind);
+    }
+    auto copies = csv_file{prefix + "_memory_copy_trace.csv", tool::memory_copy_trace_csv_header()};
+    db.each_row(
+        "SELECT name, src_agent_id, src_agent_absolute_index, src_agent_logical_index, "
+        "src_agent_type_index, src_agent_type, dst_agent_id, dst_agent_absolute_index, "
+        "dst_agent_logical_index, dst_agent_type_index, dst_agent_type, correlation_id, start, "
+        "end, size, src_address, dst_address, tid FROM memory_copies",
+        [&](sqlite3_stmt* s)
+        {
+            auto       r   = rocprofiler_buffer_tracing_memory_copy_record_t{};
+            const auto op  = operations.find(column_text(s, 0));
+            r.operation    = op != operations.end() ? op->second : ROCPROFILER_MEMORY_COPY_NONE;
+            r.src_agent_id = agent_of(data, s, 1, 2, 3, 4, 5);
+            r.dst_agent_id = agent_of(data, s, 6, 7, 8, 9, 10);
+            r.correlation_id.internal = u64(s, 11);
+            r.start_timestamp         = u64(s, 12);
+            r.end_timestamp           = u64(s, 13);
+            r.bytes                   = u64(s, 14);
+            r.src_address.handle      = u64(s, 15);
+            r.dst_address.handle      = u64(s, 16);
+            r.thread_id               = u64(s, 17);
+            copies.row(tool::memory_copy_trace_csv_row(data, r));
+        });
+    copies.close();
+
+    // Regions of the marker domains; the CUDA API calls, regions too, are not converted yet.
+    auto markers = csv_file{prefix + "_marker_api_trace.csv", tool::marker_api_trace_csv_header()};
+    db.each_row("SELECT category, name, tid, corr_id, start, end FROM regions WHERE category LIKE "
+                "'MARKER%'",
+                [&](sqlite3_stmt* s)
+                {
+                    auto e           = tool::marker_event{};
+                    e.domain         = column_text(s, 0);
+                    e.function       = column_text(s, 1);
+                    e.thread_id      = u64(s, 2);
+                    e.correlation_id = u64(s, 3);
+                    e.start          = u64(s, 4);
+                    e.end            = u64(s, 5);
+                    markers.row(tool::marker_api_trace_csv_row(data, e));
+                });
+    markers.close();
+}
+} // namespace
+
+int
+run_convert(const arguments& args)
+{
+    const auto the_job = job{args};
+    auto       used    = std::set<std::string>{};
+    for(const auto& db : the_job.databases())
+    {
+        const auto stem = std::filesystem::path{db.path()}.stem().string();
+        auto       name = args.output_file.empty()
+                              ? stem
+                              : (the_job.databases().size() == 1 ? args.output_file
+                                                                 : args.output_file + "_" + stem);
+        if(!used.insert(name).second)
+            throw failure{exit_code::usage,
+                          "rocpd convert: two inputs would write the files " + name +
+                              "_*.csv (same file name in different folders); convert them apart"};
+        auto named        = args;
+        named.output_file = name;
+        convert_one(db, output_file_path(named, name, ""));
+    }
+    return 0;
+}
+} // namespace rocpd

@@ -1,0 +1,205 @@
+#include "input_database.hpp"
+
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <set>
+
+namespace rocpd
+{
+namespace
+{
+uint32_t
+big_endian(const unsigned char* p, int bytes)
+{
+    uint32_t value = 0;
+    for(int i = 0; i < bytes; ++i)
+        value = (value << 8U) | p[i];
+    return value;
+}
+
+// The file on its own, before SQLite sees it: present, a regular file, SQLite's header, and as
+// long as the header says (a truncated copy would otherwise fail only on the first missing page,
+// in the middle of a command).
+void
+check_file(const std::string& path)
+{
+    struct stat st = {};
+    if(::stat(path.c_str(), &st) != 0) throw failure{exit_code::bad_input, path + ": no such file"};
+    if(!S_ISREG(st.st_mode)) throw failure{exit_code::bad_input, path + ": not a regular file"};
+    auto in = std::ifstream{path, std::ios::binary};
+    if(!in.is_open())
+        throw failure{exit_code::bad_input,
+                      path + ": cannot be opened for reading (" + std::strerror(errno) + ")"};
+    auto header = std::array<unsigned char, 100>{};
+    in.read(reinterpret_cast<char*>(header.data()), header.size());
+    if(!in)
+    {
+        if(st.st_size == 0)
+            throw failure{exit_code::bad_input, path + ": empty file, not an SQLite database"};
+        if(std::memcmp(header.data(), "SQLite format 3", std::min<size_t>(st.st_size, 15)) == 0)
+            throw failure{exit_code::bad_input,
+                          path + ": truncated SQLite database (" + std::to_string(st.st_size) +
+                              " bytes, shorter than its header)"};
+        throw failure{exit_code::bad_input, path + ": not an SQLite database"};
+    }
+    if(std::memcmp(header.data(), "SQLite format 3\0", 16) != 0)
+        throw failure{exit_code::bad_input, path + ": not an SQLite database"};
+    auto page_size = static_cast<uint64_t>(big_endian(&header[16], 2));
+    if(page_size == 1) page_size = 65536;
+    const auto pages       = big_endian(&header[28], 4);
+    const auto change      = big_endian(&header[24], 4);
+    const auto valid_for   = big_endian(&header[92], 4);
+    const auto header_size = page_size * pages;
+    // The header's page count is trusted only when it was written by the last change (SQLite's
+    // own rule: version-valid-for equals the change counter).
+    if(pages != 0 && change == valid_for && header_size > static_cast<uint64_t>(st.st_size))
+        throw failure{exit_code::bad_input,
+                      path + ": truncated SQLite database (" + std::to_string(st.st_size) +
+                          " bytes of " + std::to_string(header_size) + ")"};
+}
+} // namespace
+
+std::string
+column_text(sqlite3_stmt* stmt, int column)
+{
+    const auto* text = sqlite3_column_text(stmt, column);
+    return text != nullptr ? std::string{reinterpret_cast<const char*>(text)} : std::string{};
+}
+
+input_database::input_database(const std::string& path, int busy_timeout_ms)
+    : m_path{path}
+    , m_busy_ms{busy_timeout_ms}
+{
+    check_file(path);
+    const auto rc = sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READONLY, nullptr);
+    if(rc != SQLITE_OK)
+    {
+        const auto message =
+            std::string{m_db != nullptr ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc)};
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        throw failure{exit_code::bad_input, path + ": cannot open (" + message + ")"};
+    }
+    sqlite3_busy_timeout(m_db, busy_timeout_ms);
+    sqlite3_extended_result_codes(m_db, 1);
+
+    try
+    {
+        auto names = std::set<std::string>{};
+        each_row("SELECT type || ':' || name FROM sqlite_master",
+                 [&names](sqlite3_stmt* s) { names.insert(column_text(s, 0)); });
+        if(names.count("table:rocpd_metadata") == 0)
+            throw failure{exit_code::bad_input,
+                          path +
+                              ": an SQLite database, but not a rocpd database (no rocpd_metadata "
+                              "table)"};
+        for(const auto* view : {"kernels", "memory_copies", "regions"})
+            if(names.count(std::string{"view:"} + view) == 0)
+                throw failure{exit_code::bad_input,
+                              path + ": not a rocpd database this reader knows (no view '" + view +
+                                  "')"};
+        each_row("SELECT tag, value FROM rocpd_metadata",
+                 [this](sqlite3_stmt* s)
+                 { m_metadata.emplace(column_text(s, 0), column_text(s, 1)); });
+    }
+    catch(...)
+    {
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        throw;
+    }
+    if(!has_tag("schema_version"))
+    {
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        throw failure{exit_code::bad_input,
+                      path + ": not a rocpd database (no schema_version in rocpd_metadata)"};
+    }
+    if(tag("schema_version") != known_schema_version)
+    {
+        const auto version = tag("schema_version");
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        throw failure{exit_code::bad_input,
+                      path + ": rocpd schema version " + version + ", this rocpd reads version " +
+                          known_schema_version};
+    }
+}
+
+input_database::~input_database()
+{
+    if(m_db != nullptr) sqlite3_close(m_db);
+}
+
+input_database::input_database(input_database&& other) noexcept
+    : m_path{std::move(other.m_path)}
+    , m_db{other.m_db}
+    , m_busy_ms{other.m_busy_ms}
+    , m_metadata{std::move(other.m_metadata)}
+{
+    other.m_db = nullptr;
+}
+
+std::string
+input_database::tag(const std::string& name) const
+{
+    auto it = m_metadata.find(name);
+    return it != m_metadata.end() ? it->second : std::string{};
+}
+
+void
+input_database::fail(int rc, const std::string& what, exit_code on_error) const
+{
+    const auto primary = rc & 0xff;
+    const auto message = std::string{m_db != nullptr ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc)};
+    if(primary == SQLITE_BUSY || primary == SQLITE_LOCKED)
+        throw failure{exit_code::locked,
+                      m_path + ": database is locked (still after " + std::to_string(m_busy_ms) +
+                          " ms; --busy-timeout sets the wait)"};
+    if(primary == SQLITE_NOTADB)
+        throw failure{exit_code::bad_input, m_path + ": not an SQLite database (" + message + ")"};
+    if(primary == SQLITE_CORRUPT)
+        throw failure{exit_code::bad_input,
+                      m_path + ": damaged or truncated SQLite database (" + message + ")"};
+    if(rc == SQLITE_READONLY_ROLLBACK)
+        throw failure{exit_code::bad_input,
+                      m_path + ": cannot be read without writing it (" + message +
+                          "; an interrupted write left a journal beside it: open it once with "
+                          "sqlite3 to roll that back)"};
+    throw failure{on_error, m_path + ": " + what + ": " + message};
+}
+
+void
+input_database::each_row(const std::string&                        sql,
+                         const std::function<void(sqlite3_stmt*)>& row,
+                         exit_code                                 on_error) const
+{
+    sqlite3_stmt* stmt = nullptr;
+    auto          rc   = sqlite3_prepare_v2(m_db, sql.c_str(), -1, &stmt, nullptr);
+    if(rc != SQLITE_OK)
+    {
+        sqlite3_finalize(stmt);
+        fail(rc, "query failed", on_error);
+    }
+    if(stmt == nullptr) throw failure{on_error, m_path + ": empty query"};
+    try
+    {
+        while((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+            row(stmt);
+    }
+    catch(...)
+    {
+        sqlite3_finalize(stmt);
+        throw;
+    }
+    sqlite3_finalize(stmt);
+    if(rc != SQLITE_DONE) fail(rc, "query failed", on_error);
+}
+} // namespace rocpd

@@ -1,0 +1,60 @@
+// One input database, opened read-only (SQLITE_OPEN_READONLY: `rocpd` never writes its inputs)
+// and checked before anything reads it: the file exists, is SQLite, is whole (its header's page
+// count fits the file), is a rocpd database (rocpd_metadata and the views) of a schema version
+// this reader knows. Every failure is a `failure` naming the file (errors.hpp).
+//
+// Readers go through the views (kernels, memory_copies, regions) and rocpd_metadata only, so that
+// a later table layout behind the same views needs no change here; `rocpd merge` alone copies
+// tables (merge.cpp).
+#pragma once
+
+#include "errors.hpp"
+
+#include <functional>
+#include <map>
+#include <string>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace rocpd
+{
+// The rocpd schema version this reader knows (rocpd_metadata's schema_version).
+inline constexpr const char* known_schema_version = "3";
+
+class input_database
+{
+public:
+    // Throws failure{bad_input} (or {locked}) naming @p path.
+    input_database(const std::string& path, int busy_timeout_ms);
+    ~input_database();
+    input_database(input_database&& other) noexcept;
+    input_database& operator=(input_database&&) = delete;
+    input_database(const input_database&)       = delete;
+
+    const std::string& path() const { return m_path; }
+    sqlite3*           handle() const { return m_db; }
+    // A rocpd_metadata value; empty when the tag is absent.
+    std::string tag(const std::string& name) const;
+    bool        has_tag(const std::string& name) const { return m_metadata.count(name) != 0; }
+
+    // Runs @p sql, calling @p row for each row. An SQLite error throws a failure naming the
+    // file: {locked} for a database still locked after the busy timeout, @p on_error otherwise
+    // (with SQLite's message).
+    void each_row(const std::string&                        sql,
+                  const std::function<void(sqlite3_stmt*)>& row,
+                  exit_code                                 on_error = exit_code::bad_input) const;
+
+    // The SQLite error of @p rc as this file's failure.
+    [[noreturn]] void fail(int rc, const std::string& what, exit_code on_error) const;
+
+private:
+    std::string                        m_path     = {};
+    sqlite3*                           m_db       = nullptr;
+    int                                m_busy_ms  = 0;
+    std::map<std::string, std::string> m_metadata = {};
+};
+
+// A column as text (empty for NULL).
+std::string column_text(sqlite3_stmt* stmt, int column);
+} // namespace rocpd

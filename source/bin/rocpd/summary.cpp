@@ -1,0 +1,241 @@
+// rocpd summary: per name and per domain, the calls, total, mean, min, max and stddev of the
+// durations and each name's share of its domain's total; with --summary-by-rank the same per
+// rank and the spread of the rank totals.
+//
+// Streamed: SQLite aggregates each database (GROUP BY name over a view), and only the per-name
+// aggregates (count, sum, sum of squares, min, max) of each database reach this code, so memory
+// grows with the distinct names times the databases, never with the rows.
+#include "commands.hpp"
+#include "job.hpp"
+#include "tables.hpp"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <map>
+
+namespace rocpd
+{
+namespace
+{
+struct domain_source
+{
+    const char* domain;
+    const char* view;
+};
+
+constexpr domain_source sources[] = {
+    {"kernel", "kernels"}, {"memory_copy", "memory_copies"}, {"region", "regions"}};
+
+// The aggregates of one name's durations (ns) that combine across databases.
+struct aggregate
+{
+    int64_t calls  = 0;
+    int64_t total  = 0;
+    double  sum_sq = 0.0;
+    int64_t min    = std::numeric_limits<int64_t>::max();
+    int64_t max    = std::numeric_limits<int64_t>::min();
+
+    void add(const aggregate& other)
+    {
+        calls += other.calls;
+        total += other.total;
+        sum_sq += other.sum_sq;
+        min = std::min(min, other.min);
+        max = std::max(max, other.max);
+    }
+    double mean() const { return calls > 0 ? static_cast<double>(total) / calls : 0.0; }
+    // The sample standard deviation (n - 1); 0 for one call.
+    double stddev() const
+    {
+        if(calls < 2) return 0.0;
+        const auto n        = static_cast<double>(calls);
+        const auto t        = static_cast<double>(total);
+        const auto variance = (sum_sq - t * t / n) / (n - 1.0);
+        return variance > 0.0 ? std::sqrt(variance) : 0.0;
+    }
+};
+
+using by_name = std::map<std::string, aggregate>;
+
+aggregate
+sum_of(const by_name& names)
+{
+    auto all = aggregate{};
+    for(const auto& [name, agg] : names)
+        all.add(agg);
+    return all;
+}
+
+std::vector<cell>
+stat_cells(const aggregate& a, int64_t domain_total)
+{
+    return {a.calls,
+            a.total,
+            a.mean(),
+            a.calls > 0 ? cell{a.min} : cell{},
+            a.calls > 0 ? cell{a.max} : cell{},
+            a.stddev(),
+            domain_total > 0 ? cell{100.0 * static_cast<double>(a.total) / domain_total}
+                             : cell{0.0}};
+}
+
+const std::vector<std::string> stat_columns = {
+    "calls", "total_ns", "mean_ns", "min_ns", "max_ns", "stddev_ns", "percent"};
+
+// Names by total duration, largest first; ties by name.
+std::vector<std::pair<std::string, aggregate>>
+ranked(const by_name& names)
+{
+    auto out = std::vector<std::pair<std::string, aggregate>>{names.begin(), names.end()};
+    std::stable_sort(out.begin(),
+                     out.end(),
+                     [](const auto& a, const auto& b) { return a.second.total > b.second.total; });
+    return out;
+}
+
+// Ranks in numeric order when they are numbers ("2" before "10"), else as text.
+bool
+rank_less(const std::string& a, const std::string& b)
+{
+    char*      end_a = nullptr;
+    char*      end_b = nullptr;
+    const auto na    = std::strtoll(a.c_str(), &end_a, 10);
+    const auto nb    = std::strtoll(b.c_str(), &end_b, 10);
+    const bool num_a = !a.empty() && *end_a == '\0';
+    const bool num_b = !b.empty() && *end_b == '\0';
+    if(num_a != num_b) return num_a;
+    if(num_a) return na < nb;
+    return a < b;
+}
+
+double
+median(std::vector<int64_t> values)
+{
+    std::sort(values.begin(), values.end());
+    const auto n = values.size();
+    if(n == 0) return 0.0;
+    if(n % 2 == 1) return static_cast<double>(values[n / 2]);
+    return (static_cast<double>(values[n / 2 - 1]) + static_cast<double>(values[n / 2])) / 2.0;
+}
+} // namespace
+
+int
+run_summary(const arguments& args)
+{
+    const auto the_job = job{args};
+
+    // domain -> name -> aggregate, over the job and per rank.
+    auto overall = std::map<std::string, by_name>{};
+    auto ranks   = std::map<std::string, std::map<std::string, by_name>>{};
+    for(const auto& db : the_job.databases())
+    {
+        const auto rank = the_job.rank_of(db);
+        auto&      mine = ranks[rank];
+        for(const auto& source : sources)
+        {
+            if(std::find(args.domains.begin(), args.domains.end(), source.domain) ==
+               args.domains.end())
+                continue;
+            auto& all  = overall[source.domain];
+            auto& here = mine[source.domain];
+            db.each_row(std::string{"SELECT name, COUNT(*), SUM(duration), "
+                                    "SUM(CAST(duration AS REAL) * duration), MIN(duration), "
+                                    "MAX(duration) FROM "} +
+                            source.view + " GROUP BY name",
+                        [&](sqlite3_stmt* s)
+                        {
+                            auto a          = aggregate{};
+                            a.calls         = sqlite3_column_int64(s, 1);
+                            a.total         = sqlite3_column_int64(s, 2);
+                            a.sum_sq        = sqlite3_column_double(s, 3);
+                            a.min           = sqlite3_column_int64(s, 4);
+                            a.max           = sqlite3_column_int64(s, 5);
+                            const auto name = column_text(s, 0);
+                            all[name].add(a);
+                            here[name].add(a);
+                        });
+        }
+    }
+
+    auto tables = std::vector<table>{};
+    auto domain = table{"domain_summary", {"domain"}, {}};
+    domain.columns.insert(domain.columns.end(), stat_columns.begin(), stat_columns.end() - 1);
+    for(const auto& name : args.domains)
+    {
+        const auto& names = overall[name];
+        const auto  total = sum_of(names);
+        auto        t     = table{name + "_summary", {"name"}, {}};
+        t.columns.insert(t.columns.end(), stat_columns.begin(), stat_columns.end());
+        for(const auto& [n, agg] : ranked(names))
+        {
+            auto row = std::vector<cell>{n};
+            for(auto& c : stat_cells(agg, total.total))
+                row.emplace_back(std::move(c));
+            t.rows.emplace_back(std::move(row));
+        }
+        tables.emplace_back(std::move(t));
+        auto row   = std::vector<cell>{name};
+        auto cells = stat_cells(total, total.total);
+        row.insert(row.end(), cells.begin(), cells.end() - 1);
+        domain.rows.emplace_back(std::move(row));
+    }
+    tables.insert(tables.begin(), std::move(domain));
+
+    if(args.by_rank)
+    {
+        auto order = std::vector<std::string>{};
+        for(const auto& [rank, domains] : ranks)
+            order.emplace_back(rank);
+        std::sort(order.begin(), order.end(), rank_less);
+        auto spread = table{"rank_spread",
+                            {"domain",
+                             "ranks",
+                             "min_rank_total_ns",
+                             "median_rank_total_ns",
+                             "max_rank_total_ns",
+                             "slowest_rank"},
+                            {}};
+        for(const auto& name : args.domains)
+        {
+            auto t = table{name + "_summary_by_rank", {"rank", "name"}, {}};
+            t.columns.insert(t.columns.end(), stat_columns.begin(), stat_columns.end());
+            auto totals  = std::vector<int64_t>{};
+            auto slowest = std::string{};
+            auto most    = std::numeric_limits<int64_t>::min();
+            for(const auto& rank : order)
+            {
+                const auto& names = ranks[rank][name];
+                const auto  total = sum_of(names).total;
+                totals.push_back(total);
+                // The first of equal totals in rank order is named.
+                if(total > most)
+                {
+                    most    = total;
+                    slowest = rank;
+                }
+                for(const auto& [n, agg] : ranked(names))
+                {
+                    auto row = std::vector<cell>{rank, n};
+                    for(auto& c : stat_cells(agg, total))
+                        row.emplace_back(std::move(c));
+                    t.rows.emplace_back(std::move(row));
+                }
+            }
+            tables.emplace_back(std::move(t));
+            spread.rows.push_back({name,
+                                   static_cast<int64_t>(order.size()),
+                                   *std::min_element(totals.begin(), totals.end()),
+                                   median(totals),
+                                   *std::max_element(totals.begin(), totals.end()),
+                                   slowest});
+        }
+        tables.emplace_back(std::move(spread));
+    }
+    write_tables(args, tables, "rocpd_summary");
+    return 0;
+}
+} // namespace rocpd

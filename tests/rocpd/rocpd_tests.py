@@ -1,0 +1,517 @@
+#!/usr/bin/env python3
+"""rocpd end to end (tests/rocpd/CMakeLists.txt).
+
+`produce` runs rocprofv3 -f csv,rocpd on host-device programs: a job of four processes whose MPI
+ranks are faked with OMPI_COMM_WORLD_RANK (-o rank_%rank%), a marker program, and one run of a
+different command (another job). Every other case runs rocpd on those databases and checks what it
+prints against the same computation done here with Python's sqlite3 on the databases (nothing is
+hard-coded), or against the CSV files rocprofv3 wrote in the same run. Every case also checks that
+rocpd left its inputs byte for byte as they were.
+"""
+import argparse
+import csv
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import threading
+
+RANKS = 4
+DOMAINS = {"kernel": "kernels", "memory_copy": "memory_copies", "region": "regions"}
+
+
+class Failed(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failed(message)
+
+
+def run(cmd, env=None, expect_rc=0, timeout=240):
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    p = subprocess.run(cmd, env=full_env, capture_output=True, text=True, timeout=timeout)
+    if expect_rc is not None and p.returncode != expect_rc:
+        raise Failed(
+            f"{' '.join(cmd)}: exit {p.returncode}, expected {expect_rc}\n"
+            f"stdout: {p.stdout[-3000:]}\nstderr: {p.stderr[-3000:]}"
+        )
+    return p
+
+
+def job_dbs(a):
+    return [os.path.join(a.work, "job", f"rank_{r}_results.db") for r in range(RANKS)]
+
+
+def marker_db(a):
+    return os.path.join(a.work, "markers", "run_results.db")
+
+
+def other_db(a):
+    return os.path.join(a.work, "other", "other_results.db")
+
+
+def all_inputs(a):
+    return job_dbs(a) + [marker_db(a), other_db(a)]
+
+
+def digest(path):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def connect(path):
+    # Read-only, as rocpd opens them: a check here must not change the file either.
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+
+
+def produce(a):
+    shutil.rmtree(a.work, ignore_errors=True)
+    os.makedirs(a.work)
+    for r in range(RANKS):
+        run(
+            [a.rocprofv3, "--kernel-trace", "--memory-copy-trace", "-f", "csv", "rocpd",
+             "-d", os.path.join(a.work, "job"), "-o", "rank_%rank%", "--", a.program, "--copies"],
+            env={"OMPI_COMM_WORLD_RANK": str(r), "OMPI_COMM_WORLD_SIZE": str(RANKS)},
+        )
+    run([a.rocprofv3, "--marker-trace", "--kernel-trace", "-f", "csv", "rocpd",
+         "-d", os.path.join(a.work, "markers"), "-o", "run", "--", a.marker_program,
+         "--truth", os.path.join(a.work, "truth.json")])
+    run([a.rocprofv3, "--kernel-trace", "-f", "rocpd", "-d", os.path.join(a.work, "other"),
+         "-o", "other", "--", a.program, "--iterations", "2"])
+    for path in all_inputs(a):
+        check(os.path.exists(path), f"rocprofv3 wrote no {path}")
+    hashes = {p: digest(p) for p in all_inputs(a)}
+    json.dump(hashes, open(os.path.join(a.work, "hashes.json"), "w"))
+
+
+def inputs_unchanged(a):
+    hashes = json.load(open(os.path.join(a.work, "hashes.json")))
+    for path, value in hashes.items():
+        check(digest(path) == value, f"{path} changed (rocpd must not write its inputs)")
+        check(not os.path.exists(path + "-journal"), f"{path}-journal appeared")
+
+
+def metadata(path):
+    with connect(path) as c:
+        return dict(c.execute("SELECT tag, value FROM rocpd_metadata"))
+
+
+def writer_metadata(a):
+    commands = set()
+    for r, path in enumerate(job_dbs(a)):
+        m = metadata(path)
+        check(m.get("rank") == str(r), f"{path}: rank {m.get('rank')!r}, expected {r}")
+        check(m.get("size") == str(RANKS), f"{path}: size {m.get('size')!r}")
+        check(a.program in m.get("command", ""), f"{path}: command {m.get('command')!r}")
+        check(m.get("pid", "").isdigit(), f"{path}: pid {m.get('pid')!r}")
+        commands.add(m["command"])
+    check(len(commands) == 1, f"the ranks recorded different commands: {commands}")
+    check("rank" not in metadata(marker_db(a)), "a run outside a launcher recorded a rank")
+
+
+# ---- summary -------------------------------------------------------------------------------
+
+def expected_stats(durations_by_name):
+    domain_total = sum(sum(d) for d in durations_by_name.values())
+    out = {}
+    for name, d in durations_by_name.items():
+        out[name] = {
+            "calls": len(d), "total_ns": sum(d), "mean_ns": sum(d) / len(d), "min_ns": min(d),
+            "max_ns": max(d), "stddev_ns": statistics.stdev(d) if len(d) > 1 else 0.0,
+            "percent": 100.0 * sum(d) / domain_total if domain_total else 0.0,
+        }
+    return out
+
+
+def durations(paths, view):
+    by_name = {}
+    for path in paths:
+        with connect(path) as c:
+            for name, duration in c.execute(f"SELECT name, duration FROM {view}"):
+                by_name.setdefault(name if name is not None else "", []).append(duration)
+    return by_name
+
+
+def close(a, b, what):
+    if a is None or b is None or isinstance(a, str) or isinstance(b, str):
+        check(a == b, f"{what}: {a!r} != {b!r}")
+    elif isinstance(a, int) and isinstance(b, int):
+        check(a == b, f"{what}: {a} != {b}")
+    else:
+        check(abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b)), f"{what}: {a} != {b}")
+
+
+def compare_stats(rows, expected, what, key="name"):
+    got = {r[key]: r for r in rows}
+    check(set(got) == set(expected), f"{what}: names {sorted(got)} != {sorted(expected)}")
+    for name, e in expected.items():
+        for column, value in e.items():
+            close(got[name][column], value, f"{what} {name} {column}")
+    totals = [r["total_ns"] for r in rows]
+    check(totals == sorted(totals, reverse=True), f"{what}: not sorted by total")
+
+
+def summary(a):
+    dbs = job_dbs(a)
+    out = os.path.join(a.work, "summary")
+    run([a.rocpd, "summary", "-i", *dbs, "--summary-by-rank", "--format", "json", "-d", out,
+         "-o", "job"])
+    doc = json.load(open(os.path.join(out, "job.json")))
+    for domain, view in DOMAINS.items():
+        by_name = durations(dbs, view)
+        compare_stats(doc[f"{domain}_summary"], expected_stats(by_name), f"{domain}_summary")
+        d = [x for v in by_name.values() for x in v]
+        row = [r for r in doc["domain_summary"] if r["domain"] == domain]
+        check(len(row) == 1, f"domain_summary has no row {domain}")
+        check(row[0]["calls"] == len(d) and row[0]["total_ns"] == sum(d),
+              f"domain_summary {domain}: {row[0]} vs {len(d)} calls {sum(d)} ns")
+        # Per rank, and the spread of the rank totals.
+        rank_totals = {}
+        for r, path in enumerate(dbs):
+            mine = durations([path], view)
+            rows = [x for x in doc[f"{domain}_summary_by_rank"] if x["rank"] == str(r)]
+            compare_stats(rows, expected_stats(mine), f"{domain} rank {r}")
+            rank_totals[str(r)] = sum(sum(v) for v in mine.values())
+        spread = [x for x in doc["rank_spread"] if x["domain"] == domain][0]
+        totals = sorted(rank_totals.values())
+        check(spread["ranks"] == RANKS, f"rank_spread {domain}: {spread['ranks']} ranks")
+        check(spread["min_rank_total_ns"] == totals[0], f"rank_spread {domain} min")
+        check(spread["max_rank_total_ns"] == totals[-1], f"rank_spread {domain} max")
+        close(spread["median_rank_total_ns"], statistics.median(totals), f"{domain} median")
+        slowest = min((r for r in rank_totals if rank_totals[r] == totals[-1]), key=int)
+        check(spread["slowest_rank"] == slowest,
+              f"rank_spread {domain}: slowest {spread['slowest_rank']} != {slowest}")
+    check(len(doc["kernel_summary"]) > 0 and len(doc["memory_copy_summary"]) > 0,
+          "the job has kernels and copies")
+
+    # --domains picks tables; csv writes one file per table with the same numbers; the console
+    # form and the rocpd2summary name run too.
+    run([a.rocpd, "summary", "-i", *dbs, "--domains", "kernel", "--format", "csv", "-d", out,
+         "-o", "k"])
+    check(sorted(f for f in os.listdir(out) if f.startswith("k_")) ==
+          ["k_domain_summary.csv", "k_kernel_summary.csv"], f"csv files: {os.listdir(out)}")
+    rows = list(csv.DictReader(open(os.path.join(out, "k_kernel_summary.csv"))))
+    for r, j in zip(rows, doc["kernel_summary"]):
+        check(r["name"] == j["name"] and int(r["total_ns"]) == j["total_ns"] and
+              float(r["stddev_ns"]) == j["stddev_ns"], f"csv row {r} != json row {j}")
+    p = run([a.rocpd, "summary", "-i", *dbs])
+    check("KERNEL_SUMMARY:" in p.stdout and "DOMAIN_SUMMARY:" in p.stdout, p.stdout[:500])
+    alias = os.path.join(os.path.dirname(a.rocpd), "rocpd2summary")
+    run([alias, "-i", *dbs, "--format", "json", "-d", out, "-o", "alias"])
+    check(json.load(open(os.path.join(out, "alias.json")))["kernel_summary"] ==
+          doc["kernel_summary"], "rocpd2summary differs from rocpd summary")
+
+
+def peak_rss_kb(cmd):
+    """The peak resident memory of @p cmd, in a fresh process so that no earlier child counts."""
+    probe = ("import resource, subprocess, sys\n"
+             "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+             "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    out = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True,
+                         check=True).stdout.split()
+    check(out[0] == "0", f"{' '.join(cmd)}: exit {out[0]}")
+    return int(out[1])
+
+
+def summary_memory(a):
+    """Streamed: a database of 10^6 dispatches costs rocpd no more memory than one of a few."""
+    small = job_dbs(a)[0]
+    big = os.path.join(a.work, "big.db")
+    shutil.copyfile(small, big)
+    try:
+        with sqlite3.connect(big) as c:
+            rows = c.execute("SELECT COUNT(*) FROM rocpd_kernel_dispatch").fetchone()[0]
+            step = c.execute("SELECT MAX(id) + 1 FROM rocpd_kernel_dispatch").fetchone()[0]
+            copies = 10**6 // rows
+            cols = [r[1] for r in c.execute("PRAGMA table_info(rocpd_kernel_dispatch)")]
+            shifted = {"id": f"id + {step} * k.x", "start": "start + k.x", "end": "end + 2 * k.x"}
+            c.execute(f"WITH RECURSIVE k(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM k WHERE "
+                      f"x < {copies}) INSERT INTO rocpd_kernel_dispatch SELECT "
+                      + ", ".join(shifted.get(col, col) for col in cols)
+                      + " FROM rocpd_kernel_dispatch, k")
+        with connect(big) as c:
+            n = c.execute("SELECT COUNT(*) FROM kernels").fetchone()[0]
+        check(n >= 10**6, f"the big database has {n} dispatches")
+        small_kb = peak_rss_kb([a.rocpd, "summary", "-i", small, "--domains", "kernel"])
+        big_kb = peak_rss_kb([a.rocpd, "summary", "-i", big, "--domains", "kernel"])
+        # Rows held in memory would cost at least their name and duration: > 40 MB here.
+        check(big_kb - small_kb < 30 * 1024,
+              f"summary of {n} dispatches: {big_kb} KB peak, of {rows}: {small_kb} KB")
+        print(f"summary peak memory: {small_kb} KB ({rows} dispatches), {big_kb} KB ({n})")
+    finally:
+        os.remove(big)
+
+
+# ---- query ---------------------------------------------------------------------------------
+
+def query(a):
+    dbs = job_dbs(a)
+    out = os.path.join(a.work, "query")
+    sql = "SELECT name, COUNT(*) AS n, SUM(duration) AS total FROM kernels GROUP BY name ORDER BY name"
+    run([a.rocpd, "query", "-i", *dbs, "--query", sql, "--format", "json", "-d", out, "-o", "q"])
+    got = json.load(open(os.path.join(out, "q.json")))["query"]
+    expected = []
+    for path in dbs:
+        with connect(path) as c:
+            for name, n, total in c.execute(sql):
+                expected.append({"database": path, "name": name, "n": n, "total": total})
+    check(got == expected, f"query rows:\n{got}\nexpected:\n{expected}")
+    run([a.rocpd, "query", "-i", *dbs, "--query", sql, "--format", "csv", "-d", out, "-o", "q"])
+    rows = list(csv.DictReader(open(os.path.join(out, "q_query.csv"))))
+    check([r["database"] for r in rows] == [e["database"] for e in expected], "csv databases")
+    check([int(r["total"]) for r in rows] == [e["total"] for e in expected], "csv totals")
+
+    # More databases than SQLite can attach to one connection (10 in Debian's build): 70 copies
+    # of one rank, read together (--force: they are one database 70 times).
+    many = os.path.join(a.work, "many")
+    os.makedirs(many, exist_ok=True)
+    copies = []
+    for i in range(70):
+        copies.append(os.path.join(many, f"copy_{i}.db"))
+        shutil.copyfile(dbs[0], copies[-1])
+    run([a.rocpd, "query", "-i", *copies, "--query", "SELECT COUNT(*) AS n FROM kernels",
+         "--format", "json", "-d", out, "-o", "many", "--force"])
+    with connect(dbs[0]) as c:
+        n = c.execute("SELECT COUNT(*) FROM kernels").fetchone()[0]
+    got = json.load(open(os.path.join(out, "many.json")))["query"]
+    check([r["n"] for r in got] == [n] * 70, f"70 databases: {got[:3]}...")
+    # A query that fails on a later database leaves no partial file.
+    failing = os.path.join(out, "fails_query.csv")
+    p = run([a.rocpd, "query", "-i", dbs[0], without_counters_view(a), "--query",
+             "SELECT * FROM counters_collection", "--format", "csv", "-d", out, "-o", "fails"],
+            expect_rc=5)
+    check("no such table: counters_collection" in p.stderr, p.stderr)
+    check(not os.path.exists(failing), f"{failing} left behind")
+    p = run([a.rocpd, "query", "-i", *dbs, "--query", "SELECT name FROM regions LIMIT 0"])
+    check("QUERY:" in p.stdout and "database" in p.stdout, p.stdout)
+
+
+def without_counters_view(a):
+    """A copy of rank 1's database without the counters_collection view (a query of it fails
+    there only)."""
+    path = os.path.join(a.work, "no_counters_view.db")
+    shutil.copyfile(job_dbs(a)[1], path)
+    with sqlite3.connect(path) as c:
+        c.execute("DROP VIEW counters_collection")
+    return path
+
+
+# ---- merge ---------------------------------------------------------------------------------
+
+VIEWS = ["kernels", "memory_copies", "regions", "counters_collection"]
+
+
+def count(path, sql):
+    with connect(path) as c:
+        return c.execute(sql).fetchone()[0]
+
+
+def merge(a):
+    dbs = job_dbs(a)
+    merged = os.path.join(a.work, "merged.db")
+    run([a.rocpd, "merge", "-i", *dbs, "-o", merged])
+    for view in VIEWS:
+        total = sum(count(p, f"SELECT COUNT(*) FROM {view}") for p in dbs)
+        check(count(merged, f"SELECT COUNT(*) FROM {view}") == total,
+              f"merged {view}: {count(merged, f'SELECT COUNT(*) FROM {view}')} rows != {total}")
+    for table in ["rocpd_kernel_dispatch", "rocpd_memory_copy", "rocpd_event", "rocpd_info_agent",
+                  "rocpd_info_thread", "rocpd_info_process"]:
+        total = sum(count(p, f"SELECT COUNT(*) FROM {table}") for p in dbs)
+        check(count(merged, f"SELECT COUNT(DISTINCT id) FROM {table}") == total,
+              f"merged {table}: ids not distinct or rows lost")
+    # The joins of the views still find each process's own rows: per guid, the merged view holds
+    # what that input's view held, column for column.
+    for p in dbs:
+        guid = metadata(p)["guid"]
+        for view, cols in [("kernels", "pid, tid, agent_abs_index, agent_log_index, kernel_name, "
+                                       "corr_id, start, end, queue"),
+                           ("memory_copies", "name, pid, tid, src_device, dst_device, size, start, "
+                                             "end, correlation_id, category")]:
+            with connect(p) as c:
+                want = sorted(c.execute(f"SELECT {cols} FROM {view}"), key=repr)
+            with connect(merged) as c:
+                got = sorted(c.execute(f"SELECT {cols} FROM {view} WHERE guid = ?", (guid,)),
+                             key=repr)
+            check(got == want, f"merged {view} rows of {p} differ")
+    m = metadata(merged)
+    check(m.get("schema_version") == "3" and len(json.loads(m["merged_inputs"])) == RANKS,
+          f"merged metadata: {m}")
+    # The merged database is an input like any other: its summary is the job's.
+    out = os.path.join(a.work, "merge_summary")
+    run([a.rocpd, "summary", "-i", *dbs, "--format", "json", "-d", out, "-o", "parts"])
+    run([a.rocpd, "summary", "-i", merged, "--format", "json", "-d", out, "-o", "whole"])
+    parts = json.load(open(os.path.join(out, "parts.json")))
+    whole = json.load(open(os.path.join(out, "whole.json")))
+    for table in ["kernel_summary", "memory_copy_summary", "domain_summary"]:
+        for x, y in zip(parts[table], whole[table]):
+            for k in x:
+                close(x[k], y[k], f"{table} {k}")
+    # Another job's databases only with --force; the output may not be an input.
+    run([a.rocpd, "merge", "-i", *dbs, marker_db(a), "-o", merged], expect_rc=3)
+    run([a.rocpd, "merge", "-i", *dbs, marker_db(a), "-o", merged, "--force"])
+    check(count(merged, "SELECT COUNT(*) FROM regions") ==
+          sum(count(p, "SELECT COUNT(*) FROM regions") for p in dbs + [marker_db(a)]),
+          "merged regions")
+    # A table merge does not know would be lost: refused, or left out with a warning (--force).
+    extra = os.path.join(a.work, "extra.db")
+    shutil.copyfile(dbs[0], extra)
+    with sqlite3.connect(extra) as c:
+        c.execute("CREATE TABLE later_table (x)")
+    p = run([a.rocpd, "merge", "-i", extra, "-o", merged], expect_rc=2)
+    check("table later_table is not in the schema merge writes" in p.stderr, p.stderr)
+    p = run([a.rocpd, "merge", "-i", extra, "-o", merged, "--force"])
+    check("warning" in p.stderr and "later_table" in p.stderr, p.stderr)
+    p = run([a.rocpd, "merge", "-i", merged, "-o", merged], expect_rc=1)
+    check("is one of the inputs" in p.stderr, p.stderr)
+
+
+# ---- convert -------------------------------------------------------------------------------
+
+def csv_rows(path):
+    with open(path, newline="") as f:
+        lines = f.read().splitlines()
+    return lines[0], sorted(lines[1:])
+
+
+def convert(a):
+    out = os.path.join(a.work, "convert")
+    run([a.rocpd, "convert", "-i", *job_dbs(a), "-f", "csv", "-d", out])
+    pairs = []
+    for r in range(RANKS):
+        for kind in ["kernel_trace", "memory_copy_trace"]:
+            pairs.append((os.path.join(a.work, "job", f"rank_{r}_{kind}.csv"),
+                          os.path.join(out, f"rank_{r}_results_{kind}.csv")))
+    alias = os.path.join(os.path.dirname(a.rocpd), "rocpd2csv")
+    run([alias, "-i", marker_db(a), "-f", "csv", "-d", out, "-o", "markers"])
+    for kind in ["kernel_trace", "marker_api_trace"]:
+        pairs.append((os.path.join(a.work, "markers", f"run_{kind}.csv"),
+                      os.path.join(out, f"markers_{kind}.csv")))
+    for original, converted in pairs:
+        check(os.path.exists(converted), f"rocpd convert wrote no {converted}")
+        h1, rows1 = csv_rows(original)
+        h2, rows2 = csv_rows(converted)
+        check(h1 == h2, f"{converted}: header\n{h2}\n!= rocprofv3's\n{h1}")
+        check(len(rows1) > 0, f"{original} has no rows")
+        if rows1 != rows2:
+            diff = [x for x in rows1 if x not in rows2][:3] + ["--"] + [x for x in rows2 if x not in rows1][:3]
+            raise Failed(f"{converted}: rows differ from {original}:\n" + "\n".join(diff))
+    p = run([a.rocpd, "convert", "-i", *job_dbs(a), "-f", "pftrace"], expect_rc=1)
+    check("not done yet" in p.stderr, p.stderr)
+
+
+# ---- errors --------------------------------------------------------------------------------
+
+def errors(a):
+    bad = os.path.join(a.work, "bad")
+    shutil.rmtree(bad, ignore_errors=True)
+    os.makedirs(bad)
+    good = job_dbs(a)[0]
+
+    text = os.path.join(bad, "text.db")
+    open(text, "w").write("rank,kernel\n0,a\n" * 20)
+    plain = os.path.join(bad, "plain.db")
+    with sqlite3.connect(plain) as c:
+        c.execute("CREATE TABLE t (x)")
+    version = os.path.join(bad, "version.db")
+    shutil.copyfile(good, version)
+    with sqlite3.connect(version) as c:
+        c.execute("UPDATE rocpd_metadata SET value = '99' WHERE tag = 'schema_version'")
+    truncated = os.path.join(bad, "truncated.db")
+    data = open(good, "rb").read()
+    check(len(data) > 8192, "the database is too small to truncate meaningfully")
+    open(truncated, "wb").write(data[: len(data) // 2])
+    noviews = os.path.join(bad, "noviews.db")
+    shutil.copyfile(good, noviews)
+    with sqlite3.connect(noviews) as c:
+        c.execute("DROP VIEW kernels")
+
+    cases = [
+        (["summary", "-i", os.path.join(bad, "missing.db")], 2, "missing.db: no such file"),
+        (["summary", "-i", text], 2, "text.db: not an SQLite database"),
+        (["summary", "-i", plain], 2, "plain.db: an SQLite database, but not a rocpd database"),
+        (["summary", "-i", noviews], 2, "noviews.db: not a rocpd database this reader knows"),
+        (["summary", "-i", version], 2, "version.db: rocpd schema version 99"),
+        (["summary", "-i", truncated], 2, "truncated.db: truncated SQLite database"),
+        (["summary", "-i", good, other_db(a)], 3, "databases of different jobs"),
+        (["summary", "-i", good, good], 3, "are the same database"),
+        (["summary", "-i", good, "--format", "xml"], 1, "unknown format 'xml'"),
+        (["summary", "-i", good, "--domains", "kernel", "hip"], 1, "unknown domain 'hip'"),
+        (["summary", "-i", good, "--frobnicate"], 1, "unknown option '--frobnicate'"),
+        (["summary"], 1, "no input database"),
+        (["analyze", "-i", good], 1, "unknown command 'analyze'"),
+        (["query", "-i", good, "--query", "SELEC name FROM kernels"], 5, "syntax error"),
+        (["query", "-i", good, "--query", "SELECT * FROM no_such_view"], 5,
+         "no such table: no_such_view"),
+        (["query", "-i", good, "--query", "DELETE FROM rocpd_string"], 5, "readonly"),
+        (["query", "-i", good, "--query", "SELECT 1; SELECT 2"], 5, "exactly one SQL statement"),
+        (["merge", "-i", good], 1, "no output database"),
+        (["convert", "-i", good, "-f", "otf2"], 1, "conversion to otf2 is not done yet"),
+    ]
+    for args, rc, message in cases:
+        p = run([a.rocpd, *args], expect_rc=rc)
+        check(message in p.stderr, f"rocpd {' '.join(args)}: stderr {p.stderr!r} lacks {message!r}")
+    # Different jobs are read together with --force.
+    run([a.rocpd, "summary", "-i", good, other_db(a), "--force"])
+
+    # A writer that died in the middle of a transaction left a hot journal: reading would mean
+    # rolling it back, a write; rocpd refuses and leaves both files as they are.
+    hot = os.path.join(bad, "hot.db")
+    shutil.copyfile(good, hot)
+    subprocess.run([sys.executable, "-c", (
+        "import sqlite3, os, sys\n"
+        "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "c.execute('PRAGMA journal_mode = DELETE'); c.execute('PRAGMA cache_size = 1')\n"
+        "c.execute('BEGIN')\n"
+        "for i in range(20000):\n"
+        "    c.execute('INSERT INTO rocpd_string (guid, string) VALUES (?, ?)', ('g', 'x' * 100 + str(i)))\n"
+        "os._exit(0)\n"), hot], check=True)
+    check(os.path.exists(hot + "-journal"), "the dying writer left no journal")
+    before = (digest(hot), digest(hot + "-journal"))
+    p = run([a.rocpd, "summary", "-i", hot], expect_rc=2)
+    check("an interrupted write left a journal" in p.stderr, p.stderr)
+    check((digest(hot), digest(hot + "-journal")) == before, "rocpd changed the hot database")
+
+    # A database locked by a writer: rocpd waits --busy-timeout, then names it.
+    locked = os.path.join(bad, "locked.db")
+    shutil.copyfile(good, locked)
+    holder = sqlite3.connect(locked, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        p = run([a.rocpd, "summary", "-i", locked, "--busy-timeout", "300"], expect_rc=4)
+        check("locked.db: database is locked" in p.stderr, p.stderr)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    run([a.rocpd, "summary", "-i", locked])
+
+
+CASES = {"produce": produce, "writer_metadata": writer_metadata, "summary": summary,
+         "summary_memory": summary_memory,
+         "query": query, "merge": merge, "convert": convert, "errors": errors}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for option in ["--rocprofv3", "--rocpd", "--program", "--marker-program", "--work"]:
+        parser.add_argument(option, required=True)
+    parser.add_argument("case", choices=sorted(CASES))
+    a = parser.parse_args()
+    try:
+        CASES[a.case](a)
+        if a.case != "produce":
+            inputs_unchanged(a)
+    except Failed as e:
+        print(f"rocpd {a.case}: FAILED: {e}", file=sys.stderr)
+        return 1
+    print(f"rocpd {a.case}: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
