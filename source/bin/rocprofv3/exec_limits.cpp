@@ -42,8 +42,8 @@ exec_size_error(const std::vector<std::string>&           command,
     {
         if(command[i].size() + 1 > max_exec_string_bytes)
             return "argument " + std::to_string(i) + " of the application is " +
-                   std::to_string(command[i].size()) +
-                   " bytes, over the " + std::to_string(max_exec_string_bytes) +
+                   std::to_string(command[i].size()) + " bytes, over the " +
+                   std::to_string(max_exec_string_bytes) +
                    " bytes exec takes in one string (MAX_ARG_STRLEN)";
         total += command[i].size() + 1 + sizeof(char*);
     }

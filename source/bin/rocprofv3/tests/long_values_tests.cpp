@@ -62,9 +62,9 @@ TEST(long_values, repeated_counters_are_collected_once_from_a_text_input)
 
 TEST(long_values, repeated_counters_are_collected_once_from_json_and_yaml_inputs)
 {
-    auto json = R"({"jobs": [{"pmc": [)" + repeated(R"("SQ_WAVES", "GRBM_COUNT")", 50000, ", ") +
-                R"(]}]})";
-    auto r    = run({"-i", write_temp("repeats.json", json).c_str(), "--", "app"});
+    auto json =
+        R"({"jobs": [{"pmc": [)" + repeated(R"("SQ_WAVES", "GRBM_COUNT")", 50000, ", ") + R"(]}]})";
+    auto r = run({"-i", write_temp("repeats.json", json).c_str(), "--", "app"});
     ASSERT_TRUE(r.opts) << r.error;
     ASSERT_EQ(r.opts->jobs.size(), 1u);
     ASSERT_EQ(r.opts->jobs[0].pmc_groups.size(), 1u);
@@ -96,9 +96,9 @@ TEST(long_values, a_value_over_max_arg_strlen_is_a_usage_error_naming_the_option
     EXPECT_NE(r.error.find("the application was not run"), std::string::npos);
 
     // The same from an input file's job, which names the job.
-    auto json = R"({"jobs": [{"kernel_trace": true, "output_file": ")" +
-                std::string(200000, 'o') + R"("}]})";
-    r         = run({"-i", write_temp("long_name.json", json).c_str(), "--", "app"});
+    auto json = R"({"jobs": [{"kernel_trace": true, "output_file": ")" + std::string(200000, 'o') +
+                R"("}]})";
+    r = run({"-i", write_temp("long_name.json", json).c_str(), "--", "app"});
     ASSERT_FALSE(r.opts);
     EXPECT_EQ(r.exit_code, rocprofv3::exit_usage);
     EXPECT_NE(r.error.find("-o/--output-file: the value is 200000 bytes"), std::string::npos)
@@ -108,8 +108,8 @@ TEST(long_values, a_value_over_max_arg_strlen_is_a_usage_error_naming_the_option
 TEST(long_values, a_value_just_under_the_limit_is_accepted)
 {
     const auto variable = std::string{"ROCPROF_KERNEL_FILTER_INCLUDE_REGEX"};
-    auto regex = std::string(rocprofv3::max_exec_string_bytes - variable.size() - 2, 'a');
-    auto r     = run({"--kernel-trace", "--kernel-include-regex", regex.c_str(), "--", "app"});
+    auto       regex    = std::string(rocprofv3::max_exec_string_bytes - variable.size() - 2, 'a');
+    auto       r = run({"--kernel-trace", "--kernel-include-regex", regex.c_str(), "--", "app"});
     EXPECT_TRUE(r.opts) << r.error.substr(0, 400);
     regex += 'a';
     r = run({"--kernel-trace", "--kernel-include-regex", regex.c_str(), "--", "app"});
@@ -120,8 +120,8 @@ TEST(long_values, a_total_over_arg_max_names_the_limit_and_the_longest_value)
 {
     const char* inherited[] = {"PATH=/usr/bin", "HOME=/root", nullptr};
     auto        added       = std::map<std::string, std::string>{
-        {"ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX", std::string(100000, 'x')},
-        {"ROCPROF_OUTPUT_FILE_NAME", "run"}};
+                     {"ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX", std::string(100000, 'x')},
+                     {"ROCPROF_OUTPUT_FILE_NAME", "run"}};
     // Fits a limit of 1 MiB, not one of 64 KiB.
     EXPECT_EQ(rocprofv3::exec_size_error({"app"}, added, inherited, size_t{1} << 20, 16384), "");
     auto why = rocprofv3::exec_size_error({"app"}, added, inherited, size_t{64} << 10, 16384);
@@ -132,7 +132,7 @@ TEST(long_values, a_total_over_arg_max_names_the_limit_and_the_longest_value)
     const char* same[] = {"ROCPROF_OUTPUT_FILE_NAME=run", nullptr};
     auto        one    = std::map<std::string, std::string>{{"ROCPROF_OUTPUT_FILE_NAME", "run"}};
     auto        size   = 2 * sizeof(char*) + sizeof("app") + sizeof(char*) +
-                    sizeof("ROCPROF_OUTPUT_FILE_NAME=run") + sizeof(char*);
+                sizeof("ROCPROF_OUTPUT_FILE_NAME=run") + sizeof(char*);
     EXPECT_EQ(rocprofv3::exec_size_error({"app"}, one, same, size, 0), "");
     EXPECT_NE(rocprofv3::exec_size_error({"app"}, one, same, size - 1, 0), "");
 }
@@ -145,7 +145,8 @@ TEST(long_values, a_preload_path_that_ld_preload_splits_is_a_usage_error_naming_
     std::ofstream{spaced} << "";
     auto colon = testing::TempDir() + "rocprofv3:preload_" + std::to_string(getpid()) + ".so";
     std::ofstream{colon} << "";
-    for(const auto& [lib, what] : {std::pair{spaced, "holds a space"}, std::pair{colon, "holds a ':'"}})
+    for(const auto& [lib, what] :
+        {std::pair{spaced, "holds a space"}, std::pair{colon, "holds a ':'"}})
     {
         auto r = run({"--kernel-trace", "--preload", lib.c_str(), "--", "app"});
         ASSERT_FALSE(r.opts) << lib;
