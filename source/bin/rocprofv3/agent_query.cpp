@@ -1,6 +1,7 @@
 #include "agent_query.hpp"
 
 #include "contract/environment.hpp"
+#include "untrusted/printable.hpp"
 
 #include <dlfcn.h>
 #include <sys/wait.h>
@@ -22,6 +23,14 @@ namespace rocprofv3
 {
 namespace
 {
+// Names and descriptions come from the SDK and from metrics files: shown with control characters
+// escaped, one line each.
+std::string
+shown(const std::string& s)
+{
+    return rocprofiler::untrusted::printable(s);
+}
+
 // After an agent's counters: the metric sets defined for it, each with its description and
 // metrics, or what the agent lacks for it.
 void
@@ -48,17 +57,18 @@ list_sets(const nlohmann::json& agent, const rocprofiler::tool::metric_sets::cat
         any = true;
         if(has(name))
         {
-            std::cout << "  " << name << "\tnot used on this agent: a counter has its name\n";
+            std::cout << "  " << shown(name)
+                      << "\tnot used on this agent: a counter has its name\n";
             continue;
         }
         if(auto lacks = metric_sets::missing(*set, has); !lacks.empty())
         {
-            std::cout << "  " << name << "\tnot available on this agent: it lacks "
-                      << join(lacks, ", ") << "\n";
+            std::cout << "  " << shown(name) << "\tnot available on this agent: it lacks "
+                      << shown(join(lacks, ", ")) << "\n";
             continue;
         }
-        std::cout << "  " << name << "\t" << set->description << "\n"
-                  << "    " << join(set->metrics, " ") << "\n";
+        std::cout << "  " << shown(name) << "\t" << shown(set->description) << "\n"
+                  << "    " << shown(join(set->metrics, " ")) << "\n";
     }
 }
 } // namespace
@@ -209,12 +219,13 @@ list_available(const nlohmann::json& query, const rocprofiler::tool::metric_sets
     for(const auto& a : query.at("agents"))
     {
         std::cout << "Agent " << a.value("logical_node_id", 0) << ": " << a.value("type", "") << " "
-                  << a.value("name", "") << " (" << a.value("product_name", "") << ")\n";
+                  << shown(a.value("name", "")) << " (" << shown(a.value("product_name", ""))
+                  << ")\n";
         if(a.value("type", "") != "GPU") continue;
         if(a.contains("counters_error"))
         {
             std::cout << "  no counters available on this agent ("
-                      << a.at("counters_error").get<std::string>() << ")\n";
+                      << shown(a.at("counters_error").get<std::string>()) << ")\n";
             continue;
         }
         if(a.at("counters").empty())
@@ -226,7 +237,8 @@ list_available(const nlohmann::json& query, const rocprofiler::tool::metric_sets
             std::cout << "  at most " << a.at("counters_per_pass").get<size_t>()
                       << " counters per pass (per --pmc group)\n";
         for(const auto& c : a.at("counters"))
-            std::cout << "  " << c.value("name", "") << "\t" << c.value("description", "") << "\n";
+            std::cout << "  " << shown(c.value("name", "")) << "\t"
+                      << shown(c.value("description", "")) << "\n";
         list_sets(a, sets);
     }
     return exit_ok;

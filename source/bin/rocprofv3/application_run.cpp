@@ -1,6 +1,7 @@
 #include "application_run.hpp"
 
 #include "contract/environment.hpp"
+#include "exec_limits.hpp"
 #include "run_end.hpp"
 
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iterator>
+#include <optional>
 #include <vector>
 
 namespace fs       = std::filesystem;
@@ -121,6 +123,58 @@ with_user_tools(const std::string& tool)
     return text + ":" + tool;
 }
 
+// LD_PRELOAD and ROCP_TOOL_LIBRARIES of the application. --preload libraries come first (a
+// sanitizer must be the first library loaded).
+std::map<std::string, std::string>
+library_variables(const options& opts, const libraries& libs)
+{
+    auto preload = std::string{};
+    for(const auto& lib : opts.preload)
+        if(!lib.empty()) preload += lib + ":";
+    return {{"LD_PRELOAD", prepend("LD_PRELOAD", preload + libs.tool + ":" + libs.sdk)},
+            {"ROCP_TOOL_LIBRARIES", with_user_tools(libs.tool)}};
+}
+
+// LD_PRELOAD and ROCP_TOOL_LIBRARIES split their lists at spaces and colons (the latter at
+// colons): rocprofv3 installed under a path with one is preloaded through symbolic links in the
+// run directory, which mkdtemp made private to this run. Nothing, with @p error, when the links
+// cannot be made there.
+std::optional<libraries>
+preloadable(const libraries& libs, const std::string& run_dir, std::string& error)
+{
+    const auto splits = [](const std::string& path)
+    { return path.find_first_of(" :") != std::string::npos; };
+    if(!splits(libs.tool) && !splits(libs.sdk)) return libs;
+    const auto& bad = splits(libs.tool) ? libs.tool : libs.sdk;
+    if(run_dir.empty() || splits(run_dir))
+    {
+        error = "the library '" + bad +
+                "' has a space or ':' in its path, which LD_PRELOAD cannot carry, and no run "
+                "directory without one was made to link it from (" +
+                (run_dir.empty() ? std::string{"none was made"} : "'" + run_dir + "'") +
+                "); set TMPDIR to a directory whose path has no space or ':', or install "
+                "rocprofv3 under such a path";
+        return std::nullopt;
+    }
+    auto linked = libs;
+    for(auto* path : {&linked.tool, &linked.sdk})
+    {
+        if(!splits(*path)) continue;
+        auto link = run_dir + "/" + fs::path{*path}.filename().string();
+        if(splits(link)) link = run_dir + (path == &linked.tool ? "/tool.so" : "/sdk.so");
+        if(symlink(path->c_str(), link.c_str()) != 0)
+        {
+            error = "cannot link '" + link + "' to '" + *path +
+                    "' (its path has a space or ':', "
+                    "which LD_PRELOAD cannot carry): " +
+                    std::strerror(errno);
+            return std::nullopt;
+        }
+        *path = link;
+    }
+    return linked;
+}
+
 // The forwarded signals are blocked until the child's pid is known (parent) or their default
 // action is back (child): one that arrives meanwhile waits, and is forwarded, never lost.
 struct forwarding
@@ -188,12 +242,8 @@ exec_application(const options&                            opts,
     sigprocmask(SIG_SETMASK, &mask, nullptr);
     for(const auto& [name, value] : env)
         setenv(name.c_str(), value.c_str(), 1);
-    // --preload libraries come first (a sanitizer must be the first library loaded).
-    auto preload = std::string{};
-    for(const auto& lib : opts.preload)
-        if(!lib.empty()) preload += lib + ":";
-    setenv("LD_PRELOAD", prepend("LD_PRELOAD", preload + libs.tool + ":" + libs.sdk).c_str(), 1);
-    setenv("ROCP_TOOL_LIBRARIES", with_user_tools(libs.tool).c_str(), 1);
+    for(const auto& [name, value] : library_variables(opts, libs))
+        setenv(name.c_str(), value.c_str(), 1);
     // NVTX calls (CUDA programs, PyTorch) reach the SDK through NVTX's injection interface,
     // which the SDK library implements; a user's own injection library is left in place.
     if((opts.marker_trace || opts.selected_regions) && getenv("NVTX_INJECTION64_PATH") == nullptr)
@@ -282,6 +332,22 @@ end_of_run(pid_t pid, int status, run_reports& reports)
 }
 } // namespace
 
+std::string
+application_environment_error(const options&                            opts,
+                              const libraries&                          libs,
+                              const std::map<std::string, std::string>& env)
+{
+    auto added = env;
+    added.merge(library_variables(opts, libs));
+    const auto arg_max = sysconf(_SC_ARG_MAX);
+    // What is left out: the report channel and NVTX_INJECTION64_PATH, well within the reserve.
+    return exec_size_error(opts.command,
+                           added,
+                           environ,
+                           arg_max > 0 ? static_cast<size_t>(arg_max) : size_t{2} << 20,
+                           1024);
+}
+
 void
 ignore_sigxfsz()
 {
@@ -307,7 +373,19 @@ run_application(const options&                            opts,
     auto signals = forwarding{};
     signals.install();
     const auto run_dir = make_run_directory();
-    auto       pid     = fork();
+    auto       why     = std::string{};
+    const auto linked  = preloadable(libs, run_dir, why);
+    if(!linked)
+    {
+        std::fprintf(stderr, "rocprofv3: error: %s; the application was not run\n", why.c_str());
+        close(report[1]);
+        auto ec = std::error_code{};
+        if(!run_dir.empty()) fs::remove_all(run_dir, ec);
+        signals.restore();
+        close(report[0]);
+        return exit_configuration;
+    }
+    auto pid = fork();
     if(pid < 0)
     {
         std::fprintf(stderr, "rocprofv3: error: fork failed: %s\n", std::strerror(errno));
@@ -317,7 +395,7 @@ run_application(const options&                            opts,
         close(report[0]);
         return exit_configuration;
     }
-    if(pid == 0) exec_application(opts, libs, env, report[1], run_dir, signals.mask);
+    if(pid == 0) exec_application(opts, *linked, env, report[1], run_dir, signals.mask);
     child_pid = pid;
     sigprocmask(SIG_SETMASK, &signals.mask, nullptr);
     close(report[1]);

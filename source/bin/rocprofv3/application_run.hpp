@@ -19,6 +19,12 @@ constexpr int exit_output_at_end = 4;
 // reported); the application gets it back as rocprofv3 found it. Called once, first thing.
 void ignore_sigxfsz();
 
+// Empty when the application's command line and the environment of a run with @p env fit exec's
+// limits (exec_limits.hpp); otherwise why not, naming the option. Checked before the first run.
+std::string application_environment_error(const options&                            opts,
+                                          const libraries&                          libs,
+                                          const std::map<std::string, std::string>& env);
+
 // Runs the application once with @p env added; returns rocprofv3's exit code for that run.
 int run_application(const options&                            opts,
                     const libraries&                          libs,

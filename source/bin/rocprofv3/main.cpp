@@ -125,6 +125,16 @@ run_job(options                                opts,
     if(fixed == opts.output_directory) opts.output_directory = *output_directory;
 
     auto runs = run_count(opts);
+    // After the counters are expanded, with the real library paths: the parser checked the
+    // options' values already, this checks what the run sets, before any run of the job.
+    for(size_t run = 1; run <= runs; ++run)
+    {
+        auto why = application_environment_error(
+            opts, libs, tool_environment(opts, pass_of_run(opts, run, runs)));
+        if(why.empty()) continue;
+        std::cerr << "rocprofv3: error: " << why << "; the application was not run\n";
+        return exit_usage;
+    }
     for(size_t run = 1; run <= runs; ++run)
     {
         auto pass = pass_of_run(opts, run, runs);

@@ -1,28 +1,37 @@
 #include "command_line.hpp"
 
+#include "exec_limits.hpp"
+
 #include "config/parse.hpp"
 #include "config/placeholders.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string_view>
 #include <tuple>
 
+#include <unistd.h>
+
 namespace rocprofv3::cli
 {
-// --pmc: counters split by blanks or commas, no empty group, no group twice.
+// --pmc (and the counters of every input form, which arrive here as groups): counters split by
+// blanks or commas, each counter once per group, no empty group, no group twice.
 outcome
 check_counter_groups(options& opts, const std::string& job)
 {
-    // "--pmc A,B" is one group of two counters, as is "--pmc A B".
+    // "--pmc A,B" is one group of two counters, as is "--pmc A B". A counter named twice in a group
+    // is collected once: its first place is kept (200,000 repeats in an input file are one
+    // counter, not a 2 MB variable that exec refuses).
     for(auto& group : opts.pmc_groups)
     {
         auto split = std::vector<std::string>{};
+        auto seen  = std::set<std::string>{};
         for(const auto& item : group)
             for(auto& name : rocprofiler::tool::parse::parse_counter_list(item))
-                split.emplace_back(std::move(name));
+                if(seen.insert(name).second) split.emplace_back(std::move(name));
         group = std::move(split);
     }
     opts.pmc_groups.erase(std::remove_if(opts.pmc_groups.begin(),
@@ -30,23 +39,22 @@ check_counter_groups(options& opts, const std::string& job)
                                          [](const auto& g) { return g.empty(); }),
                           opts.pmc_groups.end());
     // Two groups of the same counters would collect the same values twice, in rows that nothing
-    // tells apart (same counters, same dispatch): refused rather than labelled.
-    for(size_t a = 0; a < opts.pmc_groups.size(); ++a)
-        for(size_t b = a + 1; b < opts.pmc_groups.size(); ++b)
-        {
-            auto first =
-                std::set<std::string>(opts.pmc_groups[a].begin(), opts.pmc_groups[a].end());
-            auto second =
-                std::set<std::string>(opts.pmc_groups[b].begin(), opts.pmc_groups[b].end());
-            if(first != second) continue;
-            auto names = std::string{};
-            for(const auto& name : first)
-                names += (names.empty() ? "" : " ") + name;
-            return usage_error(job + "--pmc groups " + std::to_string(a + 1) + " and " +
-                               std::to_string(b + 1) + " name the same counters (" + names +
-                               "); each group is collected once per dispatch, so give each "
-                               "set of counters once");
-        }
+    // tells apart (same counters, same dispatch): refused rather than labelled. One pass over the
+    // groups, so that an input file of many lines is not quadratic.
+    auto first_of = std::map<std::set<std::string>, size_t>{};
+    for(size_t b = 0; b < opts.pmc_groups.size(); ++b)
+    {
+        auto counters = std::set<std::string>(opts.pmc_groups[b].begin(), opts.pmc_groups[b].end());
+        auto [at, inserted] = first_of.emplace(counters, b);
+        if(inserted) continue;
+        auto names = std::string{};
+        for(const auto& name : counters)
+            names += (names.empty() ? "" : " ") + name;
+        return usage_error(job + "--pmc groups " + std::to_string(at->second + 1) + " and " +
+                           std::to_string(b + 1) + " name the same counters (" + names +
+                           "); each group is collected once per dispatch, so give each "
+                           "set of counters once");
+    }
     return std::nullopt;
 }
 
@@ -159,9 +167,19 @@ check_logging_and_preload(options& opts, const std::string& job)
     }
     // A library given by path must exist (ld.so would only warn and run the application without
     // it); a bare name is searched by ld.so.
+    // LD_PRELOAD separates its libraries by spaces and colons, so that ld.so would split such a
+    // path and load neither part.
     for(const auto& lib : opts.preload)
+    {
+        if(lib.find_first_of(" :") != std::string::npos)
+            return usage_error(job + "--preload '" + lib + "': the path holds a " +
+                               (lib.find(' ') != std::string::npos ? "space" : "':'") +
+                               ", and LD_PRELOAD splits its list at spaces and colons, so the "
+                               "library would not be loaded; give a path without them (a "
+                               "symbolic link to the library, for instance)");
         if(lib.find('/') != std::string::npos && !std::filesystem::exists(lib))
             return usage_error(job + "--preload '" + lib + "': no such file");
+    }
     return std::nullopt;
 }
 
@@ -227,4 +245,40 @@ check_collection(options& opts, const std::string& job)
     return std::nullopt;
 }
 
+// The application's environment as the options make it, against exec's limits: a value too long
+// is a usage error naming its option now, not "Argument list too long" at exec.
+outcome
+check_exec_limits(const options& opts, const std::string& job)
+{
+    if(opts.command.empty()) return std::nullopt;
+    // Application replay gives each run one group: the run with the longest group is the one to
+    // check (the others' environments are shorter).
+    auto pass = size_t{0};
+    if(run_count(opts) > 1)
+    {
+        auto longest = size_t{0};
+        for(size_t g = 0; g < opts.pmc_groups.size(); ++g)
+        {
+            auto bytes = size_t{0};
+            for(const auto& name : opts.pmc_groups[g])
+                bytes += name.size() + 1;
+            if(bytes > longest) std::tie(longest, pass) = std::pair{bytes, g + 1};
+        }
+        pass = pass_of_run(opts, pass, run_count(opts));
+    }
+    auto env     = tool_environment(opts, pass);
+    auto preload = std::string{};
+    for(const auto& lib : opts.preload)
+        preload += lib + ":";
+    if(const auto* inherited = std::getenv("LD_PRELOAD")) preload += inherited;
+    env["LD_PRELOAD"]  = preload;
+    const auto arg_max = sysconf(_SC_ARG_MAX);
+    auto       why     = exec_size_error(opts.command,
+                               env,
+                               environ,
+                               arg_max > 0 ? static_cast<size_t>(arg_max) : size_t{2} << 20,
+                               exec_reserve_bytes);
+    if(why.empty()) return std::nullopt;
+    return usage_error(job + why + "; the application was not run");
+}
 } // namespace rocprofv3::cli

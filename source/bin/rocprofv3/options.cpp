@@ -170,7 +170,8 @@ check_groups(parsed_args&                    args,
     if(auto stop = check_filters(args, job)) return stop;
     if(auto stop = check_logging_and_preload(opts, job)) return stop;
     if(auto stop = check_output_names(opts, job)) return stop;
-    return check_collection(opts, job);
+    if(auto stop = check_collection(opts, job)) return stop;
+    return check_exec_limits(opts, job);
 }
 
 // Parses and validates rocprofv3's own arguments @p own_args (argv[0] first) with the application

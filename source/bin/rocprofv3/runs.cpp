@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <system_error>
 
 namespace rocprofv3
 {
@@ -69,7 +70,12 @@ std::string
 run_directory(const options& opts, size_t pass)
 {
     namespace fs = std::filesystem;
-    auto dir     = fs::absolute(fs::path{opts.output_directory}).lexically_normal();
+    // Never throws: an empty directory or a deleted working directory leaves the path as given
+    // (the run reports the directory's error itself, before anything is written).
+    auto ec  = std::error_code{};
+    auto dir = fs::absolute(fs::path{opts.output_directory}, ec);
+    if(ec) dir = fs::path{opts.output_directory};
+    dir = dir.lexically_normal();
     if(!opts.job_directory.empty()) dir /= opts.job_directory;
     if(pass > 0) dir /= opts.pass_prefix + std::to_string(pass);
     return dir.string();

@@ -127,7 +127,7 @@ rocprofv3_tool_query_agents(int fd)
                                                      {"is_derived", c.is_derived}});
             out["agents"].push_back(std::move(entry));
         }
-        auto text = out.dump() + "\n";
+        auto text = out.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
         for(size_t done = 0; done < text.size();)
         {
             auto n = ::write(fd, text.data() + done, text.size() - done);

@@ -1,4 +1,5 @@
 #include "config/metric_sets.hpp"
+#include "untrusted/input_file.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -157,20 +158,15 @@ parse(std::string_view text, const std::string& file, catalog& out, std::string&
 bool
 read_file(const std::filesystem::path& file, catalog& out, std::string& error)
 {
-    auto in = std::ifstream{file, std::ios::binary};
-    if(!in)
+    // The bounded reader the SDK reads the same files with: a regular file of at most 256 MiB,
+    // never a read that blocks (a FIFO) or never ends (/dev/zero).
+    auto contents = untrusted::read_bounded(file.string());
+    if(!contents.ok)
     {
-        error = file.string() + ": cannot be read";
+        error = contents.error;
         return false;
     }
-    auto text = std::stringstream{};
-    text << in.rdbuf();
-    if(in.bad())
-    {
-        error = file.string() + ": cannot be read";
-        return false;
-    }
-    return parse(text.str(), file.string(), out, error);
+    return parse(contents.text, file.string(), out, error);
 }
 
 std::filesystem::path

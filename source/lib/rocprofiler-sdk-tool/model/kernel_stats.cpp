@@ -1,10 +1,13 @@
 #include "model/kernel_stats.hpp"
+#include "untrusted/printable.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace rocprofiler::tool
 {
@@ -80,9 +83,11 @@ merge_kernel_stats(const kernel_stats_accumulator&                    stats,
 std::string
 format_summary(const std::vector<kernel_stat>& stats)
 {
+    // Names as a terminal line can hold them (control characters escaped).
+    auto names = std::vector<std::string>{};
     auto width = size_t{4};
     for(const auto& s : stats)
-        width = std::max(width, s.name.size());
+        width = std::max(width, names.emplace_back(untrusted::printable(s.name)).size());
     width    = std::min<size_t>(width, 60);
     auto out = std::ostringstream{};
     out << "\nrocprofv3 kernel summary (" << stats.size() << " kernels)\n";
@@ -91,9 +96,11 @@ format_summary(const std::vector<kernel_stat>& stats)
         << "PERCENT" << std::setw(12) << "MIN_NS" << std::setw(12) << "MAX_NS" << std::setw(12)
         << "STDDEV" << '\n';
     out << std::fixed << std::setprecision(2);
-    for(const auto& s : stats)
+    for(size_t i = 0; i < stats.size(); ++i)
     {
-        auto name = s.name.size() > width ? s.name.substr(0, width - 3) + "..." : s.name;
+        const auto& s    = stats[i];
+        const auto& full = names[i];
+        auto        name = full.size() > width ? full.substr(0, width - 3) + "..." : full;
         out << std::left << std::setw(static_cast<int>(width)) << name << std::right
             << std::setw(10) << s.calls << std::setw(16) << s.total_ns << std::setw(14)
             << s.average_ns << std::setw(9) << s.percentage << std::setw(12) << s.min_ns

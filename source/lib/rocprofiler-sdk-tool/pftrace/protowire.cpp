@@ -1,5 +1,6 @@
 // The protobuf wire format, encoding only: what the Perfetto trace writer (perfetto.cpp) needs.
 #include "pftrace/protowire.hpp"
+#include "untrusted/utf8.hpp"
 
 #include <cstring>
 
@@ -57,6 +58,13 @@ field_bytes(std::string& out, uint32_t field, std::string_view bytes)
     tag(out, field, 2);
     varint(out, bytes.size());
     out.append(bytes);
+}
+
+void
+field_string(std::string& out, uint32_t field, std::string_view text)
+{
+    if(untrusted::is_valid_utf8(text)) return field_bytes(out, field, text);
+    field_bytes(out, field, untrusted::valid_utf8(text));
 }
 } // namespace protowire
 } // namespace rocprofiler::tool

@@ -115,7 +115,7 @@ perfetto_trace::track(uint64_t parent, std::string_view name, bool counter)
     auto       descriptor = std::string{};
     protowire::field_varint(descriptor, field::track_uuid, uuid);
     protowire::field_varint(descriptor, field::track_parent_uuid, parent);
-    protowire::field_bytes(descriptor, field::track_name, name);
+    protowire::field_string(descriptor, field::track_name, name);
     // An empty CounterDescriptor makes the track a counter track.
     if(counter) protowire::field_bytes(descriptor, field::track_counter, {});
     auto body = std::string{};
@@ -130,7 +130,7 @@ perfetto_trace::process_track(uint64_t pid, std::string_view name)
     const auto uuid    = m_next_uuid++;
     auto       process = std::string{};
     protowire::field_varint(process, field::process_pid, pid);
-    protowire::field_bytes(process, field::process_name, name);
+    protowire::field_string(process, field::process_name, name);
     auto descriptor = std::string{};
     protowire::field_varint(descriptor, field::track_uuid, uuid);
     protowire::field_bytes(descriptor, field::track_process, process);
@@ -173,11 +173,11 @@ perfetto_trace::slice(uint64_t                             track,
 
     auto begin_fields = std::string{};
     protowire::field_varint(begin_fields, field::event_type, field::type_slice_begin);
-    protowire::field_bytes(begin_fields, field::event_name, name);
+    protowire::field_string(begin_fields, field::event_name, name);
     for(const auto& a : annotations)
     {
         auto annotation = std::string{};
-        protowire::field_bytes(annotation, field::annotation_name, a.name);
+        protowire::field_string(annotation, field::annotation_name, a.name);
         if(const auto* u = std::get_if<uint64_t>(&a.value))
             protowire::field_varint(annotation, field::annotation_uint_value, *u);
         else if(const auto* i = std::get_if<int64_t>(&a.value))
@@ -185,7 +185,7 @@ perfetto_trace::slice(uint64_t                             track,
         else if(const auto* d = std::get_if<double>(&a.value))
             protowire::field_double(annotation, field::annotation_double_value, *d);
         else
-            protowire::field_bytes(
+            protowire::field_string(
                 annotation, field::annotation_string_value, std::get<std::string>(a.value));
         protowire::field_bytes(begin_fields, field::event_debug_annotations, annotation);
     }

@@ -106,7 +106,11 @@ private:
                    rocprofiler_agent_id_t agent,
                    uint64_t               counter_id,
                    const std::string&     fallback_name);
+    // The rocpd_string row of @p text (a name not valid UTF-8 also gets a rocprofv3_raw_name row).
     int64_t string_id(const std::string& text);
+    // A rocprofv3_raw_name row: the bytes of a name that is not valid UTF-8, for @p row of @p
+    // table.
+    bool raw_name(const char* table, int64_t row, const std::string& bytes);
 
     sqlite3*                                         m_db             = nullptr;
     std::string                                      m_path           = {};
@@ -122,6 +126,7 @@ private:
     std::set<uint64_t>                               m_threads        = {};
     std::set<uint64_t>                               m_queues         = {};
     std::map<std::pair<uint64_t, uint64_t>, int64_t> m_pmc            = {};
-    std::map<std::string, int64_t>                   m_strings        = {};
+    std::map<std::string, int64_t>                   m_strings        = {}; // name -> row
+    std::map<std::string, int64_t>                   m_string_rows    = {}; // column text -> row
 };
 } // namespace rocprofiler::tool

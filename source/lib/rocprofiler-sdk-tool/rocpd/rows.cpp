@@ -4,6 +4,7 @@
 #    include "model/replay_report.hpp"
 #    include "rocpd/rocpd_writer.hpp"
 #    include "rocpd/sqlite_bind.hpp"
+#    include "untrusted/utf8.hpp"
 
 #    include <nlohmann/json.hpp>
 
@@ -69,7 +70,11 @@ rocpd_writer::kernel(const kernel_symbol& sym)
              static_cast<uint64_t>(sym.arch_vgpr_count),
              static_cast<uint64_t>(sym.accum_vgpr_count),
              ext.dump());
-    if(step(stmt)) m_kernels[sym.kernel_id] = sym.reported;
+    if(!step(stmt)) return;
+    if(!untrusted::is_valid_utf8(sym.name) &&
+       !raw_name("rocpd_info_kernel_symbol", static_cast<int64_t>(sym.kernel_id), sym.name))
+        return;
+    m_kernels[sym.kernel_id] = sym.reported;
 }
 
 void

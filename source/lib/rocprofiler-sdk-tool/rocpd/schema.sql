@@ -81,6 +81,13 @@ CREATE TABLE rocprofv3_kernel_replay_outcome ("dispatch_id" INTEGER NOT NULL,
     "passes_run" INTEGER, "passes_planned" INTEGER, "snapshot_bytes" INTEGER,
     "written_bytes" INTEGER, "verified_bytes" INTEGER, "failed_pass" INTEGER,
     "missing_groups" JSONB DEFAULT '[]' NOT NULL);
+-- Ours, not upstream's: the bytes of a name the application gave that is not valid UTF-8. The TEXT
+-- column shows such a name with U+FFFD in place of each ill-formed part; this table keeps the bytes
+-- as they were, one row per name ("table_name": rocpd_string or rocpd_info_kernel_symbol, "row_id":
+-- the id of the row there). Names that differ only in their ill-formed bytes share one
+-- rocpd_string row, with a row here for each (docs/rocprofv3.md, "Names that are not valid UTF-8").
+CREATE TABLE rocprofv3_raw_name ("table_name" TEXT NOT NULL, "row_id" INTEGER NOT NULL,
+    "raw" BLOB NOT NULL, UNIQUE ("table_name", "row_id", "raw"));
 
 CREATE VIEW kernels AS
 SELECT K.id, K.guid, K.nid, P.pid, T.tid, K.agent_id, A.absolute_index AS agent_abs_index,

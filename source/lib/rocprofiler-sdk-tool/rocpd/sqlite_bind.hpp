@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/results.hpp"
+#include "untrusted/utf8.hpp"
 
 #include <sqlite3.h>
 
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace rocprofiler::tool::rocpd
 {
@@ -66,10 +68,25 @@ bind(sqlite3_stmt* stmt, int index, double value)
 {
     sqlite3_bind_double(stmt, index, value);
 }
+// Text is bound as valid UTF-8 (untrusted::valid_utf8): every TEXT column holds UTF-8, whatever the
+// application named its kernels and markers. The bytes of such a name go to rocprofv3_raw_name.
+inline void
+bind(sqlite3_stmt* stmt, int index, std::string_view value)
+{
+    if(untrusted::is_valid_utf8(value))
+        sqlite3_bind_text(
+            stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+    else
+    {
+        const auto valid = untrusted::valid_utf8(value);
+        sqlite3_bind_text(
+            stmt, index, valid.data(), static_cast<int>(valid.size()), SQLITE_TRANSIENT);
+    }
+}
 inline void
 bind(sqlite3_stmt* stmt, int index, const std::string& value)
 {
-    sqlite3_bind_text(stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+    bind(stmt, index, std::string_view{value});
 }
 inline void
 bind(sqlite3_stmt* stmt, int index, const char* value)
@@ -77,7 +94,18 @@ bind(sqlite3_stmt* stmt, int index, const char* value)
     if(value == nullptr)
         sqlite3_bind_null(stmt, index);
     else
-        sqlite3_bind_text(stmt, index, value, -1, SQLITE_TRANSIENT);
+        bind(stmt, index, std::string_view{value});
+}
+// Bytes as they are, in a BLOB.
+struct blob
+{
+    std::string_view bytes = {};
+};
+inline void
+bind(sqlite3_stmt* stmt, int index, blob value)
+{
+    sqlite3_bind_blob(
+        stmt, index, value.bytes.data(), static_cast<int>(value.bytes.size()), SQLITE_TRANSIENT);
 }
 
 template <typename... Args>

@@ -5,6 +5,7 @@
 #    include "rocpd/rocpd_writer.hpp"
 #    include "rocpd/schema.hpp"
 #    include "rocpd/sqlite_bind.hpp"
+#    include "untrusted/utf8.hpp"
 
 #    include <nlohmann/json.hpp>
 
@@ -135,13 +136,34 @@ rocpd_writer::string_id(const std::string& text)
 {
     if(auto it = m_strings.find(text); it != m_strings.end()) return it->second;
     begin();
-    auto* stmt = prepare("INSERT INTO rocpd_string (guid, string) VALUES (?, ?)");
-    if(stmt == nullptr) return 0;
-    bind_all(stmt, m_guid, text);
-    if(!step(stmt)) return 0;
-    auto id = sqlite3_last_insert_rowid(m_db);
+    // The row of the text as the column holds it (valid UTF-8): two names that differ only in
+    // ill-formed bytes show the same text and share it (the column is UNIQUE).
+    const auto shown = untrusted::valid_utf8(text);
+    auto       id    = int64_t{0};
+    if(auto it = m_string_rows.find(shown); it != m_string_rows.end())
+        id = it->second;
+    else
+    {
+        auto* stmt = prepare("INSERT INTO rocpd_string (guid, string) VALUES (?, ?)");
+        if(stmt == nullptr) return 0;
+        bind_all(stmt, m_guid, shown);
+        if(!step(stmt)) return 0;
+        id = sqlite3_last_insert_rowid(m_db);
+        m_string_rows.emplace(shown, id);
+    }
+    if(shown != text && !raw_name("rocpd_string", id, text)) return 0;
     m_strings.emplace(text, id);
     return id;
+}
+
+bool
+rocpd_writer::raw_name(const char* table, int64_t row, const std::string& bytes)
+{
+    auto* stmt = prepare(
+        "INSERT OR IGNORE INTO rocprofv3_raw_name (table_name, row_id, raw) VALUES (?, ?, ?)");
+    if(stmt == nullptr) return false;
+    bind_all(stmt, table, row, blob{bytes});
+    return step(stmt);
 }
 
 bool

@@ -44,7 +44,10 @@ write_config_file(const config& cfg, uint64_t pid, std::vector<std::string>& err
         {"demangle_kernels", cfg.demangle_kernels},
         {"truncate_kernels", cfg.truncate_kernels},
         {"pid", pid}};
-    (void)write_file_atomically(output_file(cfg, pid, "config.json"), doc.dump(2) + "\n", errors);
+    (void)write_file_atomically(output_file(cfg, pid, "config.json"),
+                                doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                                    "\n",
+                                errors);
 }
 
 } // namespace rocprofiler::tool
