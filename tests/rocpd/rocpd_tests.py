@@ -491,14 +491,75 @@ def errors(a):
     run([a.rocpd, "summary", "-i", locked])
 
 
+# ---- names from the application -------------------------------------------------------------
+
+def raw_names(path):
+    """(text of the row the raw bytes belong to, raw bytes) for every rocprofv3_raw_name row."""
+    with connect(path) as c:
+        out = []
+        for table, row_id, raw in c.execute(
+                "SELECT table_name, row_id, raw FROM rocprofv3_raw_name"):
+            column = "string" if table == "rocpd_string" else "kernel_name"
+            text = c.execute(f"SELECT {column} FROM {table} WHERE id = ?", (row_id,)).fetchone()
+            check(text is not None, f"{path}: raw name of {table} row {row_id}: no such row")
+            out.append((text[0], bytes(raw)))
+        return out
+
+
+def hostile_names(a):
+    """Kernel and marker names that are not UTF-8 or hold control characters: rocpd's console
+    prints them escaped, and merge keeps each raw name with the row it belongs to."""
+    work = os.path.join(a.work, "hostile")
+    shutil.rmtree(work, ignore_errors=True)
+    dbs = []
+    for r in range(2):
+        run([a.rocprofv3, "--kernel-trace", "--marker-trace", "-f", "rocpd", "-d", work,
+             "-o", "rank_%rank%", "--", a.hostile_program],
+            env={"OMPI_COMM_WORLD_RANK": str(r), "OMPI_COMM_WORLD_SIZE": "2"})
+        dbs.append(os.path.join(work, f"rank_{r}_results.db"))
+    before = {p: digest(p) for p in dbs}
+    for path in dbs:
+        pairs = raw_names(path)
+        check(pairs, f"{path}: no raw name recorded for the names that are not UTF-8")
+        for text, raw in pairs:
+            check(text == raw.decode("utf-8", "replace"),
+                  f"{path}: raw {raw!r} belongs to {text!r}")
+
+    p = run([a.rocpd, "summary", "-i", *dbs, "--format", "console"])
+    for bad in ("\x1b", "\x07"):
+        check(bad not in p.stdout, f"rocpd summary printed a raw control character: {p.stdout!r}")
+    check(not any(line.startswith("rocprofv3: error: FAKE") for line in p.stdout.splitlines()),
+          f"a kernel name forged a line of rocpd's output: {p.stdout!r}")
+    check("evil" in p.stdout, f"the hostile kernel is missing from the summary: {p.stdout!r}")
+
+    merged = os.path.join(work, "merged.db")
+    run([a.rocpd, "merge", "-i", *dbs, "-o", merged])
+    got = raw_names(merged)
+    want = [pair for path in dbs for pair in raw_names(path)]
+    check(sorted(set(got)) == sorted(set(want)),
+          f"merge moved raw names to other rows: {sorted(set(got))} != {sorted(set(want))}")
+    # Kernel symbols are rows of their process: each input's raw kernel names follow its own rows
+    # (both inputs hold the same names, so only the row ids can tell a raw name left behind).
+    symbol_rows = "SELECT row_id FROM rocprofv3_raw_name WHERE table_name = 'rocpd_info_kernel_symbol'"
+    per_input = sum(len(list(connect(path).execute(symbol_rows))) for path in dbs)
+    merged_rows = [r for (r,) in connect(merged).execute(symbol_rows)]
+    check(per_input > 0 and len(merged_rows) == per_input == len(set(merged_rows)),
+          f"raw kernel names: {len(merged_rows)} rows after merge ({len(set(merged_rows))} "
+          f"distinct), {per_input} in the inputs")
+    for path in dbs:
+        check(digest(path) == before[path], f"{path} changed")
+
+
 CASES = {"produce": produce, "writer_metadata": writer_metadata, "summary": summary,
          "summary_memory": summary_memory,
-         "query": query, "merge": merge, "convert": convert, "errors": errors}
+         "query": query, "merge": merge, "convert": convert, "errors": errors,
+         "hostile_names": hostile_names}
 
 
 def main():
     parser = argparse.ArgumentParser()
-    for option in ["--rocprofv3", "--rocpd", "--program", "--marker-program", "--work"]:
+    for option in ["--rocprofv3", "--rocpd", "--program", "--marker-program", "--work",
+                   "--hostile-program"]:
         parser.add_argument(option, required=True)
     parser.add_argument("case", choices=sorted(CASES))
     a = parser.parse_args()

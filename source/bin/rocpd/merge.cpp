@@ -29,8 +29,9 @@ namespace rocpd
 {
 namespace
 {
-const std::string string_table = "rocpd_string";
-const std::string node_table   = "rocpd_info_node";
+const std::string string_table   = "rocpd_string";
+const std::string raw_name_table = "rocprofv3_raw_name";
+const std::string node_table     = "rocpd_info_node";
 
 // The table a column refers to, by its name; empty when it holds a value, not a row's id.
 std::string
@@ -184,18 +185,24 @@ copy_table(const input_database& db, output_database& out, const std::string& ta
 {
     const auto columns = columns_of(db, table);
     if(columns.empty()) return; // an input without the table (an older writer)
-    const bool shared  = table == string_table || table == node_table;
-    const auto key     = table == string_table ? std::string{"string"} : std::string{"machine_id"};
-    auto       select  = std::string{"SELECT "};
-    auto       insert  = "INSERT INTO " + table + " (";
-    auto       values  = std::string{};
-    int        key_col = -1;
-    int        id_col  = -1;
+    const bool shared = table == string_table || table == node_table;
+    // rocprofv3_raw_name points at a row of the table its table_name column names (the raw bytes
+    // of a name that was not valid UTF-8): that reference follows the row; two inputs' identical
+    // raw names of one shared string are one row.
+    const bool raw_names = table == raw_name_table;
+    const auto key    = table == string_table ? std::string{"string"} : std::string{"machine_id"};
+    auto       select = std::string{"SELECT "};
+    auto insert = std::string{raw_names ? "INSERT OR IGNORE INTO " : "INSERT INTO "} + table + " (";
+    auto values = std::string{};
+    int  key_col = -1;
+    int  id_col  = -1;
+    int  tbl_col = -1; // rocprofv3_raw_name.table_name
     for(size_t i = 0; i < columns.size(); ++i)
     {
         select += (i == 0 ? "\"" : ", \"") + columns[i] + '"';
         if(columns[i] == key) key_col = static_cast<int>(i);
         if(columns[i] == "id") id_col = static_cast<int>(i);
+        if(raw_names && columns[i] == "table_name") tbl_col = static_cast<int>(i);
     }
     select += " FROM " + table;
     bool first = true;
@@ -231,8 +238,9 @@ copy_table(const input_database& db, output_database& out, const std::string& ta
             for(size_t i = 0; i < columns.size(); ++i)
             {
                 if(shared && static_cast<int>(i) == id_col) continue;
-                const auto target =
-                    columns[i] == "id" ? table : referenced_table(table, columns[i]);
+                auto target = columns[i] == "id" ? table : referenced_table(table, columns[i]);
+                if(raw_names && tbl_col >= 0 && columns[i] == "row_id")
+                    target = column_text(src, tbl_col);
                 if(!target.empty() && sqlite3_column_type(src, static_cast<int>(i)) != SQLITE_NULL)
                 {
                     const auto old    = sqlite3_column_int64(src, static_cast<int>(i));

@@ -1,6 +1,8 @@
 #include "tables.hpp"
 #include "errors.hpp"
 
+#include "untrusted/printable.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -37,7 +39,10 @@ console_text(const cell& c)
         out << std::get<double>(c);
         return out.str();
     }
-    if(std::holds_alternative<std::string>(c)) return std::get<std::string>(c);
+    // Names come from the application: control characters and bad bytes escaped, as rocprofv3
+    // prints them (a kernel name must not move the cursor or forge a line).
+    if(std::holds_alternative<std::string>(c))
+        return rocprofiler::untrusted::printable(std::get<std::string>(c));
     return "NULL";
 }
 

@@ -27,11 +27,11 @@ struct window_stats
     uint64_t verified_bytes  = 0;
     uint64_t written_bytes   = 0;
     uint64_t failed_pass     = 0;
-    bool     learned         = false;       // the snapshot came from what earlier dispatches wrote
-    bool     learned_outside = true;        // the prediction covers the writes outside from now on
-    bool     partly          = false;       // learned, but some arguments still at first sight
-    uint64_t baseline_hashed = 0;           // bytes of V hashed for the baseline (the rest kept)
-    bool     baseline_kept   = false;       // some changed piece's baseline came from the cache
+    bool     learned         = false; // the snapshot came from what earlier dispatches wrote
+    bool     learned_outside = true;  // the prediction covers the writes outside from now on
+    bool     partly          = false; // learned, but some arguments still at first sight
+    uint64_t baseline_hashed = 0;     // bytes of V hashed for the baseline (the rest kept)
+    bool     baseline_kept   = false; // some changed piece's baseline came from the cache
     std::vector<dispatch::memory_range> outside = {}; // where a pass wrote outside the snapshot
 };
 

@@ -56,8 +56,8 @@ this_thread_in_window()
 }
 
 exclusive_agent_lock::exclusive_agent_lock(rocprofiler_agent_id_t agent)
-: m_agent{agent.handle}
-, m_lock{isolation_lock(agent)}
+    : m_agent{agent.handle}
+    , m_lock{isolation_lock(agent)}
 {
     ROCP_DCHECK(!holds_exclusively(agent),
                 "a thread opens one window per agent at a time (a nested window would deadlock "
@@ -81,7 +81,10 @@ window_scope::window_scope()
     in_window = true;
 }
 
-window_scope::~window_scope() { in_window = false; }
+window_scope::~window_scope()
+{
+    in_window = false;
+}
 
 work_counters&
 work()

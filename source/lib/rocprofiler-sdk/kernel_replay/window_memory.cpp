@@ -80,14 +80,17 @@ hash_baseline(window_memory& wm)
 } // namespace
 
 counted_window::counted_window(rocprofiler_agent_id_t agent)
-: m_slot{baseline_of(agent)}
+    : m_slot{baseline_of(agent)}
 {
     ROCP_DCHECK(holds_exclusively(agent),
                 "a window is counted with its agent's isolation lock held exclusively");
     count();
 }
 
-counted_window::~counted_window() { count(); }
+counted_window::~counted_window()
+{
+    count();
+}
 
 void
 counted_window::count()

@@ -48,7 +48,6 @@ private:
     agent_baseline& m_slot;
 };
 
-
 // The memory side of one window: the prediction, the snapshot of it and the hashes of what lies
 // outside it (kernel_replay/write_set.hpp).
 struct window_memory
