@@ -19,7 +19,10 @@ SQLite, and then:
   6. a second run with another UUID and the same ids, merged as `rocpd merge` will merge
      (its suffixed tables beside the first's, each rocpd_<x> view the UNION ALL of both), keeps
      the runs apart in every view (joins on id and guid), and the tables a reader finds from each
-     rocpd_metadata uuid all have their unsuffixed view.
+     rocpd_metadata uuid all have their unsuffixed view;
+  7. the two runs as two files, opened together the way AMD's reader opens several files (attach,
+     find the tables by each file's uuid, union the files' per-table views, define the other
+     views over those), show the same rows as the merged file.
 With --database, checks 1-4 on each file (read-only), and that kernels, memory_copies and regions
 have as many rows as the tables under them.
 
@@ -243,7 +246,12 @@ def fill(text, uuid):
 
 
 def columns(db, name):
-    return [r[1] for r in db.execute(f'SELECT * FROM pragma_table_info("{name}")')]
+    """The columns of a table or view; none for a view that does not compile (a view it reads is
+    missing), which the callers report as a difference."""
+    try:
+        return [r[1] for r in db.execute(f'SELECT * FROM pragma_table_info("{name}")')]
+    except sqlite3.Error:
+        return []
 
 
 def objects(db, kind):
@@ -434,7 +442,8 @@ def check_rows(db, checks, text, suffix_a):
     db.commit()
     checks.expect(db.execute("PRAGMA foreign_key_check").fetchall() == [], "foreign key check")
     for view, rows in ONE_RUN.items():
-        checks.expect(count(db, view) == rows, f"{view} has {count(db, view)} rows, expected {rows}")
+        got = count(db, view)
+        checks.expect(got == rows, f"{view} has {got} rows, expected {rows}")
     k = db.execute("SELECT name, region, category, agent_type, duration, grid_x, queue, stream, "
                    "corr_id FROM kernels").fetchall()
     checks.expect(k == [("vector_add", "vector_add", "KERNEL_DISPATCH", "GPU", 200, 1024,
@@ -464,15 +473,22 @@ def check_rows(db, checks, text, suffix_a):
     db.commit()
     checks.label += " (merged)"
     check_layout(db, checks, [suffix_a, suffix_b])
+    check_two_runs(db, checks)
+    checks.expect(db.execute("PRAGMA foreign_key_check").fetchall() == [], "foreign key check")
+    checks.label = checks.label.replace(" (merged)", " (two files, read as AMD's reader reads)")
+    check_two_files(text, checks)
+
+
+def check_two_runs(db, checks):
+    """Runs A and B side by side: every view shows both, and neither's rows join the other's."""
     for view, rows in ONE_RUN.items():
-        want = rows if view in ("top_kernels",) else 2 * rows
+        want = 2 * rows
         if view == "top":
             want = 4  # vector_add, matrix_mul, and the copy and region names both runs share
         if view == "top_kernels":
             want = 2
-        if view == "busy":
-            want = 2  # one per run (agent 2 of each)
-        checks.expect(count(db, view) == want, f"{view} has {count(db, view)} rows, expected {want}")
+        got = count(db, view)
+        checks.expect(got == want, f"{view} has {got} rows, expected {want}")
     pairs = sorted(db.execute("SELECT guid, name FROM kernels").fetchall())
     checks.expect(pairs == [(UUID_A, "vector_add"), (UUID_B, "matrix_mul")],
                   f"kernels mixes the runs: {pairs}")
@@ -481,7 +497,48 @@ def check_rows(db, checks, text, suffix_a):
     t = dict(db.execute("SELECT name, total_calls FROM top").fetchall())
     checks.expect(t == {"vector_add": 1, "matrix_mul": 1, "MEMORY_COPY_HOST_TO_DEVICE": 2,
                         "range_a": 2}, f"top rows {t}")
-    checks.expect(db.execute("PRAGMA foreign_key_check").fetchall() == [], "foreign key check")
+
+
+def check_two_files(text, checks):
+    """Two single-run files opened together the way AMD's reader opens several: each attached,
+    the uuid values read from its rocpd_metadata view, the rocpd_* tables whose names hold one
+    found, and a temporary view per table name without it, the UNION ALL of each file's view of
+    that name; then the data and summary views again, as temporary views over those."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        for i, (uuid, name, values) in enumerate(
+            [(UUID_A, "vector_add", [3.0, 4.0]), (UUID_B, "matrix_mul", [5.0, 6.0])]
+        ):
+            f = sqlite3.connect(os.path.join(folder, f"run{i}.db"))
+            for stmt in statements(fill(text, uuid)):
+                f.execute(stmt)
+            insert_run(f, uuid, name, values)
+            f.commit()
+            f.close()
+        db = sqlite3.connect(":memory:")
+        unions = {}
+        for i in range(2):
+            db.execute(f"ATTACH DATABASE ? AS db{i}", (os.path.join(folder, f"run{i}.db"),))
+            uuids = [r[0] for r in db.execute(
+                f"SELECT value FROM db{i}.rocpd_metadata WHERE tag = 'uuid'")]
+            for (table,) in db.execute(
+                f"SELECT name FROM db{i}.sqlite_master WHERE type = 'table' AND name LIKE 'rocpd_%'"
+            ).fetchall():
+                for uuid in uuids:
+                    if uuid in table:
+                        unions.setdefault(table.replace(uuid, ""), []).append(
+                            f'SELECT * FROM db{i}."{table.replace(uuid, "")}"')
+        for base, selects in unions.items():
+            db.execute(f'CREATE TEMP VIEW "{base}" AS ' + " UNION ALL ".join(selects))
+        checks.expect(set(unions) == set(TABLES), f"tables found by uuid: {sorted(unions)}")
+        per_table = set(TABLES) | OWN_TABLES
+        for stmt in statements(text):
+            m = re.match(r'CREATE VIEW "(\w+)"', stmt)
+            if m and m.group(1) not in per_table:
+                db.execute("CREATE TEMP VIEW" + stmt[len("CREATE VIEW"):])
+        check_two_runs(db, checks)
+        db.close()
 
 
 def check_database(path):
@@ -510,11 +567,14 @@ def main():
     parser.add_argument("--database", nargs="+")
     args = parser.parse_args()
     failures = []
-    if args.database:
-        for path in args.database:
-            failures += check_database(path)
-    else:
-        failures += check_schema(args.schema)
+    try:
+        if args.database:
+            for path in args.database:
+                failures += check_database(path)
+        else:
+            failures += check_schema(args.schema)
+    except (sqlite3.Error, OSError) as e:
+        failures.append(f"stopped: {e}")
     for f in failures:
         print(f, file=sys.stderr)
     print(f"check_amd_schema: {len(failures)} failure(s)")
