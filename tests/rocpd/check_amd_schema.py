@@ -26,6 +26,15 @@ SQLite, and then:
 With --database, checks 1-4 on each file (read-only), and that kernels, memory_copies and regions
 have as many rows as the tables under them.
 
+With --amd-views DIR (a folder holding AMD's installed rocpd templates rocpd_views.sql,
+data_views.sql and summary_views.sql: share/rocprofiler-sdk-rocpd of an AMD rocprofiler-sdk
+install), also:
+  8. AMD's own views, loaded from those files as AMD's reader loads them over one file and over
+     two files of this layout, show the same columns and rows as this layout's views. Over two
+     files, AMD's threads and memory_allocations views also pair a row with the other file's
+     process or thread (their joins there do not match the guid); for those two, each of this
+     layout's rows must be among AMD's.
+
 Not yet a CTest: the writer does not use this layout yet. When it does, add_test() it twice: once on
 the schema file, once with --database on the databases tests/rocpd writes. Exit 0 when every check
 passes; otherwise each failure on stderr and exit 1.
@@ -363,10 +372,11 @@ def insert_run(db, uuid, kernel_name, counter_values):
     put("rocpd_info_queue", id=1, guid=g, nid=1, pid=1, name="queue 1")
     put("rocpd_info_stream", id=1, guid=g, nid=1, pid=1, name="stream 1")
     put("rocpd_info_code_object", id=1, guid=g, nid=1, pid=1, agent_id=2, uri="file:///a.out",
-        storage_type="FILE", extdata='{"size": 64}')
+        load_base=65536, load_size=512, load_delta=0, storage_type="FILE", extdata='{"size": 64}')
     put("rocpd_info_kernel_symbol", id=1, guid=g, nid=1, pid=1, code_object_id=1,
-        kernel_name=kernel_name, display_name=kernel_name, sgpr_count=8, arch_vgpr_count=4,
-        accum_vgpr_count=0)
+        kernel_name=kernel_name, display_name=kernel_name, kernel_object=4096,
+        kernarg_segment_size=24, kernarg_segment_alignment=8, group_segment_size=2,
+        private_segment_size=3, sgpr_count=8, arch_vgpr_count=4, accum_vgpr_count=5)
     for i, text in enumerate(["KERNEL_DISPATCH", kernel_name, "MEMORY_COPY",
                               "MEMORY_COPY_HOST_TO_DEVICE", "MARKER_CORE_API", "range_a",
                               "SCRATCH_MEMORY"], start=1):
@@ -375,9 +385,9 @@ def insert_run(db, uuid, kernel_name, counter_values):
         put("rocpd_event", id=i, guid=g, category_id=cat, stack_id=i, parent_stack_id=0,
             correlation_id=100 + i)
     put("rocpd_kernel_dispatch", id=1, guid=g, nid=1, pid=1, tid=1, agent_id=2, kernel_id=1,
-        dispatch_id=1, queue_id=1, stream_id=1, start=100, end=300, workgroup_size_x=64,
-        workgroup_size_y=1, workgroup_size_z=1, grid_size_x=1024, grid_size_y=1, grid_size_z=1,
-        region_name_id=2, event_id=1)
+        dispatch_id=1, queue_id=1, stream_id=1, start=100, end=300, private_segment_size=16,
+        group_segment_size=32, workgroup_size_x=64, workgroup_size_y=2, workgroup_size_z=3,
+        grid_size_x=1024, grid_size_y=6, grid_size_z=7, region_name_id=2, event_id=1)
     put("rocpd_info_pmc", id=1, guid=g, nid=1, pid=1, agent_id=2, target_arch="GPU",
         name="SQ_WAVES", symbol="SQ_WAVES", value_type="ABS", is_constant=0, is_derived=0)
     for i, v in enumerate(counter_values, start=1):
@@ -444,10 +454,13 @@ def check_rows(db, checks, text, suffix_a):
     for view, rows in ONE_RUN.items():
         got = count(db, view)
         checks.expect(got == rows, f"{view} has {got} rows, expected {rows}")
-    k = db.execute("SELECT name, region, category, agent_type, duration, grid_x, queue, stream, "
-                   "corr_id FROM kernels").fetchall()
-    checks.expect(k == [("vector_add", "vector_add", "KERNEL_DISPATCH", "GPU", 200, 1024,
-                         "queue 1", "stream 1", 101)], f"kernels row {k}")
+    k = db.execute("SELECT name, region, category, agent_type, duration, grid_x, grid_y, grid_z, "
+                   "workgroup_x, workgroup_y, workgroup_z, lds_size, scratch_size, vgpr_count, "
+                   "accum_vgpr_count, sgpr_count, static_lds_size, static_scratch_size, queue, "
+                   "stream, corr_id FROM kernels").fetchall()
+    checks.expect(k == [("vector_add", "vector_add", "KERNEL_DISPATCH", "GPU", 200, 1024, 6, 7,
+                         64, 2, 3, 32, 16, 4, 5, 8, 2, 3, "queue 1", "stream 1", 101)],
+                  f"kernels row {k}")
     c = db.execute("SELECT counter_name, value, kernel_name FROM counters_collection").fetchall()
     checks.expect(c == [("SQ_WAVES", 7.0, "vector_add")], f"counters_collection row {c}")
     m = db.execute("SELECT name, src_device, dst_device, src_agent_type, dst_agent_type, "
@@ -517,20 +530,8 @@ def check_two_files(text, checks):
             f.commit()
             f.close()
         db = sqlite3.connect(":memory:")
-        unions = {}
-        for i in range(2):
-            db.execute(f"ATTACH DATABASE ? AS db{i}", (os.path.join(folder, f"run{i}.db"),))
-            uuids = [r[0] for r in db.execute(
-                f"SELECT value FROM db{i}.rocpd_metadata WHERE tag = 'uuid'")]
-            for (table,) in db.execute(
-                f"SELECT name FROM db{i}.sqlite_master WHERE type = 'table' AND name LIKE 'rocpd_%'"
-            ).fetchall():
-                for uuid in uuids:
-                    if uuid in table:
-                        unions.setdefault(table.replace(uuid, ""), []).append(
-                            f'SELECT * FROM db{i}."{table.replace(uuid, "")}"')
-        for base, selects in unions.items():
-            db.execute(f'CREATE TEMP VIEW "{base}" AS ' + " UNION ALL ".join(selects))
+        unions = union_by_uuid(
+            db, [os.path.join(folder, "run0.db"), os.path.join(folder, "run1.db")])
         checks.expect(set(unions) == set(TABLES), f"tables found by uuid: {sorted(unions)}")
         per_table = set(TABLES) | OWN_TABLES
         for stmt in statements(text):
@@ -539,6 +540,86 @@ def check_two_files(text, checks):
                 db.execute("CREATE TEMP VIEW" + stmt[len("CREATE VIEW"):])
         check_two_runs(db, checks)
         db.close()
+
+
+def union_by_uuid(db, paths):
+    """Attaches @p paths to @p db and defines, as temporary views, each rocpd_* table name without
+    its run's suffix as the UNION ALL of every file's view of that name (as AMD's reader does)."""
+    unions = {}
+    for i, path in enumerate(paths):
+        db.execute(f"ATTACH DATABASE ? AS db{i}", (path,))
+        uuids = [r[0] for r in db.execute(
+            f"SELECT value FROM db{i}.rocpd_metadata WHERE tag = 'uuid'")]
+        for (table,) in db.execute(
+            f"SELECT name FROM db{i}.sqlite_master WHERE type = 'table' AND name LIKE 'rocpd_%'"
+        ).fetchall():
+            for uuid in uuids:
+                if uuid in table:
+                    select = f'SELECT * FROM db{i}."{table.replace(uuid, "")}"'
+                    unions.setdefault(table.replace(uuid, ""), []).append(select)
+    for base, selects in unions.items():
+        db.execute(f'CREATE TEMP VIEW "{base}" AS ' + " UNION ALL ".join(selects))
+    return unions
+
+
+def check_against_amd_views(text, amd_dir, checks):
+    """Check 8: AMD's views from AMD's installed templates against this layout's views."""
+    import tempfile
+
+    try:
+        amd_sql = [open(os.path.join(amd_dir, f), encoding="utf-8").read()
+                   for f in ("rocpd_views.sql", "data_views.sql", "summary_views.sql")]
+    except OSError as e:
+        checks.expect(False, f"AMD's templates: {e}")
+        return
+    # As AMD's reader loads them: no suffix, temporary views (per-table ones already exist).
+    amd_sql = [t.replace("{{uuid}}", "").replace("{{guid}}", "")
+               .replace("CREATE VIEW", "CREATE TEMPORARY VIEW") for t in amd_sql]
+    per_table = set(TABLES) | OWN_TABLES
+    with tempfile.TemporaryDirectory() as folder:
+        paths = []
+        for i, (uuid, name, values) in enumerate(
+            [(UUID_A, "vector_add", [3.0, 4.0]), (UUID_B, "matrix_mul", [5.0, 6.0])]
+        ):
+            paths.append(os.path.join(folder, f"run{i}.db"))
+            f = sqlite3.connect(paths[-1])
+            for stmt in statements(fill(text, uuid)):
+                f.execute(stmt)
+            insert_run(f, uuid, name, values)
+            f.commit()
+            f.close()
+        for label, files in [("one file", paths[:1]), ("two files", paths)]:
+            amd = sqlite3.connect(":memory:")
+            union_by_uuid(amd, files)
+            for script in amd_sql:
+                amd.executescript(script)
+            ours = sqlite3.connect(":memory:")
+            union_by_uuid(ours, files)
+            for stmt in statements(text):
+                m = re.match(r'CREATE VIEW "(\w+)"', stmt)
+                if m and m.group(1) not in per_table:
+                    ours.execute("CREATE TEMP VIEW" + stmt[len("CREATE VIEW"):])
+            for view in VIEWS:
+                try:
+                    a = amd.execute(f'SELECT * FROM "{view}"')
+                except sqlite3.Error as e:
+                    checks.expect(False, f"{label}: AMD's view {view} does not run here: {e}")
+                    continue
+                o = ours.execute(f'SELECT * FROM "{view}"')
+                a_cols = [d[0].lower() for d in a.description]
+                o_cols = [d[0].lower() for d in o.description]
+                a_rows, o_rows = sorted(map(repr, a.fetchall())), sorted(map(repr, o.fetchall()))
+                checks.expect(a_cols == o_cols, f"{label}: {view} columns {o_cols}, AMD's {a_cols}")
+                if len(files) > 1 and view in ("threads", "memory_allocations"):
+                    checks.expect(set(o_rows) <= set(a_rows),
+                                  f"{label}: {view} shows rows AMD's view does not: "
+                                  f"{sorted(set(o_rows) - set(a_rows))[:2]}")
+                    continue
+                checks.expect(a_rows == o_rows,
+                              f"{label}: {view} shows {len(o_rows)} rows, AMD's view "
+                              f"{len(a_rows)}: {o_rows[:2]} against {a_rows[:2]}")
+            amd.close()
+            ours.close()
 
 
 def check_database(path):
@@ -565,6 +646,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--schema", default=DEFAULT_SCHEMA)
     parser.add_argument("--database", nargs="+")
+    parser.add_argument("--amd-views", metavar="DIR")
     args = parser.parse_args()
     failures = []
     try:
@@ -573,6 +655,11 @@ def main():
                 failures += check_database(path)
         else:
             failures += check_schema(args.schema)
+            if args.amd_views:
+                checks = Checks(os.path.basename(args.schema) + " (AMD's views)")
+                with open(args.schema, encoding="utf-8") as f:
+                    check_against_amd_views(f.read(), args.amd_views, checks)
+                failures += checks.failures
     except (sqlite3.Error, OSError) as e:
         failures.append(f"stopped: {e}")
     for f in failures:
