@@ -134,9 +134,18 @@ parse_count(std::string_view text)
 std::vector<std::string>
 parse_counter_list(std::string_view text)
 {
-    text = trim(text);
-    if(text.size() >= 4 && lower(text.substr(0, 4)) == "pmc:") text.remove_prefix(4);
-    return split_any(text, ", \t\r\n");
+    // The "pmc:" prefix of an input line belongs to the first name only, wherever separators put
+    // it (",pmc:A" too): so that a list written back as names (encode_counter_groups) reads the
+    // same names again; no trim beyond the separators, for the same reason (found by
+    // fuzz_cli_values).
+    auto names = split_any(text, ", \t\r\n");
+    while(!names.empty() && names.front().size() >= 4 &&
+          lower(names.front().substr(0, 4)) == "pmc:")
+    {
+        names.front().erase(0, 4);
+        if(names.front().empty()) names.erase(names.begin());
+    }
+    return names;
 }
 
 std::string
