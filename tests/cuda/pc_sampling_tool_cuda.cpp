@@ -2,7 +2,11 @@
 // service on every agent that offers METHOD_STOCHASTIC (CUDA agents: CUPTI's PC sampling), at
 // 2^PC_SAMPLING_EXPONENT cycles (default 12), and prints at finalization:
 //   RESULT pc_sampling agents=<sampled agents> samples=<n> dispatches=<n> top8_fraction=<f>
-// where top8_fraction is the share of samples on the 8 most sampled PCs (code object, offset).
+//          issued=<n> not_issued=<n> reasons=<n> not_issued_without_reason=<n>
+//          other_record_kinds=<n>
+// where top8_fraction is the share of samples on the 8 most sampled PCs (code object, offset),
+// issued/not_issued split the stochastic records by wave_issued, and reasons counts the distinct
+// not-issued reasons seen.
 #include <rocprofiler-sdk/pc_sampling.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
@@ -29,6 +33,9 @@ struct tool_state
     std::set<uint64_t>                                dispatches = {};
     uint64_t                                          samples    = 0;
     uint32_t                                          sampled    = 0;
+    uint64_t                                          issued     = 0;
+    uint64_t                                          other_kinds = 0;
+    std::map<uint32_t, uint64_t>                      reasons    = {}; // not issued, by reason
 };
 
 tool_state&
@@ -67,14 +74,22 @@ buffer_callback(rocprofiler_context_id_t,
     auto  lk = std::lock_guard{st.mutex};
     for(size_t i = 0; i < count; ++i)
     {
-        if(headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING ||
-           headers[i]->kind != ROCPROFILER_PC_SAMPLING_RECORD_HOST_TRAP_V0_SAMPLE)
+        if(headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING) continue;
+        // The method is stochastic: every sample must come as a stochastic record.
+        if(headers[i]->kind != ROCPROFILER_PC_SAMPLING_RECORD_STOCHASTIC_V0_SAMPLE)
+        {
+            ++st.other_kinds;
             continue;
+        }
         const auto* r =
-            static_cast<const rocprofiler_pc_sampling_record_host_trap_v0_t*>(headers[i]->payload);
+            static_cast<const rocprofiler_pc_sampling_record_stochastic_v0_t*>(headers[i]->payload);
         ++st.pcs[{r->pc.code_object_id, r->pc.code_object_offset}];
         st.dispatches.insert(r->dispatch_id);
         ++st.samples;
+        if(r->wave_issued != 0)
+            ++st.issued;
+        else
+            ++st.reasons[r->snapshot.reason_not_issued];
     }
 }
 
@@ -144,13 +159,31 @@ tool_fini(void*)
         top += counts[i];
     const double fraction =
         st.samples != 0 ? static_cast<double>(top) / static_cast<double>(st.samples) : 0.0;
+    // Samples per not-issued reason (AMD's enumeration, as the SDK maps CUPTI's stall reasons).
+    std::printf("pc-sampling-tool-cuda: not issued by reason");
+    auto unnamed = uint64_t{0};
+    for(const auto& [reason, n] : st.reasons)
+    {
+        const char* name = rocprofiler_get_pc_sampling_instruction_not_issued_reason_name(
+            static_cast<rocprofiler_pc_sampling_instruction_not_issued_reason_t>(reason));
+        if(name == nullptr || reason == ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_NONE)
+            unnamed += n;
+        std::printf(" %s:%llu", name != nullptr ? name : "?", static_cast<unsigned long long>(n));
+    }
+    std::printf("\n");
     std::printf("RESULT pc_sampling agents=%u samples=%llu pcs=%zu dispatches=%zu "
-                "top8_fraction=%.3f\n",
+                "top8_fraction=%.3f issued=%llu not_issued=%llu reasons=%zu "
+                "not_issued_without_reason=%llu other_record_kinds=%llu\n",
                 st.sampled,
                 static_cast<unsigned long long>(st.samples),
                 st.pcs.size(),
                 st.dispatches.size(),
-                fraction);
+                fraction,
+                static_cast<unsigned long long>(st.issued),
+                static_cast<unsigned long long>(st.samples - st.issued),
+                st.reasons.size(),
+                static_cast<unsigned long long>(unnamed),
+                static_cast<unsigned long long>(st.other_kinds));
 }
 } // namespace
 

@@ -1,4 +1,5 @@
 #include "cuda/pc_sampling_cupti.hpp"
+#include "cuda/pc_sampling_stalls.hpp"
 
 #include "cuda/driver.hpp"
 
@@ -85,20 +86,37 @@ stall_reason_names(const uint32_t* indices, const char* const* names, size_t cou
     return out;
 }
 
+uint64_t
+append_samples(const decoded_pc& pc, std::string_view stall_name, dispatch::pc_sample_batch& batch)
+{
+    const auto stall = classify_stall(stall_name);
+    if(!stall.is_sample) return 0;
+    auto sample              = dispatch::pc_sample{};
+    sample.pc                = pc.pc_offset;
+    sample.offset            = pc.pc_offset;
+    sample.in_kernel         = true;
+    sample.wave_issued       = stall.issued;
+    sample.not_issued_reason = static_cast<uint8_t>(stall.reason);
+    batch.samples.insert(batch.samples.end(), pc.samples, sample);
+    return pc.samples;
+}
+
 dispatch::pc_sample_batch
-to_batch(const decoded_data& data, uint32_t correlation_id, uint64_t timestamp_ns, bool owns_drops)
+to_batch(const decoded_data&                              data,
+         const std::unordered_map<uint32_t, std::string>& stall_names,
+         uint32_t                                         correlation_id,
+         uint64_t                                         timestamp_ns,
+         bool                                             owns_drops)
 {
     auto batch = dispatch::pc_sample_batch{};
     for(const auto& pc : data.pcs)
     {
         if(pc.correlation_id != correlation_id) continue;
-        auto sample         = dispatch::pc_sample{};
-        sample.pc           = pc.pc_offset;
-        sample.offset       = pc.pc_offset;
-        sample.in_kernel    = true;
-        sample.timestamp_ns = timestamp_ns;
-        batch.samples.insert(batch.samples.end(), pc.samples, sample);
+        const auto name = stall_names.find(pc.stall_reason);
+        append_samples(pc, name != stall_names.end() ? name->second : std::string_view{}, batch);
     }
+    for(auto& sample : batch.samples)
+        sample.timestamp_ns = timestamp_ns;
     batch.dropped = owns_drops ? data.dropped_samples : 0;
     return batch;
 }

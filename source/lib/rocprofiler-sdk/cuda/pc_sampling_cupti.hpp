@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -94,15 +95,23 @@ decoded_data decode(const CUpti_PCSamplingData& data);
 std::unordered_map<uint32_t, std::string>
 stall_reason_names(const uint32_t* indices, const char* const* names, size_t count);
 
-// The samples of one dispatch (CUPTI correlation id `correlation_id`) as the pipeline takes them:
-// one pc_sample per sample CUPTI counted, in_kernel with pc = offset = pcOffset (the offset in the
-// kernel's cubin function, as the host device gives the offset from the kernel's entry), at
-// `timestamp_ns` (CUPTI's parsed data has no time per sample: the end of the range), worker 0
-// (no SM id in the data); `dropped` is the data's dropped samples when `owns_drops`
-// (kernel-serialized collection: one kernel per range), else 0. The stall reason has no field in
-// the host-trap record: stall_histogram() gives it per dispatch.
-dispatch::pc_sample_batch
-to_batch(const decoded_data& data, uint32_t correlation_id, uint64_t timestamp_ns, bool owns_drops);
+// Appends the samples of one decoded PC to `batch`: `pc.samples` samples in_kernel with pc =
+// offset = pcOffset (the offset in the kernel's cubin function, as the host device gives the
+// offset from the kernel's entry), worker 0 (no SM id in the data), the stall state of
+// `stall_name` (pc_sampling_stalls.hpp); nothing for a "_not_issued" twin, whose samples are
+// counted under its reason. Returns the samples appended.
+uint64_t
+append_samples(const decoded_pc& pc, std::string_view stall_name, dispatch::pc_sample_batch& batch);
+
+// The samples of one dispatch (CUPTI correlation id `correlation_id`) as the pipeline takes them
+// (append_samples, stall names by CUPTI's index), at `timestamp_ns` (CUPTI's parsed data has no
+// time per sample: the end of the range); `dropped` is the data's dropped samples when
+// `owns_drops` (kernel-serialized collection: one kernel per range), else 0.
+dispatch::pc_sample_batch to_batch(const decoded_data&                              data,
+                                   const std::unordered_map<uint32_t, std::string>& stall_names,
+                                   uint32_t                                         correlation_id,
+                                   uint64_t                                         timestamp_ns,
+                                   bool                                             owns_drops);
 
 // Samples per stall reason of one dispatch, for the report (index -> samples).
 std::unordered_map<uint32_t, uint64_t> stall_histogram(const decoded_data& data,

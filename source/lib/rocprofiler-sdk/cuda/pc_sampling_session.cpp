@@ -163,13 +163,12 @@ session::take(const decoded_data& data)
 {
     for(const auto& pc : data.pcs)
     {
-        auto sample      = dispatch::pc_sample{};
-        sample.pc        = pc.pc_offset;
-        sample.offset    = pc.pc_offset;
-        sample.in_kernel = true;
-        m_batch.samples.insert(m_batch.samples.end(), pc.samples, sample);
+        const auto name = m_names.find(pc.stall_reason);
+        m_delivered +=
+            append_samples(pc, name != m_names.end() ? name->second : std::string_view{}, m_batch);
         m_stalls[pc.stall_reason] += pc.samples;
     }
+    m_cupti_total += data.total_samples;
     m_batch.dropped += data.dropped_samples;
     if(data.hardware_buffer_full)
         common::log::warn_once("cuda-pc-sampling-hw-full",
@@ -216,6 +215,10 @@ session::finish(uint64_t timestamp_ns)
 
     for(auto& sample : m_batch.samples)
         sample.timestamp_ns = timestamp_ns;
+    // CUPTI's own count of the range's samples against the samples delivered: equal when every
+    // sample has one reason and the "_not_issued" twins are subsets (pc_sampling_stalls.hpp).
+    ROCP_LOG(info) << "cuda: PC sampling range: CUPTI counted " << m_cupti_total << " sample(s), "
+                   << m_delivered << " delivered, " << m_batch.dropped << " dropped";
     if(m_batch.dropped != 0)
         common::log::warn_once("cuda-pc-sampling-dropped",
                                "cuda: CUPTI dropped PC samples; they are counted as dropped");

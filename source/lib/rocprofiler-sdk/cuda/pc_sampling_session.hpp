@@ -10,7 +10,7 @@
 // full hardware buffer (CUPTI_ERROR_OUT_OF_MEMORY from cuptiPCSamplingGetData), are counted in
 // the batch's `dropped` and logged, never hidden.
 //
-// Status: written and tested on the CPU through a fake table; not yet run on a GPU.
+// Status: tested on the CPU through a fake table; run on an H100 (docs/pc_sampling.md).
 //
 // Only files of this folder include this header (it includes CUPTI's headers).
 #pragma once
@@ -70,14 +70,16 @@ private:
     void disable();
 
     const cupti_pc_sampling_table&            m_table;
-    CUcontext                                 m_ctx      = nullptr;
-    uint64_t                                  m_interval = 0;
-    bool                                      m_enabled  = false;
-    bool                                      m_started  = false;
-    std::string                               m_error    = {};
-    std::vector<uint32_t>                     m_indices  = {};
-    std::unordered_map<uint32_t, std::string> m_names    = {};
-    std::unordered_map<uint32_t, uint64_t>    m_stalls   = {};
+    CUcontext                                 m_ctx         = nullptr;
+    uint64_t                                  m_interval    = 0;
+    bool                                      m_enabled     = false;
+    bool                                      m_started     = false;
+    std::string                               m_error       = {};
+    std::vector<uint32_t>                     m_indices     = {};
+    std::unordered_map<uint32_t, std::string> m_names       = {};
+    std::unordered_map<uint32_t, uint64_t>    m_stalls      = {};
+    uint64_t                                  m_cupti_total = 0; // CUPTI's totalSamples, summed
+    uint64_t                                  m_delivered   = 0; // samples put in the batch
     std::unique_ptr<buffer>   m_config_buffer = {}; // SAMPLING_DATA_BUFFER: filled on disable
     std::unique_ptr<buffer>   m_read_buffer   = {}; // cuptiPCSamplingGetData's
     dispatch::pc_sample_batch m_batch         = {};

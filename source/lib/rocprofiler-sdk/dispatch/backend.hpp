@@ -54,6 +54,11 @@ struct pc_sample
     uint32_t worker       = 0;     // the execution unit that ran it (the host device: the worker)
     bool     in_kernel    = false; // pc lies inside the kernel's code
     uint64_t offset       = 0;     // pc's offset from the kernel's entry, when in_kernel
+    // Stochastic sampling only (the backend's method is STOCHASTIC): whether the sampled wave
+    // issued its instruction and, when it did not, why (a
+    // rocprofiler_pc_sampling_instruction_not_issued_reason_t).
+    bool    wave_issued       = false;
+    uint8_t not_issued_reason = 0;
 };
 
 // The samples of one execution, from every execution unit, and what could not be delivered.

@@ -51,6 +51,28 @@ make_host_trap_record(const pc_sample& sample, const pc_sample_origin& origin)
     return record;
 }
 
+rocprofiler_pc_sampling_record_stochastic_v0_t
+make_stochastic_record(const pc_sample& sample, const pc_sample_origin& origin)
+{
+    const auto trap   = make_host_trap_record(sample, origin);
+    auto       record = rocprofiler_pc_sampling_record_stochastic_v0_t{};
+    record.size       = sizeof(record);
+    record.hw_id      = trap.hw_id;
+    record.pc         = trap.pc;
+    // A stochastic sample names one wave, not its lanes: the backends that sample this way (CUPTI)
+    // give no lane mask, so none is claimed.
+    record.exec_mask      = 0;
+    record.timestamp      = trap.timestamp;
+    record.dispatch_id    = trap.dispatch_id;
+    record.correlation_id = trap.correlation_id;
+    record.wave_issued    = sample.wave_issued ? 1 : 0;
+    record.inst_type      = ROCPROFILER_PC_SAMPLING_INSTRUCTION_TYPE_NONE;
+    record.snapshot.reason_not_issued =
+        sample.wave_issued ? uint32_t{ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_NONE}
+                           : uint32_t{sample.not_issued_reason} & 0xfu;
+    return record;
+}
+
 std::shared_ptr<const pc_sampling_request>
 pc_sampling_request_for(const logical_dispatch&                                          dispatch,
                         const std::function<rocprofiler_user_data_t(context::context&)>& external)
@@ -75,14 +97,26 @@ pc_sampling_request_for(const logical_dispatch&                                 
                 request->method       = svc.method;
                 request->unit         = svc.unit;
                 request->interval     = svc.interval;
-                request->deliver      = [buffer = svc.buffer, origin](const pc_sample_batch& batch)
+                // The record kind follows the method: host-trap samples carry no stall state,
+                // stochastic ones do.
+                const bool stochastic = svc.method == ROCPROFILER_PC_SAMPLING_METHOD_STOCHASTIC;
+                request->deliver =
+                    [buffer = svc.buffer, origin, stochastic](const pc_sample_batch& batch)
                 {
                     report(batch, origin.dispatch_id);
                     for(const auto& sample : batch.samples)
-                        buffer::emplace(buffer,
-                                        ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING,
-                                        ROCPROFILER_PC_SAMPLING_RECORD_HOST_TRAP_V0_SAMPLE,
-                                        make_host_trap_record(sample, origin));
+                    {
+                        if(stochastic)
+                            buffer::emplace(buffer,
+                                            ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING,
+                                            ROCPROFILER_PC_SAMPLING_RECORD_STOCHASTIC_V0_SAMPLE,
+                                            make_stochastic_record(sample, origin));
+                        else
+                            buffer::emplace(buffer,
+                                            ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING,
+                                            ROCPROFILER_PC_SAMPLING_RECORD_HOST_TRAP_V0_SAMPLE,
+                                            make_host_trap_record(sample, origin));
+                    }
                 };
                 return;
             }

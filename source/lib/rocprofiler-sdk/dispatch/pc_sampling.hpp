@@ -1,6 +1,6 @@
 // PC sampling on the dispatch path: which executions are sampled, and how a backend's samples
-// become host-trap records in the tool's buffer. The policy lives here; taking the samples is the
-// backend's (dispatch/backend.hpp: pc_sampling_request).
+// become host-trap or stochastic records in the tool's buffer. The policy lives here; taking the
+// samples is the backend's (dispatch/backend.hpp: pc_sampling_request).
 //
 // PC sampling is agent-wide, as in rocprofiler-sdk: every execution on the agent is sampled while
 // the context holding the service is globally active. The kernel replay engine's per-thread mask
@@ -37,4 +37,8 @@ struct pc_sample_origin
 };
 rocprofiler_pc_sampling_record_host_trap_v0_t make_host_trap_record(const pc_sample&        sample,
                                                                     const pc_sample_origin& origin);
+// The stochastic record of one sample (CUDA agents): the host-trap fields plus whether the wave
+// issued and why not.
+rocprofiler_pc_sampling_record_stochastic_v0_t
+make_stochastic_record(const pc_sample& sample, const pc_sample_origin& origin);
 } // namespace rocprofiler::dispatch

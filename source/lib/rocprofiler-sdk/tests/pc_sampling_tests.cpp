@@ -537,3 +537,38 @@ TEST(pc_sampling_record, maps_a_sample_onto_the_kernels_code_object_or_its_addre
     EXPECT_EQ(b.pc.code_object_offset, 0x401010u);
     EXPECT_EQ(b.hw_id.cu_or_wgp_id, 0u);
 }
+
+TEST(pc_sampling_record, a_stochastic_sample_says_whether_the_wave_issued_and_why_not)
+{
+    auto origin           = rocprofiler::dispatch::pc_sample_origin{};
+    origin.code_object_id = 7;
+    origin.dispatch_id    = 42;
+    origin.correlation_id = {5, {.value = 9}};
+
+    auto stalled              = rocprofiler::dispatch::pc_sample{};
+    stalled.timestamp_ns      = 123;
+    stalled.in_kernel         = true;
+    stalled.offset            = 0x80;
+    stalled.not_issued_reason = ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_WAITCNT;
+    const auto a              = rocprofiler::dispatch::make_stochastic_record(stalled, origin);
+    EXPECT_EQ(a.size, sizeof(a));
+    EXPECT_EQ(a.pc.code_object_id, 7u);
+    EXPECT_EQ(a.pc.code_object_offset, 0x80u);
+    EXPECT_EQ(a.timestamp, 123u);
+    EXPECT_EQ(a.dispatch_id, 42u);
+    EXPECT_EQ(a.correlation_id.internal, 5u);
+    EXPECT_EQ(a.correlation_id.external.value, 9u);
+    EXPECT_EQ(a.wave_issued, 0u);
+    EXPECT_EQ(a.snapshot.reason_not_issued,
+              ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_WAITCNT);
+    EXPECT_EQ(a.exec_mask, 0u); // no lane mask is claimed
+    EXPECT_EQ(a.flags.has_memory_counter, 0u);
+
+    // An issued wave has no not-issued reason, whatever the sample says.
+    auto issued        = stalled;
+    issued.wave_issued = true;
+    const auto b       = rocprofiler::dispatch::make_stochastic_record(issued, origin);
+    EXPECT_EQ(b.wave_issued, 1u);
+    EXPECT_EQ(b.snapshot.reason_not_issued,
+              ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_NONE);
+}

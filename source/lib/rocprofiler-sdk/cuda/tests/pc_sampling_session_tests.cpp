@@ -4,6 +4,8 @@
 // drops and CUPTI's error codes are checked.
 #include "cuda/pc_sampling_session.hpp"
 
+#include <rocprofiler-sdk/pc_sampling.h>
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -193,14 +195,24 @@ TEST(cuda_pc_sampling_session, calls_cupti_in_order_and_delivers_every_read)
     EXPECT_TRUE(batch.error.empty()) << batch.error;
     ASSERT_EQ(batch.samples.size(), 100u);
     EXPECT_EQ(batch.dropped, 3u);
-    auto hot = size_t{0};
+    auto hot     = size_t{0};
+    auto barrier = size_t{0};
     for(const auto& sample : batch.samples)
     {
         EXPECT_TRUE(sample.in_kernel);
         EXPECT_EQ(sample.timestamp_ns, 5000u);
+        EXPECT_FALSE(sample.wave_issued);
         if(sample.offset == 0x80) ++hot;
+        // Each sample carries its reason's class: index 10 is the barrier, 11 memory.
+        if(sample.not_issued_reason ==
+           ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_BARRIER_WAIT)
+            ++barrier;
+        else
+            EXPECT_EQ(sample.not_issued_reason,
+                      ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_WAITCNT);
     }
     EXPECT_EQ(hot, 96u);
+    EXPECT_EQ(barrier, 94u);
     EXPECT_EQ(s.stall_histogram().at(10), 94u);
     EXPECT_EQ(s.stall_histogram().at(11), 6u);
     EXPECT_EQ(s.stall_names().at(11), "smsp__pcsamp_warps_issue_stalled_long_scoreboard");
