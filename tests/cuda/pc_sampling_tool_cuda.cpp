@@ -25,17 +25,17 @@ namespace
 {
 struct tool_state
 {
-    std::mutex                                        mutex      = {};
-    rocprofiler_context_id_t                          context    = {};
-    rocprofiler_buffer_id_t                           buffer     = {};
-    std::vector<rocprofiler_agent_id_t>               agents     = {};
-    std::map<std::pair<uint64_t, uint64_t>, uint64_t> pcs        = {};
-    std::set<uint64_t>                                dispatches = {};
-    uint64_t                                          samples    = 0;
-    uint32_t                                          sampled    = 0;
-    uint64_t                                          issued     = 0;
+    std::mutex                                        mutex       = {};
+    rocprofiler_context_id_t                          context     = {};
+    rocprofiler_buffer_id_t                           buffer      = {};
+    std::vector<rocprofiler_agent_id_t>               agents      = {};
+    std::map<std::pair<uint64_t, uint64_t>, uint64_t> pcs         = {};
+    std::set<uint64_t>                                dispatches  = {};
+    uint64_t                                          samples     = 0;
+    uint32_t                                          sampled     = 0;
+    uint64_t                                          issued      = 0;
     uint64_t                                          other_kinds = 0;
-    std::map<uint32_t, uint64_t>                      reasons    = {}; // not issued, by reason
+    std::map<uint32_t, uint64_t>                      reasons     = {}; // not issued, by reason
 };
 
 tool_state&

@@ -5,6 +5,8 @@
 #           dispatch id, the three rows of one graph launch share its correlation id (the two
 #           launches' differ, and differ from the plain launch's), grid and block as launched,
 #           start before end; the program's result is right.
+#   ids     the same with -f json rocpd: the 6 node dispatches carry graph_id and graph_node_id
+#           (3 distinct nodes per launch), the plain launch none.
 #   replay  the same under kernel replay (a multi-pass metric): the plain launch is replayed, each
 #           graph launch is declined (reason=graph_launch in the SDK's log), the result is right.
 #   torch   torch.cuda.graph, captured once and replayed 5 times, under --kernel-trace: at least 5
@@ -81,6 +83,37 @@ if [ -s "${csv}" ]; then
     check "[ '$(get grid_block)' = '65536/256' ]" "trace: grid/block of the nodes '$(get grid_block)', expected 65536/256"
     echo "RESULT graph_rows=$(get rows) graph_launch_groups=$(get graph_groups)" | tee -a "${out}/validate.txt"
 fi
+
+# ids: the same run with JSON and rocpd outputs; each graph node names its graph and node
+# (experimental/graph.h), the plain launch names none.
+dir="${out}/ids"
+mkdir -p "${dir}"
+"${rocprofv3}" --kernel-trace -f json rocpd -d "${dir}" -o run -- "${program}" >"${dir}/stdout" 2>"${dir}/stderr"
+rc=$?
+show_run "${dir}" 10
+check "[ ${rc} -eq 0 ]" "ids: rocprofv3 exited with ${rc}"
+ids=$(python3 - "${dir}/run_results.json" "${dir}/run_results.db" <<'PY'
+import collections, json, sqlite3, sys
+doc = json.load(open(sys.argv[1]))["rocprofiler-sdk-tool"][0]
+recs = doc["buffer_records"]["kernel_dispatch"]
+with_ids = [r for r in recs if "graph_id" in r["dispatch_info"]]
+by_corr = collections.defaultdict(set)
+for r in with_ids:
+    by_corr[r["correlation_id"]["internal"]].add(r["dispatch_info"]["graph_node_id"])
+print(f"json_graph_nodes={len(with_ids)} json_plain={len(recs) - len(with_ids)}"
+      f" json_launches_with_3_nodes={sum(1 for v in by_corr.values() if len(v) == 3)}")
+db = sqlite3.connect(sys.argv[2])
+n = db.execute("SELECT count(*) FROM rocpd_kernel_dispatch WHERE json_extract(extdata, '$.graph_node_id') IS NOT NULL").fetchone()[0]
+print(f"rocpd_graph_nodes={n}")
+PY
+)
+echo "${ids}"
+idget() { sed -nE "s/.*$1=([0-9]+).*/\1/p" <<<"${ids}"; }
+check "[ '$(idget json_graph_nodes)' = 6 ]" "ids: $(idget json_graph_nodes) JSON records with graph ids, expected 6"
+check "[ '$(idget json_plain)' = 1 ]" "ids: $(idget json_plain) JSON records without graph ids, expected 1"
+check "[ '$(idget json_launches_with_3_nodes)' = 2 ]" "ids: launches with 3 distinct node ids: $(idget json_launches_with_3_nodes), expected 2"
+check "[ '$(idget rocpd_graph_nodes)' = 6 ]" "ids: $(idget rocpd_graph_nodes) rocpd rows with graph ids, expected 6"
+echo "RESULT graph_ids_json=$(idget json_graph_nodes) graph_ids_rocpd=$(idget rocpd_graph_nodes)" | tee -a "${out}/validate.txt"
 
 # replay
 rc=$(profile replay --kernel-trace --pmc sm__throughput.avg.pct_of_peak_sustained_elapsed \

@@ -1,4 +1,5 @@
 #include "json/record_json.hpp"
+#include "model/graph_node.hpp"
 #include "model/names.hpp"
 
 namespace rocprofiler::tool
@@ -16,15 +17,22 @@ dim3_json(const rocprofiler_dim3_t& d)
 json
 dispatch_info_json(const rocprofiler_kernel_dispatch_info_t& info)
 {
-    return json{{"size", info.size},
-                {"agent_id", {{"handle", info.agent_id.handle}}},
-                {"queue_id", {{"handle", info.queue_id.handle}}},
-                {"kernel_id", info.kernel_id},
-                {"dispatch_id", info.dispatch_id},
-                {"private_segment_size", info.private_segment_size},
-                {"group_segment_size", info.group_segment_size},
-                {"workgroup_size", dim3_json(info.workgroup_size)},
-                {"grid_size", dim3_json(info.grid_size)}};
+    auto out = json{{"size", info.size},
+                    {"agent_id", {{"handle", info.agent_id.handle}}},
+                    {"queue_id", {{"handle", info.queue_id.handle}}},
+                    {"kernel_id", info.kernel_id},
+                    {"dispatch_id", info.dispatch_id},
+                    {"private_segment_size", info.private_segment_size},
+                    {"group_segment_size", info.group_segment_size},
+                    {"workgroup_size", dim3_json(info.workgroup_size)},
+                    {"grid_size", dim3_json(info.grid_size)}};
+    // A graph's kernel node (experimental/graph.h) adds its ids; other dispatches have no keys.
+    if(auto node = graph_node_of(info))
+    {
+        out["graph_id"]      = node->graph_id;
+        out["graph_node_id"] = node->node_id;
+    }
+    return out;
 }
 } // namespace
 

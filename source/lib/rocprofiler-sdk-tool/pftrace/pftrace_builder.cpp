@@ -1,4 +1,5 @@
 #include "pftrace/pftrace_builder.hpp"
+#include "model/graph_node.hpp"
 #include "model/names.hpp"
 
 #include <algorithm>
@@ -101,6 +102,11 @@ pftrace_builder::dispatch(const results&                                        
               {"scratch_size", uint64_t{d.private_segment_size}},
     };
     if(m_kernel_replay) notes.push_back({"replay_pass", pass_of(d.dispatch_id)});
+    if(auto node = graph_node_of(d))
+    {
+        notes.push_back({"graph_id", node->graph_id});
+        notes.push_back({"graph_node_id", node->node_id});
+    }
     m_trace.slice(track, r.start_timestamp, r.end_timestamp, data.kernel_name(d.kernel_id), notes);
 }
 

@@ -1,5 +1,6 @@
 #if defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
 #    include "files/write_guard.hpp"
+#    include "model/graph_node.hpp"
 #    include "model/names.hpp"
 #    include "model/replay_report.hpp"
 #    include "rocpd/rocpd_writer.hpp"
@@ -183,14 +184,21 @@ rocpd_writer::dispatch(const results&                                           
                        const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r)
 {
     if(!usable()) return;
-    auto ext = nlohmann::json{{"source", "kernel_trace"}}.dump();
+    auto ext = nlohmann::json{{"source", "kernel_trace"}};
+    // A graph's kernel node (experimental/graph.h): its ids in extdata, which AMD's readers
+    // leave alone.
+    if(auto node = graph_node_of(r.dispatch_info))
+    {
+        ext["graph_id"]      = node->graph_id;
+        ext["graph_node_id"] = node->node_id;
+    }
     if(insert_dispatch(data,
                        r.dispatch_info,
                        r.thread_id,
                        r.correlation_id.internal,
                        r.start_timestamp,
                        r.end_timestamp,
-                       ext,
+                       ext.dump(),
                        true))
     {
         commit_if_large();

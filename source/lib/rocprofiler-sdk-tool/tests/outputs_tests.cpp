@@ -13,11 +13,14 @@
 #include "json/record_spill.hpp"
 #include "json/results_document.hpp"
 
+#include <rocprofiler-sdk/experimental/graph.h>
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -428,4 +431,27 @@ TEST(outputs, a_kernel_never_reported_gets_a_placeholder_and_one_warning)
     EXPECT_TRUE(warning.empty()) << "the warning is given once per kernel id";
     EXPECT_EQ(data.kernel_name(42), "kernel_42");
     EXPECT_EQ(data.kernel_name(43), "");
+}
+
+// A CUDA graph's kernel node carries its graph and node ids in the dispatch info's padding
+// (experimental/graph.h's documented layout): results.json shows them, a launched dispatch has
+// no such keys.
+TEST(outputs, a_graph_nodes_ids_reach_results_json)
+{
+    auto r                      = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
+    r.size                      = sizeof(r);
+    r.dispatch_info.size        = sizeof(r.dispatch_info);
+    r.dispatch_info.dispatch_id = 5;
+    const auto plain            = rocprofiler::tool::dispatch_record_json(r);
+    EXPECT_FALSE(plain["dispatch_info"].contains("graph_id"));
+    EXPECT_FALSE(plain["dispatch_info"].contains("graph_node_id"));
+
+    const uint64_t words[] = {ROCPROFILER_DISPATCH_GRAPH_NODE_MARKER, 12, 0x1'0000'0003ULL};
+    std::memcpy(r.dispatch_info.reserved_padding, words, sizeof(words));
+    auto node = rocprofiler_dispatch_graph_node_t{};
+    ASSERT_EQ(rocprofiler_query_dispatch_graph_node(&r.dispatch_info, &node),
+              ROCPROFILER_STATUS_SUCCESS);
+    const auto j = rocprofiler::tool::dispatch_record_json(r);
+    EXPECT_EQ(j["dispatch_info"]["graph_id"], 12u);
+    EXPECT_EQ(j["dispatch_info"]["graph_node_id"], 0x1'0000'0003ULL);
 }

@@ -135,6 +135,7 @@ tracer::on_record(const CUpti_Activity& record)
     observed.thread_id                 = launch->thread_id;
     observed.start_ns                  = node->start_ns;
     observed.end_ns                    = node->end_ns;
+    observed.graph                     = dispatch::graph_node{node->graph_id, node->node_id};
     const auto id                      = m_sink(observed, *node);
     auto       lock                    = std::lock_guard{m_mutex};
     if(id != 0) ++m_stats.delivered;

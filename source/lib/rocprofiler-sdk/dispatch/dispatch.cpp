@@ -516,9 +516,10 @@ deliver_observed(const observed_dispatch& observed)
     dispatch.info.workgroup_size       = observed.info.workgroup_size;
     dispatch.info.grid_size            = observed.info.grid_size;
     dispatch.kernel_name               = observed.info.kernel_name;
-    dispatch.thread_id                 = observed.thread_id;
-    dispatch.internal_id               = observed.internal_id;
-    dispatch.ancestor_id               = observed.ancestor_id;
+    if(observed.graph) set_graph_node(dispatch.info, *observed.graph);
+    dispatch.thread_id   = observed.thread_id;
+    dispatch.internal_id = observed.internal_id;
+    dispatch.ancestor_id = observed.ancestor_id;
     for(auto& p : participants)
         p.external = external_id_for(*p.ctx, dispatch);
     auto result     = execution_result{};

@@ -13,6 +13,7 @@
 #include "context/context.hpp"
 #include "counters/counters.hpp"
 #include "dispatch/backend.hpp"
+#include "dispatch/graph_node.hpp"
 
 #include <rocprofiler-sdk/fwd.h>
 
@@ -59,6 +60,8 @@ struct observed_dispatch
     uint64_t    thread_id   = 0; // thread of that call
     uint64_t    start_ns    = 0;
     uint64_t    end_ns      = 0;
+    // The graph node it ran as (a graph launch's kernel node), or nothing (graph_node.hpp).
+    std::optional<graph_node> graph = std::nullopt;
 };
 
 // Reserves a dispatch id for an observed dispatch and delivers its completion (COMPLETE callback,

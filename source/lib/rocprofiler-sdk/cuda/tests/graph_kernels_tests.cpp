@@ -162,6 +162,12 @@ TEST(graph_kernels, each_node_of_a_launch_is_a_dispatch_with_the_launchs_correla
     }
     EXPECT_EQ(rec.dispatches[0].start_ns, 1100u);
     EXPECT_EQ(rec.dispatches[1].end_ns, 1250u);
+    // Each dispatch names its graph and node (experimental/graph.h reads them from the record).
+    ASSERT_TRUE(rec.dispatches[0].graph.has_value());
+    EXPECT_EQ(rec.dispatches[0].graph->graph_id, 3u);
+    EXPECT_EQ(rec.dispatches[0].graph->node_id, 1u);
+    ASSERT_TRUE(rec.dispatches[1].graph.has_value());
+    EXPECT_EQ(rec.dispatches[1].graph->node_id, 2u);
     const auto s = t.stats();
     EXPECT_EQ(s.launches, 1u);
     EXPECT_EQ(s.nodes, 2u);

@@ -2,6 +2,7 @@
 // dispatch::deliver_observed): a tool that traces kernel dispatches receives its COMPLETE callback
 // with a dispatch id of its own and the correlation id, thread and times of the call that ran
 // it, and no ENQUEUE.
+#include <rocprofiler-sdk/experimental/graph.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
 #include <gtest/gtest.h>
@@ -89,4 +90,44 @@ TEST_F(observed_dispatch, a_traced_observed_dispatch_completes_with_the_callers_
     }
     EXPECT_EQ(records[0].data.dispatch_info.dispatch_id, first);
     EXPECT_EQ(records[1].data.dispatch_info.dispatch_id, second);
+}
+
+// A graph's kernel node names its graph and node through experimental/graph.h; a dispatch
+// observed without a graph (and every launched dispatch) answers NOT_AVAILABLE, and the record
+// keeps AMD's layout (the ids ride in the reserved padding).
+TEST_F(observed_dispatch, a_graph_node_names_its_graph_and_node_through_the_query)
+{
+    {
+        auto lock = std::lock_guard{seen_mutex};
+        records.clear();
+    }
+    auto observed             = rocprofiler::dispatch::observed_dispatch{};
+    observed.info.agent       = sdk_test::gpu_agent();
+    observed.info.kernel_name = "graph_node";
+    observed.internal_id      = rocprofiler::dispatch::next_correlation_id();
+    observed.graph            = rocprofiler::dispatch::graph_node{7, 0x1'0000'0002ULL};
+    ASSERT_NE(rocprofiler::dispatch::deliver_observed(observed), 0u);
+    observed.graph = std::nullopt;
+    ASSERT_NE(rocprofiler::dispatch::deliver_observed(observed), 0u);
+
+    auto lock = std::lock_guard{seen_mutex};
+    ASSERT_EQ(records.size(), 2u);
+    auto node = rocprofiler_dispatch_graph_node_t{};
+    ASSERT_EQ(rocprofiler_query_dispatch_graph_node(&records[0].data.dispatch_info, &node),
+              ROCPROFILER_STATUS_SUCCESS);
+    EXPECT_EQ(node.size, sizeof(node));
+    EXPECT_EQ(node.graph_id, 7u);
+    EXPECT_EQ(node.node_id, 0x1'0000'0002ULL);
+    node.graph_id = 99;
+    EXPECT_EQ(rocprofiler_query_dispatch_graph_node(&records[1].data.dispatch_info, &node),
+              ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE);
+    EXPECT_EQ(node.graph_id, 0u); // zeroed, not left as it was
+    EXPECT_EQ(rocprofiler_query_dispatch_graph_node(nullptr, &node),
+              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(rocprofiler_query_dispatch_graph_node(&records[0].data.dispatch_info, nullptr),
+              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    // A zeroed info (every launched dispatch's padding) is not a graph node.
+    const auto zero = rocprofiler_kernel_dispatch_info_t{};
+    EXPECT_EQ(rocprofiler_query_dispatch_graph_node(&zero, &node),
+              ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE);
 }
