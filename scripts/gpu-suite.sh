@@ -6,7 +6,7 @@
 #   GPU_SUITE_BUILD_DIR   build folder (default build-gpu)
 #   GPU_SUITE_JOBS        build jobs (default 16)
 #   GPU_SUITE_BUILD_ONLY  1: configure and build only
-#   GPU_SUITE_BENCH       0: skip the benchmarks
+#   GPU_SUITE_BENCH       0: skip the benchmarks; torch: only the PyTorch batched-counting one
 #   GPU_SUITE_INCLUDE     regex: run only the GPU tests it matches (GPU_SUITE_EXCLUDE: leave out)
 #   OUT                   where logs go (default: the build folder); the per-test outputs are
 #                         packed into one gpu-tests.tgz there, so that few files need copying back
@@ -134,8 +134,15 @@ if [ "${GPU_SUITE_BENCH:-1}" = 1 ]; then
     mapfile -t -O "${#bench_lines[@]}" bench_lines < <(bash benchmark/cuda/counters/run_counter_bench.sh \
         "${build}/bin/rocprofv3" "${build}/bin/cuda-counter-bench" "${GPU_TEST_OUTPUT_DIR}/counter_bench" 2>&1 |
         grep -E '^BENCH|FAIL|error')
-    printf '%s\n' "${bench_lines[@]}" >>"${log}"
 fi
+if [ "${GPU_SUITE_BENCH:-1}" = 1 ] || [ "${GPU_SUITE_BENCH:-1}" = torch ]; then
+    note "benchmark (benchmark/cuda/counters/run_torch_batched_bench.sh)"
+    mapfile -t -O "${#bench_lines[@]}" bench_lines < <(bash benchmark/cuda/counters/run_torch_batched_bench.sh \
+        "${build}/bin/rocprofv3" tests/cuda/torch_training_step.py "${GPU_TEST_OUTPUT_DIR}/torch_bench" 2>&1 |
+        grep -E '^BENCH|FAIL|error')
+fi
+[ ${#bench_lines[@]} -eq 0 ] || printf '%s\n' "${bench_lines[@]}" >>"${log}"
+
 
 # GPU_SUITE_FLUSH_MATRIX=1: the runtime program traced and replayed under CUPTI flush variants
 # (docs/cuda.md, "Who flushes"), GPU_SUITE_FLUSH_REPS times each; one line per run, before the table.
