@@ -4,6 +4,8 @@
 #include "rocpd/rocpd_writer.hpp"
 #include "scratch_dir.hpp"
 
+#include <rocprofiler-sdk/experimental/graph.h>
+
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -238,4 +241,31 @@ TEST(rocpd, a_forked_child_does_not_write_the_parents_database)
     auto error = std::string{};
     ASSERT_TRUE(writer.finish(data, error)) << error;
     EXPECT_EQ(scalar(path, "SELECT group_concat(dispatch_id) FROM rocpd_kernel_dispatch"), "2");
+}
+
+// A CUDA graph's kernel node (experimental/graph.h's layout in the dispatch info's padding): its
+// row's extdata names the graph and the node; a launched dispatch's has neither.
+TEST(rocpd, a_graph_nodes_ids_are_in_its_rows_extdata)
+{
+    auto dir    = scratch{};
+    auto path   = (dir.path / "run_results.db").string();
+    auto data   = one_gpu();
+    auto writer = tool::rocpd_writer{};
+    ASSERT_TRUE(writer.open(path, data)) << writer.error();
+    writer.dispatch(data, trace_record(1));
+    auto           node    = trace_record(2);
+    const uint64_t words[] = {ROCPROFILER_DISPATCH_GRAPH_NODE_MARKER, 9, 44};
+    std::memcpy(node.dispatch_info.reserved_padding, words, sizeof(words));
+    writer.dispatch(data, node);
+    auto error = std::string{};
+    ASSERT_TRUE(writer.finish(data, error)) << error;
+    EXPECT_EQ(scalar(path,
+                     "SELECT json_extract(extdata, '$.graph_id') || '/' || "
+                     "json_extract(extdata, '$.graph_node_id') FROM rocpd_kernel_dispatch "
+                     "WHERE dispatch_id = 2"),
+              "9/44");
+    EXPECT_EQ(scalar(path,
+                     "SELECT COUNT(*) FROM rocpd_kernel_dispatch WHERE dispatch_id = 1 AND "
+                     "json_extract(extdata, '$.graph_id') IS NULL"),
+              "1");
 }
