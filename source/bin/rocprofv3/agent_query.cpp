@@ -182,6 +182,25 @@ query_agents(const libraries&                             libs,
 
 namespace amd_names = rocprofiler::tool::amd_names;
 
+namespace
+{
+// The AMD names among @p agent's counters (the helper's JSON) that are the SDK's equivalents, as
+// their description says: a user's metric of the same name replaces the equivalent, and is
+// neither annotated nor warned about.
+std::set<std::string>
+offered_equivalents(const nlohmann::json& agent)
+{
+    auto out = std::set<std::string>{};
+    for(const auto& c : agent.at("counters"))
+    {
+        auto name = c.value("name", "");
+        if(c.value("description", "").rfind("equivalent of AMD's " + name + ": ", 0) == 0)
+            out.insert(name);
+    }
+    return out;
+}
+} // namespace
+
 amd_names::table
 amd_names_table()
 {
@@ -192,9 +211,9 @@ amd_names_table()
 }
 
 std::vector<std::string>
-amd_name_warnings(const std::vector<std::vector<std::string>>&   groups,
-                  const std::vector<planner::agent_description>& agents,
-                  const amd_names::table&                        names)
+amd_name_warnings(const std::vector<std::vector<std::string>>& groups,
+                  const nlohmann::json&                        query,
+                  const amd_names::table&                      names)
 {
     auto out  = std::vector<std::string>{};
     auto seen = std::set<std::string>{};
@@ -203,14 +222,16 @@ amd_name_warnings(const std::vector<std::vector<std::string>>&   groups,
         {
             const auto* e = amd_names::find(names, name);
             if(e == nullptr || !seen.insert(name).second) continue;
-            for(const auto& a : agents)
+            for(const auto& a : query.at("agents"))
             {
-                auto def = e->mapped.find(a.name);
-                if(a.error || def == e->mapped.end() ||
-                   std::find(a.counters.begin(), a.counters.end(), name) == a.counters.end())
+                auto agent_name = a.value("name", "");
+                auto def        = e->mapped.find(agent_name);
+                if(a.value("type", "") != "GPU" || a.contains("counters_error") ||
+                   def == e->mapped.end() || offered_equivalents(a).count(name) == 0)
                     continue;
                 auto line = "counter '" + name + "' is AMD's counter name: on agent " +
-                            a.logical_id + " (" + a.product_name + ", " + a.name +
+                            std::to_string(a.value("logical_node_id", 0)) + " (" +
+                            a.value("product_name", "") + ", " + agent_name +
                             ") it is measured as " + def->second.expression + " (" +
                             def->second.unit + "), an equivalent, not AMD's counter itself";
                 if(!def->second.notes.empty()) line += "; " + def->second.notes;
@@ -288,10 +309,12 @@ list_available(const nlohmann::json&                          query,
         const auto agent_name = a.value("name", "");
         const auto amd        = amd_names::describe(names, agent_name, counters);
         // Native counter -> the AMD names it is the equivalent of.
-        auto equivalent_of = std::map<std::string, std::vector<std::string>>{};
+        const auto offered       = offered_equivalents(a);
+        auto       equivalent_of = std::map<std::string, std::vector<std::string>>{};
         for(const auto& [amd_name, natives] : amd.equivalent_of)
-            for(const auto& native : natives)
-                equivalent_of[native].emplace_back(amd_name);
+            if(offered.count(amd_name) != 0)
+                for(const auto& native : natives)
+                    equivalent_of[native].emplace_back(amd_name);
         for(const auto& c : a.at("counters"))
         {
             auto name = c.value("name", "");
@@ -305,7 +328,7 @@ list_available(const nlohmann::json&                          query,
             std::cout << "  " << shown(name) << "\t" << shown(line) << "\n";
             // AMD's name offered here: what it is measured as, and what differs.
             const auto* e = amd_names::find(names, name);
-            if(e == nullptr) continue;
+            if(e == nullptr || offered.count(name) == 0) continue;
             if(auto def = e->mapped.find(agent_name); def != e->mapped.end())
                 std::cout << "    measured as " << shown(def->second.expression)
                           << ", an equivalent, not AMD's counter itself"

@@ -39,12 +39,12 @@ gpu_agents(const nlohmann::json& query, const rocprofiler::tool::amd_names::tabl
 // read: the SDK warns about it in the helper and in the application).
 rocprofiler::tool::amd_names::table amd_names_table();
 
-// One warning per requested AMD name that an agent measures through its equivalent: what it is
-// measured as there and what differs from AMD's counter (no equivalent is claimed exact).
-std::vector<std::string>
-amd_name_warnings(const std::vector<std::vector<std::string>>&                      groups,
-                  const std::vector<rocprofiler::tool::planner::agent_description>& agents,
-                  const rocprofiler::tool::amd_names::table&                        names);
+// One warning per requested AMD name and agent of the helper's JSON @p query that measures it
+// through the SDK's equivalent: what it is measured as there and what differs from AMD's counter
+// (no equivalent is claimed exact). A user's metric of that name gets none.
+std::vector<std::string> amd_name_warnings(const std::vector<std::vector<std::string>>& groups,
+                                           const nlohmann::json&                        query,
+                                           const rocprofiler::tool::amd_names::table&   names);
 
 // -L/--list-avail: the agents, their counters (with the AMD names each is the equivalent of),
 // metric sets and the AMD names without an equivalent, on stdout.

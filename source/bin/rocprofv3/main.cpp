@@ -101,7 +101,7 @@ run_job(options                                opts,
         auto       errors =
             planner::validate(opts.pmc_groups, agents, &warnings, *sets, opts.kernel_replay());
         if(errors.empty())
-            for(auto& w : amd_name_warnings(opts.pmc_groups, agents, amd))
+            for(auto& w : amd_name_warnings(opts.pmc_groups, *query, amd))
                 warnings.emplace_back(std::move(w));
         for(const auto& w : warnings)
             std::cerr << "rocprofv3: warning: " << w << "\n";
