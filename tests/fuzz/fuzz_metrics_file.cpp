@@ -1,5 +1,6 @@
-// Derived-metric files: any bytes as a metrics file; every definition read resolves against a set
-// of base counters without crashing, and every problem is a message that names the file.
+// Derived-metric files and the table of AMD's counter names: any bytes as either; every definition
+// read resolves against a set of base counters without crashing, and every problem is a message
+// that names the file.
 #include "counters/derived.hpp"
 #include "counters/metrics_file.hpp"
 
@@ -32,5 +33,15 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             for(const auto& op : offered.operands)
                 if(!op.is_base && op.index >= r.offered.size()) std::abort();
     }
+    auto amd = counters::metrics_file::loaded{};
+    counters::metrics_file::read_equivalents_text(text, "fuzz.json", amd);
+    for(const auto& error : amd.errors)
+        if(error.find("fuzz.json") == std::string::npos) std::abort();
+    for(const auto& def : amd.definitions)
+        if(!def.agents || def.agents->empty() || !def.quiet_when_unavailable) std::abort();
+    auto all = counters::metrics_file::combine({out.definitions, amd.definitions, {}});
+    for(const char* agent : {"host", "sm_90"})
+        if(counters::derived::resolve(all, agent, {"WORK_ITEMS", "A"}).offered.size() > all.size())
+            std::abort();
     return 0;
 }

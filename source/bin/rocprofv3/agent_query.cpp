@@ -7,12 +7,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <set>
 
 namespace fs       = std::filesystem;
@@ -178,8 +180,69 @@ query_agents(const libraries&                             libs,
     }
 }
 
+namespace amd_names = rocprofiler::tool::amd_names;
+
+namespace
+{
+// The AMD names among @p agent's counters (the helper's JSON) that are the SDK's equivalents, as
+// their description says: a user's metric of the same name replaces the equivalent, and is
+// neither annotated nor warned about.
+std::set<std::string>
+offered_equivalents(const nlohmann::json& agent)
+{
+    auto out = std::set<std::string>{};
+    for(const auto& c : agent.at("counters"))
+    {
+        auto name = c.value("name", "");
+        if(c.value("description", "").rfind("equivalent of AMD's " + name + ": ", 0) == 0)
+            out.insert(name);
+    }
+    return out;
+}
+} // namespace
+
+amd_names::table
+amd_names_table()
+{
+    namespace metric_sets = rocprofiler::tool::metric_sets;
+    auto error            = std::string{};
+    auto file             = amd_names::shipped_file(metric_sets::executable_path());
+    return amd_names::read_file(file, error).value_or(amd_names::table{});
+}
+
+std::vector<std::string>
+amd_name_warnings(const std::vector<std::vector<std::string>>& groups,
+                  const nlohmann::json&                        query,
+                  const amd_names::table&                      names)
+{
+    auto out  = std::vector<std::string>{};
+    auto seen = std::set<std::string>{};
+    for(const auto& group : groups)
+        for(const auto& name : group)
+        {
+            const auto* e = amd_names::find(names, name);
+            if(e == nullptr || !seen.insert(name).second) continue;
+            for(const auto& a : query.at("agents"))
+            {
+                auto agent_name = a.value("name", "");
+                auto def        = e->mapped.find(agent_name);
+                if(a.value("type", "") != "GPU" || a.contains("counters_error") ||
+                   def == e->mapped.end() || offered_equivalents(a).count(name) == 0)
+                    continue;
+                auto line = "counter '" + name + "' is AMD's counter name: on agent " +
+                            std::to_string(a.value("logical_node_id", 0)) + " (" +
+                            a.value("product_name", "") + ", " + agent_name +
+                            ") it is measured as " + def->second.expression + " (" +
+                            def->second.unit + "), an equivalent, not AMD's counter itself";
+                if(!def->second.notes.empty()) line += "; " + def->second.notes;
+                out.emplace_back(shown(line));
+            }
+        }
+    return out;
+}
+
 std::vector<planner::agent_description>
-gpu_agents(const nlohmann::json& query)
+gpu_agents(const nlohmann::json& query, const amd_names::table& names)
 {
     auto out = std::vector<planner::agent_description>{};
     for(const auto& a : query.at("agents"))
@@ -208,13 +271,17 @@ gpu_agents(const nlohmann::json& query)
             for(const auto& c : a.at("counters_multi_pass"))
                 entry.multi_pass.emplace_back(c.at("name").get<std::string>(),
                                               c.at("passes").get<uint64_t>());
+        if(!entry.error)
+            entry.amd_absent = amd_names::describe(names, entry.name, entry.counters).absent;
         out.emplace_back(std::move(entry));
     }
     return out;
 }
 
 int
-list_available(const nlohmann::json& query, const rocprofiler::tool::metric_sets::catalog& sets)
+list_available(const nlohmann::json&                          query,
+               const rocprofiler::tool::metric_sets::catalog& sets,
+               const amd_names::table&                        names)
 {
     for(const auto& a : query.at("agents"))
     {
@@ -236,10 +303,51 @@ list_available(const nlohmann::json& query, const rocprofiler::tool::metric_sets
         if(a.contains("counters_per_pass"))
             std::cout << "  at most " << a.at("counters_per_pass").get<size_t>()
                       << " counters per pass (per --pmc group)\n";
+        auto counters = std::vector<std::string>{};
         for(const auto& c : a.at("counters"))
-            std::cout << "  " << shown(c.value("name", "")) << "\t"
-                      << shown(c.value("description", "")) << "\n";
+            counters.emplace_back(c.value("name", ""));
+        const auto agent_name = a.value("name", "");
+        const auto amd        = amd_names::describe(names, agent_name, counters);
+        // Native counter -> the AMD names it is the equivalent of.
+        const auto offered       = offered_equivalents(a);
+        auto       equivalent_of = std::map<std::string, std::vector<std::string>>{};
+        for(const auto& [amd_name, natives] : amd.equivalent_of)
+            if(offered.count(amd_name) != 0)
+                for(const auto& native : natives)
+                    equivalent_of[native].emplace_back(amd_name);
+        for(const auto& c : a.at("counters"))
+        {
+            auto name = c.value("name", "");
+            auto line = c.value("description", "");
+            if(auto itr = equivalent_of.find(name); itr != equivalent_of.end())
+            {
+                line += "; equivalent of AMD's ";
+                for(size_t i = 0; i < itr->second.size(); ++i)
+                    line += (i == 0 ? "" : ", ") + itr->second[i];
+            }
+            std::cout << "  " << shown(name) << "\t" << shown(line) << "\n";
+            // AMD's name offered here: what it is measured as, and what differs.
+            const auto* e = amd_names::find(names, name);
+            if(e == nullptr || offered.count(name) == 0) continue;
+            if(auto def = e->mapped.find(agent_name); def != e->mapped.end())
+                std::cout << "    measured as " << shown(def->second.expression)
+                          << ", an equivalent, not AMD's counter itself"
+                          << (def->second.notes.empty() ? "" : ": ") << shown(def->second.notes)
+                          << "\n";
+        }
         list_sets(a, sets);
+        if(names.empty()) continue;
+        if(!amd.named)
+        {
+            std::cout << "  AMD counter names: none on this agent (the table of equivalents has "
+                         "no entry for agent '"
+                      << shown(agent_name) << "')\n";
+            continue;
+        }
+        if(amd.absent.empty()) continue;
+        std::cout << "  AMD counter names without an equivalent on this agent:\n";
+        for(const auto& [amd_name, reason] : amd.absent)
+            std::cout << "  " << shown(amd_name) << "\tno equivalent: " << shown(reason) << "\n";
     }
     return exit_ok;
 }

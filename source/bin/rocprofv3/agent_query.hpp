@@ -5,6 +5,8 @@
 
 #include "options.hpp"
 
+#include "config/amd_names.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -28,10 +30,25 @@ std::optional<nlohmann::json> query_agents(const libraries&                     
                                            const std::vector<std::vector<std::string>>& groups,
                                            std::string&                                 error);
 
-// The GPU agents of the helper's JSON, as the counter planner takes them.
-std::vector<rocprofiler::tool::planner::agent_description> gpu_agents(const nlohmann::json& query);
+// The GPU agents of the helper's JSON, as the counter planner takes them, with the AMD counter
+// names of @p names that have no equivalent on each (agent_description::amd_absent).
+std::vector<rocprofiler::tool::planner::agent_description>
+gpu_agents(const nlohmann::json& query, const rocprofiler::tool::amd_names::table& names = {});
 
-// -L/--list-avail: the agents, their counters and metric sets, on stdout.
+// The shipped table of AMD's counter names next to rocprofv3 (an empty table when it cannot be
+// read: the SDK warns about it in the helper and in the application).
+rocprofiler::tool::amd_names::table amd_names_table();
+
+// One warning per requested AMD name and agent of the helper's JSON @p query that measures it
+// through the SDK's equivalent: what it is measured as there and what differs from AMD's counter
+// (no equivalent is claimed exact). A user's metric of that name gets none.
+std::vector<std::string> amd_name_warnings(const std::vector<std::vector<std::string>>& groups,
+                                           const nlohmann::json&                        query,
+                                           const rocprofiler::tool::amd_names::table&   names);
+
+// -L/--list-avail: the agents, their counters (with the AMD names each is the equivalent of),
+// metric sets and the AMD names without an equivalent, on stdout.
 int list_available(const nlohmann::json&                          query,
-                   const rocprofiler::tool::metric_sets::catalog& sets);
+                   const rocprofiler::tool::metric_sets::catalog& sets,
+                   const rocprofiler::tool::amd_names::table&     names = {});
 } // namespace rocprofv3

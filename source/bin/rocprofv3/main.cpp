@@ -92,11 +92,17 @@ run_job(options                                opts,
             std::cerr << "rocprofv3: error: " << error << "\n";
             return exit_configuration;
         }
-        if(opts.list_avail) return list_available(*query, *sets);
-        const auto agents   = gpu_agents(*query);
+        // AMD's counter names: the SDK offers their equivalents as counters; the table says
+        // which names have none on an agent and what each equivalent measures.
+        const auto amd = amd_names_table();
+        if(opts.list_avail) return list_available(*query, *sets, amd);
+        const auto agents   = gpu_agents(*query, amd);
         auto       warnings = std::vector<std::string>{};
         auto       errors =
             planner::validate(opts.pmc_groups, agents, &warnings, *sets, opts.kernel_replay());
+        if(errors.empty())
+            for(auto& w : amd_name_warnings(opts.pmc_groups, *query, amd))
+                warnings.emplace_back(std::move(w));
         for(const auto& w : warnings)
             std::cerr << "rocprofv3: warning: " << w << "\n";
         if(!errors.empty())

@@ -1,6 +1,7 @@
 // The counter planner (planner/counter_planner.hpp) over hand-built agents: a host-like agent with
 // a fixed number of counters per pass, and a CUDA-like agent that schedules passes itself and has
 // counters that take several passes alone. The probes stand for rocprofiler_create_counter_config.
+#include "config/amd_names.hpp"
 #include "planner/counter_planner.hpp"
 
 #include <gtest/gtest.h>
@@ -191,4 +192,55 @@ TEST(planner, kernel_replay_passes)
     EXPECT_EQ(planner::plan_replay({1, 2}, 3, false).size(), 3u);
     // One group: one pass, no replay.
     EXPECT_EQ(planner::plan_replay({1}, 1, false), (std::vector<pass>{{0, {0}}}));
+}
+
+TEST(planner, amd_names_without_an_equivalent_are_their_own_error)
+{
+    namespace amd_names = rocprofiler::tool::amd_names;
+    std::string error;
+    auto        table = amd_names::parse(R"({"version": 1, "equivalents": [
+        {"name": "AMD_MAPPED", "amd_meaning": "m", "amd_kind": "hardware",
+         "definitions": [{"agents": ["host"], "expression": "A", "unit": "u", "description": "d",
+                          "notes": "differs"}],
+         "absent": [{"agents": ["sm_90"], "reason": "no such unit"}]},
+        {"name": "AMD_NEEDS_Z", "amd_meaning": "m", "amd_kind": "derived",
+         "definitions": [{"agents": ["host"], "expression": "max(Z, 2) / 1e3 + A",
+                          "unit": "u", "description": "d"}], "absent": []},
+        {"name": "AMD_ABSENT", "amd_meaning": "m", "amd_kind": "hardware", "definitions": [],
+         "absent": [{"agents": ["host", "sm_90"], "reason": "not on this agent"}]},
+        {"name": "AMD_BROKEN", "definitions": {}}]})",
+                                  "table.json",
+                                  error);
+    ASSERT_TRUE(table) << error;
+    ASSERT_EQ(table->size(), 3u); // the malformed entry is left out
+    EXPECT_EQ(amd_names::names_in("max(Z, 2) / 1e3 + A - x.sum*2.5E-3"),
+              (std::vector<std::string>{"Z", "A", "x.sum"}));
+
+    // The host agent offers AMD_MAPPED (the SDK lists it as a counter); the others are absent.
+    auto host = host_agent();
+    host.counters.emplace_back("AMD_MAPPED");
+    auto described = amd_names::describe(*table, host.name, host.counters);
+    EXPECT_TRUE(described.named);
+    EXPECT_EQ(described.equivalent_of.at("AMD_MAPPED"), (std::vector<std::string>{"A"}));
+    ASSERT_EQ(described.absent.size(), 2u);
+    EXPECT_EQ(described.absent.at("AMD_ABSENT"), "not on this agent");
+    EXPECT_NE(described.absent.at("AMD_NEEDS_Z").find("needs Z, which this agent does not offer"),
+              std::string::npos);
+    EXPECT_FALSE(amd_names::describe(*table, "sm_80", {"A"}).named);
+    host.amd_absent = described.absent;
+
+    EXPECT_TRUE(planner::validate({{"AMD_MAPPED", "A"}}, {host}).empty());
+    auto errors = planner::validate({{"AMD_ABSENT"}}, {host});
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0],
+              "counter 'AMD_ABSENT' is AMD's counter name with no equivalent on agent 0 (host, "
+              "host): not on this agent");
+    errors = planner::validate({{"AMD_UNKNOWN"}}, {host});
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].find("unknown counter 'AMD_UNKNOWN'"), 0u) << errors[0];
+
+    // Not a table: nothing, with the reason.
+    EXPECT_FALSE(amd_names::parse("{", "t.json", error));
+    EXPECT_NE(error.find("t.json"), std::string::npos);
+    EXPECT_FALSE(amd_names::parse(R"({"version": 2, "equivalents": []})", "t.json", error));
 }

@@ -116,6 +116,18 @@ check_unknown(const std::string&              name,
     errors.emplace_back(std::move(line));
 }
 
+// Where AMD's name @p name has no equivalent, with the reasons ("agent 0 (...): reason; ..."), or
+// "" when no agent lists it as absent.
+std::string
+amd_absent(const std::string& name, const std::vector<agent_description>& agents)
+{
+    auto out = std::string{};
+    for(const auto& a : agents)
+        if(auto itr = a.amd_absent.find(name); !a.error && itr != a.amd_absent.end())
+            out += (out.empty() ? "" : "; ") + agent_label(a) + ": " + itr->second;
+    return out;
+}
+
 // Every requested name is a counter of some agent or a metric set that applies to one.
 void
 check_names(const std::vector<std::vector<std::string>>& groups,
@@ -147,6 +159,9 @@ check_names(const std::vector<std::vector<std::string>>& groups,
             }
             if(std::binary_search(set_names.begin(), set_names.end(), name))
                 check_set(name, agents, sets, errors, warnings);
+            else if(auto why = amd_absent(name, agents); !why.empty())
+                errors.emplace_back("counter '" + name + "' is AMD's counter name with no " +
+                                    "equivalent on " + why);
             else
                 check_unknown(name, all, without, errors, warnings);
         }

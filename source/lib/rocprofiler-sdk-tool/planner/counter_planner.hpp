@@ -70,6 +70,9 @@ struct agent_description
     std::map<size_t, uint64_t> group_passes = {};
     // rocprofiler_agent_t.name ("sm_90", "host"): which metric set definitions apply.
     std::string name = {};
+    // AMD's counter names without an equivalent on this agent, with the reason
+    // (amd_names::describe): requesting one is an error of its own, not an unknown counter.
+    std::map<std::string, std::string> amd_absent = {};
 };
 
 // Fills the probed fields of @p agent (groups_exceeding, group_splits, exceeding_alone,
@@ -91,6 +94,8 @@ void probe_groups(agent_description&                           agent,
 // When some agent reports no counters at all (no permission, another profiler holding them), a
 // counter no agent lists may be one of its own: that goes to @p warnings instead, and the
 // application runs (the tool library collects what it can and says what it cannot).
+// A name no agent has that is AMD's counter name without an equivalent on some agent
+// (agent_description::amd_absent) is an error naming each such agent and its reason.
 // A counter that takes several passes by itself is an error unless @p kernel_replay.
 std::vector<std::string> validate(const std::vector<std::vector<std::string>>& groups,
                                   const std::vector<agent_description>&        agents,

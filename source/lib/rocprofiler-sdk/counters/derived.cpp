@@ -463,7 +463,7 @@ struct resolver
                 }
                 if(state[used] == visit_state::visiting) report_cycle(definitions[used]);
             }
-            if(names_agent(def))
+            if(names_agent(def) && !def.quiet_when_unavailable)
                 out.errors.emplace_back(
                     where(def) + " uses '" + name + "', which agent '" + std::string{agent_name} +
                     (other == applicable.end() ? "' does not have" : "' does not offer") +

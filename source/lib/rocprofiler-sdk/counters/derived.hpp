@@ -66,6 +66,9 @@ struct definition
     std::string                             unit        = {};
     std::optional<std::vector<std::string>> agents      = {}; // absent: every agent
     std::string                             source      = {}; // file it came from, for messages
+    // Not offered, without a message, on an agent it names that lacks a counter it uses: the
+    // equivalents of AMD's counter names, whose absence rocprofv3 explains from the table itself.
+    bool quiet_when_unavailable = false;
 };
 
 // How one operand of an offered definition is measured: a base counter of the agent (index into

@@ -11,9 +11,12 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <initializer_list>
 #include <map>
+#include <set>
 #include <system_error>
 #include <unordered_map>
+#include <unordered_set>
 
 // Set by counters/CMakeLists.txt from the install layout.
 #ifndef ROCPROFILER_METRICS_RELATIVE_PATH
@@ -119,6 +122,161 @@ read_definition(const json& entry, size_t index, const std::string& path, loaded
         def.agents = std::move(names);
     }
     return def;
+}
+
+// The string member @p key of @p entry, non-empty; false with a message otherwise.
+bool
+required_string(
+    const json& entry, const char* key, std::string& out, const std::string& where, loaded& result)
+{
+    auto itr = entry.find(key);
+    if(itr == entry.end() || !itr->is_string() || itr->get<std::string>().empty())
+    {
+        result.errors.emplace_back(where + ": \"" + key + "\" must be a non-empty string; skipped");
+        return false;
+    }
+    out = itr->get<std::string>();
+    return true;
+}
+
+// Whether @p entry has only the keys @p allowed; false with a message naming the first other.
+bool
+only_keys(const json&                        entry,
+          std::initializer_list<std::string> allowed,
+          const std::string&                 where,
+          loaded&                            result)
+{
+    for(const auto& [key, value] : entry.items())
+        if(std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+        {
+            result.errors.emplace_back(where + ": unknown key \"" + key + "\"; skipped");
+            return false;
+        }
+    return true;
+}
+
+// The "agents" of a definition or an absent item: a non-empty list of non-empty strings, none
+// named before in the same entry (@p seen).
+bool
+read_agents(const json&               item,
+            std::vector<std::string>& out,
+            std::set<std::string>&    seen,
+            const std::string&        where,
+            loaded&                   result)
+{
+    auto agents = item.find("agents");
+    auto valid  = agents != item.end() && agents->is_array() && !agents->empty();
+    if(valid)
+        for(const auto& agent : *agents)
+        {
+            valid = valid && agent.is_string() && !agent.get<std::string>().empty();
+            if(valid) out.emplace_back(agent.get<std::string>());
+        }
+    if(!valid)
+    {
+        result.errors.emplace_back(where + ": \"agents\" must be a non-empty list of agent "
+                                           "names; skipped");
+        return false;
+    }
+    for(const auto& agent : out)
+        if(!seen.insert(agent).second)
+        {
+            result.errors.emplace_back(where + ": agent '" + agent +
+                                       "' is named twice (each agent is in one definition or in "
+                                       "\"absent\"); skipped");
+            return false;
+        }
+    return true;
+}
+
+// One entry of "equivalents": its definitions appended to @p defs, or false with a message.
+bool
+read_equivalent(const json&                       entry,
+                size_t                            index,
+                const std::string&                path,
+                std::vector<derived::definition>& defs,
+                loaded&                           result)
+{
+    auto where = path + ": AMD counter name #" + std::to_string(index + 1);
+    if(!entry.is_object())
+    {
+        result.errors.emplace_back(where + " is not an object; skipped");
+        return false;
+    }
+    auto name = std::string{};
+    if(!required_string(entry, "name", name, where, result)) return false;
+    where        = path + ": AMD counter name '" + name + "'";
+    auto meaning = std::string{};
+    auto kind    = std::string{};
+    if(!only_keys(
+           entry, {"name", "amd_meaning", "amd_kind", "definitions", "absent"}, where, result) ||
+       !required_string(entry, "amd_meaning", meaning, where, result) ||
+       !required_string(entry, "amd_kind", kind, where, result))
+        return false;
+    auto definitions = entry.find("definitions");
+    auto absent      = entry.find("absent");
+    if(definitions == entry.end() || !definitions->is_array() || absent == entry.end() ||
+       !absent->is_array())
+    {
+        result.errors.emplace_back(where + ": \"definitions\" and \"absent\" must be lists; "
+                                           "skipped");
+        return false;
+    }
+    auto seen = std::set<std::string>{};
+    auto mine = std::vector<derived::definition>{};
+    for(const auto& item : *definitions)
+    {
+        auto def   = derived::definition{};
+        def.name   = name;
+        def.source = path;
+        auto text  = std::string{};
+        auto notes = std::string{};
+        if(!item.is_object() ||
+           !only_keys(
+               item, {"agents", "expression", "unit", "description", "notes"}, where, result))
+        {
+            if(!item.is_object())
+                result.errors.emplace_back(where + ": a definition is not an object; skipped");
+            return false;
+        }
+        auto agents = std::vector<std::string>{};
+        if(!read_agents(item, agents, seen, where, result) ||
+           !required_string(item, "expression", def.text, where, result) ||
+           !required_string(item, "unit", def.unit, where, result) ||
+           !required_string(item, "description", text, where, result) ||
+           !optional_string(item, "notes", notes, where, result))
+            return false;
+        auto error = derived::expression::parse_error{};
+        auto expr  = derived::expression::parse(def.text, &error);
+        if(!expr)
+        {
+            result.errors.emplace_back(where + ": bad expression \"" + def.text + "\" at " +
+                                       error.message + "; skipped");
+            return false;
+        }
+        def.parsed                 = std::move(*expr);
+        def.agents                 = std::move(agents);
+        def.description            = "equivalent of AMD's " + name + ": " + text;
+        def.quiet_when_unavailable = true;
+        mine.emplace_back(std::move(def));
+    }
+    for(const auto& item : *absent)
+    {
+        auto reason = std::string{};
+        auto agents = std::vector<std::string>{};
+        if(!item.is_object())
+        {
+            result.errors.emplace_back(where + ": an \"absent\" item is not an object; skipped");
+            return false;
+        }
+        if(!only_keys(item, {"agents", "reason"}, where, result) ||
+           !read_agents(item, agents, seen, where, result) ||
+           !required_string(item, "reason", reason, where, result))
+            return false;
+    }
+    for(auto& def : mine)
+        defs.emplace_back(std::move(def));
+    return true;
 }
 
 // Definitions in the order of their first appearance, where a later definition of a name takes
@@ -263,6 +421,86 @@ read_path(const std::string& path, loaded& out)
         out.definitions.emplace_back(std::move(def));
 }
 
+void
+read_equivalents_text(std::string_view text, const std::string& path, loaded& out)
+{
+    const auto none = std::string{"; AMD's counter names are not offered"};
+    auto       doc  = json{};
+    try
+    {
+        doc = json::parse(text);
+    }
+    catch(const json::exception& e)
+    {
+        out.errors.emplace_back(path + ": " + e.what() + none);
+        return;
+    }
+    if(!doc.is_object())
+    {
+        out.errors.emplace_back(path + ": the file is not a JSON object" + none);
+        return;
+    }
+    auto version = doc.find("version");
+    if(version == doc.end() || !version->is_number_integer() ||
+       version->get<int64_t>() != supported_version)
+    {
+        out.errors.emplace_back(path + ": \"version\" must be " +
+                                std::to_string(supported_version) + none);
+        return;
+    }
+    auto list = doc.find("equivalents");
+    if(list == doc.end() || !list->is_array())
+    {
+        out.errors.emplace_back(path + ": \"equivalents\" must be a list" + none);
+        return;
+    }
+    auto names = std::set<std::string>{};
+    for(size_t i = 0; i < list->size(); ++i)
+    {
+        auto mine = std::vector<derived::definition>{};
+        if(!read_equivalent((*list)[i], i, path, mine, out)) continue;
+        const auto& name = (*list)[i].at("name").get<std::string>();
+        if(!names.insert(name).second)
+        {
+            out.errors.emplace_back(path + ": AMD counter name '" + name +
+                                    "' has two entries; the later one is skipped");
+            continue;
+        }
+        for(auto& def : mine)
+            out.definitions.emplace_back(std::move(def));
+    }
+}
+
+void
+read_equivalents_file(const std::string& path, loaded& out)
+{
+    auto contents = untrusted::read_bounded(path);
+    if(!contents.ok)
+    {
+        out.errors.emplace_back(contents.error + "; AMD's counter names are not offered");
+        return;
+    }
+    read_equivalents_text(contents.text, path, out);
+}
+
+std::string
+equivalents_path_for(const std::string& shipped_metrics_path)
+{
+    return (fs::path{shipped_metrics_path}.parent_path() / "amd_equivalents.json").string();
+}
+
+std::vector<derived::definition>
+combine(sources all)
+{
+    auto merged = merge(std::move(all.shipped), std::move(all.user));
+    auto taken  = std::unordered_set<std::string>{};
+    for(const auto& def : merged)
+        taken.insert(def.name);
+    for(auto& def : all.equivalents)
+        if(taken.count(def.name) == 0) merged.emplace_back(std::move(def));
+    return merged;
+}
+
 std::vector<derived::definition>
 merge(std::vector<derived::definition> shipped, std::vector<derived::definition> user)
 {
@@ -318,8 +556,8 @@ is_shared_library(const std::string& object_path)
     return name.find(".so") != std::string::npos;
 }
 
-std::vector<derived::definition>
-load(const std::string& metrics_path)
+sources
+load_sources(const std::string& metrics_path)
 {
     auto shipped = loaded{};
     auto object  = library_object();
@@ -334,12 +572,33 @@ load(const std::string& metrics_path)
         ROCP_LOG(info) << "derived metrics: no shipped file beside " << object
                        << " (a statically linked program); only ROCPROFILER_METRICS_PATH's "
                           "metrics are offered";
+    // The table of AMD's names: a problem is a warning (the SDK works without those names).
+    auto equivalents = loaded{};
+    if(!path.empty())
+    {
+        auto table = equivalents_path_for(path);
+        if(fs::exists(table, ec))
+            read_equivalents_file(table, equivalents);
+        else if(is_shared_library(object))
+            equivalents.errors.emplace_back("the shipped table " + table +
+                                            " is missing; AMD's counter names are not offered");
+    }
     auto user = loaded{};
     if(!metrics_path.empty()) read_path(metrics_path, user);
     for(const auto& error : shipped.errors)
         ROCP_LOG(error) << "derived metrics: " << error;
+    for(const auto& error : equivalents.errors)
+        ROCP_LOG(warning) << "AMD counter names: " << error;
     for(const auto& error : user.errors)
         ROCP_LOG(error) << "derived metrics: " << error;
-    return merge(std::move(shipped.definitions), std::move(user.definitions));
+    return sources{std::move(shipped.definitions),
+                   std::move(equivalents.definitions),
+                   std::move(user.definitions)};
+}
+
+std::vector<derived::definition>
+load(const std::string& metrics_path)
+{
+    return combine(load_sources(metrics_path));
 }
 } // namespace rocprofiler::counters::metrics_file

@@ -57,6 +57,41 @@ std::string shipped_path();
 // installation, worth a warning; a test executable that links the SDK statically has none).
 bool is_shared_library(const std::string& object_path);
 
+// AMD's counter names (docs/api.md, "AMD counter names"): the table
+//     { "version": 1,
+//       "equivalents": [ { "name": "SQ_WAVES", "amd_meaning": "...", "amd_kind": "hardware",
+//                          "definitions": [ { "agents": ["host"], "expression": "WORK_ITEMS",
+//                                             "unit": "...", "description": "...",
+//                                             "notes": "..." } ],
+//                          "absent": [ { "agents": ["sm_90"], "reason": "..." } ] } ] }
+// Each definition becomes a derived definition named like AMD's counter, for its agents, with the
+// description "equivalent of AMD's <name>: <description>" and quiet_when_unavailable set. An entry
+// with a problem (an unknown key, a missing or empty string, a bad expression, an agent named
+// twice, an "absent" without a reason) is skipped whole with one message naming the file and the
+// entry; a file that is not such a table contributes nothing, with one message. Absent names are
+// not definitions: rocprofv3 reads them from the table itself.
+void read_equivalents_text(std::string_view text, const std::string& path, loaded& out);
+void read_equivalents_file(const std::string& path, loaded& out);
+
+// The table beside the shipped metrics file @p shipped_metrics_path (same directory).
+std::string equivalents_path_for(const std::string& shipped_metrics_path);
+
+// What the registry reads, apart: the shipped metrics file, the table of AMD's counter names and
+// the user's files (ROCPROFILER_METRICS_PATH). Every problem is logged.
+struct sources
+{
+    std::vector<derived::definition> shipped     = {};
+    std::vector<derived::definition> equivalents = {};
+    std::vector<derived::definition> user        = {};
+};
+sources load_sources(const std::string& metrics_path);
+
+// The definitions the registry resolves for every agent: shipped and user merged (merge()), then
+// the equivalents whose name no shipped or user definition has (a user definition of AMD's name
+// replaces the equivalent on every agent). Equivalents of one name for different agents all stay:
+// each applies only to the agents it names, so resolve() sees one per agent.
+std::vector<derived::definition> combine(sources all);
+
 // Everything the registry offers: the shipped file and @p metrics_path (the value of
 // ROCPROFILER_METRICS_PATH, "" when unset), merged; every problem is logged as an error (a
 // missing shipped file as a warning or at info level, see is_shared_library).

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -553,4 +554,194 @@ TEST(metrics_files, bad_files_and_bad_definitions_are_reported_and_skipped)
     ASSERT_EQ(out.definitions.size(), 1u);
     EXPECT_EQ(out.definitions[0].text, "2");
     EXPECT_TRUE(mentions(out.errors, "'T'", "defined twice")) << joined(out.errors);
+}
+
+namespace
+{
+// The agents' names in the shipped table's definitions, and the counters their expressions use.
+std::map<std::string, std::vector<std::string>>
+counters_named_by(const std::vector<derived::definition>& defs)
+{
+    auto out = std::map<std::string, std::vector<std::string>>{};
+    for(const auto& d : defs)
+        for(const auto& agent : *d.agents)
+            for(const auto& name : d.parsed.names())
+                if(std::find(out[agent].begin(), out[agent].end(), name) == out[agent].end())
+                    out[agent].emplace_back(name);
+    return out;
+}
+
+size_t
+defined_for(const std::vector<derived::definition>& defs, const std::string& agent)
+{
+    return static_cast<size_t>(std::count_if(
+        defs.begin(),
+        defs.end(),
+        [&](const auto& d)
+        { return std::find(d.agents->begin(), d.agents->end(), agent) != d.agents->end(); }));
+}
+} // namespace
+
+TEST(amd_equivalents, the_shipped_table_loads_without_messages)
+{
+    auto out = metrics_file::loaded{};
+    metrics_file::read_equivalents_file(ROCPROFILER_SHIPPED_EQUIVALENTS, out);
+    EXPECT_TRUE(out.errors.empty()) << joined(out.errors);
+    ASSERT_FALSE(out.definitions.empty());
+    for(const auto& d : out.definitions)
+    {
+        ASSERT_TRUE(d.agents.has_value()) << d.name;
+        EXPECT_TRUE(d.quiet_when_unavailable) << d.name;
+        EXPECT_EQ(d.description.rfind("equivalent of AMD's " + d.name + ": ", 0), 0u)
+            << d.description;
+        EXPECT_FALSE(d.unit.empty()) << d.name;
+    }
+    // The host agent: SQ_WAVES and its two sums are its work-items, SQ_BUSY_CU_CYCLES needs perf.
+    auto host = std::vector<std::string>{
+        "DURATION_NS", "CPU_TIME_NS", "WORKERS_ACTIVE", "WORK_ITEMS", "WORKGROUPS"};
+    auto offered_names = [&](const std::vector<std::string>& bases, const std::string& agent)
+    {
+        auto r     = derived::resolve(out.definitions, agent, bases);
+        auto names = std::vector<std::string>{};
+        for(const auto& o : r.offered)
+            names.emplace_back(out.definitions[o.definition].name);
+        EXPECT_TRUE(r.errors.empty()) << joined(r.errors);
+        return names;
+    };
+    EXPECT_EQ(offered_names(host, "host"),
+              (std::vector<std::string>{"SQ_WAVES", "SQ_WAVES_sum", "Wavefronts"}));
+    host.emplace_back("PERF_CPU_CYCLES");
+    EXPECT_EQ(
+        offered_names(host, "host"),
+        (std::vector<std::string>{"SQ_WAVES", "SQ_WAVES_sum", "Wavefronts", "SQ_BUSY_CU_CYCLES"}));
+    // sm_90: with every CUPTI name the table uses, every sm_90 definition is offered.
+    auto used = counters_named_by(out.definitions);
+    ASSERT_EQ(used.count("sm_90"), 1u);
+    EXPECT_EQ(offered_names(used.at("sm_90"), "sm_90").size(),
+              defined_for(out.definitions, "sm_90"));
+    // An agent the table does not name gets nothing.
+    EXPECT_TRUE(offered_names(used.at("sm_90"), "sm_80").empty());
+
+    // The copy in the build tree, found beside the build tree's metrics file, is the same table.
+    auto again = metrics_file::loaded{};
+    metrics_file::read_equivalents_file(
+        metrics_file::equivalents_path_for(ROCPROFILER_BUILD_METRICS), again);
+    EXPECT_TRUE(again.errors.empty()) << joined(again.errors);
+    EXPECT_EQ(again.definitions.size(), out.definitions.size());
+}
+
+TEST(amd_equivalents, each_bad_entry_is_one_message_and_only_it_is_skipped)
+{
+    auto read = [](const std::string& text)
+    {
+        auto out = metrics_file::loaded{};
+        metrics_file::read_equivalents_text(text, "table.json", out);
+        return out;
+    };
+    auto entry = [](const std::string& name, const std::string& body)
+    {
+        return R"({"name": ")" + name + R"(", "amd_meaning": "m", "amd_kind": "hardware", )" +
+               body + "}";
+    };
+    const auto good_def =
+        std::string{R"("definitions": [{"agents": ["host"], "expression": "A", "unit": "u", )"
+                    R"("description": "d", "notes": "n"}], "absent": [{"agents": ["sm_90"], )"
+                    R"("reason": "r"}])"};
+    auto text =
+        R"({"version": 1, "equivalents": [)" + entry("GOOD", good_def) + ", " +
+        entry("TWICE",
+              R"("definitions": [{"agents": ["host"], "expression": "A", "unit": "u", )"
+              R"("description": "d"}], "absent": [{"agents": ["host"], "reason": "r"}])") +
+        ", " +
+        entry("UNKNOWN_AGENT_KEY",
+              R"("definitions": [{"agents": ["host"], "expression": "A", "unit": "u", )"
+              R"("description": "d", "agent": "x"}], "absent": [])") +
+        ", " +
+        entry("NO_REASON", R"("definitions": [], "absent": [{"agents": ["host"], "reason": ""}])") +
+        ", " +
+        entry("BAD_EXPR",
+              R"("definitions": [{"agents": ["host"], "expression": "A +", "unit": "u", )"
+              R"("description": "d"}], "absent": [])") +
+        ", " + entry("NO_LISTS", R"("definitions": {})") + ", " + entry("GOOD", good_def) + ", " +
+        entry("GOOD2",
+              R"("definitions": [{"agents": ["host", "sm_90"], "expression": "A * 2", )"
+              R"("unit": "u", "description": "d"}], "absent": [])") +
+        "]}";
+    auto out = read(text);
+    ASSERT_EQ(out.definitions.size(), 2u) << joined(out.errors);
+    EXPECT_EQ(out.definitions[0].name, "GOOD");
+    EXPECT_EQ(out.definitions[0].description, "equivalent of AMD's GOOD: d");
+    EXPECT_EQ(out.definitions[1].name, "GOOD2");
+    EXPECT_EQ(*out.definitions[1].agents, (std::vector<std::string>{"host", "sm_90"}));
+    EXPECT_EQ(out.errors.size(), 6u) << joined(out.errors);
+    EXPECT_TRUE(mentions(out.errors, "'TWICE'", "named twice")) << joined(out.errors);
+    EXPECT_TRUE(mentions(out.errors, "'UNKNOWN_AGENT_KEY'", "unknown key \"agent\""))
+        << joined(out.errors);
+    EXPECT_TRUE(mentions(out.errors, "'NO_REASON'", "\"reason\"")) << joined(out.errors);
+    EXPECT_TRUE(mentions(out.errors, "'BAD_EXPR'", "bad expression")) << joined(out.errors);
+    EXPECT_TRUE(mentions(out.errors, "'NO_LISTS'", "must be lists")) << joined(out.errors);
+    EXPECT_TRUE(mentions(out.errors, "'GOOD'", "two entries")) << joined(out.errors);
+    for(const auto& e : out.errors)
+        EXPECT_NE(e.find("table.json"), std::string::npos) << "names the file: " << e;
+
+    // A file that is not such a table: one message, nothing offered.
+    for(const auto* bad : {"{",
+                           "[]",
+                           R"({"version": 2, "equivalents": []})",
+                           R"({"version": 1, "equivalents": {}})",
+                           R"({"version": 1})"})
+    {
+        out = read(bad);
+        EXPECT_TRUE(out.definitions.empty()) << bad;
+        ASSERT_EQ(out.errors.size(), 1u) << bad << ": " << joined(out.errors);
+        EXPECT_TRUE(mentions(out.errors, "AMD's counter names are not offered")) << bad;
+    }
+    // A file that cannot be read.
+    out = {};
+    metrics_file::read_equivalents_file("/nonexistent-dir/amd_equivalents.json", out);
+    ASSERT_EQ(out.errors.size(), 1u);
+    EXPECT_TRUE(mentions(out.errors, "/nonexistent-dir/amd_equivalents.json", "not offered"));
+}
+
+TEST(amd_equivalents, an_unavailable_equivalent_is_quiet_and_a_user_metric_replaces_one)
+{
+    // An equivalent whose counter the agent lacks is not offered and says nothing (rocprofv3 says
+    // why); an ordinary definition naming the agent still reports it.
+    auto amd                   = def("AMD_NAME", "MISSING", std::vector<std::string>{"host"});
+    amd.quiet_when_unavailable = true;
+    auto r                     = derived::resolve(
+        {amd, def("MINE", "MISSING", std::vector<std::string>{"host"})}, "host", {"A"});
+    EXPECT_TRUE(r.offered.empty());
+    ASSERT_EQ(r.errors.size(), 1u) << joined(r.errors);
+    EXPECT_TRUE(mentions(r.errors, "'MINE'"));
+
+    // Equivalents of one name for two agents both stay; each agent resolves its own.
+    auto sources = metrics_file::sources{};
+    sources.shipped.emplace_back(def("SHIPPED", "A"));
+    sources.equivalents.emplace_back(def("SQ_WAVES", "A", std::vector<std::string>{"host"}));
+    sources.equivalents.emplace_back(def("SQ_WAVES", "B * 2", std::vector<std::string>{"sm_90"}));
+    sources.equivalents.emplace_back(def("TCC_HIT", "B", std::vector<std::string>{"sm_90"}));
+    auto all = metrics_file::combine(sources);
+    ASSERT_EQ(all.size(), 4u);
+    auto host = derived::resolve(all, "host", {"A"});
+    auto gpu  = derived::resolve(all, "sm_90", {"A", "B"});
+    ASSERT_EQ(host.offered.size(), 2u);
+    EXPECT_EQ(all[host.offered[1].definition].text, "A");
+    ASSERT_EQ(gpu.offered.size(), 3u);
+    EXPECT_EQ(all[gpu.offered[1].definition].text, "B * 2");
+
+    // A user definition of AMD's name replaces the equivalent on every agent.
+    sources.user.emplace_back(def("SQ_WAVES", "A * 3"));
+    all = metrics_file::combine(sources);
+    ASSERT_EQ(all.size(), 3u);
+    for(const auto* agent : {"host", "sm_90"})
+    {
+        auto mine = derived::resolve(all, agent, {"A", "B"});
+        auto found =
+            std::find_if(mine.offered.begin(),
+                         mine.offered.end(),
+                         [&](const auto& o) { return all[o.definition].name == "SQ_WAVES"; });
+        ASSERT_NE(found, mine.offered.end()) << agent;
+        EXPECT_EQ(all[found->definition].text, "A * 3") << agent;
+    }
 }
