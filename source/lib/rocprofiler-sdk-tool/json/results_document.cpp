@@ -128,6 +128,7 @@ metadata_json(const config& cfg, const results& data)
                 {"command", data.command},
                 {"kernel_replay", cfg.kernel_replay},
                 {"dropped_records", data.dropped_records},
+                {"pc_samples_dropped", data.pc_samples_dropped},
                 {"end", end}};
 }
 
