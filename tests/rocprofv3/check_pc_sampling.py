@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Checks a rocprofv3 PC sampling run (host-trap samples of the host device).
 
-  check_pc_sampling.py --dir DIR --prefix PREFIX --hot KERNEL [--min-share 0.5]
+  check_pc_sampling.py --dir DIR --prefix PREFIX --hot KERNEL [--min-share 0.5] [--json]
 
 <prefix>_pc_sampling_host_trap.csv must have AMD's columns in AMD's order (then Code_Object_Id,
 Code_Object_Offset), hold at least one sample, and every sample's Dispatch_Id and Correlation_Id
 must be those of a dispatch of <prefix>_kernel_trace.csv. At least --min-share of the samples must
 belong to the dispatches of KERNEL, and those must carry a code object and an offset inside the
-kernel's function (below 4096 bytes: the loop is a few hundred). Prints "check_pc_sampling: OK".
+kernel's function (below 4096 bytes: the loop is a few hundred). With --json, <prefix>_results.json
+must hold the same samples in buffer_records.pc_sample_host_trap (upstream's key), in the same
+order. Prints "check_pc_sampling: OK".
 """
 import argparse
 import csv
+import json
 import os
 import sys
 
@@ -37,6 +40,7 @@ def main():
     parser.add_argument("--prefix", required=True)
     parser.add_argument("--hot", required=True)
     parser.add_argument("--min-share", type=float, default=0.5)
+    parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
     samples_path = os.path.join(args.dir, f"{args.prefix}_pc_sampling_host_trap.csv")
@@ -81,6 +85,22 @@ def main():
             if int(row["Code_Object_Offset"]) >= 4096:
                 fail(f"offset {row['Code_Object_Offset']} is outside {args.hot}'s loop")
             in_hot += 1
+    if args.json:
+        with open(os.path.join(args.dir, f"{args.prefix}_results.json")) as f:
+            tool = json.load(f)["rocprofiler-sdk-tool"][0]
+        samples = tool["buffer_records"]["pc_sample_host_trap"]
+        if tool["buffer_records"]["pc_sample_stochastic"]:
+            fail("stochastic samples in a host-trap run")
+        if len(samples) != len(rows):
+            fail(f"{len(samples)} samples in results.json, {len(rows)} in the CSV file")
+        for s, row in zip(samples, rows):
+            r = s["record"]
+            got = (r["timestamp"], r["dispatch_id"], r["pc"]["code_object_id"], r["pc"]["code_object_offset"])
+            want = tuple(int(row[k]) for k in ("Sample_Timestamp", "Dispatch_Id", "Code_Object_Id", "Code_Object_Offset"))
+            if got != want or s["inst_index"] != -1:
+                fail(f"results.json sample {s} differs from the CSV row {row}")
+        if tool["metadata"]["pc_samples_dropped"] != 0:
+            fail(f"pc_samples_dropped {tool['metadata']['pc_samples_dropped']}")
     share = in_hot / len(rows)
     print(f"check_pc_sampling: {len(rows)} samples, {in_hot} inside {args.hot} ({share:.0%})")
     if share < args.min_share:

@@ -4,6 +4,7 @@
 // prove its formatting without a GPU.
 #include "csv/csv_sink.hpp"
 #include "csv/rows.hpp"
+#include "json/record_json.hpp"
 
 #include "scratch_dir.hpp"
 
@@ -161,4 +162,21 @@ TEST(pc_sampling_rows, a_sample_of_the_other_kind_opens_its_file)
               pc_sampling_host_trap_csv_header() + pc_sampling_host_trap_csv_row(r));
     EXPECT_EQ(read(dir.path / "run_pc_sampling_stochastic.csv"),
               pc_sampling_stochastic_csv_header());
+}
+
+// results.json's form of a stochastic sample: upstream's record fields, the names as in the CSV.
+TEST(pc_sampling_rows, stochastic_json_names_type_and_stall_reason)
+{
+    const auto data  = with_sdk_names();
+    const auto stall = pc_sample_json(data, stochastic(false));
+    EXPECT_EQ(stall["inst_index"], -1);
+    EXPECT_EQ(stall["record"]["pc"]["code_object_id"], 5u);
+    EXPECT_EQ(stall["record"]["pc"]["code_object_offset"], 0x1a0u);
+    EXPECT_EQ(stall["record"]["dispatch_id"], 42u);
+    EXPECT_EQ(stall["record"]["wave_issued"], 0u);
+    EXPECT_EQ(stall["record"]["wave_cnt"], 12u);
+    EXPECT_EQ(stall["record"]["inst_type"], "ROCPROFILER_PC_SAMPLING_INSTRUCTION_TYPE_TEX");
+    EXPECT_EQ(stall["record"]["snapshot"]["stall_reason"],
+              "ROCPROFILER_PC_SAMPLING_INSTRUCTION_NOT_ISSUED_REASON_WAITCNT");
+    EXPECT_EQ(pc_sample_json(data, stochastic(true))["record"]["snapshot"]["stall_reason"], "");
 }
