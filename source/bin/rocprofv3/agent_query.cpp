@@ -289,6 +289,11 @@ list_available(const nlohmann::json&                          query,
                   << shown(a.value("name", "")) << " (" << shown(a.value("product_name", ""))
                   << ")\n";
         if(a.value("type", "") != "GPU") continue;
+        if(a.contains("pc_sampling_error"))
+            std::cout << "  PC sampling: cannot be asked ("
+                      << a.at("pc_sampling_error").get<std::string>() << ")\n";
+        for(const auto& c : a.value("pc_sampling", nlohmann::json::array()))
+            std::cout << "  PC sampling: " << describe_pc_sampling_offer(c) << "\n";
         if(a.contains("counters_error"))
         {
             std::cout << "  no counters available on this agent ("

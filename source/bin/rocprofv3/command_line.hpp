@@ -56,6 +56,10 @@ outcome check_output_names(const options& opts, const std::string& job);
 outcome check_collection(options& opts, const std::string& job);
 outcome check_exec_limits(const options& opts, const std::string& job);
 
+// pc_sampling_options.cpp: the --pc-sampling-* options and their checks.
+void    add_pc_sampling_options(CLI::App& app, parsed_args& args);
+outcome check_pc_sampling(options& opts, const std::string& job);
+
 // unsupported_options.cpp: the answer to upstream's options given on the command line (exit 2),
 // naming them in the order given; and the sentence it and the job files use.
 extern const char* const unsupported_message;

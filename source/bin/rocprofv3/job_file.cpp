@@ -58,6 +58,10 @@ job_keys()
         {"list_avail", "--list-avail", job_key::flag},
         {"replay_mode", "--replay-mode", job_key::value},
         {"kernel_replay_beta_enabled", "--kernel-replay-beta-enabled", job_key::flag},
+        {"pc_sampling_beta_enabled", "--pc-sampling-beta-enabled", job_key::flag},
+        {"pc_sampling_method", "--pc-sampling-method", job_key::value},
+        {"pc_sampling_unit", "--pc-sampling-unit", job_key::value},
+        {"pc_sampling_interval", "--pc-sampling-interval", job_key::value},
         {"progress", "--progress", job_key::flag},
     };
     return keys;

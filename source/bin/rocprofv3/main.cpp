@@ -72,7 +72,7 @@ run_job(options                                opts,
         std::vector<std::vector<std::string>>& groups)
 {
     auto error = std::string{};
-    if(opts.list_avail || !opts.pmc_groups.empty())
+    if(opts.list_avail || !opts.pmc_groups.empty() || !opts.pc_sampling_method.empty())
     {
         // The shipped sets next to rocprofv3 (<prefix>/share/rocprofiler-sdk/metrics.json) and
         // ROCPROFILER_METRICS_PATH's; the tool library reads the same files next to itself.
@@ -108,6 +108,14 @@ run_job(options                                opts,
         if(!errors.empty())
         {
             for(const auto& e : errors)
+                std::cerr << "rocprofv3: error: " << e << "\n";
+            std::cerr << "rocprofv3: error: the application was not run\n";
+            return exit_configuration;
+        }
+        // --pc-sampling-*: some agent must offer the configuration.
+        if(auto pc_errors = pc_sampling_offer_errors(opts, *query); !pc_errors.empty())
+        {
+            for(const auto& e : pc_errors)
                 std::cerr << "rocprofv3: error: " << e << "\n";
             std::cerr << "rocprofv3: error: the application was not run\n";
             return exit_configuration;

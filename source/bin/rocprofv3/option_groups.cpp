@@ -224,6 +224,7 @@ add_options(CLI::App& app, parsed_args& args)
     app.add_flag("-v,--version", args.version, "Print the version and exit");
 
     add_counter_options(app, args);
+    add_pc_sampling_options(app, args);
     add_trace_options(app, args);
     add_output_options(app, args);
     add_filter_options(app, args);

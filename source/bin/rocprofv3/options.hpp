@@ -6,6 +6,8 @@
 #include "contract/environment.hpp"
 #include "planner/counter_planner.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -60,7 +62,12 @@ struct options
     bool                                  mangled_kernels    = false;
     bool                                  progress           = false;
     std::string                           agent_index        = {}; // -A; empty: relative
-    std::vector<std::string>              command            = {};
+    // --pc-sampling-*: no method, no PC sampling (pc_sampling_options.cpp).
+    bool                     pc_sampling_beta     = false;
+    std::string              pc_sampling_method   = {};
+    std::string              pc_sampling_unit     = {};
+    std::string              pc_sampling_interval = {}; // a positive number once checked
+    std::vector<std::string> command              = {};
 
     // Sub-directories of the runs. Application replay run N writes to <dir>/<pass_prefix><N>/:
     // "pass_" for --pmc groups, "pmc_" for the 'pmc:' lines of a text input file (as upstream),
@@ -129,6 +136,12 @@ rocprofiler::tool::contract::tool_request tool_request(const options& opts, size
 // tool_request() as the ROCPROF_* (and log level) variables of the run (not LD_PRELOAD /
 // ROCP_TOOL_LIBRARIES).
 std::map<std::string, std::string> tool_environment(const options& opts, size_t pass);
+
+// --pc-sampling-*: nothing when some GPU agent of the helper's JSON (@p query, agent_query.hpp)
+// offers the method, unit and interval; else one message naming what each agent offers
+// (pc_sampling_options.cpp). describe_pc_sampling_offer: one offer of that JSON, in words.
+std::vector<std::string> pc_sampling_offer_errors(const options& opts, const nlohmann::json& query);
+std::string              describe_pc_sampling_offer(const nlohmann::json& offer);
 
 // Number of runs of the application: one per --pmc group under application replay, else 1.
 size_t run_count(const options& opts);

@@ -30,6 +30,13 @@ tool_request(const options& opts, size_t pass)
     r.truncate_kernels   = opts.truncate_kernels;
     r.output_config      = opts.output_config;
     r.progress           = opts.progress;
+    if(!opts.pc_sampling_method.empty())
+    {
+        r.pc_sampling_method   = opts.pc_sampling_method;
+        r.pc_sampling_unit     = opts.pc_sampling_unit;
+        r.pc_sampling_interval = std::stoull(opts.pc_sampling_interval);
+        r.pc_sampling_beta     = opts.pc_sampling_beta;
+    }
     // As upstream, for the SDK, the tool and ROCTx. The SDK's least severe level is "error", so
     // "fatal" asks for that; env and config only print rocprofv3's own (main.cpp).
     if(!opts.log_level.empty() && opts.log_level != "env" && opts.log_level != "config")

@@ -11,7 +11,7 @@ const char* const unsupported_message =
     "--stats, -S), memory copies (--memory-copy-trace), markers (--marker-trace, "
     "--selected-regions) and CUDA runtime and driver calls (--runtime-trace, --sys-trace, "
     "--cuda-runtime-trace, --cuda-driver-trace) and collects counters (--pmc); the HIP, HSA, "
-    "memory allocation, PC sampling and thread traces of AMD's rocprofv3 have no source here";
+    "memory allocation and thread traces of AMD's rocprofv3 have no source here";
 
 outcome
 check_unsupported(parsed_args& args, const std::string& job)
@@ -64,10 +64,6 @@ unsupported_options()
         {"--hsa-image-trace", 0},
         {"--hsa-finalizer-trace", 0},
         {"-E,--extra-counters", 1},
-        {"--pc-sampling-beta-enabled", 0},
-        {"--pc-sampling-unit", 1},
-        {"--pc-sampling-method", 1},
-        {"--pc-sampling-interval", 1},
         {"-D,--summary-per-domain", 0},
         {"--summary-groups", -1},
         {"--summary-output-file", 1},

@@ -9,9 +9,11 @@
  * that buffer as records of @ref ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING, whose kinds are
  * @ref rocprofiler_pc_sampling_record_kind_t.
  *
- * The host device offers host-trap sampling of its worker threads (unit: ns); CUDA agents offer
- * no configuration yet, so for them the query delivers an empty list and configuring returns
- * @ref ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE (docs/pc_sampling.md). The types are those of
+ * The host device offers host-trap sampling of its worker threads (unit: ns), delivered as
+ * host-trap records; CUDA agents offer stochastic sampling in cycles (CUPTI's PC Sampling API,
+ * powers of two), delivered as stochastic records whose not-issued reason is mapped from CUPTI's
+ * stall reason, where libcupti has that API; elsewhere the query delivers an empty list and
+ * configuring returns @ref ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE (docs/pc_sampling.md). The types are those of
  * rocprofiler-sdk 1.x, field for field, so that tools compile unchanged and can fall back.
  * Pointer parameters carry no nonnull attribute: the SDK checks them and answers
  * @ref ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT (a compiler told they are never NULL would drop

@@ -8,6 +8,8 @@
 #include "planner/counter_planner.hpp"
 
 #include <rocprofiler-sdk/counter_config.h>
+#include <rocprofiler-sdk/pc_sampling.h>
+#include <rocprofiler-sdk/rocprofiler.h>
 
 #include <nlohmann/json.hpp>
 
@@ -23,12 +25,13 @@ extern "C" __attribute__((visibility("default"))) int rocprofv3_tool_query_agent
 // "counters_error"?, "counters": [{"name", "description", "block", "is_derived"}],
 // "counters_per_pass"?, "groups_exceeding": [...], "group_passes": [{"group", "passes"}],
 // "group_splits": [{"group", "passes": [[names]]}], "counters_multi_pass": [{"name", "passes"}],
-// "counters_exceeding_alone": [names]}], "errors": [...]} to @p fd. Returns 0 when the agents could
-// be queried. ROCPROFV3_TOOL_QUERY_GROUPS (contract::helper_request) names the --pmc groups:
-// groups_exceeding lists (0-based) those whose counters all exist on the agent but that do not
-// fit in one pass there (rocprofiler_create_counter_config: ERROR_EXCEEDS_HW_LIMIT, or a
-// configuration of several passes, whose count group_passes gives); group_splits says how each of
-// them splits into one-pass groups on that agent (split_into_passes), counters_multi_pass names
+// "counters_exceeding_alone": [names], "pc_sampling": [{"method", "unit", "min_interval",
+// "max_interval", "powers_of_two"}], "pc_sampling_error"?}], "errors": [...]} to @p fd. Returns 0
+// when the agents could be queried. ROCPROFV3_TOOL_QUERY_GROUPS (contract::helper_request) names
+// the --pmc groups: groups_exceeding lists (0-based) those whose counters all exist on the agent
+// but that do not fit in one pass there (rocprofiler_create_counter_config: ERROR_EXCEEDS_HW_LIMIT,
+// or a configuration of several passes, whose count group_passes gives); group_splits says how each
+// of them splits into one-pass groups on that agent (split_into_passes), counters_multi_pass names
 // counters that take several passes even by themselves (each a group of its own in the split,
 // collectable under kernel replay only), and counters_exceeding_alone counters that cannot be
 // configured at all. A metric set in a group stands for the agent's own definition
@@ -56,6 +59,47 @@ probe_of(rocprofiler_agent_id_t agent, const std::vector<rocprofiler::tool::coun
         result.exceeds_limit = rc == ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT;
         return result;
     };
+}
+
+// The PC sampling configurations @p agent offers (rocprofiler_query_pc_sampling_agent_
+// configurations), as rocprofv3 names methods and units; "pc_sampling_error" when the query fails.
+void
+write_pc_sampling(rocprofiler_agent_id_t agent, json& entry)
+{
+    entry["pc_sampling"] = json::array();
+    auto offers          = std::vector<rocprofiler_pc_sampling_configuration_t>{};
+    auto rc              = rocprofiler_query_pc_sampling_agent_configurations(
+        agent,
+        [](const rocprofiler_pc_sampling_configuration_t* configs, size_t n, void* data)
+        {
+            auto* out = static_cast<std::vector<rocprofiler_pc_sampling_configuration_t>*>(data);
+            for(size_t i = 0; i < n; ++i)
+                out->push_back(configs[i]);
+            return ROCPROFILER_STATUS_SUCCESS;
+        },
+        &offers);
+    if(rc != ROCPROFILER_STATUS_SUCCESS)
+    {
+        entry["pc_sampling_error"] = rocprofiler_get_status_name(rc);
+        return;
+    }
+    for(const auto& c : offers)
+    {
+        const char* method = c.method == ROCPROFILER_PC_SAMPLING_METHOD_HOST_TRAP    ? "host_trap"
+                             : c.method == ROCPROFILER_PC_SAMPLING_METHOD_STOCHASTIC ? "stochastic"
+                                                                                     : "none";
+        const char* unit   = c.unit == ROCPROFILER_PC_SAMPLING_UNIT_TIME           ? "time"
+                             : c.unit == ROCPROFILER_PC_SAMPLING_UNIT_CYCLES       ? "cycles"
+                             : c.unit == ROCPROFILER_PC_SAMPLING_UNIT_INSTRUCTIONS ? "instructions"
+                                                                                   : "none";
+        entry["pc_sampling"].push_back(
+            json{{"method", method},
+                 {"unit", unit},
+                 {"min_interval", c.min_interval},
+                 {"max_interval", c.max_interval},
+                 {"powers_of_two",
+                  (c.flags & ROCPROFILER_PC_SAMPLING_CONFIGURATION_FLAGS_INTERVAL_POW2) != 0}});
+    }
 }
 
 // What probing found, as the fields rocprofv3 reads (gpu_agents in main.cpp).
@@ -119,6 +163,7 @@ rocprofv3_tool_query_agents(int fd)
                 planner::probe_groups(plan, groups, sets, probe_of(a.info.id, counters));
                 write_plan(plan, entry);
             }
+            write_pc_sampling(a.info.id, entry);
             for(const auto& c : counters)
                 if(c.agent.handle == a.info.id.handle)
                     entry["counters"].push_back(json{{"name", c.name},

@@ -4,7 +4,7 @@
 //                [--iterations N] [--copies]
 //                [--accumulate] [--hidden-write] [--nested] [--truth FILE] [--long-name N]
 //                [--pid-file FILE] [--ignore-sigint] [--remove-dir DIR] [--close-fds]
-//                [--linger MS] [--end HOW]
+//                [--linger MS] [--end HOW] [--hot-spin MS]
 //
 // --marker FILE     creates FILE first thing (tests prove "the application was not run" by its
 //                   absence)
@@ -43,6 +43,9 @@
 //                   launchers do), the profiler's included
 // --remove-dir DIR  removes DIR and everything in it after the work (an output directory that
 //                   disappears during the run)
+// --hot-spin MS     after the rounds, dispatches "hot_spin" once (one work-item) on queue A: a loop
+//                   that runs until its thread has used MS ms of CPU time (PC sampling's hot
+//                   kernel); it prints "hot_spin: done" and counts in "dispatches"
 // --linger MS       sleeps MS milliseconds after the work (and after --pid-file), before the end
 // --end HOW         how the process ends after the work, instead of returning from main:
 //                   exit, exit-thread (exit(0) from another thread while main waits), _exit,
@@ -72,6 +75,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <exception>
 #include <filesystem>
 #include <stdexcept>
@@ -168,6 +172,24 @@ void
 slow_kernel(const rocprofiler_host_work_item_t*, void*)
 {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
+
+// Spins until the calling thread has used *args nanoseconds of CPU time (a hot loop). The clock is
+// read once per million steps, so that the time goes to the loop, not to the clock's system call.
+void
+hot_spin(const rocprofiler_host_work_item_t*, void* args)
+{
+    const auto cpu_ns = []
+    {
+        auto ts = timespec{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
+    };
+    const auto        until = cpu_ns() + *static_cast<const uint64_t*>(args);
+    volatile uint64_t spins = 0;
+    while(cpu_ns() < until)
+        for(int i = 0; i < 1000000; ++i)
+            spins = spins + 1;
 }
 
 // Calls exit(0) from a device thread (a kernel that ends the process).
@@ -375,6 +397,7 @@ main(int argc, char** argv)
     auto close_fds      = false;
     auto end_how        = std::string{};
     int  linger_ms      = 0;
+    int  hot_spin_ms    = 0;
     for(int i = 1; i < argc; ++i)
     {
         auto arg = std::string{argv[i]};
@@ -414,6 +437,8 @@ main(int argc, char** argv)
             close_fds = true;
         else if(arg == "--linger" && i + 1 < argc)
             linger_ms = std::atoi(argv[++i]);
+        else if(arg == "--hot-spin" && i + 1 < argc)
+            hot_spin_ms = std::atoi(argv[++i]);
         else if(arg == "--end" && i + 1 < argc)
             end_how = argv[++i];
         else
@@ -506,6 +531,15 @@ main(int argc, char** argv)
     }
     check(rocprofiler_host_queue_synchronize(qa), "synchronize");
     check(rocprofiler_host_queue_synchronize(qb), "synchronize");
+    if(hot_spin_ms > 0)
+    {
+        rocprofiler_host_kernel_t k_hot{};
+        check(rocprofiler_host_register_kernel("hot_spin", hot_spin, 0, 0, &k_hot), "register");
+        const auto ns = static_cast<uint64_t>(hot_spin_ms) * 1000000ULL;
+        dispatch(qa, k_hot, "hot_spin", &ns, sizeof(ns), {1, 1, 1}, {1, 1, 1});
+        check(rocprofiler_host_queue_synchronize(qa), "synchronize");
+        std::printf("hot_spin: done\n");
+    }
     if(copies_too)
     {
         copy(host_c.data(), bufs.c, n * sizeof(float), "MEMORY_COPY_DEVICE_TO_HOST");
@@ -513,7 +547,8 @@ main(int argc, char** argv)
     }
     std::printf("dispatches: %d\n",
                 (3 + (accumulate_too ? 1 : 0) + (hidden_too ? 1 : 0) + (nested_too ? 1 : 0)) *
-                    iterations);
+                        iterations +
+                    (hot_spin_ms > 0 ? 1 : 0));
 
     if(!truth_file.empty())
     {

@@ -391,9 +391,9 @@ TEST(command_line, other_upstream_options_are_not_supported_on_this_device)
             << r.error;
     }
     // A BOOL value as upstream allows it, and several at once: one message naming each.
-    auto r = run({"--hip-trace", "true", "--hsa-trace", "--pc-sampling-unit", "time", "--", "app"});
+    auto r = run({"--hip-trace", "true", "--hsa-trace", "--rccl-trace", "--", "app"});
     EXPECT_EQ(r.exit_code, rocprofv3::exit_configuration);
-    EXPECT_NE(r.error.find("--hip-trace, --hsa-trace, --pc-sampling-unit: not supported"),
+    EXPECT_NE(r.error.find("--hip-trace, --hsa-trace, --rccl-trace: not supported"),
               std::string::npos)
         << r.error;
     EXPECT_EQ(std::count(r.error.begin(), r.error.end(), '\n'), 1) << r.error;

@@ -38,32 +38,36 @@ struct fake_environment
 contract::tool_request
 full_request()
 {
-    auto r               = contract::tool_request{};
-    r.output_path        = "/out/%hostname%";
-    r.output_file_name   = "run_%pid%";
-    r.output_formats     = {"csv", "json", "pftrace"};
-    r.kernel_trace       = true;
-    r.memory_copy_trace  = true;
-    r.marker_trace       = true;
-    r.cuda_runtime_trace = true;
-    r.cuda_driver_trace  = true;
-    r.agent_index        = "type-relative";
-    r.selected_regions   = true;
-    r.stats              = true;
-    r.summary            = true;
-    r.include_regex      = "^gemm";
-    r.exclude_regex      = "copy$";
-    r.iteration_range    = "[1-2], [5-]";
-    r.dispatch_skip      = 0;
-    r.dispatch_count     = 7;
-    r.demangle_kernels   = false;
-    r.truncate_kernels   = true;
-    r.output_config      = true;
-    r.progress           = true;
-    r.log_level          = "info";
-    r.counter_collection = true;
-    r.counter_groups     = {{"A", "B"}, {"C"}};
-    r.kernel_replay      = true;
+    auto r                 = contract::tool_request{};
+    r.output_path          = "/out/%hostname%";
+    r.output_file_name     = "run_%pid%";
+    r.output_formats       = {"csv", "json", "pftrace"};
+    r.kernel_trace         = true;
+    r.memory_copy_trace    = true;
+    r.marker_trace         = true;
+    r.cuda_runtime_trace   = true;
+    r.cuda_driver_trace    = true;
+    r.agent_index          = "type-relative";
+    r.selected_regions     = true;
+    r.stats                = true;
+    r.summary              = true;
+    r.include_regex        = "^gemm";
+    r.exclude_regex        = "copy$";
+    r.iteration_range      = "[1-2], [5-]";
+    r.dispatch_skip        = 0;
+    r.dispatch_count       = 7;
+    r.demangle_kernels     = false;
+    r.truncate_kernels     = true;
+    r.output_config        = true;
+    r.progress             = true;
+    r.log_level            = "info";
+    r.counter_collection   = true;
+    r.counter_groups       = {{"A", "B"}, {"C"}};
+    r.kernel_replay        = true;
+    r.pc_sampling_method   = "host_trap";
+    r.pc_sampling_unit     = "time";
+    r.pc_sampling_interval = 1000000;
+    r.pc_sampling_beta     = true;
     return r;
 }
 
@@ -134,6 +138,13 @@ const std::vector<const char*> every_option = {"--kernel-trace",
                                                "--replay-mode",
                                                "kernel",
                                                "--kernel-replay-beta-enabled",
+                                               "--pc-sampling-beta-enabled",
+                                               "--pc-sampling-method",
+                                               "stochastic",
+                                               "--pc-sampling-unit",
+                                               "cycles",
+                                               "--pc-sampling-interval",
+                                               "65536",
                                                "--",
                                                "app"};
 } // namespace
@@ -198,6 +209,9 @@ TEST(contract, the_tool_configuration_reads_the_request)
     EXPECT_EQ(cfg.dispatch_count, request.dispatch_count);
     EXPECT_EQ(cfg.collected_groups(), request.counter_groups);
     EXPECT_EQ(cfg.counters, (std::vector<std::string>{"A", "B", "C"}));
+    EXPECT_EQ(cfg.pc_sampling_method, request.pc_sampling_method);
+    EXPECT_EQ(cfg.pc_sampling_unit, request.pc_sampling_unit);
+    EXPECT_EQ(cfg.pc_sampling_interval, request.pc_sampling_interval);
 }
 
 // Every variable the CLI sets is one of the contract's, and a command line using every option sets

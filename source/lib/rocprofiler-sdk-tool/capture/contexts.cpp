@@ -112,11 +112,14 @@ initialize()
                  counting_record_callback,
                  nullptr));
     }
+    if(ok && cfg.pc_sampling()) ok = setup_pc_sampling(cfg, errors);
     // The replay context exists only when rocprofv3 was given --replay-mode kernel.
     if(ok && cfg.kernel_replay) ok = setup_kernel_replay();
     // --selected-regions: nothing is collected until the program's first roctxProfilerResume.
     state->collecting = !cfg.selected_regions;
     if(ok && !cfg.selected_regions) ok = ROCPROFV3_CALL(rocprofiler_start_context(state->context));
+    if(ok && !cfg.selected_regions && cfg.pc_sampling())
+        ok = ROCPROFV3_CALL(rocprofiler_start_context(state->pc_context));
     if(ok && (cfg.marker_trace || cfg.selected_regions)) ok = setup_markers();
 
     for(const auto& e : errors)

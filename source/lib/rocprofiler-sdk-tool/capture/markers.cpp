@@ -70,6 +70,13 @@ set_collecting(bool on)
         else
             ROCPROFV3_CALL(rocprofiler_stop_context(ctx));
     }
+    if(state->cfg.pc_sampling())
+    {
+        if(on)
+            ROCPROFV3_CALL(rocprofiler_start_context(state->pc_context));
+        else
+            ROCPROFV3_CALL(rocprofiler_stop_context(state->pc_context));
+    }
 }
 
 // A row opened by this call at @p ts, named by @p message.

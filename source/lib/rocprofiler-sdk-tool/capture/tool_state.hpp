@@ -49,10 +49,14 @@ struct tool_state
     process_ranges           open_process_ranges = {};   // roctxRangeStartA ranges open now
     bool                     collecting          = true; // not paused
     rocprofiler_buffer_id_t  buffer              = {};
-    counter_plan             counters            = {};
-    bool                     progress            = false; // stderr is a terminal
-    std::atomic<uint64_t>    dispatches_seen     = 0;     // at ENQUEUE, pass 0
-    std::atomic<uint64_t>    passes_run          = 0;
+    // --pc-sampling-*: PC sampling in a context of its own (a context that counts dispatches
+    // cannot also sample), with its own buffer (capture/pc_sampling.cpp).
+    rocprofiler_context_id_t pc_context      = {};
+    rocprofiler_buffer_id_t  pc_buffer       = {};
+    counter_plan             counters        = {};
+    bool                     progress        = false; // stderr is a terminal
+    std::atomic<uint64_t>    dispatches_seen = 0;     // at ENQUEUE, pass 0
+    std::atomic<uint64_t>    passes_run      = 0;
     // Under kernel replay: the account of each dispatch rocprofv3 asked to replay, closed as its
     // records and outcome arrive (record_replay_outcome writes it).
     replay_ledger replay   = {};
@@ -100,6 +104,9 @@ void counting_record_callback(rocprofiler_dispatch_counting_service_data_t dispa
 bool setup_kernel_replay();
 void report_progress_total();
 void report_kernel_replay();
+// capture/pc_sampling.cpp: the PC sampling context, not yet started; false (with @p errors)
+// when no agent offers the configuration or the SDK refuses it.
+bool setup_pc_sampling(const config& cfg, std::vector<std::string>& errors);
 // capture/markers.cpp
 bool setup_markers();
 // capture/contexts.cpp

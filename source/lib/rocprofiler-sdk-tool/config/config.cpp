@@ -128,6 +128,29 @@ read_counters(const getenv_fn& getenv, config& cfg, std::vector<std::string>& er
             "ROCPROF_COUNTER_GROUPS); rocprofv3 replays kernels only to collect counter groups");
 }
 
+// PC sampling: the method, unit and interval, each a value rocprofv3 accepts.
+void
+read_pc_sampling(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors)
+{
+    const auto method   = get(getenv, contract::pc_sampling_method);
+    const auto unit     = get(getenv, contract::pc_sampling_unit);
+    const auto interval = get(getenv, contract::pc_sampling_interval);
+    if(method.empty() && unit.empty() && interval.empty()) return;
+    if(method != "host_trap" && method != "stochastic")
+        errors.emplace_back(std::string{contract::pc_sampling_method} + "='" + method +
+                            "' is not host_trap or stochastic");
+    if(unit != "instructions" && unit != "cycles" && unit != "time")
+        errors.emplace_back(std::string{contract::pc_sampling_unit} + "='" + unit +
+                            "' is not instructions, cycles or time");
+    auto value = parse::parse_count(interval);
+    if(!value || *value == 0)
+        errors.emplace_back(std::string{contract::pc_sampling_interval} + "='" + interval +
+                            "' is not a positive number");
+    cfg.pc_sampling_method   = method;
+    cfg.pc_sampling_unit     = unit;
+    cfg.pc_sampling_interval = value.value_or(0);
+}
+
 // Where the outputs go: the directory and the prefix, their placeholders expanded.
 void
 read_output_names(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors)
@@ -238,6 +261,7 @@ read_config(const std::function<const char*(const char*)>& getenv)
     auto& cfg    = result.cfg;
     read_switches(getenv, cfg, result.errors);
     read_counters(getenv, cfg, result.errors);
+    read_pc_sampling(getenv, cfg, result.errors);
     // Read through the contract, as rocprofv3 writes them (contract/environment.hpp).
     cfg.run_dir     = get(getenv, contract::run_dir);
     cfg.helper_mode = getenv(contract::helper_mode) != nullptr;

@@ -44,6 +44,13 @@ struct config
     // ROCPROF_COUNTER_GROUPS ("A B;C"): under kernel replay, pass i collects group i.
     std::vector<std::vector<std::string>> counter_groups = {};
 
+    // ROCPROF_PC_SAMPLING_METHOD (host_trap, stochastic; empty: no PC sampling), _UNIT
+    // (instructions, cycles, time) and _INTERVAL: the buffered PC sampling service on every agent
+    // that offers this configuration (capture/pc_sampling.cpp).
+    std::string pc_sampling_method   = {};
+    std::string pc_sampling_unit     = {};
+    uint64_t    pc_sampling_interval = 0;
+
     std::string output_path      = ".";   // ROCPROF_OUTPUT_PATH
     std::string output_file_name = {};    // ROCPROF_OUTPUT_FILE_NAME; default: the process id
     bool        csv              = true;  // ROCPROF_OUTPUT_FORMAT contains "csv" (default)
@@ -73,6 +80,7 @@ struct config
     std::vector<std::vector<std::string>> collected_groups() const;
 
     bool records_dispatches() const { return kernel_trace || stats || summary; }
+    bool pc_sampling() const { return !pc_sampling_method.empty(); }
     // Either CUDA API kind: rows of <prefix>_cuda_api_trace.csv.
     bool cuda_api_trace() const { return cuda_runtime_trace || cuda_driver_trace; }
     // The tool's buffer exists for dispatch, memory copy or CUDA API records.

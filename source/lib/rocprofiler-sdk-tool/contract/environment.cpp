@@ -42,6 +42,10 @@ constexpr auto table = std::array{
     variable{counters, request, reader::tool_config, "pmc: A B C (every counter of the run)"},
     variable{counter_groups, request, reader::tool_config, "groups: A B;C"},
     variable{kernel_replay, request, reader::tool_config, "switch"},
+    variable{pc_sampling_method, request, reader::tool_config, "host_trap or stochastic"},
+    variable{pc_sampling_unit, request, reader::tool_config, "instructions, cycles or time"},
+    variable{pc_sampling_interval, request, reader::tool_config, "a positive number"},
+    variable{pc_sampling_beta, request, reader::sdk, "switch (set only when given)"},
     variable{log_level, request, reader::sdk, "error, warning, info or trace"},
     variable{sdk_log_level, request, reader::sdk, "as ROCPROF_LOG_LEVEL"},
     variable{roctx_log_level, request, reader::sdk, "as ROCPROF_LOG_LEVEL"},
@@ -149,6 +153,11 @@ encode(const tool_request& request)
     for(const auto* name : {log_level, sdk_log_level, roctx_log_level})
         set_text(env, name, request.log_level);
     encode_counters(request, env);
+    set_text(env, pc_sampling_method, request.pc_sampling_method);
+    set_text(env, pc_sampling_unit, request.pc_sampling_unit);
+    if(!request.pc_sampling_method.empty())
+        env[pc_sampling_interval] = std::to_string(request.pc_sampling_interval);
+    set_switch(env, pc_sampling_beta, request.pc_sampling_beta);
     return env;
 }
 
@@ -187,6 +196,21 @@ decode_tool_request(const getenv_fn& getenv)
     if(r.counter_groups.empty())
         if(auto all = parse::parse_counter_list(text_of(getenv, counters)); !all.empty())
             r.counter_groups = {std::move(all)};
+    r.pc_sampling_method = text_of(getenv, pc_sampling_method);
+    r.pc_sampling_unit   = text_of(getenv, pc_sampling_unit);
+    if(const auto* text = getenv(pc_sampling_interval); text != nullptr && *text != '\0')
+    {
+        auto value = parse::parse_count(text);
+        if(!value || *value == 0)
+            out.errors.emplace_back(std::string{pc_sampling_interval} + "='" + text +
+                                    "' is not a positive number");
+        else
+            r.pc_sampling_interval = *value;
+    }
+    if(!r.pc_sampling_method.empty() && r.pc_sampling_interval == 0)
+        out.errors.emplace_back(std::string{pc_sampling_method} + " is set without " +
+                                pc_sampling_interval);
+    r.pc_sampling_beta = getenv(pc_sampling_beta) != nullptr;
     return out;
 }
 

@@ -55,6 +55,13 @@ inline constexpr const char* counter_collection = "ROCPROF_COUNTER_COLLECTION";
 inline constexpr const char* counters           = "ROCPROF_COUNTERS";
 inline constexpr const char* counter_groups     = "ROCPROF_COUNTER_GROUPS";
 inline constexpr const char* kernel_replay      = "ROCPROF_KERNEL_REPLAY";
+// --pc-sampling-*, as upstream names them: the method (host_trap, stochastic), the unit
+// (instructions, cycles, time) and the interval (a positive number) of the buffered PC sampling
+// service; the beta switch is the SDK's variable, set as upstream sets it.
+inline constexpr const char* pc_sampling_method   = "ROCPROF_PC_SAMPLING_METHOD";
+inline constexpr const char* pc_sampling_unit     = "ROCPROF_PC_SAMPLING_UNIT";
+inline constexpr const char* pc_sampling_interval = "ROCPROF_PC_SAMPLING_INTERVAL";
+inline constexpr const char* pc_sampling_beta     = "ROCPROFILER_PC_SAMPLING_BETA_ENABLED";
 // --log-level, as upstream sets it: the tool's, the SDK's and ROCTx's level (one value).
 inline constexpr const char* log_level       = "ROCPROF_LOG_LEVEL";
 inline constexpr const char* sdk_log_level   = "ROCPROFILER_LOG_LEVEL";
@@ -130,6 +137,11 @@ struct tool_request
     bool                                  counter_collection = false;
     std::vector<std::vector<std::string>> counter_groups     = {};
     bool                                  kernel_replay      = false;
+    // PC sampling: an empty method asks for none.
+    std::string pc_sampling_method   = {};
+    std::string pc_sampling_unit     = {};
+    uint64_t    pc_sampling_interval = 0;
+    bool        pc_sampling_beta     = false; // --pc-sampling-beta-enabled
 
     bool operator==(const tool_request&) const = default;
 };

@@ -41,6 +41,49 @@ csv_sink::csv_sink(const config& cfg, const results& data, std::vector<std::stri
          m_missing,
          "counter_collection_missing.csv",
          missing_groups_csv_header());
+    if(cfg.pc_sampling())
+    {
+        m_pc_host_trap_path  = output_file(cfg, data.pid, "pc_sampling_host_trap.csv");
+        m_pc_stochastic_path = output_file(cfg, data.pid, "pc_sampling_stochastic.csv");
+    }
+    open(cfg.pc_sampling_method == "host_trap",
+         m_pc_host_trap,
+         "pc_sampling_host_trap.csv",
+         pc_sampling_host_trap_csv_header());
+    open(cfg.pc_sampling_method == "stochastic",
+         m_pc_stochastic,
+         "pc_sampling_stochastic.csv",
+         pc_sampling_stochastic_csv_header());
+}
+
+namespace
+{
+// Opens @p stream at its first sample when the configured method did not; once.
+void
+open_late(csv_stream&               stream,
+          const std::string&        path,
+          const std::string&        header,
+          std::vector<std::string>& errors)
+{
+    if(stream.is_open() || !stream.path().empty() || path.empty()) return;
+    if(!stream.open(path, header)) errors.emplace_back(stream.error());
+}
+} // namespace
+
+void
+csv_sink::pc_sample(const results&, const rocprofiler_pc_sampling_record_host_trap_v0_t& r)
+{
+    open_late(
+        m_pc_host_trap, m_pc_host_trap_path, pc_sampling_host_trap_csv_header(), m_late_errors);
+    if(m_pc_host_trap.is_open()) append(m_pc_host_trap, pc_sampling_host_trap_csv_row(r));
+}
+
+void
+csv_sink::pc_sample(const results& data, const rocprofiler_pc_sampling_record_stochastic_v0_t& r)
+{
+    open_late(
+        m_pc_stochastic, m_pc_stochastic_path, pc_sampling_stochastic_csv_header(), m_late_errors);
+    if(m_pc_stochastic.is_open()) append(m_pc_stochastic, pc_sampling_stochastic_csv_row(data, r));
 }
 
 void
@@ -86,8 +129,14 @@ csv_sink::replay_outcome(const results&                           data,
 void
 csv_sink::checkpoint()
 {
-    for(auto* stream :
-        {&m_kernel_trace, &m_counters, &m_memory_copy, &m_markers, &m_api, &m_missing})
+    for(auto* stream : {&m_kernel_trace,
+                        &m_counters,
+                        &m_memory_copy,
+                        &m_markers,
+                        &m_api,
+                        &m_missing,
+                        &m_pc_host_trap,
+                        &m_pc_stochastic})
         stream->flush();
 }
 
@@ -96,8 +145,16 @@ csv_sink::finish(const results&,
                  std::vector<std::string>& written,
                  std::vector<std::string>& errors)
 {
-    for(auto* stream :
-        {&m_kernel_trace, &m_counters, &m_memory_copy, &m_markers, &m_api, &m_missing})
+    errors.insert(errors.end(), m_late_errors.begin(), m_late_errors.end());
+    m_late_errors.clear();
+    for(auto* stream : {&m_kernel_trace,
+                        &m_counters,
+                        &m_memory_copy,
+                        &m_markers,
+                        &m_api,
+                        &m_missing,
+                        &m_pc_host_trap,
+                        &m_pc_stochastic})
     {
         if(stream->path().empty()) continue;
         auto error = std::string{};

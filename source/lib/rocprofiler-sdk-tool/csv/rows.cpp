@@ -254,3 +254,69 @@ kernel_stats_csv(const std::vector<kernel_stat>& stats)
     return out.str();
 }
 } // namespace rocprofiler::tool
+
+namespace rocprofiler::tool
+{
+namespace
+{
+// The columns both PC sampling files share, up to Correlation_Id, and the PC after them.
+template <typename RecordT>
+std::string
+pc_sample_columns(const RecordT& r)
+{
+    return std::to_string(r.timestamp) + ',' + std::to_string(r.exec_mask) + ',' +
+           std::to_string(r.dispatch_id) + ",\"\",\"\"," +
+           std::to_string(r.correlation_id.internal);
+}
+
+template <typename RecordT>
+std::string
+pc_columns(const RecordT& r)
+{
+    return ',' + std::to_string(r.pc.code_object_id) + ',' +
+           std::to_string(r.pc.code_object_offset);
+}
+
+const char* const pc_sample_header =
+    "\"Sample_Timestamp\",\"Exec_Mask\",\"Dispatch_Id\",\"Instruction\",\"Instruction_Comment\","
+    "\"Correlation_Id\"";
+const char* const pc_header = ",\"Code_Object_Id\",\"Code_Object_Offset\"\n";
+} // namespace
+
+std::string
+pc_sampling_host_trap_csv_header()
+{
+    return std::string{pc_sample_header} + pc_header;
+}
+
+std::string
+pc_sampling_host_trap_csv_row(const rocprofiler_pc_sampling_record_host_trap_v0_t& r)
+{
+    return pc_sample_columns(r) + pc_columns(r) + '\n';
+}
+
+std::string
+pc_sampling_stochastic_csv_header()
+{
+    return std::string{pc_sample_header} +
+           ",\"Wave_Issued_Instruction\",\"Instruction_Type\",\"Stall_Reason\",\"Wave_Count\"" +
+           pc_header;
+}
+
+std::string
+pc_sampling_stochastic_csv_row(const results&                                        data,
+                               const rocprofiler_pc_sampling_record_stochastic_v0_t& r)
+{
+    auto name = [](results::pc_sampling_name_fn fn, uint32_t value)
+    {
+        const char* text = fn != nullptr ? fn(value) : nullptr;
+        return text != nullptr ? std::string{text} : "unknown (" + std::to_string(value) + ")";
+    };
+    auto stall = std::string{};
+    if(r.wave_issued == 0)
+        stall = name(data.pc_not_issued_reason_name, r.snapshot.reason_not_issued);
+    return pc_sample_columns(r) + ',' + std::to_string(r.wave_issued) + ',' +
+           csv_quote(name(data.pc_instruction_type_name, r.inst_type)) + ',' + csv_quote(stall) +
+           ',' + std::to_string(r.wave_count) + pc_columns(r) + '\n';
+}
+} // namespace rocprofiler::tool

@@ -7,6 +7,7 @@
 
 #include <rocprofiler-sdk/agent.h>
 #include <rocprofiler-sdk/buffer_tracing.h>
+#include <rocprofiler-sdk/pc_sampling.h>
 
 #include <string>
 #include <string_view>
@@ -39,6 +40,18 @@ std::string counter_collection_csv_rows(const results& data, const counter_dispa
 // Correlation_Id, Start_Timestamp, End_Timestamp.
 std::string marker_api_trace_csv_header();
 std::string marker_api_trace_csv_row(const results& data, const marker_event& e);
+
+// pc_sampling_host_trap.csv and pc_sampling_stochastic.csv: upstream's columns (Sample_Timestamp,
+// Exec_Mask, Dispatch_Id, Instruction, Instruction_Comment, Correlation_Id; the stochastic file
+// then Wave_Issued_Instruction, Instruction_Type, Stall_Reason, Wave_Count), then ours
+// (Code_Object_Id, Code_Object_Offset: the sampled PC). Instruction and Instruction_Comment are
+// empty: this tool has no disassembler or line table. Stall_Reason is written only for a wave that
+// issued no instruction, as upstream.
+std::string pc_sampling_host_trap_csv_header();
+std::string pc_sampling_host_trap_csv_row(const rocprofiler_pc_sampling_record_host_trap_v0_t& r);
+std::string pc_sampling_stochastic_csv_header();
+std::string pc_sampling_stochastic_csv_row(const results& data,
+                                           const rocprofiler_pc_sampling_record_stochastic_v0_t& r);
 
 std::string memory_copy_trace_csv_header();
 std::string memory_copy_trace_csv_row(const results&                                         data,

@@ -26,6 +26,8 @@ json_sink::json_sink(const config& cfg, const results& data, std::vector<std::st
     m_markers         = open(cfg.marker_trace, "marker_api");
     m_api_calls       = open(cfg.cuda_api_trace(), "cuda_api");
     m_replay_outcomes = open(cfg.kernel_replay, "kernel_replay_outcome");
+    m_pc_host_trap    = open(cfg.pc_sampling(), "pc_sample_host_trap");
+    m_pc_stochastic   = open(cfg.pc_sampling(), "pc_sample_stochastic");
 }
 
 results_spills
@@ -36,7 +38,21 @@ json_sink::spills() const
                           m_memory_copies.get(),
                           m_markers.get(),
                           m_api_calls.get(),
-                          m_replay_outcomes.get()};
+                          m_replay_outcomes.get(),
+                          m_pc_host_trap.get(),
+                          m_pc_stochastic.get()};
+}
+
+void
+json_sink::pc_sample(const results&, const rocprofiler_pc_sampling_record_host_trap_v0_t& r)
+{
+    if(m_pc_host_trap) m_pc_host_trap->append(pc_sample_json(r));
+}
+
+void
+json_sink::pc_sample(const results& data, const rocprofiler_pc_sampling_record_stochastic_v0_t& r)
+{
+    if(m_pc_stochastic) m_pc_stochastic->append(pc_sample_json(data, r));
 }
 
 void
@@ -96,7 +112,9 @@ json_sink::discard_parts(std::vector<std::string>& errors)
                        m_memory_copies.get(),
                        m_markers.get(),
                        m_api_calls.get(),
-                       m_replay_outcomes.get()})
+                       m_replay_outcomes.get(),
+                       m_pc_host_trap.get(),
+                       m_pc_stochastic.get()})
     {
         if(spill == nullptr) continue;
         if(!spill->error().empty()) errors.emplace_back(spill->error());

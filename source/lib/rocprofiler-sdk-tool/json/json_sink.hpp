@@ -29,6 +29,10 @@ public:
                      const rocprofiler_buffer_tracing_memory_copy_record_t& r) override;
     void marker(const results& data, const marker_event& e) override;
     void api_call(const results& data, const marker_event& e) override;
+    void pc_sample(const results&                                       data,
+                   const rocprofiler_pc_sampling_record_host_trap_v0_t& r) override;
+    void pc_sample(const results&                                        data,
+                   const rocprofiler_pc_sampling_record_stochastic_v0_t& r) override;
     void replay_outcome(const results&                           data,
                         const rocprofiler::tool::replay_outcome& outcome,
                         const std::vector<uint64_t>&             missing) override;
@@ -49,5 +53,7 @@ private:
     std::unique_ptr<record_spill> m_markers         = {};
     std::unique_ptr<record_spill> m_api_calls       = {};
     std::unique_ptr<record_spill> m_replay_outcomes = {};
+    std::unique_ptr<record_spill> m_pc_host_trap    = {};
+    std::unique_ptr<record_spill> m_pc_stochastic   = {};
 };
 } // namespace rocprofiler::tool

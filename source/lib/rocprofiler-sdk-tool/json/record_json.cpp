@@ -137,4 +137,62 @@ counter_record_json(const counter_dispatch& rec)
     if(rec.replay_pass) entry["replay_pass"] = *rec.replay_pass;
     return entry;
 }
+namespace
+{
+template <typename RecordT>
+nlohmann::ordered_json
+pc_sample_common(const RecordT& r)
+{
+    return nlohmann::ordered_json{
+        {"hw_id",
+         {{"chiplet", r.hw_id.chiplet},
+          {"wave_id", r.hw_id.wave_id},
+          {"simd_id", r.hw_id.simd_id},
+          {"pipe_id", r.hw_id.pipe_id},
+          {"cu_or_wgp_id", r.hw_id.cu_or_wgp_id},
+          {"shader_array_id", r.hw_id.shader_array_id},
+          {"shader_engine_id", r.hw_id.shader_engine_id},
+          {"workgroup_id", r.hw_id.workgroup_id},
+          {"vm_id", r.hw_id.vm_id},
+          {"queue_id", r.hw_id.queue_id},
+          {"microengine_id", r.hw_id.microengine_id}}},
+        {"pc",
+         {{"code_object_id", r.pc.code_object_id},
+          {"code_object_offset", r.pc.code_object_offset}}},
+        {"exec_mask", r.exec_mask},
+        {"timestamp", r.timestamp},
+        {"dispatch_id", r.dispatch_id},
+        {"correlation_id",
+         {{"internal", r.correlation_id.internal}, {"external", r.correlation_id.external.value}}},
+        {"wrkgrp_id", {{"x", r.workgroup_id.x}, {"y", r.workgroup_id.y}, {"z", r.workgroup_id.z}}},
+        {"wave_in_grp", r.wave_in_group}};
+}
+
+std::string
+pc_name(results::pc_sampling_name_fn fn, uint32_t value)
+{
+    const char* text = fn != nullptr ? fn(value) : nullptr;
+    return text != nullptr ? std::string{text} : "unknown (" + std::to_string(value) + ")";
+}
+} // namespace
+
+nlohmann::ordered_json
+pc_sample_json(const rocprofiler_pc_sampling_record_host_trap_v0_t& r)
+{
+    return nlohmann::ordered_json{{"record", pc_sample_common(r)}, {"inst_index", -1}};
+}
+
+nlohmann::ordered_json
+pc_sample_json(const results& data, const rocprofiler_pc_sampling_record_stochastic_v0_t& r)
+{
+    auto record           = pc_sample_common(r);
+    record["wave_issued"] = r.wave_issued;
+    record["inst_type"]   = pc_name(data.pc_instruction_type_name, r.inst_type);
+    record["wave_cnt"]    = r.wave_count;
+    record["snapshot"]    = {{"stall_reason",
+                           r.wave_issued != 0 ? std::string{}
+                                                 : pc_name(data.pc_not_issued_reason_name,
+                                                        r.snapshot.reason_not_issued)}};
+    return nlohmann::ordered_json{{"record", std::move(record)}, {"inst_index", -1}};
+}
 } // namespace rocprofiler::tool

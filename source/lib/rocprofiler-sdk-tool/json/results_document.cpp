@@ -128,6 +128,7 @@ metadata_json(const config& cfg, const results& data)
                 {"command", data.command},
                 {"kernel_replay", cfg.kernel_replay},
                 {"dropped_records", data.dropped_records},
+                {"pc_samples_dropped", data.pc_samples_dropped},
                 {"end", end}};
 }
 
@@ -256,6 +257,15 @@ tool_members(const config&         cfg,
             "marker_api", spills.marker_api, cfg.marker_trace, data.markers, marker_event_json),
         records_member(
             "cuda_api", spills.cuda_api, cfg.cuda_api_trace(), data.api_calls, marker_event_json)};
+    // PC samples are never kept in memory: without their part file (it could not be opened, which
+    // was reported) the arrays are empty.
+    if(cfg.pc_sampling())
+    {
+        buffer_records.push_back(
+            member{"pc_sample_host_trap", json::array(), spills.pc_sample_host_trap});
+        buffer_records.push_back(
+            member{"pc_sample_stochastic", json::array(), spills.pc_sample_stochastic});
+    }
     auto out = std::vector<member>{};
     out.push_back(member{"metadata", metadata_json(cfg, data)});
     out.push_back(member{"agents", std::move(agents)});

@@ -26,6 +26,8 @@ struct results_spills
     record_spill* marker_api            = nullptr;
     record_spill* cuda_api              = nullptr;
     record_spill* kernel_replay_outcome = nullptr;
+    record_spill* pc_sample_host_trap   = nullptr;
+    record_spill* pc_sample_stochastic  = nullptr;
 };
 
 // Writes results.json to @p path atomically (write_file_atomically). Returns false when it could

@@ -41,6 +41,17 @@ struct results
     // for outputs written whole).
     std::vector<marker_event> api_calls       = {};
     uint64_t                  dropped_records = 0;
+    // --pc-sampling-*: the samples written, per record kind, and those the PC sampling buffer
+    // reported as dropped (its callback's drop_count).
+    uint64_t pc_samples_host_trap  = 0;
+    uint64_t pc_samples_stochastic = 0;
+    uint64_t pc_samples_dropped    = 0;
+    // The names of a stochastic sample's instruction type and not-issued reason: the SDK's name
+    // functions, set by the capture side (this part of the tool calls no SDK function). Unset, or
+    // answering NULL: "unknown (<value>)".
+    using pc_sampling_name_fn                     = const char* (*)(uint32_t);
+    pc_sampling_name_fn pc_instruction_type_name  = nullptr;
+    pc_sampling_name_fn pc_not_issued_reason_name = nullptr;
     // Under kernel replay, per agent handle: the counters of each group the agent collects, and
     // per replay pass of its dispatches the groups whose values that pass's record carries (a
     // group of several passes is collected over consecutive passes and reported by the first; one

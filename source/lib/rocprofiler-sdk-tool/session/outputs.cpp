@@ -43,6 +43,8 @@ void
 flush_once()
 {
     if(state->buffer.handle != 0) rocprofiler_flush_buffer(state->buffer);
+    if(state->cfg.pc_sampling() && state->pc_buffer.handle != 0)
+        rocprofiler_flush_buffer(state->pc_buffer);
     auto lock = std::lock_guard{state->mutex};
     state->outputs.checkpoint();
     const auto& cfg = state->cfg;
@@ -134,6 +136,19 @@ report_end(const std::vector<std::string>& written, const std::vector<std::strin
     }
     if(state->data.dropped_records > 0)
         log::warning(std::to_string(state->data.dropped_records) + " records were dropped");
+    // PC sampling: what was written and what was lost, always said.
+    if(state->cfg.pc_sampling())
+    {
+        const auto& d = state->data;
+        const auto  line =
+            "PC sampling: " + std::to_string(d.pc_samples_host_trap + d.pc_samples_stochastic) +
+            " samples written, " + std::to_string(d.pc_samples_dropped) +
+            " dropped by the tool's buffer";
+        if(d.pc_samples_dropped > 0)
+            log::warning(line);
+        else
+            log::info(line);
+    }
     if(state->cfg.summary) log::text(format_summary(compute_kernel_stats(state->data)));
     report_kernel_replay();
     if(state->progress)
@@ -168,6 +183,8 @@ finalize_outputs(run_end end)
     }
     state->flush.stop();
     if(state->buffer.handle != 0) rocprofiler_flush_buffer(state->buffer);
+    if(state->cfg.pc_sampling() && state->pc_buffer.handle != 0)
+        rocprofiler_flush_buffer(state->pc_buffer);
     report_progress_total();
 
     auto lock = std::lock_guard{state->mutex};

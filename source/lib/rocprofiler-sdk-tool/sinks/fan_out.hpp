@@ -39,6 +39,11 @@ public:
         for(auto& s : m_sinks)
             s->marker(data, e);
     }
+    template <typename RecordT> void pc_sample(const results& data, const RecordT& r)
+    {
+        for(auto& s : m_sinks)
+            s->pc_sample(data, r);
+    }
     void api_call(const results& data, const marker_event& e)
     {
         for(auto& s : m_sinks)

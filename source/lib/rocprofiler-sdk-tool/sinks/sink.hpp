@@ -10,6 +10,7 @@
 #include "model/results.hpp"
 
 #include <rocprofiler-sdk/buffer_tracing.h>
+#include <rocprofiler-sdk/pc_sampling.h>
 
 #include <cstdint>
 #include <string>
@@ -33,6 +34,9 @@ public:
     {
     }
     virtual void marker(const results&, const marker_event&) {}
+    // --pc-sampling-*: one sample, as the SDK's PC sampling buffer delivered it.
+    virtual void pc_sample(const results&, const rocprofiler_pc_sampling_record_host_trap_v0_t&) {}
+    virtual void pc_sample(const results&, const rocprofiler_pc_sampling_record_stochastic_v0_t&) {}
     virtual void api_call(const results&, const marker_event&) {}
     // Under kernel replay: a dispatch rocprofv3 asked to replay, with the counter groups it misses.
     virtual void
