@@ -55,6 +55,7 @@ outcome check_logging_and_preload(options& opts, const std::string& job);
 outcome check_output_names(const options& opts, const std::string& job);
 outcome check_collection(options& opts, const std::string& job);
 outcome check_exec_limits(const options& opts, const std::string& job);
+outcome check_mpi_ranks(const parsed_args& args, const std::string& job);
 
 // unsupported_options.cpp: the answer to upstream's options given on the command line (exit 2),
 // naming them in the order given; and the sentence it and the job files use.

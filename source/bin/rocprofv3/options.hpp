@@ -60,6 +60,7 @@ struct options
     bool                                  mangled_kernels    = false;
     bool                                  progress           = false;
     std::string                           agent_index        = {}; // -A; empty: relative
+    std::string                           mpi_ranks          = {}; // --mpi-ranks; empty: all
     std::vector<std::string>              command            = {};
 
     // Sub-directories of the runs. Application replay run N writes to <dir>/<pass_prefix><N>/:
