@@ -6,7 +6,8 @@ rocprofv3 -f rocpd with -d out/%hostname% -o rank_%rank%; the ranks exchange dat
 dispatches its own number of kernels and copies. Checked: the program's own result check, 4
 databases under the host's name, the rank/size metadata from the launcher's variables, every
 rank's dispatches and copies with its own counts (from the program's output and from its
-design), rocpd summary --summary-by-rank, rocpd query over the 4, rocpd merge with distinct ids.
+design), rocpd summary --summary-by-rank, rocpd query over the 4, rocpd merge with distinct ids,
+rocpd convert -f csv with each rank's rows.
 
 `mpi_ranks`: rocprofv3 --mpi-ranks under mpirun: only the listed ranks write databases, the
 others run the application unprofiled (nothing preloaded) with the same exit code.
@@ -181,6 +182,16 @@ def mpi_job(a):
     for guid, r in guids.items():
         n = scalar(merged, "SELECT COUNT(*) FROM kernels WHERE guid = ?", (guid,))
         check(n == counts[r][0], f"merged: rank {r} has {n} dispatches")
+
+    # Back to rocprofv3's CSV files, one set per rank.
+    csv_dir = os.path.join(work, "csv")
+    run([a.rocpd, "convert", "-i", *dbs, "-f", "csv", "-d", csv_dir])
+    for r in range(RANKS):
+        for kind, n in [("kernel_trace", counts[r][0]), ("memory_copy_trace", counts[r][1])]:
+            path = os.path.join(csv_dir, f"rank_{r}_results_{kind}.csv")
+            check(os.path.exists(path), f"rocpd convert wrote no {path}")
+            rows = len(open(path).read().splitlines()) - 1
+            check(rows == n, f"{path}: {rows} rows, rank {r} made {n}")
     print(open(os.path.join(work, "summary.txt")).read())
 
 
