@@ -281,10 +281,7 @@ check_exec_limits(const options& opts, const std::string& job)
     if(why.empty()) return std::nullopt;
     return usage_error(job + why + "; the application was not run");
 }
-} // namespace rocprofv3::cli
 
-namespace rocprofv3::cli
-{
 // --mpi-ranks: a list of ranks; and no form whose unlisted ranks would run the application a
 // different number of times than the listed ones (an MPI job whose ranks disagree hangs).
 outcome
