@@ -20,6 +20,8 @@ packages=(
     libsqlite3-dev
     libcereal-dev
     python3
+    openmpi-bin
+    libopenmpi-dev
 )
 
 missing=()

@@ -11,6 +11,8 @@ std::string
 job_key(const input_database& db)
 {
     if(db.has_tag("job_id")) return "job id " + db.tag("job_id");
+    if(db.has_tag("profiler_run"))
+        return "command '" + db.tag("command") + "', rocprofv3 run " + db.tag("profiler_run");
     if(db.has_tag("command")) return "command '" + db.tag("command") + "'";
     return "no recorded job";
 }
@@ -38,9 +40,12 @@ job::job(const arguments& args)
     for(const auto& db : m_databases)
     {
         const bool both_ids = first.has_tag("job_id") && db.has_tag("job_id");
-        const bool same     = both_ids ? first.tag("job_id") == db.tag("job_id")
-                                       : (first.has_tag("command") && db.has_tag("command") &&
-                                      first.tag("command") == db.tag("command"));
+        const bool same_run = first.has_tag("profiler_run") && db.has_tag("profiler_run") &&
+                              first.tag("profiler_run") == db.tag("profiler_run");
+        const bool same_command = first.has_tag("command") && db.has_tag("command") &&
+                                  first.tag("command") == db.tag("command");
+        const bool same =
+            both_ids ? first.tag("job_id") == db.tag("job_id") : (same_run || same_command);
         if(!same && &db != &first)
             throw failure{exit_code::other_job,
                           "databases of different jobs: " + first.path() + " (" + job_key(first) +

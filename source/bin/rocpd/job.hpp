@@ -1,8 +1,9 @@
 // The job view: the input databases of one job, opened and checked together. A job is one
 // launch of one program: databases belong to the same job when their launchers' job ids
 // (rocpd_metadata job_id, from SLURM_JOB_ID) are equal, or, where none was recorded, when they
-// profiled the same command line (rocpd_metadata command). Databases of different jobs, and a
-// database given twice (same guid), are refused unless --force.
+// profiled the same command line (rocpd_metadata command) or were profiled by the same rocprofv3
+// command (rocpd_metadata profiler_run: a program and the worker processes it started). Databases
+// of different jobs, and a database given twice (same guid), are refused unless --force.
 #pragma once
 
 #include "arguments.hpp"

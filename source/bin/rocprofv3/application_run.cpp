@@ -358,6 +358,22 @@ ignore_sigxfsz()
 }
 
 int
+exec_unprofiled(const options& opts)
+{
+    auto argv = std::vector<char*>{};
+    for(const auto& arg : opts.command)
+        argv.push_back(const_cast<char*>(arg.c_str()));
+    argv.push_back(nullptr);
+    sigaction(SIGXFSZ, &inherited_sigxfsz, nullptr);
+    std::fflush(nullptr);
+    execvp(argv[0], argv.data());
+    auto err = errno;
+    std::fprintf(
+        stderr, "rocprofv3: error: cannot execute '%s': %s\n", argv[0], std::strerror(err));
+    return err == ENOENT ? exit_not_found : exit_not_executable;
+}
+
+int
 run_application(const options&                            opts,
                 const libraries&                          libs,
                 const std::map<std::string, std::string>& env)

@@ -25,6 +25,11 @@ std::string application_environment_error(const options&                        
                                           const libraries&                          libs,
                                           const std::map<std::string, std::string>& env);
 
+// Replaces rocprofv3 with the application, unprofiled: nothing preloaded, no variable of the tool
+// set, SIGXFSZ as rocprofv3 found it; the application's exit code and signals are rocprofv3's.
+// Returns only when exec fails: exit_not_found or exit_not_executable, with a message.
+int exec_unprofiled(const options& opts);
+
 // Runs the application once with @p env added; returns rocprofv3's exit code for that run.
 int run_application(const options&                            opts,
                     const libraries&                          libs,

@@ -3,6 +3,7 @@
 // preloaded, once per application-replay pass, and exits with the application's code.
 #include "agent_query.hpp"
 #include "application_run.hpp"
+#include "mpi_ranks.hpp"
 #include "options.hpp"
 #include "output_directory.hpp"
 
@@ -177,6 +178,25 @@ main(int argc, char** argv)
         return parsed.exit_code;
     }
     const auto& opts = *parsed.opts;
+
+    // --mpi-ranks: an unlisted rank becomes the application itself, before anything of the
+    // profiler is looked for or created (no output directory, no tool library).
+    if(!opts.mpi_ranks.empty() && !opts.list_avail)
+    {
+        auto choice = choose_for_rank(opts.mpi_ranks, [](const char* n) { return std::getenv(n); });
+        if(!choice.error.empty())
+        {
+            std::cerr << "rocprofv3: error: " << choice.error << "; the application was not run\n";
+            return exit_configuration;
+        }
+        if(!choice.profile)
+        {
+            if(opts.log_level == "info" || opts.log_level == "trace")
+                std::cerr << "rocprofv3: rank " << choice.rank << " is not in --mpi-ranks "
+                          << opts.mpi_ranks << ": running the application unprofiled\n";
+            return exec_unprofiled(opts);
+        }
+    }
 
     auto error = std::string{};
     auto libs  = find_libraries(error);

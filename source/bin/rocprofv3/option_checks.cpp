@@ -281,4 +281,26 @@ check_exec_limits(const options& opts, const std::string& job)
     if(why.empty()) return std::nullopt;
     return usage_error(job + why + "; the application was not run");
 }
+
+// --mpi-ranks: a list of ranks; and no form whose unlisted ranks would run the application a
+// different number of times than the listed ones (an MPI job whose ranks disagree hangs).
+outcome
+check_mpi_ranks(const parsed_args& args, const std::string& job)
+{
+    const auto& opts = args.opts;
+    if(!was_given(args, {"--mpi-ranks"})) return std::nullopt;
+    auto error = std::string{};
+    if(!rocprofiler::tool::parse::parse_rank_list(opts.mpi_ranks, &error))
+        return usage_error(job + "--mpi-ranks '" +
+                           rocprofiler::tool::parse::abbreviate(opts.mpi_ranks) + "': " + error);
+    if(!opts.input_file.empty() || !opts.jobs.empty())
+        return usage_error(job + "--mpi-ranks cannot be combined with -i/--input (an unlisted "
+                                 "rank would not know which of the file's runs to make)");
+    if(run_count(opts) > 1)
+        return usage_error(job + "--mpi-ranks with application replay (" +
+                           std::to_string(run_count(opts)) +
+                           " --pmc groups) would run the listed ranks once per group and the "
+                           "others once; use --replay-mode kernel or one --pmc group");
+    return std::nullopt;
+}
 } // namespace rocprofv3::cli

@@ -185,6 +185,13 @@ add_other_options(CLI::App& app, parsed_args& args)
         ->type_name("LIBRARY...");
     app.add_flag(
         "-L,--list-avail", opts.list_avail, "List the agents and their counters, then exit");
+    app.add_option("--mpi-ranks",
+                   opts.mpi_ranks,
+                   "Profile only these MPI ranks ('0,2', '0-1,3'); the other ranks run the "
+                   "application unprofiled (nothing preloaded, no outputs, same exit code). "
+                   "rocprofv3 runs under the launcher: mpirun -np 4 rocprofv3 --mpi-ranks 0,2 "
+                   "... -- <application>")
+        ->type_name("LIST");
     app.add_option("-i,--input",
                    opts.input_file,
                    "Input file: a JSON or YAML job file ({\"jobs\": [...]}, one run per job, in "

@@ -172,6 +172,7 @@ check_groups(parsed_args&                    args,
     if(auto stop = check_output_names(opts, job)) return stop;
     if(auto stop = check_pc_sampling(opts, job)) return stop;
     if(auto stop = check_collection(opts, job)) return stop;
+    if(auto stop = check_mpi_ranks(args, job)) return stop;
     return check_exec_limits(opts, job);
 }
 

@@ -67,6 +67,7 @@ struct options
     std::string              pc_sampling_method   = {};
     std::string              pc_sampling_unit     = {};
     std::string              pc_sampling_interval = {}; // a positive number once checked
+    std::string              mpi_ranks            = {}; // --mpi-ranks; empty: all
     std::vector<std::string> command              = {};
 
     // Sub-directories of the runs. Application replay run N writes to <dir>/<pass_prefix><N>/:

@@ -13,9 +13,9 @@
  * host-trap records; CUDA agents offer stochastic sampling in cycles (CUPTI's PC Sampling API,
  * powers of two), delivered as stochastic records whose not-issued reason is mapped from CUPTI's
  * stall reason, where libcupti has that API; elsewhere the query delivers an empty list and
- * configuring returns @ref ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE (docs/pc_sampling.md). The types are those of
- * rocprofiler-sdk 1.x, field for field, so that tools compile unchanged and can fall back.
- * Pointer parameters carry no nonnull attribute: the SDK checks them and answers
+ * configuring returns @ref ROCPROFILER_STATUS_ERROR_NOT_AVAILABLE (docs/pc_sampling.md). The types
+ * are those of rocprofiler-sdk 1.x, field for field, so that tools compile unchanged and can fall
+ * back. Pointer parameters carry no nonnull attribute: the SDK checks them and answers
  * @ref ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT (a compiler told they are never NULL would drop
  * that check).
  */

@@ -2,6 +2,7 @@
 // gives, the message of each bad command line, input files, the environment of each run, and the
 // summary of application replay runs.
 #include "config/config.hpp"
+#include "mpi_ranks.hpp"
 #include "options.hpp"
 
 #include <gtest/gtest.h>
@@ -456,4 +457,68 @@ TEST(command_line, input_files_as_upstream)
     expect_error(R"({"jobs": [{"kernel_trace": true, "kernel_iteration_range": "[0]"}]})",
                  "job 1: --kernel-iteration-range '[0]'");
     expect_error("{\"jobs\": [", "input file");
+}
+
+TEST(command_line, mpi_ranks_lists)
+{
+    auto ok = run({"--kernel-trace", "--mpi-ranks", "0-1, 3", "--", "app"});
+    ASSERT_TRUE(ok.opts) << ok.error;
+    EXPECT_EQ(ok.opts->mpi_ranks, "0-1, 3");
+    EXPECT_TRUE(run({"--kernel-trace", "--mpi-ranks=2", "--", "app"}).opts);
+
+    auto expect_error = [](std::vector<const char*> args, const std::string& text)
+    {
+        auto r = run(args);
+        EXPECT_FALSE(r.opts) << args[2];
+        EXPECT_EQ(r.exit_code, rocprofv3::exit_usage);
+        EXPECT_NE(r.error.find(text), std::string::npos) << r.error;
+    };
+    expect_error({"--kernel-trace", "--mpi-ranks", "", "--", "app"}, "names no rank");
+    expect_error({"--kernel-trace", "--mpi-ranks", "a", "--", "app"}, "item 'a' is neither a rank");
+    expect_error({"--kernel-trace", "--mpi-ranks", "1-", "--", "app"}, "item '1-'");
+    expect_error({"--kernel-trace", "--mpi-ranks=-1", "--", "app"}, "item '-1'");
+    expect_error({"--kernel-trace", "--mpi-ranks", "1 2", "--", "app"}, "item '1 2'");
+    expect_error({"--kernel-trace", "--mpi-ranks", "99999999999999999999999", "--", "app"},
+                 "neither a rank");
+    expect_error({"--kernel-trace", "--mpi-ranks", "3-1", "--", "app"},
+                 "range '3-1' ends before it starts");
+    expect_error({"--kernel-trace", "--mpi-ranks", "0,,2", "--", "app"}, "an empty item");
+    expect_error({"--kernel-trace", "--mpi-ranks", "0,", "--", "app"}, "an empty item");
+    expect_error({"--pmc", "A", "--pmc", "B", "--mpi-ranks", "0", "--", "app"},
+                 "would run the listed ranks once per group");
+    auto input = write_temp("mpi_ranks_input.txt", "pmc: A\n");
+    expect_error({"--mpi-ranks", "0", "-i", input.c_str(), "--", "app"},
+                 "cannot be combined with -i");
+}
+
+TEST(command_line, mpi_ranks_choose_by_the_launchers_rank)
+{
+    auto env_of = [](std::map<std::string, std::string> vars)
+    {
+        return [vars](const char* name) -> const char*
+        {
+            auto it = vars.find(name);
+            return it == vars.end() ? nullptr : it->second.c_str();
+        };
+    };
+    auto ompi = [&](const char* rank) { return env_of({{"OMPI_COMM_WORLD_RANK", rank}}); };
+    EXPECT_TRUE(rocprofv3::choose_for_rank("0,2", ompi("0")).profile);
+    EXPECT_FALSE(rocprofv3::choose_for_rank("0,2", ompi("1")).profile);
+    EXPECT_TRUE(rocprofv3::choose_for_rank("0,2", ompi("2")).profile);
+    EXPECT_FALSE(rocprofv3::choose_for_rank("0,2", ompi("3")).profile);
+    EXPECT_TRUE(rocprofv3::choose_for_rank("0-1,3", ompi("1")).profile);
+    EXPECT_FALSE(rocprofv3::choose_for_rank("0-1,3", ompi("2")).profile);
+    EXPECT_EQ(rocprofv3::choose_for_rank("0-1,3", ompi("3")).rank, "3");
+    // SLURM's rank first, as %rank%.
+    auto slurm = env_of({{"SLURM_PROCID", "5"}, {"OMPI_COMM_WORLD_RANK", "0"}});
+    EXPECT_FALSE(rocprofv3::choose_for_rank("0", slurm).profile);
+    EXPECT_TRUE(rocprofv3::choose_for_rank("4-6", slurm).profile);
+    // No list: every process, launcher or not.
+    EXPECT_TRUE(rocprofv3::choose_for_rank("", env_of({})).profile);
+    EXPECT_TRUE(rocprofv3::choose_for_rank("", env_of({})).error.empty());
+
+    auto none = rocprofv3::choose_for_rank("0", env_of({}));
+    EXPECT_NE(none.error.find("found no MPI rank"), std::string::npos) << none.error;
+    auto odd = rocprofv3::choose_for_rank("0", ompi("x1"));
+    EXPECT_NE(odd.error.find("rank 'x1' is not a number"), std::string::npos) << odd.error;
 }

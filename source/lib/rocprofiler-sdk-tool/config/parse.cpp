@@ -125,6 +125,46 @@ parse_iteration_range(std::string_view text, std::string* error)
     return result;
 }
 
+bool
+rank_list::contains(uint64_t rank) const
+{
+    return std::any_of(intervals.begin(),
+                       intervals.end(),
+                       [rank](const auto& i) { return rank >= i.first && rank <= i.last; });
+}
+
+std::optional<rank_list>
+parse_rank_list(std::string_view text, std::string* error)
+{
+    auto fail = [error](std::string message) -> std::optional<rank_list>
+    {
+        if(error != nullptr) *error = std::move(message);
+        return std::nullopt;
+    };
+    if(trim(text).empty()) return fail("the list names no rank (e.g. 0,2 or 0-1,3)");
+    auto out   = rank_list{};
+    auto start = size_t{0};
+    for(;;)
+    {
+        auto end   = text.find(',', start);
+        auto item  = trim(text.substr(start, end == std::string_view::npos ? end : end - start));
+        auto shown = "'" + abbreviate(std::string{item}) + "'";
+        if(item.empty()) return fail("an empty item (two commas, or one at either end)");
+        auto dash  = item.find('-');
+        auto first = to_number(item.substr(0, dash));
+        auto last  = dash == std::string_view::npos ? first : to_number(item.substr(dash + 1));
+        if(!first || !last)
+            return fail("item " + shown +
+                        " is neither a rank (a number from 0) nor a range of ranks 'a-b'");
+        if(*first > *last)
+            return fail("range " + shown + " ends before it starts (write the lower rank first)");
+        out.intervals.push_back({*first, *last});
+        if(end == std::string_view::npos) break;
+        start = end + 1;
+    }
+    return out;
+}
+
 std::optional<uint64_t>
 parse_count(std::string_view text)
 {

@@ -37,6 +37,19 @@ struct iteration_range
 // from 1. On error returns nothing and sets @p error to a sentence naming the offending item.
 std::optional<iteration_range> parse_iteration_range(std::string_view text, std::string* error);
 
+// A set of MPI ranks (rocprofv3 --mpi-ranks): inclusive intervals, never empty.
+struct rank_list
+{
+    std::vector<iteration_interval> intervals = {};
+
+    bool contains(uint64_t rank) const;
+};
+
+// Parses "0,2", "0-1,3", "5": items separated by commas (blanks around an item allowed), each a
+// rank (a decimal number from 0) or an inclusive "a-b" with a <= b. On error returns nothing and
+// sets @p error to a sentence naming the offending item.
+std::optional<rank_list> parse_rank_list(std::string_view text, std::string* error);
+
 // A non-negative decimal number ("0", "12"; blanks around it allowed), or nothing.
 std::optional<uint64_t> parse_count(std::string_view text);
 

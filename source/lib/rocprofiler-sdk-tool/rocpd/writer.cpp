@@ -1,5 +1,6 @@
 #if defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
 #    include "config/placeholders.hpp"
+#    include "contract/environment.hpp"
 #    include "files/atomic_file.hpp"
 #    include "files/write_guard.hpp"
 #    include "rocpd/rocpd_writer.hpp"
@@ -250,6 +251,10 @@ rocpd_writer::insert_run(const results& data)
     if(where.rank) tags.emplace_back("rank", *where.rank);
     if(where.size) tags.emplace_back("size", *where.size);
     if(where.job) tags.emplace_back("job_id", *where.job);
+    // The processes one rocprofv3 command profiled (a parent and the workers it started, whatever
+    // their command lines) share its run directory, private to that command on this host.
+    if(const auto* run = std::getenv(contract::run_dir); run != nullptr && *run != '\0')
+        tags.emplace_back("profiler_run", std::string{uts.nodename} + ":" + run);
     for(const auto& [tag, value] : tags)
     {
         auto* meta = prepare("INSERT INTO rocpd_metadata (tag, value) VALUES (?, ?)");
