@@ -200,6 +200,13 @@ def case_kernels(a):
         except Failed:
             continue
         raise Failed("the comparison accepted a mutated kernel_trace.csv")
+    # A run without records (copies traced, none made) is still an archive OTF2 reads.
+    empty = os.path.join(a.work, "empty")
+    run([a.rocprofv3, "--memory-copy-trace", "-f", "otf2", "-d", empty, "-o", "run", "--",
+         a.program])
+    nothing = Archive(a.otf2_print, os.path.join(empty, "run_results.otf2"))
+    check(len(nothing.groups) == 1 and not nothing.pairs,
+          f"empty run: {nothing.groups}, {dict(nothing.pairs)}")
     print(f"check_otf2: kernels: {len(dispatches)} dispatches on {len(queues)} queues and "
           f"{len(copies)} copies, as in the CSV files")
 

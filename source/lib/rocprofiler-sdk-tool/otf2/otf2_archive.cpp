@@ -146,6 +146,12 @@ write_archive(const otf2_trace& trace, const std::string& directory, const std::
     auto first = std::numeric_limits<uint64_t>::max();
     auto last  = uint64_t{0};
     for(size_t g = 0; g < trace.processes().size(); ++g)
+    {
+        // A process without records still gets a location: OTF2's readers refuse a group (and an
+        // archive) without one.
+        if(trace.processes()[g].locations.empty())
+            lanes.push_back(
+                lane_entry{g, "Process (no records)", otf2_trace::location_kind::thread, {}});
         for(const auto& [key, loc] : trace.processes()[g].locations)
         {
             auto split = otf2_lanes(loc.intervals);
@@ -163,6 +169,7 @@ write_archive(const otf2_trace& trace, const std::string& directory, const std::
                     std::move(split[i])});
             }
         }
+    }
     if(first > last) first = last = 0;
 
     auto* archive = OTF2_Archive_Open(directory.c_str(),
