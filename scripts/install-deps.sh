@@ -19,6 +19,8 @@ packages=(
     protobuf-compiler
     libsqlite3-dev
     libcereal-dev
+    libotf2-trace-dev
+    otf2-tools
     python3
     openmpi-bin
     libopenmpi-dev

@@ -45,9 +45,9 @@ if(EXISTS "${prefix}/bin/rocprofv3")
         message(FATAL_ERROR "the installed rocprofv3 -L lists no shipped metric set (${rc}):\n${out}\n${err}")
     endif()
 endif()
-# rocpd is installed beside rocprofv3, with rocpd2csv and rocpd2summary as links to it.
+# rocpd is installed beside rocprofv3, with rocpd2csv, rocpd2otf2 and rocpd2summary as links to it.
 if(EXISTS "${prefix}/bin/rocprofv3" AND EXISTS "${BUILD_DIR}/bin/rocpd")
-    foreach(program rocpd rocpd2csv rocpd2summary)
+    foreach(program rocpd rocpd2csv rocpd2otf2 rocpd2summary)
         execute_process(COMMAND "${prefix}/bin/${program}" --help RESULT_VARIABLE rc
                         OUTPUT_VARIABLE out ERROR_VARIABLE err)
         if(NOT rc EQUAL 0 OR NOT out MATCHES "usage: ")

@@ -457,7 +457,7 @@ def errors(a):
         (["query", "-i", good, "--query", "DELETE FROM rocpd_string"], 5, "readonly"),
         (["query", "-i", good, "--query", "SELECT 1; SELECT 2"], 5, "exactly one SQL statement"),
         (["merge", "-i", good], 1, "no output database"),
-        (["convert", "-i", good, "-f", "otf2"], 1, "conversion to otf2 is not done yet"),
+        (["convert", "-i", good, "-f", "json"], 1, "conversion to json is not done yet"),
     ]
     for args, rc, message in cases:
         p = run([a.rocpd, *args], expect_rc=rc)

@@ -95,11 +95,11 @@ usage(command what, const std::string& program)
                common + "  -o, --output-file OUT.db   the merged database (replaced if present)\n";
     case command::convert:
         return "usage: " + program +
-               " -i DB... -f csv [-d DIR] [-o NAME]\n"
-               "Writes kernel_trace.csv, memory_copy_trace.csv and marker_api_trace.csv as\n"
-               "rocprofv3 -f csv writes them, one set per database.\n" +
-               common + "  -f, --format csv           the output format (only csv so far)\n" +
-               output;
+               " -i DB... -f csv|otf2... [-d DIR] [-o NAME]\n"
+               "csv: kernel_trace.csv, memory_copy_trace.csv and marker_api_trace.csv as\n"
+               "rocprofv3 -f csv writes them, one set per database. otf2: one OTF2 archive\n"
+               "(NAME_results.otf2, .def and folder) with one process per database.\n" +
+               common + "  -f, --format F...          csv, otf2 (one or both)\n" + output;
     }
     return {};
 }
@@ -140,15 +140,27 @@ parse_arguments(command what, const std::vector<std::string>& args, arguments& o
         else if(word == "-f" || word == "--format")
         {
             if(what == command::merge) usage_error(what, "merge writes a database; no --format");
-            const auto name = value(i);
             if(what == command::convert)
             {
-                if(name == "pftrace" || name == "otf2" || name == "json")
-                    usage_error(what, "conversion to " + name + " is not done yet (formats: csv)");
-                if(name != "csv") usage_error(what, "unknown format '" + name + "' (formats: csv)");
-                out.output = format::csv;
+                // One or more, as AMD's `--output-format csv otf2`.
+                for(auto& name : values(i))
+                {
+                    if(name == "pftrace" || name == "json")
+                        usage_error(what,
+                                    "conversion to " + name +
+                                        " is not done yet (formats: csv, otf2)");
+                    if(name != "csv" && name != "otf2")
+                        usage_error(what, "unknown format '" + name + "' (formats: csv, otf2)");
+                    if(std::find(out.convert_formats.begin(), out.convert_formats.end(), name) ==
+                       out.convert_formats.end())
+                        out.convert_formats.emplace_back(std::move(name));
+                }
+                out.output       = format::csv;
+                out.format_given = true;
+                continue;
             }
-            else if(name == "console")
+            const auto name = value(i);
+            if(name == "console")
                 out.output = format::console;
             else if(name == "csv")
                 out.output = format::csv;
@@ -195,7 +207,7 @@ parse_arguments(command what, const std::vector<std::string>& args, arguments& o
     if(what == command::merge && out.output_file.empty())
         usage_error(what, "no output database (-o OUT.db)");
     if(what == command::convert && !out.format_given)
-        usage_error(what, "no output format (-f csv)");
+        usage_error(what, "no output format (-f csv, -f otf2 or -f csv otf2)");
     if(out.domains.empty()) out.domains = {"kernel", "memory_copy", "region"};
     return true;
 }

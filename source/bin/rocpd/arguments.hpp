@@ -30,9 +30,11 @@ struct arguments
     std::vector<std::string> inputs       = {};
     format                   output       = format::console;
     bool                     format_given = false;
-    std::string              output_path  = {}; // -d: the folder of the output files
-    std::string              output_file  = {}; // -o: their name (merge: the database's path)
-    bool                     by_rank      = false;
+    // convert: the formats asked for ("csv", "otf2"), each once, in the order given.
+    std::vector<std::string> convert_formats = {};
+    std::string              output_path     = {}; // -d: the folder of the output files
+    std::string              output_file     = {}; // -o: their name (merge: the database's path)
+    bool                     by_rank         = false;
     // kernel, memory_copy, region; all three when not given.
     std::vector<std::string> domains         = {};
     std::string              query           = {};

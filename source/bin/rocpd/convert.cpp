@@ -7,6 +7,12 @@
 // Each database gets its own set of files: <name>_kernel_trace.csv, ... where <name> is -o (one
 // input), -o + "_" + the input's file stem (several inputs), or the stem alone (no -o). A file is
 // written only when its view has rows.
+//
+// rocpd convert -f otf2: one OTF2 archive for the job, <-o or rocpd>_results.otf2 (with .def and
+// the folder of the same name), written by the tool library's OTF2 writer (otf2/otf2_trace.hpp)
+// from the same rebuilt records, one process (location group) per database named by its program,
+// pid, rank and host. The records of every database are read first; the archive is written after
+// the CSV files, and its failure leaves them in place.
 #include "commands.hpp"
 #include "job.hpp"
 #include "tables.hpp"
@@ -14,9 +20,12 @@
 #include "csv/rows.hpp"
 #include "model/names.hpp"
 #include "model/results.hpp"
+#include "otf2/otf2_sink.hpp"
+#include "otf2/otf2_trace.hpp"
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -70,9 +79,10 @@ agent_of(tool::results& data,
 class csv_file
 {
 public:
-    csv_file(std::string path, std::string header)
+    csv_file(std::string path, std::string header, bool enabled)
         : m_path{std::move(path)}
         , m_header{std::move(header)}
+        , m_enabled{enabled}
     {
     }
     // A file left unfinished (a database that failed part-way) is removed, not left looking whole.
@@ -86,8 +96,10 @@ public:
     }
     csv_file(const csv_file&)            = delete;
     csv_file& operator=(const csv_file&) = delete;
+    bool      enabled() const { return m_enabled; }
     void      row(const std::string& text)
     {
+        if(!m_enabled) return;
         if(!m_out)
         {
             m_out = std::make_unique<std::ofstream>(m_path, std::ios::binary | std::ios::trunc);
@@ -105,9 +117,10 @@ public:
     }
 
 private:
-    std::string                    m_path   = {};
-    std::string                    m_header = {};
-    std::unique_ptr<std::ofstream> m_out    = {};
+    std::string                    m_path    = {};
+    std::string                    m_header  = {};
+    std::unique_ptr<std::ofstream> m_out     = {};
+    bool                           m_enabled = true;
 };
 
 tool::agent_index
@@ -119,15 +132,24 @@ agent_index_of(const input_database& db)
     return tool::agent_index::relative;
 }
 
+// Where the records of one database go: its CSV files (when -f csv) and its process in the
+// OTF2 trace (when -f otf2).
+struct destinations
+{
+    bool              csv     = false;
+    tool::otf2_trace* otf2    = nullptr;
+    size_t            process = 0;
+};
+
 void
-convert_one(const input_database& db, const std::string& prefix)
+convert_one(const input_database& db, const std::string& prefix, const destinations& to)
 {
     auto data             = tool::results{};
     data.agent_index_mode = agent_index_of(db);
     data.pid              = std::strtoull(db.tag("pid").c_str(), nullptr, 10);
 
     // Dispatches that only a counter record made (no --kernel-trace) are not kernel trace rows.
-    auto kernels = csv_file{prefix + "_kernel_trace.csv", tool::kernel_trace_csv_header()};
+    auto kernels = csv_file{prefix + "_kernel_trace.csv", tool::kernel_trace_csv_header(), to.csv};
     db.each_row(
         "SELECT agent_id, agent_abs_index, agent_log_index, agent_type_index, agent_type, "
         "queue_id, tid, dispatch_id, kernel_id, kernel_name, corr_id, start, end, lds_size, "
@@ -164,7 +186,8 @@ convert_one(const input_database& db, const std::string& prefix)
             d.grid_size               = {static_cast<uint32_t>(u64(s, 21)),
                                          static_cast<uint32_t>(u64(s, 22)),
                                          static_cast<uint32_t>(u64(s, 23))};
-            kernels.row(tool::kernel_trace_csv_row(data, r));
+            if(kernels.enabled()) kernels.row(tool::kernel_trace_csv_row(data, r));
+            if(to.otf2 != nullptr) to.otf2->dispatch(to.process, data, r);
         });
     kernels.close();
 
@@ -174,7 +197,8 @@ convert_one(const input_database& db, const std::string& prefix)
         const auto kind = static_cast<rocprofiler_memory_copy_operation_t>(op);
         operations.emplace(tool::memory_copy_direction_name(kind), kind);
     }
-    auto copies = csv_file{prefix + "_memory_copy_trace.csv", tool::memory_copy_trace_csv_header()};
+    auto copies =
+        csv_file{prefix + "_memory_copy_trace.csv", tool::memory_copy_trace_csv_header(), to.csv};
     db.each_row(
         "SELECT name, src_agent_id, src_agent_absolute_index, src_agent_logical_index, "
         "src_agent_type_index, src_agent_type, dst_agent_id, dst_agent_absolute_index, "
@@ -194,24 +218,35 @@ convert_one(const input_database& db, const std::string& prefix)
             r.src_address.handle      = u64(s, 15);
             r.dst_address.handle      = u64(s, 16);
             r.thread_id               = u64(s, 17);
-            copies.row(tool::memory_copy_trace_csv_row(data, r));
+            if(copies.enabled()) copies.row(tool::memory_copy_trace_csv_row(data, r));
+            if(to.otf2 != nullptr) to.otf2->memory_copy(to.process, data, r);
         });
     copies.close();
 
-    // Regions of the marker domains; the CUDA API calls, regions too, are not converted yet.
-    auto markers = csv_file{prefix + "_marker_api_trace.csv", tool::marker_api_trace_csv_header()};
-    db.each_row("SELECT category, name, tid, corr_id, start, end FROM regions WHERE category LIKE "
-                "'MARKER%'",
+    // Regions: the marker domains are marker_api_trace.csv's rows; the CUDA API calls, regions
+    // too, go to the OTF2 trace only (their CSV file is not converted yet).
+    auto markers =
+        csv_file{prefix + "_marker_api_trace.csv", tool::marker_api_trace_csv_header(), to.csv};
+    db.each_row("SELECT category, name, tid, corr_id, start, end, category LIKE 'MARKER%', "
+                "json_extract(extdata, '$.process_range') FROM regions",
                 [&](sqlite3_stmt* s)
                 {
-                    auto e           = tool::marker_event{};
-                    e.domain         = column_text(s, 0);
-                    e.function       = column_text(s, 1);
-                    e.thread_id      = u64(s, 2);
-                    e.correlation_id = u64(s, 3);
-                    e.start          = u64(s, 4);
-                    e.end            = u64(s, 5);
-                    markers.row(tool::marker_api_trace_csv_row(data, e));
+                    auto e               = tool::marker_event{};
+                    e.domain             = column_text(s, 0);
+                    e.function           = column_text(s, 1);
+                    e.thread_id          = u64(s, 2);
+                    e.correlation_id     = u64(s, 3);
+                    e.start              = u64(s, 4);
+                    e.end                = u64(s, 5);
+                    e.process_range      = u64(s, 7) != 0;
+                    const bool is_marker = u64(s, 6) != 0;
+                    if(is_marker && markers.enabled())
+                        markers.row(tool::marker_api_trace_csv_row(data, e));
+                    if(to.otf2 == nullptr) return;
+                    if(is_marker)
+                        to.otf2->marker(to.process, e);
+                    else
+                        to.otf2->api_call(to.process, e);
                 });
     markers.close();
 }
@@ -221,7 +256,24 @@ int
 run_convert(const arguments& args)
 {
     const auto the_job = job{args};
-    auto       used    = std::set<std::string>{};
+    const auto wants   = [&](const char* f)
+    {
+        return std::find(args.convert_formats.begin(), args.convert_formats.end(), f) !=
+               args.convert_formats.end();
+    };
+    const bool csv  = wants("csv");
+    const bool otf2 = wants("otf2");
+    if(otf2 && !tool::otf2_available())
+        throw failure{exit_code::usage,
+                      "rocpd convert: -f otf2: this rocpd was built without OTF2 support (install "
+                      "libotf2-trace-dev and reconfigure); nothing was converted"};
+
+    // The archive's place, checked (and its folder made) before anything is read.
+    auto otf2_path = std::string{};
+    if(otf2) otf2_path = output_file_path(args, "rocpd", "_results");
+    auto trace = tool::otf2_trace{};
+
+    auto used = std::set<std::string>{};
     for(const auto& db : the_job.databases())
     {
         const auto stem = std::filesystem::path{db.path()}.stem().string();
@@ -229,13 +281,34 @@ run_convert(const arguments& args)
                               ? stem
                               : (the_job.databases().size() == 1 ? args.output_file
                                                                  : args.output_file + "_" + stem);
-        if(!used.insert(name).second)
+        if(csv && !used.insert(name).second)
             throw failure{exit_code::usage,
                           "rocpd convert: two inputs would write the files " + name +
                               "_*.csv (same file name in different folders); convert them apart"};
+        auto to = destinations{};
+        to.csv  = csv;
+        if(otf2)
+        {
+            auto program = db.tag("command");
+            program      = program.substr(0, program.find(' '));
+            to.otf2      = &trace;
+            to.process   = trace.add_process(
+                tool::otf2_process_name(program, db.tag("pid"), db.tag("rank"), db.tag("hostname")),
+                db.tag("hostname"));
+        }
         auto named        = args;
         named.output_file = name;
-        convert_one(db, output_file_path(named, name, ""));
+        convert_one(db, csv ? output_file_path(named, name, "") : std::string{}, to);
+    }
+
+    if(otf2)
+    {
+        const auto where = std::filesystem::path{otf2_path};
+        auto       error = std::string{};
+        if(!trace.write(where.parent_path().string(), where.filename().string(), error))
+            throw failure{exit_code::output, error};
+        std::cerr << "rocpd: wrote " << otf2_path << ".otf2 (" << trace.processes().size()
+                  << " processes, " << trace.records() << " records)\n";
     }
     return 0;
 }

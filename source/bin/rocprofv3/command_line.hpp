@@ -50,6 +50,10 @@ void add_options(CLI::App& app, parsed_args& args);
 outcome check_counter_groups(options& opts, const std::string& job);
 outcome check_replay(const options& opts, const std::string& job);
 outcome check_output_formats(options& opts, const std::string& job);
+// Whether this build writes OTF2; -f otf2 in a build without it (@p with_otf2 false) is a
+// configuration error (exit 2) saying "built without OTF2 support".
+bool    otf2_built();
+outcome check_format_built(const std::string& format, bool with_otf2, const std::string& job);
 outcome check_filters(parsed_args& args, const std::string& job);
 outcome check_logging_and_preload(options& opts, const std::string& job);
 outcome check_output_names(const options& opts, const std::string& job);

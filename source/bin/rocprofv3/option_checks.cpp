@@ -81,6 +81,29 @@ check_replay(const options& opts, const std::string& job)
     return std::nullopt;
 }
 
+bool
+otf2_built()
+{
+#if defined(ROCPROFILER_TOOL_HAVE_OTF2)
+    return true;
+#else
+    return false;
+#endif
+}
+
+outcome
+check_format_built(const std::string& format, bool with_otf2, const std::string& job)
+{
+    if(format != "otf2" || with_otf2) return std::nullopt;
+    auto out      = parse_result{};
+    out.exit_code = exit_configuration;
+    out.error     = "rocprofv3: error: " + job +
+                "--output-format otf2: this rocprofv3 was built without OTF2 support (the OTF2 "
+                "library was not found when it was configured: install libotf2-trace-dev and "
+                "reconfigure); the application was not run\n";
+    return out;
+}
+
 // -f: known formats, lower case, sorted, each once (csv when none is given).
 outcome
 check_output_formats(options& opts, const std::string& job)
@@ -94,19 +117,16 @@ check_output_formats(options& opts, const std::string& job)
         for(auto& f : formats)
         {
             std::transform(f.begin(), f.end(), f.begin(), ::tolower);
-            if(f == "otf2")
-                return usage_error(job + "--output-format " + f +
-                                   " is not supported by this rocprofv3 "
-                                   "(supported: csv, json, pftrace, rocpd)");
+            if(auto stop = check_format_built(f, otf2_built(), job)) return stop;
 #if !defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
             if(f == "rocpd")
                 return usage_error(job +
                                    "--output-format rocpd: rocpd output was not built: SQLite3 "
                                    "missing (install libsqlite3-dev and reconfigure)");
 #endif
-            if(f != "csv" && f != "json" && f != "pftrace" && f != "rocpd")
+            if(f != "csv" && f != "json" && f != "pftrace" && f != "rocpd" && f != "otf2")
                 return usage_error(job + "unknown --output-format '" + f +
-                                   "' (supported: csv, json, pftrace, rocpd)");
+                                   "' (supported: csv, json, pftrace, rocpd, otf2)");
         }
         std::sort(formats.begin(), formats.end());
         formats.erase(std::unique(formats.begin(), formats.end()), formats.end());

@@ -122,7 +122,7 @@ add_output_options(CLI::App& app, parsed_args& args)
     app.add_option("-f,--output-format",
                    opts.output_formats,
                    "Output formats: csv (default), json, pftrace (Perfetto trace), rocpd "
-                   "(SQLite database); several allowed. otf2 is not supported")
+                   "(SQLite database), otf2 (OTF2 archive); several allowed")
         ->expected(1, -1)
         ->type_name("FORMAT...");
     app.add_flag("--output-config",

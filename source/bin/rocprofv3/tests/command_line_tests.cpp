@@ -1,6 +1,7 @@
 // rocprofv3's command line (options.hpp and the option groups behind it): what each option
 // gives, the message of each bad command line, input files, the environment of each run, and the
 // summary of application replay runs.
+#include "command_line.hpp"
 #include "config/config.hpp"
 #include "mpi_ranks.hpp"
 #include "options.hpp"
@@ -56,13 +57,44 @@ TEST(command_line, errors_name_the_problem)
     expect_error({"--kernel-trace", "-f", "rocpd", "--", "app"},
                  "rocpd output was not built: SQLite3 missing");
 #endif
-    expect_error({"--kernel-trace", "-f", "csv", "otf2", "--", "app"}, "otf2 is not supported");
     expect_error({"--kernel-trace"}, "no application");
     expect_error({"--kernel-trace", "--kernel-exclude-regex", "[", "--", "app"},
                  "regular expression");
     expect_error({"--kernel-trace", "-o", "a/b", "--", "app"}, "prefix");
     expect_error({"--", "app"}, "nothing to collect");
     expect_error({"--bogus", "--", "app"}, "bogus");
+}
+
+// -f otf2: accepted and passed on in a build with the OTF2 library; in one without, a
+// configuration error (exit 2) before anything runs. The check itself is tested both ways here,
+// whichever way this build was configured.
+TEST(command_line, otf2_format_needs_the_library)
+{
+    auto r = run({"--kernel-trace", "-f", "csv", "OTF2", "--", "app"});
+    if(rocprofv3::cli::otf2_built())
+    {
+        ASSERT_TRUE(r.opts) << r.error;
+        EXPECT_EQ(r.opts->output_formats, (std::vector<std::string>{"csv", "otf2"}));
+        EXPECT_EQ(rocprofv3::tool_environment(*r.opts, 0)["ROCPROF_OUTPUT_FORMAT"], "csv,otf2");
+    }
+    else
+    {
+        EXPECT_FALSE(r.opts);
+        EXPECT_EQ(r.exit_code, rocprofv3::exit_configuration);
+        EXPECT_NE(r.error.find("built without OTF2 support"), std::string::npos) << r.error;
+    }
+
+    const auto without = rocprofv3::cli::check_format_built("otf2", false, "job 2: ");
+    ASSERT_TRUE(without);
+    EXPECT_FALSE(without->opts);
+    EXPECT_EQ(without->exit_code, rocprofv3::exit_configuration);
+    EXPECT_NE(without->error.find("job 2: --output-format otf2: this rocprofv3 was built without "
+                                  "OTF2 support"),
+              std::string::npos)
+        << without->error;
+    EXPECT_NE(without->error.find("the application was not run"), std::string::npos);
+    EXPECT_FALSE(rocprofv3::cli::check_format_built("otf2", true, ""));
+    EXPECT_FALSE(rocprofv3::cli::check_format_built("csv", false, ""));
 }
 
 // Issue 17: each of these answered with a message about something else ("Could not convert",

@@ -17,6 +17,12 @@ constexpr bool rocpd_built = true;
 #else
 constexpr bool rocpd_built = false;
 #endif
+// The OTF2 library was found when this build was configured (rocprofv3-parse carries it too).
+#if defined(ROCPROFILER_TOOL_HAVE_OTF2)
+constexpr bool otf2_built = true;
+#else
+constexpr bool otf2_built  = false;
+#endif
 } // namespace
 
 std::vector<std::vector<std::string>>
@@ -182,13 +188,14 @@ read_formats(const getenv_fn& getenv, config& cfg, std::vector<std::string>& err
        set != nullptr && parse::parse_counter_list(set).empty())
         errors.emplace_back(
             std::string{"ROCPROF_OUTPUT_FORMAT='"} + set +
-            "' names no format (accepted: csv, json, pftrace, rocpd, or several: csv,json)");
+            "' names no format (accepted: csv, json, pftrace, rocpd, otf2, or several: csv,json)");
     if(auto formats = get(getenv, contract::output_format); !formats.empty())
     {
         cfg.csv     = false;
         cfg.json    = false;
         cfg.pftrace = false;
         cfg.rocpd   = false;
+        cfg.otf2    = false;
         for(auto format : parse::parse_counter_list(formats))
         {
             std::transform(format.begin(), format.end(), format.begin(), ::tolower);
@@ -203,9 +210,14 @@ read_formats(const getenv_fn& getenv, config& cfg, std::vector<std::string>& err
                     "ROCPROF_OUTPUT_FORMAT: rocpd output was not built: SQLite3 missing");
             else if(format == "rocpd")
                 cfg.rocpd = true;
+            else if(format == "otf2" && !otf2_built)
+                errors.emplace_back("ROCPROF_OUTPUT_FORMAT: otf2: built without OTF2 support");
+            else if(format == "otf2")
+                cfg.otf2 = true;
             else
-                errors.emplace_back("ROCPROF_OUTPUT_FORMAT: format '" + format +
-                                    "' is not supported (accepted: csv, json, pftrace, rocpd)");
+                errors.emplace_back(
+                    "ROCPROF_OUTPUT_FORMAT: format '" + format +
+                    "' is not supported (accepted: csv, json, pftrace, rocpd, otf2)");
         }
     }
 

@@ -57,6 +57,7 @@ struct config
     bool        json             = false; // ROCPROF_OUTPUT_FORMAT contains "json"
     bool        pftrace          = false; // ROCPROF_OUTPUT_FORMAT contains "pftrace"
     bool        rocpd            = false; // ROCPROF_OUTPUT_FORMAT contains "rocpd"
+    bool        otf2             = false; // ROCPROF_OUTPUT_FORMAT contains "otf2"
 
     std::string               include_regex_text = {}; // ROCPROF_KERNEL_FILTER_INCLUDE_REGEX
     std::string               exclude_regex_text = {}; // ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX

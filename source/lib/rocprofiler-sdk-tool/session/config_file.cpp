@@ -35,6 +35,7 @@ write_config_file(const config& cfg, uint64_t pid, std::vector<std::string>& err
         {"csv", cfg.csv},
         {"json", cfg.json},
         {"pftrace", cfg.pftrace},
+        {"otf2", cfg.otf2},
         {"kernel_include_regex", cfg.include_regex_text},
         {"kernel_exclude_regex", cfg.exclude_regex_text},
         {"kernel_iteration_range", range},

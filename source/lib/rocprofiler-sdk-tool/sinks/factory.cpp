@@ -1,5 +1,6 @@
 #include "sinks/factory.hpp"
 #include "csv/csv_sink.hpp"
+#include "otf2/otf2_sink.hpp"
 #include "pftrace/pftrace_sink.hpp"
 #include "rocpd/rocpd_sink.hpp"
 #include "sinks/kept_records.hpp"
@@ -29,6 +30,7 @@ constexpr format_entry formats[] = {
     {"json", &config::json, make<json_sink>},
     {"pftrace", &config::pftrace, make<pftrace_sink>},
     {"rocpd", &config::rocpd, make<rocpd_sink>},
+    {"otf2", &config::otf2, make<otf2_sink>},
 };
 } // namespace
 

@@ -1,4 +1,4 @@
-// The sinks of a run, from the formats it asks for (-f csv,json,pftrace,rocpd).
+// The sinks of a run, from the formats it asks for (-f csv,json,pftrace,rocpd,otf2).
 #pragma once
 
 #include "config/config.hpp"
@@ -11,8 +11,8 @@
 
 namespace rocprofiler::tool
 {
-// The sink of one format ("csv", "json", "pftrace", "rocpd") with its files opened; nullptr for a
-// name the factory does not know. Files that cannot be opened are reported in @p errors.
+// The sink of one format ("csv", "json", "pftrace", "rocpd", "otf2") with its files opened; nullptr
+// for a name the factory does not know. Files that cannot be opened are reported in @p errors.
 std::unique_ptr<sink> make_sink(std::string_view          format,
                                 const config&             cfg,
                                 results&                  data,

@@ -135,8 +135,20 @@ TEST(tool_config, reads_and_validates)
     EXPECT_NE(r.errors[0].find("rocpd output was not built: SQLite3 missing"), std::string::npos);
 #endif
 
+    // otf2: accepted where the OTF2 library was built in, an error naming why elsewhere.
+    env["ROCPROF_OUTPUT_FORMAT"] = "csv,OTF2";
+    r                            = rocprofiler::tool::read_config(get);
+#if defined(ROCPROFILER_TOOL_HAVE_OTF2)
+    EXPECT_TRUE(r.errors.empty());
+    EXPECT_TRUE(r.cfg.csv && r.cfg.otf2 && !r.cfg.pftrace);
+#else
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_NE(r.errors[0].find("otf2: built without OTF2 support"), std::string::npos);
+    EXPECT_FALSE(r.cfg.otf2);
+#endif
+
     env["ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX"] = "(";
-    env["ROCPROF_OUTPUT_FORMAT"]               = "otf2";
+    env["ROCPROF_OUTPUT_FORMAT"]               = "xml";
     r                                          = rocprofiler::tool::read_config(get);
     EXPECT_EQ(r.errors.size(), 2u);
 }

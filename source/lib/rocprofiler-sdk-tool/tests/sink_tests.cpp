@@ -2,6 +2,7 @@
 // them; the fan-out feeds every sink; the factory knows the four formats.
 #include "csv/csv_sink.hpp"
 #include "model/replay_report.hpp"
+#include "otf2/otf2_sink.hpp"
 #include "pftrace/pftrace_sink.hpp"
 #include "scratch_dir.hpp"
 #include "sinks/factory.hpp"
@@ -243,6 +244,42 @@ TEST_F(fixture, fan_out_feeds_every_sink)
     EXPECT_EQ(c, 2);
 }
 
+// -f otf2: nothing on disk until finish, then the archive's three entries; a finish that cannot
+// write reports the error instead of the path.
+TEST_F(fixture, otf2_sink_writes_the_archive_at_finish)
+{
+    if(!otf2_available()) GTEST_SKIP() << "built without OTF2 support";
+    cfg.otf2    = true;
+    auto errors = std::vector<std::string>{};
+    auto sink   = otf2_sink{cfg, data, errors};
+    ASSERT_TRUE(errors.empty()) << errors.front();
+    sink.dispatch(data, dispatch(1));
+    sink.marker(data, marker("range", 5, 6));
+    sink.checkpoint();
+    EXPECT_FALSE(std::filesystem::exists(file("results.otf2")));
+    auto written = std::vector<std::string>{};
+    sink.finish(data, written, errors);
+    EXPECT_TRUE(errors.empty()) << errors.front();
+    EXPECT_EQ(written, std::vector<std::string>{file("results.otf2").string()});
+    EXPECT_TRUE(std::filesystem::is_regular_file(file("results.def")));
+    EXPECT_TRUE(std::filesystem::is_directory(file("results")));
+
+    // The archive's folder name taken by a file.
+    std::filesystem::remove_all(file("results"));
+    std::filesystem::remove(file("results.otf2"));
+    std::filesystem::remove(file("results.def"));
+    {
+        auto blocker = std::ofstream{file("results")};
+    }
+    auto again = otf2_sink{cfg, data, errors};
+    again.dispatch(data, dispatch(2));
+    written.clear();
+    again.finish(data, written, errors);
+    EXPECT_TRUE(written.empty());
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("could not write the OTF2 archive"), std::string::npos) << errors[0];
+}
+
 TEST_F(fixture, the_factory_makes_the_four_formats)
 {
     auto errors = std::vector<std::string>{};
@@ -251,8 +288,16 @@ TEST_F(fixture, the_factory_makes_the_four_formats)
 #if defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
     EXPECT_TRUE(make_sink("rocpd", cfg, data, errors));
 #endif
-    EXPECT_FALSE(make_sink("otf2", cfg, data, errors));
     EXPECT_TRUE(errors.empty());
+    // otf2 always has a sink; in a build without the library it says so when made.
+    EXPECT_TRUE(make_sink("otf2", cfg, data, errors));
+#if defined(ROCPROFILER_TOOL_HAVE_OTF2)
+    EXPECT_TRUE(errors.empty());
+#else
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("built without OTF2 support"), std::string::npos) << errors[0];
+#endif
+    EXPECT_FALSE(make_sink("xml", cfg, data, errors));
 }
 
 TEST_F(fixture, a_run_without_formats_keeps_its_records)
