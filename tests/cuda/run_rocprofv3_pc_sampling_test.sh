@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # rocprofv3's PC sampling on a CUDA agent: `rocprofv3 --pc-sampling-beta-enabled
-# --pc-sampling-method stochastic --pc-sampling-unit cycles --pc-sampling-interval 4096
-# --kernel-trace` of the hot-loop program. Passes when run_pc_sampling_stochastic.csv has samples,
-# each of a dispatch of the kernel trace, a stall reason on every sample whose wave did not issue,
-# and both issued and stalled samples; the program's exit code comes through.
+# --pc-sampling-method stochastic --pc-sampling-unit cycles --pc-sampling-interval 65536
+# --kernel-trace` of the hot-loop program (every 2^16 cycles: a few hundred thousand samples
+# rather than millions). Passes when run_pc_sampling_stochastic.csv has samples, each of a
+# dispatch of the kernel trace, a stall reason on every sample whose wave did not issue, and both
+# issued and stalled samples; the program's exit code comes through.
 # Usage: run_rocprofv3_pc_sampling_test.sh <rocprofv3> <cuda-pc-sampling-program>
 # Environment (set by CTest): ROCPROF_TOOL_LIBRARY, ROCPROF_SDK_LIBRARY; GPU_TEST_OUTPUT_DIR.
 set -u
@@ -12,7 +13,7 @@ out="${GPU_TEST_OUTPUT_DIR:-${PWD}/gpu-test-output}/rocprofv3_pc_sampling"
 rm -rf "${out}" && mkdir -p "${out}/run"
 . "$(dirname "$0")/checks.sh"
 "${rocprofv3}" --pc-sampling-beta-enabled --pc-sampling-method stochastic --pc-sampling-unit cycles \
-    --pc-sampling-interval 4096 --kernel-trace -d "${out}/run" -o run -- "${program}" \
+    --pc-sampling-interval 65536 --kernel-trace -d "${out}/run" -o run -- "${program}" \
     >"${out}/stdout" 2>"${out}/stderr"
 rc=$?
 show_run "${out}"
