@@ -163,6 +163,9 @@ def mpi_job(a):
           f"summary of the job: {total}")
     spread = {x["domain"]: x for x in doc["rank_spread"]}
     check(spread["kernel"]["ranks"] == RANKS, f"rank_spread: {spread['kernel']}")
+    # The ring makes no marker regions: that domain has no slowest rank (null), not rank 0.
+    check(spread["region"]["max_rank_total_ns"] == 0 and spread["region"]["slowest_rank"] is None,
+          f"rank_spread of a domain without data: {spread['region']}")
 
     # One query over the four databases: a row per database, in input order.
     run([a.rocpd, "query", "-i", *dbs, "--query",

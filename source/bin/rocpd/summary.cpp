@@ -226,12 +226,14 @@ run_summary(const arguments& args)
                 }
             }
             tables.emplace_back(std::move(t));
+            // A domain no rank spent time in has no slowest rank (NULL), rather than rank 0.
+            auto slowest_cell = most > 0 ? cell{slowest} : cell{};
             spread.rows.push_back({name,
                                    static_cast<int64_t>(order.size()),
                                    *std::min_element(totals.begin(), totals.end()),
                                    median(totals),
                                    *std::max_element(totals.begin(), totals.end()),
-                                   slowest});
+                                   std::move(slowest_cell)});
         }
         tables.emplace_back(std::move(spread));
     }
