@@ -67,17 +67,8 @@ void
 write_pc_sampling(rocprofiler_agent_id_t agent, json& entry)
 {
     entry["pc_sampling"] = json::array();
-    auto offers          = std::vector<rocprofiler_pc_sampling_configuration_t>{};
-    auto rc              = rocprofiler_query_pc_sampling_agent_configurations(
-        agent,
-        [](const rocprofiler_pc_sampling_configuration_t* configs, size_t n, void* data)
-        {
-            auto* out = static_cast<std::vector<rocprofiler_pc_sampling_configuration_t>*>(data);
-            for(size_t i = 0; i < n; ++i)
-                out->push_back(configs[i]);
-            return ROCPROFILER_STATUS_SUCCESS;
-        },
-        &offers);
+    auto       offers    = std::vector<rocprofiler_pc_sampling_configuration_t>{};
+    const auto rc        = rocprofiler::tool::pc_sampling_configurations(agent, offers);
     if(rc != ROCPROFILER_STATUS_SUCCESS)
     {
         entry["pc_sampling_error"] = rocprofiler_get_status_name(rc);

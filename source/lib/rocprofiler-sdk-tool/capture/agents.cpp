@@ -206,4 +206,18 @@ split_into_passes(rocprofiler_agent_id_t                       agent,
     if(!failed.empty()) return std::nullopt;
     return out;
 }
+rocprofiler_status_t
+pc_sampling_configurations(rocprofiler_agent_id_t                                agent,
+                           std::vector<rocprofiler_pc_sampling_configuration_t>& out)
+{
+    return rocprofiler_query_pc_sampling_agent_configurations(
+        agent,
+        [](const rocprofiler_pc_sampling_configuration_t* configs, size_t n, void* data)
+        {
+            auto* list = static_cast<std::vector<rocprofiler_pc_sampling_configuration_t>*>(data);
+            list->insert(list->end(), configs, configs + n);
+            return ROCPROFILER_STATUS_SUCCESS;
+        },
+        &out);
+}
 } // namespace rocprofiler::tool

@@ -5,6 +5,7 @@
 #include "model/results.hpp"
 
 #include <rocprofiler-sdk/fwd.h>
+#include <rocprofiler-sdk/pc_sampling.h>
 
 #include <cstdint>
 #include <optional>
@@ -20,6 +21,12 @@ namespace rocprofiler::tool
 // errors.
 std::vector<agent_entry> query_agents(std::vector<counter_entry>& counters,
                                       std::vector<std::string>&   errors);
+
+// The PC sampling configurations @p agent offers (rocprofiler_query_pc_sampling_agent_
+// configurations), appended to @p out; the query's status.
+rocprofiler_status_t
+pc_sampling_configurations(rocprofiler_agent_id_t                                agent,
+                           std::vector<rocprofiler_pc_sampling_configuration_t>& out);
 
 // How many counters one pass of @p agent collects: configurations of the agent's first k counters
 // (in its own order) are created for growing k, at most max_probed_counters, until

@@ -38,17 +38,7 @@ bool
 offers(rocprofiler_agent_id_t agent, const config& cfg)
 {
     auto offered = std::vector<rocprofiler_pc_sampling_configuration_t>{};
-    auto rc      = rocprofiler_query_pc_sampling_agent_configurations(
-        agent,
-        [](const rocprofiler_pc_sampling_configuration_t* configs, size_t n, void* data)
-        {
-            auto* out = static_cast<std::vector<rocprofiler_pc_sampling_configuration_t>*>(data);
-            for(size_t i = 0; i < n; ++i)
-                out->push_back(configs[i]);
-            return ROCPROFILER_STATUS_SUCCESS;
-        },
-        &offered);
-    if(rc != ROCPROFILER_STATUS_SUCCESS) return false;
+    if(pc_sampling_configurations(agent, offered) != ROCPROFILER_STATUS_SUCCESS) return false;
     const auto interval = cfg.pc_sampling_interval;
     for(const auto& c : offered)
     {

@@ -126,17 +126,23 @@ csv_sink::replay_outcome(const results&                           data,
         append(m_missing, missing_groups_csv_rows(data, outcome, missing));
 }
 
+std::array<csv_stream*, 8>
+csv_sink::streams()
+{
+    return {&m_kernel_trace,
+            &m_counters,
+            &m_memory_copy,
+            &m_markers,
+            &m_api,
+            &m_missing,
+            &m_pc_host_trap,
+            &m_pc_stochastic};
+}
+
 void
 csv_sink::checkpoint()
 {
-    for(auto* stream : {&m_kernel_trace,
-                        &m_counters,
-                        &m_memory_copy,
-                        &m_markers,
-                        &m_api,
-                        &m_missing,
-                        &m_pc_host_trap,
-                        &m_pc_stochastic})
+    for(auto* stream : streams())
         stream->flush();
 }
 
@@ -147,14 +153,7 @@ csv_sink::finish(const results&,
 {
     errors.insert(errors.end(), m_late_errors.begin(), m_late_errors.end());
     m_late_errors.clear();
-    for(auto* stream : {&m_kernel_trace,
-                        &m_counters,
-                        &m_memory_copy,
-                        &m_markers,
-                        &m_api,
-                        &m_missing,
-                        &m_pc_host_trap,
-                        &m_pc_stochastic})
+    for(auto* stream : streams())
     {
         if(stream->path().empty()) continue;
         auto error = std::string{};

@@ -9,6 +9,7 @@
 #include "files/csv_stream.hpp"
 #include "sinks/sink.hpp"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,9 @@ public:
                 std::vector<std::string>& errors) override;
 
 private:
+    // Every stream of the sink, for what is done to all of them (checkpoint, finish).
+    std::array<csv_stream*, 8> streams();
+
     csv_stream m_kernel_trace  = {};
     csv_stream m_counters      = {};
     csv_stream m_memory_copy   = {};
