@@ -41,6 +41,8 @@ def main():
     parser.add_argument("--hot", required=True)
     parser.add_argument("--min-share", type=float, default=0.5)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--dropped", action="store_true",
+                        help="the run lost samples: results.json must count them")
     args = parser.parse_args()
 
     samples_path = os.path.join(args.dir, f"{args.prefix}_pc_sampling_host_trap.csv")
@@ -99,8 +101,11 @@ def main():
             want = tuple(int(row[k]) for k in ("Sample_Timestamp", "Dispatch_Id", "Code_Object_Id", "Code_Object_Offset"))
             if got != want or s["inst_index"] != -1:
                 fail(f"results.json sample {s} differs from the CSV row {row}")
-        if tool["metadata"]["pc_samples_dropped"] != 0:
-            fail(f"pc_samples_dropped {tool['metadata']['pc_samples_dropped']}")
+        dropped = tool["metadata"]["pc_samples_dropped"]
+        if args.dropped and dropped == 0:
+            fail("the run dropped samples but pc_samples_dropped is 0")
+        if not args.dropped and dropped != 0:
+            fail(f"pc_samples_dropped {dropped}")
     share = in_hot / len(rows)
     print(f"check_pc_sampling: {len(rows)} samples, {in_hot} inside {args.hot} ({share:.0%})")
     if share < args.min_share:

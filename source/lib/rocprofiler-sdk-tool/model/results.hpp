@@ -41,8 +41,9 @@ struct results
     // for outputs written whole).
     std::vector<marker_event> api_calls       = {};
     uint64_t                  dropped_records = 0;
-    // --pc-sampling-*: the samples written, per record kind, and those the PC sampling buffer
-    // reported as dropped (its callback's drop_count).
+    // --pc-sampling-*: the samples written, per record kind, and those lost: the drop counts the
+    // PC sampling buffer's callback received (the SDK's sampler's and the buffer's own) and the
+    // records no output can show.
     uint64_t pc_samples_host_trap  = 0;
     uint64_t pc_samples_stochastic = 0;
     uint64_t pc_samples_dropped    = 0;

@@ -143,7 +143,7 @@ report_end(const std::vector<std::string>& written, const std::vector<std::strin
         const auto  line =
             "PC sampling: " + std::to_string(d.pc_samples_host_trap + d.pc_samples_stochastic) +
             " samples written, " + std::to_string(d.pc_samples_dropped) +
-            " dropped by the tool's buffer";
+            " lost (dropped by the sampler or the buffer)";
         if(d.pc_samples_dropped > 0)
             log::warning(line);
         else

@@ -555,6 +555,17 @@ emplace(
     return true;
 }
 
+bool
+count_lost(rocprofiler_buffer_id_t id, uint64_t count)
+{
+    auto* buf = lookup(id);
+    if(buf == nullptr) return false;
+    auto lock = std::unique_lock{buf->mutex};
+    if(buf->state.load(std::memory_order_relaxed) != lifetime::alive) return false;
+    buf->drops += count;
+    return true;
+}
+
 void
 flush_all()
 {

@@ -74,6 +74,12 @@ emplace(rocprofiler_buffer_id_t id, uint32_t category, uint32_t kind, const T& r
     return emplace(id, category, kind, static_cast<const void*>(&record), sizeof(T));
 }
 
+// Counts @p count records that a producer lost before it could write them (a sampler's full
+// ring, a hardware buffer that overflowed): the buffer's callback receives them in its drop_count
+// with the next delivery, as it receives the records the buffer itself dropped. False for an
+// unknown or destroyed buffer.
+bool count_lost(rocprofiler_buffer_id_t id, uint64_t count);
+
 // Finalization: delivers every buffer's records and waits for the callbacks.
 void flush_all();
 

@@ -104,6 +104,9 @@ pc_sampling_request_for(const logical_dispatch&                                 
                     [buffer = svc.buffer, origin, stochastic](const pc_sample_batch& batch)
                 {
                     report(batch, origin.dispatch_id);
+                    // Samples the backend lost reach the tool as its buffer's drop_count, so a
+                    // tool's own tally of lost samples is complete.
+                    if(batch.dropped != 0) buffer::count_lost(buffer, batch.dropped);
                     for(const auto& sample : batch.samples)
                     {
                         if(stochastic)

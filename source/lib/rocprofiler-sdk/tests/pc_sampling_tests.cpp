@@ -84,6 +84,7 @@ struct recorded
     std::map<uint64_t, uint64_t> entries      = {}; // kernel id -> kernel_object (its address)
     std::vector<std::pair<uint64_t, uint64_t>>  pass_windows = {}; // replayed kernel's passes
     uint64_t                                    pass_enter   = 0;
+    uint64_t                                    drops        = 0; // buffer callbacks' drop_count
     std::map<std::string, rocprofiler_status_t> seen         = {};
 };
 
@@ -104,9 +105,10 @@ collect(rocprofiler_context_id_t,
         rocprofiler_record_header_t** headers,
         size_t                        n,
         void*,
-        uint64_t)
+        uint64_t drops)
 {
     auto lock = std::lock_guard{rec().mutex};
+    rec().drops += drops;
     for(size_t i = 0; i < n; ++i)
     {
         const auto* h = headers[i];
@@ -188,6 +190,7 @@ set_up_buffer_and_code_objects()
         rec().code_objects = {};
         rec().entries      = {};
         rec().pass_windows = {};
+        rec().drops        = 0;
         rec().seen         = {};
     }
     sampling_context = sdk_test::create_context();
@@ -480,9 +483,19 @@ TEST_F(pc_sampling_small_ring, drops_are_counted_and_reported)
     // One workgroup runs on one worker: it keeps its ring's 2 samples.
     EXPECT_GE(kept, 1u);
     EXPECT_LE(kept, 2u);
-    EXPECT_NE(err.find("sample(s) of dispatch " + std::to_string(dispatch) + " were dropped"),
-              std::string::npos)
-        << err;
+    const auto warning = "sample(s) of dispatch " + std::to_string(dispatch) + " were dropped";
+    const auto at      = err.find(warning);
+    ASSERT_NE(at, std::string::npos) << err;
+    // The warning's count and the drop_count the tool's buffer callback received are the same
+    // samples: a tool tallying drop_count loses none of them.
+    const auto line_start = err.rfind("PC sampling: ", at);
+    ASSERT_NE(line_start, std::string::npos) << err;
+    const auto warned = std::stoull(err.substr(line_start + std::string{"PC sampling: "}.size()));
+    EXPECT_GE(warned, 1u);
+    {
+        auto lock = std::lock_guard{rec().mutex};
+        EXPECT_EQ(rec().drops, warned) << err;
+    }
     rocprofiler_host_destroy_queue(queue);
 }
 
