@@ -27,8 +27,10 @@ if [ -s "${csv}" ] && [ -s "${trace}" ]; then
 import csv, sys
 samples = list(csv.DictReader(open(sys.argv[1])))
 dispatches = {r["Dispatch_Id"] for r in csv.DictReader(open(sys.argv[2]))}
-issued = [s for s in samples if s["Wave_Issued_Instruction"] in ("1", "true", "True")]
-stalled = [s for s in samples if s not in issued]
+def did_issue(s):
+    return s["Wave_Issued_Instruction"] in ("1", "true", "True")
+issued = [s for s in samples if did_issue(s)]
+stalled = [s for s in samples if not did_issue(s)]
 print(f"samples={len(samples)}")
 print(f"outside_trace={sum(1 for s in samples if s['Dispatch_Id'] not in dispatches)}")
 print(f"issued={len(issued)} stalled={len(stalled)}")

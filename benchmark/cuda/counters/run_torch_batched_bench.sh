@@ -47,26 +47,65 @@ for tag in plain batched per_dispatch ncu; do
     if grep -qw -- -1 <<<"${times[${tag}]}"; then fail=1; fi
 done
 
-# The two rocprofv3 paths must give the same values (the step is deterministic).
-same=$(python3 - "${out}/batched/run_counter_collection.csv" "${out}/per_dispatch/run_counter_collection.csv" <<'PY'
-import csv, sys
+# The two rocprofv3 paths must give the same values. A kernel whose count varies from run to run
+# (split-K GEMMs that finish with atomics do: Nsight Compute and the per-dispatch path disagree on
+# it too) may differ by up to 1%; anything else is a failure. The differing kernels are named.
+same=$(python3 - "${out}/batched/run_counter_collection.csv" "${out}/per_dispatch/run_counter_collection.csv" "${out}/ncu.log" <<'PY'
+import collections, csv, re, sys
 def load(path):
     try:
         rows = list(csv.DictReader(open(path)))
     except OSError:
         return None
-    return sorted((r["Kernel_Name"], r["Counter_Name"], r["Counter_Value"]) for r in rows)
-a, b = load(sys.argv[1]), load(sys.argv[2])
-print("%d %d %d" % (len(a or []), len(b or []), int(a is not None and a == b and len(a) > 0)))
+    out = collections.defaultdict(list)
+    for r in rows:
+        out[(r["Kernel_Name"], r["Counter_Name"])].append(float(r["Counter_Value"]))
+    return {k: sorted(v) for k, v in out.items()}
+def base(name):  # Nsight Compute spells template arguments differently: match on the base name
+    return re.split(r"[<(]", name, 1)[0].strip()
+def load_ncu(path):
+    out = collections.defaultdict(list)
+    try:
+        lines = [l for l in open(path) if l.startswith('"')]
+    except OSError:
+        return out
+    for r in csv.DictReader(lines):
+        try:
+            out[(base(r["Kernel Name"]), r["Metric Name"])].append(float(r["Metric Value"].replace(",", "")))
+        except (KeyError, ValueError):
+            pass
+    return out
+a, b, ncu = load(sys.argv[1]), load(sys.argv[2]), load_ncu(sys.argv[3])
+if not a or not b or set(a) != set(b):
+    print("0 0 0 0 none")
+    sys.exit()
+total = sum(len(v) for v in a.values())
+equal = 0
+spread_only, wrong = [], []
+for key, va in a.items():
+    vb = b[key]
+    equal += sum(1 for x, y in zip(va, vb) if x == y)
+    if va == vb:
+        continue
+    # Variation is shown when the two references disagree on the kernel (per-dispatch here,
+    # Nsight Compute in its own run); then each batched value must be within 1% of a reference's.
+    ref = ncu.get((base(key[0]), key[1]), [])
+    varies = bool(ref) and sorted(ref) != vb
+    seen = vb + ref
+    near = all(any(abs(x - y) <= 0.01 * max(abs(y), 1.0) for y in seen) for x in va)
+    (spread_only if varies and near and len(va) == len(vb) else wrong).append(key[0][:40])
+print(total, equal, len(spread_only), len(wrong), ";".join(sorted(set(spread_only + wrong))).replace(" ", "_") or "none")
 PY
 )
-read -r rows_batched rows_per equal <<<"${same}"
-[ "${equal}" = 1 ] || { echo "FAIL: batched and per-dispatch values differ (${rows_batched} vs ${rows_per} rows)" >&2; fail=1; }
+read -r rows_batched equal_rows spread_kernels wrong_kernels differing <<<"${same}"
+equal=$([ "${rows_batched}" -gt 0 ] && [ "${wrong_kernels}" = 0 ] && echo 1 || echo 0)
+[ "${equal}" = 1 ] || { echo "FAIL: batched and per-dispatch values differ beyond a kernel's run-to-run spread (${wrong_kernels} kernel(s): ${differing})" >&2; fail=1; }
 
 m() { tr ' ' '\n' <<<"${times[$1]:-}" | grep -v '^$' | median; }
 plain=$(m plain) batched=$(m batched) per=$(m per_dispatch) ncu_s=$(m ncu)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
-echo "BENCH torch_batched metrics=${metrics} reps=${reps} rows=${rows_batched} values_equal=${equal}" \
+echo "BENCH torch_batched metrics=${metrics} reps=${reps} rows=${rows_batched} values_equal=${equal_rows}/${rows_batched}" \
+    "differing_within_spread=${spread_kernels} differing_beyond=${wrong_kernels} differing_kernels=${differing}" \
     "plain_s=${plain} batched_s=${batched} per_dispatch_s=${per} ncu_s=${ncu_s:-n/a}" \
     "per_dispatch/batched=$(ratio "${per}" "${batched}") ncu/batched=$(ratio "${ncu_s:-0}" "${batched}")" \
     "batched/plain=$(ratio "${batched}" "${plain}")"

@@ -4,6 +4,7 @@
 #include "cuda/cupti_call.hpp"
 #include "cuda/cupti_loader.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <utility>
@@ -169,6 +170,9 @@ session::take(const decoded_data& data)
         m_stalls[pc.stall_reason] += pc.samples;
     }
     m_cupti_total += data.total_samples;
+    m_cupti_largest = std::max(m_cupti_largest, data.total_samples);
+    m_non_user += data.non_user_samples;
+    ++m_reads;
     m_batch.dropped += data.dropped_samples;
     if(data.hardware_buffer_full)
         common::log::warn_once("cuda-pc-sampling-hw-full",
@@ -215,10 +219,15 @@ session::finish(uint64_t timestamp_ns)
 
     for(auto& sample : m_batch.samples)
         sample.timestamp_ns = timestamp_ns;
-    // CUPTI's own count of the range's samples against the samples delivered: equal when every
-    // sample has one reason and the "_not_issued" twins are subsets (pc_sampling_stalls.hpp).
+    // CUPTI's own count of the range's samples against the samples delivered. CUPTI's
+    // totalSamples includes the dropped samples and those of kernels it shows no PCs of, so
+    // delivered + dropped + non-user equals it when every sample has one reason and the
+    // "_not_issued" twins are subsets (pc_sampling_stalls.hpp). Whether CUPTI repeats the
+    // range's total in each read or splits it is not documented: both the sum over reads and the
+    // largest single read are logged.
     ROCP_LOG(info) << "cuda: PC sampling range: CUPTI counted " << m_cupti_total << " sample(s), "
-                   << m_delivered << " delivered, " << m_batch.dropped << " dropped";
+                   << m_delivered << " delivered, " << m_batch.dropped << " dropped, " << m_non_user
+                   << " non-user, " << m_reads << " read(s), largest read " << m_cupti_largest;
     if(m_batch.dropped != 0)
         common::log::warn_once("cuda-pc-sampling-dropped",
                                "cuda: CUPTI dropped PC samples; they are counted as dropped");

@@ -79,7 +79,10 @@ private:
     std::unordered_map<uint32_t, std::string> m_names       = {};
     std::unordered_map<uint32_t, uint64_t>    m_stalls      = {};
     uint64_t                                  m_cupti_total = 0; // CUPTI's totalSamples, summed
-    uint64_t                                  m_delivered   = 0; // samples put in the batch
+    uint64_t m_cupti_largest = 0; // the largest totalSamples of one read
+    uint64_t m_non_user      = 0; // nonUsrKernelsTotalSamples, summed
+    uint64_t m_reads         = 0; // data structures taken (GetData reads and the config buffer)
+    uint64_t m_delivered     = 0; // samples put in the batch
     std::unique_ptr<buffer>   m_config_buffer = {}; // SAMPLING_DATA_BUFFER: filled on disable
     std::unique_ptr<buffer>   m_read_buffer   = {}; // cuptiPCSamplingGetData's
     dispatch::pc_sample_batch m_batch         = {};
