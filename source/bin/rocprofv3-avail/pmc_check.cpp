@@ -263,9 +263,19 @@ check_counters(const request&              req,
             auto reasons = std::vector<std::string>{};
             for(const auto& name : missing)
                 reasons.push_back(unknown_name(name, target, sets, names));
-            out.skipped.push_back(agent_label(target) + " not checked: " + joined(reasons, "; "));
             unresolved.insert(unresolved.end(), reasons.begin(), reasons.end());
-            continue;
+            if(named_for[index].empty())
+            {
+                out.skipped.push_back(agent_label(target) +
+                                      " not checked: " + joined(reasons, "; "));
+                continue;
+            }
+            // The names given for this agent are checked there; the others only where they exist.
+            for(const auto& name : missing)
+                check.requested.erase(
+                    std::find(check.requested.begin(), check.requested.end(), name));
+            out.skipped.push_back(joined(missing, " ") + " not checked on " + agent_label(target) +
+                                  ": " + joined(reasons, "; "));
         }
         out.checks.push_back(std::move(check));
     }

@@ -303,6 +303,16 @@ TEST(avail_pmc_check, device_qualifiers_make_one_set_per_agent)
     ASSERT_EQ(result.checks.size(), 2u);
     EXPECT_EQ(result.checks[0].requested, (std::vector<std::string>{"A", "B"}));
     EXPECT_EQ(result.checks[1].requested, (std::vector<std::string>{"F"}));
+    // A named for agent 0 and F for every agent that has it: A alone on agent 0, F on agent 1.
+    auto mixed = check(check_of({{"A", {0}}, {"F", {}}}));
+    EXPECT_EQ(mixed.exit_code, exit_ok);
+    ASSERT_EQ(mixed.checks.size(), 2u);
+    EXPECT_EQ(mixed.checks[0].requested, (std::vector<std::string>{"A"}));
+    EXPECT_EQ(mixed.checks[1].requested, (std::vector<std::string>{"F"}));
+    ASSERT_EQ(mixed.skipped.size(), 1u);
+    EXPECT_EQ(mixed.skipped[0].rfind("F not checked on GPU 0 (fake, Fake GPU): unknown counter", 0),
+              0u)
+        << mixed.skipped[0];
     // F named for agent 0, which lacks it: an error, not a skip.
     EXPECT_EQ(check(check_of({{"F", {0}}})).exit_code, exit_unknown_counter);
 }
