@@ -56,7 +56,13 @@ avail(const std::vector<std::string>& args)
     fs::create_directories(dir);
     const auto out_file = dir / "stdout";
     const auto err_file = dir / "stderr";
-    auto       pid      = fork();
+    // Everything the child needs is prepared before fork(): between fork and exec it calls only
+    // async-signal-safe functions (the SDK in this process may run threads).
+    auto argv = std::vector<char*>{const_cast<char*>(ROCPROFV3_AVAIL_BIN)};
+    for(const auto& a : args)
+        argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    const auto pid = fork();
     if(pid == 0)
     {
         auto out = open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -64,10 +70,6 @@ avail(const std::vector<std::string>& args)
         if(out < 0 || err < 0) _exit(125);
         dup2(out, STDOUT_FILENO);
         dup2(err, STDERR_FILENO);
-        auto argv = std::vector<char*>{const_cast<char*>(ROCPROFV3_AVAIL_BIN)};
-        for(const auto& a : args)
-            argv.push_back(const_cast<char*>(a.c_str()));
-        argv.push_back(nullptr);
         execv(ROCPROFV3_AVAIL_BIN, argv.data());
         _exit(126);
     }
