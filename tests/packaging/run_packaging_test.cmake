@@ -55,4 +55,20 @@ if(EXISTS "${prefix}/bin/rocprofv3" AND EXISTS "${BUILD_DIR}/bin/rocpd")
         endif()
     endforeach()
 endif()
+# rocprofv3-avail is installed beside rocprofv3: it loads the installed SDK through its run path
+# (no LD_LIBRARY_PATH) and finds the shipped metric sets and AMD's names under <prefix>/share.
+if(EXISTS "${BUILD_DIR}/bin/rocprofv3-avail")
+    execute_process(COMMAND "${CMAKE_COMMAND}" -E env ROCPROFILER_CUDA_AGENTS=0
+                            "${prefix}/bin/rocprofv3-avail" list --sets
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0 OR NOT out MATCHES "Name                          :\thost.*speed_of_light\t")
+        message(FATAL_ERROR "the installed rocprofv3-avail lists no shipped metric set (${rc}):\n${out}\n${err}")
+    endif()
+    execute_process(COMMAND "${CMAKE_COMMAND}" -E env ROCPROFILER_CUDA_AGENTS=0
+                            "${prefix}/bin/rocprofv3-avail" pmc-check SQ_WAVES
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0 OR NOT out MATCHES "collected together on GPU:0\tSQ_WAVES")
+        message(FATAL_ERROR "the installed rocprofv3-avail does not check AMD's names (${rc}):\n${out}\n${err}")
+    endif()
+endif()
 message(STATUS "packaging: installed SDK found, linked and traced 3 dispatches")
