@@ -224,7 +224,7 @@ add_advanced_options(CLI::App& app, parsed_args& args)
     app.add_flag("--suppress-marker-preload",
                  opts.suppress_marker_preload,
                  "Accepted for AMD's command lines; changes nothing: this rocprofv3 preloads no "
-                 "marker library (the tool library itself serves --marker-trace)");
+                 "ROCTx library (programs link librocprofiler-sdk-roctx themselves)");
     app.add_flag("--echo",
                  opts.echo,
                  "Print the application's command line (\"command: [...]\") instead of running it");
