@@ -76,7 +76,7 @@ list_sets(const nlohmann::json& agent, const rocprofiler::tool::metric_sets::cat
 } // namespace
 
 std::optional<libraries>
-find_libraries(std::string& error)
+find_libraries(std::string& error, const library_resolution& how)
 {
     auto exe     = std::error_code{};
     auto self    = fs::read_symlink("/proc/self/exe", exe);
@@ -89,17 +89,34 @@ find_libraries(std::string& error)
     };
     auto libs = libraries{pick("ROCPROF_TOOL_LIBRARY", "librocprofiler-sdk-tool.so"),
                           pick("ROCPROF_SDK_LIBRARY", "librocprofiler-sdk.so")};
-    for(const auto& [path, variable] :
-        {std::pair{libs.tool, "ROCPROF_TOOL_LIBRARY"}, std::pair{libs.sdk, "ROCPROF_SDK_LIBRARY"}})
+    for(auto [path, variable] : {std::pair{&libs.tool, "ROCPROF_TOOL_LIBRARY"},
+                                 std::pair{&libs.sdk, "ROCPROF_SDK_LIBRARY"}})
     {
-        if(!fs::exists(path))
+        auto tried = "'" + *path + "'";
+        for(const auto* suffix : {&how.soversion, &how.version})
         {
-            error = "library '" + path + "' not found (set " + variable + " to override)";
+            if(fs::exists(*path) || suffix->empty()) continue;
+            auto versioned = *path + "." + *suffix;
+            tried += ", '" + versioned + "'";
+            if(fs::exists(versioned)) *path = versioned;
+        }
+        if(!fs::exists(*path))
+        {
+            error = "library " + tried + " not found (set " + variable + " to override)";
             return std::nullopt;
         }
+        auto ec = std::error_code{};
+        if(how.readlink && fs::is_symlink(*path, ec))
+        {
+            auto target = fs::read_symlink(*path, ec);
+            if(!ec)
+                *path = (target.is_absolute() ? target : fs::path{*path}.parent_path() / target)
+                            .string();
+        }
+        if(how.realpath)
+            if(auto real = fs::canonical(*path, ec); !ec) *path = real.string();
+        *path = fs::absolute(*path).string();
     }
-    libs.tool = fs::absolute(libs.tool).string();
-    libs.sdk  = fs::absolute(libs.sdk).string();
     return libs;
 }
 

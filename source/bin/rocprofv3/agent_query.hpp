@@ -21,9 +21,20 @@ struct libraries
     std::string sdk  = {};
 };
 
+// How a library's path is settled, as AMD's rocprofv3 options say: when lib<name>.so does not
+// exist, lib<name>.so.<soversion>, then lib<name>.so.<version> (those given); then a symbolic link
+// replaced by its target (readlink), or every link resolved (realpath).
+struct library_resolution
+{
+    std::string version   = {}; // --sdk-version
+    std::string soversion = {}; // --sdk-soversion
+    bool        readlink  = false;
+    bool        realpath  = false;
+};
+
 // Next to the executable (<prefix>/bin/rocprofv3 -> <prefix>/lib/), unless ROCPROF_TOOL_LIBRARY /
 // ROCPROF_SDK_LIBRARY override them; nothing, with @p error, when one is missing.
-std::optional<libraries> find_libraries(std::string& error);
+std::optional<libraries> find_libraries(std::string& error, const library_resolution& how = {});
 
 // The helper's JSON (query.cpp) for @p groups, or nothing with @p error.
 std::optional<nlohmann::json> query_agents(const libraries&                             libs,

@@ -60,6 +60,7 @@ outcome check_output_names(const options& opts, const std::string& job);
 outcome check_collection(options& opts, const std::string& job);
 outcome check_exec_limits(const options& opts, const std::string& job);
 outcome check_mpi_ranks(const parsed_args& args, const std::string& job);
+outcome check_sdk_versions(const options& opts, const std::string& job);
 
 // pc_sampling_options.cpp: the --pc-sampling-* options and their checks.
 void    add_pc_sampling_options(CLI::App& app, parsed_args& args);

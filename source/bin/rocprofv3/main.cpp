@@ -7,6 +7,7 @@
 #include "options.hpp"
 #include "output_directory.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -63,6 +64,42 @@ log_configuration(const options& opts, const std::map<std::string, std::string>&
     }
 }
 
+// @p words as Python writes a list of strings (upstream's --echo): ['./app', '-n', '1'], each
+// in single quotes, or double quotes when it holds a single quote and no double quote.
+std::string
+python_list(const std::vector<std::string>& words)
+{
+    auto out = std::string{"["};
+    for(const auto& word : words)
+    {
+        const auto quote =
+            word.find('\'') != std::string::npos && word.find('"') == std::string::npos ? '"'
+                                                                                        : '\'';
+        out += (out.size() > 1 ? ", " : "") + std::string(1, quote);
+        for(const unsigned char c : word)
+        {
+            if(c == '\\' || c == static_cast<unsigned char>(quote))
+                out += std::string{"\\"} + static_cast<char>(c);
+            else if(c == '\n')
+                out += "\\n";
+            else if(c == '\t')
+                out += "\\t";
+            else if(c == '\r')
+                out += "\\r";
+            else if(c < 0x20 || c == 0x7f)
+            {
+                char hex[8] = {};
+                std::snprintf(hex, sizeof(hex), "\\x%02x", c);
+                out += hex;
+            }
+            else
+                out += static_cast<char>(c);
+        }
+        out += quote;
+    }
+    return out + "]";
+}
+
 // One set of options (the command line's, or one job of an input file): the counters checked,
 // the output directory prepared, and the application run once per application-replay pass. The
 // codes and groups of its runs are appended. Returns rocprofv3's own code when nothing could run.
@@ -72,6 +109,14 @@ run_job(options                                opts,
         std::vector<int>&                      codes,
         std::vector<std::vector<std::string>>& groups)
 {
+    // --echo: the command line that would run, as upstream prints it (a Python list), and no run.
+    if(opts.echo)
+    {
+        std::cout << "command: " << python_list(opts.command) << std::endl;
+        codes.push_back(exit_ok);
+        groups.emplace_back();
+        return std::nullopt;
+    }
     auto error = std::string{};
     if(opts.list_avail || !opts.pmc_groups.empty() || !opts.pc_sampling_method.empty())
     {
@@ -199,7 +244,8 @@ main(int argc, char** argv)
     }
 
     auto error = std::string{};
-    auto libs  = find_libraries(error);
+    auto libs =
+        find_libraries(error, {opts.sdk_version, opts.sdk_soversion, opts.readlink, opts.realpath});
     if(!libs)
     {
         std::cerr << "rocprofv3: error: " << error << "\n";

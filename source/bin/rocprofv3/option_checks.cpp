@@ -6,6 +6,7 @@
 #include "config/placeholders.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -203,6 +204,29 @@ check_logging_and_preload(options& opts, const std::string& job)
     return std::nullopt;
 }
 
+// --sdk-soversion is a number (the N of lib<name>.so.N), --sdk-version one or more numbers
+// joined by dots (X.Y.Z), as the libraries' file names carry them.
+outcome
+check_sdk_versions(const options& opts, const std::string& job)
+{
+    auto numbers = [](const std::string& text, bool dots)
+    {
+        if(text.empty() || text.front() == '.' || text.back() == '.') return false;
+        for(size_t i = 0; i < text.size(); ++i)
+            if(!(std::isdigit(static_cast<unsigned char>(text[i])) != 0 ||
+                 (dots && text[i] == '.' && text[i - 1] != '.')))
+                return false;
+        return true;
+    };
+    if(!opts.sdk_soversion.empty() && !numbers(opts.sdk_soversion, false))
+        return usage_error(job + "--sdk-soversion '" + opts.sdk_soversion +
+                           "' is not a number (the N of librocprofiler-sdk.so.N)");
+    if(!opts.sdk_version.empty() && !numbers(opts.sdk_version, true))
+        return usage_error(job + "--sdk-version '" + opts.sdk_version +
+                           "' is not a version X.Y.Z (of librocprofiler-sdk.so.X.Y.Z)");
+    return std::nullopt;
+}
+
 // -d and -o: placeholders that expand, and -o a file name prefix.
 outcome
 check_output_names(const options& opts, const std::string& job)
@@ -215,26 +239,36 @@ check_output_names(const options& opts, const std::string& job)
             *text, [](std::string_view) { return std::string{"x"}; }, &why);
         if(!probe) return usage_error(job + name + " '" + *text + "': " + why);
     }
-    if(opts.output_file.find('/') != std::string::npos)
-        return usage_error(job + "--output-file '" + opts.output_file +
-                           "' is a file name prefix; put directories in --output-directory");
-    // The same for a placeholder whose value is a path: %env{NAME}% is known now (the application
-    // starts with this environment); the others never hold a '/'.
+    // -o may name sub-directories of -d, as upstream's (-o runs/%pid%: <dir>/runs/<pid>_...),
+    // but not leave it (an absolute path) and must end with a file name prefix. The same for a
+    // placeholder whose value is known now: %env{NAME}% (the application starts with this
+    // environment); the others' values hold no '/' at the start or the end.
+    auto path_error = [](const std::string& prefix) -> std::string
+    {
+        if(!prefix.empty() && prefix.front() == '/')
+            return "is an absolute path: -o names the files under --output-directory (and may "
+                   "hold sub-directories: -o runs/%pid%); give the directory with -d";
+        if(!prefix.empty() && prefix.back() == '/')
+            return "ends with '/': -o ends with the files' name prefix (-o runs/app)";
+        return {};
+    };
+    if(auto why_not = path_error(opts.output_file); !why_not.empty())
+        return usage_error(job + "--output-file '" + opts.output_file + "' " + why_not);
     {
         auto expanded = rocprofiler::tool::placeholders::expand(
             opts.output_file,
             [](std::string_view key) -> std::optional<std::string>
             {
+                if(key == "cwd") return std::string{"/"}; // an absolute path
                 if(key.substr(0, 4) != "env:") return std::string{"x"};
                 const auto* value = std::getenv(std::string{key.substr(4)}.c_str());
                 return std::string{value != nullptr ? value : ""};
             },
             &why);
-        if(expanded && expanded->find('/') != std::string::npos)
-            return usage_error(job + "--output-file '" + opts.output_file + "' expands to '" +
-                               *expanded +
-                               "', a path: -o is a file name prefix; put directories in "
-                               "--output-directory (placeholders are allowed there)");
+        if(expanded)
+            if(auto why_not = path_error(*expanded); !why_not.empty())
+                return usage_error(job + "--output-file '" + opts.output_file + "' expands to '" +
+                                   *expanded + "', which " + why_not);
     }
     return std::nullopt;
 }
@@ -243,18 +277,25 @@ check_output_names(const options& opts, const std::string& job)
 outcome
 check_collection(options& opts, const std::string& job)
 {
-    if(!opts.list_avail && opts.command.empty())
+    // --echo prints the command line, an empty one too (as upstream).
+    if(!opts.list_avail && !opts.echo && opts.command.empty())
         return usage_error(
             "no application given: rocprofv3 [options] -- <application> [arguments]");
-    // -r and -s stand for the traces they gather.
+    // -r and -s stand for the traces they gather, but for those given as false
+    // (-s --memory-copy-trace=false), as upstream.
+    auto on = [&opts](bool& trace, const char* name)
+    {
+        if(std::find(opts.turned_off.begin(), opts.turned_off.end(), name) == opts.turned_off.end())
+            trace = true;
+    };
     if(opts.runtime_trace || opts.sys_trace)
     {
-        opts.kernel_trace       = true;
-        opts.memory_copy_trace  = true;
-        opts.marker_trace       = true;
-        opts.cuda_runtime_trace = true;
+        on(opts.kernel_trace, "--kernel-trace");
+        on(opts.memory_copy_trace, "--memory-copy-trace");
+        on(opts.marker_trace, "--marker-trace");
+        on(opts.cuda_runtime_trace, "--cuda-runtime-trace");
     }
-    if(opts.sys_trace) opts.cuda_driver_trace = true;
+    if(opts.sys_trace) on(opts.cuda_driver_trace, "--cuda-driver-trace");
     if(!opts.list_avail && !opts.kernel_trace && !opts.memory_copy_trace && !opts.marker_trace &&
        !opts.cuda_runtime_trace && !opts.cuda_driver_trace && !opts.stats && !opts.summary &&
        opts.pmc_groups.empty() && opts.pc_sampling_method.empty())

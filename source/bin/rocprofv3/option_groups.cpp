@@ -31,8 +31,9 @@ const char* const footer_help =
     "files. With several --pmc groups and no kernel replay, the application runs once per group\n"
     "and run N writes to <dir>/pass_<N>/ (the lines of a text input file: <dir>/pmc_<N>/; the\n"
     "jobs of a JSON/YAML input file: <dir>/pass_<N>/). Other options of AMD's rocprofv3\n"
-    "(--hip-trace, --sys-trace, ...) are accepted and answered with 'not supported on this\n"
-    "device' (exit 2).\n"
+    "(--hip-trace, --hsa-trace, ...) are accepted and answered with 'not supported on this\n"
+    "device' (exit 2). Boolean options take AMD's forms too: --kernel-trace=false,\n"
+    "--stats 1, -s --memory-copy-trace=no (yes/no, true/false, on/off, 1/0, y/n, t/f).\n"
     "Environment: ROCPROF_TOOL_LIBRARY and ROCPROF_SDK_LIBRARY override the libraries found\n"
     "next to rocprofv3 (../lib/).\n\n";
 
@@ -199,7 +200,39 @@ add_other_options(CLI::App& app, parsed_args& args)
                    "in pmc_<N>/)");
 }
 
+// AMD's advanced options: how the libraries are found, the marker library, --echo.
+void
+add_advanced_options(CLI::App& app, parsed_args& args)
+{
+    auto& opts = args.opts;
+    app.add_option("--sdk-version",
+                   opts.sdk_version,
+                   "As AMD's rocprofv3: when a library is not found under its unversioned name "
+                   "(lib<name>.so), try lib<name>.so.<X.Y.Z>")
+        ->type_name("X.Y.Z");
+    app.add_option("--sdk-soversion",
+                   opts.sdk_soversion,
+                   "As AMD's rocprofv3: when a library is not found under its unversioned name, "
+                   "try lib<name>.so.<N> (before --sdk-version's name)")
+        ->type_name("N");
+    app.add_flag("--readlink",
+                 opts.readlink,
+                 "Preload a library given by a symbolic link through the link's target");
+    app.add_flag("--realpath",
+                 opts.realpath,
+                 "Preload the libraries by their canonical paths (every link resolved)");
+    app.add_flag("--suppress-marker-preload",
+                 opts.suppress_marker_preload,
+                 "Accepted for AMD's command lines; changes nothing: this rocprofv3 preloads no "
+                 "ROCTx library (programs link librocprofiler-sdk-roctx themselves)");
+    app.add_flag("--echo",
+                 opts.echo,
+                 "Print the application's command line (\"command: [...]\") instead of running it");
+}
+
 // Upstream's other options: accepted, then answered with one message (unsupported_options.cpp).
+// A flag given as false asks for nothing (-s --scratch-memory-trace=false is AMD's way to leave
+// one trace of -s off), so it is no error.
 void
 add_unsupported_options(CLI::App& app, parsed_args& args)
 {
@@ -207,10 +240,14 @@ add_unsupported_options(CLI::App& app, parsed_args& args)
     for(const auto& u : unsupported_options())
     {
         auto  names = std::string{u.names};
+        auto  flag  = u.values == 0;
         auto* opt   = unsupported->add_option_function<std::vector<std::string>>(
             names,
-            [&args, names](const std::vector<std::string>&)
-            { args.unsupported.emplace_back(names); },
+            [&args, names, flag](const std::vector<std::string>& values)
+            {
+                if(flag && !values.empty() && values.back() == "false") return;
+                args.unsupported.emplace_back(names);
+            },
             "Not supported on this device");
         if(u.values == 0)
             opt->expected(0, 1)->type_name("[BOOL]");
@@ -236,6 +273,7 @@ add_options(CLI::App& app, parsed_args& args)
     add_output_options(app, args);
     add_filter_options(app, args);
     add_other_options(app, args);
+    add_advanced_options(app, args);
     add_unsupported_options(app, args);
     app.add_option("command", args.opts.command, "The application and its arguments (after --)")
         ->expected(-1);

@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <map>
 #include <string_view>
 
 #ifndef ROCPROFV3_VERSION
@@ -93,6 +95,84 @@ mark_ranges(const std::vector<std::string>& own_args)
     return marked;
 }
 
+// The boolean options of @p app by every spelling ("-s", "--sys-trace"), each with its long name:
+// CLI11's flags and upstream's flags that this device does not support ("[BOOL]").
+std::map<std::string, std::string>
+boolean_options(const CLI::App& app)
+{
+    auto out = std::map<std::string, std::string>{};
+    auto add = [&out](const CLI::Option* opt)
+    {
+        if(opt->get_expected_max() != 0 && opt->get_type_name() != "[BOOL]") return;
+        // --help and --version are actions, as upstream's: no value.
+        if(opt->check_lname("help") || opt->check_lname("version")) return;
+        for(const auto& name : opt->get_lnames())
+            out["--" + name] = "--" + opt->get_lnames().front();
+        for(const auto& name : opt->get_snames())
+            out["-" + name] =
+                opt->get_lnames().empty() ? "-" + name : "--" + opt->get_lnames().front();
+    };
+    for(const auto* opt : app.get_options())
+        add(opt);
+    for(const auto* group : app.get_subcommands([](const CLI::App*) { return true; }))
+        for(const auto* opt : group->get_options())
+            add(opt);
+    return out;
+}
+
+// AMD's boolean forms, for CLI11: "--kernel-trace true" (a value after a space, when it is one of
+// AMD's boolean words) and "--stats=1", "-s=no" become "--kernel-trace=true", "--stats=true",
+// "-s=false". A value after '=' that is not a boolean is an error naming the option. The options
+// given as false are recorded in @p args (by their long names), last one winning.
+outcome
+normalize_booleans(const CLI::App&           app,
+                   std::vector<std::string>& own,
+                   parsed_args&              args,
+                   const std::string&        job)
+{
+    const auto booleans = boolean_options(app);
+    auto       value_of = std::map<std::string, bool>{};
+    auto       out      = std::vector<std::string>{};
+    for(size_t i = 0; i < own.size(); ++i)
+    {
+        auto arg = own[i];
+        if(i == 0 || arg.size() < 2 || arg[0] != '-')
+        {
+            out.push_back(std::move(arg));
+            continue;
+        }
+        const auto eq        = arg.find('=');
+        const auto name      = arg.substr(0, eq);
+        auto       long_name = booleans.find(name);
+        if(long_name == booleans.end())
+        {
+            out.push_back(std::move(arg));
+            continue;
+        }
+        auto value = std::optional<bool>{true};
+        if(eq != std::string::npos)
+        {
+            value = parse_boolean(std::string_view{arg}.substr(eq + 1));
+            if(!value)
+                return usage_error(job + name + " '" + arg.substr(eq + 1) +
+                                   "' is not a boolean (true: 1, yes, y, true, t, on; false: 0, "
+                                   "no, n, false, f, off; any case)");
+        }
+        else if(i + 1 < own.size())
+            if(auto next = parse_boolean(own[i + 1]))
+            {
+                value = next;
+                ++i;
+            }
+        value_of[long_name->second] = *value;
+        out.push_back(long_name->second + (*value ? "=true" : "=false"));
+    }
+    own = std::move(out);
+    for(const auto& [name, value] : value_of)
+        if(!value) args.opts.turned_off.push_back(name);
+    return std::nullopt;
+}
+
 // A --pmc value of blanks only would reach CLI11 as a value it cannot convert; say what is wrong
 // with it instead.
 outcome
@@ -173,6 +253,7 @@ check_groups(parsed_args&                    args,
     if(auto stop = check_pc_sampling(opts, job)) return stop;
     if(auto stop = check_collection(opts, job)) return stop;
     if(auto stop = check_mpi_ranks(args, job)) return stop;
+    if(auto stop = check_sdk_versions(opts, job)) return stop;
     return check_exec_limits(opts, job);
 }
 
@@ -190,8 +271,9 @@ parse_arguments(const std::vector<std::string>& own_args,
                          "Usage: rocprofv3 [options] -- <application> [arguments]",
                         "rocprofv3"};
     add_options(app, args);
-    const auto marked = mark_ranges(own_args);
-    auto       own    = std::vector<const char*>{};
+    auto marked = mark_ranges(own_args);
+    if(auto stop = normalize_booleans(app, marked, args, job)) return *stop;
+    auto own = std::vector<const char*>{};
     for(const auto& arg : marked)
         own.push_back(arg.c_str());
     for(size_t i = 1; i < own.size(); ++i)
@@ -219,6 +301,41 @@ parse_arguments(const std::vector<std::string>& own_args,
     return out;
 }
 } // namespace
+
+std::optional<bool>
+parse_boolean(std::string_view text)
+{
+    auto word = std::string{text};
+    std::transform(word.begin(), word.end(), word.begin(), ::tolower);
+    for(const auto* yes : {"y", "yes", "t", "true", "on", "1"})
+        if(word == yes) return true;
+    for(const auto* no : {"n", "no", "f", "false", "off", "0"})
+        if(word == no) return false;
+    return std::nullopt;
+}
+
+std::vector<std::pair<std::string, bool>>
+option_names()
+{
+    auto args = parsed_args{};
+    auto app  = CLI::App{};
+    add_options(app, args);
+    const auto booleans = boolean_options(app);
+    auto       out      = std::vector<std::pair<std::string, bool>>{};
+    auto       add      = [&](const CLI::Option* opt)
+    {
+        for(const auto& name : opt->get_snames())
+            out.emplace_back("-" + name, booleans.count("-" + name) > 0);
+        for(const auto& name : opt->get_lnames())
+            out.emplace_back("--" + name, booleans.count("--" + name) > 0);
+    };
+    for(const auto* opt : app.get_options())
+        add(opt);
+    for(const auto* group : app.get_subcommands([](const CLI::App*) { return true; }))
+        for(const auto* opt : group->get_options())
+            add(opt);
+    return out;
+}
 
 parse_result
 parse_command_line(int argc, const char* const* argv)

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -63,12 +64,24 @@ struct options
     bool                                  progress           = false;
     std::string                           agent_index        = {}; // -A; empty: relative
     // --pc-sampling-*: no method, no PC sampling (pc_sampling_options.cpp).
-    bool                     pc_sampling_beta     = false;
-    std::string              pc_sampling_method   = {};
-    std::string              pc_sampling_unit     = {};
-    std::string              pc_sampling_interval = {}; // a positive number once checked
-    std::string              mpi_ranks            = {}; // --mpi-ranks; empty: all
-    std::vector<std::string> command              = {};
+    bool        pc_sampling_beta     = false;
+    std::string pc_sampling_method   = {};
+    std::string pc_sampling_unit     = {};
+    std::string pc_sampling_interval = {}; // a positive number once checked
+    std::string mpi_ranks            = {}; // --mpi-ranks; empty: all
+    // Boolean options given as false (--memory-copy-trace=false), by their long names: -r and -s
+    // leave these traces off, as AMD's rocprofv3 does.
+    std::vector<std::string> turned_off = {};
+    // AMD's advanced options: how the libraries are found (--sdk-version, --sdk-soversion,
+    // --readlink, --realpath), --suppress-marker-preload, and --echo (print the application's
+    // command line instead of running it).
+    std::string              sdk_version             = {};
+    std::string              sdk_soversion           = {};
+    bool                     readlink                = false;
+    bool                     realpath                = false;
+    bool                     suppress_marker_preload = false;
+    bool                     echo                    = false;
+    std::vector<std::string> command                 = {};
 
     // Sub-directories of the runs. Application replay run N writes to <dir>/<pass_prefix><N>/:
     // "pass_" for --pmc groups, "pmc_" for the 'pmc:' lines of a text input file (as upstream),
@@ -155,16 +168,34 @@ size_t pass_of_run(const options& opts, size_t run, size_t runs);
 // <pass_prefix><pass> when @p pass > 0. Placeholders stay for the tool library to expand.
 std::string run_directory(const options& opts, size_t pass);
 
-// The part of an output directory before its first component with a placeholder: what rocprofv3
-// can create and check before the application runs.
+// @p directory with its %cwd% placeholders replaced by the current directory (rocprofv3's,
+// which the application starts in).
+std::string expand_cwd(const std::string& directory);
+
+// The part of an output directory (%cwd% expanded) before its first component with a placeholder:
+// what rocprofv3 can create and check before the application runs.
 std::string fixed_directory_part(const std::string& directory);
 
 // Upstream rocprofv3 options this rocprofv3 accepts but cannot honour on this device, each with
-// how many values it takes (0: a flag with an optional BOOL value; 1; -1: one or more).
+// how many values it takes (0: a flag with an optional BOOL value; 1; -1: one or more). A flag
+// given as false (--scratch-memory-trace=false) asks for nothing and is no error.
 struct unsupported_option
 {
     const char* names  = nullptr; // CLI11 spelling: "-s,--sys-trace"
     int         values = 0;
 };
 const std::vector<unsupported_option>& unsupported_options();
+
+// AMD's options that this rocprofv3 honours differently on purpose (every spelling):
+// docs/rocprofv3.md's table says how and why, and a test checks that it lists exactly these.
+const std::vector<const char*>& amd_differences();
+
+// AMD's spellings of a boolean value (its strtobool, any case): true for y, yes, t, true, on, 1;
+// false for n, no, f, false, off, 0; nothing for any other text.
+std::optional<bool> parse_boolean(std::string_view text);
+
+// Every option name of the command line (both spellings: "-s", "--sys-trace"), each with whether
+// it is a boolean (a flag that also takes AMD's "=BOOL" and "BOOL" forms). The table that
+// docs/rocprofv3.md and the tests check AMD's options against.
+std::vector<std::pair<std::string, bool>> option_names();
 } // namespace rocprofv3

@@ -72,9 +72,12 @@ run_directory(const options& opts, size_t pass)
     namespace fs = std::filesystem;
     // Never throws: an empty directory or a deleted working directory leaves the path as given
     // (the run reports the directory's error itself, before anything is written).
-    auto ec  = std::error_code{};
-    auto dir = fs::absolute(fs::path{opts.output_directory}, ec);
-    if(ec) dir = fs::path{opts.output_directory};
+    auto ec = std::error_code{};
+    // %cwd% is the application's working directory, which is rocprofv3's when it starts: an
+    // absolute path, so that "-d %cwd%/out" must not be made absolute a second time.
+    auto given = fs::path{expand_cwd(opts.output_directory)};
+    auto dir   = fs::absolute(given, ec);
+    if(ec) dir = given;
     dir = dir.lexically_normal();
     if(!opts.job_directory.empty()) dir /= opts.job_directory;
     if(pass > 0) dir /= opts.pass_prefix + std::to_string(pass);
@@ -82,11 +85,27 @@ run_directory(const options& opts, size_t pass)
 }
 
 std::string
-fixed_directory_part(const std::string& directory)
+expand_cwd(const std::string& directory)
+{
+    auto ec   = std::error_code{};
+    auto here = std::filesystem::current_path(ec).string();
+    if(ec) return directory;
+    auto out = directory;
+    for(auto at = out.find("%cwd%"); at != std::string::npos; at = out.find("%cwd%", at))
+    {
+        out.replace(at, 5, here);
+        at += here.size();
+    }
+    return out;
+}
+
+std::string
+fixed_directory_part(const std::string& given)
 {
     namespace fs = std::filesystem;
-    if(directory.empty()) return directory; // an error that prepare_output_directory names
-    auto out = fs::path{};
+    if(given.empty()) return given; // an error that prepare_output_directory names
+    const auto directory = expand_cwd(given);
+    auto       out       = fs::path{};
     for(const auto& part : fs::path{directory})
     {
         if(rocprofiler::tool::placeholders::has_placeholder(part.string())) break;

@@ -46,7 +46,8 @@ const std::vector<unsupported_option>&
 unsupported_options()
 {
     // Upstream rocprofv3's options (source/bin/rocprofv3.py) that this rocprofv3 does not
-    // implement, with their arity there.
+    // implement, with their arity there (tests/rocprofv3/inputs/amd_options.txt lists all of
+    // upstream's options; the test of that list runs each one).
     static const auto list = std::vector<unsupported_option>{
         {"--hip-trace", 0},
 
@@ -88,11 +89,35 @@ unsupported_options()
         {"--att-simd-select", 1},
         {"--att-buffer-size", 1},
         {"--att-shader-engine-mask", 1},
+        {"--att-gpu-index", 1},
         {"--att-perfcounters", 1},
         {"--att-perfcounter-ctrl", 1},
         {"--att-activity", 1},
         {"--att-serialize-all", 0},
     };
+    return list;
+}
+
+const std::vector<const char*>&
+amd_differences()
+{
+    static const auto list = std::vector<const char*>{"-v",
+                                                      "--version",
+                                                      "-o",
+                                                      "--output-file",
+                                                      "-r",
+                                                      "--runtime-trace",
+                                                      "-s",
+                                                      "--sys-trace",
+                                                      "--pmc",
+                                                      "-L",
+                                                      "--list-avail",
+                                                      "--kernel-include-regex",
+                                                      "--kernel-exclude-regex",
+                                                      "--kernel-iteration-range",
+                                                      "--sdk-version",
+                                                      "--sdk-soversion",
+                                                      "--suppress-marker-preload"};
     return list;
 }
 } // namespace rocprofv3

@@ -60,7 +60,7 @@ TEST(command_line, errors_name_the_problem)
     expect_error({"--kernel-trace"}, "no application");
     expect_error({"--kernel-trace", "--kernel-exclude-regex", "[", "--", "app"},
                  "regular expression");
-    expect_error({"--kernel-trace", "-o", "a/b", "--", "app"}, "prefix");
+    expect_error({"--kernel-trace", "-o", "/a/b", "--", "app"}, "is an absolute path");
     expect_error({"--", "app"}, "nothing to collect");
     expect_error({"--bogus", "--", "app"}, "bogus");
 }

@@ -5,6 +5,7 @@
 #include "contract/environment.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 
 namespace rocprofiler::tool
@@ -175,9 +176,21 @@ read_output_names(const getenv_fn& getenv, config& cfg, std::vector<std::string>
         else
             errors.emplace_back(std::string{variable} + "='" + *text + "': " + why);
     }
-    if(cfg.output_file_name.find('/') != std::string::npos)
-        errors.emplace_back("ROCPROF_OUTPUT_FILE_NAME '" + cfg.output_file_name +
-                            "' must be a file name prefix, not a path");
+    // A prefix with directories (upstream's -o runs/%pid%) writes in those sub-directories of the
+    // output directory: they become part of the directory, the last component the prefix.
+    const auto& prefix = cfg.output_file_name;
+    if(!prefix.empty() && (prefix.front() == '/' || prefix.back() == '/'))
+        errors.emplace_back("ROCPROF_OUTPUT_FILE_NAME '" + prefix +
+                            "' must be a file name prefix, optionally under sub-directories of "
+                            "the output directory (runs/app), not " +
+                            (prefix.front() == '/' ? "an absolute path" : "a directory"));
+    else if(auto slash = prefix.rfind('/'); slash != std::string::npos)
+    {
+        cfg.output_path = (std::filesystem::path{cfg.output_path} / prefix.substr(0, slash))
+                              .lexically_normal()
+                              .string();
+        cfg.output_file_name = prefix.substr(slash + 1);
+    }
 }
 
 // The output formats (csv unless ROCPROF_OUTPUT_FORMAT names others) and the agents' column form.

@@ -1,6 +1,9 @@
 #include "config/placeholders.hpp"
 
 #include <cstdint>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <unistd.h>
 
 #include <algorithm>
@@ -37,6 +40,37 @@ bool
 is_key_char(char c)
 {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+
+// %argN%: argument N of the command line (%arg0% the program).
+bool
+is_arg_key(std::string_view key)
+{
+    return key.size() > 3 && key.substr(0, 3) == "arg" &&
+           std::all_of(key.begin() + 3, key.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The local time @p when in @p format (strftime); empty when it does not fit.
+std::string
+local_time(std::time_t when, const std::string& format)
+{
+    auto parts = std::tm{};
+    if(localtime_r(&when, &parts) == nullptr) return {};
+    char text[512] = {};
+    if(std::strftime(text, sizeof(text) - 1, format.c_str(), &parts) == 0) return {};
+    return text;
+}
+
+// How many children the parent process has (this one included), as upstream reads them.
+std::string
+sibling_count()
+{
+    const auto parent = std::to_string(getppid());
+    auto       file   = std::ifstream{"/proc/" + parent + "/task/" + parent + "/children"};
+    auto       count  = size_t{0};
+    for(long pid = 0; file >> pid;)
+        ++count;
+    return std::to_string(count);
 }
 
 // "%env{NAME}%" and its spellings at @p pos: the name and the length of the whole placeholder.
@@ -76,7 +110,11 @@ known_keys()
                                                            "job",
                                                            "rank",
                                                            "size",
-                                                           "nid"};
+                                                           "nid",
+                                                           "psize",
+                                                           "cwd",
+                                                           "launch_date",
+                                                           "launch_time"};
     return keys;
 }
 
@@ -108,14 +146,15 @@ expand(std::string_view text, const lookup& values, std::string* error)
             if(end > i + 1 && end < text.size() && text[end] == '%')
             {
                 auto key = text.substr(i + 1, end - i - 1);
-                if(std::find(known_keys().begin(), known_keys().end(), key) == known_keys().end())
+                if(std::find(known_keys().begin(), known_keys().end(), key) == known_keys().end() &&
+                   !is_arg_key(key))
                 {
                     if(error != nullptr)
                     {
                         *error = "unknown placeholder '%" + std::string{key} + "%' (known:";
                         for(auto k : known_keys())
                             *error += " %" + std::string{k} + "%";
-                        *error += ", %env{NAME}%, and %p %h %j %r %s)";
+                        *error += " %argN% (%arg0%, %arg1%, ...), %env{NAME}%, and %p %h %j %r %s)";
                     }
                     return std::nullopt;
                 }
@@ -204,14 +243,46 @@ process_values(const std::function<const char*(const char*)>& getenv,
     const auto args = join(1);
     const auto argt = args.empty() ? tag : tag + "_" + args;
 
+    // %launch_date% and %launch_time%: when the tool started in this process, in the formats of
+    // ROCPROF_DATE_FORMAT and ROCPROF_TIME_FORMAT (strftime; upstream's defaults).
+    const auto now         = std::time(nullptr);
+    const auto date_format = env("ROCPROF_DATE_FORMAT").value_or("%F");
+    const auto time_format = env("ROCPROF_TIME_FORMAT").value_or("%F_%H.%M");
+    const auto launch_date = local_time(now, date_format);
+    const auto launch_time = local_time(now, time_format);
+    auto       cwd         = std::error_code{};
+    const auto here        = std::filesystem::current_path(cwd).string();
+
     char host[HOST_NAME_MAX + 1] = {};
     if(gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
     const auto pid = std::to_string(getpid());
 
     // Everything by value: the lookup outlives this call.
-    return [env, rank, size, job = where.job, tag, argv, args, argt, host = std::string{host}, pid](
-               std::string_view key) -> std::optional<std::string>
+    return [env,
+            rank,
+            size,
+            job = where.job,
+            tag,
+            argv,
+            args,
+            argt,
+            words,
+            launch_date,
+            launch_time,
+            here,
+            host = std::string{host},
+            pid](std::string_view key) -> std::optional<std::string>
     {
+        if(is_arg_key(key))
+        {
+            const auto n = std::string{key.substr(3)};
+            return n.size() < 10 && std::stoul(n) < words.size() ? words[std::stoul(n)]
+                                                                 : std::string{};
+        }
+        if(key == "psize") return sibling_count();
+        if(key == "cwd") return here;
+        if(key == "launch_date") return launch_date;
+        if(key == "launch_time") return launch_time;
         if(key.substr(0, 4) == "env:") return env(std::string{key.substr(4)}.c_str()).value_or("");
         if(key == "pid") return pid;
         if(key == "ppid") return std::to_string(getppid());

@@ -20,7 +20,8 @@ using lookup = std::function<std::optional<std::string>(std::string_view key)>;
 // The keys of %key% placeholders, for messages and docs.
 const std::vector<std::string_view>& known_keys();
 
-// Replaces every placeholder of @p text: %key% for the known keys, the shorthands %p (pid),
+// Replaces every placeholder of @p text: %key% for the known keys and %argN% (N = 0, 1, ...), the
+// shorthands %p (pid),
 // %h (hostname), %j (job), %r (rank), %s (size), %env{NAME}%, %ENV{NAME}%, $env{NAME},
 // $ENV{NAME} and %q{NAME}% (an unset NAME is empty). A '%' that starts no placeholder is kept.
 // Returns nothing, with @p error naming it, for an unknown %word% placeholder.
@@ -41,9 +42,12 @@ struct launch
 };
 launch launch_values(const std::function<const char*(const char*)>& getenv);
 
-// The values of a process: pid, ppid, pgid, psid, hostname, the MPI rank and size and the SLURM
-// job from @p getenv (rank: SLURM_PROCID, else OMPI_COMM_WORLD_RANK, MV2_COMM_WORLD_RANK,
-// PMI_RANK, MPI_RANK, else 0), and tag/argv/args/argt from @p command (the process's argv).
+// The values of a process: pid, ppid, pgid, psid, psize (the parent's children), hostname, cwd,
+// the MPI rank and size and the SLURM job from @p getenv (rank: SLURM_PROCID, else
+// OMPI_COMM_WORLD_RANK, MV2_COMM_WORLD_RANK, PMI_RANK, MPI_RANK, else 0), launch_date and
+// launch_time (now, in ROCPROF_DATE_FORMAT / ROCPROF_TIME_FORMAT of @p getenv, strftime; "%F"
+// and "%F_%H.%M" by default), and tag/argv/args/argt/argN from @p command (the process's argv;
+// argN empty past its end).
 lookup process_values(const std::function<const char*(const char*)>& getenv,
                       const std::vector<std::string>&                command);
 } // namespace rocprofiler::tool::placeholders

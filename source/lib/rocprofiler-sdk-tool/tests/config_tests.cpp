@@ -97,6 +97,63 @@ TEST(placeholders, launch_values_only_what_a_launcher_set)
     EXPECT_EQ(slurm.size.value_or(""), "16");
 }
 
+// AMD's other keys: %cwd%, %argN%, %psize%, %launch_date% and %launch_time% (strftime formats
+// from ROCPROF_DATE_FORMAT / ROCPROF_TIME_FORMAT, AMD's defaults without them).
+TEST(placeholders, amd_keys_cwd_args_siblings_and_launch_time)
+{
+    namespace ph = rocprofiler::tool::placeholders;
+    auto env     = std::map<std::string, std::string>{};
+    auto getenv  = [&env](const char* name) -> const char*
+    {
+        auto it = env.find(name);
+        return it != env.end() ? it->second.c_str() : nullptr;
+    };
+    auto why    = std::string{};
+    auto values = ph::process_values(getenv, {"./bin/my_app", "-n", "4"});
+    EXPECT_EQ(*ph::expand("%cwd%", values, &why), std::filesystem::current_path().string());
+    EXPECT_EQ(*ph::expand("%arg0%.%arg1%.%arg2%.%arg3%.", values, &why), "bin_my_app.-n.4..");
+    EXPECT_GE(std::stoi(*ph::expand("%psize%", values, &why)), 1); // this process at least
+    // Without formats: %F and %F_%H.%M, e.g. 2026-12-06 and 2026-12-06_04.30.
+    const auto date = *ph::expand("%launch_date%", values, &why);
+    const auto time = *ph::expand("%launch_time%", values, &why);
+    EXPECT_EQ(date.size(), 10u) << date;
+    EXPECT_EQ(time.rfind(date + "_", 0), 0u) << time;
+    EXPECT_EQ(time.size(), 16u) << time;
+    env["ROCPROF_DATE_FORMAT"] = "%Y";
+    env["ROCPROF_TIME_FORMAT"] = "t%H";
+    values                     = ph::process_values(getenv, {});
+    EXPECT_EQ(*ph::expand("%launch_date%", values, &why), date.substr(0, 4));
+    EXPECT_EQ(ph::expand("%launch_time%", values, &why)->substr(0, 1), "t");
+    EXPECT_EQ(*ph::expand("x%arg0%", values, &why), "x"); // no command line: empty
+    EXPECT_FALSE(ph::expand("%argx%", values, &why));
+    EXPECT_NE(why.find("%arg0%, %arg1%"), std::string::npos) << why;
+    EXPECT_TRUE(ph::has_placeholder("a/%launch_time%"));
+    EXPECT_TRUE(ph::has_placeholder("%arg12%"));
+}
+
+// A prefix with directories (AMD's -o %hostname%/%pid%): the directories join the output path.
+TEST(tool_config, output_file_name_with_directories)
+{
+    auto env    = std::map<std::string, std::string>{{"ROCPROF_OUTPUT_PATH", "/o"},
+                                                     {"ROCPROF_OUTPUT_FILE_NAME", "a/%rank%/run"}};
+    auto getenv = [&env](const char* name) -> const char*
+    {
+        auto it = env.find(name);
+        return it != env.end() ? it->second.c_str() : nullptr;
+    };
+    auto r = rocprofiler::tool::read_config(getenv);
+    ASSERT_TRUE(r.errors.empty()) << r.errors.front();
+    EXPECT_EQ(r.cfg.output_path, "/o/a/0");
+    EXPECT_EQ(r.cfg.output_file_name, "run");
+    for(const auto* bad : {"/abs/run", "dir/"})
+    {
+        env["ROCPROF_OUTPUT_FILE_NAME"] = bad;
+        r                               = rocprofiler::tool::read_config(getenv);
+        ASSERT_EQ(r.errors.size(), 1u) << bad;
+        EXPECT_NE(r.errors[0].find("must be a file name prefix"), std::string::npos) << r.errors[0];
+    }
+}
+
 TEST(tool_config, reads_and_validates)
 {
     auto env = std::map<std::string, std::string>{{"ROCPROF_KERNEL_TRACE", "1"},
