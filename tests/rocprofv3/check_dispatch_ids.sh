@@ -1,10 +1,14 @@
 #!/bin/sh
-# check_dispatch_ids.sh CSV "ID ID ..." [COLUMN]: the distinct Dispatch_Id values of the CSV (the
-# 6th column of a kernel trace, the default; the 2nd of a counter collection) are exactly these
-# ids, in any order (rows follow completion order; a counter collection has a row per counter).
+# check_dispatch_ids.sh KERNEL_TRACE_CSV "ID ID ...": the Dispatch_Id column (6th) of the trace
+# holds exactly these ids, one row each, in any order (rows follow completion order).
+# check_dispatch_ids.sh CSV "ID ID ..." COLUMN: the distinct ids of that column (2 for a counter
+# collection, which has a row per counter of a dispatch) are exactly these.
 set -eu
-column=${3:-6}
-got=$(awk -F, -v c="${column}" 'NR > 1 { print $c }' "$1" | sort -n -u | tr '\n' ' ')
+if [ $# -ge 3 ]; then
+    got=$(awk -F, -v c="$3" 'NR > 1 { print $c }' "$1" | sort -n -u | tr '\n' ' ')
+else
+    got=$(awk -F, 'NR > 1 { print $6 }' "$1" | sort -n | tr '\n' ' ')
+fi
 want=$(printf '%s\n' $2 | sort -n | tr '\n' ' ')
 echo "dispatch ids: ${got}(expected ${want})"
 test "${got}" = "${want}"
