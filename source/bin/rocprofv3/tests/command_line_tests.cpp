@@ -673,14 +673,20 @@ TEST(command_line, environment_defaults_and_amds_names)
     EXPECT_EQ(r.opts->output_directory, ".");
     EXPECT_EQ(r.opts->output_file, "");
 
-    // ROCPROF_PRELOAD: ':'-separated, checked like --preload (a missing library is named).
+    // ROCPROF_PRELOAD: ':'-separated, checked like --preload (a missing library is named); a bare
+    // name is left to the dynamic loader.
     setenv("ROCPROF_PRELOAD", "/nonexistent/libone.so:", 1);
     r = run({"--kernel-trace", "--", "app"});
+    EXPECT_FALSE(r.opts);
+    EXPECT_NE(r.error.find("/nonexistent/libone.so"), std::string::npos) << r.error;
+    setenv("ROCPROF_PRELOAD", "libone.so::libtwo.so", 1);
+    r = run({"--kernel-trace", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->preload, (std::vector<std::string>{"libone.so", "libtwo.so"}));
+    r = run({"--kernel-trace", "--preload", "libthree.so", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->preload, (std::vector<std::string>{"libthree.so"}));
     unsetenv("ROCPROF_PRELOAD");
-    if(r.opts)
-        EXPECT_EQ(r.opts->preload, (std::vector<std::string>{"/nonexistent/libone.so"}));
-    else
-        EXPECT_NE(r.error.find("/nonexistent/libone.so"), std::string::npos) << r.error;
 
     r = run({"--kernel-trace", "-S", "--marker-trace", "--", "app"});
     ASSERT_TRUE(r.opts) << r.error;
