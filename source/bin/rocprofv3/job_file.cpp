@@ -47,6 +47,7 @@ job_keys()
         {"kernel_iteration_range", "--kernel-iteration-range", job_key::values},
         {"kernel_dispatch_skip", "--kernel-dispatch-skip", job_key::value},
         {"kernel_dispatch_count", "--kernel-dispatch-count", job_key::value},
+        {"kernel_filter_trace", "--kernel-filter-trace", job_key::flag},
         {"mangled_kernels", "--mangled-kernels", job_key::flag},
         {"truncate_kernels", "--truncate-kernels", job_key::flag},
         {"output_file", "--output-file", job_key::value},
@@ -94,15 +95,45 @@ scalar_text(const nlohmann::json& value)
     return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
+// Why a job cannot run: the message and rocprofv3's exit code (exit_usage for a malformed file,
+// exit_configuration for what this device cannot do).
+struct job_error
+{
+    std::string text = {};
+    int         code = exit_usage;
+};
+
+// Keys of AMD's input schema spelled otherwise than its options: the key this file reads instead.
+// The schema spells a few keys with '-' ("minimum-output-data"); they are read as with '_'.
+std::string
+canonical_key(std::string key)
+{
+    std::replace(key.begin(), key.end(), '-', '_');
+    if(key == "list_metrics") return "list_avail"; // upstream's earlier name of --list-avail
+    if(key == "hsa_finalize_trace") return "hsa_finalizer_trace"; // the schema's spelling
+    return key;
+}
+
+// pmc_groups / pmc_group_interval: upstream collects one of the groups at a time, switching to the
+// next every pmc_group_interval dispatches, in one run.
+const char* const pmc_groups_message =
+    "not supported on this device: upstream collects one of these groups at a time and switches "
+    "to the next every pmc_group_interval dispatches (multiplexing), so each dispatch gets one "
+    "group; this rocprofv3 collects every group for every dispatch instead, by replay: give each "
+    "group as the 'pmc' list of a job of its own, or as several --pmc groups (one run per group) "
+    "or with --replay-mode kernel";
+
 // A job key that is not one of job_keys(): upstream's other options are "not supported", like on
-// the command line (appended to @p unsupported; a false or empty value asks for nothing); any
-// other key is an error.
-bool
-other_key(const std::string&    key,
-          const nlohmann::json& value,
-          const std::string&    where,
-          std::string&          unsupported,
-          std::string&          error)
+// the command line (appended to @p unsupported; a false or empty value asks for nothing). Any
+// other key is not an option of AMD's rocprofv3 either: as upstream, it is ignored, with a warning
+// (once per key, in @p warned).
+void
+other_key(const std::string&        key,
+          const nlohmann::json&     value,
+          const std::string&        where,
+          std::string&              unsupported,
+          std::vector<std::string>& warnings,
+          std::vector<std::string>& warned)
 {
     auto option = "--" + key;
     std::replace(option.begin(), option.end(), '_', '-');
@@ -115,23 +146,22 @@ other_key(const std::string&    key,
                              });
     if(!known && key != "pmc_groups" && key != "pmc_group_interval")
     {
-        error = where + "unknown key '" + key + "'";
-        return false;
+        if(std::find(warned.begin(), warned.end(), key) == warned.end())
+        {
+            warned.push_back(key);
+            warnings.push_back(where + "unknown key '" + key +
+                               "' ignored (not an option of rocprofv3)");
+        }
+        return;
     }
-    if(value.is_null() || value == false || (value.is_array() && value.empty())) return true;
+    if(value.is_null() || value == false || (value.is_array() && value.empty())) return;
     unsupported += (unsupported.empty() ? "" : ", ") + key;
-    return true;
 }
 
-// As upstream: a value given both on the command line (@p given) and in a job conflicts.
-bool
-given_twice(const std::string&              key,
-            const std::string&              option,
-            const std::vector<std::string>& given,
-            const std::string&              where,
-            std::string&                    error)
+// The short spelling of a long option, if it has one.
+std::string
+short_of(const std::string& option)
 {
-    auto shorts = std::string{};
     for(const auto& u : {std::pair{"--output-directory", "-d"},
                          std::pair{"--output-file", "-o"},
                          std::pair{"--output-format", "-f"},
@@ -139,13 +169,100 @@ given_twice(const std::string&              key,
                          std::pair{"--list-avail", "-L"},
                          std::pair{"--truncate-kernels", "-T"},
                          std::pair{"--mangled-kernels", "-M"}})
-        if(option == u.first) shorts = u.second;
-    if(std::find(given.begin(), given.end(), option) == given.end() &&
-       (shorts.empty() || std::find(given.begin(), given.end(), shorts) == given.end()))
-        return false;
-    error = where + "'" + key + "' is also given on the command line (" + option +
-            "); give it in one place";
-    return true;
+        if(option == u.first) return u.second;
+    return {};
+}
+
+bool
+false_word(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(), ::tolower);
+    return text == "false" || text == "0" || text == "no" || text == "off";
+}
+
+bool
+bool_word(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(), ::tolower);
+    return false_word(text) || text == "true" || text == "1" || text == "yes" || text == "on";
+}
+
+// What the command line @p base gives for @p k's option: nothing when it does not give it; else
+// its values as text ("true"/"false" for a flag; every value of every occurrence for a list).
+std::optional<std::vector<std::string>>
+command_line_values(const job_key& k, const std::vector<std::string>& base)
+{
+    const auto option = std::string{k.option};
+    const auto shorts = short_of(option);
+    auto       out    = std::optional<std::vector<std::string>>{};
+    for(size_t i = 1; i < base.size(); ++i)
+    {
+        const auto& arg  = base[i];
+        const auto  name = arg.substr(0, arg.find('='));
+        if(name != option && (shorts.empty() || name != shorts)) continue;
+        if(!out) out = std::vector<std::string>{};
+        const auto inline_value = arg.find('=') != std::string::npos
+                                      ? std::optional{arg.substr(arg.find('=') + 1)}
+                                      : std::nullopt;
+        if(k.kind == job_key::flag)
+        {
+            auto word = inline_value ? *inline_value : std::string{"true"};
+            if(!inline_value && i + 1 < base.size() && bool_word(base[i + 1])) word = base[i + 1];
+            *out = {false_word(word) ? "false" : "true"};
+            continue;
+        }
+        if(inline_value)
+        {
+            out->push_back(*inline_value);
+            continue;
+        }
+        for(size_t j = i + 1; j < base.size() && (base[j].empty() || base[j][0] != '-'); ++j)
+        {
+            out->push_back(base[j]);
+            if(k.kind == job_key::value) break;
+        }
+    }
+    return out;
+}
+
+// A job key's value as the texts command_line_values() gives.
+std::vector<std::string>
+job_values(const job_key& k, const nlohmann::json& value)
+{
+    if(k.kind == job_key::flag) return {value.is_boolean() && value.get<bool>() ? "true" : "false"};
+    auto out   = std::vector<std::string>{};
+    auto items = value.is_array() ? value : nlohmann::json::array({value});
+    for(const auto& item : items)
+        out.push_back(scalar_text(item));
+    return out;
+}
+
+std::string
+joined(const std::vector<std::string>& values)
+{
+    auto out = std::string{};
+    for(const auto& v : values)
+        out += (out.empty() ? "" : " ") + v;
+    return out;
+}
+
+// As upstream: a key given both on the command line (@p base) and in a job is the command line's
+// when both give the same value (true: nothing to add); different values are an error.
+std::optional<bool>
+given_twice(const job_key&                  k,
+            const std::string&              key,
+            const nlohmann::json&           value,
+            const std::vector<std::string>& base,
+            const std::string&              where,
+            std::string&                    error)
+{
+    auto given = command_line_values(k, base);
+    if(!given) return false;
+    auto wanted = job_values(k, value);
+    if(given == wanted) return true;
+    error = where + "'" + key + "' is " + joined(wanted) + " here and " + joined(*given) +
+            " on the command line (" + k.option + "); give one value, or the same in both places";
+    return std::nullopt;
 }
 
 // The arguments of one job key's @p value, appended to @p argv; false with @p error when the
@@ -202,32 +319,51 @@ std::optional<std::vector<std::string>>
 one_job(const nlohmann::json&           entry,
         const std::string&              where,
         const std::vector<std::string>& base,
-        const std::vector<std::string>& given,
-        std::string&                    error)
+        std::vector<std::string>&       warnings,
+        std::vector<std::string>&       warned,
+        job_error&                      error)
 {
     if(!entry.is_object())
     {
-        error = where + "a job is a mapping of option names to values";
+        error.text = where + "a job is a mapping of option names to values";
         return std::nullopt;
     }
     auto argv        = base;
     auto unsupported = std::string{};
-    for(const auto& [key, value] : entry.items())
+    for(const auto& [given_key, value] : entry.items())
     {
+        const auto key = canonical_key(given_key);
+        if(key == "sub_directory") continue; // upstream's own bookkeeping, set on every job
         auto it = std::find_if(job_keys().begin(),
                                job_keys().end(),
                                [&key = key](const auto& k) { return key == k.key; });
         if(it == job_keys().end())
         {
-            if(!other_key(key, value, where, unsupported, error)) return std::nullopt;
+            if((key == "pmc_groups" || key == "pmc_group_interval") && !value.is_null() &&
+               !(value.is_array() && value.empty()))
+            {
+                const auto named = entry.contains("pmc_groups") ? std::string{"pmc_groups"} : key;
+                error            = {where + named + ": " + pmc_groups_message +
+                                        "; the application was not run",
+                                    exit_configuration};
+                return std::nullopt;
+            }
+            other_key(key, value, where, unsupported, warnings, warned);
             continue;
         }
-        if(given_twice(key, it->option, given, where, error)) return std::nullopt;
-        if(!append_arguments(*it, key, value, where, argv, error)) return std::nullopt;
+        // A flag of the wrong type is append_arguments' error, not a conflict.
+        if(it->kind != job_key::flag || value.is_boolean())
+        {
+            auto same = given_twice(*it, key, value, base, where, error.text);
+            if(!same) return std::nullopt;
+            if(*same) continue;
+        }
+        if(!append_arguments(*it, key, value, where, argv, error.text)) return std::nullopt;
     }
     if(!unsupported.empty())
     {
-        error = where + unsupported + ": " + unsupported_message;
+        error = {where + unsupported + ": " + unsupported_message + "; the application was not run",
+                 exit_configuration};
         return std::nullopt;
     }
     return argv;
@@ -235,26 +371,29 @@ one_job(const nlohmann::json&           entry,
 
 // The job objects of a JSON/YAML input file, each turned into rocprofv3 arguments.
 std::optional<std::vector<std::vector<std::string>>>
-job_arguments(const nlohmann::json& doc, const std::vector<std::string>& own, std::string& error)
+job_arguments(const nlohmann::json&           doc,
+              const std::vector<std::string>& own,
+              std::vector<std::string>&       warnings,
+              job_error&                      error)
 {
     if(!doc.is_object() || !doc.contains("jobs") || !doc.at("jobs").is_array() ||
        doc.at("jobs").empty())
     {
-        error = "expected a 'jobs' list with at least one job ({\"jobs\": [{\"pmc\": [...]}]})";
+        error.text =
+            "expected a 'jobs' list with at least one job ({\"jobs\": [{\"pmc\": [...]}]})";
         return std::nullopt;
     }
-    const auto base = without_input(own);
-    // The options of the command line, by name, to find a key given in both places.
-    auto given = std::vector<std::string>{};
-    for(size_t i = 1; i < base.size(); ++i)
-        if(base[i].size() > 1 && base[i][0] == '-')
-            given.push_back(base[i].substr(0, base[i].find('=')));
-
-    auto out = std::vector<std::vector<std::string>>{};
+    const auto base   = without_input(own);
+    auto       warned = std::vector<std::string>{};
+    auto       out    = std::vector<std::vector<std::string>>{};
     for(size_t j = 0; j < doc.at("jobs").size(); ++j)
     {
-        auto argv = one_job(
-            doc.at("jobs").at(j), "job " + std::to_string(j + 1) + ": ", base, given, error);
+        auto argv = one_job(doc.at("jobs").at(j),
+                            "job " + std::to_string(j + 1) + ": ",
+                            base,
+                            warnings,
+                            warned,
+                            error);
         if(!argv) return std::nullopt;
         out.push_back(std::move(*argv));
     }
@@ -274,9 +413,21 @@ read_job_file(const std::string&              file,
     auto why = std::string{};
     auto doc = ext == ".json" ? read_json_document(text, why) : read_yaml_document(text, why);
     if(!doc) return usage_error("input file '" + file + "': " + why);
-    auto jobs = job_arguments(*doc, own_args, why);
-    if(!jobs) return usage_error("input file '" + file + "': " + why);
+    auto warnings = std::vector<std::string>{};
+    auto failed   = job_error{};
+    auto jobs     = job_arguments(*doc, own_args, warnings, failed);
+    if(!jobs && failed.code == exit_usage)
+        return usage_error("input file '" + file + "': " + failed.text);
+    if(!jobs)
+    {
+        auto out      = parse_result{};
+        out.exit_code = failed.code;
+        out.error     = "rocprofv3: error: input file '" + file + "', " + failed.text + "\n";
+        return out;
+    }
     auto out = parse_result{};
+    for(auto& w : warnings)
+        out.warnings.push_back("input file '" + file + "', " + std::move(w));
     out.opts = options{};
     for(size_t j = 0; j < jobs->size(); ++j)
     {

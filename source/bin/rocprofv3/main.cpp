@@ -216,6 +216,8 @@ main(int argc, char** argv)
     using namespace rocprofv3;
     ignore_sigxfsz();
     auto parsed = parse_command_line(argc, argv);
+    for(const auto& w : parsed.warnings)
+        std::cerr << "rocprofv3: warning: " << w << "\n";
     if(!parsed.opts)
     {
         std::cout << parsed.output;

@@ -63,10 +63,16 @@ check_counter_groups(options& opts, const std::string& job)
 outcome
 check_replay(const options& opts, const std::string& job)
 {
-    if(!opts.replay_mode.empty() && opts.replay_mode != "kernel")
+    if(!opts.replay_mode.empty() && opts.replay_mode != "kernel" &&
+       opts.replay_mode != "application")
         return usage_error(job + "--replay-mode '" + opts.replay_mode +
-                           "' is not supported; the only replay mode is 'kernel' (without "
+                           "' is not a replay mode (accepted: application, kernel; without "
                            "--replay-mode, several --pmc groups use application replay)");
+    // Application replay is what several --pmc groups get without --replay-mode: one run of the
+    // application per group. Given explicitly it still needs counters to replay for.
+    if(opts.replay_mode == "application" && opts.pmc_groups.empty())
+        return usage_error(job + "--replay-mode application requires --pmc: application replay "
+                                 "runs the application once per counter group");
     if(opts.kernel_replay())
     {
         if(opts.pmc_groups.empty())

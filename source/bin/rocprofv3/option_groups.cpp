@@ -51,9 +51,10 @@ add_counter_options(CLI::App& app, parsed_args& args)
         ->type_name("COUNTER...");
     app.add_option("--replay-mode",
                    opts.replay_mode,
-                   "'kernel': replay each dispatch once per counter group instead of re-running "
-                   "the application (needs --pmc and --kernel-replay-beta-enabled)")
-        ->type_name("kernel");
+                   "'application' (what several --pmc groups get without it): run the "
+                   "application once per counter group; 'kernel': replay each dispatch once per "
+                   "counter group instead (needs --kernel-replay-beta-enabled). Both need --pmc")
+        ->type_name("application|kernel");
     app.add_flag(
         "--kernel-replay-beta-enabled",
         opts.kernel_replay_beta,
@@ -144,13 +145,14 @@ add_filter_options(CLI::App& app, parsed_args& args)
     auto& opts = args.opts;
     app.add_option("--kernel-include-regex",
                    opts.include_regex,
-                   "Record only kernels whose name matches this regular expression");
+                   "Profile (counters, replay) only kernels whose name matches this regular "
+                   "expression; the kernel trace keeps every dispatch (see --kernel-filter-trace)");
     app.add_option("--kernel-exclude-regex",
                    opts.exclude_regex,
-                   "Do not record kernels whose name matches this regular expression");
+                   "Do not profile kernels whose name matches this regular expression");
     app.add_option("--kernel-iteration-range",
                    args.ranges,
-                   "Record only these iterations (from 1) of each kernel name: '[1-3,5]', "
+                   "Profile only these iterations (from 1) of each kernel name: '[1-3,5]', "
                    "'[1-2],[3-4]', '[5-]' (5 and later); several values allowed")
         ->expected(1, -1)
         ->type_name("RANGE...");
@@ -161,9 +163,12 @@ add_filter_options(CLI::App& app, parsed_args& args)
         ->type_name("N");
     app.add_option("--kernel-dispatch-count",
                    args.count,
-                   "Record at most N dispatches that the kernel filters select (after "
+                   "Profile at most N dispatches that the kernel filters select (after "
                    "--kernel-dispatch-skip), across all kernels (ncu's --launch-count)")
         ->type_name("N");
+    app.add_flag("--kernel-filter-trace",
+                 opts.filter_trace,
+                 "The kernel filters also drop dispatches from the kernel trace and statistics");
     app.add_flag("-T,--truncate-kernels",
                  opts.truncate_kernels,
                  "Kernel names without return type, arguments and template arguments");

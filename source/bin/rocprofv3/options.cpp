@@ -8,8 +8,10 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <string_view>
+#include <utility>
 
 #ifndef ROCPROFV3_VERSION
 #    define ROCPROFV3_VERSION "unknown"
@@ -194,6 +196,37 @@ check_blank_pmc(const std::vector<const char*>& own, const std::string& job)
     return std::nullopt;
 }
 
+// As AMD's rocprofv3: ROCPROF_OUTPUT_PATH, ROCPROF_OUTPUT_FILE_NAME and ROCPROF_PRELOAD (':'
+// separated) are the defaults of -d, -o and --preload when those are not given.
+void
+environment_defaults(parsed_args& args)
+{
+    auto& opts  = args.opts;
+    auto  value = [](const char* name)
+    {
+        const auto* text = std::getenv(name);
+        return text != nullptr ? std::string{text} : std::string{};
+    };
+    if(auto path = value("ROCPROF_OUTPUT_PATH");
+       !path.empty() && !was_given(args, {"-d", "--output-directory"}))
+        opts.output_directory = path;
+    if(auto name = value("ROCPROF_OUTPUT_FILE_NAME");
+       !name.empty() && !was_given(args, {"-o", "--output-file"}))
+        opts.output_file = name;
+    if(auto preload = value("ROCPROF_PRELOAD");
+       !preload.empty() && !was_given(args, {"--preload"}) && opts.preload.empty())
+    {
+        auto item = std::string{};
+        for(char c : preload + ":")
+        {
+            if(c != ':')
+                item.push_back(c);
+            else if(!item.empty())
+                opts.preload.push_back(std::exchange(item, {}));
+        }
+    }
+}
+
 // CLI11 over @p own; the application after "--" is @p after_separator.
 outcome
 run_parser(CLI::App&                       app,
@@ -291,6 +324,7 @@ parse_arguments(const std::vector<std::string>& own_args,
         return out;
     }
     if(auto stop = check_unsupported(args, job)) return *stop;
+    environment_defaults(args);
     if(auto stop = read_input_file(
            args.opts, own_args, after_separator, has_separator, job, parse_arguments))
         return *stop;

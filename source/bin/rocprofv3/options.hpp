@@ -54,6 +54,7 @@ struct options
     std::string                           iteration_range    = {}; // the values, ", "-joined
     std::optional<uint64_t>               dispatch_skip      = {};
     std::optional<uint64_t>               dispatch_count     = {};
+    bool                                  filter_trace       = false; // --kernel-filter-trace
     bool                                  list_avail         = false;
     std::string                           input_file         = {};
     std::string                           log_level          = {};
@@ -104,6 +105,9 @@ struct parse_result
     int                    exit_code = 0;  // when opts is empty: exit with this code
     std::string            output    = {}; // text for stdout (help, version)
     std::string            error     = {}; // text for stderr
+    // Said on stderr, one line each ("rocprofv3: warning: ..."), whether or not parsing proceeds:
+    // what an input file gave that is ignored.
+    std::vector<std::string> warnings = {};
 };
 
 // Parses and validates argv. Never runs anything and never exits.

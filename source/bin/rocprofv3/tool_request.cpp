@@ -26,6 +26,7 @@ tool_request(const options& opts, size_t pass)
     r.iteration_range    = opts.iteration_range;
     r.dispatch_skip      = opts.dispatch_skip;
     r.dispatch_count     = opts.dispatch_count;
+    r.filter_trace       = opts.filter_trace;
     r.demangle_kernels   = !opts.mangled_kernels;
     r.truncate_kernels   = opts.truncate_kernels;
     r.output_config      = opts.output_config;

@@ -112,9 +112,6 @@ amd_differences()
                                                       "--pmc",
                                                       "-L",
                                                       "--list-avail",
-                                                      "--kernel-include-regex",
-                                                      "--kernel-exclude-regex",
-                                                      "--kernel-iteration-range",
                                                       "--sdk-version",
                                                       "--sdk-soversion",
                                                       "--suppress-marker-preload"};

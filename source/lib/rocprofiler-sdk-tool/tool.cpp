@@ -66,6 +66,8 @@ rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* 
         auto parsed = read_config([](const char* name) { return std::getenv(name); });
         if(parsed.cfg.helper_mode) return nullptr;
         run_report::open_from_environment();
+        for(const auto& note : parsed.notes)
+            log::warning(note);
         if(!parsed.errors.empty())
         {
             // A bad configuration deactivates the tool; the application still runs, and

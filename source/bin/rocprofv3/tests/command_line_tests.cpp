@@ -52,7 +52,13 @@ TEST(command_line, errors_name_the_problem)
     expect_error(
         {"--replay-mode", "kernel", "--kernel-replay-beta-enabled", "--kernel-trace", "--", "app"},
         "requires --pmc");
-    expect_error({"--pmc", "A", "--replay-mode", "application", "--", "app"}, "not supported");
+    expect_error({"--pmc", "A", "--replay-mode", "bogus", "--", "app"},
+                 "'bogus' is not a replay mode (accepted: application, kernel");
+    expect_error({"--replay-mode", "application", "--kernel-trace", "--", "app"},
+                 "--replay-mode application requires --pmc");
+    expect_error(
+        {"--pmc", "A", "--replay-mode", "application", "--kernel-replay-beta-enabled", "--", "app"},
+        "only meaningful with --replay-mode kernel");
 #if !defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
     expect_error({"--kernel-trace", "-f", "rocpd", "--", "app"},
                  "rocpd output was not built: SQLite3 missing");
@@ -235,7 +241,7 @@ TEST(command_line, runtime_and_sys_trace)
     env = rocprofv3::tool_environment(*r.opts, 0);
     for(const auto* name : {"ROCPROF_KERNEL_TRACE",
                             "ROCPROF_MEMORY_COPY_TRACE",
-                            "ROCPROF_MARKER_TRACE",
+                            "ROCPROF_MARKER_API_TRACE",
                             "ROCPROF_CUDA_RUNTIME_TRACE"})
         EXPECT_EQ(env[name], "1") << name;
     EXPECT_EQ(env.count("ROCPROF_CUDA_DRIVER_TRACE"), 0u);
@@ -480,15 +486,214 @@ TEST(command_line, input_files_as_upstream)
         EXPECT_NE(r.error.find(text), std::string::npos) << r.error;
     };
     expect_error(R"({"jobs": [{"kernel_trace": true, "output_file": "x"}]})",
-                 "job 1: 'output_file' is also given on the command line (--output-file)");
-    expect_error(R"({"jobs": [{"kernel_trace": true, "bogus": 1}]})", "job 1: unknown key 'bogus'");
+                 "job 1: 'output_file' is x here and run on the command line (--output-file)");
     expect_error(R"({"jobs": [{"kernel_trace": "yes"}]})", "expected true or false");
     expect_error(R"({"jobs": []})", "expected a 'jobs' list");
     expect_error(R"({"jobs": [{"kernel_trace": true}, {"hsa_trace": true}]})",
                  "job 2: hsa_trace: not supported on this device");
+    expect_error(R"({"jobs": [{"kernel_trace": true, "kernel_filter_trace": "on"}]})",
+                 "'kernel_filter_trace' is \"on\", expected true or false");
     expect_error(R"({"jobs": [{"kernel_trace": true, "kernel_iteration_range": "[0]"}]})",
                  "job 1: --kernel-iteration-range '[0]'");
     expect_error("{\"jobs\": [", "input file");
+}
+
+// AMD's input schema: keys that are no option are ignored with one warning each (naming the key,
+// once however many jobs give it); its other spellings are read; what this device cannot do is a
+// configuration error (exit 2) saying why.
+TEST(command_line, input_files_take_amds_schema)
+{
+    auto json = write_temp("rocprofv3_schema_jobs.json",
+                           R"({"jobs": [{"kernel_trace": true, "bogus": 1, "sub_directory": "x"},
+                                        {"kernel_trace": true, "bogus": 2, "other": false}]})");
+    auto r    = run({"-i", json.c_str(), "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    ASSERT_EQ(r.warnings.size(), 2u);
+    EXPECT_NE(r.warnings[0].find("job 1: unknown key 'bogus' ignored"), std::string::npos)
+        << r.warnings[0];
+    EXPECT_NE(r.warnings[1].find("job 2: unknown key 'other' ignored"), std::string::npos)
+        << r.warnings[1];
+    EXPECT_TRUE(r.opts->jobs[1].kernel_trace);
+
+    // list_metrics: upstream's earlier name of --list-avail.
+    auto list = write_temp("rocprofv3_list_metrics.json", R"({"jobs": [{"list_metrics": true}]})");
+    r         = run({"-i", list.c_str()});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_TRUE(r.opts->list_avail);
+    EXPECT_TRUE(r.warnings.empty());
+
+    auto expect_exit = [](const std::string& contents, int code, const std::string& text)
+    {
+        auto path = write_temp("rocprofv3_schema_bad.json", contents);
+        auto r    = run({"-i", path.c_str(), "--", "app"});
+        EXPECT_FALSE(r.opts) << contents;
+        EXPECT_EQ(r.exit_code, code) << contents;
+        EXPECT_NE(r.error.find(text), std::string::npos) << r.error;
+    };
+    // The schema's spelling of --hsa-finalizer-trace; its dashed keys.
+    expect_exit(R"({"jobs": [{"kernel_trace": true, "hsa_finalize_trace": true}]})",
+                rocprofv3::exit_configuration,
+                "job 1: hsa_finalizer_trace: not supported on this device");
+    expect_exit(R"({"jobs": [{"kernel_trace": true, "minimum-output-data": 4}]})",
+                rocprofv3::exit_configuration,
+                "job 1: minimum_output_data: not supported on this device");
+    auto off = write_temp("rocprofv3_schema_off.json",
+                          R"({"jobs": [{"kernel_trace": true, "hsa_finalize_trace": false}]})");
+    r        = run({"-i", off.c_str(), "--", "app"});
+    EXPECT_TRUE(r.opts) << r.error;
+    expect_exit(R"({"jobs": [{"pmc_groups": [["A"], ["B"]], "pmc_group_interval": 4}]})",
+                rocprofv3::exit_configuration,
+                "job 1: pmc_groups: not supported on this device: upstream collects one of these "
+                "groups at a time");
+    expect_exit(R"({"jobs": [{"pmc": ["A"], "pmc_group_interval": 4}]})",
+                rocprofv3::exit_configuration,
+                "job 1: pmc_group_interval: not supported on this device");
+}
+
+// As upstream: a key given both on the command line and in a job is accepted when both give the
+// same value, in any of the command line's spellings; different values are an error naming both.
+TEST(command_line, input_file_keys_equal_to_the_command_line)
+{
+    auto json =
+        write_temp("rocprofv3_same_jobs.json",
+                   R"({"jobs": [{"pmc": ["A", "B"], "output_file": "run", "kernel_trace": true,
+                                         "output_format": ["csv", "json"], "truncate_kernels": true,
+                                         "kernel_dispatch_count": 3}]})");
+    for(auto args : std::vector<std::vector<const char*>>{
+            {"--pmc", "A", "B", "-o", "run", "--kernel-trace", "-f", "csv", "json", "-T"},
+            {"--pmc",
+             "A",
+             "B",
+             "--output-file=run",
+             "--output-format",
+             "csv",
+             "json",
+             "--truncate-kernels",
+             "--kernel-dispatch-count=3"}})
+    {
+        args.insert(args.end(), {"-i", json.c_str(), "--", "app"});
+        auto r = run(args);
+        ASSERT_TRUE(r.opts) << r.error;
+        ASSERT_EQ(r.opts->jobs.size(), 1u);
+        const auto& j = r.opts->jobs[0];
+        EXPECT_EQ(j.pmc_groups, (std::vector<std::vector<std::string>>{{"A", "B"}}));
+        EXPECT_EQ(j.output_file, "run");
+        EXPECT_EQ(j.output_formats, (std::vector<std::string>{"csv", "json"}));
+        EXPECT_TRUE(j.truncate_kernels);
+        EXPECT_TRUE(j.kernel_trace);
+        EXPECT_EQ(j.dispatch_count, 3u);
+    }
+    auto expect_error = [&](std::vector<const char*> args, const std::string& text)
+    {
+        args.insert(args.end(), {"-i", json.c_str(), "--", "app"});
+        auto r = run(args);
+        EXPECT_FALSE(r.opts);
+        EXPECT_EQ(r.exit_code, rocprofv3::exit_usage);
+        EXPECT_NE(r.error.find(text), std::string::npos) << r.error;
+    };
+    expect_error({"--pmc", "A", "C"},
+                 "job 1: 'pmc' is A B here and A C on the command line (--pmc)");
+    expect_error({"-f", "csv"}, "'output_format' is csv json here and csv on the command line");
+    expect_error({"--kernel-dispatch-count", "4"}, "'kernel_dispatch_count' is 3 here and 4");
+}
+
+// --kernel-filter-trace (and the job key): the filters also drop dispatches from the trace.
+// Without it the tool library is told nothing, and keeps every dispatch in the trace.
+TEST(command_line, kernel_filter_trace)
+{
+    auto r = run({"--kernel-trace", "--kernel-include-regex", "^v", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_FALSE(r.opts->filter_trace);
+    EXPECT_EQ(rocprofv3::tool_environment(*r.opts, 0).count("ROCPROF_KERNEL_FILTER_TRACE"), 0u);
+    r = run(
+        {"--kernel-trace", "--kernel-include-regex", "^v", "--kernel-filter-trace", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(rocprofv3::tool_environment(*r.opts, 0)["ROCPROF_KERNEL_FILTER_TRACE"], "1");
+    auto json = write_temp("rocprofv3_filter_trace.json",
+                           R"({"jobs": [{"kernel_trace": true, "kernel_filter_trace": true}]})");
+    r         = run({"-i", json.c_str(), "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_TRUE(r.opts->jobs.at(0).filter_trace);
+}
+
+// --replay-mode application: what several --pmc groups get without it, also for one group.
+TEST(command_line, replay_mode_application)
+{
+    auto r = run({"--pmc",
+                  "A",
+                  "B",
+                  "--pmc",
+                  "C",
+                  "--replay-mode",
+                  "application",
+                  "-d",
+                  "/out",
+                  "--",
+                  "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_FALSE(r.opts->kernel_replay());
+    EXPECT_EQ(rocprofv3::run_count(*r.opts), 2u);
+    auto env = rocprofv3::tool_environment(*r.opts, 2);
+    EXPECT_EQ(env["ROCPROF_COUNTERS"], "pmc: C");
+    EXPECT_EQ(env["ROCPROF_OUTPUT_PATH"], "/out/pass_2");
+    EXPECT_EQ(env.count("ROCPROF_KERNEL_REPLAY"), 0u);
+    r = run({"--pmc", "A", "--replay-mode=application", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(rocprofv3::run_count(*r.opts), 1u);
+    EXPECT_EQ(rocprofv3::tool_environment(*r.opts, 0)["ROCPROF_COUNTERS"], "pmc: A");
+}
+
+// As AMD's rocprofv3: ROCPROF_OUTPUT_PATH, ROCPROF_OUTPUT_FILE_NAME and ROCPROF_PRELOAD are the
+// defaults of -d, -o and --preload; the options win over them. -S and --marker-trace reach the
+// tool library under AMD's names.
+TEST(command_line, environment_defaults_and_amds_names)
+{
+    setenv("ROCPROF_OUTPUT_PATH", "/from_env", 1);
+    setenv("ROCPROF_OUTPUT_FILE_NAME", "env_prefix", 1);
+    auto r = run({"--kernel-trace", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->output_directory, "/from_env");
+    EXPECT_EQ(r.opts->output_file, "env_prefix");
+    EXPECT_EQ(rocprofv3::tool_environment(*r.opts, 0)["ROCPROF_OUTPUT_PATH"], "/from_env");
+    r = run({"--kernel-trace", "-d", "/given", "--output-file=given", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->output_directory, "/given");
+    EXPECT_EQ(r.opts->output_file, "given");
+    // A job's key wins over the variable too.
+    auto json = write_temp("rocprofv3_env_jobs.json",
+                           R"({"jobs": [{"kernel_trace": true, "output_file": "job"}]})");
+    r         = run({"-i", json.c_str(), "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->jobs.at(0).output_file, "job");
+    EXPECT_EQ(r.opts->jobs.at(0).output_directory, "/from_env");
+    unsetenv("ROCPROF_OUTPUT_PATH");
+    unsetenv("ROCPROF_OUTPUT_FILE_NAME");
+    r = run({"--kernel-trace", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->output_directory, ".");
+    EXPECT_EQ(r.opts->output_file, "");
+
+    // ROCPROF_PRELOAD: ':'-separated, checked like --preload (a missing library is named); a bare
+    // name is left to the dynamic loader.
+    setenv("ROCPROF_PRELOAD", "/nonexistent/libone.so:", 1);
+    r = run({"--kernel-trace", "--", "app"});
+    EXPECT_FALSE(r.opts);
+    EXPECT_NE(r.error.find("/nonexistent/libone.so"), std::string::npos) << r.error;
+    setenv("ROCPROF_PRELOAD", "libone.so::libtwo.so", 1);
+    r = run({"--kernel-trace", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->preload, (std::vector<std::string>{"libone.so", "libtwo.so"}));
+    r = run({"--kernel-trace", "--preload", "libthree.so", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_EQ(r.opts->preload, (std::vector<std::string>{"libthree.so"}));
+    unsetenv("ROCPROF_PRELOAD");
+
+    r = run({"--kernel-trace", "-S", "--marker-trace", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    auto env = rocprofv3::tool_environment(*r.opts, 0);
+    EXPECT_EQ(env["ROCPROF_STATS_SUMMARY"], "1");
+    EXPECT_EQ(env["ROCPROF_MARKER_API_TRACE"], "1");
+    EXPECT_EQ(env.count("ROCPROF_SUMMARY") + env.count("ROCPROF_MARKER_TRACE"), 0u);
 }
 
 TEST(command_line, mpi_ranks_lists)

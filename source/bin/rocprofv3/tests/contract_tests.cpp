@@ -56,6 +56,7 @@ full_request()
     r.iteration_range      = "[1-2], [5-]";
     r.dispatch_skip        = 0;
     r.dispatch_count       = 7;
+    r.filter_trace         = true;
     r.demangle_kernels     = false;
     r.truncate_kernels     = true;
     r.output_config        = true;
@@ -127,6 +128,7 @@ const std::vector<const char*> every_option = {"--kernel-trace",
                                                "1",
                                                "--kernel-dispatch-count",
                                                "2",
+                                               "--kernel-filter-trace",
                                                "-T",
                                                "-M",
                                                "--progress",
@@ -207,6 +209,7 @@ TEST(contract, the_tool_configuration_reads_the_request)
     EXPECT_TRUE(cfg.iteration_range.contains(1000));
     EXPECT_EQ(cfg.dispatch_skip, 0u);
     EXPECT_EQ(cfg.dispatch_count, request.dispatch_count);
+    EXPECT_TRUE(cfg.filter_trace);
     EXPECT_EQ(cfg.collected_groups(), request.counter_groups);
     EXPECT_EQ(cfg.counters, (std::vector<std::string>{"A", "B", "C"}));
     EXPECT_EQ(cfg.pc_sampling_method, request.pc_sampling_method);
@@ -232,8 +235,14 @@ TEST(contract, the_cli_sets_what_the_tool_reads)
         if(name.rfind("ROCPROF_", 0) == 0 && name != "ROCPROF_DATE_FORMAT" &&
            name != "ROCPROF_TIME_FORMAT")
             read_by_tool.insert(name);
-    EXPECT_EQ(read_by_tool,
-              contract_names(contract::message::tool_request, contract::reader::tool_config));
+    // And, of the compatibility names, those it asks for: AMD's variables for what has no
+    // source here always, the earlier names only when AMD's name is unset (not here).
+    auto expected = contract_names(contract::message::tool_request, contract::reader::tool_config);
+    for(const auto& name : contract_names(contract::message::compatibility))
+        if(read_by_tool.count(name) != 0) expected.insert(name);
+    EXPECT_EQ(read_by_tool, expected);
+    EXPECT_EQ(read_by_tool.count(contract::marker_trace_old), 0u);
+    EXPECT_EQ(read_by_tool.count(contract::amd_unsupported_switches[0]), 1u);
     // What the tool does not read is read by the SDK and ROCTx (the log levels).
     const auto sdk_names = contract_names(contract::message::tool_request, contract::reader::sdk);
     for(const auto& name : set_by_cli)

@@ -199,7 +199,10 @@ buffer_callback(rocprofiler_context_id_t,
                     const auto* rec =
                         static_cast<const rocprofiler_buffer_tracing_kernel_dispatch_record_t*>(
                             header->payload);
-                    if(accept(rec->dispatch_info)) accepted.push_back(*rec);
+                    // Decided for every dispatch (the decision is shared with the counter and
+                    // replay callbacks); the trace keeps the others too unless asked not to.
+                    if(accept(rec->dispatch_info) || !state->cfg.filter_trace)
+                        accepted.push_back(*rec);
                 }
                 {
                     auto  lock = std::lock_guard{state->mutex};

@@ -42,14 +42,17 @@ void
 check_counter_groups(const std::string& text, const config& cfg, std::vector<std::string>& errors)
 {
     if(text.empty()) return;
+    // Groups are separated by ';' or, in AMD's form, by lines ("pmc: A B\npmc: C"); a blank line
+    // separates nothing.
     auto groups = std::vector<std::string>{""};
     for(char c : text)
     {
-        if(c == ';')
+        if(c == ';' || (c == '\n' && !parse::parse_counter_list(groups.back()).empty()))
             groups.emplace_back();
-        else
+        else if(c != '\n')
             groups.back().push_back(c);
     }
+    if(groups.size() > 1 && text.back() == '\n' && groups.back().empty()) groups.pop_back();
     for(size_t g = 0; g < groups.size(); ++g)
     {
         const auto names = parse::parse_counter_list(groups[g]);
@@ -92,25 +95,59 @@ get(const getenv_fn& getenv, const char* name)
     return value != nullptr ? std::string{value} : std::string{};
 }
 
+// A switch under AMD's name @p name, else under its earlier name @p old (with a deprecation note).
+bool
+renamed_switch(const getenv_fn&          getenv,
+               const char*               name,
+               const char*               old,
+               std::vector<std::string>& errors,
+               std::vector<std::string>& notes)
+{
+    if(getenv(name) != nullptr) return contract::decode_switch(name, getenv(name), errors);
+    if(getenv(old) == nullptr) return false;
+    notes.emplace_back(std::string{old} + " is deprecated: use " + name + " (AMD's name)");
+    return contract::decode_switch(old, getenv(old), errors);
+}
+
+// Variables AMD's rocprofv3 sets for its tool library that ask for what this one has no source
+// for: said once each when they ask for something, never silently ignored.
+void
+read_unsupported(const getenv_fn& getenv, std::vector<std::string>& notes)
+{
+    for(const auto* name : contract::amd_unsupported_switches)
+    {
+        auto ignored = std::vector<std::string>{};
+        if(contract::decode_switch(name, getenv(name), ignored) || !ignored.empty())
+            notes.emplace_back(std::string{name} + "='" + getenv(name) +
+                               "': not supported on this device (no source for it here); "
+                               "ignored");
+    }
+}
+
 // What to trace and how: the switches of the contract.
 void
-read_switches(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors)
+read_switches(const getenv_fn&          getenv,
+              config&                   cfg,
+              std::vector<std::string>& errors,
+              std::vector<std::string>& notes)
 {
     auto flag = [&](const char* name)
     { return contract::decode_switch(name, getenv(name), errors); };
-    cfg.kernel_trace       = flag(contract::kernel_trace);
-    cfg.memory_copy_trace  = flag(contract::memory_copy_trace);
-    cfg.marker_trace       = flag(contract::marker_trace);
+    cfg.kernel_trace      = flag(contract::kernel_trace);
+    cfg.memory_copy_trace = flag(contract::memory_copy_trace);
+    cfg.marker_trace =
+        renamed_switch(getenv, contract::marker_trace, contract::marker_trace_old, errors, notes);
     cfg.cuda_runtime_trace = flag(contract::cuda_runtime_trace);
     cfg.cuda_driver_trace  = flag(contract::cuda_driver_trace);
     cfg.selected_regions   = flag(contract::selected_regions);
     cfg.counter_collection = flag(contract::counter_collection);
     cfg.kernel_replay      = flag(contract::kernel_replay);
     cfg.stats              = flag(contract::stats);
-    cfg.summary            = flag(contract::summary);
-    cfg.truncate_kernels   = flag(contract::truncate_kernels);
-    cfg.output_config      = flag(contract::output_config_file);
-    cfg.progress           = flag(contract::progress);
+    cfg.summary = renamed_switch(getenv, contract::summary, contract::summary_old, errors, notes);
+    cfg.truncate_kernels = flag(contract::truncate_kernels);
+    cfg.output_config    = flag(contract::output_config_file);
+    cfg.progress         = flag(contract::progress);
+    cfg.filter_trace     = flag(contract::filter_trace);
     // Demangling is on unless switched off (rocprofv3 -M sets ROCPROF_DEMANGLE_KERNELS=0).
     if(getenv(contract::demangle_kernels) != nullptr && *getenv(contract::demangle_kernels) != '\0')
         cfg.demangle_kernels = flag(contract::demangle_kernels);
@@ -120,12 +157,25 @@ read_switches(const getenv_fn& getenv, config& cfg, std::vector<std::string>& er
 void
 read_counters(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors)
 {
-    cfg.counters       = parse::parse_counter_list(get(getenv, contract::counters));
-    cfg.counter_groups = parse::decode_counter_groups(get(getenv, contract::counter_groups));
+    cfg.counters             = parse::parse_counter_list(get(getenv, contract::counters));
+    cfg.counter_groups       = parse::decode_counter_groups(get(getenv, contract::counter_groups));
+    const auto errors_before = errors.size();
     check_counter_groups(get(getenv, contract::counter_groups), cfg, errors);
 
     if(cfg.kernel_replay && cfg.counter_groups.empty() && !cfg.counters.empty())
         cfg.counter_groups = {cfg.counters};
+    // AMD's rocprofv3 may give the counters as ROCPROF_COUNTER_GROUPS only. One group is the
+    // counters of every dispatch; several, without kernel replay, would be AMD's multiplexing (one
+    // group at a time, switching every ROCPROF_COUNTER_GROUPS_INTERVAL dispatches).
+    if(!cfg.kernel_replay && cfg.counters.empty() && cfg.counter_groups.size() == 1)
+        cfg.counters = cfg.counter_groups.front();
+    else if(!cfg.kernel_replay && cfg.counters.empty() && cfg.counter_groups.size() > 1 &&
+            errors.size() == errors_before)
+        errors.emplace_back(
+            "ROCPROF_COUNTER_GROUPS names " + std::to_string(cfg.counter_groups.size()) +
+            " groups without ROCPROF_COUNTERS or ROCPROF_KERNEL_REPLAY=1: collecting one group at "
+            "a time (AMD's multiplexing, ROCPROF_COUNTER_GROUPS_INTERVAL) is not supported on this "
+            "device; set ROCPROF_KERNEL_REPLAY=1 to collect every group for every dispatch");
     if(cfg.counter_collection && cfg.collected_groups().empty())
         errors.emplace_back("ROCPROF_COUNTER_COLLECTION is set but ROCPROF_COUNTERS / "
                             "ROCPROF_COUNTER_GROUPS name no counter");
@@ -284,7 +334,8 @@ read_config(const std::function<const char*(const char*)>& getenv)
 {
     auto  result = config_result{};
     auto& cfg    = result.cfg;
-    read_switches(getenv, cfg, result.errors);
+    read_switches(getenv, cfg, result.errors, result.notes);
+    read_unsupported(getenv, result.notes);
     read_counters(getenv, cfg, result.errors);
     read_pc_sampling(getenv, cfg, result.errors);
     // Read through the contract, as rocprofv3 writes them (contract/environment.hpp).

@@ -17,7 +17,7 @@ struct config
 {
     bool kernel_trace       = false; // ROCPROF_KERNEL_TRACE
     bool memory_copy_trace  = false; // ROCPROF_MEMORY_COPY_TRACE
-    bool marker_trace       = false; // ROCPROF_MARKER_TRACE
+    bool marker_trace       = false; // ROCPROF_MARKER_API_TRACE (earlier ROCPROF_MARKER_TRACE)
     bool cuda_runtime_trace = false; // ROCPROF_CUDA_RUNTIME_TRACE: CUDA runtime API calls
     bool cuda_driver_trace  = false; // ROCPROF_CUDA_DRIVER_TRACE: CUDA driver API calls
     bool selected_regions   = false; // ROCPROF_SELECTED_REGIONS: collect only between resume/pause
@@ -26,7 +26,7 @@ struct config
     // dispatch's agent is collected in its own replay pass.
     bool kernel_replay = false;
     bool stats         = false; // ROCPROF_STATS: write <prefix>_kernel_stats.csv
-    bool summary       = false; // ROCPROF_SUMMARY: print the kernel stats table to stderr
+    bool summary = false; // ROCPROF_STATS_SUMMARY (earlier ROCPROF_SUMMARY): stats table on stderr
     // Kernel names: demangled unless ROCPROF_DEMANGLE_KERNELS=0 (-M); ROCPROF_TRUNCATE_KERNELS
     // (-T) keeps only the demangled name's base name (no return type, arguments or templates).
     bool demangle_kernels = true;
@@ -67,6 +67,10 @@ struct config
     // ROCPROF_KERNEL_FILTER_DISPATCH_SKIP / _COUNT: across all kernels, after the other filters.
     uint64_t                dispatch_skip  = 0;
     std::optional<uint64_t> dispatch_count = {};
+    // The filters select the dispatches that counters, replay and PC sampling profile; the kernel
+    // trace and the statistics keep every dispatch, as upstream, unless ROCPROF_KERNEL_FILTER_TRACE
+    // (--kernel-filter-trace) asks that they keep only the selected ones too.
+    bool filter_trace = false;
 
     // ROCPROFV3_RUN_DIR: a directory private to the rocprofv3 run, where its processes claim their
     // output prefixes (session/prefix_claim.hpp); empty without rocprofv3.
@@ -95,6 +99,7 @@ struct config_result
 {
     config                   cfg    = {};
     std::vector<std::string> errors = {}; // non-empty: the tool must deactivate itself
+    std::vector<std::string> notes  = {}; // one line each on stderr: deprecated names, ignored ones
 };
 
 // Reads and validates the variables through @p getenv (tests pass their own).

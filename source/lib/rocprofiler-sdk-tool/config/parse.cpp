@@ -208,7 +208,8 @@ std::vector<std::vector<std::string>>
 decode_counter_groups(std::string_view text)
 {
     auto out = std::vector<std::vector<std::string>>{};
-    for(const auto& group : split_any(text, ";"))
+    // "A B;C", or AMD's "pmc: A B\npmc: C" (a line per group).
+    for(const auto& group : split_any(text, ";\n"))
     {
         auto names = parse_counter_list(group);
         if(!names.empty()) out.emplace_back(std::move(names));

@@ -57,7 +57,8 @@ std::optional<uint64_t> parse_count(std::string_view text);
 // A leading "pmc:" is optional; separators are blanks and commas.
 std::vector<std::string> parse_counter_list(std::string_view text);
 
-// ROCPROF_COUNTER_GROUPS: groups separated by ';', counters in a group by blanks.
+// ROCPROF_COUNTER_GROUPS: groups separated by ';', counters in a group by blanks. Decoding also
+// reads AMD's form, one line "pmc: A B" per group.
 std::string encode_counter_groups(const std::vector<std::vector<std::string>>& groups);
 std::vector<std::vector<std::string>> decode_counter_groups(std::string_view text);
 

@@ -7,14 +7,17 @@
 #include <cctype>
 #include <climits>
 #include <cstdlib>
+#include <iterator>
 
 namespace rocprofiler::tool::contract
 {
 namespace
 {
-constexpr auto request  = message::tool_request;
-constexpr auto channel  = message::report_channel;
-constexpr auto helper_m = message::helper_request;
+constexpr auto request     = message::tool_request;
+constexpr auto channel     = message::report_channel;
+constexpr auto helper_m    = message::helper_request;
+constexpr auto compat      = message::compatibility;
+constexpr auto unsupported = "switch; said to be not supported when on";
 
 constexpr auto table = std::array{
     variable{output_path, request, reader::tool_config, "directory (absolute), placeholders kept"},
@@ -34,13 +37,14 @@ constexpr auto table = std::array{
     variable{iteration_range, request, reader::tool_config, "iteration ranges: [1-3,5], [5-]"},
     variable{dispatch_skip, request, reader::tool_config, "number of dispatches"},
     variable{dispatch_count, request, reader::tool_config, "number of dispatches"},
+    variable{filter_trace, request, reader::tool_config, "switch"},
     variable{demangle_kernels, request, reader::tool_config, "switch, on when unset"},
     variable{truncate_kernels, request, reader::tool_config, "switch"},
     variable{output_config_file, request, reader::tool_config, "switch"},
     variable{progress, request, reader::tool_config, "switch"},
     variable{counter_collection, request, reader::tool_config, "switch"},
     variable{counters, request, reader::tool_config, "pmc: A B C (every counter of the run)"},
-    variable{counter_groups, request, reader::tool_config, "groups: A B;C"},
+    variable{counter_groups, request, reader::tool_config, "groups: A B;C (or pmc: lines)"},
     variable{kernel_replay, request, reader::tool_config, "switch"},
     variable{pc_sampling_method, request, reader::tool_config, "host_trap or stochastic"},
     variable{pc_sampling_unit, request, reader::tool_config, "instructions, cycles or time"},
@@ -54,7 +58,25 @@ constexpr auto table = std::array{
     variable{helper_mode, helper_m, reader::helper, "1"},
     variable{query_groups, helper_m, reader::helper, "groups: A B;C"},
     variable{cuda_agents, helper_m, reader::sdk, "1, unless the user set it"},
+    variable{marker_trace_old, compat, reader::tool_config, "switch (deprecated name)"},
+    variable{summary_old, compat, reader::tool_config, "switch (deprecated name)"},
+    variable{amd_unsupported_switches[0], compat, reader::tool_config, unsupported},
+    variable{amd_unsupported_switches[1], compat, reader::tool_config, unsupported},
+    variable{amd_unsupported_switches[2], compat, reader::tool_config, unsupported},
+    variable{amd_unsupported_switches[3], compat, reader::tool_config, unsupported},
+    variable{amd_unsupported_switches[4], compat, reader::tool_config, unsupported},
+    variable{amd_unsupported_switches[5], compat, reader::tool_config, unsupported},
+    variable{amd_unsupported_switches[6], compat, reader::tool_config, unsupported},
+    variable{amd_unsupported_switches[7], compat, reader::tool_config, unsupported},
+    variable{amd_unsupported_switches[8], compat, reader::tool_config, unsupported},
+    variable{amd_unsupported_switches[9], compat, reader::tool_config, unsupported},
+    variable{amd_unsupported_switches[10], compat, reader::tool_config, unsupported},
+    variable{amd_unsupported_switches[11], compat, reader::tool_config, unsupported},
+    variable{amd_unsupported_switches[12], compat, reader::tool_config, unsupported},
+    variable{amd_unsupported_switches[13], compat, reader::tool_config, unsupported},
+    variable{amd_unsupported_switches[14], compat, reader::tool_config, unsupported},
 };
+static_assert(std::size(amd_unsupported_switches) == 15, "one table row per name");
 
 std::string
 text_of(const getenv_fn& getenv, const char* name)
@@ -146,6 +168,7 @@ encode(const tool_request& request)
     set_text(env, iteration_range, request.iteration_range);
     if(request.dispatch_skip) env[dispatch_skip] = std::to_string(*request.dispatch_skip);
     if(request.dispatch_count) env[dispatch_count] = std::to_string(*request.dispatch_count);
+    set_switch(env, filter_trace, request.filter_trace);
     if(!request.demangle_kernels) env[demangle_kernels] = "0";
     set_switch(env, truncate_kernels, request.truncate_kernels);
     set_switch(env, output_config_file, request.output_config);
@@ -168,22 +191,23 @@ decode_tool_request(const getenv_fn& getenv)
     auto& r       = out.value;
     auto  on      = [&](const char* name) { return decode_switch(name, getenv(name), out.errors); };
     r.output_path = text_of(getenv, output_path);
-    r.output_file_name   = text_of(getenv, output_file_name);
-    r.output_formats     = parse::parse_counter_list(text_of(getenv, output_format));
-    r.kernel_trace       = on(kernel_trace);
-    r.memory_copy_trace  = on(memory_copy_trace);
-    r.marker_trace       = on(marker_trace);
+    r.output_file_name  = text_of(getenv, output_file_name);
+    r.output_formats    = parse::parse_counter_list(text_of(getenv, output_format));
+    r.kernel_trace      = on(kernel_trace);
+    r.memory_copy_trace = on(memory_copy_trace);
+    r.marker_trace      = getenv(marker_trace) != nullptr ? on(marker_trace) : on(marker_trace_old);
     r.cuda_runtime_trace = on(cuda_runtime_trace);
     r.cuda_driver_trace  = on(cuda_driver_trace);
     r.agent_index        = text_of(getenv, agent_index);
     r.selected_regions   = on(selected_regions);
     r.stats              = on(stats);
-    r.summary            = on(summary);
+    r.summary            = getenv(summary) != nullptr ? on(summary) : on(summary_old);
     r.include_regex      = text_of(getenv, include_regex);
     r.exclude_regex      = text_of(getenv, exclude_regex);
     r.iteration_range    = text_of(getenv, iteration_range);
     r.dispatch_skip      = decode_count(dispatch_skip, getenv(dispatch_skip), out.errors);
     r.dispatch_count     = decode_count(dispatch_count, getenv(dispatch_count), out.errors);
+    r.filter_trace       = on(filter_trace);
     if(const auto* demangle = getenv(demangle_kernels); demangle != nullptr && *demangle != '\0')
         r.demangle_kernels = on(demangle_kernels);
     r.truncate_kernels   = on(truncate_kernels);

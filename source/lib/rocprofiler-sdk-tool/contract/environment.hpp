@@ -14,7 +14,8 @@
 // Encoding rules: a switch is "1" when on and absent when off (ROCPROF_DEMANGLE_KERNELS, on by
 // default, is "0" when off); decoding accepts 1/0, true/false, yes/no, on/off in any case, and
 // unset or empty as off. Text is verbatim; empty text is never set. Counter groups are
-// "A B;C" (parse::encode_counter_groups); formats are comma-separated.
+// "A B;C" (parse::encode_counter_groups); AMD's form, a line "pmc: A B" per group, is read too.
+// Formats are comma-separated.
 //
 // No dependency on the SDK; pure functions, thread-safe (decode reads only through @p getenv).
 #pragma once
@@ -35,18 +36,21 @@ inline constexpr const char* output_file_name   = "ROCPROF_OUTPUT_FILE_NAME";
 inline constexpr const char* output_format      = "ROCPROF_OUTPUT_FORMAT";
 inline constexpr const char* kernel_trace       = "ROCPROF_KERNEL_TRACE";
 inline constexpr const char* memory_copy_trace  = "ROCPROF_MEMORY_COPY_TRACE";
-inline constexpr const char* marker_trace       = "ROCPROF_MARKER_TRACE";
+inline constexpr const char* marker_trace       = "ROCPROF_MARKER_API_TRACE";
 inline constexpr const char* cuda_runtime_trace = "ROCPROF_CUDA_RUNTIME_TRACE";
 inline constexpr const char* cuda_driver_trace  = "ROCPROF_CUDA_DRIVER_TRACE";
 inline constexpr const char* agent_index        = "ROCPROF_AGENT_INDEX";
 inline constexpr const char* selected_regions   = "ROCPROF_SELECTED_REGIONS";
 inline constexpr const char* stats              = "ROCPROF_STATS";
-inline constexpr const char* summary            = "ROCPROF_SUMMARY";
+inline constexpr const char* summary            = "ROCPROF_STATS_SUMMARY";
 inline constexpr const char* include_regex      = "ROCPROF_KERNEL_FILTER_INCLUDE_REGEX";
 inline constexpr const char* exclude_regex      = "ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX";
 inline constexpr const char* iteration_range    = "ROCPROF_KERNEL_FILTER_RANGE";
 inline constexpr const char* dispatch_skip      = "ROCPROF_KERNEL_FILTER_DISPATCH_SKIP";
 inline constexpr const char* dispatch_count     = "ROCPROF_KERNEL_FILTER_DISPATCH_COUNT";
+// --kernel-filter-trace: the kernel filters also drop dispatches from the kernel trace and the
+// statistics (without it, as upstream, they select only what counters and replay profile).
+inline constexpr const char* filter_trace       = "ROCPROF_KERNEL_FILTER_TRACE";
 inline constexpr const char* demangle_kernels   = "ROCPROF_DEMANGLE_KERNELS";
 inline constexpr const char* truncate_kernels   = "ROCPROF_TRUNCATE_KERNELS";
 inline constexpr const char* output_config_file = "ROCPROF_OUTPUT_CONFIG_FILE";
@@ -55,6 +59,30 @@ inline constexpr const char* counter_collection = "ROCPROF_COUNTER_COLLECTION";
 inline constexpr const char* counters           = "ROCPROF_COUNTERS";
 inline constexpr const char* counter_groups     = "ROCPROF_COUNTER_GROUPS";
 inline constexpr const char* kernel_replay      = "ROCPROF_KERNEL_REPLAY";
+// Earlier names of ROCPROF_MARKER_API_TRACE and ROCPROF_STATS_SUMMARY (AMD's names, which
+// rocprofv3 sets): still read when the new name is unset, with a deprecation note on stderr.
+inline constexpr const char* marker_trace_old = "ROCPROF_MARKER_TRACE";
+inline constexpr const char* summary_old      = "ROCPROF_SUMMARY";
+// Switches AMD's rocprofv3 sets for its tool library that ask for what this device has no source
+// for (HIP, HSA, RCCL, rocDecode, rocJPEG, memory allocation, scratch memory and thread traces,
+// and three output options): read only to say so when one asks for something.
+inline constexpr const char* amd_unsupported_switches[] = {
+    "ROCPROF_HIP_RUNTIME_API_TRACE",
+    "ROCPROF_HIP_COMPILER_API_TRACE",
+    "ROCPROF_HSA_CORE_API_TRACE",
+    "ROCPROF_HSA_AMD_EXT_API_TRACE",
+    "ROCPROF_HSA_IMAGE_EXT_API_TRACE",
+    "ROCPROF_HSA_FINALIZER_EXT_API_TRACE",
+    "ROCPROF_RCCL_API_TRACE",
+    "ROCPROF_ROCDECODE_API_TRACE",
+    "ROCPROF_ROCJPEG_API_TRACE",
+    "ROCPROF_MEMORY_ALLOCATION_TRACE",
+    "ROCPROF_SCRATCH_MEMORY_TRACE",
+    "ROCPROF_ADVANCED_THREAD_TRACE",
+    "ROCPROF_KERNEL_RENAME",
+    "ROCPROF_GROUP_BY_QUEUE",
+    "ROCPROF_STATS_SUMMARY_PER_DOMAIN",
+};
 // --pc-sampling-*, as upstream names them: the method (host_trap, stochastic), the unit
 // (instructions, cycles, time) and the interval (a positive number) of the buffered PC sampling
 // service; the beta switch is the SDK's variable, set as upstream sets it.
@@ -83,6 +111,9 @@ enum class message
     tool_request,
     report_channel,
     helper_request,
+    // Read by the tool, never set by rocprofv3: the earlier names of tool_request variables and
+    // AMD's variables for what this device has no source for.
+    compatibility,
 };
 
 enum class reader
@@ -127,6 +158,7 @@ struct tool_request
     std::string              iteration_range    = {};
     std::optional<uint64_t>  dispatch_skip      = {};
     std::optional<uint64_t>  dispatch_count     = {};
+    bool                     filter_trace       = false;
     bool                     demangle_kernels   = true;
     bool                     truncate_kernels   = false;
     bool                     output_config      = false;

@@ -42,6 +42,7 @@ write_config_file(const config& cfg, uint64_t pid, std::vector<std::string>& err
         {"kernel_dispatch_skip", cfg.dispatch_skip},
         {"kernel_dispatch_count",
          cfg.dispatch_count ? nlohmann::json(*cfg.dispatch_count) : nlohmann::json{}},
+        {"kernel_filter_trace", cfg.filter_trace},
         {"demangle_kernels", cfg.demangle_kernels},
         {"truncate_kernels", cfg.truncate_kernels},
         {"pid", pid}};

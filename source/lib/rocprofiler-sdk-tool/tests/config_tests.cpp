@@ -248,6 +248,89 @@ TEST(tool_config, rejects_values_that_would_silently_do_nothing)
     EXPECT_FALSE(r.cfg.stats || r.cfg.summary);
 }
 
+// AMD's variable names and forms: ROCPROF_MARKER_API_TRACE and ROCPROF_STATS_SUMMARY, with the
+// earlier names still read (a deprecation note each, the new name winning); ROCPROF_COUNTER_GROUPS
+// as "pmc:" lines; AMD's variables for what has no source here are named, not silently ignored.
+TEST(tool_config, amds_variable_names_and_forms)
+{
+    auto env = std::map<std::string, std::string>{};
+    auto get = [&env](const char* name) -> const char*
+    {
+        auto it = env.find(name);
+        return it != env.end() ? it->second.c_str() : nullptr;
+    };
+    env    = {{"ROCPROF_MARKER_API_TRACE", "1"}, {"ROCPROF_STATS_SUMMARY", "1"}};
+    auto r = rocprofiler::tool::read_config(get);
+    EXPECT_TRUE(r.errors.empty());
+    EXPECT_TRUE(r.notes.empty());
+    EXPECT_TRUE(r.cfg.marker_trace && r.cfg.summary);
+
+    env = {{"ROCPROF_MARKER_TRACE", "1"}, {"ROCPROF_SUMMARY", "1"}};
+    r   = rocprofiler::tool::read_config(get);
+    EXPECT_TRUE(r.errors.empty());
+    EXPECT_TRUE(r.cfg.marker_trace && r.cfg.summary);
+    ASSERT_EQ(r.notes.size(), 2u);
+    EXPECT_EQ(r.notes[0],
+              "ROCPROF_MARKER_TRACE is deprecated: use ROCPROF_MARKER_API_TRACE (AMD's name)");
+    EXPECT_EQ(r.notes[1], "ROCPROF_SUMMARY is deprecated: use ROCPROF_STATS_SUMMARY (AMD's name)");
+    env = {{"ROCPROF_MARKER_API_TRACE", "0"}, {"ROCPROF_MARKER_TRACE", "1"}};
+    r   = rocprofiler::tool::read_config(get);
+    EXPECT_FALSE(r.cfg.marker_trace);
+    EXPECT_TRUE(r.notes.empty());
+
+    // AMD's counter groups: one "pmc:" line a group; under kernel replay, a pass each.
+    env = {{"ROCPROF_COUNTER_COLLECTION", "1"},
+           {"ROCPROF_KERNEL_REPLAY", "1"},
+           {"ROCPROF_COUNTER_GROUPS", "pmc: A B\npmc: C\n"}};
+    r   = rocprofiler::tool::read_config(get);
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors.front());
+    EXPECT_EQ(r.cfg.collected_groups(), (std::vector<std::vector<std::string>>{{"A", "B"}, {"C"}}));
+    EXPECT_EQ(parse::decode_counter_groups("pmc: A B\npmc: C"),
+              parse::decode_counter_groups("A B;C"));
+    // One group without ROCPROF_COUNTERS: the counters of every dispatch.
+    env = {{"ROCPROF_COUNTER_COLLECTION", "1"}, {"ROCPROF_COUNTER_GROUPS", "pmc: A B"}};
+    r   = rocprofiler::tool::read_config(get);
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors.front());
+    EXPECT_EQ(r.cfg.collected_groups(), (std::vector<std::vector<std::string>>{{"A", "B"}}));
+    // Several, without kernel replay: AMD's multiplexing, refused with why.
+    env = {{"ROCPROF_COUNTER_COLLECTION", "1"}, {"ROCPROF_COUNTER_GROUPS", "pmc: A\npmc: B"}};
+    r   = rocprofiler::tool::read_config(get);
+    ASSERT_FALSE(r.errors.empty());
+    EXPECT_NE(r.errors[0].find("ROCPROF_COUNTER_GROUPS names 2 groups"), std::string::npos)
+        << r.errors[0];
+    EXPECT_NE(r.errors[0].find("not supported on this device"), std::string::npos) << r.errors[0];
+    env = {{"ROCPROF_COUNTER_GROUPS", "pmc: A\n\npmc:\n"}};
+    r   = rocprofiler::tool::read_config(get);
+    ASSERT_FALSE(r.errors.empty());
+    EXPECT_NE(r.errors[0].find("group 2 is empty"), std::string::npos) << r.errors[0];
+
+    env = {{"ROCPROF_KERNEL_TRACE", "1"},
+           {"ROCPROF_HIP_RUNTIME_API_TRACE", "1"},
+           {"ROCPROF_SCRATCH_MEMORY_TRACE", "0"}};
+    r   = rocprofiler::tool::read_config(get);
+    EXPECT_TRUE(r.errors.empty());
+    ASSERT_EQ(r.notes.size(), 1u);
+    EXPECT_EQ(r.notes[0],
+              "ROCPROF_HIP_RUNTIME_API_TRACE='1': not supported on this device (no source for it "
+              "here); ignored");
+}
+
+// --kernel-filter-trace's variable.
+TEST(tool_config, kernel_filter_trace)
+{
+    auto env = std::map<std::string, std::string>{{"ROCPROF_KERNEL_TRACE", "1"}};
+    auto get = [&env](const char* name) -> const char*
+    {
+        auto it = env.find(name);
+        return it != env.end() ? it->second.c_str() : nullptr;
+    };
+    EXPECT_FALSE(rocprofiler::tool::read_config(get).cfg.filter_trace);
+    env["ROCPROF_KERNEL_FILTER_TRACE"] = "1";
+    EXPECT_TRUE(rocprofiler::tool::read_config(get).cfg.filter_trace);
+    env["ROCPROF_KERNEL_FILTER_TRACE"] = "maybe";
+    EXPECT_EQ(rocprofiler::tool::read_config(get).errors.size(), 1u);
+}
+
 // The name filters survive what overflowed std::regex's recursion: a 90,000-character pattern and
 // a 30,000-character name (with RE2), or refuse/bound them (std::regex fallback).
 TEST(name_regex, long_patterns_and_names_do_not_exhaust_the_stack)
