@@ -46,6 +46,11 @@ rocprofv3_case(NAME ncu_nvtx_without_filters
     VALIDATE "${_ncu_check}|counters|@WORK@/out|run|${_ncu_all_kernels}|${_ncu_all_kernels}"
     VALIDATE_FAIL "${_ncu_check}|counters|@WORK@/out|run|${_ncu_all_kernels}|inside_region"
     VALIDATE_FAIL_MATCH "FAIL: counters for")
+# Filters that select no dispatch of a run collecting counters: a warning says so.
+rocprofv3_case(NAME ncu_nvtx_filters_selecting_nothing_warn
+    COMMAND "${_cli}|--pmc|WORK_ITEMS|--nvtx|--nvtx-include|nowhere/|-d|@WORK@/out|-o|run|--|${_ncu_markers}"
+    EXPECT_RC 0 EXPECT_STDOUT "marker program: ok"
+    EXPECT_STDERR "warning: marker range filters .--nvtx-include, --nvtx-exclude.: 0 of 3 dispatches selected for counters and kernel replay. no counters were collected")
 rocprofv3_case(NAME ncu_nvtx_filters_need_nvtx
     COMMAND "${_cli}|--nvtx-include|outer/|--|${_prog}|--marker|@WORK@/ran"
     EXPECT_RC 1 EXPECT_STDERR "--nvtx-include and --nvtx-exclude need --nvtx"

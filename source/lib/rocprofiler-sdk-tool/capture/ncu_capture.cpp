@@ -8,6 +8,7 @@
 //   --print-summary: the per-gpu and per-nvtx tables (model/ncu_summary.hpp).
 #include "capture/tool_state.hpp"
 #include "contract/environment.hpp"
+#include "log.hpp"
 #include "model/ncu_summary.hpp"
 
 #include <unistd.h>
@@ -56,6 +57,8 @@ struct range_state
     std::unordered_map<uint64_t, dispatch_ranges> decisions = {};
     std::deque<uint64_t>                          order     = {};
     ncu_summary                                   summary   = {};
+    uint64_t                                      selected  = 0; // dispatches the filters chose
+    uint64_t                                      skipped   = 0; // and those they did not
 };
 
 range_state&
@@ -79,6 +82,7 @@ decide(uint64_t dispatch_id)
     auto d    = dispatch_ranges{};
     d.profile = state->cfg.nvtx_filter.accept(open);
     d.context = nvtx::describe(open);
+    ++(d.profile ? s.selected : s.skipped);
     s.decisions.emplace(dispatch_id, d);
     s.order.push_back(dispatch_id);
     if(s.order.size() > range_state::window)
@@ -160,10 +164,32 @@ summarize_dispatch(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& re
     s.summary.add(record, context);
 }
 
+namespace
+{
+// What the range filters chose, said at the end: a warning when they chose no dispatch of a run
+// that collects counters (nothing would otherwise tell why the counter file is empty).
+void
+report_range_filters()
+{
+    if(state->cfg.nvtx_filter.empty()) return;
+    auto&      s    = ranges();
+    auto       lock = std::lock_guard{s.mutex};
+    const auto seen = s.selected + s.skipped;
+    const auto line =
+        "marker range filters (--nvtx-include, --nvtx-exclude): " + std::to_string(s.selected) +
+        " of " + std::to_string(seen) + " dispatches selected for counters and kernel replay";
+    if(s.selected == 0 && seen > 0 && state->cfg.counter_collection)
+        log::warning(line + "; no counters were collected");
+    else if(state->progress)
+        log::info(line);
+}
+} // namespace
+
 // Called with state->mutex held (the end of the run, session/outputs.cpp).
 void
 print_ncu_summary()
 {
+    report_range_filters();
     const auto& mode = state->cfg.print_summary;
     if(mode.empty()) return;
     auto table = std::string{};
