@@ -66,6 +66,11 @@ outcome check_sdk_versions(const options& opts, const std::string& job);
 void    add_pc_sampling_options(CLI::App& app, parsed_args& args);
 outcome check_pc_sampling(options& opts, const std::string& job);
 
+// ncu_options.cpp: Nsight Compute's options (--cache-control, --target-processes, --nvtx,
+// --nvtx-include, --nvtx-exclude, --print-summary) and their checks.
+void    add_ncu_options(CLI::App& app, parsed_args& args);
+outcome check_ncu(options& opts, const std::string& job);
+
 // unsupported_options.cpp: the answer to upstream's options given on the command line (exit 2),
 // naming them in the order given; and the sentence it and the job files use.
 extern const char* const unsupported_message;

@@ -118,7 +118,8 @@ run_job(options                                opts,
         return std::nullopt;
     }
     auto error = std::string{};
-    if(opts.list_avail || !opts.pmc_groups.empty() || !opts.pc_sampling_method.empty())
+    if(opts.list_avail || !opts.pmc_groups.empty() || !opts.pc_sampling_method.empty() ||
+       opts.cache_control == "all")
     {
         // The shipped sets next to rocprofv3 (<prefix>/share/rocprofiler-sdk/metrics.json) and
         // ROCPROFILER_METRICS_PATH's; the tool library reads the same files next to itself.
@@ -162,6 +163,14 @@ run_job(options                                opts,
         if(auto pc_errors = pc_sampling_offer_errors(opts, *query); !pc_errors.empty())
         {
             for(const auto& e : pc_errors)
+                std::cerr << "rocprofv3: error: " << e << "\n";
+            std::cerr << "rocprofv3: error: the application was not run\n";
+            return exit_configuration;
+        }
+        // --cache-control all: every GPU agent must flush its caches between replay passes.
+        if(auto cache_errors = cache_control_errors(opts, *query); !cache_errors.empty())
+        {
+            for(const auto& e : cache_errors)
                 std::cerr << "rocprofv3: error: " << e << "\n";
             std::cerr << "rocprofv3: error: the application was not run\n";
             return exit_configuration;

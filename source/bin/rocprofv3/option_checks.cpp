@@ -304,11 +304,11 @@ check_collection(options& opts, const std::string& job)
     if(opts.sys_trace) on(opts.cuda_driver_trace, "--cuda-driver-trace");
     if(!opts.list_avail && !opts.kernel_trace && !opts.memory_copy_trace && !opts.marker_trace &&
        !opts.cuda_runtime_trace && !opts.cuda_driver_trace && !opts.stats && !opts.summary &&
-       opts.pmc_groups.empty() && opts.pc_sampling_method.empty())
+       opts.pmc_groups.empty() && opts.pc_sampling_method.empty() && opts.print_summary.empty())
         return usage_error(job + "nothing to collect: give --kernel-trace, --memory-copy-trace, "
                                  "--marker-trace, --runtime-trace, --sys-trace, "
                                  "--cuda-runtime-trace, --cuda-driver-trace, --stats, "
-                                 "-S/--summary, --pmc or --pc-sampling-method");
+                                 "-S/--summary, --pmc, --pc-sampling-method or --print-summary");
     return std::nullopt;
 }
 

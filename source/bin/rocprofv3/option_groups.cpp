@@ -279,6 +279,7 @@ add_options(CLI::App& app, parsed_args& args)
     add_filter_options(app, args);
     add_other_options(app, args);
     add_advanced_options(app, args);
+    add_ncu_options(app, args);
     add_unsupported_options(app, args);
     app.add_option("command", args.opts.command, "The application and its arguments (after --)")
         ->expected(-1);

@@ -84,6 +84,14 @@ struct options
     bool                     echo                    = false;
     std::vector<std::string> command                 = {};
 
+    // Nsight Compute's options (ncu_options.cpp); empty / false: not given.
+    std::string              cache_control    = {}; // all, none
+    std::string              target_processes = {}; // application-only, all
+    bool                     nvtx             = false;
+    std::vector<std::string> nvtx_include     = {};
+    std::vector<std::string> nvtx_exclude     = {};
+    std::string              print_summary    = {}; // per-kernel, per-gpu, per-nvtx
+
     // Sub-directories of the runs. Application replay run N writes to <dir>/<pass_prefix><N>/:
     // "pass_" for --pmc groups, "pmc_" for the 'pmc:' lines of a text input file (as upstream),
     // where even a single line gets pmc_1/ (pass_directory_always).
@@ -160,6 +168,10 @@ std::map<std::string, std::string> tool_environment(const options& opts, size_t 
 // (pc_sampling_options.cpp). describe_pc_sampling_offer: one offer of that JSON, in words.
 std::vector<std::string> pc_sampling_offer_errors(const options& opts, const nlohmann::json& query);
 std::string              describe_pc_sampling_offer(const nlohmann::json& offer);
+
+// --cache-control all: one message per reason it cannot be honoured on the agents of the helper's
+// JSON (@p query), none when every GPU agent flushes its caches (ncu_options.cpp).
+std::vector<std::string> cache_control_errors(const options& opts, const nlohmann::json& query);
 
 // Number of runs of the application: one per --pmc group under application replay, else 1.
 size_t run_count(const options& opts);

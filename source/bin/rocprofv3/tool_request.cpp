@@ -31,6 +31,12 @@ tool_request(const options& opts, size_t pass)
     r.truncate_kernels   = opts.truncate_kernels;
     r.output_config      = opts.output_config;
     r.progress           = opts.progress;
+    r.cache_control      = opts.cache_control;
+    r.target_processes   = opts.target_processes;
+    r.nvtx               = opts.nvtx;
+    r.nvtx_include       = opts.nvtx_include;
+    r.nvtx_exclude       = opts.nvtx_exclude;
+    r.print_summary      = opts.print_summary;
     if(!opts.pc_sampling_method.empty())
     {
         r.pc_sampling_method   = opts.pc_sampling_method;

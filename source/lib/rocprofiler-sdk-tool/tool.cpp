@@ -65,6 +65,9 @@ rocprofiler_configure(uint32_t, const char*, uint32_t, rocprofiler_client_id_t* 
         // rocprofv3's pre-run agent query (query.cpp) loads this library without profiling.
         auto parsed = read_config([](const char* name) { return std::getenv(name); });
         if(parsed.cfg.helper_mode) return nullptr;
+        // --target-processes application-only: a process the application started runs
+        // unprofiled.
+        if(!target_process()) return nullptr;
         run_report::open_from_environment();
         for(const auto& note : parsed.notes)
             log::warning(note);

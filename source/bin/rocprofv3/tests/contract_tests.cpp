@@ -69,6 +69,12 @@ full_request()
     r.pc_sampling_unit     = "time";
     r.pc_sampling_interval = 1000000;
     r.pc_sampling_beta     = true;
+    r.target_processes     = "application-only";
+    r.nvtx                 = true;
+    r.nvtx_include         = {"A/", "regex:x/*/y/"};
+    r.nvtx_exclude         = {"B"};
+    r.print_summary        = "per-nvtx";
+    r.cache_control        = "none";
     return r;
 }
 
@@ -147,6 +153,17 @@ const std::vector<const char*> every_option = {"--kernel-trace",
                                                "cycles",
                                                "--pc-sampling-interval",
                                                "65536",
+                                               "--cache-control",
+                                               "none",
+                                               "--target-processes",
+                                               "application-only",
+                                               "--nvtx",
+                                               "--nvtx-include",
+                                               "A/",
+                                               "--nvtx-exclude",
+                                               "B",
+                                               "--print-summary",
+                                               "per-nvtx",
                                                "--",
                                                "app"};
 } // namespace
@@ -215,6 +232,8 @@ TEST(contract, the_tool_configuration_reads_the_request)
     EXPECT_EQ(cfg.pc_sampling_method, request.pc_sampling_method);
     EXPECT_EQ(cfg.pc_sampling_unit, request.pc_sampling_unit);
     EXPECT_EQ(cfg.pc_sampling_interval, request.pc_sampling_interval);
+    EXPECT_TRUE(cfg.application_only && cfg.nvtx && !cfg.nvtx_filter.empty());
+    EXPECT_EQ(cfg.print_summary, request.print_summary);
 }
 
 // Every variable the CLI sets is one of the contract's, and a command line using every option sets

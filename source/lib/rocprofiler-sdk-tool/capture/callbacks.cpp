@@ -160,6 +160,7 @@ kernel_dispatch_callback(rocprofiler_callback_tracing_record_t record,
                 // current_replay_pass is set (PASS ENTER runs on this thread first).
                 if(accept(payload->dispatch_info) && current_replay_pass.value_or(0) == 0)
                     ++state->dispatches_seen;
+                (void)ranges_allow(payload->dispatch_info); // --nvtx: decided at submission
             });
 }
 
@@ -204,12 +205,15 @@ buffer_callback(rocprofiler_context_id_t,
                     if(accept(rec->dispatch_info) || !state->cfg.filter_trace)
                         accepted.push_back(*rec);
                 }
+                for(const auto& rec : accepted)
+                    summarize_dispatch(rec);
                 {
                     auto  lock = std::lock_guard{state->mutex};
                     auto& data = state->data;
                     for(const auto& rec : accepted)
                         state->outputs.dispatch(data, rec);
-                    if(state->cfg.stats || state->cfg.summary)
+                    if(state->cfg.stats || state->cfg.summary ||
+                       state->cfg.print_summary == "per-kernel")
                         for(const auto& rec : accepted)
                             data.kernel_stats.add(rec);
                     // Copies are not kernels: the kernel filters do not apply to them.
@@ -235,7 +239,7 @@ counting_dispatch_callback(rocprofiler_dispatch_counting_service_data_t dispatch
             [&]
             {
                 const auto& info = dispatch_data.dispatch_info;
-                if(!accept(info)) return;
+                if(!accept(info) || !ranges_allow(info)) return;
                 auto pass = current_replay_pass.value_or(0);
                 auto lock = std::lock_guard{state->mutex};
                 auto it   = state->counters.agent_configs.find(info.agent_id.handle);

@@ -120,7 +120,8 @@ initialize()
     if(ok && !cfg.selected_regions) ok = ROCPROFV3_CALL(rocprofiler_start_context(state->context));
     if(ok && !cfg.selected_regions && cfg.pc_sampling())
         ok = ROCPROFV3_CALL(rocprofiler_start_context(state->pc_context));
-    if(ok && (cfg.marker_trace || cfg.selected_regions)) ok = setup_markers();
+    if(ok && (cfg.marker_trace || cfg.selected_regions || cfg.follows_ranges()))
+        ok = setup_markers();
 
     for(const auto& e : errors)
         log::error(e);

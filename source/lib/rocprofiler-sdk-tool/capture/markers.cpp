@@ -173,6 +173,7 @@ marker_callback(rocprofiler_callback_tracing_record_t record,
                        record.operation == ROCPROFILER_MARKER_CONTROL_API_ID_roctxProfilerResume)
                         set_collecting(true);
                 }
+                follow_marker_range(record);
                 if(!state->cfg.marker_trace) return;
                 if(record.kind == ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API &&
                    pair_core_call(record, ts, pushed))
@@ -201,7 +202,7 @@ setup_markers()
     auto ok    = ROCPROFV3_CALL(rocprofiler_create_context(&state->marker_context));
     auto kinds = std::vector<rocprofiler_callback_tracing_kind_t>{
         ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API};
-    if(state->cfg.marker_trace)
+    if(state->cfg.marker_trace || state->cfg.follows_ranges())
     {
         kinds.push_back(ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API);
         kinds.push_back(ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API);

@@ -42,7 +42,7 @@ kernel_replay_pass_count_callback(rocprofiler_kernel_dispatch_info_t dispatch_in
                    uint64_t{1},
                    [&]() -> uint64_t
                    {
-                       if(!accept(dispatch_info)) return 1;
+                       if(!accept(dispatch_info) || !ranges_allow(dispatch_info)) return 1;
                        auto lock = std::lock_guard{state->mutex};
                        return planned_passes(state->data, dispatch_info.agent_id);
                    });
@@ -94,7 +94,7 @@ kernel_replay_outcome_callback(const rocprofiler_kernel_replay_outcome_t* outcom
                 info.dispatch_id = outcome->dispatch_id;
                 info.kernel_id   = outcome->kernel_id;
                 info.agent_id    = outcome->agent_id;
-                if(!accept(info)) return;
+                if(!accept(info) || !ranges_allow(info)) return;
                 auto entry           = replay_outcome{};
                 entry.dispatch_id    = outcome->dispatch_id;
                 entry.agent          = outcome->agent_id;

@@ -109,6 +109,15 @@ void report_kernel_replay();
 bool setup_pc_sampling(const config& cfg, std::vector<std::string>& errors);
 // capture/markers.cpp
 bool setup_markers();
+// capture/ncu_capture.cpp: --target-processes (false: this process is not profiled), the marker
+// ranges of --nvtx (followed from the marker callback; whether a dispatch gets counters and
+// replay), --print-summary and what the range filters chose (print_ncu_summary, at the end, with
+// state->mutex held).
+bool target_process();
+void follow_marker_range(const rocprofiler_callback_tracing_record_t& record);
+bool ranges_allow(const rocprofiler_kernel_dispatch_info_t& info);
+void summarize_dispatch(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& record);
+void print_ncu_summary();
 // capture/contexts.cpp
 int initialize();
 // session/outputs.cpp

@@ -346,6 +346,7 @@ read_config(const std::function<const char*(const char*)>& getenv)
     read_output_names(getenv, cfg, result.errors);
     read_formats(getenv, cfg, result.errors);
     read_filters(getenv, cfg, result.errors);
+    read_ncu(getenv, cfg, result.errors);
     return result;
 }
 } // namespace rocprofiler::tool

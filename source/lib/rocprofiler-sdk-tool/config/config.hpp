@@ -3,6 +3,7 @@
 #pragma once
 
 #include "config/name_regex.hpp"
+#include "config/nvtx_filter.hpp"
 #include "config/parse.hpp"
 
 #include <cstdint>
@@ -72,6 +73,15 @@ struct config
     // (--kernel-filter-trace) asks that they keep only the selected ones too.
     bool filter_trace = false;
 
+    // Nsight Compute's options (config/ncu_config.cpp). ROCPROF_TARGET_PROCESSES=application-only:
+    // only the process that loaded the tool first profiles. ROCPROF_NVTX: marker ranges are
+    // followed at each dispatch, and ROCPROF_NVTX_INCLUDE / _EXCLUDE choose which dispatches get
+    // counters and replay. ROCPROF_PRINT_SUMMARY: per-kernel, per-gpu or per-nvtx table on stdout.
+    bool               application_only = false;
+    bool               nvtx             = false;
+    nvtx::range_filter nvtx_filter      = {};
+    std::string        print_summary    = {};
+
     // ROCPROFV3_RUN_DIR: a directory private to the rocprofv3 run, where its processes claim their
     // output prefixes (session/prefix_claim.hpp); empty without rocprofv3.
     std::string run_dir = {};
@@ -84,7 +94,12 @@ struct config
     // Groups this run collects: counter_groups under kernel replay, else the one group `counters`.
     std::vector<std::vector<std::string>> collected_groups() const;
 
-    bool records_dispatches() const { return kernel_trace || stats || summary; }
+    bool records_dispatches() const
+    {
+        return kernel_trace || stats || summary || !print_summary.empty();
+    }
+    // Marker ranges are followed at each dispatch (--nvtx, or --print-summary per-nvtx).
+    bool follows_ranges() const { return nvtx || print_summary == "per-nvtx"; }
     bool pc_sampling() const { return !pc_sampling_method.empty(); }
     // Either CUDA API kind: rows of <prefix>_cuda_api_trace.csv.
     bool cuda_api_trace() const { return cuda_runtime_trace || cuda_driver_trace; }
@@ -101,6 +116,11 @@ struct config_result
     std::vector<std::string> errors = {}; // non-empty: the tool must deactivate itself
     std::vector<std::string> notes  = {}; // one line each on stderr: deprecated names, ignored ones
 };
+
+// The Nsight Compute part of read_config (config/ncu_config.cpp).
+void read_ncu(const std::function<const char*(const char*)>& getenv,
+              config&                                        cfg,
+              std::vector<std::string>&                      errors);
 
 // Reads and validates the variables through @p getenv (tests pass their own).
 config_result read_config(const std::function<const char*(const char*)>& getenv);

@@ -53,6 +53,12 @@ constexpr auto table = std::array{
     variable{log_level, request, reader::sdk, "error, warning, info or trace"},
     variable{sdk_log_level, request, reader::sdk, "as ROCPROF_LOG_LEVEL"},
     variable{roctx_log_level, request, reader::sdk, "as ROCPROF_LOG_LEVEL"},
+    variable{target_processes, request, reader::tool_config, "application-only or all"},
+    variable{nvtx_ranges, request, reader::tool_config, "switch"},
+    variable{nvtx_include, request, reader::tool_config, "range filters, one a line"},
+    variable{nvtx_exclude, request, reader::tool_config, "range filters, one a line"},
+    variable{print_summary, request, reader::tool_config, "per-kernel, per-gpu or per-nvtx"},
+    variable{cache_control, request, reader::sdk, "all or none (set only when given)"},
     variable{run_dir, channel, reader::run_report, "directory private to the run"},
     variable{report_fd, channel, reader::run_report, "descriptor number of a pipe"},
     variable{helper_mode, helper_m, reader::helper, "1"},
@@ -181,6 +187,7 @@ encode(const tool_request& request)
     if(!request.pc_sampling_method.empty())
         env[pc_sampling_interval] = std::to_string(request.pc_sampling_interval);
     set_switch(env, pc_sampling_beta, request.pc_sampling_beta);
+    encode_ncu(request, env);
     return env;
 }
 
@@ -235,6 +242,7 @@ decode_tool_request(const getenv_fn& getenv)
         out.errors.emplace_back(std::string{pc_sampling_method} + " is set without " +
                                 pc_sampling_interval);
     r.pc_sampling_beta = getenv(pc_sampling_beta) != nullptr;
+    decode_ncu(getenv, r, out.errors);
     return out;
 }
 

@@ -94,6 +94,14 @@ inline constexpr const char* pc_sampling_beta     = "ROCPROFILER_PC_SAMPLING_BET
 inline constexpr const char* log_level       = "ROCPROF_LOG_LEVEL";
 inline constexpr const char* sdk_log_level   = "ROCPROFILER_LOG_LEVEL";
 inline constexpr const char* roctx_log_level = "ROCTX_LOG_LEVEL";
+// Nsight Compute's options (contract/ncu_environment.cpp): --target-processes, --nvtx and its
+// filters (one filter a line), --print-summary; --cache-control sets the SDK's variable.
+inline constexpr const char* target_processes = "ROCPROF_TARGET_PROCESSES";
+inline constexpr const char* nvtx_ranges      = "ROCPROF_NVTX";
+inline constexpr const char* nvtx_include     = "ROCPROF_NVTX_INCLUDE";
+inline constexpr const char* nvtx_exclude     = "ROCPROF_NVTX_EXCLUDE";
+inline constexpr const char* print_summary    = "ROCPROF_PRINT_SUMMARY";
+inline constexpr const char* cache_control    = "ROCPROFILER_CUDA_CACHE_CONTROL";
 
 // The variables of report_channel.
 inline constexpr const char* run_dir   = "ROCPROFV3_RUN_DIR";
@@ -174,6 +182,13 @@ struct tool_request
     std::string pc_sampling_unit     = {};
     uint64_t    pc_sampling_interval = 0;
     bool        pc_sampling_beta     = false; // --pc-sampling-beta-enabled
+    // Nsight Compute's options (empty / false: not given).
+    std::string              target_processes = {}; // application-only or all
+    bool                     nvtx             = false;
+    std::vector<std::string> nvtx_include     = {};
+    std::vector<std::string> nvtx_exclude     = {};
+    std::string              print_summary    = {}; // per-kernel, per-gpu or per-nvtx
+    std::string              cache_control    = {}; // all or none
 
     bool operator==(const tool_request&) const = default;
 };
@@ -186,6 +201,10 @@ template <typename T> struct decoded
 
 environment           encode(const tool_request& request);
 decoded<tool_request> decode_tool_request(const getenv_fn& getenv);
+
+// The Nsight Compute part of encode / decode_tool_request (contract/ncu_environment.cpp).
+void encode_ncu(const tool_request& request, environment& env);
+void decode_ncu(const getenv_fn& getenv, tool_request& request, std::vector<std::string>& errors);
 
 // Where the tool reports to rocprofv3 (run_report.hpp): files in run_dir, else the pipe report_fd.
 struct report_channel

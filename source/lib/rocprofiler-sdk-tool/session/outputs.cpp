@@ -150,6 +150,7 @@ report_end(const std::vector<std::string>& written, const std::vector<std::strin
             log::info(line);
     }
     if(state->cfg.summary) log::text(format_summary(compute_kernel_stats(state->data)));
+    print_ncu_summary();
     report_kernel_replay();
     if(state->progress)
         for(const auto& path : written)
