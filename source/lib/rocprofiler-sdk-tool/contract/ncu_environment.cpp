@@ -44,7 +44,8 @@ void
 encode_ncu(const tool_request& request, environment& env)
 {
     if(!request.target_processes.empty()) env[target_processes] = request.target_processes;
-    if(request.nvtx) env[nvtx_ranges] = "1";
+    // Built rather than assigned from a literal: GCC 12 warns falsely (-Wrestrict) on the latter.
+    if(request.nvtx) env[nvtx_ranges] = std::string(1, '1');
     if(!request.nvtx_include.empty()) env[nvtx_include] = lines(request.nvtx_include);
     if(!request.nvtx_exclude.empty()) env[nvtx_exclude] = lines(request.nvtx_exclude);
     if(!request.print_summary.empty()) env[print_summary] = request.print_summary;
