@@ -205,9 +205,16 @@ def norm_rocpd(path):
         for r in db.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
     ]
     lines += schema
+    # AMD's layout: every table is named with the run's UUID (its suffix, rocpd_metadata's uuid),
+    # which differs from run to run; the unsuffixed views read them.
+    meta = dict(db.execute("SELECT tag, value FROM rocpd_metadata")) if "rocpd_metadata" in {
+        r[0] for r in db.execute("SELECT name FROM sqlite_master")} else {}
+    suffix, guid = meta.get("uuid", "\0"), meta.get("guid", "\0")
+    base = {t: t.replace(suffix, "") for t in tables}
+    objects = set(base.values())
     # pmc ids whose counter is a time: their values vary.
     timed_pmc = set()
-    if "rocpd_info_pmc" in tables:
+    if "rocpd_info_pmc" in objects:
         cols = [c[1] for c in db.execute("PRAGMA table_info(rocpd_info_pmc)")]
         if "name" in cols:
             timed_pmc = {
@@ -217,7 +224,7 @@ def norm_rocpd(path):
             }
     # Events are numbered in arrival order: an event is named by the dispatch it belongs to.
     events = {}
-    if "rocpd_kernel_dispatch" in tables:
+    if "rocpd_kernel_dispatch" in objects:
         events = {
             r[0]: f"dispatch {r[1]}"
             for r in db.execute("SELECT event_id, dispatch_id FROM rocpd_kernel_dispatch")
@@ -231,15 +238,15 @@ def norm_rocpd(path):
             named = dict(zip(cols, r))
             timed = named.get("pmc_id") in timed_pmc
             # A thread's row id is its tid (and the table's autoincrement counter ends at one).
-            if table == "sqlite_sequence" and named.get("name") == "rocpd_info_thread":
+            if table == "sqlite_sequence" and base.get(named.get("name")) == "rocpd_info_thread":
                 r = (r[0], MASK)
             cells = []
             for c, v in zip(cols, r):
                 if VARYING.search(c) or (timed and c == "value"):
                     v = MASK
-                elif c == "id" and (table == "rocpd_info_thread" or table in numbered):
+                elif c == "id" and (base[table] == "rocpd_info_thread" or base[table] in numbered):
                     v = MASK
-                elif c == "event_id" or (table == "rocpd_event" and c == "id"):
+                elif c == "event_id" or (base[table] == "rocpd_event" and c == "id"):
                     v = events.get(v, MASK)
                 else:
                     v = normalize_cell(c, v)
@@ -248,7 +255,7 @@ def norm_rocpd(path):
         lines.append(f"table {table} {json.dumps(cols)}")
         lines += [f"  {r}" for r in sorted(rows)]
     db.close()
-    return lines
+    return [line.replace(suffix, "_<uuid>").replace(guid, "<guid>") for line in lines]
 
 
 def normalize_cell(column, value):

@@ -13,7 +13,7 @@ out="${GPU_TEST_OUTPUT_DIR:-${PWD}/gpu-test-output}/rocprofv3_pc_sampling"
 rm -rf "${out}" && mkdir -p "${out}/run"
 . "$(dirname "$0")/checks.sh"
 "${rocprofv3}" --pc-sampling-beta-enabled --pc-sampling-method stochastic --pc-sampling-unit cycles \
-    --pc-sampling-interval 65536 --kernel-trace -d "${out}/run" -o run -- "${program}" \
+    --pc-sampling-interval 65536 --kernel-trace -f csv -d "${out}/run" -o run -- "${program}" \
     >"${out}/stdout" 2>"${out}/stderr"
 rc=$?
 show_run "${out}"

@@ -52,7 +52,7 @@ run_case replay --pmc smsp__inst_executed.sum --pmc smsp__warps_launched.sum \
 # The SDK's own driver calls are not the application's: the driver calls other than launches are
 # the same whether the SDK only traces the API, also traces kernels, or replays them.
 mkdir -p "${out}/api_only"
-"${rocprofv3}" --cuda-runtime-trace --cuda-driver-trace -d "${out}/api_only" -o run -- "${program}" \
+"${rocprofv3}" --cuda-runtime-trace --cuda-driver-trace -f csv -d "${out}/api_only" -o run -- "${program}" \
     >"${out}/api_only/stdout" 2>"${out}/api_only/stderr"
 counts() { # the non-launch driver calls, one "count name" line per function
     tail -n +2 "$1" | grep '^"CUDA_DRIVER_API"' | grep -vE '"cuLaunch(Kernel|CooperativeKernel)(Ex)?(_ptsz)?"' |

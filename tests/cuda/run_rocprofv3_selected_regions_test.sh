@@ -8,7 +8,7 @@ set -u
 rocprofv3="$1" program="$2"
 out="${GPU_TEST_OUTPUT_DIR:-${PWD}/gpu-test-output}/rocprofv3_selected_regions"
 rm -rf "${out}" && mkdir -p "${out}/trace"
-"${rocprofv3}" --selected-regions --kernel-trace --marker-trace -d "${out}/trace" -o run \
+"${rocprofv3}" --selected-regions --kernel-trace --marker-trace -f csv -d "${out}/trace" -o run \
     -- "${program}" >"${out}/stdout" 2>"${out}/stderr"
 rc=$?
 . "$(dirname "$0")/checks.sh"

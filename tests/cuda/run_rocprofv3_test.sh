@@ -8,7 +8,7 @@ rocprofv3="$1" program="$2"
 out="${GPU_TEST_OUTPUT_DIR:-${PWD}/gpu-test-output}/rocprofv3_kernel_trace"
 rm -rf "${out}" && mkdir -p "${out}/trace"
 start=$(date +%s%N)
-PROGRAM_OUTPUT="${out}/program.json" "${rocprofv3}" --kernel-trace --stats -d "${out}/trace" -o run \
+PROGRAM_OUTPUT="${out}/program.json" "${rocprofv3}" --kernel-trace --stats -f csv -d "${out}/trace" -o run \
     -- "${program}" >"${out}/stdout" 2>"${out}/stderr"
 rc=$?
 end=$(date +%s%N)

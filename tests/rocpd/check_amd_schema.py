@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Checks rocpd's target layout (AMD's schema, docs/design/rocpd_amd_schema.md) without a build.
+"""Checks rocpd's layout (AMD's schema, docs/rocpd.md "The schema") without a build.
 
-    check_amd_schema.py [--schema FILE]        the schema text: schema_amd.sql by default
+    check_amd_schema.py [--schema FILE]        the schema text: rocpd/schema.sql by default
     check_amd_schema.py --database DB...       databases a writer made in that layout
 
 With --schema (the default) the file's placeholders are filled in as the writer will fill them
@@ -35,9 +35,9 @@ install), also:
      process or thread (their joins there do not match the guid); for those two, each of this
      layout's rows must be among AMD's.
 
-Not yet a CTest: the writer does not use this layout yet. When it does, add_test() it twice: once on
-the schema file, once with --database on the databases tests/rocpd writes. Exit 0 when every check
-passes; otherwise each failure on stderr and exit 1.
+CTest runs it twice (tests/rocpd/CMakeLists.txt): on the schema file, and with --database on the
+databases tests/rocpd writes. Exit 0 when every check passes; otherwise each failure on stderr and
+exit 1.
 """
 import argparse
 import os
@@ -47,7 +47,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_SCHEMA = os.path.join(
-    HERE, "..", "..", "source", "lib", "rocprofiler-sdk-tool", "rocpd", "schema_amd.sql"
+    HERE, "..", "..", "source", "lib", "rocprofiler-sdk-tool", "rocpd", "schema.sql"
 )
 
 # AMD's tables (schema version 3), their columns in order. The interface: a program written

@@ -134,7 +134,7 @@ def mpi_job(a):
         pids.add(m["pid"])
         guids[m["guid"]] = r
         kernels, copies = counts[r]
-        names = by_name(path, "SELECT kernel_name, COUNT(*) FROM kernels GROUP BY kernel_name")
+        names = by_name(path, "SELECT name, COUNT(*) FROM kernels GROUP BY name")
         check(names == {"ring_scale": r + 1, "ring_add": 1},
               f"rank {r}: kernels {names}, expected ring_scale {r + 1}, ring_add 1")
         check(sum(names.values()) == kernels, f"rank {r}: {names} != the program's {kernels}")
@@ -174,14 +174,15 @@ def mpi_job(a):
     check([(x["database"], x["dispatches"]) for x in rows] ==
           [(dbs[r], counts[r][0]) for r in range(RANKS)], f"query rows {rows}")
 
-    # One database of the whole job: ids distinct, each rank's rows found by its guid.
+    # One database of the whole job: each rank's rows (its own tables, named with its uuid) kept
+    # apart by their guid, (guid, id) distinct, each rank's rows found by its guid.
     merged = os.path.join(work, "job.db")
     run([a.rocpd, "merge", "-i", *dbs, "-o", merged])
     for table in ["rocpd_kernel_dispatch", "rocpd_memory_copy", "rocpd_info_process"]:
         rows = sum(scalar(p, f"SELECT COUNT(*) FROM {table}") for p in dbs)
-        check(scalar(merged, f"SELECT COUNT(DISTINCT id) FROM {table}") == rows ==
+        check(scalar(merged, f"SELECT COUNT(DISTINCT guid || ':' || id) FROM {table}") == rows ==
               scalar(merged, f"SELECT COUNT(*) FROM {table}"),
-              f"merged {table}: ids not distinct or rows lost ({rows} in the inputs)")
+              f"merged {table}: (guid, id) not distinct or rows lost ({rows} in the inputs)")
     for guid, r in guids.items():
         n = scalar(merged, "SELECT COUNT(*) FROM kernels WHERE guid = ?", (guid,))
         check(n == counts[r][0], f"merged: rank {r} has {n} dispatches")

@@ -102,6 +102,11 @@ def metadata(path):
         return dict(c.execute("SELECT tag, value FROM rocpd_metadata"))
 
 
+def run_table(path, base):
+    """The run's table behind the view @p base (AMD's layout: the run's uuid as suffix)."""
+    return base + metadata(path)["uuid"]
+
+
 def writer_metadata(a):
     commands = set()
     for r, path in enumerate(job_dbs(a)):
@@ -233,6 +238,7 @@ def summary_memory(a):
     big = os.path.join(a.work, "big.db")
     shutil.copyfile(small, big)
     try:
+        dispatches = run_table(big, "rocpd_kernel_dispatch")
         with sqlite3.connect(big) as c:
             rows = c.execute("SELECT COUNT(*) FROM rocpd_kernel_dispatch").fetchone()[0]
             step = c.execute("SELECT MAX(id) + 1 FROM rocpd_kernel_dispatch").fetchone()[0]
@@ -240,7 +246,7 @@ def summary_memory(a):
             cols = [r[1] for r in c.execute("PRAGMA table_info(rocpd_kernel_dispatch)")]
             shifted = {"id": f"id + {step} * k.x", "start": "start + k.x", "end": "end + 2 * k.x"}
             c.execute(f"WITH RECURSIVE k(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM k WHERE "
-                      f"x < {copies}) INSERT INTO rocpd_kernel_dispatch SELECT "
+                      f"x < {copies}) INSERT INTO {dispatches} SELECT "
                       + ", ".join(shifted.get(col, col) for col in cols)
                       + " FROM rocpd_kernel_dispatch, k")
         with connect(big) as c:
@@ -328,19 +334,27 @@ def merge(a):
         total = sum(count(p, f"SELECT COUNT(*) FROM {view}") for p in dbs)
         check(count(merged, f"SELECT COUNT(*) FROM {view}") == total,
               f"merged {view}: {count(merged, f'SELECT COUNT(*) FROM {view}')} rows != {total}")
-    for table in ["rocpd_kernel_dispatch", "rocpd_memory_copy", "rocpd_event", "rocpd_info_agent",
-                  "rocpd_info_thread", "rocpd_info_process"]:
-        total = sum(count(p, f"SELECT COUNT(*) FROM {table}") for p in dbs)
-        check(count(merged, f"SELECT COUNT(DISTINCT id) FROM {table}") == total,
-              f"merged {table}: ids not distinct or rows lost")
+    # Each run keeps its tables (named with its uuid) and its ids: (guid, id) stays distinct.
+    for base in ["rocpd_kernel_dispatch", "rocpd_memory_copy", "rocpd_event", "rocpd_info_agent",
+                 "rocpd_info_thread", "rocpd_info_process"]:
+        total = sum(count(p, f"SELECT COUNT(*) FROM {base}") for p in dbs)
+        check(count(merged, f"SELECT COUNT(DISTINCT guid || ':' || id) FROM {base}") == total,
+              f"merged {base}: (guid, id) not distinct or rows lost")
+        for p in dbs:
+            check(count(merged, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND "
+                                f"name = '{run_table(p, base)}'") == 1,
+                  f"merged: no table {run_table(p, base)}")
+    check(sorted(r for (r,) in connect(merged).execute("SELECT value FROM rocpd_metadata WHERE "
+                                                       "tag = 'uuid'")) ==
+          sorted(metadata(p)["uuid"] for p in dbs), "merged rocpd_metadata: not one uuid per run")
     # The joins of the views still find each process's own rows: per guid, the merged view holds
     # what that input's view held, column for column.
     for p in dbs:
         guid = metadata(p)["guid"]
-        for view, cols in [("kernels", "pid, tid, agent_abs_index, agent_log_index, kernel_name, "
-                                       "corr_id, start, end, queue"),
+        for view, cols in [("kernels", "pid, tid, agent_abs_index, agent_log_index, name, "
+                                       "corr_id, start, \"end\", queue, region"),
                            ("memory_copies", "name, pid, tid, src_device, dst_device, size, start, "
-                                             "end, correlation_id, category")]:
+                                             "\"end\", corr_id, category")]:
             with connect(p) as c:
                 want = sorted(c.execute(f"SELECT {cols} FROM {view}"), key=repr)
             with connect(merged) as c:
@@ -348,8 +362,11 @@ def merge(a):
                              key=repr)
             check(got == want, f"merged {view} rows of {p} differ")
     m = metadata(merged)
-    check(m.get("schema_version") == "3" and len(json.loads(m["merged_inputs"])) == RANKS,
-          f"merged metadata: {m}")
+    with connect(merged) as c:
+        inputs = c.execute("SELECT path, guid, rank FROM rocprofv3_merge ORDER BY rank").fetchall()
+    check(m.get("schema_version") == "3" and
+          inputs == [(p, metadata(p)["guid"], str(r)) for r, p in enumerate(dbs)],
+          f"merged metadata: {m}, inputs {inputs}")
     # The merged database is an input like any other: its summary is the job's.
     out = os.path.join(a.work, "merge_summary")
     run([a.rocpd, "summary", "-i", *dbs, "--format", "json", "-d", out, "-o", "parts"])
@@ -377,6 +394,16 @@ def merge(a):
     check("warning" in p.stderr and "later_table" in p.stderr, p.stderr)
     p = run([a.rocpd, "merge", "-i", merged, "-o", merged], expect_rc=1)
     check("is one of the inputs" in p.stderr, p.stderr)
+    # A run in two inputs (the same file twice) is refused even with --force; a merged file
+    # merges again like any input.
+    p = run([a.rocpd, "merge", "-i", dbs[0], dbs[0], "-o", merged, "--force"], expect_rc=2)
+    check(f"run {metadata(dbs[0])['guid']} is in two inputs" in p.stderr, p.stderr)
+    half = os.path.join(a.work, "half.db")
+    run([a.rocpd, "merge", "-i", *dbs[:2], "-o", half])
+    again = os.path.join(a.work, "again.db")
+    run([a.rocpd, "merge", "-i", half, *dbs[2:], "-o", again])
+    check(count(again, "SELECT COUNT(*) FROM kernels") ==
+          sum(count(p, "SELECT COUNT(*) FROM kernels") for p in dbs), "a merged file merged again")
 
 
 # ---- convert -------------------------------------------------------------------------------
@@ -429,7 +456,8 @@ def errors(a):
     version = os.path.join(bad, "version.db")
     shutil.copyfile(good, version)
     with sqlite3.connect(version) as c:
-        c.execute("UPDATE rocpd_metadata SET value = '99' WHERE tag = 'schema_version'")
+        c.execute(f"UPDATE {run_table(version, 'rocpd_metadata')} SET value = '99' "
+                  "WHERE tag = 'schema_version'")
     truncated = os.path.join(bad, "truncated.db")
     data = open(good, "rb").read()
     check(len(data) > 8192, "the database is too small to truncate meaningfully")
@@ -439,8 +467,23 @@ def errors(a):
     with sqlite3.connect(noviews) as c:
         c.execute("DROP VIEW kernels")
 
+    # The layout rocprofv3 wrote before it followed AMD's: unsuffixed tables, a metadata table.
+    old_layout = os.path.join(bad, "old_layout.db")
+    with sqlite3.connect(old_layout) as c:
+        c.execute("CREATE TABLE rocpd_metadata (id INTEGER PRIMARY KEY, tag TEXT, value TEXT)")
+        c.execute("INSERT INTO rocpd_metadata (tag, value) VALUES ('schema_version', '3')")
+        for view in DOMAINS.values():
+            c.execute(f"CREATE VIEW {view} AS SELECT 1 AS name, 1 AS duration")
+    no_uuid = os.path.join(bad, "no_uuid.db")
+    shutil.copyfile(good, no_uuid)
+    with sqlite3.connect(no_uuid) as c:
+        c.execute(f"DELETE FROM {run_table(no_uuid, 'rocpd_metadata')} WHERE tag = 'uuid'")
+
     cases = [
         (["summary", "-i", os.path.join(bad, "missing.db")], 2, "missing.db: no such file"),
+        (["summary", "-i", old_layout], 2,
+         "old_layout.db: a rocpd database of the layout rocprofv3 wrote before it followed AMD's"),
+        (["summary", "-i", no_uuid], 2, "no_uuid.db: not a rocpd database of AMD's layout"),
         (["summary", "-i", text], 2, "text.db: not an SQLite database"),
         (["summary", "-i", plain], 2, "plain.db: an SQLite database, but not a rocpd database"),
         (["summary", "-i", noviews], 2, "noviews.db: not a rocpd database this reader knows"),
@@ -456,7 +499,10 @@ def errors(a):
         (["query", "-i", good, "--query", "SELEC name FROM kernels"], 5, "syntax error"),
         (["query", "-i", good, "--query", "SELECT * FROM no_such_view"], 5,
          "no such table: no_such_view"),
-        (["query", "-i", good, "--query", "DELETE FROM rocpd_string"], 5, "readonly"),
+        (["query", "-i", good, "--query", f"DELETE FROM {run_table(good, 'rocpd_string')}"], 5,
+         "readonly"),
+        (["query", "-i", good, "--query", "DELETE FROM rocpd_string"], 5,
+         "cannot modify rocpd_string because it is a view"),
         (["query", "-i", good, "--query", "SELECT 1; SELECT 2"], 5, "exactly one SQL statement"),
         (["merge", "-i", good], 1, "no output database"),
         (["convert", "-i", good, "-f", "json"], 1, "conversion to json is not done yet"),
@@ -477,8 +523,8 @@ def errors(a):
         "c.execute('PRAGMA journal_mode = DELETE'); c.execute('PRAGMA cache_size = 1')\n"
         "c.execute('BEGIN')\n"
         "for i in range(20000):\n"
-        "    c.execute('INSERT INTO rocpd_string (guid, string) VALUES (?, ?)', ('g', 'x' * 100 + str(i)))\n"
-        "os._exit(0)\n"), hot], check=True)
+        "    c.execute(f'INSERT INTO {sys.argv[2]} (guid, string) VALUES (?, ?)', ('g', 'x' * 100 + str(i)))\n"
+        "os._exit(0)\n"), hot, run_table(hot, "rocpd_string")], check=True)
     check(os.path.exists(hot + "-journal"), "the dying writer left no journal")
     before = (digest(hot), digest(hot + "-journal"))
     p = run([a.rocpd, "summary", "-i", hot], expect_rc=2)
@@ -505,10 +551,12 @@ def raw_names(path):
     """(text of the row the raw bytes belong to, raw bytes) for every rocprofv3_raw_name row."""
     with connect(path) as c:
         out = []
-        for table, row_id, raw in c.execute(
-                "SELECT table_name, row_id, raw FROM rocprofv3_raw_name"):
+        for table, row_id, guid, raw in c.execute(
+                "SELECT table_name, row_id, guid, raw FROM rocprofv3_raw_name"):
             column = "string" if table == "rocpd_string" else "kernel_name"
-            text = c.execute(f"SELECT {column} FROM {table} WHERE id = ?", (row_id,)).fetchone()
+            # Row ids are a run's own: a merged file holds each run's rows under its guid.
+            text = c.execute(f"SELECT {column} FROM {table} WHERE id = ? AND guid = ?",
+                             (row_id, guid)).fetchone()
             check(text is not None, f"{path}: raw name of {table} row {row_id}: no such row")
             out.append((text[0], bytes(raw)))
         return out
@@ -547,8 +595,9 @@ def hostile_names(a):
     check(sorted(set(got)) == sorted(set(want)),
           f"merge moved raw names to other rows: {sorted(set(got))} != {sorted(set(want))}")
     # Kernel symbols are rows of their process: each input's raw kernel names follow its own rows
-    # (both inputs hold the same names, so only the row ids can tell a raw name left behind).
-    symbol_rows = "SELECT row_id FROM rocprofv3_raw_name WHERE table_name = 'rocpd_info_kernel_symbol'"
+    # (both inputs hold the same names, so only the runs' rows can tell a raw name left behind).
+    symbol_rows = ("SELECT guid || ':' || row_id FROM rocprofv3_raw_name WHERE table_name = "
+                   "'rocpd_info_kernel_symbol'")
     per_input = sum(len(list(connect(path).execute(symbol_rows))) for path in dbs)
     merged_rows = [r for (r,) in connect(merged).execute(symbol_rows)]
     check(per_input > 0 and len(merged_rows) == per_input == len(set(merged_rows)),

@@ -63,6 +63,9 @@ for index, (names, kind, outcome, sample) in enumerate(rows, 1):
     marker = os.path.join(where, "ran")
     sample = [s.replace("@INPUTS@", inputs).replace("@WORK@", where) for s in sample]
     base = ["--kernel-trace"]
+    # CSV, which this check reads (rocpd is the default format).
+    if name != "--output-format":
+        base += ["-f", "csv"]
     if name != "--output-directory":
         base += ["-d", where]
     if name != "--output-file":
@@ -119,14 +122,14 @@ def case(title, args, expect_rc, cwd=None):
 
 # -s with one trace turned off in AMD's forms, and traces this device lacks turned off (no error).
 where, _, err = case("sys_trace_minus_copies",
-                     ["-s", "--memory-copy-trace=False", "--scratch-memory-trace=False",
+                     ["-f", "csv", "-s", "--memory-copy-trace=False", "--scratch-memory-trace=False",
                       "--hip-trace", "no", "-d", "@WORK@", "-o", "run"], 0)
 if not os.path.exists(os.path.join(where, "run_kernel_trace.csv")):
     fail("-s --memory-copy-trace=False: no kernel trace")
 if glob.glob(os.path.join(where, "run_memory_copy_trace.csv")):
     fail("-s --memory-copy-trace=False: a memory copy trace was written")
 # A value after a space; --stats=0 turns statistics off.
-where, _, _ = case("space_and_zero", ["--kernel-trace", "true", "--stats=0", "-d", "@WORK@",
+where, _, _ = case("space_and_zero", ["-f", "csv", "--kernel-trace", "true", "--stats=0", "-d", "@WORK@",
                                       "-o", "run"], 0)
 if glob.glob(os.path.join(where, "run_kernel_stats.csv")):
     fail("--stats=0: statistics were written")
@@ -145,7 +148,7 @@ if out != expected or os.path.exists(os.path.join(where, "out")):
 # AMD's placeholders: %cwd% (the program's working directory), %launch_date% (ROCPROF_DATE_FORMAT,
 # %F by default), %argN%, %psize%; -o with sub-directories under -d.
 before = datetime.date.today().isoformat()
-where, _, err = case("placeholders", ["--kernel-trace", "-d", "%cwd%/out", "-o",
+where, _, err = case("placeholders", ["-f", "csv", "--kernel-trace", "-d", "%cwd%/out", "-o",
                                       "%launch_date%/%arg2%_%psize%/run", "--", program,
                                       "--exit-code", "0"], 0)
 after = datetime.date.today().isoformat()

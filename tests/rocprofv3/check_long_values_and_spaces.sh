@@ -45,7 +45,7 @@ chunk=$(long x 100 | sed 's/x/ WORK_ITEMS/g')
     printf '\n'
 } >repeats.txt
 [ "$(wc -c <repeats.txt)" -gt 2000000 ] || fail "repeats.txt is smaller than intended"
-"$cli" -i repeats.txt -d out_repeats -o r -- "$prog" >stdout.txt 2>stderr.txt
+"$cli" -f csv -i repeats.txt -d out_repeats -o r -- "$prog" >stdout.txt 2>stderr.txt
 rc=$?
 [ "$rc" -eq 0 ] || fail "repeated counters: exit code $rc, expected 0"
 [ -s out_repeats/pmc_1/r_counter_collection.csv ] || fail "repeated counters: no counter output"
@@ -67,7 +67,7 @@ cp "$cli" "my tools/bin/rocprofv3" || exit 1
 for lib in librocprofiler-sdk-tool.so librocprofiler-sdk.so; do
     ln -s "$libdir/$lib" "my tools/lib/$lib" || exit 1
 done
-"$work/my tools/bin/rocprofv3" --kernel-trace -d out_spaced -o r -- "$prog" >stdout.txt 2>stderr.txt
+"$work/my tools/bin/rocprofv3" --kernel-trace -f csv -d out_spaced -o r -- "$prog" >stdout.txt 2>stderr.txt
 rc=$?
 [ "$rc" -eq 0 ] || fail "installed under a space: exit code $rc, expected 0"
 grep -q "cannot be preloaded" stderr.txt && fail "installed under a space: a loader error"

@@ -34,21 +34,21 @@ foreach(
         set(_no_passes "replay passes")
     endif()
     rocprofv3_case(NAME ncu_nvtx_${_name}
-        COMMAND "${_cli}|--kernel-trace|${_ncu_replay}|--progress|--nvtx|${_filters}|-d|@WORK@/out|-o|run|--|${_ncu_markers}"
+        COMMAND "${_cli}|-f|csv|--kernel-trace|${_ncu_replay}|--progress|--nvtx|${_filters}|-d|@WORK@/out|-o|run|--|${_ncu_markers}"
         EXPECT_RC 0 EXPECT_STDOUT "marker program: ok" EXPECT_STDERR "${_progress}"
         REJECT_STDERR "${_no_passes}"
         VALIDATE "${_ncu_check}|counters|@WORK@/out|run|${_ncu_all_kernels}|${_counted}")
 endforeach()
 # Not vacuous: --nvtx without filters profiles every dispatch, and the check rejects a wrong set.
 rocprofv3_case(NAME ncu_nvtx_without_filters
-    COMMAND "${_cli}|--kernel-trace|${_ncu_replay}|--nvtx|-d|@WORK@/out|-o|run|--|${_ncu_markers}"
+    COMMAND "${_cli}|-f|csv|--kernel-trace|${_ncu_replay}|--nvtx|-d|@WORK@/out|-o|run|--|${_ncu_markers}"
     EXPECT_RC 0 EXPECT_STDOUT "marker program: ok"
     VALIDATE "${_ncu_check}|counters|@WORK@/out|run|${_ncu_all_kernels}|${_ncu_all_kernels}"
     VALIDATE_FAIL "${_ncu_check}|counters|@WORK@/out|run|${_ncu_all_kernels}|inside_region"
     VALIDATE_FAIL_MATCH "FAIL: counters for")
 # Filters that select no dispatch of a run collecting counters: a warning says so.
 rocprofv3_case(NAME ncu_nvtx_filters_selecting_nothing_warn
-    COMMAND "${_cli}|--pmc|WORK_ITEMS|--nvtx|--nvtx-include|nowhere/|-d|@WORK@/out|-o|run|--|${_ncu_markers}"
+    COMMAND "${_cli}|-f|csv|--pmc|WORK_ITEMS|--nvtx|--nvtx-include|nowhere/|-d|@WORK@/out|-o|run|--|${_ncu_markers}"
     EXPECT_RC 0 EXPECT_STDOUT "marker program: ok"
     EXPECT_STDERR "warning: marker range filters .--nvtx-include, --nvtx-exclude.: 0 of 3 dispatches selected for counters and kernel replay. no counters were collected")
 rocprofv3_case(NAME ncu_nvtx_filters_need_nvtx
@@ -67,11 +67,11 @@ rocprofv3_case(NAME ncu_nvtx_named_domain
 # --cache-control: the host device cannot flush CPU caches (exit 2 before the run); none is what
 # it does, and runs.
 rocprofv3_case(NAME ncu_cache_control_all_on_the_host_device
-    COMMAND "${_cli}|--cache-control|all|--pmc|DURATION_NS|-d|@WORK@/out|--|${_prog}|--marker|@WORK@/ran"
+    COMMAND "${_cli}|-f|csv|--cache-control|all|--pmc|DURATION_NS|-d|@WORK@/out|--|${_prog}|--marker|@WORK@/ran"
     EXPECT_RC 2 EXPECT_STDERR "--cache-control all is not supported on the host device"
     MARKER "@WORK@/ran" EXPECT_MARKER 0)
 rocprofv3_case(NAME ncu_cache_control_none
-    COMMAND "${_cli}|--cache-control|none|--pmc|DURATION_NS|-d|@WORK@/out|-o|run|--|${_prog}"
+    COMMAND "${_cli}|-f|csv|--cache-control|none|--pmc|DURATION_NS|-d|@WORK@/out|-o|run|--|${_prog}"
     EXPECT_RC 0 EXPECT_STDOUT "dispatches: 9" EXPECT_FILES "@WORK@/out/run_counter_collection.csv")
 rocprofv3_case(NAME ncu_cache_control_bad_value
     COMMAND "${_cli}|--cache-control|some|--|${_prog}|--marker|@WORK@/ran"
@@ -83,15 +83,15 @@ rocprofv3_case(NAME ncu_cache_control_bad_value
 # profiled; application-only: one, and the child still runs and succeeds.
 set(_ncu_two_runs "sh|-c|${_prog} && exec ${_prog}")
 rocprofv3_case(NAME ncu_target_processes_default
-    COMMAND "${_cli}|--kernel-trace|-d|@WORK@/out|--|${_ncu_two_runs}"
+    COMMAND "${_cli}|-f|csv|--kernel-trace|-d|@WORK@/out|--|${_ncu_two_runs}"
     EXPECT_RC 0 EXPECT_STDOUT "dispatches: 9.*dispatches: 9"
     VALIDATE "${_ncu_check}|traces|@WORK@/out|2")
 rocprofv3_case(NAME ncu_target_processes_all
-    COMMAND "${_cli}|--target-processes|all|--kernel-trace|-d|@WORK@/out|--|${_ncu_two_runs}"
+    COMMAND "${_cli}|-f|csv|--target-processes|all|--kernel-trace|-d|@WORK@/out|--|${_ncu_two_runs}"
     EXPECT_RC 0 EXPECT_STDOUT "dispatches: 9.*dispatches: 9"
     VALIDATE "${_ncu_check}|traces|@WORK@/out|2")
 rocprofv3_case(NAME ncu_target_processes_application_only
-    COMMAND "${_cli}|--target-processes|application-only|--kernel-trace|-d|@WORK@/out|--|${_ncu_two_runs}"
+    COMMAND "${_cli}|-f|csv|--target-processes|application-only|--kernel-trace|-d|@WORK@/out|--|${_ncu_two_runs}"
     EXPECT_RC 0 EXPECT_STDOUT "dispatches: 9.*dispatches: 9"
     VALIDATE "${_ncu_check}|traces|@WORK@/out|1"
     VALIDATE_FAIL "${_ncu_check}|traces|@WORK@/out|2"
@@ -103,14 +103,14 @@ rocprofv3_case(NAME ncu_target_processes_bad_value
 
 # --print-summary: the table on stdout, after the program's own output.
 rocprofv3_case(NAME ncu_print_summary_per_kernel
-    COMMAND "${_cli}|--print-summary|per-kernel|-d|@WORK@/out|--|${_prog}"
+    COMMAND "${_cli}|-f|csv|--print-summary|per-kernel|-d|@WORK@/out|--|${_prog}"
     EXPECT_RC 0 EXPECT_STDOUT "dispatches: 9.*rocprofv3 kernel summary .3 kernels..NAME +CALLS"
     REJECT_STDERR "kernel summary")
 rocprofv3_case(NAME ncu_print_summary_per_gpu
-    COMMAND "${_cli}|--print-summary|per-gpu|-d|@WORK@/out|--|${_prog}"
+    COMMAND "${_cli}|-f|csv|--print-summary|per-gpu|-d|@WORK@/out|--|${_prog}"
     EXPECT_RC 0 EXPECT_STDOUT "rocprofv3 agent summary .1 agents..NAME +CALLS.*Agent [0-9]+ .* 9 ")
 rocprofv3_case(NAME ncu_print_summary_per_nvtx
-    COMMAND "${_cli}|--print-summary|per-nvtx|-d|@WORK@/out|--|${_ncu_markers}"
+    COMMAND "${_cli}|-f|csv|--print-summary|per-nvtx|-d|@WORK@/out|--|${_ncu_markers}"
     EXPECT_RC 0
     EXPECT_STDOUT "rocprofv3 marker range summary .2 range contexts..NAME +CALLS.*.no range. +2 .*outer/ +1 ")
 rocprofv3_case(NAME ncu_print_summary_bad_value

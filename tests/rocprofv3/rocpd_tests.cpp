@@ -1,7 +1,10 @@
-// Unit tests of the rocpd writer (rocpd.hpp): a process that ends in the middle of a batch leaves
-// a valid database with every committed batch, a kernel trace record replaces the row a counter
-// record made first, and the end of the run (outcomes, how it ended) is written by finish().
+// Unit tests of the rocpd writer (rocpd_writer.hpp): AMD's layout (tables named with the run's
+// UUID, AMD's metadata, every copy and dispatch visible through AMD's views), a process that ends
+// in the middle of a batch leaves a valid database with every committed batch, a kernel trace
+// record replaces the row a counter record made first, and the end of the run (outcomes, how it
+// ended) is written by finish().
 #include "rocpd/rocpd_writer.hpp"
+#include "rocpd/run_uuid.hpp"
 #include "scratch_dir.hpp"
 
 #include <rocprofiler-sdk/experimental/graph.h>
@@ -12,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -112,7 +116,7 @@ TEST(rocpd, a_process_ended_mid_batch_leaves_the_committed_batches)
     ASSERT_EQ(WEXITSTATUS(status), 0);
     EXPECT_EQ(scalar(path, "PRAGMA integrity_check"), "ok");
     EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM rocpd_kernel_dispatch"), "10");
-    EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM kernels WHERE kernel_name = 'vector_add'"), "10");
+    EXPECT_EQ(scalar(path, "SELECT COUNT(*) FROM kernels WHERE name = 'vector_add'"), "10");
     EXPECT_EQ(scalar(path, "SELECT MAX(dispatch_id) FROM kernels"), "10");
 }
 
@@ -141,7 +145,9 @@ TEST(rocpd, a_kernel_trace_record_replaces_the_row_of_an_earlier_counter_record)
     ASSERT_TRUE(writer.finish(data, error)) << error;
     EXPECT_EQ(scalar(path, "SELECT tid || ' ' || start || ' ' || \"end\" FROM kernels"),
               "11 1000 1500");
-    EXPECT_EQ(scalar(path, "SELECT json_extract(extdata, '$.kernel_trace_records') FROM kernels"),
+    EXPECT_EQ(scalar(path,
+                     "SELECT json_extract(extdata, '$.kernel_trace_records') FROM "
+                     "rocpd_kernel_dispatch"),
               "[{\"start\":3000,\"end\":3400}]");
     EXPECT_EQ(scalar(path, "SELECT json_extract(extdata, '$.source') FROM rocpd_kernel_dispatch"),
               "kernel_trace");
@@ -268,4 +274,82 @@ TEST(rocpd, a_graph_nodes_ids_are_in_its_rows_extdata)
                      "SELECT COUNT(*) FROM rocpd_kernel_dispatch WHERE dispatch_id = 1 AND "
                      "json_extract(extdata, '$.graph_id') IS NULL"),
               "1");
+}
+
+// The run's UUID: version 7, variant 10, the time in its first 48 bits, the table suffix its
+// digits with '_' for '-'; two processes' UUIDs differ.
+TEST(rocpd, the_run_uuid_is_a_version_7_uuid_and_names_the_suffix)
+{
+    auto random = std::array<uint8_t, 10>{};
+    random.fill(0xff);
+    const auto uuid = tool::rocpd::format_run_uuid(0x0190b5e26c1dULL, random);
+    EXPECT_EQ(uuid, "0190b5e2-6c1d-7fff-bfff-ffffffffffff");
+    EXPECT_EQ(tool::rocpd::run_table_suffix(uuid), "_0190b5e2_6c1d_7fff_bfff_ffffffffffff");
+    const auto a = tool::rocpd::new_run_uuid();
+    const auto b = tool::rocpd::new_run_uuid();
+    EXPECT_NE(a, b);
+    ASSERT_EQ(a.size(), 36U);
+    EXPECT_EQ(a[14], '7');
+    EXPECT_NE(std::string{"89ab"}.find(a[19]), std::string::npos) << a;
+}
+
+// AMD's layout: every table carries the suffix rocpd_metadata's uuid names, the metadata holds
+// schema_version 3, uuid and guid (AMD's three) before this writer's tags, every row's guid is
+// the UUID, and a copy from or to host memory has the host's CPU agent as that side, so that
+// AMD's memory_copies view (which needs both agents) shows it.
+TEST(rocpd, the_database_has_amds_layout)
+{
+    auto dir                 = scratch{};
+    auto path                = (dir.path / "run_results.db").string();
+    auto data                = one_gpu();
+    auto co                  = tool::code_object_entry{};
+    co.id                    = 1;
+    co.agent.handle          = 42;
+    co.uri                   = "file:///demo";
+    data.code_objects[co.id] = co;
+    auto writer              = tool::rocpd_writer{};
+    ASSERT_TRUE(writer.open(path, data)) << writer.error();
+    writer.dispatch(data, trace_record(1));
+    auto copy                = rocprofiler_buffer_tracing_memory_copy_record_t{};
+    copy.thread_id           = 11;
+    copy.start_timestamp     = 10;
+    copy.end_timestamp       = 20;
+    copy.bytes               = 4096;
+    copy.operation           = ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE;
+    copy.dst_agent_id.handle = 42;
+    writer.memory_copy(data, copy);
+    auto error = std::string{};
+    ASSERT_TRUE(writer.finish(data, error)) << error;
+
+    const auto guid   = scalar(path, "SELECT value FROM rocpd_metadata WHERE tag = 'guid'");
+    const auto suffix = scalar(path, "SELECT value FROM rocpd_metadata WHERE tag = 'uuid'");
+    EXPECT_EQ(suffix, tool::rocpd::run_table_suffix(guid));
+    EXPECT_EQ(scalar(path,
+                     "SELECT group_concat(tag, ',') FROM (SELECT tag FROM rocpd_metadata "
+                     "ORDER BY id LIMIT 3)"),
+              "schema_version,uuid,guid");
+    EXPECT_EQ(scalar(path, "SELECT value FROM rocpd_metadata WHERE tag = 'schema_version'"), "3");
+    EXPECT_EQ(scalar(path,
+                     "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name LIKE "
+                     "'rocpd%' AND substr(name, -length('" +
+                         suffix + "')) != '" + suffix + "'"),
+              "0");
+    EXPECT_EQ(
+        scalar(path,
+               "SELECT type FROM sqlite_master WHERE name = 'rocpd_kernel_dispatch" + suffix + "'"),
+        "table");
+    EXPECT_EQ(scalar(path, "SELECT type FROM sqlite_master WHERE name = 'rocpd_kernel_dispatch'"),
+              "view");
+    EXPECT_EQ(scalar(path, "SELECT COUNT(DISTINCT guid) || guid FROM rocpd_kernel_dispatch"),
+              "1" + guid);
+    EXPECT_EQ(scalar(path, "SELECT name || ':' || region || ':' || grid_x FROM kernels"),
+              "vector_add:vector_add:64");
+    EXPECT_EQ(scalar(path,
+                     "SELECT name || ':' || src_device || ':' || src_agent_type || ':' || "
+                     "dst_agent_type || ':' || size FROM memory_copies"),
+              "MEMORY_COPY_HOST_TO_DEVICE:host:CPU:GPU:4096");
+    EXPECT_EQ(scalar(path, "SELECT total_calls FROM top WHERE name = 'vector_add'"), "1");
+    // A code object's agent is the agent's row, as every reference to an agent.
+    EXPECT_EQ(scalar(path, "SELECT uri || ':' || agent_abs_index FROM code_objects"),
+              "file:///demo:0");
 }

@@ -1,6 +1,7 @@
 // Validates <P>_results.db (-f rocpd) against the CSV files of the same run: the database is
 // opened by SQLite itself (an interrupted batch is rolled back by this open), checked with
-// integrity_check, and queried through upstream's table and view names.
+// integrity_check, and queried through AMD's view names (the per-table views and kernels,
+// memory_copies, regions, counters_collection); its tables carry the run's uuid as suffix.
 //   --dir D --prefix P     the outputs
 //   --counters             counter_collection.csv exists: every value is in counters_collection,
 //                          the CSV's Counter_Value being the form of its value (6 decimals when
@@ -182,6 +183,14 @@ main(int argc, char** argv)
                             "memory_copies",
                             "counters_collection"})
         (void)count(db, name);
+    // AMD's layout: the run's uuid in rocpd_metadata is the suffix of every table's name.
+    const auto uuid = query(db, "SELECT value FROM rocpd_metadata WHERE tag = 'uuid'");
+    if(uuid.size() != 1) fail("rocpd_metadata does not have one uuid");
+    for(const auto* name : {"rocpd_metadata", "rocpd_kernel_dispatch", "rocpd_memory_copy"})
+        if(count(db,
+                 "sqlite_master WHERE type = 'table' AND name = '" + std::string{name} +
+                     uuid[0][0] + "'") != 1)
+            fail(std::string{"no table "} + name + uuid[0][0]);
     if(count(db, "rocpd_info_node") != 1) fail("rocpd_info_node does not have one row");
     if(count(db, "rocpd_info_process") != 1) fail("rocpd_info_process does not have one row");
     if(count(db, "rocpd_info_agent WHERE type = 'GPU'") == 0)
@@ -190,8 +199,9 @@ main(int argc, char** argv)
     // Every kernel_trace.csv row is a dispatch with the same kernel, agent and times.
     auto kernel_rows = std::map<std::string, row_t>{};
     for(auto& r : query(db,
-                        "SELECT dispatch_id, kernel_name, agent_id, start, \"end\", queue_id, tid, "
-                        "grid_size_x, workgroup_size_x FROM kernels"))
+                        "SELECT k.dispatch_id, k.name, kd.agent_id, k.start, k.\"end\", "
+                        "k.queue_id, k.tid, k.grid_x, k.workgroup_x FROM kernels AS k JOIN "
+                        "rocpd_kernel_dispatch AS kd ON kd.id = k.id AND kd.guid = k.guid"))
         if(!kernel_rows.emplace(r[0], r).second)
             fail("dispatch " + r[0] + " appears twice in the kernels view");
     if(kernel_rows.size() != count(db, "rocpd_kernel_dispatch"))
@@ -293,10 +303,15 @@ main(int argc, char** argv)
     // The copies: the view's rows are memory_copy_trace.csv's, as multisets of their fields.
     auto db_copies = std::multiset<row_t>{};
     for(auto& r : query(db,
-                        "SELECT name, start, \"end\", size, COALESCE(src_agent_id, src_device), "
-                        "COALESCE(dst_agent_id, dst_device), "
-                        "correlation_id, printf('0x%x', src_address), printf('0x%x', "
-                        "dst_address), tid, category FROM memory_copies"))
+                        "SELECT m.name, m.start, m.\"end\", m.size, CASE WHEN "
+                        "json_extract(sa.extdata, '$.host_memory') THEN 'host' ELSE "
+                        "mc.src_agent_id END, CASE WHEN json_extract(da.extdata, "
+                        "'$.host_memory') THEN 'host' ELSE mc.dst_agent_id END, m.corr_id, "
+                        "printf('0x%x', m.src_address), printf('0x%x', m.dst_address), m.tid, "
+                        "m.category FROM memory_copies AS m JOIN rocpd_memory_copy AS mc ON "
+                        "mc.id = m.id AND mc.guid = m.guid JOIN rocpd_info_agent AS sa ON sa.id "
+                        "= mc.src_agent_id AND sa.guid = mc.guid JOIN rocpd_info_agent AS da ON "
+                        "da.id = mc.dst_agent_id AND da.guid = mc.guid"))
     {
         if(r.back() != "MEMORY_COPY") fail("a memory copy's category is '" + r.back() + "'");
         r.pop_back();

@@ -33,10 +33,10 @@ declare -A times
 fail=0
 for ((i = 0; i < reps; ++i)); do
     times[plain]+="$(wall plain python3 "${script}" "${out}/plain.bin") "
-    times[batched]+="$(wall batched "${rocprofv3}" --pmc "${metrics//,/ }" -d "${out}/batched" -o run \
+    times[batched]+="$(wall batched "${rocprofv3}" --pmc "${metrics//,/ }" -f csv -d "${out}/batched" -o run \
         -- python3 "${script}" "${out}/batched.bin") "
     times[per_dispatch]+="$(wall per_dispatch env ROCPROFILER_CUDA_COUNTER_BATCH=0 "${rocprofv3}" \
-        --pmc "${metrics//,/ }" -d "${out}/per_dispatch" -o run -- python3 "${script}" "${out}/per.bin") "
+        --pmc "${metrics//,/ }" -f csv -d "${out}/per_dispatch" -o run -- python3 "${script}" "${out}/per.bin") "
     if [ -x "${ncu}" ]; then
         times[ncu]+="$(wall ncu "${ncu}" --clock-control none --metrics "${metrics}" --csv \
             python3 "${script}" "${out}/ncu.bin") "

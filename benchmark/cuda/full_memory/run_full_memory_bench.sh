@@ -97,7 +97,7 @@ for verify in all reachable; do
         # shellcheck disable=SC2046
         run "${name}" "${hold_full}" -- env ROCPROFILER_LOG_LEVEL=debug \
             ROCPROFILER_REPLAY_VERIFY="${verify}" "${rocprofv3}" $(pmc_args "${metrics[@]}") \
-            --replay-mode kernel --kernel-replay-beta-enabled -d "${out}/${name}.d" -o run --
+            --replay-mode kernel --kernel-replay-beta-enabled -f csv -d "${out}/${name}.d" -o run --
     done
 done
 # The same program at 8 GiB held: the predicted snapshot against the whole-footprint snapshot the
@@ -107,7 +107,7 @@ for scope in predicted all; do
     # shellcheck disable=SC2046
     run "rocprofv3_two_8gib_${scope}" "${hold_small}" -- env ROCPROFILER_LOG_LEVEL=debug \
         ROCPROFILER_REPLAY_SNAPSHOT="${scope}" "${rocprofv3}" $(pmc_args "${two[@]}") \
-        --replay-mode kernel --kernel-replay-beta-enabled -d "${out}/rocprofv3_8_${scope}.d" -o run --
+        --replay-mode kernel --kernel-replay-beta-enabled -f csv -d "${out}/rocprofv3_8_${scope}.d" -o run --
 done
 if [ "${parts}" != rocprofv3 ] && [ -x "${ncu}" ]; then
     for groups in two four; do

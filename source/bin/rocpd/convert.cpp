@@ -55,11 +55,14 @@ agent_of(tool::results& data,
          int            absolute,
          int            logical,
          int            type_index,
-         int            type)
+         int            type,
+         int            host = -1)
 {
-    // Handle 0 is host memory to the CSV rows (a NULL agent in the views); an agent row's id may
-    // be 0 (logical node 0), so the rebuilt handles are the ids plus one.
+    // Handle 0 is host memory to the CSV rows (the writer's CPU agent row marked host_memory in
+    // its extdata; no agent at all in a database another writer made); an agent row's id may be
+    // 0 (logical node 0), so the rebuilt handles are the ids plus one.
     if(sqlite3_column_type(s, id) == SQLITE_NULL) return rocprofiler_agent_id_t{0};
+    if(host >= 0 && sqlite3_column_int64(s, host) != 0) return rocprofiler_agent_id_t{0};
     const auto handle = u64(s, id) + 1;
     if(data.find_agent(rocprofiler_agent_id_t{handle}) == nullptr)
     {
@@ -151,11 +154,14 @@ convert_one(const input_database& db, const std::string& prefix, const destinati
     // Dispatches that only a counter record made (no --kernel-trace) are not kernel trace rows.
     auto kernels = csv_file{prefix + "_kernel_trace.csv", tool::kernel_trace_csv_header(), to.csv};
     db.each_row(
-        "SELECT agent_id, agent_abs_index, agent_log_index, agent_type_index, agent_type, "
-        "queue_id, tid, dispatch_id, kernel_id, kernel_name, corr_id, start, end, lds_size, "
-        "scratch_size, vgpr_count, accum_vgpr_count, sgpr_count, workgroup_size_x, "
-        "workgroup_size_y, workgroup_size_z, grid_size_x, grid_size_y, grid_size_z FROM kernels "
-        "WHERE json_extract(extdata, '$.source') IS NOT 'counter_collection'",
+        // AMD's kernels view, with the agent's row id and the record's source from the table.
+        "SELECT kd.agent_id, k.agent_abs_index, k.agent_log_index, k.agent_type_index, "
+        "k.agent_type, k.queue_id, k.tid, k.dispatch_id, k.kernel_id, k.name, k.corr_id, "
+        "k.start, k.\"end\", k.lds_size, k.scratch_size, k.vgpr_count, k.accum_vgpr_count, "
+        "k.sgpr_count, k.workgroup_x, k.workgroup_y, k.workgroup_z, k.grid_x, k.grid_y, k.grid_z "
+        "FROM kernels AS k JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id AND kd.guid = k.guid "
+        "WHERE json_extract(kd.extdata, '$.source') IS NOT 'counter_collection' "
+        "ORDER BY k.start, k.id",
         [&](sqlite3_stmt* s)
         {
             auto  r           = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
@@ -200,17 +206,23 @@ convert_one(const input_database& db, const std::string& prefix, const destinati
     auto copies =
         csv_file{prefix + "_memory_copy_trace.csv", tool::memory_copy_trace_csv_header(), to.csv};
     db.each_row(
-        "SELECT name, src_agent_id, src_agent_absolute_index, src_agent_logical_index, "
-        "src_agent_type_index, src_agent_type, dst_agent_id, dst_agent_absolute_index, "
-        "dst_agent_logical_index, dst_agent_type_index, dst_agent_type, correlation_id, start, "
-        "end, size, src_address, dst_address, tid FROM memory_copies",
+        // AMD's memory_copies view, with the agents' row ids and host flags from the tables.
+        "SELECT m.name, mc.src_agent_id, m.src_agent_abs_index, m.src_agent_log_index, "
+        "m.src_agent_type_index, m.src_agent_type, mc.dst_agent_id, m.dst_agent_abs_index, "
+        "m.dst_agent_log_index, m.dst_agent_type_index, m.dst_agent_type, m.corr_id, m.start, "
+        "m.\"end\", m.size, m.src_address, m.dst_address, m.tid, "
+        "json_extract(sa.extdata, '$.host_memory'), json_extract(da.extdata, '$.host_memory') "
+        "FROM memory_copies AS m JOIN rocpd_memory_copy AS mc ON mc.id = m.id AND mc.guid = "
+        "m.guid JOIN rocpd_info_agent AS sa ON sa.id = mc.src_agent_id AND sa.guid = mc.guid "
+        "JOIN rocpd_info_agent AS da ON da.id = mc.dst_agent_id AND da.guid = mc.guid "
+        "ORDER BY m.start, m.id",
         [&](sqlite3_stmt* s)
         {
             auto       r   = rocprofiler_buffer_tracing_memory_copy_record_t{};
             const auto op  = operations.find(column_text(s, 0));
             r.operation    = op != operations.end() ? op->second : ROCPROFILER_MEMORY_COPY_NONE;
-            r.src_agent_id = agent_of(data, s, 1, 2, 3, 4, 5);
-            r.dst_agent_id = agent_of(data, s, 6, 7, 8, 9, 10);
+            r.src_agent_id = agent_of(data, s, 1, 2, 3, 4, 5, 18);
+            r.dst_agent_id = agent_of(data, s, 6, 7, 8, 9, 10, 19);
             r.correlation_id.internal = u64(s, 11);
             r.start_timestamp         = u64(s, 12);
             r.end_timestamp           = u64(s, 13);
@@ -228,7 +240,7 @@ convert_one(const input_database& db, const std::string& prefix, const destinati
     auto markers =
         csv_file{prefix + "_marker_api_trace.csv", tool::marker_api_trace_csv_header(), to.csv};
     db.each_row("SELECT category, name, tid, corr_id, start, end, category LIKE 'MARKER%', "
-                "json_extract(extdata, '$.process_range') FROM regions",
+                "json_extract(extdata, '$.process_range') FROM regions ORDER BY start, id",
                 [&](sqlite3_stmt* s)
                 {
                     auto e               = tool::marker_event{};

@@ -95,19 +95,36 @@ input_database::input_database(const std::string& path, int busy_timeout_ms)
         auto names = std::set<std::string>{};
         each_row("SELECT type || ':' || name FROM sqlite_master",
                  [&names](sqlite3_stmt* s) { names.insert(column_text(s, 0)); });
-        if(names.count("table:rocpd_metadata") == 0)
+        // rocprofv3 before AMD's layout wrote rocpd_metadata as a table, its tables without
+        // the run's suffix: a layout this reader no longer reads.
+        if(names.count("table:rocpd_metadata") != 0)
+            throw failure{exit_code::bad_input,
+                          path +
+                              ": a rocpd database of the layout rocprofv3 wrote before it followed "
+                              "AMD's (tables without the run's UUID suffix); this rocpd reads "
+                              "AMD's layout only: profile again to write it"};
+        if(names.count("view:rocpd_metadata") == 0)
             throw failure{exit_code::bad_input,
                           path +
                               ": an SQLite database, but not a rocpd database (no rocpd_metadata "
-                              "table)"};
+                              "view)"};
         for(const auto* view : {"kernels", "memory_copies", "regions"})
             if(names.count(std::string{"view:"} + view) == 0)
                 throw failure{exit_code::bad_input,
                               path + ": not a rocpd database this reader knows (no view '" + view +
                                   "')"};
+        // A merged file has one uuid (and one set of tags) per run: the first run's tags are
+        // the file's, and what names one process (rank, pid) is left out when there are several.
         each_row("SELECT tag, value FROM rocpd_metadata",
                  [this](sqlite3_stmt* s)
-                 { m_metadata.emplace(column_text(s, 0), column_text(s, 1)); });
+                 {
+                     const auto name = column_text(s, 0);
+                     if(name == "uuid") ++m_runs;
+                     m_metadata.emplace(name, column_text(s, 1));
+                 });
+        if(m_runs > 1)
+            for(const auto* per_process : {"rank", "pid", "hostname"})
+                m_metadata.erase(per_process);
     }
     catch(...)
     {
@@ -121,6 +138,13 @@ input_database::input_database(const std::string& path, int busy_timeout_ms)
         m_db = nullptr;
         throw failure{exit_code::bad_input,
                       path + ": not a rocpd database (no schema_version in rocpd_metadata)"};
+    }
+    if(m_runs == 0)
+    {
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        throw failure{exit_code::bad_input,
+                      path + ": not a rocpd database of AMD's layout (no uuid in rocpd_metadata)"};
     }
     if(tag("schema_version") != known_schema_version)
     {
@@ -143,6 +167,7 @@ input_database::input_database(input_database&& other) noexcept
     , m_db{other.m_db}
     , m_busy_ms{other.m_busy_ms}
     , m_metadata{std::move(other.m_metadata)}
+    , m_runs{other.m_runs}
 {
     other.m_db = nullptr;
 }

@@ -1,7 +1,9 @@
 // One input database, opened read-only (SQLITE_OPEN_READONLY: `rocpd` never writes its inputs)
 // and checked before anything reads it: the file exists, is SQLite, is whole (its header's page
-// count fits the file), is a rocpd database (rocpd_metadata and the views) of a schema version
-// this reader knows. Every failure is a `failure` naming the file (errors.hpp).
+// count fits the file), is a rocpd database in AMD's layout (a rocpd_metadata view with the run's
+// uuid, and the views) of a schema version this reader knows. A database of the layout rocprofv3
+// wrote before (unsuffixed tables) is refused with its own message. Every failure is a `failure`
+// naming the file (errors.hpp).
 //
 // Readers go through the views (kernels, memory_copies, regions) and rocpd_metadata only, so that
 // a later table layout behind the same views needs no change here; `rocpd merge` alone copies
@@ -37,6 +39,8 @@ public:
     // A rocpd_metadata value; empty when the tag is absent.
     std::string tag(const std::string& name) const;
     bool        has_tag(const std::string& name) const { return m_metadata.count(name) != 0; }
+    // How many runs the file holds (uuid rows of rocpd_metadata): 1, or more in a merged file.
+    int runs() const { return m_runs; }
 
     // Runs @p sql, calling @p row for each row. An SQLite error throws a failure naming the
     // file: {locked} for a database still locked after the busy timeout, @p on_error otherwise
@@ -53,6 +57,7 @@ private:
     sqlite3*                           m_db       = nullptr;
     int                                m_busy_ms  = 0;
     std::map<std::string, std::string> m_metadata = {};
+    int                                m_runs     = 0;
 };
 
 // A column as text (empty for NULL).

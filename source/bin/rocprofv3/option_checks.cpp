@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <set>
 #include <string_view>
@@ -111,11 +112,21 @@ check_format_built(const std::string& format, bool with_otf2, const std::string&
     return out;
 }
 
-// -f: known formats, lower case, sorted, each once (csv when none is given).
+// -f: known formats, lower case, sorted, each once. None given: rocpd, as AMD's rocprofv3 (csv in
+// a build without SQLite3, said on stderr).
 outcome
 check_output_formats(options& opts, const std::string& job)
 {
-    if(opts.output_formats.empty()) opts.output_formats = {"csv"};
+    if(opts.output_formats.empty())
+    {
+#if defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
+        opts.output_formats = {"rocpd"};
+#else
+        std::cerr << "rocprofv3: no --output-format given: writing csv (the default, rocpd, was "
+                     "not built: SQLite3 missing)\n";
+        opts.output_formats = {"csv"};
+#endif
+    }
     {
         auto formats = std::vector<std::string>{};
         for(const auto& item : opts.output_formats)

@@ -25,8 +25,9 @@ const char* const exit_codes_help =
     "  127   the application was not found\n";
 
 const char* const footer_help =
-    "\nOutput files are <dir>/<prefix>_kernel_trace.csv, _memory_copy_trace.csv,\n"
-    "_agent_info.csv, _kernel_stats.csv, _counter_collection.csv and _results.json. The default\n"
+    "\nOutput files are <dir>/<prefix>_results.db (rocpd, the default format; read it with\n"
+    "rocpd summary/convert/query), and with -f: _kernel_trace.csv, _memory_copy_trace.csv,\n"
+    "_agent_info.csv, _kernel_stats.csv, _counter_collection.csv, _results.json. The default\n"
     "prefix is the application's process id, so that processes never overwrite each other's\n"
     "files. With several --pmc groups and no kernel replay, the application runs once per group\n"
     "and run N writes to <dir>/pass_<N>/ (the lines of a text input file: <dir>/pmc_<N>/; the\n"
@@ -123,8 +124,9 @@ add_output_options(CLI::App& app, parsed_args& args)
                    "placeholders as for -d");
     app.add_option("-f,--output-format",
                    opts.output_formats,
-                   "Output formats: csv (default), json, pftrace (Perfetto trace), rocpd "
-                   "(SQLite database), otf2 (OTF2 archive); several allowed")
+                   "Output formats: rocpd (SQLite database in AMD's rocpd layout, "
+                   "<prefix>_results.db; the default), csv, json, pftrace (Perfetto trace), "
+                   "otf2 (OTF2 archive); several allowed")
         ->expected(1, -1)
         ->type_name("FORMAT...");
     app.add_flag("--output-config",

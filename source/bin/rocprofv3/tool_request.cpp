@@ -10,8 +10,9 @@ tool_request(const options& opts, size_t pass)
     auto r             = rocprofiler::tool::contract::tool_request{};
     r.output_path      = run_directory(opts, pass);
     r.output_file_name = opts.output_file;
+    // check_output_formats() has put the default (rocpd) in when none was given.
     r.output_formats =
-        opts.output_formats.empty() ? std::vector<std::string>{"csv"} : opts.output_formats;
+        opts.output_formats.empty() ? std::vector<std::string>{"rocpd"} : opts.output_formats;
     r.kernel_trace       = opts.kernel_trace;
     r.memory_copy_trace  = opts.memory_copy_trace;
     r.marker_trace       = opts.marker_trace;

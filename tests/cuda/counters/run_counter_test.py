@@ -385,8 +385,8 @@ def rocprof_cmd(args, groups, outdir, program_args, kernel_replay=True, fmt_json
         cmd += ["--pmc"] + list(g)
     if kernel_replay:
         cmd += ["--replay-mode", "kernel", "--kernel-replay-beta-enabled"]
-    if fmt_json:
-        cmd += ["-f", "csv", "json"]
+    # rocpd is rocprofv3's default format: the checks here read the CSV files.
+    cmd += ["-f", "csv", "json"] if fmt_json else ["-f", "csv"]
     cmd += ["-d", outdir, "-o", "run", "--", prog or args.program] + list(program_args)
     return cmd
 

@@ -71,6 +71,23 @@ TEST(command_line, errors_name_the_problem)
     expect_error({"--bogus", "--", "app"}, "bogus");
 }
 
+// No -f: rocpd, as AMD's rocprofv3 (csv in a build without SQLite3); -f csv still csv alone.
+TEST(command_line, rocpd_is_the_default_format)
+{
+    auto r = run({"--kernel-trace", "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+#if defined(ROCPROFILER_TOOL_HAVE_SQLITE3)
+    const auto want = std::string{"rocpd"};
+#else
+    const auto want = std::string{"csv"};
+#endif
+    EXPECT_EQ(r.opts->output_formats, (std::vector<std::string>{want}));
+    EXPECT_EQ(rocprofv3::tool_environment(*r.opts, 0)["ROCPROF_OUTPUT_FORMAT"], want);
+    auto csv = run({"--kernel-trace", "-f", "csv", "--", "app"});
+    ASSERT_TRUE(csv.opts) << csv.error;
+    EXPECT_EQ(rocprofv3::tool_environment(*csv.opts, 0)["ROCPROF_OUTPUT_FORMAT"], "csv");
+}
+
 // -f otf2: accepted and passed on in a build with the OTF2 library; in one without, a
 // configuration error (exit 2) before anything runs. The check itself is tested both ways here,
 // whichever way this build was configured.

@@ -1,8 +1,9 @@
-// The rocpd database (<prefix>_results.db, -f rocpd): an SQLite file whose tables and views carry
-// the names and columns of upstream rocprofv3's rocpd schema, so that queries written for
-// upstream databases (SELECT ... FROM kernels, counters_collection, rocpd_kernel_dispatch, ...)
-// run on ours. The SQL is our own and covers what this tool records; docs/rocprofv3.md lists the
-// tables, the views and what the extdata columns hold.
+// The rocpd database (<prefix>_results.db, -f rocpd, the default format): an SQLite file in AMD's
+// rocpd layout (schema version 3): tables named with the run's UUID as suffix
+// (rocpd_kernel_dispatch_<uuid>), one unsuffixed view per table, and the views AMD's tools query
+// (kernels, memory_copies, regions, counters_collection, top, busy, ...), so that a program
+// written against AMD's schema reads ours unchanged. The SQL is our own; docs/rocpd.md lists what
+// the extdata columns and this SDK's rocprofv3_* tables hold.
 //
 // The database is streamed like kernel_trace.csv: records are inserted as they arrive, through
 // prepared statements, inside a transaction that is committed every commit_rows rows and by
@@ -11,13 +12,15 @@
 // the main file consistent whatever ends the process: an interrupted batch is rolled back by the
 // next reader. Not thread-safe: the tool calls it with its mutex held.
 // rocpd/writer.cpp holds the database side (SQLite, transactions, the run's rows), rocpd/rows.cpp
-// the mapping of each record to its rows; the schema is rocpd/schema.sql.
+// the mapping of each record to its rows; the schema is rocpd/schema.sql, the run's UUID
+// rocpd/run_uuid.hpp.
 #pragma once
 
 #include "model/results.hpp"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -91,6 +94,9 @@ private:
     void          ensure_kernel(const results& data, uint64_t kernel_id);
     void          ensure_thread(uint64_t tid);
     void          ensure_queue(uint64_t queue);
+    // The rocpd_info_agent row standing for host memory (a CPU agent, extdata host_memory),
+    // added at the first copy from or to the host.
+    int64_t host_agent(const results& data);
     // Inserts the event and the rocpd_kernel_dispatch row of a dispatch unless present (a kernel
     // trace record replaces a row made from a counter record); returns whether it wrote the row.
     bool insert_dispatch(const results&                            data,
@@ -124,6 +130,8 @@ private:
     std::map<std::string, sqlite3_stmt*>             m_statements     = {};
     std::map<uint64_t, bool>                         m_kernels        = {}; // id -> reported
     std::set<uint64_t>                               m_threads        = {};
+    std::optional<int64_t>                           m_host_agent     = {};
+    std::map<uint64_t, uint64_t>                     m_agent_numbers  = {}; // handle -> row id
     std::set<uint64_t>                               m_queues         = {};
     std::map<std::pair<uint64_t, uint64_t>, int64_t> m_pmc            = {};
     std::map<std::string, int64_t>                   m_strings        = {}; // name -> row

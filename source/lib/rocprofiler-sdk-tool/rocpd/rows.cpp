@@ -11,6 +11,7 @@
 
 #    include <sqlite3.h>
 
+#    include <algorithm>
 #    include <map>
 #    include <string_view>
 #    include <utility>
@@ -24,15 +25,18 @@ rocpd_writer::code_object(const code_object_entry& entry)
 {
     if(!usable()) return;
     begin();
-    auto* stmt = prepare("INSERT OR REPLACE INTO rocpd_info_code_object (id, guid, nid, pid, "
-                         "agent_id, uri, load_base, load_size, load_delta, storage_type) VALUES "
-                         "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    auto* stmt =
+        prepare("INSERT OR REPLACE INTO rocpd_info_code_object{{uuid}} (id, guid, nid, pid, "
+                "agent_id, uri, load_base, load_size, load_delta, storage_type) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    // The agent's row id (its number), as every other reference to an agent.
+    const auto agent = m_agent_numbers.find(entry.agent.handle);
     bind_all(stmt,
              entry.id,
              m_guid,
              node_row,
              process_row,
-             entry.agent.handle,
+             agent != m_agent_numbers.end() ? agent->second : entry.agent.handle,
              entry.uri,
              entry.load_base,
              entry.load_size,
@@ -48,7 +52,8 @@ rocpd_writer::kernel(const kernel_symbol& sym)
     if(auto it = m_kernels.find(sym.kernel_id); it != m_kernels.end() && it->second) return;
     begin();
     auto* stmt = prepare(
-        "INSERT OR REPLACE INTO rocpd_info_kernel_symbol (id, guid, nid, pid, code_object_id, "
+        "INSERT OR REPLACE INTO rocpd_info_kernel_symbol{{uuid}} (id, guid, nid, pid, "
+        "code_object_id, "
         "kernel_name, display_name, kernel_object, kernarg_segment_size, "
         "kernarg_segment_alignment, group_segment_size, private_segment_size, sgpr_count, "
         "arch_vgpr_count, accum_vgpr_count, extdata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
@@ -98,18 +103,38 @@ void
 rocpd_writer::ensure_thread(uint64_t tid)
 {
     if(!m_threads.insert(tid).second) return;
-    auto* stmt = prepare("INSERT OR IGNORE INTO rocpd_info_thread (id, guid, nid, pid, tid) "
-                         "VALUES (?, ?, ?, ?, ?)");
+    auto* stmt =
+        prepare("INSERT OR IGNORE INTO rocpd_info_thread{{uuid}} (id, guid, nid, pid, tid) "
+                "VALUES (?, ?, ?, ?, ?)");
     bind_all(stmt, tid, m_guid, node_row, process_row, tid);
     step(stmt);
+}
+
+int64_t
+rocpd_writer::host_agent(const results& data)
+{
+    if(m_host_agent) return *m_host_agent;
+    // Past every agent the SDK reported (their rows' ids are their numbers).
+    auto id = int64_t{0};
+    for(const auto& a : data.agents)
+        id = std::max(id, static_cast<int64_t>(agent_number(data, a.info.id)) + 1);
+    auto* stmt = prepare("INSERT INTO rocpd_info_agent{{uuid}} (id, guid, nid, pid, type, "
+                         "absolute_index, logical_index, type_index, uuid, name, model_name, "
+                         "vendor_name, product_name, user_name, extdata) VALUES (?, ?, ?, ?, "
+                         "'CPU', ?, ?, 0, 0, 'host', 'host memory', '', 'host memory', "
+                         "'host memory', ?)");
+    bind_all(stmt, id, m_guid, node_row, process_row, id, id, "{\"host_memory\":true}");
+    if(!step(stmt)) return 0;
+    m_host_agent = id;
+    return id;
 }
 
 void
 rocpd_writer::ensure_queue(uint64_t queue)
 {
     if(!m_queues.insert(queue).second) return;
-    auto* stmt = prepare(
-        "INSERT OR IGNORE INTO rocpd_info_queue (id, guid, nid, pid, name) VALUES (?, ?, ?, ?, ?)");
+    auto* stmt = prepare("INSERT OR IGNORE INTO rocpd_info_queue{{uuid}} (id, guid, nid, pid, "
+                         "name) VALUES (?, ?, ?, ?, ?)");
     bind_all(stmt, queue, m_guid, node_row, process_row, "queue " + std::to_string(queue));
     step(stmt);
 }
@@ -129,10 +154,16 @@ rocpd_writer::insert_dispatch(const results&                            data,
     ensure_thread(thread_id);
     ensure_queue(info.queue_id.handle);
     auto category = string_id("KERNEL_DISPATCH");
+    // AMD's kernels view keeps only dispatches with a region name (AMD writes the enclosing
+    // marker range there when kernels are renamed, else the kernel's name): the kernel's name.
+    const auto& kernel_name = data.kernel_name(info.kernel_id);
+    auto        region =
+        string_id(kernel_name.empty() ? "kernel_" + std::to_string(info.kernel_id) : kernel_name);
     // The event of a dispatch has the dispatch id as its id: kernel trace records and counter
     // records, which arrive in either order, find it without a look-up.
-    auto* event = prepare("INSERT OR IGNORE INTO rocpd_event (id, guid, category_id, stack_id, "
-                          "parent_stack_id, correlation_id) VALUES (?, ?, ?, ?, 0, ?)");
+    auto* event =
+        prepare("INSERT OR IGNORE INTO rocpd_event{{uuid}} (id, guid, category_id, stack_id, "
+                "parent_stack_id, correlation_id) VALUES (?, ?, ?, ?, 0, ?)");
     bind_all(event, info.dispatch_id, m_guid, category, correlation, correlation);
     if(!step(event)) return false;
     // A kernel trace record is the dispatch as kernel_trace.csv shows it (submitting thread,
@@ -140,19 +171,24 @@ rocpd_writer::insert_dispatch(const results&                            data,
     // another kernel trace record (a replay pass: dispatch() keeps its times in extdata).
     auto* stmt = prepare(
         from_trace
-            ? "INSERT INTO rocpd_kernel_dispatch (id, guid, nid, pid, tid, agent_id, kernel_id, "
+            ? "INSERT INTO rocpd_kernel_dispatch{{uuid}} (id, guid, nid, pid, tid, agent_id, "
+              "kernel_id, "
               "dispatch_id, queue_id, stream_id, start, end, private_segment_size, "
               "group_segment_size, workgroup_size_x, workgroup_size_y, workgroup_size_z, "
-              "grid_size_x, grid_size_y, grid_size_z, event_id, extdata) VALUES (?, ?, ?, ?, ?, "
-              "?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+              "grid_size_x, grid_size_y, grid_size_z, region_name_id, event_id, extdata) VALUES "
+              "(?, "
+              "?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) "
+              "DO UPDATE SET "
               "tid = excluded.tid, start = excluded.start, end = excluded.end, extdata = "
               "json_set(extdata, '$.source', 'kernel_trace') WHERE json_extract(extdata, "
               "'$.source') = 'counter_collection'"
-            : "INSERT OR IGNORE INTO rocpd_kernel_dispatch (id, guid, nid, pid, tid, agent_id, "
+            : "INSERT OR IGNORE INTO rocpd_kernel_dispatch{{uuid}} (id, guid, nid, pid, tid, "
+              "agent_id, "
               "kernel_id, dispatch_id, queue_id, stream_id, start, end, private_segment_size, "
               "group_segment_size, workgroup_size_x, workgroup_size_y, workgroup_size_z, "
-              "grid_size_x, grid_size_y, grid_size_z, event_id, extdata) VALUES (?, ?, ?, ?, ?, "
-              "?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+              "grid_size_x, grid_size_y, grid_size_z, region_name_id, event_id, extdata) VALUES "
+              "(?, "
+              "?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     bind_all(stmt,
              info.dispatch_id,
              m_guid,
@@ -173,6 +209,7 @@ rocpd_writer::insert_dispatch(const results&                            data,
              static_cast<uint64_t>(info.grid_size.x),
              static_cast<uint64_t>(info.grid_size.y),
              static_cast<uint64_t>(info.grid_size.z),
+             region,
              info.dispatch_id,
              extdata);
     if(!step(stmt)) return false;
@@ -207,10 +244,10 @@ rocpd_writer::dispatch(const results&                                           
     if(m_db == nullptr) return;
     // The row already holds a kernel trace record of this dispatch: this one is a further replay
     // pass, whose times are kept in extdata rather than lost.
-    auto* stmt =
-        prepare("UPDATE rocpd_kernel_dispatch SET extdata = json_insert(json_insert(extdata, "
-                "'$.kernel_trace_records', json('[]')), '$.kernel_trace_records[#]', "
-                "json_object('start', ?, 'end', ?)) WHERE id = ?");
+    auto* stmt = prepare(
+        "UPDATE rocpd_kernel_dispatch{{uuid}} SET extdata = json_insert(json_insert(extdata, "
+        "'$.kernel_trace_records', json('[]')), '$.kernel_trace_records[#]', "
+        "json_object('start', ?, 'end', ?)) WHERE id = ?");
     bind_all(stmt, r.start_timestamp, r.end_timestamp, r.dispatch_info.dispatch_id);
     step(stmt);
     commit_if_large();
@@ -231,10 +268,11 @@ rocpd_writer::pmc_id(const results&         data,
     if(found == nullptr)
         entry.name =
             !fallback_name.empty() ? fallback_name : "counter_" + std::to_string(counter_id);
-    auto* stmt = prepare("INSERT INTO rocpd_info_pmc (guid, nid, pid, agent_id, target_arch, "
-                         "event_code, name, symbol, description, component, value_type, block, "
-                         "expression, is_constant, is_derived, extdata) VALUES (?, ?, ?, ?, "
-                         "'GPU', ?, ?, ?, ?, ?, 'ABS', ?, ?, ?, ?, ?)");
+    auto* stmt =
+        prepare("INSERT INTO rocpd_info_pmc{{uuid}} (guid, nid, pid, agent_id, target_arch, "
+                "event_code, name, symbol, description, component, value_type, block, "
+                "expression, is_constant, is_derived, extdata) VALUES (?, ?, ?, ?, "
+                "'GPU', ?, ?, ?, ?, ?, 'ABS', ?, ?, ?, ?, ?)");
     bind_all(stmt,
              m_guid,
              node_row,
@@ -277,7 +315,7 @@ rocpd_writer::counters(const results& data, const counter_dispatch& rec)
     {
         auto id = pmc_id(data, info.agent_id, v.counter_id, v.name);
         if(m_db == nullptr) return;
-        auto* stmt = prepare("INSERT INTO rocpd_pmc_event (guid, event_id, pmc_id, value, "
+        auto* stmt = prepare("INSERT INTO rocpd_pmc_event{{uuid}} (guid, event_id, pmc_id, value, "
                              "extdata) VALUES (?, ?, ?, ?, ?)");
         bind_all(stmt, m_guid, info.dispatch_id, id, v.value, pmc_ext);
         if(!step(stmt)) return;
@@ -297,23 +335,28 @@ rocpd_writer::memory_copy(const results&                                        
     // Copy events take ids from memory_copy_event_base up, above every dispatch id (a dispatch's
     // event id is its dispatch id), so that the two never meet.
     const auto event_id = memory_copy_event_base + m_copies++;
-    auto*      event    = prepare("INSERT INTO rocpd_event (id, guid, category_id, stack_id, "
-                                  "parent_stack_id, correlation_id) VALUES (?, ?, ?, ?, 0, ?)");
+    auto*      event = prepare("INSERT INTO rocpd_event{{uuid}} (id, guid, category_id, stack_id, "
+                               "parent_stack_id, correlation_id) VALUES (?, ?, ?, ?, 0, ?)");
     bind_all(
         event, event_id, m_guid, category, r.correlation_id.internal, r.correlation_id.internal);
     if(!step(event)) return;
-    // A side in host memory (agent handle 0) has no agent row: NULL, and "host" in the view.
-    auto agent = [&data](rocprofiler_agent_id_t id) -> std::optional<uint64_t>
+    // A side in host memory (agent handle 0) is the host's CPU agent row (AMD's memory_copies
+    // view keeps only copies whose both sides are agents).
+    auto agent = [this, &data](rocprofiler_agent_id_t id) -> int64_t
     {
-        if(id.handle == 0) return std::nullopt;
-        return agent_number(data, id);
+        if(id.handle == 0) return host_agent(data);
+        return static_cast<int64_t>(agent_number(data, id));
     };
+    const auto dst = agent(r.dst_agent_id);
+    const auto src = agent(r.src_agent_id);
+    if(m_db == nullptr) return;
     auto  ext = nlohmann::json{{"external_correlation_id", r.correlation_id.external.value},
                               {"operation", static_cast<int>(r.operation)}};
-    auto* row = prepare("INSERT INTO rocpd_memory_copy (guid, nid, pid, tid, stream_id, start, "
-                        "end, name_id, dst_agent_id, dst_address, src_agent_id, src_address, "
-                        "size, event_id, extdata) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, "
-                        "?, ?, ?)");
+    auto* row =
+        prepare("INSERT INTO rocpd_memory_copy{{uuid}} (guid, nid, pid, tid, stream_id, start, "
+                "end, name_id, dst_agent_id, dst_address, src_agent_id, src_address, "
+                "size, event_id, extdata) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, "
+                "?, ?, ?)");
     bind_all(row,
              m_guid,
              node_row,
@@ -322,9 +365,9 @@ rocpd_writer::memory_copy(const results&                                        
              r.start_timestamp,
              r.end_timestamp,
              name,
-             agent(r.dst_agent_id),
+             dst,
              r.dst_address.handle,
-             agent(r.src_agent_id),
+             src,
              r.src_address.handle,
              r.bytes,
              event_id,
@@ -343,12 +386,13 @@ rocpd_writer::marker(const results&, const marker_event& e)
     auto name     = string_id(e.function);
     // Marker events take ids from marker_event_base up (above the copies' range).
     const auto event_id = marker_event_base + m_markers++;
-    auto*      event    = prepare("INSERT INTO rocpd_event (id, guid, category_id, stack_id, "
-                                  "parent_stack_id, correlation_id) VALUES (?, ?, ?, ?, 0, ?)");
+    auto*      event = prepare("INSERT INTO rocpd_event{{uuid}} (id, guid, category_id, stack_id, "
+                               "parent_stack_id, correlation_id) VALUES (?, ?, ?, ?, 0, ?)");
     bind_all(event, event_id, m_guid, category, e.correlation_id, e.correlation_id);
     if(!step(event)) return;
-    auto* row = prepare("INSERT INTO rocpd_region (guid, nid, pid, tid, start, end, name_id, "
-                        "event_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    auto* row =
+        prepare("INSERT INTO rocpd_region{{uuid}} (guid, nid, pid, tid, start, end, name_id, "
+                "event_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     bind_all(row, m_guid, node_row, process_row, e.thread_id, e.start, e.end, name, event_id);
     step(row);
     commit_if_large();
@@ -362,7 +406,8 @@ rocpd_writer::replay_outcome(const results&               data,
     if(!usable()) return;
     begin();
     auto* stmt = prepare(
-        "INSERT INTO rocprofv3_kernel_replay_outcome (dispatch_id, agent_id, kernel_id, outcome, "
+        "INSERT INTO rocprofv3_kernel_replay_outcome{{uuid}} (dispatch_id, agent_id, kernel_id, "
+        "outcome, "
         "reason, passes_run, passes_planned, snapshot_bytes, written_bytes, verified_bytes, "
         "failed_pass, missing_groups) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     bind_all(stmt,

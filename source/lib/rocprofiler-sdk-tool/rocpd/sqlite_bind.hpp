@@ -115,10 +115,4 @@ bind_all(sqlite3_stmt* stmt, const Args&... args)
     auto index = 0;
     (bind(stmt, ++index, args), ...);
 }
-
-inline std::string
-guid_of(const results& data)
-{
-    return "rocprofv3-" + std::to_string(data.pid) + "-" + std::to_string(data.init_time);
-}
 } // namespace rocprofiler::tool::rocpd

@@ -4,6 +4,7 @@
 #    include "files/atomic_file.hpp"
 #    include "files/write_guard.hpp"
 #    include "rocpd/rocpd_writer.hpp"
+#    include "rocpd/run_uuid.hpp"
 #    include "rocpd/schema.hpp"
 #    include "rocpd/sqlite_bind.hpp"
 #    include "untrusted/utf8.hpp"
@@ -74,8 +75,10 @@ rocpd_writer::prepare(const char* sql)
     auto it = m_statements.find(sql);
     if(it == m_statements.end())
     {
+        // Statements name the run's tables as <table>{{uuid}} (the views cannot be written).
+        const auto    text = fill_rocpd_placeholders(sql, m_guid);
         sqlite3_stmt* stmt = nullptr;
-        if(sqlite3_prepare_v2(m_db, sql, -1, &stmt, nullptr) != SQLITE_OK)
+        if(sqlite3_prepare_v2(m_db, text.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
         {
             fail("preparing a statement");
             return nullptr;
@@ -145,7 +148,7 @@ rocpd_writer::string_id(const std::string& text)
         id = it->second;
     else
     {
-        auto* stmt = prepare("INSERT INTO rocpd_string (guid, string) VALUES (?, ?)");
+        auto* stmt = prepare("INSERT INTO rocpd_string{{uuid}} (guid, string) VALUES (?, ?)");
         if(stmt == nullptr) return 0;
         bind_all(stmt, m_guid, shown);
         if(!step(stmt)) return 0;
@@ -160,8 +163,8 @@ rocpd_writer::string_id(const std::string& text)
 bool
 rocpd_writer::raw_name(const char* table, int64_t row, const std::string& bytes)
 {
-    auto* stmt = prepare(
-        "INSERT OR IGNORE INTO rocprofv3_raw_name (table_name, row_id, raw) VALUES (?, ?, ?)");
+    auto* stmt = prepare("INSERT OR IGNORE INTO rocprofv3_raw_name{{uuid}} (table_name, row_id, "
+                         "raw) VALUES (?, ?, ?)");
     if(stmt == nullptr) return false;
     bind_all(stmt, table, row, blob{bytes});
     return step(stmt);
@@ -171,7 +174,7 @@ bool
 rocpd_writer::open(const std::string& path, const results& data)
 {
     m_path  = path;
-    m_guid  = guid_of(data);
+    m_guid  = new_run_uuid();
     m_owner = ::getpid();
     if(!create(path)) return false;
     insert_run(data);
@@ -215,7 +218,7 @@ rocpd_writer::create(const std::string& path)
     // next reader rolls back. NORMAL: a batch reaches the OS at its commit; a power loss may cost
     // the last batches, a process's death does not.
     if(!exec("PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL;") || !exec("BEGIN") ||
-       !exec(rocpd_schema_sql))
+       !exec(rocpd_schema_for(m_guid).c_str()))
         return false;
     m_in_transaction = true;
     return true;
@@ -234,9 +237,8 @@ rocpd_writer::insert_run(const results& data)
     // What `rocpd` reads to put the databases of one job side by side (docs/rocpd.md): the
     // profiled command line and the launcher's job id say which job a database belongs to, the
     // rank and the process which part of it; agent_index is the -A form the CSV files used.
+    // schema_version, uuid and guid, AMD's three, come first: the schema inserts them.
     auto tags = std::vector<std::pair<std::string, std::string>>{
-        {"schema_version", "3"},
-        {"guid", m_guid},
         {"writer", "rocprofv3 (this SDK's tool library)"},
         {"command", command},
         {"pid", std::to_string(data.pid)},
@@ -257,16 +259,17 @@ rocpd_writer::insert_run(const results& data)
         tags.emplace_back("profiler_run", std::string{uts.nodename} + ":" + run);
     for(const auto& [tag, value] : tags)
     {
-        auto* meta = prepare("INSERT INTO rocpd_metadata (tag, value) VALUES (?, ?)");
+        auto* meta = prepare("INSERT INTO rocpd_metadata{{uuid}} (tag, value) VALUES (?, ?)");
         bind_all(meta, tag, value);
         step(meta);
     }
 
     auto machine = read_first_line("/etc/machine-id");
     if(machine.empty()) machine = uts.nodename;
-    auto node = prepare("INSERT INTO rocpd_info_node (id, guid, hash, machine_id, system_name, "
-                        "hostname, release, version, hardware_name, domain_name) VALUES (?, ?, "
-                        "?, ?, ?, ?, ?, ?, ?, ?)");
+    auto node =
+        prepare("INSERT INTO rocpd_info_node{{uuid}} (id, guid, hash, machine_id, system_name, "
+                "hostname, release, version, hardware_name, domain_name) VALUES (?, ?, "
+                "?, ?, ?, ?, ?, ?, ?, ?)");
     bind_all(node,
              node_row,
              m_guid,
@@ -280,8 +283,9 @@ rocpd_writer::insert_run(const results& data)
              uts.domainname);
     step(node);
 
-    auto process = prepare("INSERT INTO rocpd_info_process (id, guid, nid, ppid, pid, init, "
-                           "start, command) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    auto process =
+        prepare("INSERT INTO rocpd_info_process{{uuid}} (id, guid, nid, ppid, pid, init, "
+                "start, command) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     bind_all(process,
              process_row,
              m_guid,
@@ -307,10 +311,11 @@ rocpd_writer::insert_agents(const results& data)
                                   {"cu_count", agent.info.cu_count},
                                   {"wave_front_size", agent.info.wave_front_size}};
         if(agent.counters_error) ext["counters_error"] = *agent.counters_error;
-        auto* stmt =
-            prepare("INSERT INTO rocpd_info_agent (id, guid, nid, pid, type, absolute_index, "
-                    "logical_index, type_index, uuid, name, model_name, vendor_name, product_name, "
-                    "user_name, extdata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        auto* stmt = prepare(
+            "INSERT INTO rocpd_info_agent{{uuid}} (id, guid, nid, pid, type, absolute_index, "
+            "logical_index, type_index, uuid, name, model_name, vendor_name, product_name, "
+            "user_name, extdata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        m_agent_numbers[agent.info.id.handle] = agent_number(data, agent.info.id);
         bind_all(stmt,
                  agent_number(data, agent.info.id),
                  m_guid,
@@ -330,8 +335,8 @@ rocpd_writer::insert_agents(const results& data)
         step(stmt);
     }
     // No HIP streams are known: every dispatch is on stream 0, as kernel_trace.csv's Stream_Id.
-    auto* stream = prepare(
-        "INSERT INTO rocpd_info_stream (id, guid, nid, pid, name) VALUES (0, ?, ?, ?, 'none')");
+    auto* stream = prepare("INSERT INTO rocpd_info_stream{{uuid}} (id, guid, nid, pid, name) "
+                           "VALUES (0, ?, ?, ?, 'none')");
     bind_all(stream, m_guid, node_row, process_row);
     step(stream);
 }
@@ -347,12 +352,13 @@ rocpd_writer::finish(const results& data, std::string& error)
     if(m_db != nullptr)
     {
         begin();
-        auto* process = prepare("UPDATE rocpd_info_process SET fini = ?, end = ?, extdata = ? "
-                                "WHERE id = ?");
-        auto  end     = nlohmann::json{};
-        end["kind"]   = data.end.kind == run_end::signal ? "signal"
-                        : data.end.kind == run_end::exit ? "exit"
-                                                         : "running";
+        auto* process =
+            prepare("UPDATE rocpd_info_process{{uuid}} SET fini = ?, end = ?, extdata = ? "
+                    "WHERE id = ?");
+        auto end    = nlohmann::json{};
+        end["kind"] = data.end.kind == run_end::signal ? "signal"
+                      : data.end.kind == run_end::exit ? "exit"
+                                                       : "running";
         if(data.end.kind == run_end::signal) end["signal"] = data.end.number;
         bind_all(process,
                  data.fini_time,
