@@ -10,6 +10,21 @@
 
 using rocprofiler::tool::name_regex;
 
+// A repetition count std::regex would overflow (a signed multiply in libstdc++'s compiler, found
+// by the environment fuzzer) or expand into gigabytes is refused with a message, never compiled.
+TEST(name_regex_fallback, huge_repetition_counts_are_refused)
+{
+    auto error = std::string{};
+    EXPECT_FALSE(rocprofiler::tool::name_regex::compile("0050{5555555555555555555500", &error));
+    EXPECT_NE(error.find("repetition count '5555555555555555555500'"), std::string::npos) << error;
+    EXPECT_FALSE(rocprofiler::tool::name_regex::compile("a{2,100000000}", &error));
+    EXPECT_NE(error.find("'100000000'"), std::string::npos) << error;
+    const auto small = rocprofiler::tool::name_regex::compile("^a{2,3}$", &error);
+    ASSERT_TRUE(small) << error;
+    EXPECT_TRUE(small->search("aaa"));
+    EXPECT_FALSE(small->search("aaaa"));
+}
+
 TEST(name_regex_fallback, pattern_length_limit)
 {
     EXPECT_STREQ(name_regex::engine(), "std::regex (ECMAScript)");

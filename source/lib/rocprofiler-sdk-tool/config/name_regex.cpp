@@ -4,6 +4,8 @@
 #    define ROCPROFILER_TOOL_USE_RE2 1
 #    include <re2/re2.h>
 #else
+#    include "untrusted/regex_pattern.hpp"
+
 #    include <regex>
 #endif
 
@@ -75,6 +77,11 @@ name_regex::compile(const std::string& pattern, std::string* error)
             *error = "the pattern has " + std::to_string(pattern.size()) +
                      " characters; this build (std::regex, without RE2) accepts at most " +
                      std::to_string(fallback_max_pattern_length);
+        return std::nullopt;
+    }
+    if(auto refusal = untrusted::std_regex_refusal(pattern); !refusal.empty())
+    {
+        if(error != nullptr) *error = refusal;
         return std::nullopt;
     }
     try

@@ -1,6 +1,7 @@
 #include "common/environment.hpp"
 
 #include "common/logging.hpp"
+#include "untrusted/regex_pattern.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -72,6 +73,7 @@ parse_choice(const setting& def, std::string_view text)
 std::string
 regex_error(std::string_view text)
 {
+    if(auto refusal = untrusted::std_regex_refusal(text); !refusal.empty()) return refusal;
     try
     {
         (void)std::regex{std::string{text}, std::regex::ECMAScript};

@@ -3,6 +3,7 @@
 #include "common/logging.hpp"
 #include "cuda/profiler_host.hpp"
 #include "cuda/settings_cupti.hpp"
+#include "untrusted/regex_pattern.hpp"
 
 #include <memory>
 #include <regex>
@@ -46,6 +47,12 @@ metric_filter(uint32_t ordinal)
     const auto variable = settings::metric_filter_variable(ordinal);
     const auto text     = settings::read_metric_filter(ordinal);
     if(!text) return std::nullopt;
+    if(auto refusal = untrusted::std_regex_refusal(*text); !refusal.empty())
+    {
+        ROCP_LOG(warning) << "cuda: " << variable << "='" << *text << "' is not accepted ("
+                          << refusal << "); every metric of device " << ordinal << " is listed";
+        return std::nullopt;
+    }
     try
     {
         return std::regex{*text, std::regex::ECMAScript};

@@ -107,7 +107,8 @@ bad_values(const env::setting& def)
     case env::value_type::choice:
         return {"bogus", "1 2"};
     case env::value_type::regex:
-        return {"(", "[a-"};
+        // The last: a repetition count libstdc++ overflows (the environment fuzzer's finding).
+        return {"(", "[a-", "a{5555555555555555555500}"};
     default:
         return {};
     }
