@@ -95,11 +95,12 @@ usage(command what, const std::string& program)
                common + "  -o, --output-file OUT.db   the merged database (replaced if present)\n";
     case command::convert:
         return "usage: " + program +
-               " -i DB... -f csv|otf2... [-d DIR] [-o NAME]\n"
+               " -i DB... -f csv|otf2|pftrace... [-d DIR] [-o NAME]\n"
                "csv: kernel_trace.csv, memory_copy_trace.csv and marker_api_trace.csv as\n"
                "rocprofv3 -f csv writes them, one set per database. otf2: one OTF2 archive\n"
-               "(NAME_results.otf2, .def and folder) with one process per database.\n" +
-               common + "  -f, --format F...          csv, otf2 (one or both)\n" + output;
+               "(NAME_results.otf2, .def and folder) with one process per database. pftrace:\n"
+               "one Perfetto trace (NAME_results.pftrace) with one process track per database.\n" +
+               common + "  -f, --format F...          csv, otf2, pftrace (one or more)\n" + output;
     }
     return {};
 }
@@ -145,12 +146,15 @@ parse_arguments(command what, const std::vector<std::string>& args, arguments& o
                 // One or more, as AMD's `--output-format csv otf2`.
                 for(auto& name : values(i))
                 {
-                    if(name == "pftrace" || name == "json")
+                    if(name == "perfetto") name = "pftrace"; // AMD's rocpd takes both words
+                    if(name == "json")
                         usage_error(what,
-                                    "conversion to " + name +
-                                        " is not done yet (formats: csv, otf2)");
-                    if(name != "csv" && name != "otf2")
-                        usage_error(what, "unknown format '" + name + "' (formats: csv, otf2)");
+                                    "there is no conversion to json, as in AMD's rocpd convert "
+                                    "(formats: csv, otf2, pftrace; `rocpd query --format json` "
+                                    "prints any view's rows as JSON)");
+                    if(name != "csv" && name != "otf2" && name != "pftrace")
+                        usage_error(what,
+                                    "unknown format '" + name + "' (formats: csv, otf2, pftrace)");
                     if(std::find(out.convert_formats.begin(), out.convert_formats.end(), name) ==
                        out.convert_formats.end())
                         out.convert_formats.emplace_back(std::move(name));
@@ -207,7 +211,7 @@ parse_arguments(command what, const std::vector<std::string>& args, arguments& o
     if(what == command::merge && out.output_file.empty())
         usage_error(what, "no output database (-o OUT.db)");
     if(what == command::convert && !out.format_given)
-        usage_error(what, "no output format (-f csv, -f otf2 or -f csv otf2)");
+        usage_error(what, "no output format (-f csv, otf2 or pftrace; one or more)");
     if(out.domains.empty()) out.domains = {"kernel", "memory_copy", "region"};
     return true;
 }
