@@ -618,6 +618,77 @@ def convert_pftrace(a):
     check("blocked" in p.stderr, p.stderr)
 
 
+# ---- --start/--end --------------------------------------------------------------------------
+
+SPAN_SQL = ("SELECT MIN(start), MAX(\"end\") FROM (SELECT start, \"end\" FROM kernels UNION ALL "
+            "SELECT start, \"end\" FROM memory_copies UNION ALL SELECT start, \"end\" FROM regions)")
+
+
+def window_of(stderr):
+    for line in stderr.splitlines():
+        if line.startswith("rocpd: time window "):
+            words = line.split()
+            return int(words[3]), int(words[5])
+    raise Failed(f"no time window reported: {stderr[-1000:]}")
+
+
+def kernels_in(path, start, end):
+    with connect(path) as c:
+        return [r[0] for r in c.execute(
+            "SELECT k.name FROM kernels AS k JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id "
+            "AND kd.guid = k.guid WHERE json_extract(kd.extdata, '$.source') IS NOT "
+            "'counter_collection' AND k.start <= ? AND k.\"end\" >= ?", (end, start))]
+
+
+def time_window(a):
+    dbs = job_dbs(a)
+    spans = []
+    for path in dbs:
+        with connect(path) as c:
+            spans.append(c.execute(SPAN_SQL).fetchone())
+    first, last = min(x[0] for x in spans), max(x[1] for x in spans)
+    out = os.path.join(a.work, "window")
+    shutil.rmtree(out, ignore_errors=True)
+    # Percentages of the whole job's span.
+    p = run([a.rocpd, "summary", "-i", *dbs, "--start", "25%", "--end", "75%", "--format", "json",
+             "-d", out, "-o", "w"])
+    start, end = window_of(p.stderr)
+    check(abs(start - (first + (last - first) * 0.25)) <= 1 and
+          abs(end - (first + (last - first) * 0.75)) <= 1,
+          f"window {start}..{end} is not 25%..75% of {first}..{last}")
+    expected = {}
+    for path in dbs:
+        for name in kernels_in(path, start, end):
+            expected[name] = expected.get(name, 0) + 1
+    total = sum(count(p, "SELECT COUNT(*) FROM kernels") for p in dbs)
+    check(0 < sum(expected.values()) < total,
+          f"the window holds {sum(expected.values())} of {total} dispatches: not a test")
+    doc = json.load(open(os.path.join(out, "w.json")))
+    got = {r["name"]: r["calls"] for r in doc["kernel_summary"] if r["calls"]}
+    check(got == expected, f"summary in the window: {got} != {expected}")
+    # Nanoseconds; convert keeps the records that overlap the window.
+    p = run([a.rocpd, "convert", "-i", *dbs, "-f", "csv", "-d", out, "--start", str(start),
+             "--end", str(end)])
+    check(window_of(p.stderr) == (start, end), p.stderr)
+    for r, path in enumerate(dbs):
+        want = len(kernels_in(path, start, end))
+        csv_path = os.path.join(out, f"rank_{r}_results_kernel_trace.csv")
+        rows = len(csv_rows(csv_path)[1]) if os.path.exists(csv_path) else 0
+        check(rows == want, f"{csv_path}: {rows} rows, {want} dispatches overlap the window")
+    # Bad windows: a usage error naming the value, nothing written.
+    for extra, named in [(["--start", "50%", "--end", "10%"], "'10%'"),
+                         (["--start", "120%"], "'120%'"),
+                         (["--end", "abc"], "'abc'"),
+                         (["--start", "-5"], "'-5'"),
+                         (["--start", "200", "--end", "100"], "'100'"),
+                         (["--start", "99%", "--end", str(first)], f"'{first}'")]:
+        for cmd in (["summary"], ["convert", "-f", "csv", "-d", os.path.join(out, "bad")]):
+            p = run([a.rocpd, *cmd, "-i", *dbs, *extra], expect_rc=1)
+            check(named in p.stderr, f"{cmd[0]} {extra}: {p.stderr}")
+    check(not os.path.exists(os.path.join(out, "bad")) or not os.listdir(os.path.join(out, "bad")),
+          "a bad window wrote files")
+
+
 # ---- errors --------------------------------------------------------------------------------
 
 def errors(a):
@@ -788,6 +859,7 @@ def hostile_names(a):
 CASES = {"produce": produce, "writer_metadata": writer_metadata, "summary": summary,
          "summary_memory": summary_memory,
          "query": query, "merge": merge, "convert": convert, "convert_pftrace": convert_pftrace,
+         "time_window": time_window,
          "errors": errors,
          "hostile_names": hostile_names}
 

@@ -161,7 +161,10 @@ struct destinations
 };
 
 void
-convert_one(const input_database& db, const std::string& prefix, const destinations& to)
+convert_one(const input_database&             db,
+            const std::string&                prefix,
+            const destinations&               to,
+            const std::optional<time_window>& window)
 {
     auto data             = tool::results{};
     data.agent_index_mode = agent_index_of(db);
@@ -195,8 +198,8 @@ convert_one(const input_database& db, const std::string& prefix, const destinati
         "k.start, k.\"end\", k.lds_size, k.scratch_size, k.vgpr_count, k.accum_vgpr_count, "
         "k.sgpr_count, k.workgroup_x, k.workgroup_y, k.workgroup_z, k.grid_x, k.grid_y, k.grid_z "
         "FROM kernels AS k JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id AND kd.guid = k.guid "
-        "WHERE json_extract(kd.extdata, '$.source') IS NOT 'counter_collection' "
-        "ORDER BY k.start, k.id",
+        "WHERE json_extract(kd.extdata, '$.source') IS NOT 'counter_collection'" +
+            window_filter(window, "k.") + " ORDER BY k.start, k.id",
         [&](sqlite3_stmt* s)
         {
             auto  r           = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
@@ -251,8 +254,8 @@ convert_one(const input_database& db, const std::string& prefix, const destinati
         "json_extract(sa.extdata, '$.host_memory'), json_extract(da.extdata, '$.host_memory') "
         "FROM memory_copies AS m JOIN rocpd_memory_copy AS mc ON mc.id = m.id AND mc.guid = "
         "m.guid JOIN rocpd_info_agent AS sa ON sa.id = mc.src_agent_id AND sa.guid = mc.guid "
-        "JOIN rocpd_info_agent AS da ON da.id = mc.dst_agent_id AND da.guid = mc.guid "
-        "ORDER BY m.start, m.id",
+        "JOIN rocpd_info_agent AS da ON da.id = mc.dst_agent_id AND da.guid = mc.guid WHERE 1" +
+            window_filter(window, "m.") + " ORDER BY m.start, m.id",
         [&](sqlite3_stmt* s)
         {
             auto       r   = rocprofiler_buffer_tracing_memory_copy_record_t{};
@@ -279,7 +282,8 @@ convert_one(const input_database& db, const std::string& prefix, const destinati
     auto markers =
         csv_file{prefix + "_marker_api_trace.csv", tool::marker_api_trace_csv_header(), to.csv};
     db.each_row("SELECT category, name, tid, corr_id, start, end, category LIKE 'MARKER%', "
-                "json_extract(extdata, '$.process_range') FROM regions ORDER BY start, id",
+                "json_extract(extdata, '$.process_range') FROM regions WHERE 1" +
+                    window_filter(window, "") + " ORDER BY start, id",
                 [&](sqlite3_stmt* s)
                 {
                     auto e               = tool::marker_event{};
@@ -316,6 +320,7 @@ int
 run_convert(const arguments& args)
 {
     const auto the_job = job{args};
+    const auto window  = the_job.window(args);
     const auto wants   = [&](const char* f)
     {
         return std::find(args.convert_formats.begin(), args.convert_formats.end(), f) !=
@@ -364,7 +369,7 @@ run_convert(const arguments& args)
         to.pftrace        = perfetto.get();
         auto named        = args;
         named.output_file = name;
-        convert_one(db, csv ? output_file_path(named, name, "") : std::string{}, to);
+        convert_one(db, csv ? output_file_path(named, name, "") : std::string{}, to, window);
     }
 
     if(perfetto)
