@@ -611,6 +611,9 @@ def convert_pftrace(a):
     check(sum(1 for t in one_tracks.values() if "pid" in t) == 1, "rocpd2pftrace: process tracks")
     check(len(one_slices) == count(job_dbs(a)[0], "SELECT COUNT(*) FROM kernels") +
           count(job_dbs(a)[0], "SELECT COUNT(*) FROM memory_copies"), "rocpd2pftrace: slices")
+    # AMD's other word for the format.
+    run([a.rocpd, "convert", "-i", job_dbs(a)[0], "-f", "perfetto", "-d", out, "-o", "word"])
+    check(open(os.path.join(out, "word_results.pftrace"), "rb").read() != b"", "-f perfetto")
     # A folder that cannot be written: an error, no partial file.
     blocked = os.path.join(out, "blocked")
     open(blocked, "w").close()
