@@ -7,7 +7,8 @@ dispatches its own number of kernels and copies. Checked: the program's own resu
 databases under the host's name, the rank/size metadata from the launcher's variables, every
 rank's dispatches and copies with its own counts (from the program's output and from its
 design), rocpd summary --summary-by-rank, rocpd query over the 4, rocpd merge with distinct ids,
-rocpd convert -f csv with each rank's rows.
+rocpd convert -f csv with each rank's rows, and -f pftrace: one trace, a process track per rank
+holding that rank's dispatches and copies.
 
 `mpi_ranks`: rocprofv3 --mpi-ranks under mpirun: only the listed ranks write databases, the
 others run the application unprofiled (nothing preloaded) with the same exit code.
@@ -196,6 +197,31 @@ def mpi_job(a):
             check(os.path.exists(path), f"rocpd convert wrote no {path}")
             rows = len(open(path).read().splitlines()) - 1
             check(rows == n, f"{path}: {rows} rows, rank {r} made {n}")
+
+    # One Perfetto trace of the job: a process track per rank (pid, rank and host in its name),
+    # under each exactly the dispatches and copies that rank made (decoded by rocpd_tests.py's
+    # protobuf reader).
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import rocpd_tests
+    run([a.rocpd, "convert", "-i", *dbs, "-f", "pftrace", "-d", work, "-o", "job"])
+    try:
+        tracks, slices, _ = rocpd_tests.read_pftrace(os.path.join(work, "job_results.pftrace"))
+    except rocpd_tests.Failed as e:
+        raise Failed(f"job_results.pftrace: {e}")
+    processes = {u: t for u, t in tracks.items() if "pid" in t}
+    check(len(processes) == RANKS, f"pftrace: {len(processes)} process tracks for {RANKS} ranks")
+    for path in dbs:
+        meta = metadata(path)
+        r = int(meta["rank"])
+        uuid = [u for u, t in processes.items() if t["pid"] == int(meta["pid"])]
+        check(len(uuid) == 1, f"pftrace: no process track for rank {r} (pid {meta['pid']})")
+        name = processes[uuid[0]]["process_name"]
+        check(f"rank {r}" in name and meta["hostname"] in name, f"pftrace: process {name!r}")
+        mine = [s for s in slices if rocpd_tests.process_of(tracks, s[0]) == uuid[0]]
+        kinds = [rocpd_tests.kind_of_track(tracks, s[0]) for s in mine]
+        check(kinds.count("Kernels") == counts[r][0] and kinds.count("Memory copies") ==
+              counts[r][1], f"pftrace rank {r}: {kinds.count('Kernels')} kernel and "
+              f"{kinds.count('Memory copies')} copy slices, the rank made {counts[r]}")
     print(open(os.path.join(work, "summary.txt")).read())
 
 

@@ -436,8 +436,260 @@ def convert(a):
         if rows1 != rows2:
             diff = [x for x in rows1 if x not in rows2][:3] + ["--"] + [x for x in rows2 if x not in rows1][:3]
             raise Failed(f"{converted}: rows differ from {original}:\n" + "\n".join(diff))
-    p = run([a.rocpd, "convert", "-i", *job_dbs(a), "-f", "pftrace"], expect_rc=1)
-    check("not done yet" in p.stderr, p.stderr)
+    p = run([a.rocpd, "convert", "-i", *job_dbs(a), "-f", "json"], expect_rc=1)
+    check("no conversion to json" in p.stderr and "AMD" in p.stderr, p.stderr)
+
+
+# ---- convert -f pftrace ---------------------------------------------------------------------
+
+def proto_fields(data):
+    """The fields of one protobuf message: (field, wire type, value) with the varint's value, the
+    length-delimited payload's bytes, or the fixed field's bytes. Decoded here, independently of
+    the writer (https://protobuf.dev/programming-guides/encoding/)."""
+    def varint(at):
+        value, shift = 0, 0
+        while True:
+            check(at < len(data), "truncated varint")
+            byte = data[at]
+            at += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                return value, at
+    at, out = 0, []
+    while at < len(data):
+        key, at = varint(at)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            value, at = varint(at)
+        elif wire == 2:
+            size, at = varint(at)
+            check(at + size <= len(data), "truncated field")
+            value, at = data[at:at + size], at + size
+        elif wire in (1, 5):
+            size = 8 if wire == 1 else 4
+            value, at = data[at:at + size], at + size
+        else:
+            raise Failed(f"wire type {wire} in the trace")
+        out.append((field, wire, value))
+    return out
+
+
+def first(fields, number, default=None):
+    for f, _, v in fields:
+        if f == number:
+            return v
+    return default
+
+
+def read_pftrace(path):
+    """Tracks {uuid: {name, parent, pid, process_name}} and slices [(track, name, begin, end,
+    annotations, sequence)] of a Perfetto trace (field numbers: tests/rocprofv3/perfetto_subset.proto)."""
+    tracks, slices, open_slices, sequences = {}, [], {}, set()
+    for field, wire, packet in proto_fields(open(path, "rb").read()):
+        check(field == 1 and wire == 2, "a Trace holds packets only")
+        p = proto_fields(packet)
+        sequence = first(p, 10)
+        check(sequence is not None, "a packet without trusted_packet_sequence_id")
+        sequences.add(sequence)
+        ts = first(p, 8)
+        descriptor = first(p, 60)
+        if descriptor is not None:
+            d = proto_fields(descriptor)
+            uuid = first(d, 1)
+            check(uuid not in tracks, f"track uuid {uuid} defined twice")
+            process = first(d, 3)
+            entry = {"name": (first(d, 2) or b"").decode(), "parent": first(d, 5),
+                     "sequence": sequence}
+            if process is not None:
+                pd = proto_fields(process)
+                entry["pid"] = first(pd, 1)
+                entry["process_name"] = (first(pd, 6) or b"").decode()
+            tracks[uuid] = entry
+        event = first(p, 11)
+        if event is not None:
+            e = proto_fields(event)
+            track, kind = first(e, 11), first(e, 9)
+            check(track in tracks, f"an event on track {track} before its descriptor")
+            check(tracks[track]["sequence"] == sequence, "an event on another sequence's track")
+            if kind == 1:
+                notes = {}
+                for f, _, v in e:
+                    if f == 4:
+                        n = proto_fields(v)
+                        name = first(n, 10).decode()
+                        notes[name] = first(n, 3, first(n, 4, first(n, 6)))
+                open_slices.setdefault(track, []).append(
+                    (first(e, 23, b"").decode(), ts, notes))
+            elif kind == 2:
+                check(open_slices.get(track), f"a slice end without a begin on track {track}")
+                name, begin, notes = open_slices[track].pop()
+                slices.append((track, name, begin, ts, notes, sequence))
+    check(all(not v for v in open_slices.values()), "a slice without its end")
+    return tracks, slices, sequences
+
+
+def process_of(tracks, uuid):
+    while tracks[uuid].get("parent"):
+        uuid = tracks[uuid]["parent"]
+    return uuid
+
+
+def kind_of_track(tracks, uuid):
+    name = tracks[uuid]["name"]
+    for kind in ["Memory copies", "Markers", "CUDA API"]:
+        if name.startswith(kind):
+            return kind
+    return "Kernels" if name.startswith("Queue ") else name
+
+
+def convert_pftrace(a):
+    out = os.path.join(a.work, "pftrace")
+    shutil.rmtree(out, ignore_errors=True)
+    dbs = job_dbs(a) + [marker_db(a)]
+    run([a.rocpd, "convert", "-i", *dbs, "-f", "pftrace", "-d", out, "-o", "job", "--force"])
+    path = os.path.join(out, "job_results.pftrace")
+    check(os.path.exists(path), f"no {path}")
+    if a.protoc:
+        proto = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rocprofv3",
+                             "perfetto_subset.proto")
+        with open(path, "rb") as f:
+            p = subprocess.run([a.protoc, f"--proto_path={os.path.dirname(proto)}",
+                                "--decode=perfetto_subset.Trace", os.path.basename(proto)],
+                               stdin=f, capture_output=True)
+        check(p.returncode == 0, f"protoc cannot decode {path}: {p.stderr[-2000:]!r}")
+    tracks, slices, sequences = read_pftrace(path)
+    processes = {u: t for u, t in tracks.items() if "pid" in t}
+    check(len(processes) == len(dbs), f"{len(processes)} process tracks for {len(dbs)} databases")
+    check(len(sequences) == len(dbs), f"{len(sequences)} packet sequences for {len(dbs)} databases")
+    by_pid = {t["pid"]: u for u, t in processes.items()}
+    check(len(by_pid) == len(dbs), "two process tracks with the same pid")
+    for i, db in enumerate(dbs):
+        meta = metadata(db)
+        pid = int(meta["pid"])
+        check(pid in by_pid, f"{db}: no process track for pid {pid}")
+        uuid = by_pid[pid]
+        name = processes[uuid]["process_name"]
+        check(f"pid {pid}" in name and meta.get("hostname", "") in name, f"process name {name!r}")
+        if i < RANKS:
+            check(f"rank {i}" in name, f"{db}: process name {name!r} has no rank {i}")
+        mine = [s for s in slices if process_of(tracks, s[0]) == uuid]
+        with connect(db) as c:
+            kernels = sorted(c.execute(
+                "SELECT k.dispatch_id, k.name, k.start, k.\"end\" FROM kernels AS k "
+                "JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id AND kd.guid = k.guid "
+                "WHERE json_extract(kd.extdata, '$.source') IS NOT 'counter_collection'"))
+            copies = sorted(c.execute("SELECT name, start, \"end\", size FROM memory_copies"))
+            markers = sorted(c.execute("SELECT name, start, \"end\" FROM regions "
+                                       "WHERE category LIKE 'MARKER%'"))
+            span = c.execute("SELECT MIN(start), MAX(\"end\") FROM (SELECT start, \"end\" "
+                             "FROM kernels UNION ALL SELECT start, \"end\" FROM memory_copies "
+                             "UNION ALL SELECT start, \"end\" FROM regions)").fetchone()
+        got_kernels = sorted((s[4]["dispatch_id"], s[1], s[2], s[3]) for s in mine
+                             if kind_of_track(tracks, s[0]) == "Kernels")
+        check(len(kernels) > 0, f"{db} has no kernels")
+        check(got_kernels == kernels,
+              f"{db}: {len(got_kernels)} kernel slices, {len(kernels)} dispatches; first "
+              f"differences {[k for k in kernels if k not in got_kernels][:2]} "
+              f"{[k for k in got_kernels if k not in kernels][:2]}")
+        got_copies = sorted((s[1], s[2], s[3], s[4]["bytes"]) for s in mine
+                            if kind_of_track(tracks, s[0]) == "Memory copies")
+        check(got_copies == copies, f"{db}: {len(got_copies)} copy slices, {len(copies)} copies")
+        got_markers = sorted((s[1], s[2], s[3]) for s in mine
+                             if kind_of_track(tracks, s[0]) == "Markers")
+        check(got_markers == markers, f"{db}: {len(got_markers)} marker slices, {len(markers)}")
+        for s in mine:
+            check(span[0] <= s[2] <= s[3] <= span[1],
+                  f"{db}: slice {s[1]} [{s[2]}, {s[3]}] outside the process's [{span[0]}, {span[1]}]")
+        check(len({s[5] for s in mine}) == 1, f"{db}: its slices on several sequences")
+    check(len(slices) == sum(1 for s in slices if process_of(tracks, s[0]) in processes),
+          "a slice outside every process")
+    # The stand-alone name writes the same trace (-f pftrace implied).
+    alias = os.path.join(os.path.dirname(a.rocpd), "rocpd2pftrace")
+    run([alias, "-i", job_dbs(a)[0], "-d", out, "-o", "one"])
+    one_tracks, one_slices, _ = read_pftrace(os.path.join(out, "one_results.pftrace"))
+    check(sum(1 for t in one_tracks.values() if "pid" in t) == 1, "rocpd2pftrace: process tracks")
+    check(len(one_slices) == count(job_dbs(a)[0], "SELECT COUNT(*) FROM kernels") +
+          count(job_dbs(a)[0], "SELECT COUNT(*) FROM memory_copies"), "rocpd2pftrace: slices")
+    # AMD's other word for the format.
+    run([a.rocpd, "convert", "-i", job_dbs(a)[0], "-f", "perfetto", "-d", out, "-o", "word"])
+    check(open(os.path.join(out, "word_results.pftrace"), "rb").read() != b"", "-f perfetto")
+    # A folder that cannot be written: an error, no partial file.
+    blocked = os.path.join(out, "blocked")
+    open(blocked, "w").close()
+    p = run([a.rocpd, "convert", "-i", job_dbs(a)[0], "-f", "pftrace", "-d", blocked], expect_rc=6)
+    check("blocked" in p.stderr, p.stderr)
+
+
+# ---- --start/--end --------------------------------------------------------------------------
+
+SPAN_SQL = ("SELECT MIN(start), MAX(\"end\") FROM (SELECT start, \"end\" FROM kernels UNION ALL "
+            "SELECT start, \"end\" FROM memory_copies UNION ALL SELECT start, \"end\" FROM regions)")
+
+
+def window_of(stderr):
+    for line in stderr.splitlines():
+        if line.startswith("rocpd: time window "):
+            words = line.split()
+            return int(words[3]), int(words[5])
+    raise Failed(f"no time window reported: {stderr[-1000:]}")
+
+
+def kernels_in(path, start, end):
+    with connect(path) as c:
+        return [r[0] for r in c.execute(
+            "SELECT k.name FROM kernels AS k JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id "
+            "AND kd.guid = k.guid WHERE json_extract(kd.extdata, '$.source') IS NOT "
+            "'counter_collection' AND k.start <= ? AND k.\"end\" >= ?", (end, start))]
+
+
+def time_window(a):
+    dbs = job_dbs(a)
+    spans = []
+    for path in dbs:
+        with connect(path) as c:
+            spans.append(c.execute(SPAN_SQL).fetchone())
+    first, last = min(x[0] for x in spans), max(x[1] for x in spans)
+    out = os.path.join(a.work, "window")
+    shutil.rmtree(out, ignore_errors=True)
+    # Percentages of the whole job's span.
+    p = run([a.rocpd, "summary", "-i", *dbs, "--start", "25%", "--end", "75%", "--format", "json",
+             "-d", out, "-o", "w"])
+    start, end = window_of(p.stderr)
+    check(abs(start - (first + (last - first) * 0.25)) <= 1 and
+          abs(end - (first + (last - first) * 0.75)) <= 1,
+          f"window {start}..{end} is not 25%..75% of {first}..{last}")
+    expected = {}
+    for path in dbs:
+        for name in kernels_in(path, start, end):
+            expected[name] = expected.get(name, 0) + 1
+    total = sum(count(p, "SELECT COUNT(*) FROM kernels") for p in dbs)
+    check(0 < sum(expected.values()) < total,
+          f"the window holds {sum(expected.values())} of {total} dispatches: not a test")
+    doc = json.load(open(os.path.join(out, "w.json")))
+    got = {r["name"]: r["calls"] for r in doc["kernel_summary"] if r["calls"]}
+    check(got == expected, f"summary in the window: {got} != {expected}")
+    # Nanoseconds; convert keeps the records that overlap the window.
+    p = run([a.rocpd, "convert", "-i", *dbs, "-f", "csv", "-d", out, "--start", str(start),
+             "--end", str(end)])
+    check(window_of(p.stderr) == (start, end), p.stderr)
+    for r, path in enumerate(dbs):
+        want = len(kernels_in(path, start, end))
+        csv_path = os.path.join(out, f"rank_{r}_results_kernel_trace.csv")
+        rows = len(csv_rows(csv_path)[1]) if os.path.exists(csv_path) else 0
+        check(rows == want, f"{csv_path}: {rows} rows, {want} dispatches overlap the window")
+    # Bad windows: a usage error naming the value, nothing written.
+    for extra, named in [(["--start", "50%", "--end", "10%"], "'10%'"),
+                         (["--start", "120%"], "'120%'"),
+                         (["--end", "abc"], "'abc'"),
+                         (["--start", "-5"], "'-5'"),
+                         (["--start", "200", "--end", "100"], "'100'"),
+                         (["--start", "99%", "--end", str(first)], f"'{first}'")]:
+        for cmd in (["summary"], ["convert", "-f", "csv", "-d", os.path.join(out, "bad")]):
+            p = run([a.rocpd, *cmd, "-i", *dbs, *extra], expect_rc=1)
+            check(named in p.stderr, f"{cmd[0]} {extra}: {p.stderr}")
+    check(not os.path.exists(os.path.join(out, "bad")) or not os.listdir(os.path.join(out, "bad")),
+          "a bad window wrote files")
 
 
 # ---- errors --------------------------------------------------------------------------------
@@ -505,7 +757,7 @@ def errors(a):
          "cannot modify rocpd_string because it is a view"),
         (["query", "-i", good, "--query", "SELECT 1; SELECT 2"], 5, "exactly one SQL statement"),
         (["merge", "-i", good], 1, "no output database"),
-        (["convert", "-i", good, "-f", "json"], 1, "conversion to json is not done yet"),
+        (["convert", "-i", good, "-f", "json"], 1, "no conversion to json"),
     ]
     for args, rc, message in cases:
         p = run([a.rocpd, *args], expect_rc=rc)
@@ -609,7 +861,9 @@ def hostile_names(a):
 
 CASES = {"produce": produce, "writer_metadata": writer_metadata, "summary": summary,
          "summary_memory": summary_memory,
-         "query": query, "merge": merge, "convert": convert, "errors": errors,
+         "query": query, "merge": merge, "convert": convert, "convert_pftrace": convert_pftrace,
+         "time_window": time_window,
+         "errors": errors,
          "hostile_names": hostile_names}
 
 
@@ -618,6 +872,7 @@ def main():
     for option in ["--rocprofv3", "--rocpd", "--program", "--marker-program", "--work",
                    "--hostile-program"]:
         parser.add_argument(option, required=True)
+    parser.add_argument("--protoc", default="", help="decodes the Perfetto trace too when given")
     parser.add_argument("case", choices=sorted(CASES))
     a = parser.parse_args()
     try:

@@ -319,8 +319,8 @@ def case_rocpd_convert_errors(a):
         converted = rows(os.path.join(conv, f"job_rank_{rank}_results_kernel_trace.csv"))
         check(len(converted) == 9, f"rank {rank}: CSV not written beside the failed archive")
     check(not os.path.exists(os.path.join(conv, "job_results.otf2")), "partial archive left")
-    p = run([a.rocpd, "convert", "-i", dbs[0], "-f", "otf2", "pftrace"], expect_rc=1)
-    check("not done yet" in p.stderr, f"-f pftrace: {p.stderr}")
+    p = run([a.rocpd, "convert", "-i", dbs[0], "-f", "otf2", "json"], expect_rc=1)
+    check("no conversion to json" in p.stderr, f"-f json: {p.stderr}")
     print("check_otf2: rocpd_convert_errors: -d a file, the archive's place taken, clear errors")
 
 

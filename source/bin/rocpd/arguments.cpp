@@ -2,6 +2,8 @@
 #include "errors.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <set>
@@ -44,6 +46,40 @@ is_option(const std::string& word)
 const std::set<std::string> known_domains = {"kernel", "memory_copy", "region"};
 } // namespace
 
+time_bound
+time_bound_of(const std::string& option, const std::string& text)
+{
+    auto bad = [&](const char* why) -> time_bound
+    {
+        throw failure{exit_code::usage,
+                      option + " '" + text + "': " + why +
+                          " (nanoseconds, as 781470909013049, or a percentage of the job's "
+                          "time span, as 25%)"};
+    };
+    auto bound = time_bound{};
+    if(!text.empty() && text.back() == '%')
+    {
+        const auto number = text.substr(0, text.size() - 1);
+        const bool digits =
+            !number.empty() && number.find_first_not_of("0123456789.") == std::string::npos &&
+            number.front() != '.' && std::count(number.begin(), number.end(), '.') <= 1;
+        if(!digits) return bad("not a percentage");
+        const auto value = std::strtod(number.c_str(), nullptr);
+        if(value > 100.0) return bad("more than 100%");
+        bound.percent  = true;
+        bound.fraction = value / 100.0;
+        return bound;
+    }
+    if(text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+        return bad("not a timestamp");
+    errno          = 0;
+    char*      end = nullptr;
+    const auto ns  = std::strtoull(text.c_str(), &end, 10);
+    if(errno == ERANGE || ns > static_cast<unsigned long long>(INT64_MAX)) return bad("too large");
+    bound.ns = ns;
+    return bound;
+}
+
 command
 command_named(const std::string& word)
 {
@@ -62,6 +98,9 @@ usage(command what, const std::string& program)
         "  --force                    read databases of different jobs together\n"
         "  --busy-timeout MS          how long to wait for a locked database (default 5000)\n"
         "  -h, --help                 this text\n";
+    const std::string window =
+        "  --start T, --end T         only the records that overlap the window: T in ns (the\n"
+        "                             records' clock) or a percentage of the job's span (25%)\n";
     const std::string output =
         "  -d, --output-path DIR      the folder of the output files (default: .)\n"
         "  -o, --output-file NAME     the name the output files start with (default: rocpd)\n";
@@ -79,7 +118,7 @@ usage(command what, const std::string& program)
                "                             was recorded) and the spread of the rank totals\n"
                "  --domains D...             kernel, memory_copy, region (default: all)\n"
                "  --format F                 console (default), csv (one file per table), json\n" +
-               output;
+               window + output;
     case command::query:
         return "usage: " + program +
                " -i DB... --query SQL [--format console|csv|json] [-d DIR] [-o NAME]\n"
@@ -95,11 +134,13 @@ usage(command what, const std::string& program)
                common + "  -o, --output-file OUT.db   the merged database (replaced if present)\n";
     case command::convert:
         return "usage: " + program +
-               " -i DB... -f csv|otf2... [-d DIR] [-o NAME]\n"
+               " -i DB... -f csv|otf2|pftrace... [-d DIR] [-o NAME]\n"
                "csv: kernel_trace.csv, memory_copy_trace.csv and marker_api_trace.csv as\n"
                "rocprofv3 -f csv writes them, one set per database. otf2: one OTF2 archive\n"
-               "(NAME_results.otf2, .def and folder) with one process per database.\n" +
-               common + "  -f, --format F...          csv, otf2 (one or both)\n" + output;
+               "(NAME_results.otf2, .def and folder) with one process per database. pftrace:\n"
+               "one Perfetto trace (NAME_results.pftrace) with one process track per database.\n" +
+               common + "  -f, --format F...          csv, otf2, pftrace (one or more)\n" + window +
+               output;
     }
     return {};
 }
@@ -145,12 +186,15 @@ parse_arguments(command what, const std::vector<std::string>& args, arguments& o
                 // One or more, as AMD's `--output-format csv otf2`.
                 for(auto& name : values(i))
                 {
-                    if(name == "pftrace" || name == "json")
+                    if(name == "perfetto") name = "pftrace"; // AMD's rocpd takes both words
+                    if(name == "json")
                         usage_error(what,
-                                    "conversion to " + name +
-                                        " is not done yet (formats: csv, otf2)");
-                    if(name != "csv" && name != "otf2")
-                        usage_error(what, "unknown format '" + name + "' (formats: csv, otf2)");
+                                    "there is no conversion to json, as in AMD's rocpd convert "
+                                    "(formats: csv, otf2, pftrace; `rocpd query --format json` "
+                                    "prints any view's rows as JSON)");
+                    if(name != "csv" && name != "otf2" && name != "pftrace")
+                        usage_error(what,
+                                    "unknown format '" + name + "' (formats: csv, otf2, pftrace)");
                     if(std::find(out.convert_formats.begin(), out.convert_formats.end(), name) ==
                        out.convert_formats.end())
                         out.convert_formats.emplace_back(std::move(name));
@@ -185,6 +229,20 @@ parse_arguments(command what, const std::vector<std::string>& args, arguments& o
         }
         else if(word == "--query" && what == command::query)
             out.query = value(i);
+        else if((word == "--start" || word == "--end") &&
+                (what == command::convert || what == command::summary))
+        {
+            auto text = value(i);
+            try
+            {
+                time_bound_of(word, text);
+            }
+            catch(const failure& e)
+            {
+                usage_error(what, e.what());
+            }
+            (word == "--start" ? out.window_start : out.window_end) = std::move(text);
+        }
         else if(word == "--force")
             out.force = true;
         else if(word == "--busy-timeout")
@@ -207,8 +265,18 @@ parse_arguments(command what, const std::vector<std::string>& args, arguments& o
     if(what == command::merge && out.output_file.empty())
         usage_error(what, "no output database (-o OUT.db)");
     if(what == command::convert && !out.format_given)
-        usage_error(what, "no output format (-f csv, -f otf2 or -f csv otf2)");
+        usage_error(what, "no output format (-f csv, otf2 or pftrace; one or more)");
     if(out.domains.empty()) out.domains = {"kernel", "memory_copy", "region"};
+    if(!out.window_start.empty() && !out.window_end.empty())
+    {
+        const auto from = time_bound_of("--start", out.window_start);
+        const auto to   = time_bound_of("--end", out.window_end);
+        if(from.percent == to.percent &&
+           (from.percent ? to.fraction <= from.fraction : to.ns <= from.ns))
+            usage_error(what,
+                        "--end '" + out.window_end + "' is not after --start '" + out.window_start +
+                            "'");
+    }
     return true;
 }
 } // namespace rocpd

@@ -36,11 +36,27 @@ struct arguments
     std::string              output_file     = {}; // -o: their name (merge: the database's path)
     bool                     by_rank         = false;
     // kernel, memory_copy, region; all three when not given.
-    std::vector<std::string> domains         = {};
-    std::string              query           = {};
-    bool                     force           = false;
-    int                      busy_timeout_ms = 5000;
+    std::vector<std::string> domains = {};
+    std::string              query   = {};
+    bool                     force   = false;
+    // convert, summary: --start/--end as given ("" when not given), checked by parse_arguments:
+    // nanoseconds (the records' clock) or a percentage of the job's span ("25%").
+    std::string window_start    = {};
+    std::string window_end      = {};
+    int         busy_timeout_ms = 5000;
 };
+
+// One bound of --start/--end: @p ns nanoseconds, or @p fraction (0 to 1) of the job's time span.
+struct time_bound
+{
+    bool     percent  = false;
+    double   fraction = 0.0;
+    uint64_t ns       = 0;
+};
+
+// The bound @p text gives ("123456789" or "25%", "12.5%"); throws failure{usage} naming @p option
+// and the text for anything else (a negative number, more than 100%, garbage).
+time_bound time_bound_of(const std::string& option, const std::string& text);
 
 // What `rocpd [command] --help` prints.
 std::string usage(command what, const std::string& program);

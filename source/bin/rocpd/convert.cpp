@@ -8,6 +8,9 @@
 // input), -o + "_" + the input's file stem (several inputs), or the stem alone (no -o). A file is
 // written only when its view has rows.
 //
+// rocpd convert -f pftrace: one Perfetto trace for the job, <-o or rocpd>_results.pftrace, one
+// process track per database (job_pftrace.hpp), written while the records are read.
+//
 // rocpd convert -f otf2: one OTF2 archive for the job, <-o or rocpd>_results.otf2 (with .def and
 // the folder of the same name), written by the tool library's OTF2 writer (otf2/otf2_trace.hpp)
 // from the same rebuilt records, one process (location group) per database named by its program,
@@ -15,6 +18,7 @@
 // the CSV files, and its failure leaves them in place.
 #include "commands.hpp"
 #include "job.hpp"
+#include "job_pftrace.hpp"
 #include "tables.hpp"
 
 #include "csv/rows.hpp"
@@ -47,16 +51,20 @@ u64(sqlite3_stmt* s, int column)
     return static_cast<uint64_t>(sqlite3_column_int64(s, column));
 }
 
+// The names of a database's agents by row id (the Perfetto agent tracks show them).
+using agent_names = std::map<uint64_t, std::pair<std::string, std::string>>;
+
 // The agent of a view row (its id and index columns) in @p data, added the first time.
 rocprofiler_agent_id_t
-agent_of(tool::results& data,
-         sqlite3_stmt*  s,
-         int            id,
-         int            absolute,
-         int            logical,
-         int            type_index,
-         int            type,
-         int            host = -1)
+agent_of(tool::results&     data,
+         sqlite3_stmt*      s,
+         int                id,
+         int                absolute,
+         int                logical,
+         int                type_index,
+         int                type,
+         int                host  = -1,
+         const agent_names* names = nullptr)
 {
     // Handle 0 is host memory to the CSV rows (the writer's CPU agent row marked host_memory in
     // its extdata; no agent at all in a database another writer made); an agent row's id may be
@@ -73,6 +81,12 @@ agent_of(tool::results& data,
         entry.info.logical_node_type_id = static_cast<int32_t>(u64(s, type_index));
         entry.info.type =
             column_text(s, type) == "CPU" ? ROCPROFILER_AGENT_TYPE_CPU : ROCPROFILER_AGENT_TYPE_GPU;
+        if(names != nullptr)
+            if(auto it = names->find(u64(s, id)); it != names->end())
+            {
+                entry.name         = it->second.first;
+                entry.product_name = it->second.second;
+            }
         data.agents.push_back(entry);
     }
     return rocprofiler_agent_id_t{handle};
@@ -135,21 +149,45 @@ agent_index_of(const input_database& db)
     return tool::agent_index::relative;
 }
 
-// Where the records of one database go: its CSV files (when -f csv) and its process in the
-// OTF2 trace (when -f otf2).
+// Where the records of one database go: its CSV files (when -f csv), its process in the
+// OTF2 trace (when -f otf2) and in the Perfetto trace (when -f pftrace), named by process_name.
 struct destinations
 {
-    bool              csv     = false;
-    tool::otf2_trace* otf2    = nullptr;
-    size_t            process = 0;
+    bool              csv          = false;
+    tool::otf2_trace* otf2         = nullptr;
+    size_t            process      = 0;
+    job_pftrace*      pftrace      = nullptr;
+    std::string       process_name = {};
 };
 
 void
-convert_one(const input_database& db, const std::string& prefix, const destinations& to)
+convert_one(const input_database&             db,
+            const std::string&                prefix,
+            const destinations&               to,
+            const std::optional<time_window>& window)
 {
     auto data             = tool::results{};
     data.agent_index_mode = agent_index_of(db);
     data.pid              = std::strtoull(db.tag("pid").c_str(), nullptr, 10);
+
+    auto                   names = agent_names{};
+    tool::pftrace_builder* trace = nullptr;
+    if(to.pftrace != nullptr)
+    {
+        db.each_row("SELECT id, name, product_name FROM rocpd_info_agent",
+                    [&](sqlite3_stmt* s) {
+                        names[u64(s, 0)] = {column_text(s, 1), column_text(s, 2)};
+                    });
+        // The builder names the process track by the program's file name: the whole name here.
+        auto name = to.process_name;
+        std::replace(name.begin(), name.end(), '/', '_');
+        data.command = {name};
+        trace        = &to.pftrace->begin_process(data);
+    }
+    const auto flush = [&]
+    {
+        if(to.pftrace != nullptr) to.pftrace->flush();
+    };
 
     // Dispatches that only a counter record made (no --kernel-trace) are not kernel trace rows.
     auto kernels = csv_file{prefix + "_kernel_trace.csv", tool::kernel_trace_csv_header(), to.csv};
@@ -160,13 +198,13 @@ convert_one(const input_database& db, const std::string& prefix, const destinati
         "k.start, k.\"end\", k.lds_size, k.scratch_size, k.vgpr_count, k.accum_vgpr_count, "
         "k.sgpr_count, k.workgroup_x, k.workgroup_y, k.workgroup_z, k.grid_x, k.grid_y, k.grid_z "
         "FROM kernels AS k JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id AND kd.guid = k.guid "
-        "WHERE json_extract(kd.extdata, '$.source') IS NOT 'counter_collection' "
-        "ORDER BY k.start, k.id",
+        "WHERE json_extract(kd.extdata, '$.source') IS NOT 'counter_collection'" +
+            window_filter(window, "k.") + " ORDER BY k.start, k.id",
         [&](sqlite3_stmt* s)
         {
             auto  r           = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
             auto& d           = r.dispatch_info;
-            d.agent_id        = agent_of(data, s, 0, 1, 2, 3, 4);
+            d.agent_id        = agent_of(data, s, 0, 1, 2, 3, 4, -1, &names);
             d.queue_id.handle = u64(s, 5);
             r.thread_id       = u64(s, 6);
             d.dispatch_id     = u64(s, 7);
@@ -194,6 +232,8 @@ convert_one(const input_database& db, const std::string& prefix, const destinati
                                          static_cast<uint32_t>(u64(s, 23))};
             if(kernels.enabled()) kernels.row(tool::kernel_trace_csv_row(data, r));
             if(to.otf2 != nullptr) to.otf2->dispatch(to.process, data, r);
+            if(trace != nullptr) trace->dispatch(data, r);
+            flush();
         });
     kernels.close();
 
@@ -214,15 +254,15 @@ convert_one(const input_database& db, const std::string& prefix, const destinati
         "json_extract(sa.extdata, '$.host_memory'), json_extract(da.extdata, '$.host_memory') "
         "FROM memory_copies AS m JOIN rocpd_memory_copy AS mc ON mc.id = m.id AND mc.guid = "
         "m.guid JOIN rocpd_info_agent AS sa ON sa.id = mc.src_agent_id AND sa.guid = mc.guid "
-        "JOIN rocpd_info_agent AS da ON da.id = mc.dst_agent_id AND da.guid = mc.guid "
-        "ORDER BY m.start, m.id",
+        "JOIN rocpd_info_agent AS da ON da.id = mc.dst_agent_id AND da.guid = mc.guid WHERE 1" +
+            window_filter(window, "m.") + " ORDER BY m.start, m.id",
         [&](sqlite3_stmt* s)
         {
             auto       r   = rocprofiler_buffer_tracing_memory_copy_record_t{};
             const auto op  = operations.find(column_text(s, 0));
             r.operation    = op != operations.end() ? op->second : ROCPROFILER_MEMORY_COPY_NONE;
-            r.src_agent_id = agent_of(data, s, 1, 2, 3, 4, 5, 18);
-            r.dst_agent_id = agent_of(data, s, 6, 7, 8, 9, 10, 19);
+            r.src_agent_id = agent_of(data, s, 1, 2, 3, 4, 5, 18, &names);
+            r.dst_agent_id = agent_of(data, s, 6, 7, 8, 9, 10, 19, &names);
             r.correlation_id.internal = u64(s, 11);
             r.start_timestamp         = u64(s, 12);
             r.end_timestamp           = u64(s, 13);
@@ -232,6 +272,8 @@ convert_one(const input_database& db, const std::string& prefix, const destinati
             r.thread_id               = u64(s, 17);
             if(copies.enabled()) copies.row(tool::memory_copy_trace_csv_row(data, r));
             if(to.otf2 != nullptr) to.otf2->memory_copy(to.process, data, r);
+            if(trace != nullptr) trace->memory_copy(data, r);
+            flush();
         });
     copies.close();
 
@@ -240,7 +282,8 @@ convert_one(const input_database& db, const std::string& prefix, const destinati
     auto markers =
         csv_file{prefix + "_marker_api_trace.csv", tool::marker_api_trace_csv_header(), to.csv};
     db.each_row("SELECT category, name, tid, corr_id, start, end, category LIKE 'MARKER%', "
-                "json_extract(extdata, '$.process_range') FROM regions ORDER BY start, id",
+                "json_extract(extdata, '$.process_range') FROM regions WHERE 1" +
+                    window_filter(window, "") + " ORDER BY start, id",
                 [&](sqlite3_stmt* s)
                 {
                     auto e               = tool::marker_event{};
@@ -254,6 +297,14 @@ convert_one(const input_database& db, const std::string& prefix, const destinati
                     const bool is_marker = u64(s, 6) != 0;
                     if(is_marker && markers.enabled())
                         markers.row(tool::marker_api_trace_csv_row(data, e));
+                    if(trace != nullptr)
+                    {
+                        if(is_marker)
+                            trace->marker(e);
+                        else
+                            trace->api_call(e);
+                        flush();
+                    }
                     if(to.otf2 == nullptr) return;
                     if(is_marker)
                         to.otf2->marker(to.process, e);
@@ -261,6 +312,7 @@ convert_one(const input_database& db, const std::string& prefix, const destinati
                         to.otf2->api_call(to.process, e);
                 });
     markers.close();
+    if(to.pftrace != nullptr) to.pftrace->end_process();
 }
 } // namespace
 
@@ -268,13 +320,15 @@ int
 run_convert(const arguments& args)
 {
     const auto the_job = job{args};
+    const auto window  = the_job.window(args);
     const auto wants   = [&](const char* f)
     {
         return std::find(args.convert_formats.begin(), args.convert_formats.end(), f) !=
                args.convert_formats.end();
     };
-    const bool csv  = wants("csv");
-    const bool otf2 = wants("otf2");
+    const bool csv     = wants("csv");
+    const bool otf2    = wants("otf2");
+    const bool pftrace = wants("pftrace");
     if(otf2 && !tool::otf2_available())
         throw failure{exit_code::usage,
                       "rocpd convert: -f otf2: this rocpd was built without OTF2 support (install "
@@ -283,7 +337,11 @@ run_convert(const arguments& args)
     // The archive's place, checked (and its folder made) before anything is read.
     auto otf2_path = std::string{};
     if(otf2) otf2_path = output_file_path(args, "rocpd", "_results");
-    auto trace = tool::otf2_trace{};
+    auto trace    = tool::otf2_trace{};
+    auto perfetto = std::unique_ptr<job_pftrace>{};
+    if(pftrace)
+        perfetto =
+            std::make_unique<job_pftrace>(output_file_path(args, "rocpd", "_results") + ".pftrace");
 
     auto used = std::set<std::string>{};
     for(const auto& db : the_job.databases())
@@ -297,22 +355,29 @@ run_convert(const arguments& args)
             throw failure{exit_code::usage,
                           "rocpd convert: two inputs would write the files " + name +
                               "_*.csv (same file name in different folders); convert them apart"};
-        auto to = destinations{};
-        to.csv  = csv;
+        auto to      = destinations{};
+        to.csv       = csv;
+        auto program = db.tag("command");
+        program      = program.substr(0, program.find(' '));
+        to.process_name =
+            tool::otf2_process_name(program, db.tag("pid"), db.tag("rank"), db.tag("hostname"));
         if(otf2)
         {
-            auto program = db.tag("command");
-            program      = program.substr(0, program.find(' '));
-            to.otf2      = &trace;
-            to.process   = trace.add_process(
-                tool::otf2_process_name(program, db.tag("pid"), db.tag("rank"), db.tag("hostname")),
-                db.tag("hostname"));
+            to.otf2    = &trace;
+            to.process = trace.add_process(to.process_name, db.tag("hostname"));
         }
+        to.pftrace        = perfetto.get();
         auto named        = args;
         named.output_file = name;
-        convert_one(db, csv ? output_file_path(named, name, "") : std::string{}, to);
+        convert_one(db, csv ? output_file_path(named, name, "") : std::string{}, to, window);
     }
 
+    if(perfetto)
+    {
+        perfetto->close();
+        std::cerr << "rocpd: wrote " << perfetto->path() << " (" << perfetto->processes()
+                  << " processes)\n";
+    }
     if(otf2)
     {
         const auto where = std::filesystem::path{otf2_path};

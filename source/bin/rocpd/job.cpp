@@ -1,5 +1,11 @@
 #include "job.hpp"
+#include "errors.hpp"
 
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
 #include <map>
 
 namespace rocpd
@@ -52,6 +58,60 @@ job::job(const arguments& args)
                               ") and " + db.path() + " (" + job_key(db) +
                               "); --force reads them together"};
     }
+}
+
+std::string
+window_filter(const std::optional<time_window>& window, const std::string& prefix)
+{
+    if(!window) return {};
+    return " AND " + prefix + "start <= " + std::to_string(window->end) + " AND " + prefix +
+           "\"end\" >= " + std::to_string(window->start);
+}
+
+std::optional<time_window>
+job::window(const arguments& args) const
+{
+    if(args.window_start.empty() && args.window_end.empty()) return std::nullopt;
+    auto first = std::optional<uint64_t>{};
+    auto last  = std::optional<uint64_t>{};
+    for(const auto& db : m_databases)
+        db.each_row("SELECT MIN(start), MAX(\"end\") FROM (SELECT start, \"end\" FROM kernels "
+                    "UNION ALL SELECT start, \"end\" FROM memory_copies UNION ALL SELECT start, "
+                    "\"end\" FROM regions)",
+                    [&](sqlite3_stmt* s)
+                    {
+                        if(sqlite3_column_type(s, 0) == SQLITE_NULL) return;
+                        const auto a = static_cast<uint64_t>(sqlite3_column_int64(s, 0));
+                        const auto b = static_cast<uint64_t>(sqlite3_column_int64(s, 1));
+                        first        = first ? std::min(*first, a) : a;
+                        last         = last ? std::max(*last, b) : b;
+                    });
+    const auto from    = args.window_start.empty() ? time_bound{true, 0.0, 0}
+                                                   : time_bound_of("--start", args.window_start);
+    const auto to      = args.window_end.empty() ? time_bound{true, 1.0, 0}
+                                                 : time_bound_of("--end", args.window_end);
+    auto       resolve = [&](const time_bound& b, const std::string& text) -> uint64_t
+    {
+        if(!b.percent) return b.ns;
+        if(!first)
+            throw failure{exit_code::usage,
+                          "--start/--end '" + text +
+                              "': the databases hold no record to take a percentage of"};
+        return *first + static_cast<uint64_t>(
+                            std::llround(static_cast<double>(*last - *first) * b.fraction));
+    };
+    auto w  = time_window{};
+    w.start = resolve(from, args.window_start.empty() ? "0%" : args.window_start);
+    w.end   = resolve(to, args.window_end.empty() ? "100%" : args.window_end);
+    if(w.end < w.start)
+        throw failure{exit_code::usage,
+                      "--end '" +
+                          (args.window_end.empty() ? std::string{"100%"} : args.window_end) +
+                          "' (" + std::to_string(w.end) + " ns) is before --start '" +
+                          (args.window_start.empty() ? std::string{"0%"} : args.window_start) +
+                          "' (" + std::to_string(w.start) + " ns)"};
+    std::cerr << "rocpd: time window " << w.start << " to " << w.end << " ns\n";
+    return w;
 }
 
 std::string

@@ -9,11 +9,24 @@
 #include "arguments.hpp"
 #include "input_database.hpp"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace rocpd
 {
+// A time window [start, end] in the records' nanoseconds.
+struct time_window
+{
+    uint64_t start = 0;
+    uint64_t end   = 0;
+};
+
+// " AND <prefix>start <= end AND <prefix>"end" >= start": the records that overlap @p window
+// (a record on a bound is in); "" without a window.
+std::string window_filter(const std::optional<time_window>& window, const std::string& prefix);
+
 class job
 {
 public:
@@ -24,6 +37,12 @@ public:
     // What --summary-by-rank calls the part of the job a database holds: its MPI rank
     // ("0", "1", ...) when the writer recorded one, else "pid <pid>" of its process.
     std::string rank_of(const input_database& db) const;
+    // The window of --start/--end, percentages taken of the job's span (the first start to the
+    // last end of every kernel, memory copy and region of every database; a missing bound is the
+    // span's end); nullopt when neither is given. Throws failure{usage} naming the values when
+    // the window is empty (its end before its start) or the job has no record to take a
+    // percentage of.
+    std::optional<time_window> window(const arguments& args) const;
 
 private:
     std::vector<input_database> m_databases = {};

@@ -1,7 +1,7 @@
 // rocpd: reads the databases rocprofv3 -f rocpd writes (one per process) as one job: summary,
-// query, merge, convert. Installed beside rocprofv3 with three more names: rocpd2csv runs
-// `rocpd convert`, rocpd2otf2 runs `rocpd convert -f otf2` (unless -f is given), rocpd2summary
-// runs `rocpd summary` (the program's name decides).
+// query, merge, convert. Installed beside rocprofv3 with four more names: rocpd2csv runs
+// `rocpd convert`, rocpd2otf2 and rocpd2pftrace run `rocpd convert -f otf2` / `-f pftrace`
+// (unless -f is given), rocpd2summary runs `rocpd summary` (the program's name decides).
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "errors.hpp"
@@ -32,6 +32,13 @@ run(int argc, char** argv)
            std::find(args.begin(), args.end(), "--format") == args.end())
             args.insert(args.end(), {"-f", "otf2"});
     }
+    else if(program == "rocpd2pftrace")
+    {
+        what = command::convert;
+        if(std::find(args.begin(), args.end(), "-f") == args.end() &&
+           std::find(args.begin(), args.end(), "--format") == args.end())
+            args.insert(args.end(), {"-f", "pftrace"});
+    }
     else if(program == "rocpd2summary")
         what = command::summary;
     else
@@ -44,7 +51,7 @@ run(int argc, char** argv)
                          "  summary   per name and domain: calls, total, mean, min, max, stddev\n"
                          "  query     one SQL query over every database\n"
                          "  merge     one database holding every input\n"
-                         "  convert   kernel, memory copy and marker CSV files; an OTF2 archive\n"
+                         "  convert   CSV files; an OTF2 archive; a Perfetto trace\n"
                          "rocpd <command> --help lists a command's options.\n";
             if(args.empty()) return static_cast<int>(exit_code::usage);
             return 0;

@@ -127,6 +127,7 @@ int
 run_summary(const arguments& args)
 {
     const auto the_job = job{args};
+    const auto window  = the_job.window(args);
 
     // domain -> name -> aggregate, over the job and per rank.
     auto overall = std::map<std::string, by_name>{};
@@ -145,7 +146,7 @@ run_summary(const arguments& args)
             db.each_row(std::string{"SELECT name, COUNT(*), SUM(duration), "
                                     "SUM(CAST(duration AS REAL) * duration), MIN(duration), "
                                     "MAX(duration) FROM "} +
-                            source.view + " GROUP BY name",
+                            source.view + " WHERE 1" + window_filter(window, "") + " GROUP BY name",
                         [&](sqlite3_stmt* s)
                         {
                             auto a          = aggregate{};
