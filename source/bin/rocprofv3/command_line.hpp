@@ -58,6 +58,7 @@ outcome check_filters(parsed_args& args, const std::string& job);
 outcome check_logging_and_preload(options& opts, const std::string& job);
 outcome check_output_names(const options& opts, const std::string& job);
 outcome check_collection(options& opts, const std::string& job);
+outcome check_summary(options& opts, const std::string& job);
 outcome check_exec_limits(const options& opts, const std::string& job);
 outcome check_mpi_ranks(const parsed_args& args, const std::string& job);
 outcome check_sdk_versions(const options& opts, const std::string& job);

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <regex>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -290,6 +291,56 @@ check_output_names(const options& opts, const std::string& job)
     return std::nullopt;
 }
 
+// -u, --summary-groups and --summary-output-file: a known unit, regular expressions that compile,
+// and a summary file whose directory exists and is writable (made absolute: the tool writes it
+// from the application's working directory).
+outcome
+check_summary(options& opts, const std::string& job)
+{
+    if(!opts.summary_units.empty() && opts.summary_units != "sec" && opts.summary_units != "msec" &&
+       opts.summary_units != "usec" && opts.summary_units != "nsec")
+        return usage_error(job + "--summary-units '" + opts.summary_units +
+                           "': the summary units are sec, msec, usec or nsec");
+    for(const auto& g : opts.summary_groups)
+    {
+        if(g.find('\n') != std::string::npos)
+            return usage_error(job + "--summary-groups: a regular expression cannot hold a line "
+                                     "break");
+        try
+        {
+            (void)std::regex{g};
+        }
+        catch(const std::regex_error& e)
+        {
+            return usage_error(job + "--summary-groups '" + g +
+                               "' is not a regular expression: " + e.what());
+        }
+    }
+    auto& file = opts.summary_output;
+    if(file.empty() || file == "stdout" || file == "stderr") return std::nullopt;
+    auto why = std::string{};
+    if(!rocprofiler::tool::placeholders::expand(
+           file, [](std::string_view) { return std::string{"x"}; }, &why))
+        return usage_error(job + "--summary-output-file '" + file + "': " + why);
+    auto path = std::filesystem::absolute(file).lexically_normal();
+    file      = path.string();
+    // The directory is checked when no placeholder is in it (its value is known only in the
+    // profiled process).
+    auto dir = path.parent_path().string();
+    if(!rocprofiler::tool::placeholders::has_placeholder(dir) &&
+       ::access(dir.c_str(), W_OK | X_OK) != 0)
+    {
+        auto out      = parse_result{};
+        out.exit_code = exit_output;
+        out.error     = "rocprofv3: error: " + job + "--summary-output-file '" + file +
+                    "': its directory '" + dir + "' " +
+                    (std::filesystem::is_directory(dir) ? "is not writable" : "does not exist") +
+                    "; the application was not run\n";
+        return out;
+    }
+    return std::nullopt;
+}
+
 // An application, and something to collect from it (-r and -s stand for their traces).
 outcome
 check_collection(options& opts, const std::string& job)
@@ -315,7 +366,8 @@ check_collection(options& opts, const std::string& job)
     if(opts.sys_trace) on(opts.cuda_driver_trace, "--cuda-driver-trace");
     if(!opts.list_avail && !opts.kernel_trace && !opts.memory_copy_trace && !opts.marker_trace &&
        !opts.cuda_runtime_trace && !opts.cuda_driver_trace && !opts.stats && !opts.summary &&
-       opts.pmc_groups.empty() && opts.pc_sampling_method.empty() && opts.print_summary.empty())
+       !opts.summary_per_domain && opts.summary_groups.empty() && opts.pmc_groups.empty() &&
+       opts.pc_sampling_method.empty() && opts.print_summary.empty())
         return usage_error(job + "nothing to collect: give --kernel-trace, --memory-copy-trace, "
                                  "--marker-trace, --runtime-trace, --sys-trace, "
                                  "--cuda-runtime-trace, --cuda-driver-trace, --stats, "

@@ -103,9 +103,35 @@ add_trace_options(CLI::App& app, parsed_args& args)
                  opts.selected_regions,
                  "Collect only between the program's roctxProfilerResume(0) and "
                  "roctxProfilerPause(0) calls (collection starts paused)");
-    app.add_flag("--stats", opts.stats, "Write per-kernel statistics (<prefix>_kernel_stats.csv)");
     app.add_flag(
-        "-S,--summary", opts.summary, "Print the per-kernel statistics table to stderr at the end");
+        "--stats",
+        opts.stats,
+        "With -f csv: write the statistics of each traced domain (<prefix>_kernel_stats.csv, "
+        "_memory_copy_stats.csv, _marker_api_stats.csv, _cuda_api_stats.csv) and of the "
+        "domains (_domain_stats.csv)");
+    app.add_flag("-S,--summary",
+                 opts.summary,
+                 "Print at the end one statistics table of every traced domain's names and one of "
+                 "the domains (to stderr, or --summary-output-file)");
+    app.add_flag("-D,--summary-per-domain",
+                 opts.summary_per_domain,
+                 "Print at the end one statistics table per traced domain (implies -S)");
+    app.add_option("--summary-groups",
+                   opts.summary_groups,
+                   "Print one more table per regular expression, of every name of the domains "
+                   "whose names it matches wholly (KERNEL_DISPATCH, MEMORY_COPY, MARKER_API, "
+                   "CUDA_RUNTIME_API, CUDA_DRIVER_API), e.g. 'KERNEL_DISPATCH|MEMORY_COPY' "
+                   "(implies -S)")
+        ->type_name("REGEX")
+        ->expected(1, -1);
+    app.add_option("--summary-output-file",
+                   opts.summary_output,
+                   "Where the summary goes: stderr (the default), stdout or a file (placeholders "
+                   "such as %pid% allowed)")
+        ->type_name("FILE");
+    app.add_option(
+           "-u,--summary-units", opts.summary_units, "The summary's time unit (default nsec)")
+        ->type_name("sec|msec|usec|nsec");
 }
 
 // Where and in which formats the outputs go, and what is logged.

@@ -285,6 +285,7 @@ check_groups(parsed_args&                    args,
     if(auto stop = check_output_names(opts, job)) return stop;
     if(auto stop = check_pc_sampling(opts, job)) return stop;
     if(auto stop = check_ncu(opts, job)) return stop;
+    if(auto stop = check_summary(opts, job)) return stop;
     if(auto stop = check_collection(opts, job)) return stop;
     if(auto stop = check_mpi_ranks(args, job)) return stop;
     if(auto stop = check_sdk_versions(opts, job)) return stop;

@@ -46,6 +46,10 @@ struct options
     bool                                  selected_regions   = false;
     bool                                  stats              = false;
     bool                                  summary            = false;
+    bool                                  summary_per_domain = false; // -D
+    std::vector<std::string>              summary_groups     = {};
+    std::string                           summary_output     = {}; // --summary-output-file
+    std::string                           summary_units      = {}; // -u
     std::string                           output_directory   = ".";
     std::string                           output_file        = {}; // empty: the app's pid
     std::vector<std::string>              output_formats     = {};

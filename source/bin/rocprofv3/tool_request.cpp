@@ -21,7 +21,12 @@ tool_request(const options& opts, size_t pass)
     r.agent_index        = opts.agent_index;
     r.selected_regions   = opts.selected_regions;
     r.stats              = opts.stats;
-    r.summary            = opts.summary;
+    // -D and --summary-groups print a summary without -S, as AMD's.
+    r.summary            = opts.summary || opts.summary_per_domain || !opts.summary_groups.empty();
+    r.summary_per_domain = opts.summary_per_domain;
+    r.summary_groups     = opts.summary_groups;
+    r.summary_output     = opts.summary_output;
+    r.summary_units      = opts.summary_units;
     r.include_regex      = opts.include_regex;
     r.exclude_regex      = opts.exclude_regex;
     r.iteration_range    = opts.iteration_range;

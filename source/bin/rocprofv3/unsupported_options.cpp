@@ -8,7 +8,7 @@ namespace rocprofv3::cli
 // Upstream's options this device has no source for.
 const char* const unsupported_message =
     "not supported on this device: this rocprofv3 traces kernel dispatches (--kernel-trace, "
-    "--stats, -S), memory copies (--memory-copy-trace), markers (--marker-trace, "
+    "--stats, -S, -D), memory copies (--memory-copy-trace), markers (--marker-trace, "
     "--selected-regions) and CUDA runtime and driver calls (--runtime-trace, --sys-trace, "
     "--cuda-runtime-trace, --cuda-driver-trace) and collects counters (--pmc); the HIP, HSA, "
     "memory allocation and thread traces of AMD's rocprofv3 have no source here";
@@ -65,10 +65,6 @@ unsupported_options()
         {"--hsa-image-trace", 0},
         {"--hsa-finalizer-trace", 0},
         {"-E,--extra-counters", 1},
-        {"-D,--summary-per-domain", 0},
-        {"--summary-groups", -1},
-        {"--summary-output-file", 1},
-        {"-u,--summary-units", 1},
         {"--kernel-rename", 0},
         {"-P,--collection-period", -1},
         {"--collection-period-unit", 1},

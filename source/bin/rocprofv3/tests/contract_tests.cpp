@@ -51,6 +51,10 @@ full_request()
     r.selected_regions     = true;
     r.stats                = true;
     r.summary              = true;
+    r.summary_per_domain   = true;
+    r.summary_groups       = {"KERNEL_DISPATCH|MEMORY_COPY", ".*_API"};
+    r.summary_output       = "/out/summary_%pid%.txt";
+    r.summary_units        = "msec";
     r.include_regex        = "^gemm";
     r.exclude_regex        = "copy$";
     r.iteration_range      = "[1-2], [5-]";
@@ -114,6 +118,13 @@ const std::vector<const char*> every_option = {"--kernel-trace",
                                                "--selected-regions",
                                                "--stats",
                                                "-S",
+                                               "-D",
+                                               "--summary-groups",
+                                               "KERNEL_.*",
+                                               "--summary-output-file",
+                                               "stdout",
+                                               "-u",
+                                               "usec",
                                                "-d",
                                                "/tmp/x",
                                                "-o",

@@ -7,6 +7,7 @@
 #include "capture/tool_state.hpp"
 #include "config/parse.hpp"
 #include "log.hpp"
+#include "model/names.hpp"
 
 #include <mutex>
 #include <string>
@@ -36,6 +37,8 @@ void
 record_api_call(const marker_event& e)
 {
     state->outputs.api_call(state->data, e);
+    if(state->cfg.stats || state->cfg.summary)
+        state->data.domain_stats.add(e.domain, e.function, e.start, e.end);
     ++state->api_rows;
     state->changed = true;
 }
@@ -218,7 +221,14 @@ buffer_callback(rocprofiler_context_id_t,
                             data.kernel_stats.add(rec);
                     // Copies are not kernels: the kernel filters do not apply to them.
                     for(const auto& rec : copies)
+                    {
                         state->outputs.memory_copy(data, rec);
+                        if(state->cfg.stats || state->cfg.summary)
+                            data.domain_stats.add(memory_copy_domain,
+                                                  memory_copy_direction_name(rec.operation),
+                                                  rec.start_timestamp,
+                                                  rec.end_timestamp);
+                    }
                     state->outputs.batch_end();
                     for(const auto& call : calls)
                         record_api_call(call);

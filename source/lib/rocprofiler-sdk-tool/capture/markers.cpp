@@ -18,6 +18,8 @@ void
 record_marker(const marker_event& e)
 {
     state->outputs.marker(state->data, e);
+    if(state->cfg.stats || state->cfg.summary)
+        state->data.domain_stats.add(marker_domain, e.function, e.start, e.end);
     state->changed = true;
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 namespace rocprofiler::tool
 {
@@ -87,6 +88,8 @@ namespace
 {
 using getenv_fn = std::function<const char*(const char*)>;
 
+void read_summary_options(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors);
+
 // The value of @p name; empty when unset.
 std::string
 get(const getenv_fn& getenv, const char* name)
@@ -144,6 +147,8 @@ read_switches(const getenv_fn&          getenv,
     cfg.kernel_replay      = flag(contract::kernel_replay);
     cfg.stats              = flag(contract::stats);
     cfg.summary = renamed_switch(getenv, contract::summary, contract::summary_old, errors, notes);
+    cfg.summary_per_domain = flag(contract::summary_per_domain);
+    read_summary_options(getenv, cfg, errors);
     cfg.truncate_kernels = flag(contract::truncate_kernels);
     cfg.output_config    = flag(contract::output_config_file);
     cfg.progress         = flag(contract::progress);
@@ -206,6 +211,53 @@ read_pc_sampling(const getenv_fn& getenv, config& cfg, std::vector<std::string>&
     cfg.pc_sampling_method   = method;
     cfg.pc_sampling_unit     = unit;
     cfg.pc_sampling_interval = value.value_or(0);
+}
+
+// -D, --summary-groups, --summary-output-file, -u: checked here too (rocprofv3 checks them
+// first), so that a bad value set by hand is an error, not a summary lost.
+void
+read_summary_options(const getenv_fn& getenv, config& cfg, std::vector<std::string>& errors)
+{
+    if(auto lines = get(getenv, contract::summary_groups); !lines.empty())
+    {
+        auto start = size_t{0};
+        while(start <= lines.size())
+        {
+            auto end  = std::min(lines.find('\n', start), lines.size());
+            auto text = lines.substr(start, end - start);
+            try
+            {
+                (void)std::regex{text};
+                cfg.summary_groups.emplace_back(std::move(text));
+            }
+            catch(const std::regex_error& e)
+            {
+                errors.emplace_back(std::string{contract::summary_groups} + ": '" + text +
+                                    "' is not a regular expression: " + e.what());
+            }
+            start = end + 1;
+        }
+    }
+    if(auto units = get(getenv, contract::summary_units); !units.empty())
+    {
+        if(units == "sec" || units == "msec" || units == "usec" || units == "nsec")
+            cfg.summary_units = units;
+        else
+            errors.emplace_back(std::string{contract::summary_units} + "='" + units +
+                                "': the summary units are sec, msec, usec or nsec");
+    }
+    if(auto output = get(getenv, contract::summary_output); !output.empty())
+    {
+        auto why      = std::string{};
+        auto expanded = placeholders::expand(
+            output, placeholders::process_values(getenv, command_line()), &why);
+        if(expanded)
+            cfg.summary_output = std::move(*expanded);
+        else
+            errors.emplace_back(std::string{contract::summary_output} + "='" + output +
+                                "': " + why);
+    }
+    if(cfg.summary_per_domain || !cfg.summary_groups.empty()) cfg.summary = true;
 }
 
 // Where the outputs go: the directory and the prefix, their placeholders expanded.

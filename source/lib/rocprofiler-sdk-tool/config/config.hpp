@@ -28,6 +28,16 @@ struct config
     bool kernel_replay = false;
     bool stats         = false; // ROCPROF_STATS: write <prefix>_kernel_stats.csv
     bool summary = false; // ROCPROF_STATS_SUMMARY (earlier ROCPROF_SUMMARY): stats table on stderr
+    // ROCPROF_STATS_SUMMARY_PER_DOMAIN (-D): one summary table per domain (implies summary).
+    bool summary_per_domain = false;
+    // ROCPROF_STATS_SUMMARY_GROUPS (--summary-groups): one more table per regular expression,
+    // of the domains whose names it matches (each compiles; implies summary).
+    std::vector<std::string> summary_groups = {};
+    // ROCPROF_STATS_SUMMARY_OUTPUT (--summary-output-file): "stderr" (also when unset), "stdout"
+    // or a file path (its placeholders expanded).
+    std::string summary_output = "stderr";
+    // ROCPROF_STATS_SUMMARY_UNITS (-u): sec, msec, usec or nsec (the default).
+    std::string summary_units = "nsec";
     // Kernel names: demangled unless ROCPROF_DEMANGLE_KERNELS=0 (-M); ROCPROF_TRUNCATE_KERNELS
     // (-T) keeps only the demangled name's base name (no return type, arguments or templates).
     bool demangle_kernels = true;

@@ -32,6 +32,10 @@ constexpr auto table = std::array{
     variable{selected_regions, request, reader::tool_config, "switch"},
     variable{stats, request, reader::tool_config, "switch"},
     variable{summary, request, reader::tool_config, "switch"},
+    variable{summary_per_domain, request, reader::tool_config, "switch"},
+    variable{summary_groups, request, reader::tool_config, "regular expressions, one a line"},
+    variable{summary_output, request, reader::tool_config, "stdout, stderr or a file path"},
+    variable{summary_units, request, reader::tool_config, "sec, msec, usec or nsec"},
     variable{include_regex, request, reader::tool_config, "regular expression"},
     variable{exclude_regex, request, reader::tool_config, "regular expression"},
     variable{iteration_range, request, reader::tool_config, "iteration ranges: [1-3,5], [5-]"},
@@ -80,9 +84,8 @@ constexpr auto table = std::array{
     variable{amd_unsupported_switches[11], compat, reader::tool_config, unsupported},
     variable{amd_unsupported_switches[12], compat, reader::tool_config, unsupported},
     variable{amd_unsupported_switches[13], compat, reader::tool_config, unsupported},
-    variable{amd_unsupported_switches[14], compat, reader::tool_config, unsupported},
 };
-static_assert(std::size(amd_unsupported_switches) == 15, "one table row per name");
+static_assert(std::size(amd_unsupported_switches) == 14, "one table row per name");
 
 std::string
 text_of(const getenv_fn& getenv, const char* name)
@@ -169,6 +172,16 @@ encode(const tool_request& request)
     set_switch(env, selected_regions, request.selected_regions);
     set_switch(env, stats, request.stats);
     set_switch(env, summary, request.summary);
+    set_switch(env, summary_per_domain, request.summary_per_domain);
+    if(!request.summary_groups.empty())
+    {
+        auto lines = std::string{};
+        for(const auto& g : request.summary_groups)
+            lines += (lines.empty() ? "" : "\n") + g;
+        env[summary_groups] = lines;
+    }
+    set_text(env, summary_output, request.summary_output);
+    set_text(env, summary_units, request.summary_units);
     set_text(env, include_regex, request.include_regex);
     set_text(env, exclude_regex, request.exclude_regex);
     set_text(env, iteration_range, request.iteration_range);
@@ -209,12 +222,25 @@ decode_tool_request(const getenv_fn& getenv)
     r.selected_regions   = on(selected_regions);
     r.stats              = on(stats);
     r.summary            = getenv(summary) != nullptr ? on(summary) : on(summary_old);
-    r.include_regex      = text_of(getenv, include_regex);
-    r.exclude_regex      = text_of(getenv, exclude_regex);
-    r.iteration_range    = text_of(getenv, iteration_range);
-    r.dispatch_skip      = decode_count(dispatch_skip, getenv(dispatch_skip), out.errors);
-    r.dispatch_count     = decode_count(dispatch_count, getenv(dispatch_count), out.errors);
-    r.filter_trace       = on(filter_trace);
+    r.summary_per_domain = on(summary_per_domain);
+    if(auto lines = text_of(getenv, summary_groups); !lines.empty())
+    {
+        auto start = size_t{0};
+        while(start <= lines.size())
+        {
+            auto end = std::min(lines.find('\n', start), lines.size());
+            r.summary_groups.emplace_back(lines.substr(start, end - start));
+            start = end + 1;
+        }
+    }
+    r.summary_output  = text_of(getenv, summary_output);
+    r.summary_units   = text_of(getenv, summary_units);
+    r.include_regex   = text_of(getenv, include_regex);
+    r.exclude_regex   = text_of(getenv, exclude_regex);
+    r.iteration_range = text_of(getenv, iteration_range);
+    r.dispatch_skip   = decode_count(dispatch_skip, getenv(dispatch_skip), out.errors);
+    r.dispatch_count  = decode_count(dispatch_count, getenv(dispatch_count), out.errors);
+    r.filter_trace    = on(filter_trace);
     if(const auto* demangle = getenv(demangle_kernels); demangle != nullptr && *demangle != '\0')
         r.demangle_kernels = on(demangle_kernels);
     r.truncate_kernels   = on(truncate_kernels);

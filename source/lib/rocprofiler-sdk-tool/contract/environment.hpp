@@ -43,6 +43,11 @@ inline constexpr const char* agent_index        = "ROCPROF_AGENT_INDEX";
 inline constexpr const char* selected_regions   = "ROCPROF_SELECTED_REGIONS";
 inline constexpr const char* stats              = "ROCPROF_STATS";
 inline constexpr const char* summary            = "ROCPROF_STATS_SUMMARY";
+// -D, --summary-groups (one regular expression a line), --summary-output-file, --summary-units.
+inline constexpr const char* summary_per_domain = "ROCPROF_STATS_SUMMARY_PER_DOMAIN";
+inline constexpr const char* summary_groups     = "ROCPROF_STATS_SUMMARY_GROUPS";
+inline constexpr const char* summary_output     = "ROCPROF_STATS_SUMMARY_OUTPUT";
+inline constexpr const char* summary_units      = "ROCPROF_STATS_SUMMARY_UNITS";
 inline constexpr const char* include_regex      = "ROCPROF_KERNEL_FILTER_INCLUDE_REGEX";
 inline constexpr const char* exclude_regex      = "ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX";
 inline constexpr const char* iteration_range    = "ROCPROF_KERNEL_FILTER_RANGE";
@@ -81,7 +86,6 @@ inline constexpr const char* amd_unsupported_switches[] = {
     "ROCPROF_ADVANCED_THREAD_TRACE",
     "ROCPROF_KERNEL_RENAME",
     "ROCPROF_GROUP_BY_QUEUE",
-    "ROCPROF_STATS_SUMMARY_PER_DOMAIN",
 };
 // --pc-sampling-*, as upstream names them: the method (host_trap, stochastic), the unit
 // (instructions, cycles, time) and the interval (a positive number) of the buffered PC sampling
@@ -161,6 +165,10 @@ struct tool_request
     bool                     selected_regions   = false;
     bool                     stats              = false;
     bool                     summary            = false;
+    bool                     summary_per_domain = false;
+    std::vector<std::string> summary_groups     = {};
+    std::string              summary_output     = {}; // empty: stderr
+    std::string              summary_units      = {}; // empty: nsec
     std::string              include_regex      = {};
     std::string              exclude_regex      = {};
     std::string              iteration_range    = {};

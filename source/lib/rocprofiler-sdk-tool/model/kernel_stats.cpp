@@ -1,4 +1,5 @@
 #include "model/kernel_stats.hpp"
+#include "model/domain_stats.hpp"
 #include "untrusted/printable.hpp"
 
 #include <algorithm>
@@ -40,44 +41,24 @@ kernel_stats_accumulator::add(const rocprofiler_buffer_tracing_kernel_dispatch_r
     acc.sum_sq += static_cast<double>(duration) * static_cast<double>(duration);
 }
 
+std::map<std::string, kernel_stats_accumulator::per_kernel>
+kernel_totals_by_name(const kernel_stats_accumulator&                    stats,
+                      const std::function<const std::string&(uint64_t)>& name_of)
+{
+    auto per_name = std::map<std::string, kernel_stats_accumulator::per_kernel>{};
+    for(const auto& [kernel_id, k] : stats.kernels())
+    {
+        const auto& name = name_of(kernel_id);
+        merge_totals(per_name[name.empty() ? "kernel_" + std::to_string(kernel_id) : name], k);
+    }
+    return per_name;
+}
+
 std::vector<kernel_stat>
 merge_kernel_stats(const kernel_stats_accumulator&                    stats,
                    const std::function<const std::string&(uint64_t)>& name_of)
 {
-    using accumulator = kernel_stats_accumulator::per_kernel;
-    auto per_name     = std::map<std::string, accumulator>{};
-    auto all_total    = 0.0;
-    for(const auto& [kernel_id, k] : stats.kernels())
-    {
-        const auto& name = name_of(kernel_id);
-        auto&       acc  = per_name[name.empty() ? "kernel_" + std::to_string(kernel_id) : name];
-        acc.calls += k.calls;
-        acc.total += k.total;
-        acc.min = std::min(acc.min, k.min);
-        acc.max = std::max(acc.max, k.max);
-        acc.sum_sq += k.sum_sq;
-        all_total += static_cast<double>(k.total);
-    }
-    auto out = std::vector<kernel_stat>{};
-    for(const auto& [name, acc] : per_name)
-    {
-        auto s       = kernel_stat{};
-        s.name       = name;
-        s.calls      = acc.calls;
-        s.total_ns   = acc.total;
-        s.average_ns = static_cast<double>(acc.total) / static_cast<double>(acc.calls);
-        s.percentage = all_total > 0 ? 100.0 * static_cast<double>(acc.total) / all_total : 0.0;
-        s.min_ns     = acc.min;
-        s.max_ns     = acc.max;
-        auto var     = acc.sum_sq / static_cast<double>(acc.calls) - s.average_ns * s.average_ns;
-        s.stddev_ns  = var > 0 ? std::sqrt(var) : 0.0;
-        out.emplace_back(std::move(s));
-    }
-    std::sort(out.begin(),
-              out.end(),
-              [](const auto& l, const auto& r)
-              { return l.total_ns != r.total_ns ? l.total_ns > r.total_ns : l.name < r.name; });
-    return out;
+    return stat_rows(kernel_totals_by_name(stats, name_of));
 }
 
 std::string

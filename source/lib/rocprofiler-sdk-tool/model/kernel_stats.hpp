@@ -68,8 +68,13 @@ struct kernel_stat
     double      stddev_ns  = 0.0; // population standard deviation
 };
 
-// Per kernel name (the accumulator's kernel ids named by @p name_of, "kernel_<id>" for an empty
-// name, merged by name), sorted by total duration (largest first), ties by name.
+// Per kernel name: the accumulator's kernel ids named by @p name_of ("kernel_<id>" for an empty
+// name), merged by name.
+std::map<std::string, kernel_stats_accumulator::per_kernel>
+kernel_totals_by_name(const kernel_stats_accumulator&                    stats,
+                      const std::function<const std::string&(uint64_t)>& name_of);
+
+// kernel_totals_by_name's rows, sorted by total duration (largest first), ties by name.
 std::vector<kernel_stat>
 merge_kernel_stats(const kernel_stats_accumulator&                    stats,
                    const std::function<const std::string&(uint64_t)>& name_of);

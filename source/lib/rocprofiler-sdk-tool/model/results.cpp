@@ -63,4 +63,18 @@ compute_kernel_stats(const results& data)
                               [&data](uint64_t id) -> const std::string&
                               { return data.kernel_name(id); });
 }
+
+std::vector<domain_totals>
+compute_domain_totals(const results& data)
+{
+    auto out     = std::vector<domain_totals>{};
+    auto kernels = kernel_totals_by_name(data.kernel_stats,
+                                         [&data](uint64_t id) -> const std::string&
+                                         { return data.kernel_name(id); });
+    if(!kernels.empty())
+        out.push_back(domain_totals{std::string{kernel_domain}, std::move(kernels)});
+    for(const auto& [domain, by_name] : data.domain_stats.domains())
+        out.push_back(domain_totals{domain, by_name});
+    return out;
+}
 } // namespace rocprofiler::tool

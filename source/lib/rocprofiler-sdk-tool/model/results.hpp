@@ -5,6 +5,7 @@
 #pragma once
 
 #include "config/config.hpp"
+#include "model/domain_stats.hpp"
 #include "model/kernel_stats.hpp"
 #include "model/records.hpp"
 
@@ -61,6 +62,8 @@ struct results
     std::map<uint64_t, std::vector<std::vector<std::string>>> replay_groups      = {};
     std::map<uint64_t, std::vector<std::vector<uint64_t>>>    replay_pass_groups = {};
     kernel_stats_accumulator                                  kernel_stats       = {};
+    // --stats, -S: the other domains' sums (memory copies, markers, CUDA API calls), per name.
+    domain_stats_accumulator domain_stats = {};
 
     run_end end = {};
 
@@ -84,5 +87,9 @@ const kernel_symbol& ensure_kernel_symbol(results& data, uint64_t kernel_id, std
 // Per kernel name (data.kernel_stats, merged by name), sorted by total duration (largest first),
 // ties by name.
 std::vector<kernel_stat> compute_kernel_stats(const results& data);
+
+// Every domain that has records, with its sums per name: KERNEL_DISPATCH (from kernel_stats,
+// merged by kernel name), then the others (domain_stats) in name order.
+std::vector<domain_totals> compute_domain_totals(const results& data);
 
 } // namespace rocprofiler::tool

@@ -6,7 +6,9 @@
 #include "capture/tool_state.hpp"
 #include "files/atomic_file.hpp"
 #include "log.hpp"
+#include "model/domain_stats.hpp"
 #include "model/names.hpp"
+#include "model/results.hpp"
 #include "session/config_file.hpp"
 #include "session/prefix_claim.hpp"
 #include "session/prefix_lock.hpp"
@@ -21,6 +23,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -125,6 +128,34 @@ write_final_files(run_end end, std::vector<std::string>& written, std::vector<st
     }
 }
 
+// -S, -D, --summary-groups: the tables, to stderr, stdout or the --summary-output-file file (an
+// error on stderr when it cannot be written). Called with state->mutex held.
+void
+print_summary_tables()
+{
+    const auto& cfg     = state->cfg;
+    auto        request = summary_request{};
+    request.per_domain  = cfg.summary_per_domain;
+    for(const auto& g : cfg.summary_groups)
+        request.groups.emplace_back(g, std::regex{g}); // compiled when the config was read
+    parse_summary_unit(cfg.summary_units, request.unit);
+    const auto text = format_summary_tables(compute_domain_totals(state->data), request);
+    if(cfg.summary_output == "stderr")
+        log::text(text);
+    else if(cfg.summary_output == "stdout")
+    {
+        std::fputs(text.c_str(), stdout);
+        std::fflush(stdout);
+    }
+    else
+    {
+        auto errors = std::vector<std::string>{};
+        if(!write_file_atomically(cfg.summary_output, text, errors))
+            for(const auto& e : errors)
+                log::error("the summary (--summary-output-file): " + e);
+    }
+}
+
 // What the run ends with on stderr and in rocprofv3's report pipe. Called with state->mutex held.
 void
 report_end(const std::vector<std::string>& written, const std::vector<std::string>& errors)
@@ -149,7 +180,7 @@ report_end(const std::vector<std::string>& written, const std::vector<std::strin
         else
             log::info(line);
     }
-    if(state->cfg.summary) log::text(format_summary(compute_kernel_stats(state->data)));
+    if(state->cfg.summary) print_summary_tables();
     print_ncu_summary();
     report_kernel_replay();
     if(state->progress)

@@ -6,6 +6,7 @@
 #include "json/results_document.hpp"
 
 #include <filesystem>
+#include <regex>
 #include <utility>
 
 namespace rocprofiler::tool
@@ -56,7 +57,24 @@ write_outputs(const config&             cfg,
                 text += marker_api_trace_csv_row(data, e);
             emit("cuda_api_trace.csv", text);
         }
-        if(cfg.stats) emit("kernel_stats.csv", kernel_stats_csv(compute_kernel_stats(data)));
+        if(cfg.stats)
+        {
+            // kernel_stats.csv's columns for every domain: per name in each traced domain's
+            // file (written, header only, when the domain is traced but saw no record) and one
+            // row per domain with records in domain_stats.csv.
+            emit("kernel_stats.csv", kernel_stats_csv(compute_kernel_stats(data)));
+            const auto domains = compute_domain_totals(data);
+            const auto rows_of = [&domains](const char* pattern)
+            { return stat_rows(group_totals(domains, std::regex{pattern})); };
+            if(cfg.memory_copy_trace)
+                emit("memory_copy_stats.csv", kernel_stats_csv(rows_of("MEMORY_COPY")));
+            if(cfg.marker_trace)
+                emit("marker_api_stats.csv", kernel_stats_csv(rows_of("MARKER_API")));
+            // Runtime and driver calls together, as in cuda_api_trace.csv.
+            if(cfg.cuda_api_trace())
+                emit("cuda_api_stats.csv", kernel_stats_csv(rows_of("CUDA_(RUNTIME|DRIVER)_API")));
+            emit("domain_stats.csv", kernel_stats_csv(domain_rows(domains)));
+        }
         // Under kernel replay, what replay could not collect is listed next to what it did.
         if(cfg.kernel_replay) emit("kernel_replay_summary.csv", replay_summary_csv(report));
     }
