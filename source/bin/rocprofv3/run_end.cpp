@@ -1,5 +1,7 @@
 #include "run_end.hpp"
 
+#include "contract/report_line.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
@@ -22,21 +24,6 @@ namespace rocprofv3
 {
 namespace
 {
-std::vector<std::string>
-split_tabs(const std::string& line)
-{
-    auto out   = std::vector<std::string>{};
-    auto start = size_t{0};
-    while(true)
-    {
-        auto tab = line.find('\t', start);
-        out.emplace_back(line.substr(start, tab == std::string::npos ? tab : tab - start));
-        if(tab == std::string::npos) break;
-        start = tab + 1;
-    }
-    return out;
-}
-
 bool
 starts_with(const std::string& text, const std::string& prefix)
 {
@@ -236,7 +223,7 @@ run_reports::add(const char* data, size_t size)
     {
         auto line = m_partial.substr(0, newline);
         m_partial.erase(0, newline + 1);
-        auto fields = split_tabs(line);
+        auto fields = rocprofiler::tool::contract::decode_report_line(line);
         if(fields.size() < 3) continue;
         auto pid = int64_t{0};
         try
@@ -252,10 +239,9 @@ run_reports::add(const char* data, size_t size)
         else if(fields[0] == "end")
             m_processes[pid].ended = true;
         else if(fields[0] == "error")
-            m_errors.emplace_back(line.substr(line.find('\t', 6) + 1));
+            m_errors.emplace_back(fields[2]);
         else if(fields[0] == "disabled")
-            m_disabled.emplace_back("process " + fields[1] + ": " +
-                                    line.substr(line.find('\t', 9) + 1));
+            m_disabled.emplace_back("process " + fields[1] + ": " + fields[2]);
     }
 }
 

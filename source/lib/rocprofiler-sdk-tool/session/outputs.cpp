@@ -73,10 +73,9 @@ start_outputs()
     if(auto warning = claim_prefix(state->cfg, state->data.pid); !warning.empty())
         log::warning(warning);
     const auto& cfg = state->cfg;
-    run_report::send("init",
-                     cfg.output_path + '\t' +
-                         (cfg.output_file_name.empty() ? std::to_string(state->data.pid)
-                                                       : cfg.output_file_name));
+    const auto  prefix =
+        cfg.output_file_name.empty() ? std::to_string(state->data.pid) : cfg.output_file_name;
+    run_report::send("init", {cfg.output_path, prefix});
     auto errors = std::vector<std::string>{};
     auto ec     = std::error_code{};
     std::filesystem::create_directories(cfg.output_path, ec);

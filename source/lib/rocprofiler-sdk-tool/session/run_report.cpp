@@ -1,6 +1,7 @@
 #include "session/run_report.hpp"
 
 #include "contract/environment.hpp"
+#include "contract/report_line.hpp"
 #include "files/write_guard.hpp"
 
 #include <fcntl.h>
@@ -48,10 +49,14 @@ open_from_environment()
 void
 send(std::string_view kind, std::string_view text)
 {
+    send(kind, {text});
+}
+
+void
+send(std::string_view kind, std::initializer_list<std::string_view> fields)
+{
     if(report_fd < 0 && report_dir == nullptr) return;
-    auto line = std::string{kind} + '\t' + std::to_string(getpid()) + '\t' + std::string{text};
-    for(auto& c : line)
-        if(c == '\n') c = ' ';
+    auto line = contract::encode_report_line(kind, getpid(), fields);
     if(line.size() > PIPE_BUF - 1) line.resize(PIPE_BUF - 1);
     line += '\n';
     if(report_dir != nullptr)

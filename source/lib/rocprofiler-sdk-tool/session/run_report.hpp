@@ -3,8 +3,8 @@
 // whose profiling was disabled). One line per event, appended to the file report.<pid> in the
 // run's directory (ROCPROFV3_RUN_DIR), which rocprofv3 reads when the application has ended; when
 // rocprofv3 has no run directory, on the pipe whose write end it passes in ROCPROFV3_REPORT_FD.
-// Lines are tab-separated and at most PIPE_BUF bytes, so that lines of several processes never
-// interleave on the pipe:
+// Lines are tab-separated, each field escaped (contract/report_line.hpp), and at most PIPE_BUF
+// bytes, so that lines of several processes never interleave on the pipe:
 //   init     <pid> <output directory> <prefix>
 //   error    <pid> <message>
 //   disabled <pid> <reason>
@@ -12,6 +12,7 @@
 // Without either variable (the tool used on its own) nothing is sent.
 #pragma once
 
+#include <initializer_list>
 #include <string_view>
 
 namespace rocprofiler::tool::run_report
@@ -21,4 +22,6 @@ namespace rocprofiler::tool::run_report
 void open_from_environment();
 
 void send(std::string_view kind, std::string_view text);
+// A line of several fields (init: the output directory and the prefix).
+void send(std::string_view kind, std::initializer_list<std::string_view> fields);
 } // namespace rocprofiler::tool::run_report
