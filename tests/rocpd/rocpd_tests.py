@@ -13,6 +13,7 @@ import csv
 import hashlib
 import json
 import os
+import resource
 import shutil
 import sqlite3
 import statistics
@@ -79,7 +80,7 @@ def produce(a):
              "-d", os.path.join(a.work, "job"), "-o", "rank_%rank%", "--", a.program, "--copies"],
             env={"OMPI_COMM_WORLD_RANK": str(r), "OMPI_COMM_WORLD_SIZE": str(RANKS)},
         )
-    run([a.rocprofv3, "--marker-trace", "--kernel-trace", "-f", "csv", "rocpd",
+    run([a.rocprofv3, "--marker-trace", "--kernel-trace", "--stats", "-f", "csv", "rocpd",
          "-d", os.path.join(a.work, "markers"), "-o", "run", "--", a.marker_program,
          "--truth", os.path.join(a.work, "truth.json")])
     run([a.rocprofv3, "--kernel-trace", "-f", "rocpd", "-d", os.path.join(a.work, "other"),
@@ -128,7 +129,7 @@ def expected_stats(durations_by_name):
     for name, d in durations_by_name.items():
         out[name] = {
             "calls": len(d), "total_ns": sum(d), "mean_ns": sum(d) / len(d), "min_ns": min(d),
-            "max_ns": max(d), "stddev_ns": statistics.stdev(d) if len(d) > 1 else 0.0,
+            "max_ns": max(d), "stddev_ns": statistics.pstdev(d),
             "percent": 100.0 * sum(d) / domain_total if domain_total else 0.0,
         }
     return out
@@ -196,6 +197,7 @@ def summary(a):
               f"rank_spread {domain}: slowest {spread['slowest_rank']} != {slowest}")
     check(len(doc["kernel_summary"]) > 0 and len(doc["memory_copy_summary"]) > 0,
           "the job has kernels and copies")
+    same_as_rocprofv3_stats(a)
 
     # --domains picks tables; csv writes one file per table with the same numbers; the console
     # form and the rocpd2summary name run too.
@@ -213,6 +215,28 @@ def summary(a):
     run([alias, "-i", *dbs, "--format", "json", "-d", out, "-o", "alias"])
     check(json.load(open(os.path.join(out, "alias.json")))["kernel_summary"] ==
           doc["kernel_summary"], "rocpd2summary differs from rocpd summary")
+
+
+def same_as_rocprofv3_stats(a):
+    """rocpd summary of a database and rocprofv3 --stats of the same run: the same numbers (one
+    computation, model/domain_stats)."""
+    out = os.path.join(a.work, "summary_vs_stats")
+    run([a.rocpd, "summary", "-i", marker_db(a), "--format", "json", "-d", out, "-o", "m"])
+    doc = json.load(open(os.path.join(out, "m.json")))
+    stats = os.path.join(os.path.dirname(marker_db(a)), "run_kernel_stats.csv")
+    rows = list(csv.DictReader(open(stats)))
+    check(len(rows) > 0 and len(rows) == len(doc["kernel_summary"]),
+          f"{len(rows)} rows in {stats}, {len(doc['kernel_summary'])} in kernel_summary")
+    for r, j in zip(rows, doc["kernel_summary"]):
+        what = f"kernel {r['Name']}"
+        close(r["Name"], j["name"], what + " name")
+        close(int(r["Calls"]), j["calls"], what + " calls")
+        close(int(r["TotalDurationNs"]), j["total_ns"], what + " total")
+        close(int(r["MinNs"]), j["min_ns"], what + " min")
+        close(int(r["MaxNs"]), j["max_ns"], what + " max")
+        close(float(r["AverageNs"]), j["mean_ns"], what + " mean")
+        close(float(r["StdDev"]), j["stddev_ns"], what + " stddev")
+        close(float(r["Percentage"]), j["percent"], what + " percent")
 
 
 def peak_rss_kb(cmd):
@@ -260,6 +284,107 @@ def summary_memory(a):
         print(f"summary peak memory: {small_kb} KB ({rows} dispatches), {big_kb} KB ({n})")
     finally:
         os.remove(big)
+
+
+def many_inputs(a):
+    """One input open at a time: 300 databases under a limit of 64 open files, and memory that
+    does not grow with the number of inputs."""
+    one = job_dbs(a)[0]
+    folder = os.path.join(a.work, "many")
+    os.makedirs(folder, exist_ok=True)
+    paths = []
+    for i in range(300):
+        path = os.path.join(folder, f"copy_{i:03d}.db")
+        shutil.copyfile(one, path)
+        paths.append(path)
+    try:
+        def few_files():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+
+        # The copies share one guid: --force reads them together.
+        summary_cmd = [a.rocpd, "summary", "--force", "--domains", "kernel", "--format", "json",
+                       "-d", folder, "-o", "many"]
+        p = subprocess.run(summary_cmd + ["-i", *paths], capture_output=True, text=True,
+                           timeout=240, preexec_fn=few_files)
+        check(p.returncode == 0, f"summary of 300 inputs under 64 open files: exit "
+                                 f"{p.returncode}: {p.stderr[-500:]}")
+        calls = sum(r["calls"] for r in json.load(open(os.path.join(folder, "many.json")))
+                    ["kernel_summary"])
+        with connect(one) as c:
+            each = c.execute("SELECT COUNT(*) FROM kernels").fetchone()[0]
+        check(each > 0 and calls == 300 * each, f"300 inputs summed to {calls} calls, one has {each}")
+        p = subprocess.run([a.rocpd, "query", "--force", "-i", *paths, "--query",
+                            "SELECT COUNT(*) FROM kernels", "--format", "csv", "-d", folder,
+                            "-o", "many_query"], capture_output=True, text=True, timeout=240,
+                           preexec_fn=few_files)
+        check(p.returncode == 0, f"query of 300 inputs: exit {p.returncode}: {p.stderr[-500:]}")
+        _, rows = csv_rows(os.path.join(folder, "many_query.csv"))
+        check(len(rows) == 300 and all(int(r.rsplit(",", 1)[1]) == each for r in rows),
+              f"query of 300 inputs gave {len(rows)} rows")
+        few_kb = peak_rss_kb(summary_cmd + ["-i", *paths[:8]])
+        many_kb = peak_rss_kb(summary_cmd + ["-i", *paths])
+        # An input held open costs its connection, schema and page cache: 300 of them, > 150 MB.
+        check(many_kb - few_kb < 20 * 1024,
+              f"summary peak memory: {few_kb} KB for 8 inputs, {many_kb} KB for 300")
+        print(f"summary peak memory: {few_kb} KB for 8 inputs, {many_kb} KB for 300")
+    finally:
+        shutil.rmtree(folder)
+
+
+def as_amd_writes_it(src, dst, environment=None):
+    """A copy of @p src with only what AMD's rocprofv3 writes: AMD's tables, views and metadata
+    tags (schema_version, uuid, guid); rocprofv3's own tags and rocprofv3_* tables removed."""
+    shutil.copyfile(src, dst)
+    with sqlite3.connect(dst) as c:
+        for kind, name in c.execute("SELECT type, name FROM sqlite_master WHERE name LIKE "
+                                    "'rocprofv3%' AND type IN ('view', 'table')").fetchall():
+            c.execute(f'DROP {kind.upper()} "{name}"')
+        table = c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE "
+                          "'rocpd_metadata%'").fetchone()[0]
+        c.execute(f'DELETE FROM "{table}" WHERE tag NOT IN (\'schema_version\', \'uuid\', '
+                  f'\'guid\')')
+        if environment is not None:
+            process = c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name "
+                                "LIKE 'rocpd_info_process%'").fetchone()[0]
+            c.execute(f'UPDATE "{process}" SET environment = ?', (json.dumps(environment),))
+
+
+def amd_written(a):
+    """Databases in AMD's layout with AMD's tags only (as AMD's rocprofv3 writes them): read as
+    one job (their command), named by the process row, summarized and converted as ours are."""
+    dbs = job_dbs(a)[:2]
+    folder = os.path.join(a.work, "amd_written")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    amd = [os.path.join(folder, "amd_0.db"), os.path.join(folder, "amd_1.db")]
+    as_amd_writes_it(dbs[0], amd[0])
+    as_amd_writes_it(dbs[1], amd[1], environment={"OMPI_COMM_WORLD_RANK": "7"})
+    with connect(amd[0]) as c:
+        tags = sorted(r[0] for r in c.execute("SELECT tag FROM rocpd_metadata"))
+        pid = c.execute("SELECT pid FROM rocpd_info_process").fetchone()[0]
+    check(tags == ["guid", "schema_version", "uuid"], f"the AMD-like copy keeps tags {tags}")
+    # No job tags: one job by the command of their process rows, no --force needed.
+    run([a.rocpd, "summary", "-i", *amd, "--summary-by-rank", "--format", "json", "-d", folder,
+         "-o", "amd"])
+    run([a.rocpd, "summary", "-i", *dbs, "--summary-by-rank", "--format", "json", "-d", folder,
+         "-o", "ours"])
+    got = json.load(open(os.path.join(folder, "amd.json")))
+    want = json.load(open(os.path.join(folder, "ours.json")))
+    check(got["kernel_summary"] == want["kernel_summary"] and
+          got["memory_copy_summary"] == want["memory_copy_summary"],
+          "the AMD-like copies summarize differently from the databases they were made of")
+    ranks = sorted({r["rank"] for r in got["kernel_summary_by_rank"]})
+    check(ranks == sorted([f"pid {pid}", "7"]),
+          f"ranks {ranks}: want the process's pid for one and the launcher's rank for the other")
+    p = run([a.rocpd, "convert", "-i", *amd, "-f", "csv", "pftrace", "-d", folder, "-o", "c"])
+    for i, path in enumerate(dbs):
+        rows = len(csv_rows(os.path.join(folder, f"c_amd_{i}_kernel_trace.csv"))[1])
+        want_rows = count(path, "SELECT COUNT(*) FROM kernels")
+        check(rows == want_rows, f"amd_{i}: {rows} kernel rows converted, {want_rows} in it")
+    check("(2 processes)" in p.stderr, f"the Perfetto trace: {p.stderr}")
+    run([a.rocpd, "merge", "-i", *amd, "-o", os.path.join(folder, "merged.db")])
+    check(count(os.path.join(folder, "merged.db"), "SELECT COUNT(*) FROM kernels") ==
+          sum(count(x, "SELECT COUNT(*) FROM kernels") for x in amd), "merge lost kernels")
 
 
 # ---- query ---------------------------------------------------------------------------------
@@ -690,6 +815,54 @@ def time_window(a):
             check(named in p.stderr, f"{cmd[0]} {extra}: {p.stderr}")
     check(not os.path.exists(os.path.join(out, "bad")) or not os.listdir(os.path.join(out, "bad")),
           "a bad window wrote files")
+    marker_window(a)
+
+
+def kernels_inside(path, start, end):
+    with connect(path) as c:
+        return [r[0] for r in c.execute(
+            "SELECT k.name FROM kernels AS k JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id "
+            "AND kd.guid = k.guid WHERE json_extract(kd.extdata, '$.source') IS NOT "
+            "'counter_collection' AND k.start >= ? AND k.\"end\" <= ?", (start, end))]
+
+
+def marker_window(a):
+    """--start-marker/--end-marker: the window between the starts of two markers named once;
+    --inclusive false keeps the records wholly inside; a missing, repeated or doubly given bound
+    is a usage error naming it."""
+    db = marker_db(a)
+    with connect(db) as c:
+        once = c.execute("SELECT name, MIN(start) FROM regions WHERE category LIKE 'MARKER%' "
+                         "GROUP BY name HAVING COUNT(*) = 1 ORDER BY MIN(start)").fetchall()
+    check(len(once) >= 2, f"the marker program has {len(once)} markers named once: not a test")
+    (first_name, first_start), (last_name, last_start) = once[0], once[-1]
+    check(first_start < last_start, f"markers {once[0]} and {once[-1]} start together")
+    out = os.path.join(a.work, "marker_window")
+    shutil.rmtree(out, ignore_errors=True)
+    for inclusive, select in [("true", kernels_in), ("false", kernels_inside)]:
+        p = run([a.rocpd, "summary", "-i", db, "--start-marker", first_name, "--end-marker",
+                 last_name, "--inclusive", inclusive, "--domains", "kernel", "--format", "json",
+                 "-d", out, "-o", f"m_{inclusive}"])
+        check(window_of(p.stderr) == (first_start, last_start),
+              f"window {window_of(p.stderr)} != the markers' starts {first_start}..{last_start}")
+        expected = {}
+        for name in select(db, first_start, last_start):
+            expected[name] = expected.get(name, 0) + 1
+        doc = json.load(open(os.path.join(out, f"m_{inclusive}.json")))
+        got = {r["name"]: r["calls"] for r in doc["kernel_summary"] if r["calls"]}
+        check(got == expected, f"--inclusive {inclusive}: {got} != {expected}")
+    total = count(db, "SELECT COUNT(*) FROM kernels")
+    check(sum(got.values()) < total, f"the marker window holds all {total} dispatches: not a test")
+    # The same database twice (--force): every marker name is there twice, ambiguous.
+    for extra, named in [(["--start-marker", "no such marker"], "'no such marker'"),
+                         (["--start-marker", first_name, "-i", db, "--force"], "2 markers"),
+                         (["--start", "0", "--start-marker", first_name], "--start-marker"),
+                         (["--end", "100%", "--end-marker", last_name], "--end-marker"),
+                         (["--inclusive", "maybe"], "'maybe'"),
+                         (["--start-marker", last_name, "--end-marker", first_name],
+                          f"'{first_name}'")]:
+        p = run([a.rocpd, "summary", "-i", db, *extra], expect_rc=1)
+        check(named in p.stderr, f"summary {extra}: {p.stderr}")
 
 
 # ---- errors --------------------------------------------------------------------------------
@@ -860,7 +1033,8 @@ def hostile_names(a):
 
 
 CASES = {"produce": produce, "writer_metadata": writer_metadata, "summary": summary,
-         "summary_memory": summary_memory,
+         "summary_memory": summary_memory, "many_inputs": many_inputs,
+         "amd_written": amd_written,
          "query": query, "merge": merge, "convert": convert, "convert_pftrace": convert_pftrace,
          "time_window": time_window,
          "errors": errors,

@@ -2,6 +2,7 @@
 #include "errors.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -100,7 +101,11 @@ usage(command what, const std::string& program)
         "  -h, --help                 this text\n";
     const std::string window =
         "  --start T, --end T         only the records that overlap the window: T in ns (the\n"
-        "                             records' clock) or a percentage of the job's span (25%)\n";
+        "                             records' clock) or a percentage of the job's span (25%)\n"
+        "  --start-marker NAME, --end-marker NAME  the window from (to) the start of the one\n"
+        "                             marker of that name (instead of --start, --end)\n"
+        "  --inclusive BOOL           true (default): records that overlap the window; false:\n"
+        "                             only records wholly inside it\n";
     const std::string output =
         "  -d, --output-path DIR      the folder of the output files (default: .)\n"
         "  -o, --output-file NAME     the name the output files start with (default: rocpd)\n";
@@ -243,6 +248,29 @@ parse_arguments(command what, const std::vector<std::string>& args, arguments& o
             }
             (word == "--start" ? out.window_start : out.window_end) = std::move(text);
         }
+        else if((word == "--start-marker" || word == "--end-marker") &&
+                (what == command::convert || what == command::summary))
+        {
+            auto name = value(i);
+            if(name.empty()) usage_error(what, word + " needs a marker's name, not ''");
+            (word == "--start-marker" ? out.window_start_marker : out.window_end_marker) =
+                std::move(name);
+        }
+        else if(word == "--inclusive" && (what == command::convert || what == command::summary))
+        {
+            const auto text  = value(i);
+            auto       lower = text;
+            std::transform(lower.begin(),
+                           lower.end(),
+                           lower.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            if(lower == "true" || lower == "t" || lower == "yes" || lower == "1")
+                out.inclusive = true;
+            else if(lower == "false" || lower == "f" || lower == "no" || lower == "0")
+                out.inclusive = false;
+            else
+                usage_error(what, "--inclusive takes true or false, not '" + text + "'");
+        }
         else if(word == "--force")
             out.force = true;
         else if(word == "--busy-timeout")
@@ -267,6 +295,10 @@ parse_arguments(command what, const std::vector<std::string>& args, arguments& o
     if(what == command::convert && !out.format_given)
         usage_error(what, "no output format (-f csv, otf2 or pftrace; one or more)");
     if(out.domains.empty()) out.domains = {"kernel", "memory_copy", "region"};
+    if(!out.window_start.empty() && !out.window_start_marker.empty())
+        usage_error(what, "--start and --start-marker name the same bound: give one");
+    if(!out.window_end.empty() && !out.window_end_marker.empty())
+        usage_error(what, "--end and --end-marker name the same bound: give one");
     if(!out.window_start.empty() && !out.window_end.empty())
     {
         const auto from = time_bound_of("--start", out.window_start);

@@ -41,9 +41,15 @@ struct arguments
     bool                     force   = false;
     // convert, summary: --start/--end as given ("" when not given), checked by parse_arguments:
     // nanoseconds (the records' clock) or a percentage of the job's span ("25%").
-    std::string window_start    = {};
-    std::string window_end      = {};
-    int         busy_timeout_ms = 5000;
+    std::string window_start = {};
+    std::string window_end   = {};
+    // --start-marker/--end-marker: a bound at the start of the one marker of that name (AMD's
+    // rule); exclusive with --start/--end.
+    std::string window_start_marker = {};
+    std::string window_end_marker   = {};
+    // --inclusive: true keeps the records that overlap the window, false only those inside it.
+    bool inclusive       = true;
+    int  busy_timeout_ms = 5000;
 };
 
 // One bound of --start/--end: @p ns nanoseconds, or @p fraction (0 to 1) of the job's time span.

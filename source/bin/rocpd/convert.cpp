@@ -344,33 +344,35 @@ run_convert(const arguments& args)
             std::make_unique<job_pftrace>(output_file_path(args, "rocpd", "_results") + ".pftrace");
 
     auto used = std::set<std::string>{};
-    for(const auto& db : the_job.databases())
-    {
-        const auto stem = std::filesystem::path{db.path()}.stem().string();
-        auto       name = args.output_file.empty()
-                              ? stem
-                              : (the_job.databases().size() == 1 ? args.output_file
-                                                                 : args.output_file + "_" + stem);
-        if(csv && !used.insert(name).second)
-            throw failure{exit_code::usage,
-                          "rocpd convert: two inputs would write the files " + name +
-                              "_*.csv (same file name in different folders); convert them apart"};
-        auto to      = destinations{};
-        to.csv       = csv;
-        auto program = db.tag("command");
-        program      = program.substr(0, program.find(' '));
-        to.process_name =
-            tool::otf2_process_name(program, db.tag("pid"), db.tag("rank"), db.tag("hostname"));
-        if(otf2)
+    the_job.each_database(
+        [&](const input_database& db)
         {
-            to.otf2    = &trace;
-            to.process = trace.add_process(to.process_name, db.tag("hostname"));
-        }
-        to.pftrace        = perfetto.get();
-        auto named        = args;
-        named.output_file = name;
-        convert_one(db, csv ? output_file_path(named, name, "") : std::string{}, to, window);
-    }
+            const auto stem = std::filesystem::path{db.path()}.stem().string();
+            auto       name = args.output_file.empty()
+                                  ? stem
+                                  : (the_job.databases().size() == 1 ? args.output_file
+                                                                     : args.output_file + "_" + stem);
+            if(csv && !used.insert(name).second)
+                throw failure{
+                    exit_code::usage,
+                    "rocpd convert: two inputs would write the files " + name +
+                        "_*.csv (same file name in different folders); convert them apart"};
+            auto to      = destinations{};
+            to.csv       = csv;
+            auto program = db.tag("command");
+            program      = program.substr(0, program.find(' '));
+            to.process_name =
+                tool::otf2_process_name(program, db.tag("pid"), db.tag("rank"), db.tag("hostname"));
+            if(otf2)
+            {
+                to.otf2    = &trace;
+                to.process = trace.add_process(to.process_name, db.tag("hostname"));
+            }
+            to.pftrace        = perfetto.get();
+            auto named        = args;
+            named.output_file = name;
+            convert_one(db, csv ? output_file_path(named, name, "") : std::string{}, to, window);
+        });
 
     if(perfetto)
     {

@@ -73,22 +73,42 @@ column_text(sqlite3_stmt* stmt, int column)
     return text != nullptr ? std::string{reinterpret_cast<const char*>(text)} : std::string{};
 }
 
-input_database::input_database(const std::string& path, int busy_timeout_ms)
-    : m_path{path}
-    , m_busy_ms{busy_timeout_ms}
+void
+input_database::open() const
 {
-    check_file(path);
-    const auto rc = sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READONLY, nullptr);
+    const auto rc = sqlite3_open_v2(m_path.c_str(), &m_db, SQLITE_OPEN_READONLY, nullptr);
     if(rc != SQLITE_OK)
     {
         const auto message =
             std::string{m_db != nullptr ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc)};
         sqlite3_close(m_db);
         m_db = nullptr;
-        throw failure{exit_code::bad_input, path + ": cannot open (" + message + ")"};
+        throw failure{exit_code::bad_input, m_path + ": cannot open (" + message + ")"};
     }
-    sqlite3_busy_timeout(m_db, busy_timeout_ms);
+    sqlite3_busy_timeout(m_db, m_busy_ms);
     sqlite3_extended_result_codes(m_db, 1);
+}
+
+sqlite3*
+input_database::handle() const
+{
+    if(m_db == nullptr) open();
+    return m_db;
+}
+
+void
+input_database::close() const
+{
+    if(m_db != nullptr) sqlite3_close(m_db);
+    m_db = nullptr;
+}
+
+input_database::input_database(const std::string& path, int busy_timeout_ms)
+    : m_path{path}
+    , m_busy_ms{busy_timeout_ms}
+{
+    check_file(path);
+    open();
 
     try
     {
@@ -125,6 +145,7 @@ input_database::input_database(const std::string& path, int busy_timeout_ms)
         if(m_runs > 1)
             for(const auto* per_process : {"rank", "pid", "hostname"})
                 m_metadata.erase(per_process);
+        if(m_runs == 1 && !has_tag("pid")) tags_from_process_row();
     }
     catch(...)
     {
@@ -155,6 +176,33 @@ input_database::input_database(const std::string& path, int busy_timeout_ms)
                       path + ": rocpd schema version " + version + ", this rocpd reads version " +
                           known_schema_version};
     }
+    // Checked: the commands open it again when they read it.
+    close();
+}
+
+void
+input_database::tags_from_process_row()
+{
+    // A database AMD's rocprofv3 wrote has AMD's tags only: what names its process comes from
+    // the process's row, its node's and, where the launcher set one, the rank in its
+    // environment. A tag the file has is never replaced.
+    // The launchers' variables in the order rocprofv3's %rank% reads them.
+    auto rank = std::string{"COALESCE("};
+    for(const auto* var :
+        {"SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "MV2_COMM_WORLD_RANK", "PMI_RANK", "MPI_RANK"})
+        rank += std::string{"json_extract(p.environment, '$."} + var + "'), ";
+    rank.replace(rank.size() - 2, 2, ")");
+    each_row("SELECT p.pid, p.command, n.hostname, CASE WHEN json_valid(p.environment) THEN " +
+                 rank +
+                 " END FROM rocpd_info_process AS p LEFT JOIN rocpd_info_node AS n ON n.id = "
+                 "p.nid AND n.guid = p.guid ORDER BY p.id LIMIT 1",
+             [this](sqlite3_stmt* s)
+             {
+                 const char* names[] = {"pid", "command", "hostname", "rank"};
+                 for(int i = 0; i < 4; ++i)
+                     if(sqlite3_column_type(s, i) != SQLITE_NULL)
+                         m_metadata.emplace(names[i], column_text(s, i));
+             });
 }
 
 input_database::~input_database()
@@ -207,7 +255,7 @@ input_database::each_row(const std::string&                        sql,
                          exit_code                                 on_error) const
 {
     sqlite3_stmt* stmt = nullptr;
-    auto          rc   = sqlite3_prepare_v2(m_db, sql.c_str(), -1, &stmt, nullptr);
+    auto          rc   = sqlite3_prepare_v2(handle(), sql.c_str(), -1, &stmt, nullptr);
     if(rc != SQLITE_OK)
     {
         sqlite3_finalize(stmt);

@@ -5,6 +5,10 @@
 // wrote before (unsuffixed tables) is refused with its own message. Every failure is a `failure`
 // naming the file (errors.hpp).
 //
+// The file is opened again when read (each_row, handle) and closed by close(): a job of thousands
+// of databases holds one SQLite connection (its file descriptor, schema and page cache) at a time,
+// not one per input (job::each_database).
+//
 // Readers go through the views (kernels, memory_copies, regions) and rocpd_metadata only, so that
 // a later table layout behind the same views needs no change here; `rocpd merge` alone copies
 // tables (merge.cpp).
@@ -35,7 +39,11 @@ public:
     input_database(const input_database&)       = delete;
 
     const std::string& path() const { return m_path; }
-    sqlite3*           handle() const { return m_db; }
+    // The open connection, opening the file again when close() closed it (read-only; a failure
+    // to open throws as the constructor does).
+    sqlite3* handle() const;
+    // Closes the connection and frees its caches; the next read opens the file again.
+    void close() const;
     // A rocpd_metadata value; empty when the tag is absent.
     std::string tag(const std::string& name) const;
     bool        has_tag(const std::string& name) const { return m_metadata.count(name) != 0; }
@@ -53,8 +61,13 @@ public:
     [[noreturn]] void fail(int rc, const std::string& what, exit_code on_error) const;
 
 private:
+    void open() const;
+    // pid, command, hostname and rank from rocpd_info_process/rocpd_info_node, for a file
+    // without rocprofv3's own tags (one AMD's rocprofv3 wrote).
+    void tags_from_process_row();
+
     std::string                        m_path     = {};
-    sqlite3*                           m_db       = nullptr;
+    mutable sqlite3*                   m_db       = nullptr;
     int                                m_busy_ms  = 0;
     std::map<std::string, std::string> m_metadata = {};
     int                                m_runs     = 0;

@@ -64,18 +64,61 @@ std::string
 window_filter(const std::optional<time_window>& window, const std::string& prefix)
 {
     if(!window) return {};
+    if(window->inside_only)
+        return " AND " + prefix + "start >= " + std::to_string(window->start) + " AND " + prefix +
+               "\"end\" <= " + std::to_string(window->end);
     return " AND " + prefix + "start <= " + std::to_string(window->end) + " AND " + prefix +
            "\"end\" >= " + std::to_string(window->start);
+}
+
+uint64_t
+job::marker_start(const std::string& option, const std::string& name) const
+{
+    auto quoted = std::string{"'"};
+    for(const char c : name)
+        quoted += c == '\'' ? std::string{"''"} : std::string{c};
+    quoted += "'";
+    auto found = std::vector<std::pair<uint64_t, std::string>>{};
+    each_database(
+        [&](const input_database& db)
+        {
+            db.each_row("SELECT start FROM regions WHERE category LIKE 'MARKER%' AND name = " +
+                            quoted,
+                        [&](sqlite3_stmt* s) {
+                            found.emplace_back(static_cast<uint64_t>(sqlite3_column_int64(s, 0)),
+                                               db.path());
+                        });
+        });
+    if(found.empty())
+        throw failure{exit_code::usage,
+                      option + " '" + name + "': no marker of that name in the databases"};
+    if(found.size() > 1)
+        throw failure{exit_code::usage,
+                      option + " '" + name + "': " + std::to_string(found.size()) +
+                          " markers of that name (at " + std::to_string(found[0].first) +
+                          " ns in " + found[0].second + ", at " + std::to_string(found[1].first) +
+                          " ns in " + found[1].second +
+                          "); a window needs one: give --start/--end in ns instead"};
+    return found.front().first;
 }
 
 std::optional<time_window>
 job::window(const arguments& args) const
 {
-    if(args.window_start.empty() && args.window_end.empty()) return std::nullopt;
+    if(args.window_start.empty() && args.window_end.empty() && args.window_start_marker.empty() &&
+       args.window_end_marker.empty())
+        return std::nullopt;
+    // The job's span, needed for a percentage and for a bound not given.
     auto first = std::optional<uint64_t>{};
     auto last  = std::optional<uint64_t>{};
-    for(const auto& db : m_databases)
-        db.each_row("SELECT MIN(start), MAX(\"end\") FROM (SELECT start, \"end\" FROM kernels "
+    auto span  = [&]()
+    {
+        if(first) return;
+        each_database(
+            [&](const input_database& db)
+            {
+                db.each_row(
+                    "SELECT MIN(start), MAX(\"end\") FROM (SELECT start, \"end\" FROM kernels "
                     "UNION ALL SELECT start, \"end\" FROM memory_copies UNION ALL SELECT start, "
                     "\"end\" FROM regions)",
                     [&](sqlite3_stmt* s)
@@ -86,32 +129,56 @@ job::window(const arguments& args) const
                         first        = first ? std::min(*first, a) : a;
                         last         = last ? std::max(*last, b) : b;
                     });
-    const auto from    = args.window_start.empty() ? time_bound{true, 0.0, 0}
-                                                   : time_bound_of("--start", args.window_start);
-    const auto to      = args.window_end.empty() ? time_bound{true, 1.0, 0}
-                                                 : time_bound_of("--end", args.window_end);
-    auto       resolve = [&](const time_bound& b, const std::string& text) -> uint64_t
+            });
+    };
+    // One bound: the marker's start, the nanoseconds given, or a share of the span.
+    auto resolve = [&](const std::string& option,
+                       const std::string& text,
+                       const std::string& marker_option,
+                       const std::string& marker,
+                       const char*        fallback) -> std::pair<uint64_t, std::string>
     {
-        if(!b.percent) return b.ns;
+        if(!marker.empty())
+            return {marker_start(marker_option, marker), marker_option + " '" + marker + "'"};
+        const auto given = text.empty() ? std::string{fallback} : text;
+        const auto b     = time_bound_of(option, given);
+        if(!b.percent) return {b.ns, option + " '" + given + "'"};
+        span();
         if(!first)
             throw failure{exit_code::usage,
-                          "--start/--end '" + text +
+                          option + " '" + given +
                               "': the databases hold no record to take a percentage of"};
-        return *first + static_cast<uint64_t>(
-                            std::llround(static_cast<double>(*last - *first) * b.fraction));
+        return {*first + static_cast<uint64_t>(
+                             std::llround(static_cast<double>(*last - *first) * b.fraction)),
+                option + " '" + given + "'"};
     };
-    auto w  = time_window{};
-    w.start = resolve(from, args.window_start.empty() ? "0%" : args.window_start);
-    w.end   = resolve(to, args.window_end.empty() ? "100%" : args.window_end);
-    if(w.end < w.start)
+    const auto [start, from] =
+        resolve("--start", args.window_start, "--start-marker", args.window_start_marker, "0%");
+    const auto [end, to] =
+        resolve("--end", args.window_end, "--end-marker", args.window_end_marker, "100%");
+    if(end < start)
         throw failure{exit_code::usage,
-                      "--end '" +
-                          (args.window_end.empty() ? std::string{"100%"} : args.window_end) +
-                          "' (" + std::to_string(w.end) + " ns) is before --start '" +
-                          (args.window_start.empty() ? std::string{"0%"} : args.window_start) +
-                          "' (" + std::to_string(w.start) + " ns)"};
-    std::cerr << "rocpd: time window " << w.start << " to " << w.end << " ns\n";
+                      to + " (" + std::to_string(end) + " ns) is before " + from + " (" +
+                          std::to_string(start) + " ns)"};
+    auto w = time_window{start, end, !args.inclusive};
+    std::cerr << "rocpd: time window " << w.start << " to " << w.end << " ns"
+              << (w.inside_only ? " (records wholly inside)" : "") << "\n";
     return w;
+}
+
+void
+job::each_database(const std::function<void(const input_database&)>& read) const
+{
+    for(const auto& db : m_databases)
+    {
+        // Closed also when the read throws (the command ends, but a caller may go on).
+        struct closer
+        {
+            const input_database& db;
+            ~closer() { db.close(); }
+        } const close_after{db};
+        read(db);
+    }
 }
 
 std::string

@@ -48,48 +48,49 @@ run_query(const arguments& args)
     auto       out     = table_stream{args, "query", "rocpd_query"};
     auto       names   = std::vector<std::string>{"database"};
     bool       named   = false;
-    for(const auto& db : the_job.databases())
-    {
-        sqlite3_stmt* stmt = nullptr;
-        const char*   tail = nullptr;
-        auto          rc   = sqlite3_prepare_v2(db.handle(), args.query.c_str(), -1, &stmt, &tail);
-        if(rc != SQLITE_OK)
+    the_job.each_database(
+        [&](const input_database& db)
         {
+            sqlite3_stmt* stmt = nullptr;
+            const char*   tail = nullptr;
+            auto rc = sqlite3_prepare_v2(db.handle(), args.query.c_str(), -1, &stmt, &tail);
+            if(rc != SQLITE_OK)
+            {
+                sqlite3_finalize(stmt);
+                db.fail(rc, "bad query", exit_code::query_failed);
+            }
+            if(stmt == nullptr || !only_space(tail))
+            {
+                sqlite3_finalize(stmt);
+                throw failure{exit_code::query_failed,
+                              "rocpd query: --query takes exactly one SQL statement"};
+            }
+            const auto columns = sqlite3_column_count(stmt);
+            if(!named)
+            {
+                for(int i = 0; i < columns; ++i)
+                    names.emplace_back(sqlite3_column_name(stmt, i));
+                out.set_columns(names);
+                named = true;
+            }
+            else if(static_cast<size_t>(columns) + 1 != names.size())
+            {
+                sqlite3_finalize(stmt);
+                throw failure{exit_code::query_failed,
+                              db.path() + ": the query gives " + std::to_string(columns) +
+                                  " columns here and " + std::to_string(names.size() - 1) + " in " +
+                                  the_job.databases().front().path()};
+            }
+            while((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+            {
+                auto row = std::vector<cell>{db.path()};
+                for(int i = 0; i < columns; ++i)
+                    row.emplace_back(value_of(stmt, i));
+                out.row(row);
+            }
             sqlite3_finalize(stmt);
-            db.fail(rc, "bad query", exit_code::query_failed);
-        }
-        if(stmt == nullptr || !only_space(tail))
-        {
-            sqlite3_finalize(stmt);
-            throw failure{exit_code::query_failed,
-                          "rocpd query: --query takes exactly one SQL statement"};
-        }
-        const auto columns = sqlite3_column_count(stmt);
-        if(!named)
-        {
-            for(int i = 0; i < columns; ++i)
-                names.emplace_back(sqlite3_column_name(stmt, i));
-            out.set_columns(names);
-            named = true;
-        }
-        else if(static_cast<size_t>(columns) + 1 != names.size())
-        {
-            sqlite3_finalize(stmt);
-            throw failure{exit_code::query_failed,
-                          db.path() + ": the query gives " + std::to_string(columns) +
-                              " columns here and " + std::to_string(names.size() - 1) + " in " +
-                              the_job.databases().front().path()};
-        }
-        while((rc = sqlite3_step(stmt)) == SQLITE_ROW)
-        {
-            auto row = std::vector<cell>{db.path()};
-            for(int i = 0; i < columns; ++i)
-                row.emplace_back(value_of(stmt, i));
-            out.row(row);
-        }
-        sqlite3_finalize(stmt);
-        if(rc != SQLITE_DONE) db.fail(rc, "query failed", exit_code::query_failed);
-    }
+            if(rc != SQLITE_DONE) db.fail(rc, "query failed", exit_code::query_failed);
+        });
     out.finish();
     return 0;
 }

@@ -2,6 +2,9 @@
 // durations and each name's share of its domain's total; with --summary-by-rank the same per
 // rank and the spread of the rank totals.
 //
+// The statistics are rocprofv3's (--stats): the same sums and the same row computation
+// (model/domain_stats), the population standard deviation.
+//
 // Streamed: SQLite aggregates each database (GROUP BY name over a view), and only the per-name
 // aggregates (count, sum, sum of squares, min, max) of each database reach this code, so memory
 // grows with the distinct names times the databases, never with the rows.
@@ -9,10 +12,11 @@
 #include "job.hpp"
 #include "tables.hpp"
 
+#include "model/domain_stats.hpp"
+
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <map>
@@ -30,72 +34,36 @@ struct domain_source
 constexpr domain_source sources[] = {
     {"kernel", "kernels"}, {"memory_copy", "memory_copies"}, {"region", "regions"}};
 
-// The aggregates of one name's durations (ns) that combine across databases.
-struct aggregate
-{
-    int64_t calls  = 0;
-    int64_t total  = 0;
-    double  sum_sq = 0.0;
-    int64_t min    = std::numeric_limits<int64_t>::max();
-    int64_t max    = std::numeric_limits<int64_t>::min();
+namespace tool = rocprofiler::tool;
 
-    void add(const aggregate& other)
-    {
-        calls += other.calls;
-        total += other.total;
-        sum_sq += other.sum_sq;
-        min = std::min(min, other.min);
-        max = std::max(max, other.max);
-    }
-    double mean() const { return calls > 0 ? static_cast<double>(total) / calls : 0.0; }
-    // The sample standard deviation (n - 1); 0 for one call.
-    double stddev() const
-    {
-        if(calls < 2) return 0.0;
-        const auto n        = static_cast<double>(calls);
-        const auto t        = static_cast<double>(total);
-        const auto variance = (sum_sq - t * t / n) / (n - 1.0);
-        return variance > 0.0 ? std::sqrt(variance) : 0.0;
-    }
-};
+// One name's sums (calls, total, sum of squares, min, max), combined across databases: the
+// statistics rocprofv3 keeps for --stats, computed by the same code (model/domain_stats).
+using by_name = std::map<std::string, tool::duration_totals>;
 
-using by_name = std::map<std::string, aggregate>;
-
-aggregate
+tool::duration_totals
 sum_of(const by_name& names)
 {
-    auto all = aggregate{};
-    for(const auto& [name, agg] : names)
-        all.add(agg);
+    auto all = tool::duration_totals{};
+    for(const auto& [name, totals] : names)
+        tool::merge_totals(all, totals);
     return all;
 }
 
 std::vector<cell>
-stat_cells(const aggregate& a, int64_t domain_total)
+stat_cells(const tool::kernel_stat& s, bool with_percent)
 {
-    return {a.calls,
-            a.total,
-            a.mean(),
-            a.calls > 0 ? cell{a.min} : cell{},
-            a.calls > 0 ? cell{a.max} : cell{},
-            a.stddev(),
-            domain_total > 0 ? cell{100.0 * static_cast<double>(a.total) / domain_total}
-                             : cell{0.0}};
+    auto out = std::vector<cell>{static_cast<int64_t>(s.calls),
+                                 static_cast<int64_t>(s.total_ns),
+                                 s.average_ns,
+                                 s.calls > 0 ? cell{static_cast<int64_t>(s.min_ns)} : cell{},
+                                 s.calls > 0 ? cell{static_cast<int64_t>(s.max_ns)} : cell{},
+                                 s.stddev_ns};
+    if(with_percent) out.emplace_back(s.percentage);
+    return out;
 }
 
 const std::vector<std::string> stat_columns = {
     "calls", "total_ns", "mean_ns", "min_ns", "max_ns", "stddev_ns", "percent"};
-
-// Names by total duration, largest first; ties by name.
-std::vector<std::pair<std::string, aggregate>>
-ranked(const by_name& names)
-{
-    auto out = std::vector<std::pair<std::string, aggregate>>{names.begin(), names.end()};
-    std::stable_sort(out.begin(),
-                     out.end(),
-                     [](const auto& a, const auto& b) { return a.second.total > b.second.total; });
-    return out;
-}
 
 // Ranks in numeric order when they are numbers ("2" before "10"), else as text.
 bool
@@ -129,38 +97,42 @@ run_summary(const arguments& args)
     const auto the_job = job{args};
     const auto window  = the_job.window(args);
 
-    // domain -> name -> aggregate, over the job and per rank.
+    // domain -> name -> sums, over the job and per rank.
     auto overall = std::map<std::string, by_name>{};
     auto ranks   = std::map<std::string, std::map<std::string, by_name>>{};
-    for(const auto& db : the_job.databases())
-    {
-        const auto rank = the_job.rank_of(db);
-        auto&      mine = ranks[rank];
-        for(const auto& source : sources)
+    the_job.each_database(
+        [&](const input_database& db)
         {
-            if(std::find(args.domains.begin(), args.domains.end(), source.domain) ==
-               args.domains.end())
-                continue;
-            auto& all  = overall[source.domain];
-            auto& here = mine[source.domain];
-            db.each_row(std::string{"SELECT name, COUNT(*), SUM(duration), "
-                                    "SUM(CAST(duration AS REAL) * duration), MIN(duration), "
-                                    "MAX(duration) FROM "} +
-                            source.view + " WHERE 1" + window_filter(window, "") + " GROUP BY name",
-                        [&](sqlite3_stmt* s)
-                        {
-                            auto a          = aggregate{};
-                            a.calls         = sqlite3_column_int64(s, 1);
-                            a.total         = sqlite3_column_int64(s, 2);
-                            a.sum_sq        = sqlite3_column_double(s, 3);
-                            a.min           = sqlite3_column_int64(s, 4);
-                            a.max           = sqlite3_column_int64(s, 5);
-                            const auto name = column_text(s, 0);
-                            all[name].add(a);
-                            here[name].add(a);
-                        });
-        }
-    }
+            const auto rank = the_job.rank_of(db);
+            auto&      mine = ranks[rank];
+            for(const auto& source : sources)
+            {
+                if(std::find(args.domains.begin(), args.domains.end(), source.domain) ==
+                   args.domains.end())
+                    continue;
+                auto& all  = overall[source.domain];
+                auto& here = mine[source.domain];
+                // A record that ends before it starts lasts 0, as rocprofv3's statistics
+                // count it.
+                db.each_row(std::string{"SELECT name, COUNT(*), SUM(d), SUM(CAST(d AS REAL) * d), "
+                                        "MIN(d), MAX(d) FROM (SELECT name, MAX(duration, 0) AS d "
+                                        "FROM "} +
+                                source.view + " WHERE 1" + window_filter(window, "") +
+                                ") GROUP BY name",
+                            [&](sqlite3_stmt* s)
+                            {
+                                auto a          = tool::duration_totals{};
+                                a.calls         = static_cast<uint64_t>(sqlite3_column_int64(s, 1));
+                                a.total         = static_cast<uint64_t>(sqlite3_column_int64(s, 2));
+                                a.sum_sq        = sqlite3_column_double(s, 3);
+                                a.min           = static_cast<uint64_t>(sqlite3_column_int64(s, 4));
+                                a.max           = static_cast<uint64_t>(sqlite3_column_int64(s, 5));
+                                const auto name = column_text(s, 0);
+                                tool::merge_totals(all[name], a);
+                                tool::merge_totals(here[name], a);
+                            });
+            }
+        });
 
     auto tables = std::vector<table>{};
     auto domain = table{"domain_summary", {"domain"}, {}};
@@ -171,17 +143,17 @@ run_summary(const arguments& args)
         const auto  total = sum_of(names);
         auto        t     = table{name + "_summary", {"name"}, {}};
         t.columns.insert(t.columns.end(), stat_columns.begin(), stat_columns.end());
-        for(const auto& [n, agg] : ranked(names))
+        for(const auto& stat : tool::stat_rows(names))
         {
-            auto row = std::vector<cell>{n};
-            for(auto& c : stat_cells(agg, total.total))
+            auto row = std::vector<cell>{stat.name};
+            for(auto& c : stat_cells(stat, true))
                 row.emplace_back(std::move(c));
             t.rows.emplace_back(std::move(row));
         }
         tables.emplace_back(std::move(t));
         auto row   = std::vector<cell>{name};
-        auto cells = stat_cells(total, total.total);
-        row.insert(row.end(), cells.begin(), cells.end() - 1);
+        auto cells = stat_cells(tool::stat_row(name, total, 0.0), false);
+        row.insert(row.end(), cells.begin(), cells.end());
         domain.rows.emplace_back(std::move(row));
     }
     tables.insert(tables.begin(), std::move(domain));
@@ -210,7 +182,7 @@ run_summary(const arguments& args)
             for(const auto& rank : order)
             {
                 const auto& names = ranks[rank][name];
-                const auto  total = sum_of(names).total;
+                const auto  total = static_cast<int64_t>(sum_of(names).total);
                 totals.push_back(total);
                 // The first of equal totals in rank order is named.
                 if(total > most)
@@ -218,10 +190,10 @@ run_summary(const arguments& args)
                     most    = total;
                     slowest = rank;
                 }
-                for(const auto& [n, agg] : ranked(names))
+                for(const auto& stat : tool::stat_rows(names))
                 {
-                    auto row = std::vector<cell>{rank, n};
-                    for(auto& c : stat_cells(agg, total))
+                    auto row = std::vector<cell>{rank, stat.name};
+                    for(auto& c : stat_cells(stat, true))
                         row.emplace_back(std::move(c));
                     t.rows.emplace_back(std::move(row));
                 }

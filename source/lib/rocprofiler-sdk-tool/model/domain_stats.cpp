@@ -43,8 +43,18 @@ domain_stats_accumulator::add(std::string_view   domain,
 
 namespace
 {
+void
+sort_rows(std::vector<kernel_stat>& rows)
+{
+    std::sort(rows.begin(),
+              rows.end(),
+              [](const auto& l, const auto& r)
+              { return l.total_ns != r.total_ns ? l.total_ns > r.total_ns : l.name < r.name; });
+}
+} // namespace
+
 kernel_stat
-row_of(const std::string& name, const duration_totals& acc, double all_total)
+stat_row(const std::string& name, const duration_totals& acc, double all_total)
 {
     auto s     = kernel_stat{};
     s.name     = name;
@@ -62,16 +72,6 @@ row_of(const std::string& name, const duration_totals& acc, double all_total)
     return s;
 }
 
-void
-sort_rows(std::vector<kernel_stat>& rows)
-{
-    std::sort(rows.begin(),
-              rows.end(),
-              [](const auto& l, const auto& r)
-              { return l.total_ns != r.total_ns ? l.total_ns > r.total_ns : l.name < r.name; });
-}
-} // namespace
-
 std::vector<kernel_stat>
 stat_rows(const std::map<std::string, duration_totals>& by_name)
 {
@@ -80,7 +80,7 @@ stat_rows(const std::map<std::string, duration_totals>& by_name)
         all_total += static_cast<double>(acc.total);
     auto out = std::vector<kernel_stat>{};
     for(const auto& [name, acc] : by_name)
-        out.emplace_back(row_of(name, acc, all_total));
+        out.emplace_back(stat_row(name, acc, all_total));
     sort_rows(out);
     return out;
 }

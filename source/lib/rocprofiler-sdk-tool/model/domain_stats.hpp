@@ -52,6 +52,10 @@ struct domain_totals
     std::map<std::string, duration_totals> by_name = {};
 };
 
+// One row: @p totals under @p name, Percentage of @p all_total (0 when that is 0), the population
+// standard deviation. The one place rocprofv3's statistics and `rocpd summary` compute a row.
+kernel_stat stat_row(const std::string& name, const duration_totals& totals, double all_total);
+
 // Rows per name, sorted by total duration (largest first), ties by name; Percentage is of the
 // sum of all the rows' totals.
 std::vector<kernel_stat> stat_rows(const std::map<std::string, duration_totals>& by_name);
