@@ -76,7 +76,7 @@ def produce(a):
     os.makedirs(a.work)
     for r in range(RANKS):
         run(
-            [a.rocprofv3, "--kernel-trace", "--memory-copy-trace", "-f", "csv", "rocpd",
+            [a.rocprofv3, "--kernel-trace", "--memory-copy-trace", "--stats", "-f", "csv", "rocpd",
              "-d", os.path.join(a.work, "job"), "-o", "rank_%rank%", "--", a.program, "--copies"],
             env={"OMPI_COMM_WORLD_RANK": str(r), "OMPI_COMM_WORLD_SIZE": str(RANKS)},
         )
@@ -219,24 +219,30 @@ def summary(a):
 
 def same_as_rocprofv3_stats(a):
     """rocpd summary of a database and rocprofv3 --stats of the same run: the same numbers (one
-    computation, model/domain_stats)."""
+    computation, model/domain_stats); the CSV file rounds the fractional columns to 2 decimals."""
     out = os.path.join(a.work, "summary_vs_stats")
-    run([a.rocpd, "summary", "-i", marker_db(a), "--format", "json", "-d", out, "-o", "m"])
-    doc = json.load(open(os.path.join(out, "m.json")))
-    stats = os.path.join(os.path.dirname(marker_db(a)), "run_kernel_stats.csv")
-    rows = list(csv.DictReader(open(stats)))
-    check(len(rows) > 0 and len(rows) == len(doc["kernel_summary"]),
-          f"{len(rows)} rows in {stats}, {len(doc['kernel_summary'])} in kernel_summary")
-    for r, j in zip(rows, doc["kernel_summary"]):
-        what = f"kernel {r['Name']}"
-        close(r["Name"], j["name"], what + " name")
-        close(int(r["Calls"]), j["calls"], what + " calls")
-        close(int(r["TotalDurationNs"]), j["total_ns"], what + " total")
-        close(int(r["MinNs"]), j["min_ns"], what + " min")
-        close(int(r["MaxNs"]), j["max_ns"], what + " max")
-        close(float(r["AverageNs"]), j["mean_ns"], what + " mean")
-        close(float(r["StdDev"]), j["stddev_ns"], what + " stddev")
-        close(float(r["Percentage"]), j["percent"], what + " percent")
+    for db, prefix in [(job_dbs(a)[0], "rank_0"), (marker_db(a), "run")]:
+        run([a.rocpd, "summary", "-i", db, "--format", "json", "-d", out, "-o", prefix])
+        doc = json.load(open(os.path.join(out, f"{prefix}.json")))
+        stats = os.path.join(os.path.dirname(db), f"{prefix}_kernel_stats.csv")
+        rows = list(csv.DictReader(open(stats)))
+        check(len(rows) > 0 and len(rows) == len(doc["kernel_summary"]),
+              f"{len(rows)} rows in {stats}, {len(doc['kernel_summary'])} in kernel_summary")
+        varied = 0
+        for r, j in zip(rows, doc["kernel_summary"]):
+            what = f"{stats}: kernel {r['Name']}"
+            close(r["Name"], j["name"], what + " name")
+            close(int(r["Calls"]), j["calls"], what + " calls")
+            close(int(r["TotalDurationNs"]), j["total_ns"], what + " total")
+            close(int(r["MinNs"]), j["min_ns"], what + " min")
+            close(int(r["MaxNs"]), j["max_ns"], what + " max")
+            for column, key in [("AverageNs", "mean_ns"), ("StdDev", "stddev_ns"),
+                                ("Percentage", "percent")]:
+                check(abs(float(r[column]) - j[key]) <= 0.005 + 1e-9,
+                      f"{what} {column}: {r[column]} in the CSV, {j[key]} from rocpd summary")
+            varied += j["stddev_ns"] > 0
+        if prefix == "rank_0":
+            check(varied > 0, "no kernel of rank 0 has durations that vary: stddev is not tested")
 
 
 def peak_rss_kb(cmd):
@@ -315,7 +321,7 @@ def many_inputs(a):
         check(each > 0 and calls == 300 * each, f"300 inputs summed to {calls} calls, one has {each}")
         p = subprocess.run([a.rocpd, "query", "--force", "-i", *paths, "--query",
                             "SELECT COUNT(*) FROM kernels", "--format", "csv", "-d", folder,
-                            "-o", "many_query"], capture_output=True, text=True, timeout=240,
+                            "-o", "many"], capture_output=True, text=True, timeout=240,
                            preexec_fn=few_files)
         check(p.returncode == 0, f"query of 300 inputs: exit {p.returncode}: {p.stderr[-500:]}")
         _, rows = csv_rows(os.path.join(folder, "many_query.csv"))

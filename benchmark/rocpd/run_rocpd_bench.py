@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""rocpd at job scale, against sqlite3 doing the same work (the floor), on the host device.
+
+    benchmark/rocpd/run_rocpd_bench.py --build build [--work DIR] [--runs 3] [--rows 1000000]
+                                       [--rank-rows 100000] [--ranks 8 16 32 64]
+
+1. One database of --rows kernel dispatches: rocprofv3 profiles the host-kernels test program
+   (-f rocpd), and its dispatches are repeated with shifted ids and times (INSERT ... SELECT, as
+   the rocpd.summary_memory test does) until the table holds --rows. Then, --runs times each:
+   `sqlite3` aggregating the kernels view per name in one statement (the floor) against
+   `rocpd summary --domains kernel`, and `sqlite3 -csv SELECT * FROM kernels` against
+   `rocpd convert -f csv`. Wall time and peak memory (getrusage of the child).
+2. --ranks databases of --rank-rows dispatches each (copies of one, each with its own rank tag):
+   `rocpd summary --summary-by-rank --domains kernel --force` over 8, 16, ... of them.
+Prints markdown tables (min - max over the runs, and the ratio of the medians to the floor).
+Timings depend on the machine and what else runs: compare rows of one run only.
+"""
+import argparse
+import os
+import resource
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+
+
+def timed(cmd, stdout=subprocess.DEVNULL):
+    """Wall seconds and peak resident KB of @p cmd, in a fresh probe process so that no earlier
+    child's peak counts."""
+    probe = ("import resource, subprocess, sys, time\n"
+             "t = time.monotonic()\n"
+             "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+             "print(p.returncode, time.monotonic() - t, "
+             "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    out = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True,
+                         check=True).stdout.split()
+    if out[0] != "0":
+        sys.exit(f"run_rocpd_bench: {' '.join(cmd)} exited {out[0]}")
+    return float(out[1]), int(out[2])
+
+
+def inflate(path, rows):
+    with sqlite3.connect(path) as c:
+        table = c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE "
+                          "'rocpd_kernel_dispatch%'").fetchone()[0]
+        have = c.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
+        step = c.execute(f'SELECT MAX(id) + 1 FROM "{table}"').fetchone()[0]
+        copies = (rows - have) // have
+        cols = [r[1] for r in c.execute(f'PRAGMA table_info("{table}")')]
+        shifted = {"id": f"id + {step} * k.x", "start": "start + k.x", "end": '"end" + 2 * k.x'}
+        c.execute(f"WITH RECURSIVE k(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM k WHERE "
+                  f"x < {copies}) INSERT INTO \"{table}\" SELECT "
+                  + ", ".join(shifted.get(col, f'"{col}"') for col in cols)
+                  + f' FROM "{table}", k')
+        return c.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
+
+
+def set_rank(path, rank):
+    with sqlite3.connect(path) as c:
+        table = c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE "
+                          "'rocpd_metadata%'").fetchone()[0]
+        c.execute(f'UPDATE "{table}" SET value = ? WHERE tag = \'rank\'', (str(rank),))
+
+
+def spread(samples, index):
+    values = [s[index] for s in samples]
+    return min(values), max(values), statistics.median(values)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", required=True)
+    parser.add_argument("--work", default="rocpd-bench")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--rows", type=int, default=10**6)
+    parser.add_argument("--rank-rows", type=int, default=10**5)
+    parser.add_argument("--ranks", type=int, nargs="+", default=[8, 16, 32, 64])
+    a = parser.parse_args()
+    rocprofv3 = os.path.join(a.build, "bin", "rocprofv3")
+    rocpd = os.path.join(a.build, "bin", "rocpd")
+    program = os.path.join(a.build, "tests", "rocprofv3", "rocprofv3-host-kernels")
+    if not os.path.exists(program):
+        found = subprocess.run(["find", a.build, "-name", "rocprofv3-host-kernels", "-type", "f"],
+                               capture_output=True, text=True).stdout.split()
+        program = found[0] if found else program
+    sqlite = shutil.which("sqlite3")
+    if sqlite is None:
+        sys.exit("run_rocpd_bench: sqlite3 (the floor) is not installed")
+    shutil.rmtree(a.work, ignore_errors=True)
+    os.makedirs(a.work)
+    subprocess.run([rocprofv3, "--kernel-trace", "-f", "rocpd", "-d", a.work, "-o", "seed", "--",
+                    program], check=True, stdout=subprocess.DEVNULL, env=dict(
+                        os.environ, OMPI_COMM_WORLD_RANK="0", OMPI_COMM_WORLD_SIZE="1"))
+    seed = os.path.join(a.work, "seed_results.db")
+
+    big = os.path.join(a.work, "big.db")
+    shutil.copyfile(seed, big)
+    rows = inflate(big, a.rows)
+    out = os.path.join(a.work, "out")
+    os.makedirs(out)
+    floor_sql = ("SELECT name, COUNT(*), SUM(duration), AVG(duration), MIN(duration), "
+                 "MAX(duration), SUM(duration * duration) FROM kernels GROUP BY name")
+    pairs = [
+        ("`sqlite3 big.db \"" + floor_sql + "\"` (the floor)", [sqlite, big, floor_sql]),
+        ("`rocpd summary -i big.db --domains kernel --format csv`",
+         [rocpd, "summary", "-i", big, "--domains", "kernel", "--format", "csv", "-d", out, "-o",
+          "s"]),
+        ("`sqlite3 -csv big.db \"SELECT * FROM kernels\"` (the floor)",
+         [sqlite, "-csv", big, "SELECT * FROM kernels"]),
+        ("`rocpd convert -i big.db -f csv`", [rocpd, "convert", "-i", big, "-f", "csv", "-d", out,
+                                              "-o", "c"]),
+    ]
+    print(f"## rocpd over one database of {rows} dispatches ({a.runs} runs each)\n")
+    print("| command | time (min - max) | peak memory | median / floor |")
+    print("|---|---|---|---|")
+    floor = None
+    for i, (label, cmd) in enumerate(pairs):
+        samples = [timed(cmd) for _ in range(a.runs)]
+        lo, hi, med = spread(samples, 0)
+        mem = max(s[1] for s in samples) / 1024
+        if i % 2 == 0:
+            floor = med
+            ratio = "1.00"
+        else:
+            ratio = f"{med / floor:.2f}"
+        print(f"| {label} | {lo:.2f} - {hi:.2f} s | {mem:.1f} MB | {ratio} |")
+    os.remove(big)
+
+    rank_seed = os.path.join(a.work, "rank_seed.db")
+    shutil.copyfile(seed, rank_seed)
+    per_rank = inflate(rank_seed, a.rank_rows)
+    paths = []
+    for r in range(max(a.ranks)):
+        path = os.path.join(a.work, f"rank_{r}.db")
+        shutil.copyfile(rank_seed, path)
+        set_rank(path, r)
+        paths.append(path)
+    print(f"\n## rocpd summary --summary-by-rank over databases of {per_rank} dispatches each "
+          f"({a.runs} runs each)\n")
+    print("| databases | rows | time (min - max) | peak memory | µs per row |")
+    print("|---|---|---|---|---|")
+    for n in a.ranks:
+        cmd = [rocpd, "summary", "--force", "--summary-by-rank", "--domains", "kernel", "--format",
+               "csv", "-d", out, "-o", f"r{n}", "-i", *paths[:n]]
+        samples = [timed(cmd) for _ in range(a.runs)]
+        lo, hi, med = spread(samples, 0)
+        mem = max(s[1] for s in samples) / 1024
+        print(f"| {n} | {n * per_rank / 1e6:.1f} M | {lo:.2f} - {hi:.2f} s | {mem:.1f} MB | "
+              f"{med / (n * per_rank) * 1e6:.2f} |")
+    shutil.rmtree(a.work)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
