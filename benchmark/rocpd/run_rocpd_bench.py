@@ -12,8 +12,9 @@
    `rocpd convert -f csv`. Wall time and peak memory (getrusage of the child).
 2. --ranks databases of --rank-rows dispatches each (copies of one, each with its own rank tag):
    `rocpd summary --summary-by-rank --domains kernel --force` over 8, 16, ... of them.
-Prints markdown tables (min - max over the runs, and the ratio of the medians to the floor).
-Timings depend on the machine and what else runs: compare rows of one run only.
+Prints markdown tables: wall and CPU time (user + system; min - max over the runs), peak memory,
+and the ratio of the median CPU times to the floor's. Timings depend on the machine and what else
+runs (CPU time less than wall time): compare rows of one run only.
 """
 import argparse
 import os
@@ -26,19 +27,20 @@ import sys
 import time
 
 
-def timed(cmd, stdout=subprocess.DEVNULL):
-    """Wall seconds and peak resident KB of @p cmd, in a fresh probe process so that no earlier
-    child's peak counts."""
+def timed(cmd):
+    """Wall seconds, peak resident KB and CPU seconds (user + system) of @p cmd, in a fresh probe
+    process so that no earlier child's counts. CPU time is the steadier number on a busy
+    machine."""
     probe = ("import resource, subprocess, sys, time\n"
              "t = time.monotonic()\n"
              "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
-             "print(p.returncode, time.monotonic() - t, "
-             "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+             "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+             "print(p.returncode, time.monotonic() - t, u.ru_maxrss, u.ru_utime + u.ru_stime)\n")
     out = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True,
                          check=True).stdout.split()
     if out[0] != "0":
         sys.exit(f"run_rocpd_bench: {' '.join(cmd)} exited {out[0]}")
-    return float(out[1]), int(out[2])
+    return float(out[1]), int(out[2]), float(out[3])
 
 
 def inflate(path, rows):
@@ -113,19 +115,22 @@ def main():
                                               "-o", "c"]),
     ]
     print(f"## rocpd over one database of {rows} dispatches ({a.runs} runs each)\n")
-    print("| command | time (min - max) | peak memory | median / floor |")
-    print("|---|---|---|---|")
+    print("| command | wall time (min - max) | CPU time (min - max) | peak memory | median CPU / "
+          "floor's |")
+    print("|---|---|---|---|---|")
     floor = None
     for i, (label, cmd) in enumerate(pairs):
         samples = [timed(cmd) for _ in range(a.runs)]
-        lo, hi, med = spread(samples, 0)
+        lo, hi, _ = spread(samples, 0)
+        clo, chi, cmed = spread(samples, 2)
         mem = max(s[1] for s in samples) / 1024
         if i % 2 == 0:
-            floor = med
+            floor = cmed
             ratio = "1.00"
         else:
-            ratio = f"{med / floor:.2f}"
-        print(f"| {label} | {lo:.2f} - {hi:.2f} s | {mem:.1f} MB | {ratio} |")
+            ratio = f"{cmed / floor:.2f}"
+        print(f"| {label} | {lo:.2f} - {hi:.2f} s | {clo:.2f} - {chi:.2f} s | {mem:.1f} MB | "
+              f"{ratio} |")
     os.remove(big)
 
     rank_seed = os.path.join(a.work, "rank_seed.db")
@@ -139,16 +144,18 @@ def main():
         paths.append(path)
     print(f"\n## rocpd summary --summary-by-rank over databases of {per_rank} dispatches each "
           f"({a.runs} runs each)\n")
-    print("| databases | rows | time (min - max) | peak memory | µs per row |")
-    print("|---|---|---|---|---|")
+    print("| databases | rows | wall time (min - max) | CPU time (min - max) | peak memory | "
+          "CPU µs per row |")
+    print("|---|---|---|---|---|---|")
     for n in a.ranks:
         cmd = [rocpd, "summary", "--force", "--summary-by-rank", "--domains", "kernel", "--format",
                "csv", "-d", out, "-o", f"r{n}", "-i", *paths[:n]]
         samples = [timed(cmd) for _ in range(a.runs)]
-        lo, hi, med = spread(samples, 0)
+        lo, hi, _ = spread(samples, 0)
+        clo, chi, cmed = spread(samples, 2)
         mem = max(s[1] for s in samples) / 1024
-        print(f"| {n} | {n * per_rank / 1e6:.1f} M | {lo:.2f} - {hi:.2f} s | {mem:.1f} MB | "
-              f"{med / (n * per_rank) * 1e6:.2f} |")
+        print(f"| {n} | {n * per_rank / 1e6:.1f} M | {lo:.2f} - {hi:.2f} s | {clo:.2f} - {chi:.2f} "
+              f"s | {mem:.1f} MB | {cmed / (n * per_rank) * 1e6:.2f} |")
     shutil.rmtree(a.work)
     return 0
 
