@@ -297,6 +297,48 @@ def summary_memory(a):
         os.remove(big)
 
 
+def convert_memory(a):
+    """Streamed: convert holds one dispatch's counter values at a time, so a database of 10^5
+    dispatches with counters costs it no more memory than one of a few."""
+    small = job_dbs(a)[0]
+    big = os.path.join(a.work, "big_counters.db")
+    out = os.path.join(a.work, "convert_memory")
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copyfile(small, big)
+    try:
+        dispatches = run_table(big, "rocpd_kernel_dispatch")
+        with sqlite3.connect(big) as c:
+            rows = c.execute("SELECT COUNT(*) FROM rocpd_kernel_dispatch").fetchone()[0]
+            step = c.execute("SELECT MAX(id) + 1 FROM rocpd_kernel_dispatch").fetchone()[0]
+            copies = 10**5 // rows
+            cols = [r[1] for r in c.execute("PRAGMA table_info(rocpd_kernel_dispatch)")]
+            # Each copy keeps the original's event, and so its counter values (rocpd_pmc_event
+            # rows name the event): a dispatch with counters of its own id and times.
+            shifted = {"id": f"id + {step} * k.x", "start": "start + 3 * k.x",
+                       "end": "end + 3 * k.x"}
+            c.execute(f"WITH RECURSIVE k(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM k WHERE "
+                      f"x < {copies}) INSERT INTO {dispatches} SELECT "
+                      + ", ".join(shifted.get(col, col) for col in cols)
+                      + " FROM rocpd_kernel_dispatch, k")
+        values = count(big, "SELECT COUNT(*) FROM kernels AS k JOIN rocpd_kernel_dispatch AS kd "
+                            "ON kd.id = k.id JOIN rocpd_pmc_event AS pe ON pe.event_id = "
+                            "kd.event_id")
+        check(values >= 10**5, f"the big database has {values} counter values")
+        small_kb = peak_rss_kb([a.rocpd, "convert", "-i", small, "-f", "csv", "-d", out,
+                                "-o", "small"])
+        big_kb = peak_rss_kb([a.rocpd, "convert", "-i", big, "-f", "csv", "-d", out, "-o", "big"])
+        written = len(csv_rows(os.path.join(out, "big_counter_collection.csv"))[1])
+        check(written == values, f"{written} counter rows converted, {values} in the database")
+        # Records held in memory would cost at least their columns and names: > 20 MB here.
+        check(big_kb - small_kb < 10 * 1024,
+              f"convert of {values} counter values: {big_kb} KB peak, of a few: {small_kb} KB")
+        print(f"convert peak memory: {small_kb} KB ({rows} dispatches), {big_kb} KB "
+              f"({values} counter values)")
+    finally:
+        os.remove(big)
+        shutil.rmtree(out, ignore_errors=True)
+
+
 def many_inputs(a):
     """One input open at a time: 300 databases under a limit of 64 open files, and memory that
     does not grow with the number of inputs."""
@@ -1158,7 +1200,7 @@ def hostile_names(a):
 CASES = {"produce": produce, "writer_metadata": writer_metadata, "summary": summary,
          "summary_memory": summary_memory, "many_inputs": many_inputs,
          "amd_written": amd_written,
-         "query": query, "merge": merge, "convert": convert,
+         "query": query, "merge": merge, "convert": convert, "convert_memory": convert_memory,
          "convert_pftrace": convert_pftrace,
          "time_window": time_window,
          "errors": errors,
