@@ -542,6 +542,14 @@ def merge(a):
                 got = sorted(c.execute(f"SELECT {cols} FROM {view} WHERE guid = ?", (guid,)),
                              key=repr)
             check(got == want, f"merged {view} rows of {p} differ")
+    # Converted, the merged database gives every run's counter rows, each with its own process.
+    out = os.path.join(a.work, "merged_csv")
+    run([a.rocpd, "convert", "-i", merged, "-f", "csv", "-d", out, "-o", "merged"])
+    want = sorted(row for r in range(RANKS) for row in csv_rows(
+        os.path.join(a.work, "job", f"rank_{r}_counter_collection.csv"))[1])
+    got = csv_rows(os.path.join(out, "merged_counter_collection.csv"))[1]
+    check(got == want, f"the merged database's counter rows ({len(got)}) are not the ranks' "
+                       f"({len(want)}): {[x for x in got if x not in want][:2]}")
     m = metadata(merged)
     with connect(merged) as c:
         inputs = c.execute("SELECT path, guid, rank FROM rocprofv3_merge ORDER BY rank").fetchall()

@@ -44,6 +44,7 @@
 #include <optional>
 #include <set>
 #include <tuple>
+#include <utility>
 
 namespace rocpd
 {
@@ -352,10 +353,14 @@ convert_one(const input_database&             db,
     {
         auto       record = std::optional<tool::counter_dispatch>{};
         auto       key    = std::tuple<std::string, uint64_t, std::optional<uint64_t>>{};
+        auto       pid    = data.pid;
         const auto emit   = [&]
         {
             if(!record) return;
+            // Process_Id: the record's process (a merged database holds several).
+            const auto tagged = std::exchange(data.pid, pid);
             if(counters.enabled()) counters.row(tool::counter_collection_csv_rows(data, *record));
+            data.pid = tagged;
             if(trace != nullptr)
             {
                 trace->counters(data, *record);
@@ -367,7 +372,8 @@ convert_one(const input_database&             db,
         db.each_row(
             std::string{dispatch_columns} +
                 ", k.guid, k.id, json_extract(pe.extdata, '$.replay_pass'), pi.event_code, "
-                "pi.name, pe.value, json_extract(kd.extdata, '$.counter_records') FROM kernels AS "
+                "pi.name, pe.value, json_extract(kd.extdata, '$.counter_records'), k.pid FROM "
+                "kernels AS "
                 "k JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id AND kd.guid = k.guid JOIN "
                 "rocpd_pmc_event AS pe ON pe.event_id = kd.event_id AND pe.guid = kd.guid JOIN "
                 "rocpd_info_pmc AS pi ON pi.id = pe.pmc_id AND pi.guid = pe.guid WHERE 1" +
@@ -385,6 +391,7 @@ convert_one(const input_database&             db,
                     key    = std::move(next);
                     record = counter_record_of(
                         dispatch_of(data, s, names), pass, column_text(s, c + 6), db.path());
+                    pid = u64(s, c + 7);
                 }
                 record->values.push_back(tool::counter_value{
                     u64(s, c + 3), column_text(s, c + 4), sqlite3_column_double(s, c + 5)});
