@@ -2,8 +2,9 @@
 """rocpd end to end (tests/rocpd/CMakeLists.txt).
 
 `produce` runs rocprofv3 -f csv,rocpd on host-device programs: a job of four processes whose MPI
-ranks are faked with OMPI_COMM_WORLD_RANK (-o rank_%rank%), a marker program, and one run of a
-different command (another job). Every other case runs rocpd on those databases and checks what it
+ranks are faked with OMPI_COMM_WORLD_RANK (-o rank_%rank%; with counters and rocprofv3's own
+pftrace), a marker program, and one run of a different command (another job; counters only,
+under kernel replay with two passes). Every other case runs rocpd on those databases and checks what it
 prints against the same computation done here with Python's sqlite3 on the databases (nothing is
 hard-coded), or against the CSV files rocprofv3 wrote in the same run. Every case also checks that
 rocpd left its inputs byte for byte as they were.
