@@ -372,13 +372,14 @@ convert_one(const input_database&             db,
         db.each_row(
             std::string{dispatch_columns} +
                 ", k.guid, k.id, json_extract(pe.extdata, '$.replay_pass'), pi.event_code, "
-                "pi.name, pe.value, json_extract(kd.extdata, '$.counter_records'), k.pid FROM "
-                "kernels AS "
-                "k JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id AND kd.guid = k.guid JOIN "
-                "rocpd_pmc_event AS pe ON pe.event_id = kd.event_id AND pe.guid = kd.guid JOIN "
-                "rocpd_info_pmc AS pi ON pi.id = pe.pmc_id AND pi.guid = pe.guid WHERE 1" +
-                window_filter(window, "k.") + " ORDER BY k.start, k.guid, k.id, " +
-                std::to_string(c + 3) + ", pe.id",
+                "pi.name, pe.value, json_extract(kd.extdata, '$.counter_records'), k.pid "
+                "FROM kernels AS k "
+                "JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id AND kd.guid = k.guid "
+                "JOIN rocpd_pmc_event AS pe ON pe.event_id = kd.event_id AND pe.guid = kd.guid "
+                "JOIN rocpd_info_pmc AS pi ON pi.id = pe.pmc_id AND pi.guid = pe.guid WHERE 1" +
+                window_filter(window, "k.") +
+                " ORDER BY k.start, k.guid, k.id, json_extract(pe.extdata, '$.replay_pass'), "
+                "pe.id",
             [&](sqlite3_stmt* s)
             {
                 auto pass = sqlite3_column_type(s, c + 2) == SQLITE_NULL
