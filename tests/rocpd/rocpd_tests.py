@@ -2,13 +2,15 @@
 """rocpd end to end (tests/rocpd/CMakeLists.txt).
 
 `produce` runs rocprofv3 -f csv,rocpd on host-device programs: a job of four processes whose MPI
-ranks are faked with OMPI_COMM_WORLD_RANK (-o rank_%rank%), a marker program, and one run of a
-different command (another job). Every other case runs rocpd on those databases and checks what it
+ranks are faked with OMPI_COMM_WORLD_RANK (-o rank_%rank%; with counters and rocprofv3's own
+pftrace), a marker program, and one run of a different command (another job; counters only,
+under kernel replay with two passes). Every other case runs rocpd on those databases and checks what it
 prints against the same computation done here with Python's sqlite3 on the databases (nothing is
 hard-coded), or against the CSV files rocprofv3 wrote in the same run. Every case also checks that
 rocpd left its inputs byte for byte as they were.
 """
 import argparse
+import collections
 import csv
 import hashlib
 import json
@@ -17,6 +19,7 @@ import resource
 import shutil
 import sqlite3
 import statistics
+import struct
 import subprocess
 import sys
 import threading
@@ -71,20 +74,29 @@ def connect(path):
     return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
 
 
+# Counters of the host device: the ranks collect one group (with --kernel-trace), the other job
+# two groups under kernel replay (two passes per dispatch, counters only).
+RANK_COUNTERS = ["WORK_ITEMS", "DURATION_NS"]
+REPLAY_GROUPS = [["WORK_ITEMS", "WORKGROUPS"], ["DURATION_NS", "CPU_TIME_NS"]]
+
+
 def produce(a):
     shutil.rmtree(a.work, ignore_errors=True)
     os.makedirs(a.work)
     for r in range(RANKS):
         run(
-            [a.rocprofv3, "--kernel-trace", "--memory-copy-trace", "--stats", "-f", "csv", "rocpd",
-             "-d", os.path.join(a.work, "job"), "-o", "rank_%rank%", "--", a.program, "--copies"],
+            [a.rocprofv3, "--kernel-trace", "--memory-copy-trace", "--stats", "--pmc",
+             *RANK_COUNTERS, "-f", "csv", "rocpd", "pftrace", "-d", os.path.join(a.work, "job"),
+             "-o", "rank_%rank%", "--", a.program, "--copies"],
             env={"OMPI_COMM_WORLD_RANK": str(r), "OMPI_COMM_WORLD_SIZE": str(RANKS)},
         )
     run([a.rocprofv3, "--marker-trace", "--kernel-trace", "--stats", "-f", "csv", "rocpd",
          "-d", os.path.join(a.work, "markers"), "-o", "run", "--", a.marker_program,
          "--truth", os.path.join(a.work, "truth.json")])
-    run([a.rocprofv3, "--kernel-trace", "-f", "rocpd", "-d", os.path.join(a.work, "other"),
-         "-o", "other", "--", a.program, "--iterations", "2"])
+    replay = [w for g in REPLAY_GROUPS for w in ["--pmc", *g]]
+    run([a.rocprofv3, *replay, "--replay-mode", "kernel", "--kernel-replay-beta-enabled",
+         "-f", "csv", "rocpd", "-d", os.path.join(a.work, "other"), "-o", "other", "--",
+         a.program, "--iterations", "2"])
     for path in all_inputs(a):
         check(os.path.exists(path), f"rocprofv3 wrote no {path}")
     hashes = {p: digest(p) for p in all_inputs(a)}
@@ -292,6 +304,48 @@ def summary_memory(a):
         os.remove(big)
 
 
+def convert_memory(a):
+    """Streamed: convert holds one dispatch's counter values at a time, so a database of 10^5
+    dispatches with counters costs it no more memory than one of a few."""
+    small = job_dbs(a)[0]
+    big = os.path.join(a.work, "big_counters.db")
+    out = os.path.join(a.work, "convert_memory")
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copyfile(small, big)
+    try:
+        dispatches = run_table(big, "rocpd_kernel_dispatch")
+        with sqlite3.connect(big) as c:
+            rows = c.execute("SELECT COUNT(*) FROM rocpd_kernel_dispatch").fetchone()[0]
+            step = c.execute("SELECT MAX(id) + 1 FROM rocpd_kernel_dispatch").fetchone()[0]
+            copies = 10**5 // rows
+            cols = [r[1] for r in c.execute("PRAGMA table_info(rocpd_kernel_dispatch)")]
+            # Each copy keeps the original's event, and so its counter values (rocpd_pmc_event
+            # rows name the event): a dispatch with counters of its own id and times.
+            shifted = {"id": f"id + {step} * k.x", "start": "start + 3 * k.x",
+                       "end": "end + 3 * k.x"}
+            c.execute(f"WITH RECURSIVE k(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM k WHERE "
+                      f"x < {copies}) INSERT INTO {dispatches} SELECT "
+                      + ", ".join(shifted.get(col, col) for col in cols)
+                      + " FROM rocpd_kernel_dispatch, k")
+        values = count(big, "SELECT COUNT(*) FROM kernels AS k JOIN rocpd_kernel_dispatch AS kd "
+                            "ON kd.id = k.id JOIN rocpd_pmc_event AS pe ON pe.event_id = "
+                            "kd.event_id")
+        check(values >= 10**5, f"the big database has {values} counter values")
+        small_kb = peak_rss_kb([a.rocpd, "convert", "-i", small, "-f", "csv", "-d", out,
+                                "-o", "small"])
+        big_kb = peak_rss_kb([a.rocpd, "convert", "-i", big, "-f", "csv", "-d", out, "-o", "big"])
+        written = len(csv_rows(os.path.join(out, "big_counter_collection.csv"))[1])
+        check(written == values, f"{written} counter rows converted, {values} in the database")
+        # Records held in memory would cost at least their columns and names: > 20 MB here.
+        check(big_kb - small_kb < 10 * 1024,
+              f"convert of {values} counter values: {big_kb} KB peak, of a few: {small_kb} KB")
+        print(f"convert peak memory: {small_kb} KB ({rows} dispatches), {big_kb} KB "
+              f"({values} counter values)")
+    finally:
+        os.remove(big)
+        shutil.rmtree(out, ignore_errors=True)
+
+
 def many_inputs(a):
     """One input open at a time: 300 databases under a limit of 64 open files, and memory that
     does not grow with the number of inputs."""
@@ -387,6 +441,9 @@ def amd_written(a):
         rows = len(csv_rows(os.path.join(folder, f"c_amd_{i}_kernel_trace.csv"))[1])
         want_rows = count(path, "SELECT COUNT(*) FROM kernels")
         check(rows == want_rows, f"amd_{i}: {rows} kernel rows converted, {want_rows} in it")
+        counters = csv_rows(os.path.join(folder, f"c_amd_{i}_counter_collection.csv"))
+        check(counters == csv_rows(os.path.join(a.work, "job", f"rank_{i}_counter_collection.csv")),
+              f"amd_{i}: the counter rows converted are not rocprofv3's")
     check("(2 processes)" in p.stderr, f"the Perfetto trace: {p.stderr}")
     run([a.rocpd, "merge", "-i", *amd, "-o", os.path.join(folder, "merged.db")])
     check(count(os.path.join(folder, "merged.db"), "SELECT COUNT(*) FROM kernels") ==
@@ -492,6 +549,14 @@ def merge(a):
                 got = sorted(c.execute(f"SELECT {cols} FROM {view} WHERE guid = ?", (guid,)),
                              key=repr)
             check(got == want, f"merged {view} rows of {p} differ")
+    # Converted, the merged database gives every run's counter rows, each with its own process.
+    out = os.path.join(a.work, "merged_csv")
+    run([a.rocpd, "convert", "-i", merged, "-f", "csv", "-d", out, "-o", "merged"])
+    want = sorted(row for r in range(RANKS) for row in csv_rows(
+        os.path.join(a.work, "job", f"rank_{r}_counter_collection.csv"))[1])
+    got = csv_rows(os.path.join(out, "merged_counter_collection.csv"))[1]
+    check(got == want, f"the merged database's counter rows ({len(got)}) are not the ranks' "
+                       f"({len(want)}): {[x for x in got if x not in want][:2]}")
     m = metadata(merged)
     with connect(merged) as c:
         inputs = c.execute("SELECT path, guid, rank FROM rocprofv3_merge ORDER BY rank").fetchall()
@@ -545,14 +610,42 @@ def csv_rows(path):
     return lines[0], sorted(lines[1:])
 
 
+def csv_dicts(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def counter_csv_value(value):
+    """A counter value as counter_collection.csv writes it (csv/rows.hpp csv_counter_value)."""
+    return f"{value:.6f}" if value >= 1 else f"{value:.8e}"
+
+
 def convert(a):
     out = os.path.join(a.work, "convert")
     run([a.rocpd, "convert", "-i", *job_dbs(a), "-f", "csv", "-d", out])
+    # Rows are compared sorted: rocprofv3 writes each file's rows as the records arrive (in
+    # completion order; counter rows per pass under kernel replay), rocpd convert in the
+    # dispatches' start order.
     pairs = []
     for r in range(RANKS):
-        for kind in ["kernel_trace", "memory_copy_trace"]:
+        for kind in ["kernel_trace", "memory_copy_trace", "counter_collection"]:
             pairs.append((os.path.join(a.work, "job", f"rank_{r}_{kind}.csv"),
                           os.path.join(out, f"rank_{r}_results_{kind}.csv")))
+        names = {row["Counter_Name"] for row in
+                 csv_dicts(os.path.join(a.work, "job", f"rank_{r}_counter_collection.csv"))}
+        check(names == set(RANK_COUNTERS), f"rank {r} collected {names}, not {RANK_COUNTERS}")
+    # Kernel replay, counters only: a dispatch's counters come from two passes, each with its own
+    # times (its row in the database holds the first pass's).
+    run([a.rocpd, "convert", "-i", other_db(a), "-f", "csv", "-d", out, "-o", "replay"])
+    replayed = os.path.join(a.work, "other", "other_counter_collection.csv")
+    pairs.append((replayed, os.path.join(out, "replay_counter_collection.csv")))
+    starts = {}
+    for row in csv_dicts(replayed):
+        starts.setdefault(row["Dispatch_Id"], set()).add(row["Start_Timestamp"])
+    check(any(len(v) == len(REPLAY_GROUPS) for v in starts.values()),
+          f"{replayed}: no dispatch has the times of {len(REPLAY_GROUPS)} passes: not a test")
+    check(not os.path.exists(os.path.join(out, "replay_kernel_trace.csv")),
+          "a kernel_trace.csv converted from a run without --kernel-trace")
     alias = os.path.join(os.path.dirname(a.rocpd), "rocpd2csv")
     run([alias, "-i", marker_db(a), "-f", "csv", "-d", out, "-o", "markers"])
     for kind in ["kernel_trace", "marker_api_trace"]:
@@ -613,9 +706,11 @@ def first(fields, number, default=None):
     return default
 
 
-def read_pftrace(path):
-    """Tracks {uuid: {name, parent, pid, process_name}} and slices [(track, name, begin, end,
-    annotations, sequence)] of a Perfetto trace (field numbers: tests/rocprofv3/perfetto_subset.proto)."""
+def read_pftrace(path, counters=None):
+    """Tracks {uuid: {name, parent, pid, process_name, counter}} and slices [(track, name, begin,
+    end, annotations, sequence)] of a Perfetto trace (field numbers:
+    tests/rocprofv3/perfetto_subset.proto); the counter values [(track, timestamp, value)] are
+    appended to @p counters when given."""
     tracks, slices, open_slices, sequences = {}, [], {}, set()
     for field, wire, packet in proto_fields(open(path, "rb").read()):
         check(field == 1 and wire == 2, "a Trace holds packets only")
@@ -631,7 +726,7 @@ def read_pftrace(path):
             check(uuid not in tracks, f"track uuid {uuid} defined twice")
             process = first(d, 3)
             entry = {"name": (first(d, 2) or b"").decode(), "parent": first(d, 5),
-                     "sequence": sequence}
+                     "sequence": sequence, "counter": first(d, 8) is not None}
             if process is not None:
                 pd = proto_fields(process)
                 entry["pid"] = first(pd, 1)
@@ -656,6 +751,9 @@ def read_pftrace(path):
                 check(open_slices.get(track), f"a slice end without a begin on track {track}")
                 name, begin, notes = open_slices[track].pop()
                 slices.append((track, name, begin, ts, notes, sequence))
+            elif kind == 4 and counters is not None:
+                check(tracks[track]["counter"], f"a counter value on track {track}, not a counter track")
+                counters.append((track, ts, struct.unpack("<d", first(e, 44))[0]))
     check(all(not v for v in open_slices.values()), "a slice without its end")
     return tracks, slices, sequences
 
@@ -674,6 +772,31 @@ def kind_of_track(tracks, uuid):
     return "Kernels" if name.startswith("Queue ") else name
 
 
+def counter_tracks(tracks, counters, process, csv_path):
+    """The counter values of @p process's counter tracks [(counter, agent track, timestamp,
+    value)], checked against counter_collection.csv @p csv_path: each row's value at its start on
+    the track of its counter, one track per agent and counter, and no other value than the
+    returns to 0 at the rows' ends."""
+    rows = csv_dicts(csv_path)
+    check(rows, f"{csv_path} has no rows: not a test")
+    mine = [(tracks[t]["name"], tracks[tracks[t]["parent"]]["name"], ts, v)
+            for t, ts, v in counters if process_of(tracks, t) == process]
+    want = collections.Counter((r["Counter_Name"], int(r["Start_Timestamp"]), r["Counter_Value"])
+                               for r in rows)
+    got = collections.Counter((n, ts, counter_csv_value(v)) for n, _, ts, v in mine)
+    missing = list((want - got).elements())
+    check(not missing, f"{csv_path}: {len(missing)} values not in the trace, e.g. {missing[:3]}")
+    ends = {int(r["End_Timestamp"]) for r in rows}
+    extra = [e for e in (got - want).elements()
+             if not (e[2] == counter_csv_value(0.0) and e[1] in ends)]
+    check(not extra, f"{csv_path}: values in the trace that are not its rows': {extra[:3]}")
+    own = [u for u, t in tracks.items() if t["counter"] and process_of(tracks, u) == process]
+    agents_counters = {(r["Agent_Id"], r["Counter_Name"]) for r in rows}
+    check(len(own) == len(agents_counters),
+          f"{len(own)} counter tracks for {len(agents_counters)} agents and counters")
+    return mine
+
+
 def convert_pftrace(a):
     out = os.path.join(a.work, "pftrace")
     shutil.rmtree(out, ignore_errors=True)
@@ -689,7 +812,8 @@ def convert_pftrace(a):
                                 "--decode=perfetto_subset.Trace", os.path.basename(proto)],
                                stdin=f, capture_output=True)
         check(p.returncode == 0, f"protoc cannot decode {path}: {p.stderr[-2000:]!r}")
-    tracks, slices, sequences = read_pftrace(path)
+    counters = []
+    tracks, slices, sequences = read_pftrace(path, counters)
     processes = {u: t for u, t in tracks.items() if "pid" in t}
     check(len(processes) == len(dbs), f"{len(processes)} process tracks for {len(dbs)} databases")
     check(len(sequences) == len(dbs), f"{len(sequences)} packet sequences for {len(dbs)} databases")
@@ -733,8 +857,31 @@ def convert_pftrace(a):
             check(span[0] <= s[2] <= s[3] <= span[1],
                   f"{db}: slice {s[1]} [{s[2]}, {s[3]}] outside the process's [{span[0]}, {span[1]}]")
         check(len({s[5] for s in mine}) == 1, f"{db}: its slices on several sequences")
+        if i < RANKS:
+            # The counter tracks: the values of rocprofv3's counter_collection.csv, and the tracks
+            # and values of rocprofv3's own trace of the same run (its returns to 0 may differ
+            # where one dispatch ends as the next starts, as the records come in another order).
+            values = counter_tracks(tracks, counters, uuid, os.path.join(
+                a.work, "job", f"rank_{i}_counter_collection.csv"))
+            own_counters = []
+            own_tracks, _, _ = read_pftrace(
+                os.path.join(a.work, "job", f"rank_{i}_results.pftrace"), own_counters)
+            own = [(own_tracks[t]["name"], own_tracks[own_tracks[t]["parent"]]["name"], ts, v)
+                   for t, ts, v in own_counters]
+            check({v[:2] for v in values} == {v[:2] for v in own},
+                  f"{db}: counter tracks {sorted({v[:2] for v in values})}, rocprofv3's trace "
+                  f"has {sorted({v[:2] for v in own})}")
+            check(sorted(v for v in values if v[3] != 0) == sorted(v for v in own if v[3] != 0),
+                  f"{db}: the counter values differ from rocprofv3's trace")
     check(len(slices) == sum(1 for s in slices if process_of(tracks, s[0]) in processes),
           "a slice outside every process")
+    # Kernel replay: each pass's counters at that pass's times.
+    run([a.rocpd, "convert", "-i", other_db(a), "-f", "pftrace", "-d", out, "-o", "replay"])
+    counters = []
+    tracks, _, _ = read_pftrace(os.path.join(out, "replay_results.pftrace"), counters)
+    process = next(u for u, t in tracks.items() if "pid" in t)
+    counter_tracks(tracks, counters, process,
+                   os.path.join(a.work, "other", "other_counter_collection.csv"))
     # The stand-alone name writes the same trace (-f pftrace implied).
     alias = os.path.join(os.path.dirname(a.rocpd), "rocpd2pftrace")
     run([alias, "-i", job_dbs(a)[0], "-d", out, "-o", "one"])
@@ -804,11 +951,27 @@ def time_window(a):
     p = run([a.rocpd, "convert", "-i", *dbs, "-f", "csv", "-d", out, "--start", str(start),
              "--end", str(end)])
     check(window_of(p.stderr) == (start, end), p.stderr)
+    counter_rows = [0, 0]  # in the window, in all
     for r, path in enumerate(dbs):
         want = len(kernels_in(path, start, end))
         csv_path = os.path.join(out, f"rank_{r}_results_kernel_trace.csv")
         rows = len(csv_rows(csv_path)[1]) if os.path.exists(csv_path) else 0
         check(rows == want, f"{csv_path}: {rows} rows, {want} dispatches overlap the window")
+        # The counter rows of the dispatches that overlap the window, as rocprofv3 wrote them.
+        with connect(path) as c:
+            inside = {str(x[0]) for x in c.execute(
+                "SELECT dispatch_id FROM kernels WHERE start <= ? AND \"end\" >= ?", (end, start))}
+        header, all_rows = csv_rows(os.path.join(a.work, "job", f"rank_{r}_counter_collection.csv"))
+        column = next(csv.reader([header])).index("Dispatch_Id")
+        want_rows = sorted(x for x in all_rows if next(csv.reader([x]))[column] in inside)
+        csv_path = os.path.join(out, f"rank_{r}_results_counter_collection.csv")
+        got_rows = csv_rows(csv_path)[1] if os.path.exists(csv_path) else []
+        check(got_rows == want_rows, f"{csv_path}: {len(got_rows)} counter rows, "
+                                     f"{len(want_rows)} of rocprofv3's overlap the window")
+        counter_rows[0] += len(want_rows)
+        counter_rows[1] += len(all_rows)
+    check(0 < counter_rows[0] < counter_rows[1],
+          f"the window holds {counter_rows[0]} of {counter_rows[1]} counter rows: not a test")
     # Bad windows: a usage error naming the value, nothing written.
     for extra, named in [(["--start", "50%", "--end", "10%"], "'10%'"),
                          (["--start", "120%"], "'120%'"),
@@ -909,6 +1072,15 @@ def errors(a):
     shutil.copyfile(good, no_uuid)
     with sqlite3.connect(no_uuid) as c:
         c.execute(f"DELETE FROM {run_table(no_uuid, 'rocpd_metadata')} WHERE tag = 'uuid'")
+    # A dispatch whose kept counter record thread and times are not a list of them.
+    bad_kept = os.path.join(bad, "bad_kept.db")
+    shutil.copyfile(good, bad_kept)
+    with sqlite3.connect(bad_kept) as c:
+        row, dispatch = c.execute(
+            "SELECT kd.id, kd.dispatch_id FROM rocpd_kernel_dispatch AS kd JOIN rocpd_pmc_event "
+            "AS pe ON pe.event_id = kd.event_id LIMIT 1").fetchone()
+        c.execute(f"UPDATE {run_table(bad_kept, 'rocpd_kernel_dispatch')} SET extdata = "
+                  "json_set(extdata, '$.counter_records', 'late') WHERE id = ?", (row,))
 
     cases = [
         (["summary", "-i", os.path.join(bad, "missing.db")], 2, "missing.db: no such file"),
@@ -937,6 +1109,8 @@ def errors(a):
         (["query", "-i", good, "--query", "SELECT 1; SELECT 2"], 5, "exactly one SQL statement"),
         (["merge", "-i", good], 1, "no output database"),
         (["convert", "-i", good, "-f", "json"], 1, "no conversion to json"),
+        (["convert", "-i", bad_kept, "-f", "csv", "-d", bad], 2,
+         f"bad_kept.db: dispatch {dispatch}: its extdata's counter_records is not a list"),
     ]
     for args, rc, message in cases:
         p = run([a.rocpd, *args], expect_rc=rc)
@@ -1041,7 +1215,8 @@ def hostile_names(a):
 CASES = {"produce": produce, "writer_metadata": writer_metadata, "summary": summary,
          "summary_memory": summary_memory, "many_inputs": many_inputs,
          "amd_written": amd_written,
-         "query": query, "merge": merge, "convert": convert, "convert_pftrace": convert_pftrace,
+         "query": query, "merge": merge, "convert": convert, "convert_memory": convert_memory,
+         "convert_pftrace": convert_pftrace,
          "time_window": time_window,
          "errors": errors,
          "hostile_names": hostile_names}

@@ -155,6 +155,68 @@ TEST(rocpd, a_kernel_trace_record_replaces_the_row_of_an_earlier_counter_record)
               "WORK_ITEMS=64.0");
     EXPECT_EQ(scalar(path, "SELECT json_extract(extdata, '$.replay_pass') FROM rocpd_pmc_event"),
               "1");
+    // The counter record's own thread and times stay, for counter_collection.csv.
+    EXPECT_EQ(scalar(path,
+                     "SELECT json_extract(extdata, '$.counter_records') FROM "
+                     "rocpd_kernel_dispatch"),
+              "[{\"tid\":99,\"start\":1,\"end\":2,\"replay_pass\":1}]");
+}
+
+// counter_collection.csv shows each counter record's thread and times; the dispatch's row holds
+// one record's. A counter record that finds the row made (by the kernel trace record or another
+// pass) adds its thread and times to counter_records when they are not the row's, and only then.
+TEST(rocpd, a_counter_record_after_the_row_keeps_its_thread_and_times)
+{
+    auto dir    = scratch{};
+    auto path   = (dir.path / "run_results.db").string();
+    auto data   = one_gpu();
+    auto writer = tool::rocpd_writer{};
+    ASSERT_TRUE(writer.open(path, data)) << writer.error();
+    writer.dispatch(data, trace_record(1));
+    writer.dispatch(data, trace_record(2));
+    auto rec                 = tool::counter_dispatch{};
+    rec.data.dispatch_info   = trace_record(1).dispatch_info;
+    rec.data.start_timestamp = 1000;
+    rec.data.end_timestamp   = 1500;
+    rec.thread_id            = 12; // the completing thread, not the submitting one (11)
+    rec.values.push_back(tool::counter_value{5, "WORK_ITEMS", 64.0});
+    writer.counters(data, rec);
+    // Dispatch 2's counter record has the trace record's thread and times: nothing to keep.
+    auto same                 = rec;
+    same.data.dispatch_info   = trace_record(2).dispatch_info;
+    same.data.start_timestamp = 2000;
+    same.data.end_timestamp   = 2500;
+    same.thread_id            = 11;
+    writer.counters(data, same);
+    // Under kernel replay, passes 0 and 1 of dispatch 3 with counters only: pass 0 makes the row,
+    // pass 1 (later times) is kept with its pass.
+    auto pass0                 = rec;
+    pass0.data.dispatch_info   = trace_record(3).dispatch_info;
+    pass0.data.start_timestamp = 3000;
+    pass0.data.end_timestamp   = 3500;
+    pass0.replay_pass          = 0;
+    writer.counters(data, pass0);
+    auto pass1                 = pass0;
+    pass1.data.start_timestamp = 4000;
+    pass1.data.end_timestamp   = 4600;
+    pass1.replay_pass          = 1;
+    pass1.values               = {tool::counter_value{6, "DURATION_NS", 600.0}};
+    writer.counters(data, pass1);
+    auto error = std::string{};
+    ASSERT_TRUE(writer.finish(data, error)) << error;
+    const auto kept = [&](int id)
+    {
+        return scalar(path,
+                      "SELECT json_extract(extdata, '$.counter_records') FROM "
+                      "rocpd_kernel_dispatch WHERE id = " +
+                          std::to_string(id));
+    };
+    EXPECT_EQ(kept(1), "[{\"tid\":12,\"start\":1000,\"end\":1500}]");
+    EXPECT_EQ(kept(2), "NULL");
+    EXPECT_EQ(kept(3), "[{\"tid\":12,\"start\":4000,\"end\":4600,\"replay_pass\":1}]");
+    EXPECT_EQ(
+        scalar(path, "SELECT tid || ' ' || start || ' ' || \"end\" FROM kernels WHERE id = 3"),
+        "12 3000 3500");
 }
 
 TEST(rocpd, replay_outcomes_are_rows_and_finish_writes_how_the_run_ended)

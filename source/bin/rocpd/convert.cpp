@@ -1,5 +1,6 @@
-// rocpd convert -f csv: kernel_trace.csv, memory_copy_trace.csv and marker_api_trace.csv of each
-// database, as rocprofv3 -f csv writes them: the rows come from the views and are formatted by
+// rocpd convert -f csv: kernel_trace.csv, memory_copy_trace.csv, counter_collection.csv and
+// marker_api_trace.csv of each database, as rocprofv3 -f csv writes them: the rows come from the
+// views (the counter values from rocpd_pmc_event and rocpd_info_pmc) and are formatted by
 // the tool library's own CSV row functions (csv/rows.hpp), fed with records rebuilt from the view
 // columns, so that the two writers cannot drift apart. Rows are streamed to the files, in the
 // views' order (by start time; rocprofv3 writes them in completion order).
@@ -9,13 +10,15 @@
 // written only when its view has rows.
 //
 // rocpd convert -f pftrace: one Perfetto trace for the job, <-o or rocpd>_results.pftrace, one
-// process track per database (job_pftrace.hpp), written while the records are read.
+// process track per database (job_pftrace.hpp), written while the records are read; the counter
+// records of counter_collection.csv become its counter tracks.
 //
 // rocpd convert -f otf2: one OTF2 archive for the job, <-o or rocpd>_results.otf2 (with .def and
 // the folder of the same name), written by the tool library's OTF2 writer (otf2/otf2_trace.hpp)
 // from the same rebuilt records, one process (location group) per database named by its program,
 // pid, rank and host. The records of every database are read first; the archive is written after
-// the CSV files, and its failure leaves them in place.
+// the CSV files, and its failure leaves them in place. The OTF2 writer has no metrics: counter
+// values are not in the archive.
 #include "commands.hpp"
 #include "job.hpp"
 #include "job_pftrace.hpp"
@@ -27,6 +30,7 @@
 #include "otf2/otf2_sink.hpp"
 #include "otf2/otf2_trace.hpp"
 
+#include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -37,7 +41,10 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
+#include <tuple>
+#include <utility>
 
 namespace rocpd
 {
@@ -90,6 +97,96 @@ agent_of(tool::results&     data,
         data.agents.push_back(entry);
     }
     return rocprofiler_agent_id_t{handle};
+}
+
+// The columns of a dispatch, in the order dispatch_of() reads them: AMD's kernels view (k), with
+// the agent's row id from the table (kd).
+constexpr const char* dispatch_columns =
+    "SELECT kd.agent_id, k.agent_abs_index, k.agent_log_index, k.agent_type_index, "
+    "k.agent_type, k.queue_id, k.tid, k.dispatch_id, k.kernel_id, k.name, k.corr_id, "
+    "k.start, k.\"end\", k.lds_size, k.scratch_size, k.vgpr_count, k.accum_vgpr_count, "
+    "k.sgpr_count, k.workgroup_x, k.workgroup_y, k.workgroup_z, k.grid_x, k.grid_y, k.grid_z";
+constexpr int dispatch_column_count = 24;
+
+// The kernel trace record of a row of dispatch_columns; its agent and kernel symbol are added to
+// @p data the first time.
+rocprofiler_buffer_tracing_kernel_dispatch_record_t
+dispatch_of(tool::results& data, sqlite3_stmt* s, const agent_names& names)
+{
+    auto  r           = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
+    auto& d           = r.dispatch_info;
+    d.agent_id        = agent_of(data, s, 0, 1, 2, 3, 4, -1, &names);
+    d.queue_id.handle = u64(s, 5);
+    r.thread_id       = u64(s, 6);
+    d.dispatch_id     = u64(s, 7);
+    d.kernel_id       = u64(s, 8);
+    if(data.kernel_symbols.count(d.kernel_id) == 0)
+    {
+        auto sym             = tool::kernel_symbol{};
+        sym.kernel_id        = d.kernel_id;
+        sym.name             = column_text(s, 9);
+        sym.arch_vgpr_count  = static_cast<uint32_t>(u64(s, 15));
+        sym.accum_vgpr_count = static_cast<uint32_t>(u64(s, 16));
+        sym.sgpr_count       = static_cast<uint32_t>(u64(s, 17));
+        data.kernel_symbols.emplace(d.kernel_id, std::move(sym));
+    }
+    r.correlation_id.internal = u64(s, 10);
+    r.start_timestamp         = u64(s, 11);
+    r.end_timestamp           = u64(s, 12);
+    d.group_segment_size      = static_cast<uint32_t>(u64(s, 13));
+    d.private_segment_size    = static_cast<uint32_t>(u64(s, 14));
+    d.workgroup_size          = {static_cast<uint32_t>(u64(s, 18)),
+                                 static_cast<uint32_t>(u64(s, 19)),
+                                 static_cast<uint32_t>(u64(s, 20))};
+    d.grid_size               = {static_cast<uint32_t>(u64(s, 21)),
+                                 static_cast<uint32_t>(u64(s, 22)),
+                                 static_cast<uint32_t>(u64(s, 23))};
+    return r;
+}
+
+// The counter record of one pass of a dispatch (@p pass: its replay_pass, none outside kernel
+// replay), without its values. The thread and times are the dispatch row's unless the writer kept
+// the record's own in the row's extdata counter_records (@p kept, JSON text; empty when absent):
+// a counter record is delivered on the thread that completed the dispatch, and each replay pass
+// has its own times. @p path names the database in the error for a malformed entry.
+tool::counter_dispatch
+counter_record_of(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r,
+                  std::optional<uint64_t>                                    pass,
+                  const std::string&                                         kept,
+                  const std::string&                                         path)
+{
+    auto rec                         = tool::counter_dispatch{};
+    rec.data.size                    = sizeof(rec.data);
+    rec.data.correlation_id.internal = r.correlation_id.internal;
+    rec.data.start_timestamp         = r.start_timestamp;
+    rec.data.end_timestamp           = r.end_timestamp;
+    rec.data.dispatch_info           = r.dispatch_info;
+    rec.thread_id                    = r.thread_id;
+    rec.replay_pass                  = pass;
+    if(kept.empty()) return rec;
+    const auto entries = nlohmann::json::parse(kept, nullptr, false);
+    const auto bad     = [&]
+    {
+        return failure{exit_code::bad_input,
+                       path + ": dispatch " + std::to_string(r.dispatch_info.dispatch_id) +
+                           ": its extdata's counter_records is not a list of {tid, start, "
+                           "end[, replay_pass]}"};
+    };
+    if(!entries.is_array()) throw bad();
+    for(const auto& e : entries)
+    {
+        if(!e.is_object()) throw bad();
+        for(const auto* field : {"tid", "start", "end"})
+            if(!e.contains(field) || !e[field].is_number_unsigned()) throw bad();
+        const auto it       = e.find("replay_pass");
+        const bool has_pass = it != e.end() && !it->is_null();
+        if(has_pass && !it->is_number_unsigned()) throw bad();
+        if(has_pass != pass.has_value() || (has_pass && it->get<uint64_t>() != *pass)) continue;
+        rec.thread_id            = e["tid"].get<uint64_t>();
+        rec.data.start_timestamp = e["start"].get<uint64_t>();
+        rec.data.end_timestamp   = e["end"].get<uint64_t>();
+    }
+    return rec;
 }
 
 // A CSV file opened on first use (a file is written only when it has rows).
@@ -191,50 +288,19 @@ convert_one(const input_database&             db,
 
     // Dispatches that only a counter record made (no --kernel-trace) are not kernel trace rows.
     auto kernels = csv_file{prefix + "_kernel_trace.csv", tool::kernel_trace_csv_header(), to.csv};
-    db.each_row(
-        // AMD's kernels view, with the agent's row id and the record's source from the table.
-        "SELECT kd.agent_id, k.agent_abs_index, k.agent_log_index, k.agent_type_index, "
-        "k.agent_type, k.queue_id, k.tid, k.dispatch_id, k.kernel_id, k.name, k.corr_id, "
-        "k.start, k.\"end\", k.lds_size, k.scratch_size, k.vgpr_count, k.accum_vgpr_count, "
-        "k.sgpr_count, k.workgroup_x, k.workgroup_y, k.workgroup_z, k.grid_x, k.grid_y, k.grid_z "
-        "FROM kernels AS k JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id AND kd.guid = k.guid "
-        "WHERE json_extract(kd.extdata, '$.source') IS NOT 'counter_collection'" +
-            window_filter(window, "k.") + " ORDER BY k.start, k.id",
-        [&](sqlite3_stmt* s)
-        {
-            auto  r           = rocprofiler_buffer_tracing_kernel_dispatch_record_t{};
-            auto& d           = r.dispatch_info;
-            d.agent_id        = agent_of(data, s, 0, 1, 2, 3, 4, -1, &names);
-            d.queue_id.handle = u64(s, 5);
-            r.thread_id       = u64(s, 6);
-            d.dispatch_id     = u64(s, 7);
-            d.kernel_id       = u64(s, 8);
-            if(data.kernel_symbols.count(d.kernel_id) == 0)
-            {
-                auto sym             = tool::kernel_symbol{};
-                sym.kernel_id        = d.kernel_id;
-                sym.name             = column_text(s, 9);
-                sym.arch_vgpr_count  = static_cast<uint32_t>(u64(s, 15));
-                sym.accum_vgpr_count = static_cast<uint32_t>(u64(s, 16));
-                sym.sgpr_count       = static_cast<uint32_t>(u64(s, 17));
-                data.kernel_symbols.emplace(d.kernel_id, std::move(sym));
-            }
-            r.correlation_id.internal = u64(s, 10);
-            r.start_timestamp         = u64(s, 11);
-            r.end_timestamp           = u64(s, 12);
-            d.group_segment_size      = static_cast<uint32_t>(u64(s, 13));
-            d.private_segment_size    = static_cast<uint32_t>(u64(s, 14));
-            d.workgroup_size          = {static_cast<uint32_t>(u64(s, 18)),
-                                         static_cast<uint32_t>(u64(s, 19)),
-                                         static_cast<uint32_t>(u64(s, 20))};
-            d.grid_size               = {static_cast<uint32_t>(u64(s, 21)),
-                                         static_cast<uint32_t>(u64(s, 22)),
-                                         static_cast<uint32_t>(u64(s, 23))};
-            if(kernels.enabled()) kernels.row(tool::kernel_trace_csv_row(data, r));
-            if(to.otf2 != nullptr) to.otf2->dispatch(to.process, data, r);
-            if(trace != nullptr) trace->dispatch(data, r);
-            flush();
-        });
+    db.each_row(std::string{dispatch_columns} +
+                    " FROM kernels AS k JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id AND "
+                    "kd.guid = k.guid WHERE json_extract(kd.extdata, '$.source') IS NOT "
+                    "'counter_collection'" +
+                    window_filter(window, "k.") + " ORDER BY k.start, k.id",
+                [&](sqlite3_stmt* s)
+                {
+                    const auto r = dispatch_of(data, s, names);
+                    if(kernels.enabled()) kernels.row(tool::kernel_trace_csv_row(data, r));
+                    if(to.otf2 != nullptr) to.otf2->dispatch(to.process, data, r);
+                    if(trace != nullptr) trace->dispatch(data, r);
+                    flush();
+                });
     kernels.close();
 
     auto operations = std::map<std::string, rocprofiler_memory_copy_operation_t>{};
@@ -276,6 +342,64 @@ convert_one(const input_database&             db,
             flush();
         });
     copies.close();
+
+    // Counters: one counter_dispatch per dispatch and replay pass, as rocprofv3's counter record
+    // callback makes them, for counter_collection.csv and the Perfetto counter tracks. The rows
+    // come grouped by dispatch and pass (dispatches in start order, values in the order written);
+    // a record is handed on when the next one starts, so one dispatch is held at a time.
+    auto counters =
+        csv_file{prefix + "_counter_collection.csv", tool::counter_collection_csv_header(), to.csv};
+    if(counters.enabled() || trace != nullptr)
+    {
+        auto       record = std::optional<tool::counter_dispatch>{};
+        auto       key    = std::tuple<std::string, uint64_t, std::optional<uint64_t>>{};
+        auto       pid    = data.pid;
+        const auto emit   = [&]
+        {
+            if(!record) return;
+            // Process_Id: the record's process (a merged database holds several).
+            const auto tagged = std::exchange(data.pid, pid);
+            if(counters.enabled()) counters.row(tool::counter_collection_csv_rows(data, *record));
+            data.pid = tagged;
+            if(trace != nullptr)
+            {
+                trace->counters(data, *record);
+                flush();
+            }
+            record.reset();
+        };
+        constexpr int c = dispatch_column_count;
+        db.each_row(
+            std::string{dispatch_columns} +
+                ", k.guid, k.id, json_extract(pe.extdata, '$.replay_pass'), pi.event_code, "
+                "pi.name, pe.value, json_extract(kd.extdata, '$.counter_records'), k.pid "
+                "FROM kernels AS k "
+                "JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id AND kd.guid = k.guid "
+                "JOIN rocpd_pmc_event AS pe ON pe.event_id = kd.event_id AND pe.guid = kd.guid "
+                "JOIN rocpd_info_pmc AS pi ON pi.id = pe.pmc_id AND pi.guid = pe.guid WHERE 1" +
+                window_filter(window, "k.") +
+                " ORDER BY k.start, k.guid, k.id, json_extract(pe.extdata, '$.replay_pass'), "
+                "pe.id",
+            [&](sqlite3_stmt* s)
+            {
+                auto pass = sqlite3_column_type(s, c + 2) == SQLITE_NULL
+                                ? std::optional<uint64_t>{}
+                                : std::optional<uint64_t>{u64(s, c + 2)};
+                auto next = std::tuple{column_text(s, c), u64(s, c + 1), pass};
+                if(!record || next != key)
+                {
+                    emit();
+                    key    = std::move(next);
+                    record = counter_record_of(
+                        dispatch_of(data, s, names), pass, column_text(s, c + 6), db.path());
+                    pid = u64(s, c + 7);
+                }
+                record->values.push_back(tool::counter_value{
+                    u64(s, c + 3), column_text(s, c + 4), sqlite3_column_double(s, c + 5)});
+            });
+        emit();
+    }
+    counters.close();
 
     // Regions: the marker domains are marker_api_trace.csv's rows; the CUDA API calls, regions
     // too, go to the OTF2 trace only (their CSV file is not converted yet).

@@ -168,7 +168,10 @@ rocpd_writer::insert_dispatch(const results&                            data,
     if(!step(event)) return false;
     // A kernel trace record is the dispatch as kernel_trace.csv shows it (submitting thread,
     // times): it replaces a row made from a counter record that came first, never one made from
-    // another kernel trace record (a replay pass: dispatch() keeps its times in extdata).
+    // another kernel trace record (a replay pass: dispatch() keeps its times in extdata). The
+    // counter record's thread and times, when they are not the trace record's (its thread is the
+    // one that completed the dispatch), move to extdata's counter_records, as counters() keeps
+    // them, so that counter_collection.csv can be rebuilt from the database.
     auto* stmt = prepare(
         from_trace
             ? "INSERT INTO rocpd_kernel_dispatch{{uuid}} (id, guid, nid, pid, tid, agent_id, "
@@ -180,8 +183,13 @@ rocpd_writer::insert_dispatch(const results&                            data,
               "?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) "
               "DO UPDATE SET "
               "tid = excluded.tid, start = excluded.start, end = excluded.end, extdata = "
-              "json_set(extdata, '$.source', 'kernel_trace') WHERE json_extract(extdata, "
-              "'$.source') = 'counter_collection'"
+              "CASE WHEN tid = excluded.tid AND start = excluded.start AND \"end\" = "
+              "excluded.\"end\" THEN json_set(extdata, '$.source', 'kernel_trace') ELSE "
+              "json_insert(json_insert(json_set(extdata, '$.source', 'kernel_trace'), "
+              "'$.counter_records', json('[]')), '$.counter_records[#]', "
+              "json_patch(json_object('tid', tid, 'start', start, 'end', \"end\"), "
+              "json_object('replay_pass', json_extract(extdata, '$.replay_pass')))) END "
+              "WHERE json_extract(extdata, '$.source') = 'counter_collection'"
             : "INSERT OR IGNORE INTO rocpd_kernel_dispatch{{uuid}} (id, guid, nid, pid, tid, "
               "agent_id, "
               "kernel_id, dispatch_id, queue_id, stream_id, start, end, private_segment_size, "
@@ -301,14 +309,32 @@ rocpd_writer::counters(const results& data, const counter_dispatch& rec)
     const auto& info = rec.data.dispatch_info;
     auto        ext  = nlohmann::json{{"source", "counter_collection"}};
     if(rec.replay_pass) ext["replay_pass"] = *rec.replay_pass;
-    (void)insert_dispatch(data,
-                          info,
-                          rec.thread_id,
-                          rec.data.correlation_id.internal,
-                          rec.data.start_timestamp,
-                          rec.data.end_timestamp,
-                          ext.dump(),
-                          false);
+    const bool made_row = insert_dispatch(data,
+                                          info,
+                                          rec.thread_id,
+                                          rec.data.correlation_id.internal,
+                                          rec.data.start_timestamp,
+                                          rec.data.end_timestamp,
+                                          ext.dump(),
+                                          false);
+    if(!made_row && m_db != nullptr)
+    {
+        // The row holds another record (the kernel trace record, or another pass's counter
+        // record): this record's thread and times are kept in extdata's counter_records when
+        // they are not the row's (counter_collection.csv shows them).
+        auto* keep = prepare(
+            "UPDATE rocpd_kernel_dispatch{{uuid}} SET extdata = json_insert(json_insert(extdata, "
+            "'$.counter_records', json('[]')), '$.counter_records[#]', json_patch(json_object("
+            "'tid', ?1, 'start', ?2, 'end', ?3), json_object('replay_pass', ?4))) WHERE id = ?5 "
+            "AND (tid IS NOT ?1 OR start IS NOT ?2 OR \"end\" IS NOT ?3)");
+        bind_all(keep,
+                 rec.thread_id,
+                 rec.data.start_timestamp,
+                 rec.data.end_timestamp,
+                 rec.replay_pass,
+                 info.dispatch_id);
+        if(!step(keep)) return;
+    }
     auto pmc_ext = rec.replay_pass ? nlohmann::json{{"replay_pass", *rec.replay_pass}}.dump()
                                    : std::string{"{}"};
     for(const auto& v : rec.values)
