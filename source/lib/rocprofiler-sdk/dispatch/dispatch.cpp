@@ -235,7 +235,8 @@ submit_execution(const logical_dispatch&                      dispatch,
     // on another thread; each participant's record is independent, so this is safe.
     auto exit_participants = exec->participants;
     // Agent-wide counting: decided at submit like the participants, whatever the thread's local
-    // mask.
+    // mask. The values are added before the completion is delivered, so that a tool sampling from
+    // its COMPLETE callback sees the dispatch in the sums (docs/api.md, "Device counting").
     auto device = device_counting::shares_of(dispatch);
     auto complete =
         [exec, where, device, on_done = std::move(on_done)](const execution_result& result)

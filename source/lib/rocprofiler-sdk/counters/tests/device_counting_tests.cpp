@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "dispatch/device_counting.hpp"
 #include "sdk_test.hpp"
 
 #include <chrono>
@@ -16,6 +17,7 @@
 #include <ctime>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -49,6 +51,7 @@ struct tool_state
     std::vector<rocprofiler_counter_record_t>           buffered = {};
     std::map<std::string, rocprofiler_status_t>         seen     = {};
     rocprofiler_device_counting_agent_cb_t              kept_set_config = nullptr;
+    bool                                                throw_in_choose = false;
     std::vector<rocprofiler_status_t>                   local_stops     = {};
 };
 
@@ -69,6 +72,7 @@ reset_state()
     st.buffered.clear();
     st.seen.clear();
     st.kept_set_config = nullptr;
+    st.throw_in_choose = false;
     st.local_stops.clear();
 }
 
@@ -83,6 +87,7 @@ choose(rocprofiler_context_id_t               ctx,
     auto  lock = std::lock_guard{state().mutex};
     auto& st   = state();
     ++st.asked[ctx.handle];
+    if(st.throw_in_choose) throw std::runtime_error{"the tool's device counting callback threw"};
     st.kept_set_config = set_config;
     st.seen["agent is the configured one"] =
         agent.handle == st.agent.handle ? ROCPROFILER_STATUS_SUCCESS : ROCPROFILER_STATUS_ERROR;
@@ -594,4 +599,63 @@ TEST_F(device_counting_replay, every_pass_of_a_replayed_dispatch_counts_despite_
                   (std::vector<rocprofiler_status_t>(3, ROCPROFILER_STATUS_SUCCESS)));
     }
     EXPECT_EQ(sample(st.counting).at("WORK_ITEMS"), 3 * 6.0 + 2.0);
+}
+
+// An execution that failed, or whose counters the backend did not measure, is left out of the
+// sums, and the next sample says how many were left out and why. (The host device measures every
+// execution it runs, so such results are handed to the pipeline's accounting directly.)
+TEST_F(device_counting, unmeasured_executions_are_left_out_and_reported)
+{
+    const auto& st = state();
+    choose_for(st.counting, {"WORK_ITEMS"});
+    sdk_test::start({st.counting});
+    run_spin(2, 2);
+
+    auto dispatch          = rocprofiler::dispatch::logical_dispatch{};
+    dispatch.info.agent_id = st.agent;
+    const auto shares      = rocprofiler::dispatch::device_counting::shares_of(dispatch);
+    ASSERT_EQ(shares.size(), 1u) << "the started context counts the agent";
+    auto failed  = rocprofiler::dispatch::execution_result{};
+    failed.ok    = false;
+    failed.error = "a failure made up by the test";
+    rocprofiler::dispatch::device_counting::account(shares, failed);
+    auto unmeasured           = rocprofiler::dispatch::execution_result{};
+    unmeasured.counters_error = "no counters today";
+    rocprofiler::dispatch::device_counting::account(shares, unmeasured);
+    auto missing = rocprofiler::dispatch::execution_result{}; // ok, but no value for WORK_ITEMS
+    rocprofiler::dispatch::device_counting::account(shares, missing);
+
+    testing::internal::CaptureStderr();
+    const auto values = sample(st.counting);
+    const auto log    = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(values, (std::map<std::string, double>{{"WORK_ITEMS", 4.0}}));
+    EXPECT_NE(log.find("3 execution(s) since the context started could not be measured"),
+              std::string::npos)
+        << log;
+    EXPECT_NE(log.find("did not measure WORK_ITEMS"), std::string::npos) << log;
+    // Said once per batch: a second sample adds nothing new to report.
+    testing::internal::CaptureStderr();
+    sample(st.counting);
+    EXPECT_EQ(testing::internal::GetCapturedStderr().find("could not be measured"),
+              std::string::npos);
+}
+
+// A device counting callback that throws: the start reports it and the context is stopped (the
+// tool's other callbacks are not called any more), as for any callback of a tool that throws.
+TEST_F(device_counting, a_throwing_callback_fails_the_start_and_stops_the_context)
+{
+    const auto& st = state();
+    {
+        auto lock               = std::lock_guard{state().mutex};
+        state().throw_in_choose = true;
+    }
+    EXPECT_EQ(rocprofiler_start_context(st.counting), ROCPROFILER_STATUS_ERROR_CONTEXT_ERROR);
+    auto active = -1;
+    EXPECT_EQ(rocprofiler_context_is_active(st.counting, &active), ROCPROFILER_STATUS_SUCCESS);
+    EXPECT_EQ(active, 0);
+    auto record = rocprofiler_counter_record_t{};
+    auto count  = size_t{1};
+    EXPECT_EQ(rocprofiler_sample_device_counting_service(
+                  st.counting, {}, ROCPROFILER_COUNTER_FLAG_NONE, &record, &count),
+              ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_STARTED);
 }
