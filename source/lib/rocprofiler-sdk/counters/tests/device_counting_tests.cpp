@@ -12,6 +12,7 @@
 #include "dispatch/device_counting.hpp"
 #include "sdk_test.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -658,4 +659,39 @@ TEST_F(device_counting, a_throwing_callback_fails_the_start_and_stops_the_contex
     EXPECT_EQ(rocprofiler_sample_device_counting_service(
                   st.counting, {}, ROCPROFILER_COUNTER_FLAG_NONE, &record, &count),
               ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_STARTED);
+}
+
+// Dispatches from several threads while another thread samples: every sample is at least the one
+// before (the sums only grow while the context runs), and the last one holds every dispatch once.
+TEST_F(device_counting, concurrent_dispatches_and_samples_add_up)
+{
+    const auto& st = state();
+    choose_for(st.counting, {"WORK_ITEMS"});
+    sdk_test::start({st.counting});
+    constexpr int threads = 4;
+    constexpr int each    = 10;
+    auto          done    = std::atomic<int>{0};
+    auto          workers = std::vector<std::thread>{};
+    for(int t = 0; t < threads; ++t)
+        workers.emplace_back(
+            [&done]
+            {
+                for(int i = 0; i < each; ++i)
+                    run_spin(3, 2);
+                ++done;
+            });
+    auto previous  = 0.0;
+    auto samples   = 0;
+    auto went_down = 0;
+    while(done.load() < threads)
+    {
+        auto now = sample(st.counting).at("WORK_ITEMS");
+        if(now < previous) ++went_down;
+        previous = now;
+        ++samples;
+    }
+    for(auto& w : workers)
+        w.join();
+    EXPECT_EQ(went_down, 0) << "of " << samples << " samples";
+    EXPECT_EQ(sample(st.counting).at("WORK_ITEMS"), threads * each * 6.0);
 }
