@@ -14,8 +14,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -25,12 +27,26 @@
 
 namespace
 {
-// The derived metrics of the build tree: the counter registry reads them once, on its first use,
-// so before any test (the test links the SDK statically, so the file beside the library is not
-// where it looks).
+// Two derived metrics of the test's own, in a directory of their own given as
+// ROCPROFILER_METRICS_PATH: one over counters that add up, one over WORKERS_ACTIVE, which does not.
+// The counter registry reads them once, on its first use, so before any test.
+const char* const test_metrics = R"({ "version": 1, "derived": [
+    { "name": "WORK_ITEMS_PER_WORKGROUP", "expression": "WORK_ITEMS / WORKGROUPS" },
+    { "name": "WORKERS_PER_WORKGROUP", "expression": "WORKERS_ACTIVE / WORKGROUPS" } ] })";
+
 const bool metrics_path_set = []
 {
-    setenv("ROCPROFILER_METRICS_PATH", ROCPROFILER_BUILD_METRICS, 1);
+    static auto dir = std::string{"/tmp/device-counting-tests-XXXXXX"};
+    if(mkdtemp(dir.data()) == nullptr) std::abort();
+    static const auto file = dir + "/metrics.json";
+    std::ofstream{file} << test_metrics;
+    setenv("ROCPROFILER_METRICS_PATH", dir.c_str(), 1);
+    std::atexit(
+        []
+        {
+            std::remove(file.c_str());
+            std::remove(dir.c_str());
+        });
     return true;
 }();
 
@@ -520,6 +536,11 @@ TEST_F(device_counting, set_config_refuses_what_cannot_be_counted)
     EXPECT_EQ(seen("unknown context"), ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID);
     EXPECT_EQ(seen("context without device counting"), ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID);
     EXPECT_TRUE(sample(st.counting).empty()) << "the refused configuration is not counted";
+    ASSERT_EQ(rocprofiler_stop_context(st.counting), ROCPROFILER_STATUS_SUCCESS);
+    // Nor a derived counter built on it.
+    choose_for(st.counting, {"WORKERS_PER_WORKGROUP"});
+    sdk_test::start({st.counting});
+    EXPECT_EQ(seen("chosen"), ROCPROFILER_STATUS_ERROR_METRIC_NOT_VALID_FOR_AGENT);
 
     // Outside the context's start, set_config is locked.
     auto set_config = rocprofiler_device_counting_agent_cb_t{};
