@@ -716,3 +716,20 @@ TEST_F(device_counting, concurrent_dispatches_and_samples_add_up)
     EXPECT_EQ(went_down, 0) << "of " << samples << " samples";
     EXPECT_EQ(sample(st.counting).at("WORK_ITEMS"), threads * each * 6.0);
 }
+
+// A sample whose agent's buffer was destroyed writes nothing, not even to the caller's array.
+TEST_F(device_counting, a_destroyed_buffer_fails_the_sample_and_nothing_is_written)
+{
+    const auto& st = state();
+    choose_for(st.counting, {"WORK_ITEMS"});
+    sdk_test::start({st.counting});
+    run_spin(2, 2);
+    ASSERT_EQ(rocprofiler_destroy_buffer(st.buffer), ROCPROFILER_STATUS_SUCCESS);
+    auto record          = rocprofiler_counter_record_t{};
+    record.counter_value = -1.0;
+    auto count           = size_t{1};
+    EXPECT_EQ(rocprofiler_sample_device_counting_service(
+                  st.counting, {}, ROCPROFILER_COUNTER_FLAG_NONE, &record, &count),
+              ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND);
+    EXPECT_EQ(record.counter_value, -1.0);
+}
