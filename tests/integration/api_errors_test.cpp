@@ -693,7 +693,8 @@ TEST(api_errors, counting_services)
     EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
                   rocprofiler_sample_device_counting_service(
                       ctx, {}, ROCPROFILER_COUNTER_FLAG_NONE, &rec, nullptr));
-    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED,
+    // A context without the service.
+    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID,
                   rocprofiler_sample_device_counting_service(
                       ctx, {}, ROCPROFILER_COUNTER_FLAG_NONE, &rec, &count));
 
@@ -715,9 +716,10 @@ TEST(api_errors, counting_services)
                   rocprofiler_destroy_counter_config(rocprofiler_counter_config_id_t{kUnknown}));
 }
 
-// Agent-wide counting is documented as not built on any agent. (Looking the agent up creates the
-// device, which initializes the SDK: a test of its own.)
-TEST(api_errors, device_counting_not_implemented)
+// Agent-wide counting is built on the host device (the last GPU agent); an unknown agent is
+// refused. (Looking the agent up creates the device, which initializes the SDK: a test of its
+// own.)
+TEST(api_errors, device_counting_on_the_host_agent)
 {
     REQUIRE_UNCONFIGURED();
     auto ctx = new_context();
@@ -726,9 +728,12 @@ TEST(api_errors, device_counting_not_implemented)
         kSuccess,
         rocprofiler_create_buffer(
             ctx, 4096, 1024, ROCPROFILER_BUFFER_POLICY_LOSSLESS, buffer_cb, nullptr, &buf));
-    EXPECT_STATUS(
-        ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED,
-        rocprofiler_configure_device_counting_service(ctx, buf, {1}, device_counting_cb, nullptr));
+    EXPECT_STATUS(ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND,
+                  rocprofiler_configure_device_counting_service(
+                      ctx, buf, {kUnknown}, device_counting_cb, nullptr));
+    EXPECT_STATUS(kSuccess,
+                  rocprofiler_configure_device_counting_service(
+                      ctx, buf, host_agent(), device_counting_cb, nullptr));
 }
 
 // ==================================== after configuration ====================================

@@ -2,6 +2,7 @@
 #include "context/context.hpp"
 #include "code_object/code_object.hpp"
 #include "common/api_guard.hpp"
+#include "dispatch/device_counting.hpp"
 #include "registration/registration.hpp"
 
 #include <rocprofiler-sdk/context.h>
@@ -35,6 +36,10 @@ extern "C"
         ROCP_RETURN_IF_ERROR(rocprofiler::context::start(*ctx, &started));
         // A context that starts learns the code objects reported so far.
         if(started) rocprofiler::code_object::on_context_start(*ctx);
+        // Device counting asks the tool for each agent's configuration and counts from zero at
+        // each start; starting an active context changes nothing (as in rocprofiler-sdk).
+        if(started && ctx->device_counter)
+            return rocprofiler::dispatch::device_counting::begin(*ctx);
         return ROCPROFILER_STATUS_SUCCESS;
         ROCP_API_GUARD_END("rocprofiler_start_context")
     }

@@ -5,7 +5,9 @@
 #include "agent/agent.hpp"
 #include "buffer/buffer.hpp"
 #include "common/api_guard.hpp"
+#include "common/logging.hpp"
 #include "context/context.hpp"
+#include "dispatch/device_counting.hpp"
 #include "registration/registration.hpp"
 
 #include <rocprofiler-sdk/counter_config.h>
@@ -17,6 +19,7 @@
 
 #include <memory>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -199,6 +202,8 @@ extern "C"
         if(callback == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
         if(!rp::buffer::exists(buffer_id)) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
         if(ctx->dispatch_counter) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+        // Dispatch and device counting do not share a context (as in rocprofiler-sdk).
+        if(ctx->device_counter) return ROCPROFILER_STATUS_ERROR_AGENT_DISPATCH_CONFLICT;
         // PC sampling and dispatch counting do not share a context (pc_sampling.h).
         if(!ctx->pc_sampling.empty()) return ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT;
         auto svc               = std::make_unique<rp::context::dispatch_counting_service>();
@@ -223,6 +228,8 @@ extern "C"
         if(dispatch_callback == nullptr || record_callback == nullptr)
             return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
         if(ctx->dispatch_counter) return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+        // Dispatch and device counting do not share a context (as in rocprofiler-sdk).
+        if(ctx->device_counter) return ROCPROFILER_STATUS_ERROR_AGENT_DISPATCH_CONFLICT;
         // PC sampling and dispatch counting do not share a context (pc_sampling.h).
         if(!ctx->pc_sampling.empty()) return ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT;
         auto svc               = std::make_unique<rp::context::dispatch_counting_service>();
@@ -242,13 +249,38 @@ extern "C"
                                                   rocprofiler_device_counting_service_cb_t cb,
                                                   void* user_data)
     {
-        ROCP_API_GUARD_BEGIN(void) buffer_id;
-        (void)user_data;
+        ROCP_API_GUARD_BEGIN
         auto* ctx = static_cast<rp::context::context*>(nullptr);
         ROCP_RETURN_IF_ERROR(rp::registration::configurable_context(context_id, &ctx));
         if(cb == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-        if(rp::agent::find(agent_id) == nullptr) return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;
-        return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED; // agent-wide counting is not built yet
+        // No buffer (handle 0): the records go only to the caller of the sample function.
+        if(buffer_id.handle != 0 && !rp::buffer::exists(buffer_id))
+            return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
+        const auto* agent = rp::agent::find(agent_id);
+        if(agent == nullptr) return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;
+        // As in rocprofiler-sdk: device and dispatch counting do not share a context, nor do
+        // device counting and PC sampling.
+        if(ctx->dispatch_counter) return ROCPROFILER_STATUS_ERROR_AGENT_DISPATCH_CONFLICT;
+        if(!ctx->pc_sampling.empty()) return ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT;
+        if(ctx->device_counter)
+            for(const auto& configured : ctx->device_counter->agents)
+                if(configured.agent.handle == agent_id.handle)
+                    return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT; // rocprofiler-sdk's status
+        // The sums are the backend's per-execution measurements: an agent whose backend does not
+        // report every execution's values with its completion cannot be counted agent-wide.
+        if(!rp::counters::counts_every_execution(agent_id))
+        {
+            rp::common::log::warn_once(
+                "device-counting-not-implemented:" + std::to_string(agent_id.handle),
+                std::string{"device counting is not implemented for agent "} + agent->name +
+                    " (its backend does not measure every execution's counters)");
+            return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
+        }
+        if(!ctx->device_counter)
+            ctx->device_counter = std::make_unique<rp::context::device_counting_service>();
+        ctx->device_counter->agents.emplace_back(
+            rp::context::device_counting_agent{agent_id, buffer_id, cb, user_data});
+        return ROCPROFILER_STATUS_SUCCESS;
         ROCP_API_GUARD_END("rocprofiler_configure_device_counting_service")
     }
 
@@ -259,13 +291,35 @@ extern "C"
                                                rocprofiler_counter_record_t* output_records,
                                                size_t*                       rec_count)
     {
-        (void)user_data;
-        (void)flags;
-        (void)output_records;
-        if(rp::context::get(context_id) == nullptr)
-            return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-        if(rec_count == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-        return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED; // agent-wide counting is not built yet
+        ROCP_API_GUARD_BEGIN
+        const auto* ctx = rp::context::get(context_id);
+        if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+        // ASYNC is the only flag of a sample (APPEND_DEFINITION is for counter definitions).
+        if((static_cast<uint32_t>(flags) & ~uint32_t{ROCPROFILER_COUNTER_FLAG_ASYNC}) != 0)
+            return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        const bool async = (flags & ROCPROFILER_COUNTER_FLAG_ASYNC) != 0;
+        // As in rocprofiler-sdk: an output array needs its capacity, and is for synchronous
+        // samples only.
+        if(output_records != nullptr && (rec_count == nullptr || async))
+            return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        if(rp::registration::finalized_status() != 0) return ROCPROFILER_STATUS_ERROR_FINALIZED;
+        if(!ctx->device_counter) return ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID;
+        // Without an output array the records can only go to the buffers: a sample with nowhere
+        // to put them is refused rather than read and dropped.
+        if(output_records == nullptr)
+        {
+            auto any_buffer = false;
+            for(const auto& configured : ctx->device_counter->agents)
+                any_buffer = any_buffer || configured.buffer.handle != 0;
+            if(!any_buffer) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        }
+        if(!ctx->active.load(std::memory_order_acquire))
+            return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_STARTED;
+        // The sums are in memory: a synchronous sample returns them now, and an asynchronous one
+        // writes the same records to the buffers before it returns (the tool sees them when the
+        // buffer is delivered).
+        return rp::dispatch::device_counting::sample(*ctx, user_data, output_records, rec_count);
+        ROCP_API_GUARD_END("rocprofiler_sample_device_counting_service")
     }
 
     rocprofiler_status_t rocprofiler_create_counter(const char* name,

@@ -171,8 +171,10 @@ extern "C"
         if((match->flags & ROCPROFILER_PC_SAMPLING_CONFIGURATION_FLAGS_INTERVAL_POW2) != 0 &&
            !is_power_of_two(interval))
             return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-        // As in rocprofiler-sdk: PC sampling and dispatch counting do not share a context.
-        if(ctx->dispatch_counter) return ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT;
+        // As in rocprofiler-sdk: PC sampling and counter collection (dispatch or device
+        // counting) do not share a context.
+        if(ctx->dispatch_counter || ctx->device_counter)
+            return ROCPROFILER_STATUS_ERROR_CONTEXT_CONFLICT;
         for(const auto& svc : ctx->pc_sampling)
             if(svc.agent.handle == agent_id.handle)
                 return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;

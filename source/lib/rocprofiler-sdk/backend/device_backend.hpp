@@ -43,6 +43,11 @@ struct counter_spec
     bool        is_constant = false;
     bool        is_derived  = false;
     uint32_t    slots       = 1; // hardware slots it takes in one pass
+    // The value of several executions together is the sum of their values, so agent-wide
+    // (device) counting may add it up over every execution of the agent. False for a value that
+    // describes one execution only (how many distinct workers took part): such a counter is
+    // refused by device counting rather than summed into a number that means nothing.
+    bool additive = false;
 };
 
 // The counters of one device. Devices whose passes are not a fixed number of equal slots (NVIDIA
@@ -58,6 +63,10 @@ struct device_counters
     std::vector<counter_spec> counters       = {};
     uint32_t                  slots_per_pass = 0;
     pass_check                passes_of      = {};
+    // The device measures the counters of every execution it is asked to and reports their values
+    // with the execution's completion (never deferred), so that the pipeline can sum them over
+    // every execution of the device: device counting (device_counting_service.h) is offered.
+    bool counts_every_execution = false;
 };
 
 // One PC sampling configuration a device offers (pc_sampling.h's configuration, without the size

@@ -69,8 +69,8 @@ bool
 context::has_any_service() const
 {
     return callback_tracer != nullptr || buffered_tracer != nullptr ||
-           correlation_request != nullptr || dispatch_counter != nullptr || !pc_sampling.empty() ||
-           spm != nullptr;
+           correlation_request != nullptr || dispatch_counter != nullptr ||
+           device_counter != nullptr || !pc_sampling.empty() || spm != nullptr;
 }
 
 context*

@@ -8,6 +8,7 @@
 
 #include <rocprofiler-sdk/buffer.h>
 #include <rocprofiler-sdk/callback_tracing.h>
+#include <rocprofiler-sdk/device_counting_service.h>
 #include <rocprofiler-sdk/dispatch_counting_service.h>
 #include <rocprofiler-sdk/experimental/spm.h>
 #include <rocprofiler-sdk/external_correlation.h>
@@ -96,6 +97,23 @@ struct dispatch_counting_service
     rocprofiler_buffer_id_t                    buffer            = {}; // buffer form
 };
 
+// Device (agent-wide) counting of one agent (rocprofiler_configure_device_counting_service): what
+// the tool configured. When the context starts, `callback` chooses the counter configuration; the
+// sums themselves live in dispatch/device_counting.hpp. Agent-wide: every execution on the agent
+// counts while the context is globally active, the kernel replay engine's local mask aside.
+struct device_counting_agent
+{
+    rocprofiler_agent_id_t                   agent    = {};
+    rocprofiler_buffer_id_t                  buffer   = {}; // handle 0: records only to the caller
+    rocprofiler_device_counting_service_cb_t callback = nullptr;
+    void*                                    data     = nullptr;
+};
+
+struct device_counting_service
+{
+    std::vector<device_counting_agent> agents = {}; // one per agent, in configuration order
+};
+
 // SPM of the dispatches the context takes part in
 // (rocprofiler_spm_configure_callback_dispatch_service). Per dispatch, like dispatch counting: it
 // follows the kernel replay engine's local mask.
@@ -128,6 +146,7 @@ struct context
     std::unique_ptr<buffer_tracing_service>               buffered_tracer     = {};
     std::unique_ptr<external_correlation_request_service> correlation_request = {};
     std::unique_ptr<dispatch_counting_service>            dispatch_counter    = {};
+    std::unique_ptr<device_counting_service>              device_counter      = {};
     external_correlation_stacks                           external_ids        = {};
     std::vector<pc_sampling_service>                      pc_sampling         = {}; // per agent
     std::unique_ptr<spm_dispatch_service>                 spm                 = {};

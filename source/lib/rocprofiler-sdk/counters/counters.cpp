@@ -19,11 +19,12 @@ namespace
 {
 struct agent_entry
 {
-    bool                                             supported      = false;
-    uint32_t                                         slots_per_pass = 0;
-    agent_counters::pass_check                       passes_of      = {};
-    std::vector<std::unique_ptr<counter_definition>> storage        = {};
-    std::vector<const counter_definition*>           pointers       = {};
+    bool                                             supported       = false;
+    uint32_t                                         slots_per_pass  = 0;
+    agent_counters::pass_check                       passes_of       = {};
+    bool                                             every_execution = false;
+    std::vector<std::unique_ptr<counter_definition>> storage         = {};
+    std::vector<const counter_definition*>           pointers        = {};
 };
 
 // The counters of every agent: facts of the process, built on first use from the backends and
@@ -47,9 +48,10 @@ definitions::definitions()
         if(owner) found = owner->first->counters_of(owner->second);
         if(found)
         {
-            entry.supported      = true;
-            entry.slots_per_pass = found->slots_per_pass;
-            entry.passes_of      = std::move(found->passes_of);
+            entry.supported       = true;
+            entry.slots_per_pass  = found->slots_per_pass;
+            entry.passes_of       = std::move(found->passes_of);
+            entry.every_execution = found->counts_every_execution;
             for(size_t i = 0; i < found->counters.size(); ++i)
             {
                 auto def           = std::make_unique<counter_definition>();
@@ -212,6 +214,22 @@ find(rocprofiler_counter_id_t id)
     auto& reg = get_definitions();
     if(id.handle == 0 || id.handle > reg.all.size()) return nullptr;
     return reg.all[id.handle - 1];
+}
+
+bool
+counts_every_execution(rocprofiler_agent_id_t agent)
+{
+    auto&       reg   = get_definitions();
+    const auto* entry = entry_of(reg, agent);
+    return entry != nullptr && entry->supported && entry->every_execution;
+}
+
+const counter_definition*
+first_non_additive(const config& cfg)
+{
+    for(const auto* def : cfg.counters)
+        if(!def->spec.additive) return def;
+    return nullptr;
 }
 
 uint32_t

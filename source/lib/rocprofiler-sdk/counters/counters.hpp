@@ -80,6 +80,15 @@ const counter_definition* find(rocprofiler_counter_id_t id);
 
 uint32_t slots_per_pass(rocprofiler_agent_id_t agent);
 
+// Whether the agent's backend measures every execution it is asked to and reports the values with
+// the completion (backend::device_counters::counts_every_execution): device counting sums them.
+bool counts_every_execution(rocprofiler_agent_id_t agent);
+
+// The first base counter of @p cfg whose values do not add up over executions
+// (counter_spec::additive), or nullptr. Derived counters are evaluated over the sums of their
+// bases, so a configuration is summable when every base counter it measures is.
+const counter_definition* first_non_additive(const config& cfg);
+
 rocprofiler_status_t create_config(rocprofiler_agent_id_t           agent,
                                    const rocprofiler_counter_id_t*  ids,
                                    size_t                           count,

@@ -6,6 +6,7 @@
 #include "common/thread.hpp"
 #include "context/context.hpp"
 #include "dispatch/delivery.hpp"
+#include "dispatch/device_counting.hpp"
 #include "dispatch/interception.hpp"
 #include "dispatch/pc_sampling.hpp"
 #include "dispatch/spm.hpp"
@@ -154,12 +155,13 @@ struct plain_request
 // for, and the pass it is of a replayed dispatch (`pass`, or nullptr).
 std::shared_ptr<const execution_request>
 make_execution_request(const std::vector<participant>&            participants,
+                       const std::vector<device_counting::share>& device,
                        replay_pass*                               pass,
                        std::optional<uint64_t>&                   counted,
                        std::shared_ptr<const pc_sampling_request> sampling,
                        std::shared_ptr<const spm_request>         spm)
 {
-    auto counts = false;
+    auto counts = !device.empty();
     for(const auto& p : participants)
         counts = counts || p.counter_config != nullptr;
     if(!counts && pass == nullptr && !sampling && !spm)
@@ -188,6 +190,7 @@ make_execution_request(const std::vector<participant>&            participants,
             if(!known) request->counters.emplace_back(def);
         }
     }
+    device_counting::add_counters(device, request->counters);
     if(pass != nullptr)
     {
         request->replayed   = true;
@@ -231,8 +234,14 @@ submit_execution(const logical_dispatch&                      dispatch,
     // The ENQUEUE EXIT callbacks run after enqueue() returned, so they may race the completion
     // on another thread; each participant's record is independent, so this is safe.
     auto exit_participants = exec->participants;
-    auto complete = [exec, where, on_done = std::move(on_done)](const execution_result& result)
+    // Agent-wide counting: decided at submit like the participants, whatever the thread's local
+    // mask. The values are added before the completion is delivered, so that a tool sampling from
+    // its COMPLETE callback sees the dispatch in the sums (docs/api.md, "Device counting").
+    auto device = device_counting::shares_of(dispatch);
+    auto complete =
+        [exec, where, device, on_done = std::move(on_done)](const execution_result& result)
     {
+        device_counting::account(device, result);
         if(where == delivery_site::on_completion_thread)
         {
             if(result.counters_deferred)
@@ -255,7 +264,7 @@ submit_execution(const logical_dispatch&                      dispatch,
     backend.enqueue(
         std::move(complete),
         make_execution_request(
-            exec->participants, pass, exec->counted, std::move(sampling), std::move(spm)));
+            exec->participants, device, pass, exec->counted, std::move(sampling), std::move(spm)));
     delivery::fire_enqueue(dispatch, exit_participants, ROCPROFILER_CALLBACK_PHASE_EXIT);
     return exec;
 }

@@ -131,6 +131,10 @@ get_listing()
             spec.name        = name;
             spec.block       = block;
             spec.description = description;
+            // Durations, CPU time, work-items, workgroups and perf event counts of several
+            // executions add up; the number of workers that took part in one does not (the same
+            // workers serve every execution).
+            spec.additive = what != measure::workers;
             out->specs.push_back(std::move(spec));
         };
         add(measure::duration,
@@ -304,6 +308,8 @@ device_counters()
     auto out           = backend::device_counters{};
     out.counters       = get_listing().specs;
     out.slots_per_pass = slots_from_environment();
+    // counter_session::finish gives every execution's values with its completion.
+    out.counts_every_execution = true;
     return out;
 }
 } // namespace rocprofiler::host

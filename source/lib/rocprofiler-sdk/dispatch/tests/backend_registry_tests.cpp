@@ -67,3 +67,27 @@ TEST(backend_registry, counters_come_from_the_agents_backend)
         }
     }
 }
+
+// Device counting is offered on exactly the agents whose backend says it measures every execution
+// (the host device does; an agent whose backend does not answers NOT_IMPLEMENTED), and a counter
+// is summed agent-wide only when its backend says its values add up: on the host device, every
+// counter but the number of workers of one execution.
+TEST(backend_registry, device_counting_follows_what_each_backend_says)
+{
+    auto host_seen = false;
+    for(const auto* props : get_agents())
+    {
+        auto owner     = backend_of(props->id);
+        auto described = owner->first->counters_of(owner->second);
+        EXPECT_EQ(rocprofiler::counters::counts_every_execution(props->id),
+                  described.has_value() && described->counts_every_execution)
+            << props->name;
+        if(std::string{owner->first->name()} != "host") continue;
+        host_seen = true;
+        ASSERT_TRUE(described.has_value());
+        EXPECT_TRUE(described->counts_every_execution);
+        for(const auto& spec : described->counters)
+            EXPECT_EQ(spec.additive, spec.name != "WORKERS_ACTIVE") << spec.name;
+    }
+    EXPECT_TRUE(host_seen);
+}

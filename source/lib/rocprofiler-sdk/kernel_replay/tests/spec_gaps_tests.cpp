@@ -121,12 +121,11 @@ behaviour g_behaviour = {};
 
 struct contexts_t
 {
-    rocprofiler_context_id_t replay                 = {};
-    rocprofiler_context_id_t counting               = {};
-    rocprofiler_context_id_t buffered               = {};
-    rocprofiler_buffer_id_t  buffer                 = {};
-    rocprofiler_agent_id_t   agent                  = {};
-    rocprofiler_status_t     device_counting_status = ROCPROFILER_STATUS_SUCCESS;
+    rocprofiler_context_id_t replay   = {};
+    rocprofiler_context_id_t counting = {};
+    rocprofiler_context_id_t buffered = {};
+    rocprofiler_buffer_id_t  buffer   = {};
+    rocprofiler_agent_id_t   agent    = {};
 };
 
 contexts_t g_ctx = {};
@@ -280,18 +279,9 @@ const auto* const buffered_records = new sdk_test::counter_sink{
 std::atomic<uint64_t> external_counter = 5000;
 
 void
-device_counting_cb(rocprofiler_context_id_t,
-                   rocprofiler_agent_id_t,
-                   rocprofiler_device_counting_agent_cb_t,
-                   void*)
-{
-}
-
-void
 initialize_tool()
 {
-    auto& c = g_ctx;
-    // Agent-wide counting (below) is the one agent-wide service the spec names in this API.
+    auto& c  = g_ctx;
     c.agent  = sdk_test::gpu_agent();
     c.replay = sdk_test::callback_tracing_context(ROCPROFILER_CALLBACK_TRACING_KERNEL_REPLAY,
                                                   replay_callback);
@@ -306,10 +296,6 @@ initialize_tool()
     static int buffered_marker = 1; // non-NULL args: the buffered service's choice
     SDK_TEST_CHECK(rocprofiler_configure_buffer_dispatch_counting_service(
         c.buffered, c.buffer, choose_config, &buffered_marker));
-
-    auto device_ctx          = sdk_test::create_context();
-    c.device_counting_status = rocprofiler_configure_device_counting_service(
-        device_ctx, c.buffer, c.agent, device_counting_cb, nullptr);
 
     sdk_test::start({c.replay, c.counting, c.buffered});
 }
@@ -709,15 +695,6 @@ TEST_F(spec_gaps, dispatch_counting_honours_the_local_mask)
     auto lock = std::lock_guard{seen().mutex};
     EXPECT_EQ(seen().records.size(), 1u);
     EXPECT_EQ(seen().headers.size(), 1u);
-}
-
-// Spec: "PC sampling and device counting are agent-wide today and ignore localized toggles."
-// Neither exists on the host device: agent-wide counting answers NOT_IMPLEMENTED, so there is no
-// agent-wide service whose records a toggle could fail to mask.
-TEST_F(spec_gaps, device_counting_is_not_implemented_on_the_host_agent)
-{
-    EXPECT_NE(g_ctx.agent.handle, 0u);
-    EXPECT_EQ(g_ctx.device_counting_status, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
 }
 
 // docs/kernel_replay.md: the replay context's own PASS callbacks ignore the mask.
