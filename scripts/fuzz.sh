@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${FUZZ_BUILD_DIR:-build-fuzz}"
-targets=$(sed -n 's/^fuzz_target(\([a-z_]*\) .*/\1/p' tests/fuzz/CMakeLists.txt)
+targets=$(sed -n 's/^ *fuzz_target(\([a-z_]*\) .*/\1/p' tests/fuzz/CMakeLists.txt)
 if [ "${1:-}" = "--list" ]; then echo "${targets}"; exit 0; fi
 if [ $# -ne 2 ] || ! grep -qx "$1" <<<"${targets}" || ! [[ "$2" =~ ^[0-9]+$ ]]; then
     echo "usage: scripts/fuzz.sh <target> <seconds>; targets:" ${targets} >&2

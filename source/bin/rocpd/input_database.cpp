@@ -64,6 +64,18 @@ check_file(const std::string& path)
                       path + ": truncated SQLite database (" + std::to_string(st.st_size) +
                           " bytes of " + std::to_string(header_size) + ")"};
 }
+// The checks at open query rocpd_metadata, a view: a file may define it as a query that never ends
+// (a recursive one) or one that runs for hours. The open gives up after this many SQLite virtual
+// machine steps, in units of open_step_unit; rocpd_metadata of a real database, merged ones
+// included, takes a few thousand steps per run.
+constexpr int open_step_unit   = 1000;
+constexpr int open_step_budget = 10000;
+
+int
+count_open_steps(void* left)
+{
+    return --*static_cast<int*>(left) < 0 ? 1 : 0;
+}
 } // namespace
 
 std::string
@@ -110,6 +122,8 @@ input_database::input_database(const std::string& path, int busy_timeout_ms)
     check_file(path);
     open();
 
+    auto steps_left = open_step_budget;
+    sqlite3_progress_handler(m_db, open_step_unit, &count_open_steps, &steps_left);
     try
     {
         auto names = std::set<std::string>{};
@@ -151,8 +165,16 @@ input_database::input_database(const std::string& path, int busy_timeout_ms)
     {
         sqlite3_close(m_db);
         m_db = nullptr;
+        if(steps_left < 0)
+            throw failure{exit_code::bad_input,
+                          path +
+                              ": reading its metadata views (rocpd_metadata, rocpd_info_process) "
+                              "did not end within " +
+                              std::to_string(int64_t{open_step_budget} * open_step_unit) +
+                              " SQLite steps: not a rocpd database this reader opens"};
         throw;
     }
+    sqlite3_progress_handler(m_db, 0, nullptr, nullptr);
     if(!has_tag("schema_version"))
     {
         sqlite3_close(m_db);
