@@ -47,7 +47,7 @@ if [ "${sanitizers}" -eq 1 ]; then
     tsan_targets=(host-runtime-tests rocprofiler-sdk-buffer-tests kernel-replay-tests kernel-replay-stress-tests kernel-replay-multi-agent-tests
                   kernel-replay-reliability-tests rocprofiler-sdk-counters-tests rocprofiler-sdk-pc-sampling-tests
                   rocprofiler-sdk-spm-tests
-                  rocprofiler-sdk-memory-copy-tests)
+                  rocprofiler-sdk-memory-copy-tests rocprofiler-sdk-device-counting-tests)
     cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCPROFILER_WERROR=ON \
         -DROCPROFILER_BUILD_TESTS=ON -DROCPROFILER_BUILD_TSAN=ON -DROCPROFILER_BUILD_CUDA=OFF -DROCPROFILER_BUILD_SAMPLES=OFF
     cmake --build build-tsan -j "${jobs}" --target "${tsan_targets[@]}"
