@@ -16,7 +16,8 @@
 # - the JSON file parses as UTF-8 with the same names as rocpd;
 # - stderr of a run with --progress (kernel replay) and --summary, and of the trace run, holds no
 #   raw ESC, BEL or newline from a name, no line starting with the forged "rocprofv3: error:", and
-#   the escaped form of the names.
+#   the escaped form of the names;
+# - rocprofv3's own error lines (an unknown option, an unknown counter) quote the evil name escaped.
 import csv
 import io
 import json
@@ -151,6 +152,22 @@ def main():
     for name in (BAD_ESCAPED, EVIL_ESCAPED):
         if b"[rocprofv3] " + name + b" (dispatch " not in replay.stderr:
             fail(f"no progress line names {name!r}: {replay.stderr!r}")
+
+    # 3. rocprofv3's own errors quote what was typed: an unknown option (a usage error, exit 1)
+    #    named with the evil name, and an unknown counter (exit 2) named with its control
+    #    characters (--pmc splits at white space, so the counter name has none).
+    counter = "evil\x1b]0;t\x07\x1b[2J"
+    for argv, code, escaped, what in [
+            ([cli, "--no-such-option-" + EVIL_TEXT, "--", program], 1, EVIL_ESCAPED,
+             "an unknown option"),
+            ([cli, "--pmc", counter, "-d", os.path.join(work, "bad"), "--", program], 2,
+             b"'evil\\e]0;t\\x07\\e[2J'", "an unknown counter")]:
+        p = subprocess.run(argv, capture_output=True, timeout=120)
+        if p.returncode != code:
+            fail(f"{what}: exit {p.returncode}, not {code}: {p.stderr!r}")
+        check_stderr(p.stderr, what)
+        if escaped not in p.stderr:
+            fail(f"{what}: the error does not quote the name escaped: {p.stderr!r}")
     print("check_hostile_names: OK")
 
 

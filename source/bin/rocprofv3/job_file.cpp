@@ -4,6 +4,8 @@
 #include "input_file.hpp"
 #include "untrusted/input_file.hpp"
 
+#include "untrusted/printable.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -426,7 +428,9 @@ read_job_file(const std::string&              file,
     {
         auto out      = parse_result{};
         out.exit_code = failed.code;
-        out.error     = "rocprofv3: error: input file '" + file + "', " + failed.text + "\n";
+        out.error     = "rocprofv3: error: " +
+                    rocprofiler::untrusted::printable("input file '" + file + "', " + failed.text) +
+                    "\n";
         return out;
     }
     auto out = parse_result{};

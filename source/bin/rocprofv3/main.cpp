@@ -7,6 +7,8 @@
 #include "options.hpp"
 #include "output_directory.hpp"
 
+#include "untrusted/printable.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -16,6 +18,7 @@
 #include <vector>
 
 namespace planner = rocprofiler::tool::planner;
+using rocprofiler::untrusted::printable;
 
 namespace rocprofv3
 {
@@ -129,14 +132,14 @@ run_job(options                                opts,
                                       error);
         if(!sets)
         {
-            std::cerr << "rocprofv3: error: metric sets: " << error
+            std::cerr << "rocprofv3: error: metric sets: " << printable(error)
                       << "; the application was not run\n";
             return exit_configuration;
         }
         auto query = query_agents(libs, opts.pmc_groups, error);
         if(!query)
         {
-            std::cerr << "rocprofv3: error: " << error << "\n";
+            std::cerr << "rocprofv3: error: " << printable(error) << "\n";
             return exit_configuration;
         }
         // AMD's counter names: the SDK offers their equivalents as counters; the table says
@@ -151,11 +154,11 @@ run_job(options                                opts,
             for(auto& w : amd_name_warnings(opts.pmc_groups, *query, amd))
                 warnings.emplace_back(std::move(w));
         for(const auto& w : warnings)
-            std::cerr << "rocprofv3: warning: " << w << "\n";
+            std::cerr << "rocprofv3: warning: " << printable(w) << "\n";
         if(!errors.empty())
         {
             for(const auto& e : errors)
-                std::cerr << "rocprofv3: error: " << e << "\n";
+                std::cerr << "rocprofv3: error: " << printable(e) << "\n";
             std::cerr << "rocprofv3: error: the application was not run\n";
             return exit_configuration;
         }
@@ -163,7 +166,7 @@ run_job(options                                opts,
         if(auto pc_errors = pc_sampling_offer_errors(opts, *query); !pc_errors.empty())
         {
             for(const auto& e : pc_errors)
-                std::cerr << "rocprofv3: error: " << e << "\n";
+                std::cerr << "rocprofv3: error: " << printable(e) << "\n";
             std::cerr << "rocprofv3: error: the application was not run\n";
             return exit_configuration;
         }
@@ -171,14 +174,14 @@ run_job(options                                opts,
         if(auto cache_errors = cache_control_errors(opts, *query); !cache_errors.empty())
         {
             for(const auto& e : cache_errors)
-                std::cerr << "rocprofv3: error: " << e << "\n";
+                std::cerr << "rocprofv3: error: " << printable(e) << "\n";
             std::cerr << "rocprofv3: error: the application was not run\n";
             return exit_configuration;
         }
         auto notes      = std::vector<std::string>{};
         opts.pmc_groups = planner::expand_groups(opts.pmc_groups, agents, notes, *sets);
         for(const auto& n : notes)
-            std::cerr << "rocprofv3: " << n << "\n";
+            std::cerr << "rocprofv3: " << printable(n) << "\n";
     }
 
     // Checked before anything runs, so that no run's outputs are lost at its end. Placeholders
@@ -188,7 +191,7 @@ run_job(options                                opts,
     auto       output_directory = prepare_output_directory(fixed, error);
     if(!output_directory)
     {
-        std::cerr << "rocprofv3: error: " << error << "; the application was not run\n";
+        std::cerr << "rocprofv3: error: " << printable(error) << "; the application was not run\n";
         return exit_output;
     }
     if(fixed == opts.output_directory) opts.output_directory = *output_directory;
@@ -201,7 +204,7 @@ run_job(options                                opts,
         auto why = application_environment_error(
             opts, libs, tool_environment(opts, pass_of_run(opts, run, runs)));
         if(why.empty()) continue;
-        std::cerr << "rocprofv3: error: " << why << "; the application was not run\n";
+        std::cerr << "rocprofv3: error: " << printable(why) << "; the application was not run\n";
         return exit_usage;
     }
     for(size_t run = 1; run <= runs; ++run)
@@ -226,7 +229,7 @@ main(int argc, char** argv)
     ignore_sigxfsz();
     auto parsed = parse_command_line(argc, argv);
     for(const auto& w : parsed.warnings)
-        std::cerr << "rocprofv3: warning: " << w << "\n";
+        std::cerr << "rocprofv3: warning: " << printable(w) << "\n";
     if(!parsed.opts)
     {
         std::cout << parsed.output;
@@ -242,7 +245,8 @@ main(int argc, char** argv)
         auto choice = choose_for_rank(opts.mpi_ranks, [](const char* n) { return std::getenv(n); });
         if(!choice.error.empty())
         {
-            std::cerr << "rocprofv3: error: " << choice.error << "; the application was not run\n";
+            std::cerr << "rocprofv3: error: " << printable(choice.error)
+                      << "; the application was not run\n";
             return exit_configuration;
         }
         if(!choice.profile)
@@ -259,7 +263,7 @@ main(int argc, char** argv)
         find_libraries(error, {opts.sdk_version, opts.sdk_soversion, opts.readlink, opts.realpath});
     if(!libs)
     {
-        std::cerr << "rocprofv3: error: " << error << "\n";
+        std::cerr << "rocprofv3: error: " << printable(error) << "\n";
         return exit_configuration;
     }
 

@@ -5,6 +5,8 @@
 #include "config/parse.hpp"
 #include "config/placeholders.hpp"
 
+#include "untrusted/printable.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -106,7 +108,7 @@ check_format_built(const std::string& format, bool with_otf2, const std::string&
     if(format != "otf2" || with_otf2) return std::nullopt;
     auto out      = parse_result{};
     out.exit_code = exit_configuration;
-    out.error     = "rocprofv3: error: " + job +
+    out.error     = "rocprofv3: error: " + rocprofiler::untrusted::printable(job) +
                 "--output-format otf2: this rocprofv3 was built without OTF2 support (the OTF2 "
                 "library was not found when it was configured: install libotf2-trace-dev and "
                 "reconfigure); the application was not run\n";
@@ -332,10 +334,12 @@ check_summary(options& opts, const std::string& job)
     {
         auto out      = parse_result{};
         out.exit_code = exit_output;
-        out.error     = "rocprofv3: error: " + job + "--summary-output-file '" + file +
-                    "': its directory '" + dir + "' " +
-                    (std::filesystem::is_directory(dir) ? "is not writable" : "does not exist") +
-                    "; the application was not run\n";
+        out.error =
+            "rocprofv3: error: " +
+            rocprofiler::untrusted::printable(
+                job + "--summary-output-file '" + file + "': its directory '" + dir + "' " +
+                (std::filesystem::is_directory(dir) ? "is not writable" : "does not exist")) +
+            "; the application was not run\n";
         return out;
     }
     return std::nullopt;

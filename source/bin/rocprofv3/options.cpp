@@ -4,6 +4,7 @@
 #include "command_line.hpp"
 
 #include "config/parse.hpp"
+#include "untrusted/printable.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -26,8 +27,10 @@ usage_error(std::string message)
 {
     auto out      = parse_result{};
     out.exit_code = exit_usage;
-    out.error =
-        "rocprofv3: error: " + std::move(message) + "\nRun 'rocprofv3 --help' for the options.\n";
+    // The message may quote what was typed (an option, a counter, a path): control characters in
+    // it are written escaped, so that a value cannot forge a line or drive the terminal.
+    out.error = "rocprofv3: error: " + rocprofiler::untrusted::printable(message) +
+                "\nRun 'rocprofv3 --help' for the options.\n";
     return out;
 }
 

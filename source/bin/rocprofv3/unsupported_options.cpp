@@ -1,5 +1,7 @@
 #include "command_line.hpp"
 
+#include "untrusted/printable.hpp"
+
 #include <algorithm>
 #include <string>
 
@@ -34,8 +36,8 @@ check_unsupported(parsed_args& args, const std::string& job)
         names += (names.empty() ? "" : ", ") + n.substr(n.rfind(',') + 1);
     auto out      = parse_result{};
     out.exit_code = exit_configuration;
-    out.error     = "rocprofv3: error: " + job + names + ": " + unsupported_message +
-                "; the application was not run\n";
+    out.error     = "rocprofv3: error: " + rocprofiler::untrusted::printable(job + names) + ": " +
+                unsupported_message + "; the application was not run\n";
     return out;
 }
 } // namespace rocprofv3::cli
