@@ -13,7 +13,7 @@
 #
 # Machines without the build's header-only dependencies and GoogleTest (nothing can be installed
 # there) use build-deps/, which `scripts/gpu-suite.sh --bundle-deps` makes here from this machine's
-# packages (nlohmann-json3-dev, libcli11-dev, libgtest-dev); carry it with the call.
+# packages (nlohmann-json3-dev, libcli11-dev, libgtest-dev, libsqlite3-dev); carry it with the call.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="${PWD}"
@@ -23,6 +23,13 @@ if [ "${1:-}" = "--bundle-deps" ]; then
     rm -rf "${deps}" && mkdir -p "${deps}/include" "${deps}/cmake/nlohmann_json" "${deps}/cmake/CLI11"
     cp -r /usr/include/nlohmann /usr/include/CLI "${deps}/include/"
     cp -r /usr/src/googletest "${deps}/googletest-src"
+    # SQLite (rocprofv3 -f rocpd, the rocpd command): its header and this machine's library, under
+    # both names the link and the loader look for.
+    mkdir -p "${deps}/sqlite/include" "${deps}/sqlite/lib"
+    cp /usr/include/sqlite3.h /usr/include/sqlite3ext.h "${deps}/sqlite/include/"
+    so=$(readlink -f "$(ls /usr/lib/*/libsqlite3.so.0 | head -1)")
+    cp "${so}" "${deps}/sqlite/lib/libsqlite3.so.0"
+    cp "${so}" "${deps}/sqlite/lib/libsqlite3.so"
     for pkg in nlohmann_json:nlohmann_json:3.11.2 CLI11:CLI11:2.1.2; do
         IFS=: read -r name target version <<<"${pkg}"
         cat >"${deps}/cmake/${name}/${name}Config.cmake" <<CFG
@@ -77,6 +84,11 @@ if ! ls -d /usr/lib/*/cmake/GTest /usr/lib/cmake/GTest /usr/local/lib/cmake/GTes
     prefixes+=("${gtest_prefix}")
 fi
 prefix_path="$(IFS=';'; echo "${prefixes[*]:-}")"
+sqlite=()
+if [ ! -f /usr/include/sqlite3.h ] && [ -f "${deps}/sqlite/include/sqlite3.h" ]; then
+    sqlite=(-DSQLite3_INCLUDE_DIR="${deps}/sqlite/include" -DSQLite3_LIBRARY="${deps}/sqlite/lib/libsqlite3.so")
+    note "using SQLite from build-deps/"
+fi
 
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
@@ -85,7 +97,7 @@ if ! cmake -S . -B "${build}" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInf
     -DROCPROFILER_BUILD_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DROCPROFILER_BUILD_SAMPLES=OFF \
     -DROCPROFILER_BUILD_TESTS=ON \
     -DROCPROFILER_BUILD_BENCHMARKS=ON \
-    -DCMAKE_PREFIX_PATH="${prefix_path}" >>"${log}" 2>&1; then
+    -DCMAKE_PREFIX_PATH="${prefix_path}" "${sqlite[@]}" >>"${log}" 2>&1; then
     tail -30 "${log}"
     note "configure FAILED"
     exit 1
@@ -210,7 +222,7 @@ while read -r line; do
     if [ -f "${f}" ]; then
         grep -q 'comparison_only' "${f}" && result="CMP($(grep -c '^FAIL' "${f}")F)"
         numbers=$(grep -E '^RESULT ' "${f}" |
-            grep -E 'counters_|multi_gpu_|fault_|globals_|dispatches=|replayed_|max_timestamp|one_run|failures=[1-9]|latency|pass_gap|pass_detail|launch_call|gpu_start_delay|bit_identical|segments=|rows=|symbols=|notrack_|stream_capture_declined|_queues=|graph_|pc_sampling |spm ' |
+            grep -E 'counters_|avail_|rocpd_|multi_gpu_|fault_|globals_|dispatches=|replayed_|max_timestamp|one_run|failures=[1-9]|latency|pass_gap|pass_detail|launch_call|gpu_start_delay|bit_identical|segments=|rows=|symbols=|notrack_|stream_capture_declined|_queues=|graph_|pc_sampling |spm ' |
             sed -E 's/^RESULT //' | tr '\n' ' ')
         timing=$(grep -E '^RESULT timing ' "${f}" | tr ' ' '\n' | grep -E "^(${timing_fields})=" | tr '\n' ' ')
         [ -n "${timing}" ] && numbers="${numbers}| ${timing}"

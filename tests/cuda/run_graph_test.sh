@@ -88,14 +88,14 @@ fi
 # (experimental/graph.h), the plain launch names none.
 dir="${out}/ids"
 mkdir -p "${dir}"
-"${rocprofv3}" --kernel-trace -f json rocpd -d "${dir}" -o run -- "${program}" >"${dir}/stdout" 2>"${dir}/stderr"
+"${rocprofv3}" --kernel-trace -f json rocpd pftrace -d "${dir}" -o run -- "${program}" >"${dir}/stdout" 2>"${dir}/stderr"
 rc=$?
 # A build without SQLite has no rocpd output (rocprofv3 says so, exit 1): the JSON part still runs,
 # the rocpd part is reported as not built rather than failed.
 with_rocpd=1
 if [ ${rc} -ne 0 ] && grep -q "rocpd output was not built" "${dir}/stderr"; then
     with_rocpd=0
-    "${rocprofv3}" --kernel-trace -f json -d "${dir}" -o run -- "${program}" >"${dir}/stdout" 2>"${dir}/stderr"
+    "${rocprofv3}" --kernel-trace -f json pftrace -d "${dir}" -o run -- "${program}" >"${dir}/stdout" 2>"${dir}/stderr"
     rc=$?
 fi
 show_run "${dir}" 10
@@ -127,7 +127,17 @@ if [ ${with_rocpd} = 1 ]; then
 else
     rocpd_ids=not_built
 fi
-echo "RESULT graph_ids_json=$(idget json_graph_nodes) graph_ids_rocpd=${rocpd_ids}" | tee -a "${out}/validate.txt"
+# Perfetto: the slices' arguments name graph_id and graph_node_id (rocprofv3's own trace, and
+# rocpd's conversion of the database when rocpd is built).
+check "grep -aq graph_node_id '${dir}/run_results.pftrace'" "ids: run_results.pftrace has no graph_node_id argument"
+pftrace_ids=$(grep -ac graph_node_id "${dir}/run_results.pftrace" 2>/dev/null)
+rocpd_cli="$(dirname "${rocprofv3}")/rocpd"
+if [ ${with_rocpd} = 1 ] && [ -x "${rocpd_cli}" ]; then
+    "${rocpd_cli}" convert -i "${dir}/run_results.db" -f pftrace -d "${dir}/convert" -o job >"${dir}/convert.stdout" 2>"${dir}/convert.stderr"
+    check "[ $? -eq 0 ]" "ids: rocpd convert -f pftrace failed: $(head -3 "${dir}/convert.stderr")"
+    check "grep -aq graph_node_id ${dir}/convert/job*.pftrace" "ids: rocpd's Perfetto conversion has no graph_node_id argument"
+fi
+echo "RESULT graph_ids_json=$(idget json_graph_nodes) graph_ids_rocpd=${rocpd_ids} graph_ids_pftrace_lines=${pftrace_ids:-0}" | tee -a "${out}/validate.txt"
 
 # replay
 rc=$(profile replay --kernel-trace --pmc sm__throughput.avg.pct_of_peak_sustained_elapsed \

@@ -699,6 +699,36 @@ def proto_fields(data):
     return out
 
 
+def graph_ids(a):
+    """A CUDA graph node's ids (rocprofv3 keeps them in the dispatch row's extdata) reach the
+    slices of rocpd's Perfetto conversion as rocprofv3's own trace shows them, ids above 2^63
+    exactly; other dispatches carry none. (The host device has no graphs: the ids are put into a
+    copy of a database as rocprofv3 writes them on a CUDA agent.)"""
+    folder = os.path.join(a.work, "graph_ids")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    db = os.path.join(folder, "graph.db")
+    shutil.copyfile(job_dbs(a)[0], db)
+    table = run_table(db, "rocpd_kernel_dispatch")
+    nodes = {}  # dispatch id -> (graph id, node id)
+    with sqlite3.connect(db) as c:
+        rows = c.execute(f'SELECT id, dispatch_id, extdata FROM "{table}" ORDER BY id LIMIT 2').fetchall()
+        check(len(rows) == 2, "the job's first database has fewer than 2 dispatches")
+        for (row, dispatch, ext), ids in zip(rows, [(7, 11), (7, 2**64 - 5)]):
+            data = json.loads(ext or "{}")
+            data.update(graph_id=ids[0], graph_node_id=ids[1])
+            c.execute(f'UPDATE "{table}" SET extdata = ? WHERE id = ?', (json.dumps(data), row))
+            nodes[dispatch] = ids
+    run([a.rocpd, "convert", "-i", db, "-f", "pftrace", "-d", folder, "-o", "g"])
+    _, slices, _ = read_pftrace(os.path.join(folder, "g_results.pftrace"))
+    kernels = [n for (_, _, _, _, n, _) in slices if "dispatch_id" in n]
+    check(kernels, "no kernel slice names its dispatch_id: not a test")
+    with_ids = {n["dispatch_id"]: (n.get("graph_id"), n.get("graph_node_id")) for n in kernels
+                if "graph_node_id" in n}
+    check(with_ids == nodes, f"slices with graph ids {with_ids}, the database has {nodes}")
+    check(len(kernels) > len(with_ids), "every slice has graph ids")
+
+
 def first(fields, number, default=None):
     for f, _, v in fields:
         if f == number:
@@ -1216,7 +1246,7 @@ CASES = {"produce": produce, "writer_metadata": writer_metadata, "summary": summ
          "summary_memory": summary_memory, "many_inputs": many_inputs,
          "amd_written": amd_written,
          "query": query, "merge": merge, "convert": convert, "convert_memory": convert_memory,
-         "convert_pftrace": convert_pftrace,
+         "convert_pftrace": convert_pftrace, "graph_ids": graph_ids,
          "time_window": time_window,
          "errors": errors,
          "hostile_names": hostile_names}

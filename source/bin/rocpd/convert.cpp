@@ -31,11 +31,13 @@
 #include "otf2/otf2_trace.hpp"
 
 #include <nlohmann/json.hpp>
+#include <rocprofiler-sdk/experimental/graph.h>
 #include <sqlite3.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -100,13 +102,27 @@ agent_of(tool::results&     data,
 }
 
 // The columns of a dispatch, in the order dispatch_of() reads them: AMD's kernels view (k), with
-// the agent's row id from the table (kd).
+// the agent's row id and a CUDA graph node's ids (extdata) from the table (kd).
 constexpr const char* dispatch_columns =
     "SELECT kd.agent_id, k.agent_abs_index, k.agent_log_index, k.agent_type_index, "
     "k.agent_type, k.queue_id, k.tid, k.dispatch_id, k.kernel_id, k.name, k.corr_id, "
     "k.start, k.\"end\", k.lds_size, k.scratch_size, k.vgpr_count, k.accum_vgpr_count, "
-    "k.sgpr_count, k.workgroup_x, k.workgroup_y, k.workgroup_z, k.grid_x, k.grid_y, k.grid_z";
-constexpr int dispatch_column_count = 24;
+    "k.sgpr_count, k.workgroup_x, k.workgroup_y, k.workgroup_z, k.grid_x, k.grid_y, k.grid_z, "
+    "CASE WHEN json_extract(kd.extdata, '$.graph_node_id') IS NOT NULL THEN kd.extdata END";
+constexpr int dispatch_column_count = 25;
+
+// A graph node's ids into the dispatch info's reserved padding, where the SDK puts them
+// (experimental/graph.h reads them back), so that every output shows them as rocprofv3's do.
+void
+set_graph_node(rocprofiler_kernel_dispatch_info_t& d, uint64_t graph_id, uint64_t node_id)
+{
+    const uint64_t marker = ROCPROFILER_DISPATCH_GRAPH_NODE_MARKER;
+    static_assert(sizeof(d.reserved_padding) >= 3 * sizeof(uint64_t),
+                  "the dispatch info has no room for a graph node's ids");
+    std::memcpy(d.reserved_padding, &marker, sizeof(marker));
+    std::memcpy(d.reserved_padding + 8, &graph_id, sizeof(graph_id));
+    std::memcpy(d.reserved_padding + 16, &node_id, sizeof(node_id));
+}
 
 // The kernel trace record of a row of dispatch_columns; its agent and kernel symbol are added to
 // @p data the first time.
@@ -141,6 +157,16 @@ dispatch_of(tool::results& data, sqlite3_stmt* s, const agent_names& names)
     d.grid_size               = {static_cast<uint32_t>(u64(s, 21)),
                                  static_cast<uint32_t>(u64(s, 22)),
                                  static_cast<uint32_t>(u64(s, 23))};
+    // Read from the JSON text, not json_extract's number: an id above 2^63 would come back a REAL.
+    if(sqlite3_column_type(s, 24) == SQLITE_TEXT)
+    {
+        const auto ext     = nlohmann::json::parse(column_text(s, 24), nullptr, false);
+        const auto graph   = ext.is_object() ? ext.find("graph_id") : ext.end();
+        const auto node    = ext.is_object() ? ext.find("graph_node_id") : ext.end();
+        const auto integer = [&](auto it) { return it != ext.end() && it->is_number_unsigned(); };
+        if(integer(graph) && integer(node))
+            set_graph_node(d, graph->template get<uint64_t>(), node->template get<uint64_t>());
+    }
     return r;
 }
 

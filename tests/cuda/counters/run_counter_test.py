@@ -23,6 +23,9 @@ Tests (CTest cuda.counters_<test>; README.md in this folder):
   cupti_held      the program holds CUPTI's range profiler itself: it finishes with correct
                   results and rocprofv3 says why it cannot count
   under_ncu       rocprofv3 run under ncu (another profiler): the same
+  amd_names       each AMD counter name with an sm_90 definition, counted in one group with the
+                  CUPTI metrics of its definition: equal to the definition over the same dispatch;
+                  SQ_WAVES and FETCH_SIZE against the program's analytic values
 
 Output: ${GPU_TEST_OUTPUT_DIR}/counters_<test>/validate.txt with `RESULT counters_<key>=<value>`
 and `FAIL: ...` lines; exit 1 on any failure, 77 (SKIP) when ncu is needed and not found.
@@ -961,6 +964,77 @@ def test_under_ncu(t, args):
     t.result(under_ncu_rc=r.rc, under_ncu_messages=len(msgs), under_ncu_rows=rows, under_ncu_s="%.2f" % r.wall)
 
 
+# AMD's counter names (source/share/rocprofiler-sdk/amd_equivalents.json) on the CUDA agent.
+AMD_TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "source", "share",
+                         "rocprofiler-sdk", "amd_equivalents.json")
+CUPTI_NAME = re.compile(r"[a-z0-9]+__[A-Za-z0-9_.]+")
+
+
+def amd_sm90_expressions():
+    """{expression: [AMD names defined by it on sm_90]}, in the table's order."""
+    table = load_json(AMD_TABLE) or {}
+    by_expr = {}
+    for e in table.get("equivalents", []):
+        for d in e.get("definitions", []):
+            if "sm_90" in d.get("agents", []):
+                by_expr.setdefault(d["expression"], []).append(e["name"])
+    return by_expr
+
+
+def evaluate(expression, values):
+    """The expression over measured values (the table's language here: + - * / ( ) and numbers)."""
+    text = CUPTI_NAME.sub(lambda m: repr(float(values[m.group(0)])), expression)
+    if not re.fullmatch(r"[0-9eE.+\-*/() ]+", text):
+        raise ValueError("not an arithmetic expression: " + text)
+    try:
+        return eval(text, {"__builtins__": {}})  # digits and operators only (checked above)
+    except ZeroDivisionError:
+        return float("nan")
+
+
+def test_amd_names(t, args):
+    """Each AMD name with an sm_90 definition, in one group with the CUPTI metrics of its
+    definition (kernel replay): every row is named as asked, and its value equals the definition
+    evaluated over the metrics of the same dispatch; SQ_WAVES equals the program's analytic warps
+    and FETCH_SIZE its analytic DRAM bytes read / 1024."""
+    by_expr = amd_sm90_expressions()
+    t.check(len(by_expr) >= 10, "%s: %d sm_90 definitions, expected the shipped table" % (AMD_TABLE, len(by_expr)))
+    small = ["--stream-mib", "64", "--fma-iters", "64"]
+    names_ok = equal = compared = analytic = 0
+    for i, (expr, names) in enumerate(by_expr.items()):
+        base = sorted(set(CUPTI_NAME.findall(expr)))
+        tag = "amd_%02d" % i
+        d = os.path.join(t.out, tag)
+        pj = os.path.join(t.out, tag + ".json")
+        r = run(t, tag, rocprof_cmd(args, [names + base], d, small, fmt_json=False), {"PROGRAM_OUTPUT": pj}, 120)
+        truth = program_ok(t, "%s (%s)" % (tag, names[0]), r, pj)
+        path = os.path.join(d, "run_counter_collection.csv")
+        if not t.check(os.path.exists(path), "%s: %s: no counter_collection.csv" % (tag, names)):
+            continue
+        rows = read_rocprof_csv(path)
+        if not check_metrics_present(t, "%s %s" % (tag, names[0]), rows, names + base):
+            continue
+        names_ok += 1
+        for k, row in enumerate(rows):
+            want = evaluate(expr, row["metrics"])
+            for n in names:
+                got = row["metrics"][n]
+                compared += 1
+                same = (math.isnan(want) and math.isnan(got)) or math.isclose(got, want, rel_tol=1e-5, abs_tol=1e-5)
+                if t.check(same, "%s: dispatch %d %s %s=%s, its definition %s over the same dispatch = %s" % (tag, row["dispatch_id"], row["kernel"], n, fmt(got), expr, fmt(want))):
+                    equal += 1
+            if truth is None or k >= len(truth.get("launches", [])):
+                continue
+            expected = truth["launches"][k].get("expected", {})
+            for n, metric, scale in (("SQ_WAVES", "smsp__warps_launched.sum", 1.0), ("FETCH_SIZE", "dram__bytes_read.sum", 1024.0)):
+                if n in names and metric in expected:
+                    e = expected[metric]
+                    analytic += 1
+                    t.check(within(row["metrics"][n] * scale, e["value"], e["tol"]), "%s: launch %d %s %s=%s, analytic %s / %g" % (tag, k, row["kernel"], n, fmt(row["metrics"][n]), fmt(e["value"]), scale))
+    t.check(analytic > 0, "no SQ_WAVES or FETCH_SIZE value was compared with the program's analytic values")
+    t.result(amd_definitions=len(by_expr), amd_runs_named=names_ok, amd_values_equal="%d/%d" % (equal, compared), amd_analytic=analytic)
+
+
 TESTS = {
     "vs_ncu": test_vs_ncu,
     "replay_modes": test_replay_modes,
@@ -971,6 +1045,7 @@ TESTS = {
     "fault": test_fault,
     "cupti_held": test_cupti_held,
     "under_ncu": test_under_ncu,
+    "amd_names": test_amd_names,
 }
 
 
