@@ -5,6 +5,7 @@
 #include "cuda/settings_cupti.hpp"
 #include "untrusted/regex_pattern.hpp"
 
+#include <map>
 #include <memory>
 #include <regex>
 
@@ -14,7 +15,9 @@ namespace
 {
 // The roll-ups listed per metric type (CUPTI knows more sub-metrics; these are the ones whose
 // value is a property of the dispatch: totals, averages and extremes over the hardware units,
-// ratios, and throughputs as a share of the peak).
+// ratios, and throughputs as a share of the peak). A counter's average as a share of its peak is
+// listed too: Nsight Compute's achieved occupancy is
+// sm__warps_active.avg.pct_of_peak_sustained_active.
 const std::vector<std::pair<std::string_view, std::string_view>>&
 rollups(CUpti_MetricType type)
 {
@@ -22,7 +25,9 @@ rollups(CUpti_MetricType type)
         {".sum", "sum over all units"},
         {".avg", "average over the units"},
         {".min", "minimum over the units"},
-        {".max", "maximum over the units"}};
+        {".max", "maximum over the units"},
+        {".avg.pct_of_peak_sustained_elapsed", "average over the units, % of peak over elapsed"},
+        {".avg.pct_of_peak_sustained_active", "average over the units, % of peak while active"}};
     static const auto ratio = std::vector<std::pair<std::string_view, std::string_view>>{
         {".ratio", "ratio"}, {".pct", "percent"}, {".max_rate", "maximum rate"}};
     static const auto throughput = std::vector<std::pair<std::string_view, std::string_view>>{
@@ -81,6 +86,23 @@ chip_metrics(std::string_view chip)
         return out;
     }
     const auto& t = profiler_table();
+    // Whether the counters of a hardware unit have a peak CUPTI can program (GH100's chip-to-chip
+    // counters, ctc__*, have none: their pct_of_peak roll-ups are refused): asked once per unit,
+    // with the unit's first counter, on a host object of its own.
+    auto       peak_by_unit = std::map<std::string, bool>{};
+    const auto has_peak     = [&](const std::string& unit, const std::string& metric)
+    {
+        auto [it, fresh] = peak_by_unit.emplace(unit.empty() ? metric : unit, false);
+        if(fresh)
+        {
+            auto why   = std::string{};
+            auto probe = host_object{chip, nullptr, why};
+            auto name  = metric + ".avg.pct_of_peak_sustained_elapsed";
+            if(why.empty()) probe.config_image({name.c_str()}, why);
+            it->second = why.empty();
+        }
+        return it->second;
+    };
     for(auto type :
         {CUPTI_METRIC_TYPE_COUNTER, CUPTI_METRIC_TYPE_RATIO, CUPTI_METRIC_TYPE_THROUGHPUT})
     {
@@ -96,17 +118,21 @@ chip_metrics(std::string_view chip)
             if(name.find('.') != std::string::npos) continue;
             auto props = CUpti_Profiler_Host_GetMetricProperties_Params{
                 CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
-            props.pHostObject = host.get();
-            props.pMetricName = name.c_str();
-            auto described    = t.cuptiProfilerHostGetMetricProperties(&props) == CUPTI_SUCCESS;
+            props.pHostObject    = host.get();
+            props.pMetricName    = name.c_str();
+            auto       described = t.cuptiProfilerHostGetMetricProperties(&props) == CUPTI_SUCCESS;
+            const auto unit      = std::string{described && props.pHwUnit ? props.pHwUnit : ""};
             for(const auto& [suffix, meaning] : rollups(type))
             {
+                if(type == CUPTI_METRIC_TYPE_COUNTER &&
+                   suffix.find("pct_of_peak") != std::string_view::npos && !has_peak(unit, name))
+                    continue;
                 auto spec = counters::counter_spec{};
                 spec.name = name + std::string{suffix};
                 spec.description =
                     std::string{described && props.pDescription ? props.pDescription : name} +
                     " (" + std::string{meaning} + ")";
-                spec.block      = described && props.pHwUnit ? props.pHwUnit : "";
+                spec.block      = unit;
                 spec.is_derived = type != CUPTI_METRIC_TYPE_COUNTER;
                 out.emplace_back(std::move(spec));
             }
