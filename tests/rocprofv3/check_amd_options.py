@@ -20,7 +20,13 @@ import sys
 cli, program, work = [os.path.abspath(a) for a in sys.argv[1:4]]
 here = os.path.dirname(os.path.abspath(__file__))
 inputs = os.path.join(here, "inputs")
-env = dict(os.environ, ROCPROFILER_CUDA_AGENTS="0")
+# CHECK_AMD_OPTIONS_CUDA=1: the same table on a machine with a CUDA GPU, PROGRAM a CUDA program
+# that takes --marker (cuda.rocprofv3_amd_options): CUDA agents stay on, the counters are AMD's
+# names that sm_90 and the host both have, PC sampling is CUPTI's stochastic method in cycles.
+cuda = os.environ.get("CHECK_AMD_OPTIONS_CUDA") == "1"
+env = dict(os.environ) if cuda else dict(os.environ, ROCPROFILER_CUDA_AGENTS="0")
+CUDA_SAMPLES = {"WORK_ITEMS": "SQ_WAVES", "host_trap": "stochastic", "time": "cycles",
+                "1000000": "65536", "^v": "^f"}
 failures = []
 
 
@@ -51,6 +57,9 @@ def read_table():
 
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
+if cuda:
+    with open(os.path.join(work, "counters.txt"), "w") as f:
+        f.write("pmc: SQ_WAVES\npmc: SQ_WAVES GRBM_COUNT\n")
 
 rows = read_table()
 if len(rows) != 77:
@@ -62,6 +71,9 @@ for index, (names, kind, outcome, sample) in enumerate(rows, 1):
     os.makedirs(where)
     marker = os.path.join(where, "ran")
     sample = [s.replace("@INPUTS@", inputs).replace("@WORK@", where) for s in sample]
+    if cuda:
+        sample = [os.path.join(work, "counters.txt") if s == os.path.join(inputs, "counters.txt")
+                  else CUDA_SAMPLES.get(s, s) for s in sample]
     base = ["--kernel-trace"]
     # CSV, which this check reads (rocpd is the default format).
     if name != "--output-format":
