@@ -776,7 +776,7 @@ def test_sets(t, args):
     for d in dd:
         m = d["metrics"]
         inst, cyc, ipc = m.get("smsp__inst_executed.sum"), m.get("sm__cycles_elapsed.sum"), m.get("SM_INST_PER_CYCLE")
-        if t.check(inst is not None and cyc and ipc is not None and abs(ipc - inst / cyc) <= 1e-9 * abs(inst / cyc),
+        if t.check(inst is not None and cyc and ipc is not None and abs(ipc - inst / cyc) <= 1e-7 * abs(inst / cyc),
                    "derived metric: dispatch %d SM_INST_PER_CYCLE %s, %s / %s" % (d["dispatch_id"], fmt(ipc), fmt(inst), fmt(cyc))):
             derived_ok += 1
     t.result(sets=" ".join(summary))
