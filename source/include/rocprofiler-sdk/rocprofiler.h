@@ -19,6 +19,7 @@
 #include <rocprofiler-sdk/device_counting_service.h>
 #include <rocprofiler-sdk/dispatch_counting_service.h>
 #include <rocprofiler-sdk/experimental/counter_passes.h>
+#include <rocprofiler-sdk/experimental/device_counting.h>
 #include <rocprofiler-sdk/experimental/kernel_replay.h>
 #include <rocprofiler-sdk/experimental/kernel_replay_outcome.h>
 #include <rocprofiler-sdk/external_correlation.h>

@@ -16,6 +16,7 @@
 #include <rocprofiler-sdk/dispatch_counting_service.h>
 #include <rocprofiler-sdk/experimental/counter_passes.h>
 #include <rocprofiler-sdk/experimental/counters.h>
+#include <rocprofiler-sdk/experimental/device_counting.h>
 
 #include <memory>
 #include <mutex>
@@ -320,6 +321,28 @@ extern "C"
         // buffer is delivered).
         return rp::dispatch::device_counting::sample(*ctx, user_data, output_records, rec_count);
         ROCP_API_GUARD_END("rocprofiler_sample_device_counting_service")
+    }
+
+    rocprofiler_status_t
+    rocprofiler_query_device_counting_coverage(rocprofiler_context_id_t                context_id,
+                                               rocprofiler_agent_id_t                  agent_id,
+                                               rocprofiler_device_counting_coverage_t* coverage)
+    {
+        ROCP_API_GUARD_BEGIN
+        if(coverage == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+        const auto* ctx = rp::context::get(context_id);
+        if(ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+        if(!ctx->device_counter) return ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID;
+        auto counted    = uint64_t{0};
+        auto unmeasured = uint64_t{0};
+        ROCP_RETURN_IF_ERROR(
+            rp::dispatch::device_counting::coverage(*ctx, agent_id, counted, unmeasured));
+        *coverage            = rocprofiler_device_counting_coverage_t{};
+        coverage->size       = sizeof(*coverage);
+        coverage->counted    = counted;
+        coverage->unmeasured = unmeasured;
+        return ROCPROFILER_STATUS_SUCCESS;
+        ROCP_API_GUARD_END("rocprofiler_query_device_counting_coverage")
     }
 
     rocprofiler_status_t rocprofiler_create_counter(const char* name,

@@ -318,4 +318,29 @@ sample(const context::context&       ctx,
     }
     return ROCPROFILER_STATUS_SUCCESS;
 }
+
+rocprofiler_status_t
+coverage(const context::context& ctx,
+         rocprofiler_agent_id_t  agent,
+         uint64_t&               counted,
+         uint64_t&               unmeasured)
+{
+    const auto& configured = ctx.device_counter->agents;
+    if(std::none_of(configured.begin(),
+                    configured.end(),
+                    [agent](const auto& c) { return c.agent.handle == agent.handle; }))
+        return ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND;
+    auto counting = window_of(ctx);
+    if(!counting) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_STARTED;
+    auto lock  = std::lock_guard{counting->mutex};
+    counted    = 0;
+    unmeasured = 0;
+    for(const auto& a : counting->agents)
+    {
+        if(a.agent.handle != agent.handle) continue;
+        counted    = a.counted;
+        unmeasured = a.unmeasured;
+    }
+    return ROCPROFILER_STATUS_SUCCESS;
+}
 } // namespace rocprofiler::dispatch::device_counting

@@ -70,4 +70,12 @@ rocprofiler_status_t sample(const context::context&       ctx,
                             rocprofiler_user_data_t       user_data,
                             rocprofiler_counter_record_t* output,
                             size_t*                       count);
+// What rocprofiler_query_device_counting_coverage does once the context was checked: the
+// executions the current window of @p ctx counted and left out on @p agent. Returns
+// ERROR_AGENT_NOT_FOUND when @p agent is not one of the service's, ERROR_CONTEXT_NOT_STARTED when
+// no window was opened yet.
+rocprofiler_status_t coverage(const context::context& ctx,
+                              rocprofiler_agent_id_t  agent,
+                              uint64_t&               counted,
+                              uint64_t&               unmeasured);
 } // namespace rocprofiler::dispatch::device_counting

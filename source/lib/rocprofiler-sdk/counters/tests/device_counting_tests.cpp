@@ -577,6 +577,33 @@ TEST_F(device_counting, configuration_returns_the_documented_statuses)
               ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED);
 }
 
+TEST_F(device_counting, coverage_returns_the_documented_statuses_and_outlives_a_stop)
+{
+    const auto& st       = state();
+    auto        coverage = rocprofiler_device_counting_coverage_t{};
+    EXPECT_EQ(rocprofiler_query_device_counting_coverage(st.counting, st.agent, nullptr),
+              ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(rocprofiler_query_device_counting_coverage({999}, st.agent, &coverage),
+              ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND);
+    EXPECT_EQ(rocprofiler_query_device_counting_coverage(st.tracing, st.agent, &coverage),
+              ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID);
+    EXPECT_EQ(rocprofiler_query_device_counting_coverage(st.counting, {12345}, &coverage),
+              ROCPROFILER_STATUS_ERROR_AGENT_NOT_FOUND);
+    EXPECT_EQ(rocprofiler_query_device_counting_coverage(st.counting, st.agent, &coverage),
+              ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_STARTED)
+        << "no window before the first start";
+    choose_for(st.counting, {"WORK_ITEMS"});
+    sdk_test::start({st.counting});
+    run_spin(2, 2);
+    run_spin(1, 3);
+    ASSERT_EQ(rocprofiler_stop_context(st.counting), ROCPROFILER_STATUS_SUCCESS);
+    ASSERT_EQ(rocprofiler_query_device_counting_coverage(st.counting, st.agent, &coverage),
+              ROCPROFILER_STATUS_SUCCESS)
+        << "the last window stays readable after the stop";
+    EXPECT_EQ(coverage.counted, 2u);
+    EXPECT_EQ(coverage.unmeasured, 0u);
+}
+
 TEST_F(device_counting, samples_return_the_documented_statuses)
 {
     const auto& st        = state();
@@ -655,6 +682,13 @@ TEST_F(device_counting, unmeasured_executions_are_left_out_and_reported)
               std::string::npos)
         << log;
     EXPECT_NE(log.find("did not measure WORK_ITEMS"), std::string::npos) << log;
+    // The tool can ask how complete the sums are (experimental/device_counting.h).
+    auto coverage = rocprofiler_device_counting_coverage_t{};
+    ASSERT_EQ(rocprofiler_query_device_counting_coverage(st.counting, st.agent, &coverage),
+              ROCPROFILER_STATUS_SUCCESS);
+    EXPECT_EQ(coverage.size, sizeof(coverage));
+    EXPECT_EQ(coverage.counted, 1u) << "the one dispatch run";
+    EXPECT_EQ(coverage.unmeasured, 3u) << "the failed, the unmeasured and the incomplete one";
     // Said once per batch: a second sample adds nothing new to report.
     testing::internal::CaptureStderr();
     sample(st.counting);
