@@ -13,6 +13,7 @@ import argparse
 import collections
 import csv
 import hashlib
+import html.parser
 import json
 import os
 import resource
@@ -227,6 +228,113 @@ def summary(a):
     run([alias, "-i", *dbs, "--format", "json", "-d", out, "-o", "alias"])
     check(json.load(open(os.path.join(out, "alias.json")))["kernel_summary"] ==
           doc["kernel_summary"], "rocpd2summary differs from rocpd summary")
+
+
+class _HtmlTables(html.parser.HTMLParser):
+    """The tables of a page: {id: (columns, rows)}, cell texts as a browser shows them."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tables, self.current, self.cell, self.row = {}, None, None, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.current = dict(attrs).get("id")
+            self.tables[self.current] = ([], [])
+        elif tag == "tr":
+            self.row = []
+        elif tag in ("td", "th"):
+            self.cell = ""
+        else:
+            check(self.cell is None, f"markup <{tag}> inside a cell: a name was not escaped")
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th"):
+            self.row.append(self.cell)
+            self.cell = None
+        elif tag == "tr":
+            columns, rows = self.tables[self.current]
+            if columns:
+                rows.append(self.row)
+            else:
+                columns.extend(self.row)
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+
+
+def markdown_tables(path):
+    """The pipe tables of a Markdown file: {title: (columns, rows)}, cells unescaped."""
+    tables, title = {}, None
+    for line in open(path, encoding="utf-8").read().splitlines():
+        if line.startswith("## "):
+            title = line[3:]
+            tables[title] = ([], [])
+        elif line.startswith("|") and not line.startswith("|---"):
+            cells, cell, escaped = [], "", False
+            for ch in line[1:]:
+                if escaped:
+                    cell, escaped = cell + ch, False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == "|":
+                    cells.append(cell.strip())
+                    cell = ""
+                else:
+                    cell += ch
+            columns, rows = tables[title]
+            (rows.append(cells) if columns else columns.extend(cells))
+    return tables
+
+
+def same_as_json(tables, doc, what):
+    """Every table of the JSON summary, row for row, in a Markdown or HTML form (numbers as the
+    console prints them: 3 decimals)."""
+    check(sorted(k for k in tables) == sorted(doc), f"{what}: tables {sorted(tables)} != {sorted(doc)}")
+    for name, rows in doc.items():
+        columns, got = tables[name]
+        check(len(got) == len(rows), f"{what} {name}: {len(got)} rows, JSON has {len(rows)}")
+        for cells, row in zip(got, rows):
+            check(len(cells) == len(columns) == len(row), f"{what} {name}: row {cells} has {len(cells)} cells")
+            for column, text in zip(columns, cells):
+                want = row[column]
+                if want is None:
+                    check(text == "NULL", f"{what} {name}.{column}: {text!r}, JSON null")
+                elif isinstance(want, (int, float)) and not isinstance(want, bool):
+                    check(abs(float(text) - want) <= 5e-4 * max(1.0, abs(want)),
+                          f"{what} {name}.{column}: {text} != {want}")
+                else:
+                    check(text == want, f"{what} {name}.{column}: {text!r} != {want!r}")
+
+
+def report_formats(a):
+    """--format md and html of rocpd summary and rocpd query: the tables of the JSON form, row for
+    row; a kernel name with markup and a '|' stays one cell of text in both."""
+    out = os.path.join(a.work, "report_formats")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    db = os.path.join(out, "named.db")
+    shutil.copyfile(job_dbs(a)[0], db)
+    hostile = "<b>bold|pipe</b> & \\*x_y*"
+    with sqlite3.connect(db) as c:
+        table = run_table(db, "rocpd_info_kernel_symbol")
+        c.execute(f'UPDATE "{table}" SET display_name = ? WHERE id = (SELECT MIN(id) FROM "{table}")',
+                  (hostile,))
+    dbs = [db] + job_dbs(a)[1:]
+    for command, extra in [("summary", ["--summary-by-rank"]),
+                           ("query", ["--query", "SELECT name, COUNT(*) AS n FROM kernels GROUP BY name"])]:
+        for form in ["json", "md", "html"]:
+            run([a.rocpd, command, "-i", *dbs, *extra, "--format", form, "-d", out, "-o", command])
+        doc = json.load(open(os.path.join(out, f"{command}.json")))
+        names = [r.get("name") for t in doc.values() for r in t]
+        check(hostile in names, f"{command}: the renamed kernel is not in the JSON: {names}")
+        same_as_json(markdown_tables(os.path.join(out, f"{command}.md")), doc, f"{command} md")
+        page = _HtmlTables()
+        page.feed(open(os.path.join(out, f"{command}.html"), encoding="utf-8").read())
+        same_as_json(page.tables, doc, f"{command} html")
+    p = run([a.rocpd, "summary", "-i", *dbs, "--format", "pdf"], expect_rc=1)
+    check("md, html" in p.stderr, f"an unknown format's message: {p.stderr}")
 
 
 def same_as_rocprofv3_stats(a):
@@ -1247,6 +1355,7 @@ CASES = {"produce": produce, "writer_metadata": writer_metadata, "summary": summ
          "amd_written": amd_written,
          "query": query, "merge": merge, "convert": convert, "convert_memory": convert_memory,
          "convert_pftrace": convert_pftrace, "graph_ids": graph_ids,
+         "report_formats": report_formats,
          "time_window": time_window,
          "errors": errors,
          "hostile_names": hostile_names}

@@ -114,7 +114,7 @@ usage(command what, const std::string& program)
     case command::summary:
         return "usage: " + program +
                " -i DB... [--summary-by-rank] [--domains kernel memory_copy region]\n"
-               "       [--format console|csv|json] [-d DIR] [-o NAME]\n"
+               "       [--format console|csv|json|md|html] [-d DIR] [-o NAME]\n"
                "Per name and per domain: calls, total, mean, min, max, stddev (ns) and the share\n"
                "of the domain's total, over every database; per rank and the spread across ranks\n"
                "with --summary-by-rank.\n" +
@@ -122,15 +122,16 @@ usage(command what, const std::string& program)
                "  --summary-by-rank, --by-rank  one summary per rank (the process when no rank\n"
                "                             was recorded) and the spread of the rank totals\n"
                "  --domains D...             kernel, memory_copy, region (default: all)\n"
-               "  --format F                 console (default), csv (one file per table), json\n" +
+               "  --format F                 console (default), csv (one file per table), json,\n"
+               "                             md (Markdown), html (one page)\n" +
                window + output;
     case command::query:
         return "usage: " + program +
-               " -i DB... --query SQL [--format console|csv|json] [-d DIR] [-o NAME]\n"
+               " -i DB... --query SQL [--format console|csv|json|md|html] [-d DIR] [-o NAME]\n"
                "Runs SQL on each database and lists the rows of all, each led by the database\n"
                "it came from.\n" +
                common + "  --query SQL                one SELECT statement\n" +
-               "  --format F                 console (default), csv, json\n" + output;
+               "  --format F                 console (default), csv, json, md, html\n" + output;
     case command::merge:
         return "usage: " + program +
                " -i DB... -o OUT.db\n"
@@ -215,8 +216,13 @@ parse_arguments(command what, const std::vector<std::string>& args, arguments& o
                 out.output = format::csv;
             else if(name == "json")
                 out.output = format::json;
+            else if(name == "md" || name == "markdown")
+                out.output = format::markdown;
+            else if(name == "html")
+                out.output = format::html;
             else
-                usage_error(what, "unknown format '" + name + "' (formats: console, csv, json)");
+                usage_error(
+                    what, "unknown format '" + name + "' (formats: console, csv, json, md, html)");
             out.format_given = true;
         }
         else if((word == "--summary-by-rank" || word == "--by-rank") && what == command::summary)

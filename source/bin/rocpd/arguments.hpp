@@ -22,6 +22,8 @@ enum class format
     console,
     csv,
     json,
+    markdown, // one <output-file>.md: a pipe table per table, under its title
+    html,     // one <output-file>.html: a standalone page, a table per table
 };
 
 struct arguments

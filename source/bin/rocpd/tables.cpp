@@ -145,6 +145,118 @@ json_text(const nlohmann::json& value, int indent)
     return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// Markdown: a cell as console prints it, with what would end the cell or the row escaped (a
+// kernel name may hold '|' or a newline; printable() already escaped control characters).
+std::string
+markdown_text(const cell& c)
+{
+    auto out = std::string{};
+    for(char ch : console_text(c))
+    {
+        if(ch == '|' || ch == '\\' || ch == '`' || ch == '*' || ch == '_' || ch == '<') out += '\\';
+        out += ch;
+    }
+    return out;
+}
+
+std::string
+markdown_title(const std::string& name)
+{
+    return "## " + name + "\n\n";
+}
+
+std::string
+markdown_header(const std::vector<std::string>& columns)
+{
+    auto text = std::string{"|"};
+    auto rule = std::string{"|"};
+    for(const auto& column : columns)
+    {
+        text += " " + column + " |";
+        rule += "---|";
+    }
+    return text + "\n" + rule + "\n";
+}
+
+std::string
+markdown_line(const std::vector<cell>& row)
+{
+    auto text = std::string{"|"};
+    for(const auto& c : row)
+        text += " " + markdown_text(c) + " |";
+    return text + "\n";
+}
+
+// HTML: every cell and name escaped, so that a kernel name is text, never markup.
+std::string
+html_escaped(const std::string& text)
+{
+    auto out = std::string{};
+    for(char ch : text)
+    {
+        switch(ch)
+        {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += ch;
+        }
+    }
+    return out;
+}
+
+std::string
+html_begin(const std::string& title)
+{
+    return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
+           html_escaped(title) +
+           "</title>\n<style>\nbody { font-family: sans-serif; }\n"
+           "table { border-collapse: collapse; margin-bottom: 2em; }\n"
+           "th, td { border: 1px solid #bbb; padding: 2px 8px; }\n"
+           "td.number { text-align: right; font-variant-numeric: tabular-nums; }\n"
+           "</style>\n</head>\n<body>\n<h1>" +
+           html_escaped(title) + "</h1>\n";
+}
+
+std::string
+html_table_begin(const std::string& name, const std::vector<std::string>& columns)
+{
+    auto text = "<h2>" + html_escaped(name) + "</h2>\n<table id=\"" + html_escaped(name) +
+                "\">\n<thead><tr>";
+    for(const auto& column : columns)
+        text += "<th>" + html_escaped(column) + "</th>";
+    return text + "</tr></thead>\n<tbody>\n";
+}
+
+std::string
+html_line(const std::vector<cell>& row)
+{
+    auto text = std::string{"<tr>"};
+    for(const auto& c : row)
+    {
+        const bool number = std::holds_alternative<int64_t>(c) || std::holds_alternative<double>(c);
+        text +=
+            (number ? "<td class=\"number\">" : "<td>") + html_escaped(console_text(c)) + "</td>";
+    }
+    return text + "</tr>\n";
+}
+
+const std::string html_table_end = "</tbody>\n</table>\n";
+const std::string html_end       = "</body>\n</html>\n";
+
 void
 write_file(const std::string& path, const std::string& text)
 {
@@ -201,6 +313,33 @@ write_tables(const arguments&          args,
         write_file(output_file_path(args, default_name, ".json"), json_text(doc, 2) + '\n');
         return;
     }
+    case format::markdown:
+    {
+        auto text = std::string{};
+        for(const auto& t : tables)
+        {
+            text += markdown_title(t.name) + markdown_header(t.columns);
+            for(const auto& row : t.rows)
+                text += markdown_line(row);
+            text += '\n';
+        }
+        write_file(output_file_path(args, default_name, ".md"), text);
+        return;
+    }
+    case format::html:
+    {
+        const auto name = args.output_file.empty() ? default_name : args.output_file;
+        auto       text = html_begin(name);
+        for(const auto& t : tables)
+        {
+            text += html_table_begin(t.name, t.columns);
+            for(const auto& row : t.rows)
+                text += html_line(row);
+            text += html_table_end;
+        }
+        write_file(output_file_path(args, default_name, ".html"), text + html_end);
+        return;
+    }
     }
 }
 table_stream::table_stream(const arguments& args, std::string name, const std::string& default_name)
@@ -211,11 +350,18 @@ table_stream::table_stream(const arguments& args, std::string name, const std::s
         m_path = output_file_path(args, default_name, "_" + m_table.name + ".csv");
     else if(args.output == format::json)
         m_path = output_file_path(args, default_name, ".json");
+    else if(args.output == format::markdown)
+        m_path = output_file_path(args, default_name, ".md");
+    else if(args.output == format::html)
+        m_path = output_file_path(args, default_name, ".html");
     if(m_path.empty()) return;
     m_out = std::make_unique<std::ofstream>(m_path, std::ios::binary | std::ios::trunc);
     if(!*m_out) throw failure{exit_code::output, m_path + ": cannot write"};
     // JSON: the document of write_tables(), {"<name>": [rows]}, one row at a time.
     if(args.output == format::json) *m_out << "{\n  " << json_text(m_table.name, -1) << ": [";
+    if(args.output == format::markdown) *m_out << markdown_title(m_table.name);
+    if(args.output == format::html)
+        *m_out << html_begin(args.output_file.empty() ? default_name : args.output_file);
 }
 
 // A stream that did not finish (the query failed) leaves no partial file behind.
@@ -232,7 +378,12 @@ void
 table_stream::set_columns(std::vector<std::string> columns)
 {
     m_table.columns = std::move(columns);
-    if(m_args.output == format::csv && !m_started) *m_out << csv_header(m_table.columns);
+    if(!m_started)
+    {
+        if(m_args.output == format::csv) *m_out << csv_header(m_table.columns);
+        if(m_args.output == format::markdown) *m_out << markdown_header(m_table.columns);
+        if(m_args.output == format::html) *m_out << html_table_begin(m_table.name, m_table.columns);
+    }
     m_started = true;
 }
 
@@ -252,6 +403,12 @@ table_stream::row(const std::vector<cell>& cells)
                << json_text(json_row(m_table.columns, cells), -1);
         m_first = false;
         break;
+    case format::markdown:
+        *m_out << markdown_line(cells);
+        break;
+    case format::html:
+        *m_out << html_line(cells);
+        break;
     }
     if(!*m_out) throw failure{exit_code::output, m_path + ": cannot write"};
 }
@@ -264,8 +421,10 @@ table_stream::finish()
         write_tables(m_args, {m_table}, "");
         return;
     }
-    if(m_args.output == format::csv && !m_started) *m_out << csv_header(m_table.columns);
+    if(!m_started) set_columns(m_table.columns);
     if(m_args.output == format::json) *m_out << (m_first ? "]\n}\n" : "\n  ]\n}\n");
+    if(m_args.output == format::markdown) *m_out << '\n';
+    if(m_args.output == format::html) *m_out << html_table_end << html_end;
     m_out->close();
     if(!*m_out) throw failure{exit_code::output, m_path + ": cannot write"};
     std::cerr << "rocpd: wrote " << m_path << '\n';

@@ -1,6 +1,9 @@
-// The tables `rocpd summary` and `rocpd query` print, and their three forms: console (aligned
+// The tables `rocpd summary` and `rocpd query` print, and their forms: console (aligned
 // columns under the table's title, on stdout), csv (one <output-file>_<table>.csv per table in
-// the output path) and json (one <output-file>.json: an object of tables, each an array of rows).
+// the output path), json (one <output-file>.json: an object of tables, each an array of rows),
+// md (one <output-file>.md: a Markdown pipe table per table under its title) and html (one
+// <output-file>.html: a standalone page with a table per table). Names from the application are
+// escaped in every form (control characters; '|' in Markdown; markup in HTML).
 #pragma once
 
 #include "arguments.hpp"
