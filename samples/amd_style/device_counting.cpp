@@ -1,12 +1,14 @@
 // device_counting: agent-wide counter collection as tools for AMD's rocprofiler-sdk write it, in
 // its synchronous form (AMD_STYLE_COUNTER_MODE=sync, the default: the values come back in the
 // caller's array) or its asynchronous one (=async: they arrive in the buffer). The tool configures
-// device counting on every GPU agent that offers it, chooses WORK_ITEMS and WORKGROUPS (two
-// counters of the host device) when the context starts, and samples the agent after each kernel
-// completes (from the KERNEL_DISPATCH COMPLETE callback, where the completed kernel is already in
-// the sums). It also adds up the grids of the dispatches it sees completing, and at exit checks
-// that the highest (the latest) sample of each agent equals them: device counting saw every
-// dispatch, once.
+// device counting on every GPU agent that offers it, chooses two counters whose totals follow from
+// the launches when the context starts (the host device: WORK_ITEMS and WORKGROUPS; an NVIDIA GPU:
+// smsp__warps_launched.sum and AMD's SQ_WAVES, the warps of 32 threads launched), and samples the
+// agent after each kernel completes (from the KERNEL_DISPATCH COMPLETE callback, where the
+// completed kernel is already in the sums). It also adds up, from the grids of the dispatches it
+// sees completing, what those counters must total, and at exit checks that the highest (the
+// latest) sample of each agent equals it and that the window left no execution out
+// (experimental/device_counting.h): device counting saw every dispatch, once.
 // Output: stderr, or AMD_STYLE_OUTPUT.
 #include <rocprofiler-sdk/registration.h>
 #include <rocprofiler-sdk/rocprofiler.h>
@@ -37,6 +39,7 @@ namespace
 struct agent_totals
 {
     rocprofiler_counter_config_id_t config   = {};
+    std::vector<std::string>        counters = {}; // the pair chosen
     std::map<std::string, double>   expected = {}; // from the completed dispatches' grids
     std::map<std::string, double>   last     = {}; // the highest value sampled
     size_t                          samples  = 0;
@@ -81,7 +84,11 @@ gpu_agents()
     return out;
 }
 
-// The config of WORK_ITEMS and WORKGROUPS on an agent, or a zero handle when it lacks one.
+// The counter pairs the tool knows the totals of, in the order it tries them.
+const std::vector<std::vector<std::string>> known_pairs = {
+    {"WORK_ITEMS", "WORKGROUPS"}, {"smsp__warps_launched.sum", "SQ_WAVES"}};
+
+// The config of the first known pair the agent has, or a zero handle when it has none.
 rocprofiler_counter_config_id_t
 make_config(rocprofiler_agent_id_t agent)
 {
@@ -95,25 +102,30 @@ make_config(rocprofiler_agent_id_t agent)
             return ROCPROFILER_STATUS_SUCCESS;
         },
         &ids);
-    auto wanted = std::vector<rocprofiler_counter_id_t>{};
+    auto by_name = std::map<std::string, rocprofiler_counter_id_t>{};
     for(auto id : ids)
     {
         auto info = rocprofiler_counter_info_v0_t{};
         ROCPROFILER_CALL(
             rocprofiler_query_counter_info(id, ROCPROFILER_COUNTER_INFO_VERSION_0, &info),
             "query counter info");
-        auto name = std::string{info.name};
-        if(name == "WORK_ITEMS" || name == "WORKGROUPS")
-        {
-            wanted.push_back(id);
-            state->names[id.handle] = name;
-        }
+        by_name[info.name] = id;
     }
     auto cfg = rocprofiler_counter_config_id_t{};
-    if(wanted.size() == 2)
+    for(const auto& pair : known_pairs)
+    {
+        auto wanted = std::vector<rocprofiler_counter_id_t>{};
+        for(const auto& name : pair)
+            if(by_name.count(name) != 0) wanted.push_back(by_name.at(name));
+        if(wanted.size() != pair.size()) continue;
+        for(size_t i = 0; i < pair.size(); ++i)
+            state->names[wanted[i].handle] = pair[i];
         ROCPROFILER_CALL(
             rocprofiler_create_counter_config(agent, wanted.data(), wanted.size(), &cfg),
             "create counter config");
+        state->agents[agent.handle].counters = pair;
+        break;
+    }
     return cfg;
 }
 
@@ -200,11 +212,19 @@ on_dispatch(rocprofiler_callback_tracing_record_t record, rocprofiler_user_data_
         auto lock = std::lock_guard{state->mutex};
         auto itr  = state->agents.find(info.agent_id.handle);
         if(itr == state->agents.end()) return;
-        const auto& g = info.grid_size;
-        const auto& w = info.workgroup_size;
-        itr->second.expected["WORK_ITEMS"] += static_cast<double>(uint64_t{g.x} * g.y * g.z);
-        itr->second.expected["WORKGROUPS"] +=
-            static_cast<double>(ceil_div(g.x, w.x) * ceil_div(g.y, w.y) * ceil_div(g.z, w.z));
+        const auto& g      = info.grid_size;
+        const auto& w      = info.workgroup_size;
+        const auto  groups = ceil_div(g.x, w.x) * ceil_div(g.y, w.y) * ceil_div(g.z, w.z);
+        const auto  warps  = groups * ceil_div(uint64_t{w.x} * w.y * w.z, 32);
+        for(const auto& name : itr->second.counters)
+        {
+            if(name == "WORK_ITEMS")
+                itr->second.expected[name] += static_cast<double>(uint64_t{g.x} * g.y * g.z);
+            else if(name == "WORKGROUPS")
+                itr->second.expected[name] += static_cast<double>(groups);
+            else
+                itr->second.expected[name] += static_cast<double>(warps);
+        }
         tag = state->next_tag++;
     }
     auto user  = rocprofiler_user_data_t{};
@@ -270,10 +290,29 @@ tool_fini(void*)
     auto out     = std::ostringstream{};
     auto ok      = state->bad == 0 && !state->agents.empty();
     auto samples = size_t{0};
+    auto busy    = size_t{0}; // agents that ran a dispatch
     for(const auto& [agent, total] : state->agents)
     {
         samples += total.samples;
-        if(total.expected.empty()) ok = false;
+        // An agent that ran nothing (the host device beside a GPU that ran everything) has
+        // nothing to check.
+        if(total.expected.empty())
+        {
+            out << "agent " << agent << " ran no dispatch\n";
+            continue;
+        }
+        ++busy;
+        // How many executions the window counted and left out (this SDK's extension).
+        auto coverage = rocprofiler_device_counting_coverage_t{};
+        if(rocprofiler_query_device_counting_coverage(ctx, {agent}, &coverage) ==
+           ROCPROFILER_STATUS_SUCCESS)
+        {
+            out << "agent " << agent << " executions counted=" << coverage.counted
+                << " unmeasured=" << coverage.unmeasured << "\n";
+            if(coverage.unmeasured != 0 || coverage.counted == 0) ok = false;
+        }
+        else
+            ok = false;
         for(const auto& [name, expected] : total.expected)
         {
             auto last = total.last.count(name) != 0 ? total.last.at(name) : -1.0;
@@ -282,7 +321,7 @@ tool_fini(void*)
             if(last != expected || expected <= 0) ok = false;
         }
     }
-    if(samples == 0) ok = false;
+    if(samples == 0 || busy == 0) ok = false;
     out << "device_counting (" << (state->async ? "async" : "sync") << "): " << state->agents.size()
         << " agent(s), " << state->refused << " refused, " << samples
         << " sampled records: " << (ok ? "PASS" : "FAIL") << "\n";

@@ -134,6 +134,12 @@ chip_metrics(std::string_view chip)
                     " (" + std::string{meaning} + ")";
                 spec.block      = unit;
                 spec.is_derived = type != CUPTI_METRIC_TYPE_COUNTER;
+                // A counter's total and its average over the units are linear in the events, so
+                // they add up over executions (device counting sums them); extremes, shares of a
+                // peak, ratios and throughputs do not.
+                spec.additive =
+                    type == CUPTI_METRIC_TYPE_COUNTER &&
+                    (suffix == std::string_view{".sum"} || suffix == std::string_view{".avg"});
                 out.emplace_back(std::move(spec));
             }
         }
@@ -192,7 +198,12 @@ agent_counters(uint32_t ordinal)
                           << ") lists no metrics; it has no counters";
         return std::nullopt;
     }
-    auto names = std::make_shared<std::vector<std::string>>();
+    // Every execution asked for counters is measured with its completion: one-pass
+    // configurations in a batch whose completion waits for the decode (counter_batch.hpp), or by
+    // itself. Only replayed executions of several-pass configurations defer their values, and
+    // device counting refuses those configurations.
+    result.counts_every_execution = true;
+    auto names                    = std::make_shared<std::vector<std::string>>();
     for(const auto& spec : result.counters)
         names->emplace_back(spec.name);
     result.passes_of = [chip, names](const std::vector<uint32_t>& indices, uint32_t& passes)

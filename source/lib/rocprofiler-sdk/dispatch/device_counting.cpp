@@ -86,6 +86,16 @@ set_config(rocprofiler_context_id_t context_id, rocprofiler_counter_config_id_t 
                                  "agent-wide (use dispatch counting for it)";
             return ROCPROFILER_STATUS_ERROR_METRIC_NOT_VALID_FOR_AGENT;
         }
+        // Each execution is measured once, as it runs: a configuration the hardware collects
+        // only over several passes of one dispatch (NVIDIA GPUs: throughputs, hit rates) would
+        // leave every execution unmeasured.
+        if(cfg->passes > 1)
+        {
+            ROCP_LOG(warning) << "device counting: the configuration needs " << cfg->passes
+                              << " passes of each execution; agent-wide counting measures an "
+                                 "execution once (choose counters of one pass)";
+            return ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT;
+        }
         itr->config = std::move(cfg);
         itr->sums.assign(itr->config->counters.size(), 0.0);
         return ROCPROFILER_STATUS_SUCCESS;
