@@ -222,7 +222,7 @@ while read -r line; do
     if [ -f "${f}" ]; then
         grep -q 'comparison_only' "${f}" && result="CMP($(grep -c '^FAIL' "${f}")F)"
         numbers=$(grep -E '^RESULT ' "${f}" |
-            grep -E 'counters_|avail_|rocpd_|multi_gpu_|fault_|globals_|dispatches=|replayed_|max_timestamp|one_run|failures=[1-9]|latency|pass_gap|pass_detail|launch_call|gpu_start_delay|bit_identical|segments=|rows=|symbols=|notrack_|stream_capture_declined|_queues=|graph_|pc_sampling |spm ' |
+            grep -E 'counters_|avail_|rocpd_|device_counting_|multi_gpu_|fault_|globals_|dispatches=|replayed_|max_timestamp|one_run|failures=[1-9]|latency|pass_gap|pass_detail|launch_call|gpu_start_delay|bit_identical|segments=|rows=|symbols=|notrack_|stream_capture_declined|_queues=|graph_|pc_sampling |spm ' |
             sed -E 's/^RESULT //' | tr '\n' ' ')
         timing=$(grep -E '^RESULT timing ' "${f}" | tr ' ' '\n' | grep -E "^(${timing_fields})=" | tr '\n' ' ')
         [ -n "${timing}" ] && numbers="${numbers}| ${timing}"
