@@ -1051,12 +1051,18 @@ def window_of(stderr):
     raise Failed(f"no time window reported: {stderr[-1000:]}")
 
 
-def kernels_in(path, start, end):
+def traced_kernels(path, where, args):
+    """The names of the kernel trace's dispatches (not the counter-only rows) that match @p where."""
     with connect(path) as c:
         return [r[0] for r in c.execute(
             "SELECT k.name FROM kernels AS k JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id "
             "AND kd.guid = k.guid WHERE json_extract(kd.extdata, '$.source') IS NOT "
-            "'counter_collection' AND k.start <= ? AND k.\"end\" >= ?", (end, start))]
+            "'counter_collection' AND " + where, args)]
+
+
+def kernels_in(path, start, end):
+    """Those that overlap [start, end]."""
+    return traced_kernels(path, "k.start <= ? AND k.\"end\" >= ?", (end, start))
 
 
 def time_window(a):
@@ -1126,11 +1132,8 @@ def time_window(a):
 
 
 def kernels_inside(path, start, end):
-    with connect(path) as c:
-        return [r[0] for r in c.execute(
-            "SELECT k.name FROM kernels AS k JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id "
-            "AND kd.guid = k.guid WHERE json_extract(kd.extdata, '$.source') IS NOT "
-            "'counter_collection' AND k.start >= ? AND k.\"end\" <= ?", (start, end))]
+    """Those wholly inside [start, end]."""
+    return traced_kernels(path, "k.start >= ? AND k.\"end\" <= ?", (start, end))
 
 
 def marker_window(a):
