@@ -10,12 +10,20 @@ if [ "${1:-}" = "--fix" ]; then
     clang-format -i "${files[@]}"
     exit 0
 fi
-bad=0
-for f in "${files[@]}"; do
-    if ! clang-format --dry-run --Werror "$f" >/dev/null 2>&1; then
-        echo "check-format: not formatted: $f"
-        bad=$((bad + 1))
-    fi
+# Batches of files on every core (one clang-format per file took 77 s of CI on 2 cores); a batch
+# that fails is checked again file by file, so that each unformatted file is named.
+check_batch() {
+    clang-format --dry-run --Werror "$@" >/dev/null 2>&1 && return 0
+    for f in "$@"; do
+        clang-format --dry-run --Werror "$f" >/dev/null 2>&1 || echo "$f"
+    done
+}
+export -f check_batch
+mapfile -t unformatted < <(printf '%s\0' "${files[@]}" |
+    xargs -0 -n 32 -P "$(nproc 2>/dev/null || echo 2)" bash -c 'check_batch "$@"' check_batch | sort)
+bad=${#unformatted[@]}
+for f in "${unformatted[@]}"; do
+    echo "check-format: not formatted: $f"
 done
 if [ "${bad}" -ne 0 ]; then
     echo "check-format: ${bad} file(s) differ from .clang-format; run scripts/check-format.sh --fix"
