@@ -458,7 +458,8 @@ def many_inputs(a):
     """One input open at a time: 300 databases under a limit of 64 open files, and memory that
     does not grow with the number of inputs."""
     one = job_dbs(a)[0]
-    folder = os.path.join(a.work, "many")
+    # A folder of its own: the cases run in parallel, and this one removes its folder at the end.
+    folder = os.path.join(a.work, "many_inputs")
     os.makedirs(folder, exist_ok=True)
     paths = []
     for i in range(300):
@@ -579,7 +580,7 @@ def query(a):
 
     # More databases than SQLite can attach to one connection (10 in Debian's build): 70 copies
     # of one rank, read together (--force: they are one database 70 times).
-    many = os.path.join(a.work, "many")
+    many = os.path.join(a.work, "query_many")
     os.makedirs(many, exist_ok=True)
     copies = []
     for i in range(70):
