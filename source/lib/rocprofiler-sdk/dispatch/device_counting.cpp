@@ -41,6 +41,30 @@ struct window
     std::vector<agent_window> agents = {};
 };
 
+rocprofiler_status_t
+check_countable(const counters::config& cfg)
+{
+    if(const auto* bad = counters::first_non_additive(cfg); bad != nullptr)
+    {
+        ROCP_LOG(warning) << "device counting: counter " << bad->spec.name
+                          << " describes one execution and does not add up over the agent's "
+                             "executions; a configuration that measures it cannot be counted "
+                             "agent-wide (use dispatch counting for it)";
+        return ROCPROFILER_STATUS_ERROR_METRIC_NOT_VALID_FOR_AGENT;
+    }
+    // Each execution is measured once, as it runs: a configuration the hardware collects only
+    // over several passes of one dispatch (NVIDIA GPUs: throughputs, hit rates) would leave every
+    // execution unmeasured.
+    if(cfg.passes > 1)
+    {
+        ROCP_LOG(warning) << "device counting: the configuration needs " << cfg.passes
+                          << " passes of each execution; agent-wide counting measures an "
+                             "execution once (choose counters of one pass)";
+        return ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT;
+    }
+    return ROCPROFILER_STATUS_SUCCESS;
+}
+
 namespace
 {
 // The current window of each context that has started with device counting. A test reset clears
@@ -78,24 +102,7 @@ set_config(rocprofiler_context_id_t context_id, rocprofiler_counter_config_id_t 
                                 [&cfg](const agent_window& a)
                                 { return a.agent.handle == cfg->agent.handle; });
         if(itr == target->agents.end()) return ROCPROFILER_STATUS_ERROR_AGENT_MISMATCH;
-        if(const auto* bad = counters::first_non_additive(*cfg); bad != nullptr)
-        {
-            ROCP_LOG(warning) << "device counting: counter " << bad->spec.name
-                              << " describes one execution and does not add up over the agent's "
-                                 "executions; a configuration that measures it cannot be counted "
-                                 "agent-wide (use dispatch counting for it)";
-            return ROCPROFILER_STATUS_ERROR_METRIC_NOT_VALID_FOR_AGENT;
-        }
-        // Each execution is measured once, as it runs: a configuration the hardware collects
-        // only over several passes of one dispatch (NVIDIA GPUs: throughputs, hit rates) would
-        // leave every execution unmeasured.
-        if(cfg->passes > 1)
-        {
-            ROCP_LOG(warning) << "device counting: the configuration needs " << cfg->passes
-                              << " passes of each execution; agent-wide counting measures an "
-                                 "execution once (choose counters of one pass)";
-            return ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT;
-        }
+        if(auto status = check_countable(*cfg); status != ROCPROFILER_STATUS_SUCCESS) return status;
         itr->config = std::move(cfg);
         itr->sums.assign(itr->config->counters.size(), 0.0);
         return ROCPROFILER_STATUS_SUCCESS;

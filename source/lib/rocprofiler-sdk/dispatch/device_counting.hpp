@@ -41,6 +41,12 @@ struct share
     size_t                  agent_index = 0;
 };
 
+// Whether @p cfg can be counted agent-wide: SUCCESS; ERROR_METRIC_NOT_VALID_FOR_AGENT when a base
+// counter's values do not add up over executions; ERROR_EXCEEDS_HW_LIMIT when the agent collects
+// the configuration over several passes of one execution (each execution is measured once). Says
+// why in a warning. What set_config answers after its own checks.
+rocprofiler_status_t check_countable(const counters::config& cfg);
+
 // Opens a new window of @p ctx (which has a device counting service and was just activated):
 // calls the tool's callback of each configured agent, on the calling thread, and from then on
 // counts. Returns SUCCESS, or ERROR_CONTEXT_ERROR when a callback threw (the context was stopped

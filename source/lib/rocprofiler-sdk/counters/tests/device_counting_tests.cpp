@@ -553,6 +553,38 @@ TEST_F(device_counting, set_config_refuses_what_cannot_be_counted)
               ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED);
 }
 
+// The rule set_config applies to a configuration, on hand-built ones: an agent that schedules
+// passes itself (CUDA agents: CUPTI) may need several passes of one execution for a set of
+// counters, and agent-wide counting measures each execution once, so such a configuration is
+// refused with EXCEEDS_HW_LIMIT; one pass of additive counters is accepted; a counter that does not
+// add up is refused first. The host device's configurations always fit one pass, so this is where
+// the several-pass refusal is checked without a GPU (cuda.device_counting checks it on one).
+TEST(device_counting_rule, several_passes_are_refused_and_one_pass_of_additive_counters_accepted)
+{
+    namespace dc                = rocprofiler::dispatch::device_counting;
+    auto additive               = rocprofiler::counters::counter_definition{};
+    additive.spec.name          = "warps";
+    additive.spec.additive      = true;
+    auto per_execution          = rocprofiler::counters::counter_definition{};
+    per_execution.spec.name     = "occupancy";
+    per_execution.spec.additive = false;
+
+    auto cfg     = rocprofiler::counters::config{};
+    cfg.counters = {&additive};
+    cfg.passes   = 1;
+    EXPECT_EQ(dc::check_countable(cfg), ROCPROFILER_STATUS_SUCCESS);
+    for(uint32_t passes : {2U, 3U, 40U})
+    {
+        cfg.passes = passes;
+        EXPECT_EQ(dc::check_countable(cfg), ROCPROFILER_STATUS_ERROR_EXCEEDS_HW_LIMIT) << passes;
+    }
+    cfg.counters = {&additive, &per_execution};
+    cfg.passes   = 1;
+    EXPECT_EQ(dc::check_countable(cfg), ROCPROFILER_STATUS_ERROR_METRIC_NOT_VALID_FOR_AGENT);
+    cfg.passes = 2;
+    EXPECT_EQ(dc::check_countable(cfg), ROCPROFILER_STATUS_ERROR_METRIC_NOT_VALID_FOR_AGENT);
+}
+
 TEST_F(device_counting, configuration_returns_the_documented_statuses)
 {
     EXPECT_EQ(seen("configure twice"), ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
