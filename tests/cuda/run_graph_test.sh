@@ -9,6 +9,11 @@
 #           (3 distinct nodes per launch), the plain launch none.
 #   replay  the same under kernel replay (a multi-pass metric): the plain launch is replayed, each
 #           graph launch is declined (reason=graph_launch in the SDK's log), the result is right.
+#   counted --pmc smsp__warps_launched.sum --kernel-trace (one group: one application run, no
+#           replay): CUPTI's kernel activity is off while dispatches are counted, so the graph's
+#           nodes are neither traced nor counted; rocprofv3 says so (a warning at the first graph
+#           launch, "2 of 2 CUDA graph launches" at exit), the plain launch is traced and counted,
+#           the result is right. Under kernel replay (step replay) the same total is reported.
 #   torch   torch.cuda.graph, captured once and replayed 5 times, under --kernel-trace: at least 5
 #           correlation ids each with the same two or more kernels (skipped without PyTorch).
 # Usage: run_graph_test.sh <rocprofv3> <graph program> <torch_graph.py>
@@ -147,7 +152,26 @@ check "[ ${rc} -eq 0 ]" "replay: rocprofv3 exited with ${rc}"
 check "grep -q 'RESULT wrong_elements=0' '${out}/replay/stdout'" "replay: the program's results"
 check "grep -q 'reason=graph_launch' '${out}/replay/stderr'" "replay: no graph_launch decline in the log"
 declined=$(grep -c 'reason=graph_launch' "${out}/replay/stderr")
+check "grep -q '2 of 2 CUDA graph launches ran while' '${out}/replay/stderr'" \
+    "replay: the graph launches whose nodes are not traced are not reported at exit"
 echo "RESULT graph_replay_declined_lines=${declined}" | tee -a "${out}/validate.txt"
+
+# counted: nothing lost silently while counting
+rc=$(profile counted --kernel-trace --pmc smsp__warps_launched.sum -- "${program}")
+show_run "${out}/counted" 10
+check "[ ${rc} -eq 0 ]" "counted: rocprofv3 exited with ${rc}"
+check "grep -q 'RESULT wrong_elements=0' '${out}/counted/stdout'" "counted: the program's results"
+check "grep -q 'CUDA graph was launched while CUPTI' '${out}/counted/stderr'" \
+    "counted: no warning at the first graph launch"
+check "grep -q '2 of 2 CUDA graph launches ran while' '${out}/counted/stderr'" \
+    "counted: the untraced graph launches are not reported at exit"
+counted_rows=$(python3 -c 'import csv,sys; print(len(list(csv.DictReader(open(sys.argv[1])))))' \
+    "${out}/counted/run_kernel_trace.csv" 2>/dev/null)
+counter_rows=$(python3 -c 'import csv,sys; print(len(list(csv.DictReader(open(sys.argv[1])))))' \
+    "${out}/counted/run_counter_collection.csv" 2>/dev/null)
+check "[ '${counted_rows}' = 1 ]" "counted: ${counted_rows:-no} kernel rows, expected the plain launch's 1"
+check "[ '${counter_rows}' = 1 ]" "counted: ${counter_rows:-no} counter rows, expected the plain launch's 1"
+echo "RESULT graph_counted_kernel_rows=${counted_rows:-none} graph_counted_counter_rows=${counter_rows:-none}" | tee -a "${out}/validate.txt"
 
 # torch.cuda.graph
 rc=$(profile torch --kernel-trace -- python3 "${torch_script}")

@@ -13,6 +13,7 @@
 #include "dispatch/interception.hpp"
 
 #include <atomic>
+#include <string>
 
 namespace rocprofiler::cuda::graph_kernels
 {
@@ -82,17 +83,19 @@ tracer::tracer(dispatch_sink sink, agent_lookup agents, kernel_lookup kernels, s
 {
 }
 
-void
-tracer::on_launch(uint32_t cupti_id, const graph_launch& launch)
+bool
+tracer::on_launch(uint32_t cupti_id, const graph_launch& launch, bool nodes_traced)
 {
     auto lock = std::lock_guard{m_mutex};
     ++m_stats.launches;
+    if(!nodes_traced) return ++m_stats.untraced == 1;
     if(m_launches.insert_or_assign(cupti_id, launch).second) m_order.push_back(cupti_id);
     while(m_order.size() > m_max)
     {
         m_launches.erase(m_order.front());
         m_order.pop_front();
     }
+    return false;
 }
 
 bool
@@ -174,6 +177,27 @@ make_process_tracer()
     return new tracer{sink, agents, kernels, 4096}; // CUPTI may deliver at exit: never freed
 }
 
+// Reports at exit the graph launches whose nodes no output shows.
+struct untraced_report
+{
+    untraced_report()                                  = default;
+    untraced_report(const untraced_report&)            = delete;
+    untraced_report& operator=(const untraced_report&) = delete;
+    ~untraced_report()
+    {
+        const auto* t = process_tracer.load(std::memory_order_acquire);
+        if(t == nullptr || !common::log::enabled(common::log::level::warning)) return;
+        const auto stats = t->stats();
+        if(stats.untraced == 0) return;
+        common::log::write(common::log::level::warning,
+                           "cuda: " + std::to_string(stats.untraced) + " of " +
+                               std::to_string(stats.launches) +
+                               " CUDA graph launches ran while CUPTI's kernel activity was off "
+                               "(dispatches were counted): their kernel nodes are in no output, "
+                               "neither traced nor counted");
+    }
+};
+
 void
 on_graph_launch(CUpti_CallbackDomain, CUpti_CallbackId cbid, const CUpti_CallbackData* data)
 {
@@ -199,7 +223,15 @@ on_graph_launch(CUpti_CallbackDomain, CUpti_CallbackId cbid, const CUpti_Callbac
                                dispatch::next_correlation_id(),
                                dispatch::current_ancestor(),
                                common::thread_id()))
-        t->on_launch(data->correlationId, *launch);
+    {
+        static untraced_report report; // says at exit how many launches no output shows
+        if(t->on_launch(data->correlationId, *launch, timing::activity_on()))
+            ROCP_LOG(warning)
+                << "cuda: a CUDA graph was launched while CUPTI's kernel activity is off, as "
+                   "it is while a context counts dispatches (its kernel records would change "
+                   "the counted values): the kernel nodes of such launches are neither traced "
+                   "nor counted; their number is reported at exit";
+    }
 }
 } // namespace
 

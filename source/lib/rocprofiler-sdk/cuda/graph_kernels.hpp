@@ -10,7 +10,9 @@
 //
 // Records reach the tracer only while CUPTI's kernel activity runs (cupti_activity.hpp: not when
 // a context counts dispatches, nor with ROCPROFILER_CUDA_CUPTI=0, which also leaves graph launches
-// unseen).
+// unseen). A graph launch while a context counts is still seen: its nodes are in no output, so
+// each such launch is counted, the first says so in a warning and the total is reported at exit
+// (nothing is lost silently).
 //
 // Only files of this folder include this header (it includes CUPTI's headers).
 #pragma once
@@ -87,6 +89,7 @@ struct tracer_stats
     uint64_t delivered = 0; // turned into dispatches
     uint64_t unmatched = 0; // records whose launch was not seen (or forgotten)
     uint64_t no_agent  = 0; // records of a device without agent
+    uint64_t untraced  = 0; // launches whose nodes no record shows (kernel activity was off)
 };
 
 // Graph launches by CUPTI correlation id, and their kernel records turned into dispatches.
@@ -98,8 +101,11 @@ public:
     // later than it, in buffers CUPTI flushes.
     tracer(dispatch_sink sink, agent_lookup agents, kernel_lookup kernels, size_t max_launches);
 
-    // A graph launch entered the driver, with CUPTI's correlation id.
-    void on_launch(uint32_t cupti_id, const graph_launch& launch);
+    // A graph launch entered the driver, with CUPTI's correlation id. `nodes_traced`: CUPTI's
+    // kernel activity runs, so its nodes' records will follow; when it does not (a context counts
+    // dispatches), the launch is counted as untraced and not remembered. Returns true for the
+    // first untraced launch (the caller warns once).
+    bool on_launch(uint32_t cupti_id, const graph_launch& launch, bool nodes_traced = true);
 
     // One activity record; true when it is a graph's kernel node (then handled here, also when
     // its launch is unknown), false for every other record.

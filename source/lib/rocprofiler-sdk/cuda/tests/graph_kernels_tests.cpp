@@ -219,6 +219,31 @@ TEST(graph_kernels, records_of_unknown_launches_or_devices_are_counted_not_deliv
     EXPECT_EQ(s.delivered, 0u);
 }
 
+// While CUPTI's kernel activity is off (a context counts dispatches) no node record will come: each
+// graph launch is counted as untraced (the process warns on the first and reports the total at
+// exit), not remembered, and a traced launch afterwards is handled as before.
+TEST(graph_kernels, launches_without_kernel_activity_are_counted_as_untraced)
+{
+    auto rec = recorder{};
+    auto t   = rec.make();
+    EXPECT_TRUE(t.on_launch(7, launch(70, stream_a), false)) << "the first untraced launch";
+    EXPECT_FALSE(t.on_launch(8, launch(80, stream_a), false));
+    EXPECT_FALSE(t.on_launch(9, launch(90, stream_a), false));
+    auto stray = kernel_record(8, 2, 1, "k"); // not remembered: unmatched, never delivered
+    EXPECT_TRUE(t.on_record(reinterpret_cast<const CUpti_Activity&>(stray)));
+    EXPECT_TRUE(rec.dispatches.empty());
+    EXPECT_FALSE(t.on_launch(10, launch(100, stream_a))) << "a traced launch warns nothing";
+    auto node = kernel_record(10, 2, 1, "k");
+    EXPECT_TRUE(t.on_record(reinterpret_cast<const CUpti_Activity&>(node)));
+    ASSERT_EQ(rec.dispatches.size(), 1u);
+    EXPECT_EQ(rec.dispatches[0].internal_id, 100u);
+    const auto s = t.stats();
+    EXPECT_EQ(s.launches, 4u);
+    EXPECT_EQ(s.untraced, 3u);
+    EXPECT_EQ(s.unmatched, 1u);
+    EXPECT_EQ(s.delivered, 1u);
+}
+
 TEST(graph_kernels, a_buffer_walked_through_the_activity_table_gives_nodes_in_order)
 {
     auto buffer = std::vector<CUpti_ActivityKernel10>{kernel_record(7, 2, 1, "k"),
