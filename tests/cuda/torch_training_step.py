@@ -1,8 +1,9 @@
-# A PyTorch training step for the GPU suite: forward, loss, backward and an Adam step, twice, on a
-# small MLP. The optimizer's in-place updates of the parameters and of its moment estimates are
+# A PyTorch training step for the GPU suite: forward, loss, backward and an Adam step, twice (or
+# TORCH_STEPS times: the batched-counting benchmark runs many), on a small MLP. The optimizer's in-place updates of the parameters and of its moment estimates are
 # non-idempotent, so a replay that did not restore memory would change them. The bytes of every
 # parameter and of the optimizer state go to argv[1]. Exits 77 (CTest SKIP) when PyTorch or a
 # CUDA device is missing.
+import os
 import sys
 
 try:
@@ -25,7 +26,8 @@ model = torch.nn.Sequential(
 optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
 inputs = torch.randn(64, 256, device="cuda")
 labels = torch.randint(0, 10, (64,), device="cuda")
-for _ in range(2):
+steps = int(os.environ.get("TORCH_STEPS", "2"))
+for _ in range(steps):
     optimizer.zero_grad(set_to_none=False)
     loss = torch.nn.functional.cross_entropy(model(inputs), labels)
     loss.backward()

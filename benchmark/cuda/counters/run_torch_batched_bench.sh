@@ -8,12 +8,15 @@
 # failed or the two rocprofv3 paths disagree on a value.
 # Usage: run_torch_batched_bench.sh <rocprofv3> <torch_training_step.py> <outdir>
 # Environment: BENCH_TORCH_REPS (default 3), BENCH_TORCH_METRICS (default: two one-pass counters),
+#              BENCH_TORCH_STEPS (training steps in one process, default 2: 95 launches; more
+#              steps make the counting cost stand out of Python's and PyTorch's start-up),
 #              NCU (default: PATH, then /usr/local/cuda/bin/ncu).
 set -u
 rocprofv3="$1" script="$2" out="$3"
 rm -rf "${out}" && mkdir -p "${out}"
 reps="${BENCH_TORCH_REPS:-3}"
 metrics="${BENCH_TORCH_METRICS:-smsp__inst_executed.sum,smsp__warps_launched.sum}"
+export TORCH_STEPS="${BENCH_TORCH_STEPS:-2}"
 ncu="${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}"
 python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null ||
     { echo "BENCH torch_batched SKIP: PyTorch with CUDA is not importable"; exit 0; }
@@ -104,7 +107,7 @@ equal=$([ "${rows_batched}" -gt 0 ] && [ "${wrong_kernels}" = 0 ] && echo 1 || e
 m() { tr ' ' '\n' <<<"${times[$1]:-}" | grep -v '^$' | median; }
 plain=$(m plain) batched=$(m batched) per=$(m per_dispatch) ncu_s=$(m ncu)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
-echo "BENCH torch_batched metrics=${metrics} reps=${reps} rows=${rows_batched} values_equal=${equal_rows}/${rows_batched}" \
+echo "BENCH torch_batched metrics=${metrics} steps=${TORCH_STEPS} reps=${reps} rows=${rows_batched} values_equal=${equal_rows}/${rows_batched}" \
     "differing_within_spread=${spread_kernels} differing_beyond=${wrong_kernels} differing_kernels=${differing}" \
     "plain_s=${plain} batched_s=${batched} per_dispatch_s=${per} ncu_s=${ncu_s:-n/a}" \
     "per_dispatch/batched=$(ratio "${per}" "${batched}") ncu/batched=$(ratio "${ncu_s:-0}" "${batched}")" \
