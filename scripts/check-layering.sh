@@ -26,6 +26,9 @@
 #  9. An adapter talks to the core through one seam: no file of a backend folder (cuda/, host/)
 #     includes anything of kernel_replay/; what a backend needs of replay (allocation tracking,
 #     excluded launches, frees that wait for a window) it asks through dispatch/interception.hpp.
+# 10. The CUDA backend keeps one folder per concern: every source of cuda/ but the backend itself
+#     (backend.hpp, agents.cpp) lives in a subfolder, and docs/architecture.md ("The CUDA backend,
+#     folder by folder") names each subfolder and each file, so that the map stays true.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 lib=source/lib/rocprofiler-sdk
@@ -67,7 +70,7 @@ tool_files=$(find source/lib/rocprofiler-sdk-tool samples tests/tools -type f \(
 while IFS= read -r line; do
     [ -n "${line}" ] && violation "rule 5 (a tool includes SDK internals): ${line}"
 done < <(includes ${tool_files} |
-         grep -E '"(common|context|dispatch|kernel_replay|registration|buffer|counters|code_object|tracing|status|agent|host|cuda)/|lib/rocprofiler-sdk/' |
+         grep -E '"(common|context|correlation|dispatch|kernel_replay|registration|buffer|counters|code_object|tracing|status|agent|host|cuda)/|lib/rocprofiler-sdk/' |
          grep -v '"common/sample_common.hpp"')  # the samples' own shared header
 
 # Folder dependency edges of the library (tests excluded: they may use anything they test). The C
@@ -101,6 +104,22 @@ while IFS= read -r line; do
     [ -n "${line}" ] && violation "rule 9 (a backend adapter includes the replay engine): ${line}"
 done < <(includes $(find "${lib}/cuda" "${lib}/host" -type f \( -name '*.cpp' -o -name '*.hpp' \) -not -path '*/tests/*') |
          grep -E '"(rocprofiler-sdk/)?kernel_replay/')
+
+arch=docs/architecture.md
+while IFS= read -r file; do
+    rel=${file#"${lib}/cuda/"}
+    case "${rel}" in
+        backend.hpp | agents.cpp | CMakeLists.txt) continue ;;
+        tests/* | tests_*/*) continue ;;
+        */*) ;;
+        *) violation "rule 10 (a CUDA backend source outside a concern's folder): ${file}"; continue ;;
+    esac
+    grep -qF "| \`${rel%%/*}/\` |" "${arch}" ||
+        violation "rule 10 (folder not named in ${arch}): ${file}"
+    name=${rel##*/}
+    grep -qE "\`(${name%.*}\.(cpp|hpp|cu|cpp/hpp|inc|sh)|${name})\`" "${arch}" ||
+        violation "rule 10 (file not named in ${arch}): ${file}"
+done < <(find "${lib}/cuda" -type f | sort)
 
 if [ "${failures}" -ne 0 ]; then
     echo "layering: ${failures} violation(s)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CUDA graph kernels under rocprofv3 (cuda/graph_kernels.hpp):
+# CUDA graph kernels under rocprofv3 (cuda/tracing/graph_kernels.hpp):
 #   trace   --kernel-trace of the graph program (a plain launch, then a graph of three captured
 #           kernels launched twice): each kernel node is a row of kernel_trace.csv with its own
 #           dispatch id, the three rows of one graph launch share its correlation id (the two

@@ -4,11 +4,11 @@
 #include "cuda/backend.hpp"
 
 #include "common/logging.hpp"
-#include "cuda/driver.hpp"
-#include "cuda/metric_registry.hpp"
-#include "cuda/pc_sampling_session.hpp"
-#include "cuda/pm_sampling_offer.hpp"
-#include "cuda/settings_driver.hpp"
+#include "cuda/counters/metric_registry.hpp"
+#include "cuda/interpose/driver.hpp"
+#include "cuda/interpose/settings_driver.hpp"
+#include "cuda/sampling/pc_sampling_session.hpp"
+#include "cuda/sampling/pm_sampling_offer.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -49,7 +49,8 @@ enum class decline_reason : uint8_t
     // proves that they wrote only inside the snapshot (ROCPROFILER_REPLAY_VERIFY is not `all`).
     child_dispatch,
     // A CUDA graph launch: its kernel nodes run inside one driver call and are traced from their
-    // activity records (cuda/graph_kernels.hpp), never replayed (no replay of graph nodes yet).
+    // activity records (cuda/tracing/graph_kernels.hpp), never replayed (no replay of graph nodes
+    // yet).
     graph_launch,
     last,
 };

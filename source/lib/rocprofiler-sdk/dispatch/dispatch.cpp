@@ -5,6 +5,7 @@
 #include "common/static_object.hpp"
 #include "common/thread.hpp"
 #include "context/context.hpp"
+#include "correlation/correlation.hpp"
 #include "dispatch/delivery.hpp"
 #include "dispatch/device_counting.hpp"
 #include "dispatch/interception.hpp"
@@ -25,11 +26,10 @@ namespace rocprofiler::dispatch
 {
 namespace
 {
-// The last dispatch id and internal correlation id handed out; a test reset restarts both at 1.
+// The last dispatch id handed out; a test reset restarts it at 1 (correlation ids: correlation/).
 struct id_counters
 {
-    std::atomic<uint64_t> dispatch    = 0;
-    std::atomic<uint64_t> correlation = 0;
+    std::atomic<uint64_t> dispatch = 0;
 };
 
 id_counters&
@@ -37,26 +37,6 @@ ids()
 {
     return common::static_object<id_counters, common::reset_order::dispatch_ids>::get();
 }
-
-thread_local uint64_t this_thread_operation = 0;
-
-// Sets the calling thread's enclosing operation for the duration of a scope.
-class operation_scope
-{
-public:
-    explicit operation_scope(uint64_t internal_id)
-        : m_previous{this_thread_operation}
-    {
-        this_thread_operation = internal_id;
-    }
-    ~operation_scope() { this_thread_operation = m_previous; }
-
-    operation_scope(const operation_scope&)            = delete;
-    operation_scope& operator=(const operation_scope&) = delete;
-
-private:
-    uint64_t m_previous;
-};
 
 rocprofiler_user_data_t
 external_id_for(context::context& ctx, const logical_dispatch& dispatch)
@@ -229,7 +209,7 @@ submit_execution(const logical_dispatch&                      dispatch,
     exec->dispatch     = &dispatch;
     exec->participants = select_participants(dispatch);
 
-    auto scope = operation_scope{dispatch.internal_id};
+    auto scope = correlation::operation_scope{dispatch.internal_id};
     delivery::fire_enqueue(dispatch, exec->participants, ROCPROFILER_CALLBACK_PHASE_ENTER);
     // The ENQUEUE EXIT callbacks run after enqueue() returned, so they may race the completion
     // on another thread; each participant's record is independent, so this is safe.
@@ -305,21 +285,9 @@ any_consumer()
 }
 
 uint64_t
-current_ancestor()
-{
-    return this_thread_operation;
-}
-
-uint64_t
 dispatch_count()
 {
     return ids().dispatch.load();
-}
-
-uint64_t
-next_correlation_id()
-{
-    return ++ids().correlation;
 }
 
 rocprofiler_user_data_t
@@ -365,8 +333,8 @@ make_logical_dispatch(const launch_info& info)
     result.info.workgroup_size       = info.workgroup_size;
     result.info.grid_size            = info.grid_size;
     result.thread_id                 = common::thread_id();
-    result.internal_id               = ++ids().correlation;
-    result.ancestor_id               = this_thread_operation;
+    result.internal_id               = correlation::next_id();
+    result.ancestor_id               = correlation::current_ancestor();
     result.kernel_name               = info.kernel_name;
     result.arguments                 = info.arguments;
     return result;

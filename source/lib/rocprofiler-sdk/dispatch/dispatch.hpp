@@ -142,15 +142,8 @@ void deliver_counters(const logical_dispatch&         dispatch,
                       const std::vector<participant>& participants,
                       const execution_result&         result);
 
-// The internal correlation id of the operation the calling thread is inside, or 0.
-uint64_t current_ancestor();
-
 // Number of logical dispatches so far (the dispatch counter).
 uint64_t dispatch_count();
-
-// Reserves the next internal correlation id, from the sequence dispatches take theirs from (so
-// that ids of copies and dispatches never collide and follow the order they were issued in).
-uint64_t next_correlation_id();
 
 // The external correlation id of an operation for `ctx`: what the context's request callback gives
 // for `kind` (when it asks for that kind), else the top of the thread's pushed ids.

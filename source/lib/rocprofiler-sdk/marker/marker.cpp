@@ -6,6 +6,7 @@
 #include "common/thread.hpp"
 #include "common/time.hpp"
 #include "context/context.hpp"
+#include "correlation/correlation.hpp"
 #include "dispatch/api_call.hpp"
 #include "dispatch/dispatch.hpp"
 #include "registration/registration.hpp"
@@ -119,8 +120,8 @@ traced(domain d, int32_t op, const rocprofiler_marker_api_args_t& args, call_fn 
     if(count == 0) return call(args, data);
 
     const auto tid         = common::thread_id();
-    const auto internal_id = dispatch::next_correlation_id();
-    const auto ancestor    = dispatch::current_ancestor();
+    const auto internal_id = correlation::next_id();
+    const auto ancestor    = correlation::current_ancestor();
     dispatch::api_call::request_external_ids(parts, count, tid, request_kind(d), op, internal_id);
 
     auto payload = rocprofiler_callback_tracing_marker_api_data_t{};

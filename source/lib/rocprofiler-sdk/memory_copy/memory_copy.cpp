@@ -2,6 +2,7 @@
 
 #include "buffer/buffer.hpp"
 #include "context/context.hpp"
+#include "correlation/correlation.hpp"
 #include "dispatch/dispatch.hpp"
 
 #include <rocprofiler-sdk/buffer_tracing.h>
@@ -56,7 +57,7 @@ report(const copy& c)
             const auto* cfg = buffer_config(ctx);
             if(cfg == nullptr || !cfg->covers(c.direction)) return;
             // One id per copy, shared by every context that records it; none when nobody does.
-            if(internal_id == 0) internal_id = dispatch::next_correlation_id();
+            if(internal_id == 0) internal_id = correlation::next_id();
             auto record                    = rocprofiler_buffer_tracing_memory_copy_record_t{};
             record.size                    = sizeof(record);
             record.kind                    = ROCPROFILER_BUFFER_TRACING_MEMORY_COPY;

@@ -5,6 +5,7 @@
 #include "common/thread.hpp"
 #include "common/time.hpp"
 #include "context/context.hpp"
+#include "correlation/correlation.hpp"
 #include "dispatch/api_call.hpp"
 #include "dispatch/dispatch.hpp"
 
@@ -125,8 +126,8 @@ enter(domain d, int32_t op, uint64_t key, const call_info& info)
     f.key         = key;
     f.info        = info;
     f.thread_id   = common::thread_id();
-    f.internal_id = dispatch::next_correlation_id();
-    f.ancestor    = dispatch::current_ancestor();
+    f.internal_id = correlation::next_id();
+    f.ancestor    = correlation::current_ancestor();
     dispatch::api_call::request_external_ids(
         f.parts, f.count, f.thread_id, request_kind(d), op, f.internal_id);
     fire(f, ROCPROFILER_CALLBACK_PHASE_ENTER, nullptr);

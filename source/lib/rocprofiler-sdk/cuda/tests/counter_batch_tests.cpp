@@ -1,9 +1,9 @@
 // CPU tests of the batched counting path (counter_batch.hpp) through a hand-written CUPTI profiler
 // table: a fake range profiler that keeps the ranges pushed in a session, the value of the kernel
 // launched in each, and what its counter data image holds after a decode. No GPU, no libcupti.
-#include "cuda/counter_batch.hpp"
-#include "cuda/counting_stats.hpp"
-#include "cuda/cupti_loader.hpp"
+#include "cuda/counters/counter_batch.hpp"
+#include "cuda/counters/counting_stats.hpp"
+#include "cuda/cupti/cupti_loader.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-// CUDA graph kernels in the kernel trace (cuda/graph_kernels.hpp), without a GPU: hand-built
-// CUPTI kernel activity records (CUpti_ActivityKernel10, graph and node ids set) and graph launch
-// callbacks (CUpti_CallbackData with cuGraphLaunch_params), walked through a hand-written
-// activity table (cuda/cupti_call.hpp) and turned into dispatches by the tracer, whose pipeline
-// sink and agent and kernel lookups are the test's.
-#include "cuda/cupti_call.hpp"
-#include "cuda/graph_kernels.hpp"
+// CUDA graph kernels in the kernel trace (cuda/tracing/graph_kernels.hpp), without a GPU:
+// hand-built CUPTI kernel activity records (CUpti_ActivityKernel10, graph and node ids set) and
+// graph launch callbacks (CUpti_CallbackData with cuGraphLaunch_params), walked through a
+// hand-written activity table (cuda/cupti/cupti_call.hpp) and turned into dispatches by the tracer,
+// whose pipeline sink and agent and kernel lookups are the test's.
+#include "cuda/cupti/cupti_call.hpp"
+#include "cuda/tracing/graph_kernels.hpp"
 
 #include <gtest/gtest.h>
 

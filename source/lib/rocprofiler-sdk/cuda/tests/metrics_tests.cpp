@@ -2,10 +2,10 @@
 // the metric list, pass counts and error messages are checked here without a GPU (GH100 is the
 // H100/H200 chip). Skipped when libcupti cannot be loaded, except the tests that install a
 // hand-written CUPTI table.
-#include "cuda/counter_schedule.hpp"
-#include "cuda/cupti_errors.hpp"
-#include "cuda/cupti_loader.hpp"
-#include "cuda/metric_registry.hpp"
+#include "cuda/counters/counter_schedule.hpp"
+#include "cuda/counters/metric_registry.hpp"
+#include "cuda/cupti/cupti_errors.hpp"
+#include "cuda/cupti/cupti_loader.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

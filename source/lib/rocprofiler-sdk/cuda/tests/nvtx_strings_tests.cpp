@@ -1,4 +1,4 @@
-#include "cuda/nvtx_strings.hpp"
+#include "cuda/tracing/nvtx_strings.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,9 @@
-// PC sampling on CUDA agents (cuda/pc_sampling_cupti.hpp), without a GPU: the configuration in
-// rocprofiler's units, CUPTI's sampling period, and hand-made CUpti_PCSamplingData (parsed
-// format: PCs with their stall reasons and correlation ids) decoded and attributed to dispatches.
-#include "cuda/pc_sampling_cupti.hpp"
-#include "cuda/pc_sampling_stalls.hpp"
+// PC sampling on CUDA agents (cuda/sampling/pc_sampling_cupti.hpp), without a GPU: the
+// configuration in rocprofiler's units, CUPTI's sampling period, and hand-made CUpti_PCSamplingData
+// (parsed format: PCs with their stall reasons and correlation ids) decoded and attributed to
+// dispatches.
+#include "cuda/sampling/pc_sampling_cupti.hpp"
+#include "cuda/sampling/pc_sampling_stalls.hpp"
 
 #include <rocprofiler-sdk/pc_sampling.h>
 

@@ -1,8 +1,8 @@
-// PC sampling around one execution on a CUDA agent (cuda/pc_sampling_session.hpp), without a GPU:
-// a fake CUPTI PC Sampling table records the calls in order and fills the caller's buffers by
-// hand, so that the order of CUPTI's calls, the configuration, the samples of several reads, the
+// PC sampling around one execution on a CUDA agent (cuda/sampling/pc_sampling_session.hpp), without
+// a GPU: a fake CUPTI PC Sampling table records the calls in order and fills the caller's buffers
+// by hand, so that the order of CUPTI's calls, the configuration, the samples of several reads, the
 // drops and CUPTI's error codes are checked.
-#include "cuda/pc_sampling_session.hpp"
+#include "cuda/sampling/pc_sampling_session.hpp"
 
 #include <rocprofiler-sdk/pc_sampling.h>
 

@@ -1,8 +1,9 @@
-// SPM on CUDA agents (cuda/pm_sampling_cupti.hpp), without a GPU: a hand-written table stands in
-// for CUPTI's PM sampling and profiler host calls, over a fake decoded counter data image of six
-// samples (two of them not completed), and the samples of a dispatch's window are read with their
-// evaluated values; overflow and a full image flag lost samples; CUPTI's errors end the reading.
-#include "cuda/pm_sampling_cupti.hpp"
+// SPM on CUDA agents (cuda/sampling/pm_sampling_cupti.hpp), without a GPU: a hand-written table
+// stands in for CUPTI's PM sampling and profiler host calls, over a fake decoded counter data image
+// of six samples (two of them not completed), and the samples of a dispatch's window are read with
+// their evaluated values; overflow and a full image flag lost samples; CUPTI's errors end the
+// reading.
+#include "cuda/sampling/pm_sampling_cupti.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-// SPM around one execution on a CUDA agent (cuda/pm_sampling_session.hpp), without a GPU: a fake
-// CUPTI PM sampling table records the calls in order, decodes a fake image of three completed
-// samples, and returns CUPTI's error codes where a test asks; the samples are checked on the SDK
-// clock, whether CUPTI's timestamps were on it or not.
-#include "cuda/pm_sampling_session.hpp"
+// SPM around one execution on a CUDA agent (cuda/sampling/pm_sampling_session.hpp), without a GPU:
+// a fake CUPTI PM sampling table records the calls in order, decodes a fake image of three
+// completed samples, and returns CUPTI's error codes where a test asks; the samples are checked on
+// the SDK clock, whether CUPTI's timestamps were on it or not.
+#include "cuda/sampling/pm_sampling_session.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "cuda/record_matcher.hpp"
+#include "cuda/timing/record_matcher.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The transition function of a dispatch's CUPTI replay cycle (replay_cycle.hpp), every state
 // against every event, and the paths the per-dispatch schedule takes through it.
-#include "cuda/replay_cycle.hpp"
+#include "cuda/counters/replay_cycle.hpp"
 
 #include <gtest/gtest.h>
 

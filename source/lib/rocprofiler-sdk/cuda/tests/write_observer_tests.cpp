@@ -1,6 +1,7 @@
-// Which driver entry points count towards kernel replay's write epoch (cuda/write_observer.hpp):
-// those that may write device memory without a kernel dispatch of the SDK's pipeline.
-#include "cuda/write_observer.hpp"
+// Which driver entry points count towards kernel replay's write epoch
+// (cuda/replay/write_observer.hpp): those that may write device memory without a kernel dispatch of
+// the SDK's pipeline.
+#include "cuda/replay/write_observer.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// The CUDA interposers' exception guard (cuda/interposer_guard.hpp): the application's call always
-// gets the driver's answer, and the driver is never called twice for one call.
-#include "cuda/interposer_guard.hpp"
+// The CUDA interposers' exception guard (cuda/interpose/interposer_guard.hpp): the application's
+// call always gets the driver's answer, and the driver is never called twice for one call.
+#include "cuda/interpose/interposer_guard.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The work decomposition and hash of CUDA kernel replay's hash and compare kernels
-// (cuda/replay_pieces.hpp), run on the host: an emulation of what each unit of the kernels does,
-// checked against a direct byte-by-byte reference.
-#include "cuda/replay_pieces.hpp"
+// (cuda/replay/replay_pieces.hpp), run on the host: an emulation of what each unit of the kernels
+// does, checked against a direct byte-by-byte reference.
+#include "cuda/replay/replay_pieces.hpp"
 
 #include <gtest/gtest.h>
 

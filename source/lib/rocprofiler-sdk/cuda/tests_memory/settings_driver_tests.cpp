@@ -1,7 +1,7 @@
 // Accepted values of the CUDA driver side's settings that are read on every call
-// (cuda/settings_driver.hpp), as the environment registry checks them: a value it does not accept
-// gives the default.
-#include "cuda/settings_driver.hpp"
+// (cuda/interpose/settings_driver.hpp), as the environment registry checks them: a value it does
+// not accept gives the default.
+#include "cuda/interpose/settings_driver.hpp"
 
 #include <gtest/gtest.h>
 

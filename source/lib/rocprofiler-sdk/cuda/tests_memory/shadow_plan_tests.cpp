@@ -1,5 +1,5 @@
-// The shadow layout and copy plan of CUDA kernel replay (cuda/shadow_plan.hpp).
-#include "cuda/shadow_plan.hpp"
+// The shadow layout and copy plan of CUDA kernel replay (cuda/replay/shadow_plan.hpp).
+#include "cuda/replay/shadow_plan.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // The ranges the CUDA allocation tracker reports for replay snapshots
-// (cuda/allocation_tracker.hpp): adjacent mappings of one virtual reservation are one range,
+// (cuda/replay/allocation_tracker.hpp): adjacent mappings of one virtual reservation are one range,
 // separate allocations never join. The tracker is process-wide; each test uses addresses of its
 // own.
-#include "cuda/allocation_tracker.hpp"
+#include "cuda/replay/allocation_tracker.hpp"
 
 #include <gtest/gtest.h>
 

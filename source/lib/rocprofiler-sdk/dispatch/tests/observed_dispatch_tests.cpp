@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "dispatch/dispatch.hpp"
+
+#include "correlation/correlation.hpp"
 #include "sdk_test.hpp"
 
 #include <mutex>
@@ -66,7 +68,7 @@ TEST_F(observed_dispatch, a_traced_observed_dispatch_completes_with_the_callers_
     observed.info.workgroup_size = {128, 1, 1};
     observed.info.grid_size      = {512, 2, 1};
     observed.info.kernel_name    = "graph_node";
-    observed.internal_id         = rocprofiler::dispatch::next_correlation_id();
+    observed.internal_id         = rocprofiler::correlation::next_id();
     observed.thread_id           = 777;
     observed.start_ns            = 1000;
     observed.end_ns              = 2000;
@@ -104,7 +106,7 @@ TEST_F(observed_dispatch, a_graph_node_names_its_graph_and_node_through_the_quer
     auto observed             = rocprofiler::dispatch::observed_dispatch{};
     observed.info.agent       = sdk_test::gpu_agent();
     observed.info.kernel_name = "graph_node";
-    observed.internal_id      = rocprofiler::dispatch::next_correlation_id();
+    observed.internal_id      = rocprofiler::correlation::next_id();
     observed.graph            = rocprofiler::dispatch::graph_node{7, 0x1'0000'0002ULL};
     ASSERT_NE(rocprofiler::dispatch::deliver_observed(observed), 0u);
     observed.graph = std::nullopt;
