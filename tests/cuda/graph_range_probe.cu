@@ -1,15 +1,16 @@
 // How CUPTI's range profiler sees a CUDA graph launch: the fact that decides whether the kernel
 // nodes of a graph can be counted one by one (docs/cuda.md, "CUDA graph kernels"). No SDK in the
 // process: CUPTI's range profiler directly, on the primary context, counting
-// smsp__warps_launched.sum (warps launched, known from each grid) in one session of user replay:
-//   auto   auto ranges (CUPTI's range per kernel): a plain launch, then a graph of three kernels
-//          captured from a stream, launched twice; then a graph of two independent kernels
-//   user   one user range around each of the two launches of the three-kernel graph
-// For each mode it prints every range (index, name, warps) and one PROBE line:
-//   PROBE mode=<m> ranges=<n> dropped=<d> warps=<w0,w1,...> names=<n0|n1|...>
-// and what each would be if the range profiler made one range per kernel node (auto) or one per
-// user range (user). Exits 0 when the probe ran (what it found is reported, not judged: the test
-// script compares it with the expectations), 1 when a CUDA or CUPTI call failed.
+// smsp__warps_launched.sum (warps launched, known from each grid), user replay, one session each:
+//   auto_plain  auto ranges (CUPTI's range per kernel) over two plain launches: the control
+//   auto_chain  auto ranges over one launch of a graph of three kernels captured from a stream
+//   auto_fork   auto ranges over one launch of a graph of two independent kernels
+//   user_chain  one user range around each of two launches of the three-kernel graph
+// Each session runs on a freshly enabled range profiler and prints every range (index, name,
+// warps) and one PROBE line, `PROBE mode=<m> ranges=<n> dropped=<d> warps=<w0,...> names=<...>`,
+// or `PROBE mode=<m> error=<the failing call and CUPTI's message>`, then what one range per kernel
+// node or per launch would give (EXPECT). Exits 0 when the set-up ran (what each session found is
+// reported, not judged: run_graph_range_probe.sh reads it), 1 when the set-up failed.
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cupti_profiler_host.h>
@@ -31,11 +32,14 @@ probe_kernel(int* sink)
     if(threadIdx.x == 0 && sink != nullptr) atomicAdd(sink, 1);
 }
 
+std::string last_error; // the failure that ended the current session
+
 bool
 cuda_ok(cudaError_t rc, const char* call)
 {
     if(rc == cudaSuccess) return true;
     std::fprintf(stderr, "graph_range_probe: %s: %s\n", call, cudaGetErrorString(rc));
+    last_error = std::string{call} + ": " + cudaGetErrorString(rc);
     return false;
 }
 
@@ -46,6 +50,7 @@ cupti_ok(CUptiResult rc, const char* call)
     const char* text = nullptr;
     cuptiGetResultString(rc, &text);
     std::fprintf(stderr, "graph_range_probe: %s: %s (%d)\n", call, text ? text : "?", int(rc));
+    last_error = std::string{call} + ": " + (text ? text : "?");
     return false;
 }
 #define CUDA_OK(CALL)                                                                              \
@@ -255,22 +260,6 @@ run()
 
     auto p = profiler{};
     if(!open_profiler(ctx, p)) return false;
-    if(!session(
-           ctx,
-           p,
-           CUPTI_AutoRange,
-           "auto",
-           [&]
-           {
-               if(!launch(stream, 1, sink)) return false; // 2 warps
-               CUDA_OK(cudaGraphLaunch(chain_exec, stream));
-               CUDA_OK(cudaGraphLaunch(chain_exec, stream));
-               CUDA_OK(cudaGraphLaunch(fork_exec, stream));
-               return true;
-           },
-           "per_node_ranges=6 per_node_warps=2,6,10,14,6,10,14,22|26 per_launch_ranges=4 "
-           "per_launch_warps=2,30,30,48"))
-        return false;
     auto push = [&p](const char* name)
     {
         CUpti_RangeProfiler_PushRange_Params params{
@@ -285,23 +274,57 @@ run()
         params.pRangeProfilerObject = p.object;
         return cupti_ok(cuptiRangeProfilerPopRange(&params), "cuptiRangeProfilerPopRange");
     };
-    if(!session(
-           ctx,
-           p,
-           CUPTI_UserRange,
-           "user",
-           [&]
-           {
-               for(const char* name : {"first", "second"})
-               {
-                   if(!push(name)) return false;
-                   CUDA_OK(cudaGraphLaunch(chain_exec, stream));
-                   if(!pop()) return false;
-               }
-               return true;
-           },
-           "per_user_range_ranges=2 per_user_range_warps=30,30"))
-        return false;
+    // Each session on its own: one that fails is reported (PROBE ... error=) and the next runs on
+    // a freshly enabled profiler.
+    auto run_session =
+        [&](CUpti_ProfilerRange mode, const char* label, auto&& work, const char* expect)
+    {
+        last_error.clear();
+        if(session(ctx, p, mode, label, work, expect)) return;
+        std::printf("PROBE mode=%s error=%s\n", label, last_error.c_str());
+        if(p.object != nullptr)
+        {
+            CUpti_RangeProfiler_Disable_Params disable{
+                CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+            disable.pRangeProfilerObject = p.object;
+            cuptiRangeProfilerDisable(&disable);
+            p.object = nullptr;
+        }
+        cudaDeviceSynchronize();
+    };
+    // Control: auto ranges over two plain launches of 1 and 3 blocks.
+    run_session(
+        CUPTI_AutoRange,
+        "auto_plain",
+        [&] { return launch(stream, 1, sink) && launch(stream, 3, sink); },
+        "ranges=2 warps=2,6");
+    // The three-kernel chain, launched once.
+    run_session(
+        CUPTI_AutoRange,
+        "auto_chain",
+        [&] { return cuda_ok(cudaGraphLaunch(chain_exec, stream), "cudaGraphLaunch"); },
+        "per_node=6,10,14 per_launch=30");
+    // The two independent kernels, launched once.
+    run_session(
+        CUPTI_AutoRange,
+        "auto_fork",
+        [&] { return cuda_ok(cudaGraphLaunch(fork_exec, stream), "cudaGraphLaunch"); },
+        "per_node=22,26 (either order) per_launch=48");
+    // A user range around each of two launches of the chain.
+    run_session(
+        CUPTI_UserRange,
+        "user_chain",
+        [&]
+        {
+            for(const char* name : {"first", "second"})
+            {
+                if(!push(name)) return false;
+                if(!cuda_ok(cudaGraphLaunch(chain_exec, stream), "cudaGraphLaunch")) return false;
+                if(!pop()) return false;
+            }
+            return true;
+        },
+        "ranges=2 warps=30,30");
     return true;
 }
 } // namespace
