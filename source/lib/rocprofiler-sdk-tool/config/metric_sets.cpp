@@ -119,7 +119,7 @@ parse(std::string_view text, const std::string& file, catalog& out, std::string&
     {
         doc = json::parse(text.begin(), text.end());
     }
-    catch(const json::parse_error& e)
+    catch(const json::exception& e) // parse_error, and out_of_range for a number too large
     {
         error = file + ": not valid JSON (" + e.what() + ")";
         return false;
