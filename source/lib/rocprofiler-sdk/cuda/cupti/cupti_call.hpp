@@ -2,7 +2,7 @@
 // over an activity buffer, both through the table the caller holds (cupti_loader.hpp), so that a
 // test's table of hand-written functions stands in for libcupti.
 //
-// Only files of this folder include this header (it includes CUPTI's headers).
+// Only files of the CUDA backend (cuda/) include this header (it includes CUPTI's headers).
 #pragma once
 
 #include "cuda/cupti/cupti_loader.hpp"

@@ -4,7 +4,7 @@
 // entry points that may write device memory: write_observer.cpp). Each routes the callback ids it
 // needs to its own handler; a handler sees only its own ids.
 //
-// Only files of this folder include this header (it includes CUPTI's headers).
+// Only files of the CUDA backend (cuda/) include this header (it includes CUPTI's headers).
 #pragma once
 
 #include "cuda/cupti/cupti_loader.hpp"

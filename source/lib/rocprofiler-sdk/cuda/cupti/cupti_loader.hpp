@@ -6,7 +6,7 @@
 // functions and install it (use_profiler_table), so that the logic above CUPTI runs without
 // libcupti.
 //
-// Only files of this folder include this header (it includes CUPTI's headers).
+// Only files of the CUDA backend (cuda/) include this header (it includes CUPTI's headers).
 #pragma once
 
 #include <cupti.h>

@@ -2,7 +2,7 @@
 // links nothing of CUDA), and every function the adapter needs is looked up once by its exported,
 // versioned name. Calls through this table never come back into the adapter's wrappers.
 //
-// Only files of this folder include this header (it includes cuda.h).
+// Only files of the CUDA backend (cuda/) include this header (it includes cuda.h).
 #pragma once
 
 #include <cuda.h>

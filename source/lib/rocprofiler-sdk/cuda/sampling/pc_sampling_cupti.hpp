@@ -8,7 +8,7 @@
 // agents and run around each execution by pc_sampling_session.hpp; not yet run on a GPU
 // (docs/pc_sampling.md).
 //
-// Only files of this folder include this header (it includes CUPTI's headers).
+// Only files of the CUDA backend (cuda/) include this header (it includes CUPTI's headers).
 #pragma once
 
 #include "backend/device_backend.hpp"

@@ -12,7 +12,7 @@
 //
 // Status: tested on the CPU through a fake table; run on an H100 (docs/pc_sampling.md).
 //
-// Only files of this folder include this header (it includes CUPTI's headers).
+// Only files of the CUDA backend (cuda/) include this header (it includes CUPTI's headers).
 #pragma once
 
 #include "cuda/sampling/pc_sampling_cupti.hpp"

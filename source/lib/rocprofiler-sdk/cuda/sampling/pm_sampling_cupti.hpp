@@ -6,7 +6,7 @@
 // Status: written and tested on the CPU with a hand-written table standing in for libcupti; run
 // around each SPM execution by pm_sampling_session.hpp; not yet run on a GPU (docs/pc_sampling.md).
 //
-// Only files of this folder include this header (it includes CUPTI's headers).
+// Only files of the CUDA backend (cuda/) include this header (it includes CUPTI's headers).
 #pragma once
 
 #include "dispatch/backend.hpp"

@@ -12,7 +12,7 @@
 //
 // Status: written and tested on the CPU through a fake table; not yet run on a GPU.
 //
-// Only files of this folder include this header (it includes CUPTI's headers).
+// Only files of the CUDA backend (cuda/) include this header (it includes CUPTI's headers).
 #pragma once
 
 #include "cuda/sampling/pm_sampling_cupti.hpp"

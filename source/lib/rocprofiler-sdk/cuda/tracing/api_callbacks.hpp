@@ -10,7 +10,7 @@
 // not used; the launch interposer reports the application's call instead, from its entry to its
 // return (replay passes included), with a parameter structure of CUPTI's layout.
 //
-// Only files of this folder include this header.
+// Only files of the CUDA backend (cuda/) include this header.
 #pragma once
 
 #include "cuda/launch/launch.hpp"

@@ -14,7 +14,7 @@
 // each such launch is counted, the first says so in a warning and the total is reported at exit
 // (nothing is lost silently).
 //
-// Only files of this folder include this header (it includes CUPTI's headers).
+// Only files of the CUDA backend (cuda/) include this header (it includes CUPTI's headers).
 #pragma once
 
 #include "cuda/cupti/cupti_loader.hpp"

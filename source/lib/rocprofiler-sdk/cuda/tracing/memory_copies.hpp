@@ -7,7 +7,7 @@
 // are the copies of CUDA graphs (their launch is not a copy call). CUPTI's records carry no
 // addresses: both stay 0.
 //
-// Only files of this folder include this header.
+// Only files of the CUDA backend (cuda/) include this header.
 #pragma once
 
 #include "cuda/cupti/cupti_loader.hpp"
