@@ -582,8 +582,9 @@ TEST_F(sample_test, service_sequence_counters_then_pc_sampling)
     for(const auto& row : read_csv(csv).rows)
         rows_of[integer(row, "dispatch_id")][integer(row, "pass")] = row;
     ASSERT_EQ(rows_of.size(), static_cast<size_t>(big_iterations * kernels)) << read_file(csv);
-    auto sampled     = uint64_t{0};
-    auto spm_samples = uint64_t{0};
+    auto sampled                  = uint64_t{0};
+    auto spm_samples              = uint64_t{0};
+    auto passes_sampled_in_flight = uint64_t{0};
     for(const auto& [id, passes] : rows_of)
     {
         SCOPED_TRACE("dispatch " + std::to_string(id));
@@ -596,16 +597,22 @@ TEST_F(sample_test, service_sequence_counters_then_pc_sampling)
         const auto& detail = passes.at(1).at("detail");
         ASSERT_EQ(detail.rfind("samples=", 0), 0u) << detail;
         sampled += std::stoull(detail.substr(8));
-        // SPM: samples of the pass's CPU time (a kernel of tens of ms at 100 us: many) and of the
-        // workers inside it (ROCPROFILER_HOST_WORKERS=2).
+        // SPM: samples of the pass's CPU time and of the workers inside it
+        // (ROCPROFILER_HOST_WORKERS=2). Every pass has at least its closing sample, with the
+        // pass's CPU time; how many samples fall inside a kernel of tens of ms at 100 us depends
+        // on when the sampler thread gets a core (on a loaded 2-core machine one pass once had
+        // only its closing sample, taken after the workers finished), so the samples taken while
+        // workers run are checked over the whole run below, not per pass.
         EXPECT_EQ(passes.at(2).at("service"), "spm");
         auto spm = parse_values(passes.at(2).at("detail"));
-        EXPECT_GE(spm["samples"], 2.0) << passes.at(2).at("detail");
+        EXPECT_GE(spm["samples"], 1.0) << passes.at(2).at("detail");
         EXPECT_GT(spm["CPU_TIME_NS.sum"], 0.0) << passes.at(2).at("detail");
-        EXPECT_GE(spm["WORKERS_ACTIVE.max"], 1.0) << passes.at(2).at("detail");
         EXPECT_LE(spm["WORKERS_ACTIVE.max"], 2.0) << passes.at(2).at("detail");
+        if(spm["samples"] >= 2.0 && spm["WORKERS_ACTIVE.max"] >= 1.0) ++passes_sampled_in_flight;
         spm_samples += static_cast<uint64_t>(spm["samples"]);
     }
+    EXPECT_GE(passes_sampled_in_flight, 1u)
+        << "no SPM pass sampled its kernel while workers ran (several samples, an active worker)";
     EXPECT_EQ(spm_samples, number_after(r.err, "SPM samples in SPM passes: "));
     EXPECT_EQ(sampled, number_after(r.err, "PC samples: "))
         << "the rows hold the samples the summary counts in the sampling pass";
