@@ -13,16 +13,13 @@
 // reported, not judged: run_graph_range_probe.sh reads it), 1 when the set-up failed.
 #include <cuda.h>
 #include <cuda_runtime.h>
-#include <cupti_profiler_host.h>
-#include <cupti_profiler_target.h>
-#include <cupti_range_profiler.h>
-#include <cupti_result.h>
-#include <cupti_target.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
+
+#include "cupti_range_session.hpp"
 
 namespace
 {
@@ -43,173 +40,50 @@ cuda_ok(cudaError_t rc, const char* call)
     return false;
 }
 
-bool
-cupti_ok(CUptiResult rc, const char* call)
-{
-    if(rc == CUPTI_SUCCESS) return true;
-    const char* text = nullptr;
-    cuptiGetResultString(rc, &text);
-    std::fprintf(stderr, "graph_range_probe: %s: %s (%d)\n", call, text ? text : "?", int(rc));
-    last_error = std::string{call} + ": " + (text ? text : "?");
-    return false;
-}
 #define CUDA_OK(CALL)                                                                              \
     if(!cuda_ok((CALL), #CALL)) return false
-#define CUPTI_OK(CALL)                                                                             \
-    if(!cupti_ok((CALL), #CALL)) return false
 
 const char* const metric          = "smsp__warps_launched.sum";
 constexpr int     warps_per_block = 2; // 64 threads
 
-struct profiler
-{
-    CUpti_RangeProfiler_Object* object = nullptr;
-    CUpti_Profiler_Host_Object* host   = nullptr;
-    std::vector<uint8_t>        availability, config, counter_data;
-};
-
-bool
-open_profiler(CUcontext ctx, profiler& p)
-{
-    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    CUPTI_OK(cuptiProfilerInitialize(&init));
-    CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
-    chip.deviceIndex = 0;
-    CUPTI_OK(cuptiDeviceGetChipName(&chip));
-    CUpti_Profiler_GetCounterAvailability_Params avail{
-        CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
-    avail.ctx = ctx;
-    CUPTI_OK(cuptiProfilerGetCounterAvailability(&avail));
-    p.availability.resize(avail.counterAvailabilityImageSize);
-    avail.pCounterAvailabilityImage = p.availability.data();
-    CUPTI_OK(cuptiProfilerGetCounterAvailability(&avail));
-    CUpti_Profiler_Host_Initialize_Params host{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
-    host.profilerType              = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-    host.pChipName                 = chip.pChipName;
-    host.pCounterAvailabilityImage = p.availability.data();
-    CUPTI_OK(cuptiProfilerHostInitialize(&host));
-    p.host                                              = host.pHostObject;
-    const char*                                 names[] = {metric};
-    CUpti_Profiler_Host_ConfigAddMetrics_Params add{
-        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-    add.pHostObject   = p.host;
-    add.ppMetricNames = names;
-    add.numMetrics    = 1;
-    CUPTI_OK(cuptiProfilerHostConfigAddMetrics(&add));
-    CUpti_Profiler_Host_GetConfigImageSize_Params size{
-        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-    size.pHostObject = p.host;
-    CUPTI_OK(cuptiProfilerHostGetConfigImageSize(&size));
-    p.config.resize(size.configImageSize);
-    CUpti_Profiler_Host_GetConfigImage_Params image{
-        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-    image.pHostObject     = p.host;
-    image.configImageSize = p.config.size();
-    image.pConfigImage    = p.config.data();
-    CUPTI_OK(cuptiProfilerHostGetConfigImage(&image));
-    return true;
-}
-
 // One session in `mode` on a freshly enabled range profiler: `work` runs between Start and Stop
-// (it pushes and pops user ranges itself in user mode); then every range is printed.
+// (it pushes and pops user ranges itself in user mode); then every range is printed. A failed step
+// leaves its message in last_error and the profiler enabled (the caller disables it).
 template <typename Work>
 bool
-session(CUcontext           ctx,
-        profiler&           p,
-        CUpti_ProfilerRange mode,
-        const char*         label,
-        Work&&              work,
-        const char*         expect)
+session(CUcontext                       ctx,
+        const cupti_range::host_config& host,
+        cupti_range::session&           s,
+        CUpti_ProfilerRange             mode,
+        const char*                     label,
+        Work&&                          work,
+        const char*                     expect)
 {
-    CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    enable.ctx = ctx;
-    CUPTI_OK(cuptiRangeProfilerEnable(&enable));
-    p.object                                                 = enable.pRangeProfilerObject;
-    constexpr size_t                              max_ranges = 64;
-    const char*                                   names[]    = {metric};
-    CUpti_RangeProfiler_GetCounterDataSize_Params data_size{
-        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-    data_size.pRangeProfilerObject = p.object;
-    data_size.pMetricNames         = names;
-    data_size.numMetrics           = 1;
-    data_size.maxNumOfRanges       = max_ranges;
-    data_size.maxNumRangeTreeNodes = max_ranges;
-    CUPTI_OK(cuptiRangeProfilerGetCounterDataSize(&data_size));
-    p.counter_data.assign(data_size.counterDataSize, 0);
-    CUpti_RangeProfiler_CounterDataImage_Initialize_Params data_init{
-        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-    data_init.pRangeProfilerObject = p.object;
-    data_init.counterDataSize      = p.counter_data.size();
-    data_init.pCounterData         = p.counter_data.data();
-    CUPTI_OK(cuptiRangeProfilerCounterDataImageInitialize(&data_init));
-    CUpti_RangeProfiler_SetConfig_Params set{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
-    set.pRangeProfilerObject = p.object;
-    set.configSize           = p.config.size();
-    set.pConfig              = p.config.data();
-    set.counterDataImageSize = p.counter_data.size();
-    set.pCounterDataImage    = p.counter_data.data();
-    set.range                = mode;
-    set.replayMode           = CUPTI_UserReplay;
-    set.maxRangesPerPass     = max_ranges;
-    set.numNestingLevels     = 1;
-    set.minNestingLevel      = 1;
-    set.passIndex            = 0;
-    set.targetNestingLevel   = 1;
-    CUPTI_OK(cuptiRangeProfilerSetConfig(&set));
-    CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-    start.pRangeProfilerObject = p.object;
-    CUPTI_OK(cuptiRangeProfilerStart(&start));
+    if(!cupti_range::start(ctx, host, mode, 64, s, last_error)) return false;
     if(!work()) return false;
     CUDA_OK(cudaDeviceSynchronize());
-    CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-    stop.pRangeProfilerObject = p.object;
-    CUPTI_OK(cuptiRangeProfilerStop(&stop));
-    CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-    decode.pRangeProfilerObject = p.object;
-    CUPTI_OK(cuptiRangeProfilerDecodeData(&decode));
-    CUpti_RangeProfiler_GetCounterDataInfo_Params info{
-        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-    info.pCounterDataImage    = p.counter_data.data();
-    info.counterDataImageSize = p.counter_data.size();
-    CUPTI_OK(cuptiRangeProfilerGetCounterDataInfo(&info));
+    auto measured = cupti_range::measured{};
+    if(!cupti_range::stop_and_read(host, s, measured, last_error)) return false;
     auto warps_list = std::string{}, name_list = std::string{};
-    for(size_t r = 0; r < info.numTotalRanges; ++r)
+    for(size_t r = 0; r < measured.ranges.size(); ++r)
     {
-        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params range{
-            CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
-        range.pCounterDataImage    = p.counter_data.data();
-        range.counterDataImageSize = p.counter_data.size();
-        range.rangeIndex           = r;
-        range.rangeDelimiter       = "/";
-        CUPTI_OK(cuptiRangeProfilerCounterDataGetRangeInfo(&range));
-        double                                         value = 0;
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{
-            CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-        eval.pHostObject          = p.host;
-        eval.pCounterDataImage    = p.counter_data.data();
-        eval.counterDataImageSize = p.counter_data.size();
-        eval.rangeIndex           = r;
-        eval.ppMetricNames        = names;
-        eval.numMetrics           = 1;
-        eval.pMetricValues        = &value;
-        CUPTI_OK(cuptiProfilerHostEvaluateToGpuValues(&eval));
-        const char* name = range.rangeName != nullptr ? range.rangeName : "";
-        std::printf("range mode=%s index=%zu name=%s warps=%.0f\n", label, r, name, value);
-        warps_list += (r ? "," : "") + std::to_string(static_cast<long long>(value));
-        name_list += (r ? "|" : "") + std::string{name};
+        const auto& range = measured.ranges[r];
+        std::printf("range mode=%s index=%zu name=%s warps=%.0f\n",
+                    label,
+                    r,
+                    range.name.c_str(),
+                    range.value);
+        warps_list += (r ? "," : "") + std::to_string(static_cast<long long>(range.value));
+        name_list += (r ? "|" : "") + range.name;
     }
     std::printf("PROBE mode=%s ranges=%zu dropped=%zu warps=%s names=%s\n",
                 label,
-                info.numTotalRanges,
-                decode.numOfRangeDropped,
+                measured.ranges.size(),
+                measured.dropped,
                 warps_list.c_str(),
                 name_list.c_str());
     std::printf("EXPECT mode=%s %s\n", label, expect);
-    CUpti_RangeProfiler_Disable_Params disable{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-    disable.pRangeProfilerObject = p.object;
-    CUPTI_OK(cuptiRangeProfilerDisable(&disable));
-    p.object = nullptr;
-    return true;
+    return cupti_range::disable(s, last_error);
 }
 
 bool
@@ -258,38 +132,25 @@ run()
     CUDA_OK(cudaGraphInstantiate(&fork_exec, fork, 0));
     CUDA_OK(cudaDeviceSynchronize());
 
-    auto p = profiler{};
-    if(!open_profiler(ctx, p)) return false;
-    auto push = [&p](const char* name)
+    auto host = cupti_range::host_config{};
+    if(!cupti_range::open_host(ctx, metric, host, last_error))
     {
-        CUpti_RangeProfiler_PushRange_Params params{
-            CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
-        params.pRangeProfilerObject = p.object;
-        params.pRangeName           = name;
-        return cupti_ok(cuptiRangeProfilerPushRange(&params), "cuptiRangeProfilerPushRange");
-    };
-    auto pop = [&p]
-    {
-        CUpti_RangeProfiler_PopRange_Params params{CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
-        params.pRangeProfilerObject = p.object;
-        return cupti_ok(cuptiRangeProfilerPopRange(&params), "cuptiRangeProfilerPopRange");
-    };
+        std::fprintf(stderr, "graph_range_probe: %s\n", last_error.c_str());
+        return false;
+    }
+    auto s    = cupti_range::session{};
+    auto push = [&s](const char* name) { return cupti_range::push_range(s, name, last_error); };
+    auto pop  = [&s] { return cupti_range::pop_range(s, last_error); };
     // Each session on its own: one that fails is reported (PROBE ... error=) and the next runs on
     // a freshly enabled profiler.
     auto run_session =
         [&](CUpti_ProfilerRange mode, const char* label, auto&& work, const char* expect)
     {
         last_error.clear();
-        if(session(ctx, p, mode, label, work, expect)) return;
+        if(session(ctx, host, s, mode, label, work, expect)) return;
         std::printf("PROBE mode=%s error=%s\n", label, last_error.c_str());
-        if(p.object != nullptr)
-        {
-            CUpti_RangeProfiler_Disable_Params disable{
-                CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-            disable.pRangeProfilerObject = p.object;
-            cuptiRangeProfilerDisable(&disable);
-            p.object = nullptr;
-        }
+        auto ignored = std::string{};
+        cupti_range::disable(s, ignored);
         cudaDeviceSynchronize();
     };
     // Control: auto ranges over two plain launches of 1 and 3 blocks.

@@ -31,15 +31,6 @@
 // up.
 #include <cuda_runtime.h>
 
-#if defined(COUNTER_PROGRAM_WITH_CUPTI)
-#    include <cuda.h>
-#    include <cupti_profiler_host.h>
-#    include <cupti_profiler_target.h>
-#    include <cupti_range_profiler.h>
-#    include <cupti_result.h>
-#    include <cupti_target.h>
-#endif
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -50,6 +41,9 @@
 #include <vector>
 
 #include "cuda_check.hpp"
+#if defined(COUNTER_PROGRAM_WITH_CUPTI)
+#    include "cupti_range_session.hpp"
+#endif
 
 namespace
 {
@@ -210,118 +204,19 @@ json_escape(const std::string& s)
 // session started (auto ranges around every kernel, user replay, one pass).
 struct cupti_holder
 {
-    CUpti_RangeProfiler_Object* object = nullptr;
-    CUpti_Profiler_Host_Object* host   = nullptr;
-    std::vector<uint8_t>        config;
-    std::vector<uint8_t>        counter_data;
-    bool                        started = false;
-    std::string                 error;
-    size_t                      ranges  = 0;
-    size_t                      dropped = 0;
-    std::vector<double>         warps;
+    cupti_range::host_config host;
+    cupti_range::session     session;
+    cupti_range::measured    measured;
+    std::string              error;
 };
 
 const char* const kHoldMetric = "smsp__warps_launched.sum";
 
 bool
-cupti_ok(CUptiResult r, const char* call, std::string& error)
-{
-    if(r == CUPTI_SUCCESS) return true;
-    const char* text = nullptr;
-    cuptiGetResultString(r, &text);
-    error = std::string{call} + ": " + (text != nullptr ? text : "?") + " (" +
-            std::to_string(static_cast<int>(r)) + ")";
-    return false;
-}
-#    define HOLD_CALL(CALL)                                                                        \
-        if(!cupti_ok((CALL), #CALL, h.error)) return false
-
-bool
 hold_cupti(CUcontext ctx, cupti_holder& h)
 {
-    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-    HOLD_CALL(cuptiProfilerInitialize(&init));
-
-    CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
-    chip.deviceIndex = 0;
-    HOLD_CALL(cuptiDeviceGetChipName(&chip));
-
-    CUpti_Profiler_GetCounterAvailability_Params avail{
-        CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
-    avail.ctx = ctx;
-    HOLD_CALL(cuptiProfilerGetCounterAvailability(&avail));
-    std::vector<uint8_t> availability(avail.counterAvailabilityImageSize);
-    avail.pCounterAvailabilityImage = availability.data();
-    HOLD_CALL(cuptiProfilerGetCounterAvailability(&avail));
-
-    CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    enable.ctx = ctx;
-    HOLD_CALL(cuptiRangeProfilerEnable(&enable));
-    h.object = enable.pRangeProfilerObject;
-
-    CUpti_Profiler_Host_Initialize_Params host{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
-    host.profilerType              = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-    host.pChipName                 = chip.pChipName;
-    host.pCounterAvailabilityImage = availability.data();
-    HOLD_CALL(cuptiProfilerHostInitialize(&host));
-    h.host = host.pHostObject;
-
-    const char*                                 names[] = {kHoldMetric};
-    CUpti_Profiler_Host_ConfigAddMetrics_Params add{
-        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-    add.pHostObject   = h.host;
-    add.ppMetricNames = names;
-    add.numMetrics    = 1;
-    HOLD_CALL(cuptiProfilerHostConfigAddMetrics(&add));
-    CUpti_Profiler_Host_GetConfigImageSize_Params config_size{
-        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-    config_size.pHostObject = h.host;
-    HOLD_CALL(cuptiProfilerHostGetConfigImageSize(&config_size));
-    h.config.resize(config_size.configImageSize);
-    CUpti_Profiler_Host_GetConfigImage_Params config{
-        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-    config.pHostObject     = h.host;
-    config.configImageSize = h.config.size();
-    config.pConfigImage    = h.config.data();
-    HOLD_CALL(cuptiProfilerHostGetConfigImage(&config));
-
-    constexpr size_t                              max_ranges = 1024;
-    CUpti_RangeProfiler_GetCounterDataSize_Params data_size{
-        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-    data_size.pRangeProfilerObject = h.object;
-    data_size.pMetricNames         = names;
-    data_size.numMetrics           = 1;
-    data_size.maxNumOfRanges       = max_ranges;
-    data_size.maxNumRangeTreeNodes = max_ranges;
-    HOLD_CALL(cuptiRangeProfilerGetCounterDataSize(&data_size));
-    h.counter_data.resize(data_size.counterDataSize);
-    CUpti_RangeProfiler_CounterDataImage_Initialize_Params data_init{
-        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-    data_init.pRangeProfilerObject = h.object;
-    data_init.counterDataSize      = h.counter_data.size();
-    data_init.pCounterData         = h.counter_data.data();
-    HOLD_CALL(cuptiRangeProfilerCounterDataImageInitialize(&data_init));
-
-    CUpti_RangeProfiler_SetConfig_Params set{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
-    set.pRangeProfilerObject = h.object;
-    set.configSize           = h.config.size();
-    set.pConfig              = h.config.data();
-    set.counterDataImageSize = h.counter_data.size();
-    set.pCounterDataImage    = h.counter_data.data();
-    set.range                = CUPTI_AutoRange;
-    set.replayMode           = CUPTI_UserReplay;
-    set.maxRangesPerPass     = max_ranges;
-    set.numNestingLevels     = 1;
-    set.minNestingLevel      = 1;
-    set.passIndex            = 0;
-    set.targetNestingLevel   = 1;
-    HOLD_CALL(cuptiRangeProfilerSetConfig(&set));
-
-    CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-    start.pRangeProfilerObject = h.object;
-    HOLD_CALL(cuptiRangeProfilerStart(&start));
-    h.started = true;
-    return true;
+    return cupti_range::open_host(ctx, kHoldMetric, h.host, h.error) &&
+           cupti_range::start(ctx, h.host, CUPTI_AutoRange, 1024, h.session, h.error);
 }
 
 // Ends the session and reads what it measured (reported, not checked: under a replaying profiler
@@ -329,45 +224,9 @@ hold_cupti(CUcontext ctx, cupti_holder& h)
 bool
 release_cupti(cupti_holder& h)
 {
-    CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-    stop.pRangeProfilerObject = h.object;
-    HOLD_CALL(cuptiRangeProfilerStop(&stop));
-    CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-    decode.pRangeProfilerObject = h.object;
-    HOLD_CALL(cuptiRangeProfilerDecodeData(&decode));
-    h.dropped = decode.numOfRangeDropped;
-    CUpti_RangeProfiler_GetCounterDataInfo_Params info{
-        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-    info.pCounterDataImage    = h.counter_data.data();
-    info.counterDataImageSize = h.counter_data.size();
-    HOLD_CALL(cuptiRangeProfilerGetCounterDataInfo(&info));
-    h.ranges            = info.numTotalRanges;
-    const char* names[] = {kHoldMetric};
-    for(size_t r = 0; r < h.ranges; ++r)
-    {
-        double                                         value = 0;
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params eval{
-            CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
-        eval.pHostObject          = h.host;
-        eval.pCounterDataImage    = h.counter_data.data();
-        eval.counterDataImageSize = h.counter_data.size();
-        eval.rangeIndex           = r;
-        eval.ppMetricNames        = names;
-        eval.numMetrics           = 1;
-        eval.pMetricValues        = &value;
-        HOLD_CALL(cuptiProfilerHostEvaluateToGpuValues(&eval));
-        h.warps.push_back(value);
-    }
-    CUpti_RangeProfiler_Disable_Params disable{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-    disable.pRangeProfilerObject = h.object;
-    HOLD_CALL(cuptiRangeProfilerDisable(&disable));
-    CUpti_Profiler_Host_Deinitialize_Params deinit{
-        CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-    deinit.pHostObject = h.host;
-    HOLD_CALL(cuptiProfilerHostDeinitialize(&deinit));
-    return true;
+    return cupti_range::stop_and_read(h.host, h.session, h.measured, h.error) &&
+           cupti_range::disable(h.session, h.error) && cupti_range::close_host(h.host, h.error);
 }
-#    undef HOLD_CALL
 #endif
 
 void
@@ -728,17 +587,18 @@ main(int argc, char** argv)
     {
         bool        released = release_cupti(holder);
         std::string warps;
-        for(size_t i = 0; i < holder.warps.size(); ++i)
-            warps += (i ? "," : "") + std::to_string(static_cast<uint64_t>(holder.warps[i]));
+        const auto& ranges = holder.measured.ranges;
+        for(size_t i = 0; i < ranges.size(); ++i)
+            warps += (i ? "," : "") + std::to_string(static_cast<uint64_t>(ranges[i].value));
         if(released)
             std::printf("cupti_hold ranges=%zu dropped=%zu warps=[%s]\n",
-                        holder.ranges,
-                        holder.dropped,
+                        ranges.size(),
+                        holder.measured.dropped,
                         warps.c_str());
         else
             std::printf("cupti_hold release failed: %s\n", holder.error.c_str());
         extra += std::string{"  \"cupti_hold\": {\"ok\": true, \"released\": "} +
-                 (released ? "true" : "false") + ", \"ranges\": " + std::to_string(holder.ranges) +
+                 (released ? "true" : "false") + ", \"ranges\": " + std::to_string(ranges.size()) +
                  ", \"warps\": [" + warps + "], \"release_error\": \"" + json_escape(holder.error) +
                  "\"},\n";
     }
