@@ -36,7 +36,7 @@ declare -A times
 fail=0
 for ((i = 0; i < reps; ++i)); do
     times[plain]+="$(wall plain python3 "${script}" "${out}/plain.bin") "
-    times[batched]+="$(wall batched "${rocprofv3}" --pmc "${metrics//,/ }" -f csv -d "${out}/batched" -o run \
+    times[batched]+="$(wall batched env ROCPROFILER_CUDA_TIMING_STATS=1 "${rocprofv3}" --pmc "${metrics//,/ }" -f csv -d "${out}/batched" -o run \
         -- python3 "${script}" "${out}/batched.bin") "
     times[per_dispatch]+="$(wall per_dispatch env ROCPROFILER_CUDA_COUNTER_BATCH=0 "${rocprofv3}" \
         --pmc "${metrics//,/ }" -f csv -d "${out}/per_dispatch" -o run -- python3 "${script}" "${out}/per.bin") "
@@ -104,11 +104,16 @@ read -r rows_batched equal_rows spread_kernels wrong_kernels differing <<<"${sam
 equal=$([ "${rows_batched}" -gt 0 ] && [ "${wrong_kernels}" = 0 ] && echo 1 || echo 0)
 [ "${equal}" = 1 ] || { echo "FAIL: batched and per-dispatch values differ beyond a kernel's run-to-run spread (${wrong_kernels} kernel(s): ${differing})" >&2; fail=1; }
 
+# How many range-profiler sessions the batched path opened for how many counted executions (its
+# [cuda-metrics] line at exit; the statistics are kept in every run, printing them costs nothing).
+stat() { grep -o "\b$1=[0-9]*" "${out}/batched.log" 2>/dev/null | tail -1 | cut -d= -f2; }
+sessions=$(stat batch_sessions) batched_execs=$(stat batched)
 m() { tr ' ' '\n' <<<"${times[$1]:-}" | grep -v '^$' | median; }
 plain=$(m plain) batched=$(m batched) per=$(m per_dispatch) ncu_s=$(m ncu)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 echo "BENCH torch_batched metrics=${metrics} steps=${TORCH_STEPS} reps=${reps} rows=${rows_batched} values_equal=${equal_rows}/${rows_batched}" \
     "differing_within_spread=${spread_kernels} differing_beyond=${wrong_kernels} differing_kernels=${differing}" \
+    "batch_sessions=${sessions:-n/a} batched_executions=${batched_execs:-n/a}" \
     "plain_s=${plain} batched_s=${batched} per_dispatch_s=${per} ncu_s=${ncu_s:-n/a}" \
     "per_dispatch/batched=$(ratio "${per}" "${batched}") ncu/batched=$(ratio "${ncu_s:-0}" "${batched}")" \
     "batched/plain=$(ratio "${batched}" "${plain}")"
