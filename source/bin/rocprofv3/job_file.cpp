@@ -120,14 +120,71 @@ canonical_key(std::string key)
     return key;
 }
 
-// pmc_groups / pmc_group_interval: upstream collects one of the groups at a time, switching to the
-// next every pmc_group_interval dispatches, in one run.
-const char* const pmc_groups_message =
-    "not supported on this device: upstream collects one of these groups at a time and switches "
-    "to the next every pmc_group_interval dispatches (multiplexing), so each dispatch gets one "
-    "group; this rocprofv3 collects every group for every dispatch instead, by replay: give each "
-    "group as the 'pmc' list of a job of its own, or as several --pmc groups (one run per group) "
-    "or with --replay-mode kernel";
+// pmc_groups / pmc_group_interval: AMD's multiplexing, one run in which each dispatch is counted
+// with one of the groups, switching to the next every pmc_group_interval dispatches of an agent.
+// The groups become --pmc groups (so that every check of --pmc applies to them); the run then
+// multiplexes them (options::pmc_group_interval) unless the job asks for a replay mode, which
+// collects every group for every dispatch.
+struct multiplexing
+{
+    std::optional<std::vector<std::vector<std::string>>> groups   = {};
+    std::optional<uint64_t>                              interval = {};
+};
+
+// Reads the job's pmc_groups and pmc_group_interval; false with @p error on a malformed value.
+bool
+read_multiplexing(const nlohmann::json& entry,
+                  const std::string&    where,
+                  multiplexing&         out,
+                  std::string&          error)
+{
+    if(entry.contains("pmc_groups") && !entry.at("pmc_groups").is_null())
+    {
+        const auto& value = entry.at("pmc_groups");
+        if(!value.is_array())
+        {
+            error = where + "pmc_groups is " + value.dump() +
+                    ", expected a list of counter groups ([[A, B], [C]])";
+            return false;
+        }
+        auto groups = std::vector<std::vector<std::string>>{};
+        for(const auto& group : value)
+        {
+            auto names = std::vector<std::string>{};
+            // A group is a list of counter names; a string is one group ("A B" or "A,B").
+            for(const auto& item : group.is_array() ? group : nlohmann::json::array({group}))
+            {
+                if(!item.is_string())
+                {
+                    error = where + "pmc_groups has " + item.dump() +
+                            ", expected counter names (strings)";
+                    return false;
+                }
+                names.push_back(item.get<std::string>());
+            }
+            groups.push_back(std::move(names));
+        }
+        if(!groups.empty()) out.groups = std::move(groups);
+    }
+    if(entry.contains("pmc_group_interval") && !entry.at("pmc_group_interval").is_null())
+    {
+        // A number, or its text (YAML readers may give either).
+        const auto& value = entry.at("pmc_group_interval");
+        auto        count = std::optional<uint64_t>{};
+        if(value.is_number_integer() && value.get<int64_t>() > 0)
+            count = value.get<uint64_t>();
+        else if(value.is_string())
+            count = rocprofiler::tool::parse::parse_count(value.get<std::string>());
+        if(!count || *count == 0)
+        {
+            error = where + "pmc_group_interval is " + value.dump() +
+                    ", expected a positive number of dispatches";
+            return false;
+        }
+        out.interval = count;
+    }
+    return true;
+}
 
 // A job key that is not one of job_keys(): upstream's other options are "not supported", like on
 // the command line (appended to @p unsupported; a false or empty value asks for nothing). Any
@@ -150,7 +207,7 @@ other_key(const std::string&        key,
                                  auto names = std::string{","} + u.names + ",";
                                  return names.find("," + option + ",") != std::string::npos;
                              });
-    if(!known && key != "pmc_groups" && key != "pmc_group_interval")
+    if(!known)
     {
         if(std::find(warned.begin(), warned.end(), key) == warned.end())
         {
@@ -320,13 +377,15 @@ append_arguments(const job_key&            k,
     return true;
 }
 
-// One job object as rocprofv3 arguments: @p base (the command line without -i) and its keys.
+// One job object as rocprofv3 arguments: @p base (the command line without -i) and its keys; its
+// multiplexed groups, if any, in @p mux (their --pmc arguments are in the result).
 std::optional<std::vector<std::string>>
 one_job(const nlohmann::json&           entry,
         const std::string&              where,
         const std::vector<std::string>& base,
         std::vector<std::string>&       warnings,
         std::vector<std::string>&       warned,
+        multiplexing&                   mux,
         job_error&                      error)
 {
     if(!entry.is_object())
@@ -334,7 +393,33 @@ one_job(const nlohmann::json&           entry,
         error.text = where + "a job is a mapping of option names to values";
         return std::nullopt;
     }
-    auto argv        = base;
+    if(!read_multiplexing(entry, where, mux, error.text)) return std::nullopt;
+    if(mux.groups)
+    {
+        // As upstream: the counters come from pmc_groups or from pmc/--pmc, not both.
+        const auto& pmc   = *std::find_if(job_keys().begin(),
+                                        job_keys().end(),
+                                        [](const auto& k) { return k.key == std::string{"pmc"}; });
+        const auto  given = entry.contains("pmc")            ? std::string{"the job's pmc"}
+                            : command_line_values(pmc, base) ? std::string{"--pmc"}
+                                                             : std::string{};
+        if(!given.empty())
+        {
+            error = {where + "pmc_groups and " + given +
+                         " both name counters; give them in one place; the application was not run",
+                     exit_configuration};
+            return std::nullopt;
+        }
+    }
+    else if(mux.interval)
+        warnings.push_back(where + "pmc_group_interval without pmc_groups is ignored");
+    auto argv = base;
+    if(mux.groups)
+        for(const auto& group : *mux.groups)
+        {
+            argv.emplace_back("--pmc");
+            argv.insert(argv.end(), group.begin(), group.end());
+        }
     auto unsupported = std::string{};
     for(const auto& [given_key, value] : entry.items())
     {
@@ -345,15 +430,7 @@ one_job(const nlohmann::json&           entry,
                                [&key = key](const auto& k) { return key == k.key; });
         if(it == job_keys().end())
         {
-            if((key == "pmc_groups" || key == "pmc_group_interval") && !value.is_null() &&
-               !(value.is_array() && value.empty()))
-            {
-                const auto named = entry.contains("pmc_groups") ? std::string{"pmc_groups"} : key;
-                error            = {where + named + ": " + pmc_groups_message +
-                                        "; the application was not run",
-                                    exit_configuration};
-                return std::nullopt;
-            }
+            if(key == "pmc_groups" || key == "pmc_group_interval") continue; // read above
             other_key(key, value, where, unsupported, warnings, warned);
             continue;
         }
@@ -375,8 +452,15 @@ one_job(const nlohmann::json&           entry,
     return argv;
 }
 
+// One job of a JSON/YAML input file as rocprofv3 arguments, and its multiplexed groups.
+struct job_arguments_of
+{
+    std::vector<std::string> argv = {};
+    multiplexing             mux  = {};
+};
+
 // The job objects of a JSON/YAML input file, each turned into rocprofv3 arguments.
-std::optional<std::vector<std::vector<std::string>>>
+std::optional<std::vector<job_arguments_of>>
 job_arguments(const nlohmann::json&           doc,
               const std::vector<std::string>& own,
               std::vector<std::string>&       warnings,
@@ -391,17 +475,20 @@ job_arguments(const nlohmann::json&           doc,
     }
     const auto base   = without_input(own);
     auto       warned = std::vector<std::string>{};
-    auto       out    = std::vector<std::vector<std::string>>{};
+    auto       out    = std::vector<job_arguments_of>{};
     for(size_t j = 0; j < doc.at("jobs").size(); ++j)
     {
+        auto job  = job_arguments_of{};
         auto argv = one_job(doc.at("jobs").at(j),
                             "job " + std::to_string(j + 1) + ": ",
                             base,
                             warnings,
                             warned,
+                            job.mux,
                             error);
         if(!argv) return std::nullopt;
-        out.push_back(std::move(*argv));
+        job.argv = std::move(*argv);
+        out.push_back(std::move(job));
     }
     return out;
 }
@@ -440,8 +527,21 @@ read_job_file(const std::string&              file,
     for(size_t j = 0; j < jobs->size(); ++j)
     {
         auto name   = "input file '" + file + "', job " + std::to_string(j + 1) + ": ";
-        auto parsed = parse((*jobs)[j], after_separator, has_separator, name);
+        auto parsed = parse((*jobs)[j].argv, after_separator, has_separator, name);
         if(!parsed.opts) return parsed;
+        // pmc_groups: multiplexed in one run, unless the job asks for a replay mode (which counts
+        // every group for every dispatch).
+        if(const auto& mux = (*jobs)[j].mux; mux.groups)
+        {
+            if(parsed.opts->replay_mode.empty())
+                parsed.opts->pmc_group_interval = mux.interval.value_or(1);
+            else if(mux.interval)
+                out.warnings.push_back(name +
+                                       "pmc_group_interval is ignored: under --replay-mode " +
+                                       parsed.opts->replay_mode +
+                                       " every dispatch is counted with every group of "
+                                       "pmc_groups");
+        }
         // As upstream: job N writes to pass_<N>/ when there are several jobs or it
         // collects counters.
         if(jobs->size() > 1 || !parsed.opts->pmc_groups.empty())

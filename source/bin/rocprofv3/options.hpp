@@ -33,41 +33,45 @@ enum exit_code : int
 
 struct options
 {
-    std::vector<std::vector<std::string>> pmc_groups         = {};
-    std::string                           replay_mode        = {};
-    bool                                  kernel_replay_beta = false;
-    bool                                  kernel_trace       = false;
-    bool                                  memory_copy_trace  = false;
-    bool                                  marker_trace       = false;
-    bool                                  cuda_runtime_trace = false;
-    bool                                  cuda_driver_trace  = false;
-    bool                                  runtime_trace      = false; // -r: see options.cpp
-    bool                                  sys_trace          = false; // -s
-    bool                                  selected_regions   = false;
-    bool                                  stats              = false;
-    bool                                  summary            = false;
-    bool                                  summary_per_domain = false; // -D
-    std::vector<std::string>              summary_groups     = {};
-    std::string                           summary_output     = {}; // --summary-output-file
-    std::string                           summary_units      = {}; // -u
-    std::string                           output_directory   = ".";
-    std::string                           output_file        = {}; // empty: the app's pid
-    std::vector<std::string>              output_formats     = {};
-    std::string                           include_regex      = {};
-    std::string                           exclude_regex      = {};
-    std::string                           iteration_range    = {}; // the values, ", "-joined
-    std::optional<uint64_t>               dispatch_skip      = {};
-    std::optional<uint64_t>               dispatch_count     = {};
-    bool                                  filter_trace       = false; // --kernel-filter-trace
-    bool                                  list_avail         = false;
-    std::string                           input_file         = {};
-    std::string                           log_level          = {};
-    std::vector<std::string>              preload            = {};
-    bool                                  output_config      = false;
-    bool                                  truncate_kernels   = false;
-    bool                                  mangled_kernels    = false;
-    bool                                  progress           = false;
-    std::string                           agent_index        = {}; // -A; empty: relative
+    std::vector<std::vector<std::string>> pmc_groups = {};
+    // An input file's pmc_groups without a replay mode: AMD's multiplexing of pmc_groups in one
+    // run, each dispatch counted with one group, the next group every this many dispatches of an
+    // agent (pmc_group_interval, default 1). Unset: several groups replay.
+    std::optional<uint64_t>  pmc_group_interval = {};
+    std::string              replay_mode        = {};
+    bool                     kernel_replay_beta = false;
+    bool                     kernel_trace       = false;
+    bool                     memory_copy_trace  = false;
+    bool                     marker_trace       = false;
+    bool                     cuda_runtime_trace = false;
+    bool                     cuda_driver_trace  = false;
+    bool                     runtime_trace      = false; // -r: see options.cpp
+    bool                     sys_trace          = false; // -s
+    bool                     selected_regions   = false;
+    bool                     stats              = false;
+    bool                     summary            = false;
+    bool                     summary_per_domain = false; // -D
+    std::vector<std::string> summary_groups     = {};
+    std::string              summary_output     = {}; // --summary-output-file
+    std::string              summary_units      = {}; // -u
+    std::string              output_directory   = ".";
+    std::string              output_file        = {}; // empty: the app's pid
+    std::vector<std::string> output_formats     = {};
+    std::string              include_regex      = {};
+    std::string              exclude_regex      = {};
+    std::string              iteration_range    = {}; // the values, ", "-joined
+    std::optional<uint64_t>  dispatch_skip      = {};
+    std::optional<uint64_t>  dispatch_count     = {};
+    bool                     filter_trace       = false; // --kernel-filter-trace
+    bool                     list_avail         = false;
+    std::string              input_file         = {};
+    std::string              log_level          = {};
+    std::vector<std::string> preload            = {};
+    bool                     output_config      = false;
+    bool                     truncate_kernels   = false;
+    bool                     mangled_kernels    = false;
+    bool                     progress           = false;
+    std::string              agent_index        = {}; // -A; empty: relative
     // --pc-sampling-*: no method, no PC sampling (pc_sampling_options.cpp).
     bool        pc_sampling_beta     = false;
     std::string pc_sampling_method   = {};
@@ -109,6 +113,10 @@ struct options
     std::vector<options> jobs = {};
 
     bool kernel_replay() const { return replay_mode == "kernel"; }
+    bool multiplexed() const
+    {
+        return pmc_group_interval.has_value() && pmc_groups.size() > 1 && replay_mode.empty();
+    }
 };
 
 struct parse_result

@@ -55,7 +55,8 @@ summarize_runs(const std::vector<int>&                      codes,
 size_t
 run_count(const options& opts)
 {
-    if(!opts.kernel_replay() && opts.pmc_groups.size() > 1) return opts.pmc_groups.size();
+    if(!opts.kernel_replay() && !opts.multiplexed() && opts.pmc_groups.size() > 1)
+        return opts.pmc_groups.size();
     return 1;
 }
 

@@ -58,7 +58,10 @@ tool_request(const options& opts, size_t pass)
     {
         r.counter_collection = true;
         r.counter_groups     = opts.pmc_groups;
-        if(!opts.kernel_replay() && pass > 0) r.counter_groups = {opts.pmc_groups.at(pass - 1)};
+        // Multiplexing: every group in the one run, and the interval that asks for it.
+        r.counter_groups_interval = opts.pmc_group_interval;
+        if(!opts.kernel_replay() && !opts.multiplexed() && pass > 0)
+            r.counter_groups = {opts.pmc_groups.at(pass - 1)};
         r.kernel_replay = opts.kernel_replay();
     }
     return r;

@@ -558,13 +558,76 @@ TEST(command_line, input_files_take_amds_schema)
                           R"({"jobs": [{"kernel_trace": true, "hsa_finalize_trace": false}]})");
     r        = run({"-i", off.c_str(), "--", "app"});
     EXPECT_TRUE(r.opts) << r.error;
-    expect_exit(R"({"jobs": [{"pmc_groups": [["A"], ["B"]], "pmc_group_interval": 4}]})",
+    // AMD's multiplexing: pmc_groups become the job's groups, counted in turns in one run.
+    auto mux =
+        write_temp("rocprofv3_schema_mux.json",
+                   R"({"jobs": [{"pmc_groups": [["A", "B"], ["C"]], "pmc_group_interval": 4}]})");
+    r = run({"-i", mux.c_str(), "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    ASSERT_EQ(r.opts->jobs.size(), 1u);
+    EXPECT_EQ(r.opts->jobs[0].pmc_groups,
+              (std::vector<std::vector<std::string>>{{"A", "B"}, {"C"}}));
+    EXPECT_EQ(r.opts->jobs[0].pmc_group_interval, std::optional<uint64_t>{4});
+    EXPECT_TRUE(r.opts->jobs[0].multiplexed());
+    EXPECT_EQ(rocprofv3::run_count(r.opts->jobs[0]), 1u);
+    auto env = rocprofv3::tool_environment(r.opts->jobs[0], 0);
+    EXPECT_EQ(env["ROCPROF_COUNTER_GROUPS_INTERVAL"], "4");
+    EXPECT_EQ(env["ROCPROF_COUNTER_GROUPS"], "A B;C");
+    // The default interval is AMD's, 1; a YAML number or its text is read alike.
+    auto yaml = write_temp("rocprofv3_schema_mux.yaml",
+                           "jobs:\n  - pmc_groups: [[A], [B]]\n  - pmc_groups: [[A], [B]]\n"
+                           "    pmc_group_interval: '7'\n");
+    r         = run({"-i", yaml.c_str(), "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    ASSERT_EQ(r.opts->jobs.size(), 2u);
+    EXPECT_EQ(r.opts->jobs[0].pmc_group_interval, std::optional<uint64_t>{1});
+    EXPECT_EQ(r.opts->jobs[1].pmc_group_interval, std::optional<uint64_t>{7});
+    // A replay mode collects every group for every dispatch: no multiplexing, the interval
+    // ignored with a warning.
+    r = run({"--replay-mode",
+             "kernel",
+             "--kernel-replay-beta-enabled",
+             "-i",
+             mux.c_str(),
+             "--",
+             "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_FALSE(r.opts->jobs[0].multiplexed());
+    ASSERT_EQ(r.warnings.size(), 1u);
+    EXPECT_NE(r.warnings[0].find("pmc_group_interval is ignored: under --replay-mode kernel"),
+              std::string::npos)
+        << r.warnings[0];
+    // The counters in one place only, as upstream.
+    expect_exit(R"({"jobs": [{"pmc_groups": [["A"], ["B"]], "pmc": ["C"]}]})",
                 rocprofv3::exit_configuration,
-                "job 1: pmc_groups: not supported on this device: upstream collects one of these "
-                "groups at a time");
-    expect_exit(R"({"jobs": [{"pmc": ["A"], "pmc_group_interval": 4}]})",
-                rocprofv3::exit_configuration,
-                "job 1: pmc_group_interval: not supported on this device");
+                "job 1: pmc_groups and the job's pmc both name counters");
+    r = run({"--pmc", "C", "-i", mux.c_str(), "--", "app"});
+    EXPECT_FALSE(r.opts);
+    EXPECT_EQ(r.exit_code, rocprofv3::exit_configuration);
+    EXPECT_NE(r.error.find("pmc_groups and --pmc both name counters"), std::string::npos)
+        << r.error;
+    for(const auto* bad : {R"(0)", R"(-2)", R"("x")", R"(1.5)", R"([3])"})
+        expect_exit(
+            std::string{R"({"jobs": [{"pmc_groups": [["A"], ["B"]], "pmc_group_interval": )"} +
+                bad + "}]}",
+            rocprofv3::exit_usage,
+            "expected a positive number of dispatches");
+    expect_exit(R"({"jobs": [{"pmc_groups": {"A": 1}}]})",
+                rocprofv3::exit_usage,
+                "pmc_groups is {\"A\":1}, expected a list of counter groups");
+    expect_exit(R"({"jobs": [{"pmc_groups": [["A", 3]]}]})",
+                rocprofv3::exit_usage,
+                "pmc_groups has 3, expected counter names");
+    // The interval without groups asks for nothing: a warning.
+    auto lone = write_temp("rocprofv3_schema_lone.json",
+                           R"({"jobs": [{"pmc": ["A"], "pmc_group_interval": 4}]})");
+    r         = run({"-i", lone.c_str(), "--", "app"});
+    ASSERT_TRUE(r.opts) << r.error;
+    EXPECT_FALSE(r.opts->jobs[0].multiplexed());
+    ASSERT_EQ(r.warnings.size(), 1u);
+    EXPECT_NE(r.warnings[0].find("pmc_group_interval without pmc_groups is ignored"),
+              std::string::npos)
+        << r.warnings[0];
 }
 
 // As upstream: a key given both on the command line and in a job is accepted when both give the

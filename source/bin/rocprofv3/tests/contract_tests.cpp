@@ -253,7 +253,9 @@ TEST(contract, the_cli_sets_what_the_tool_reads)
 {
     auto parsed = parse(every_option);
     ASSERT_TRUE(parsed.opts) << parsed.error;
-    const auto set_by_cli = keys(rocprofv3::tool_environment(*parsed.opts, 0));
+    // An input file's pmc_group_interval has no command-line option: as read_job_file sets it.
+    parsed.opts->pmc_group_interval = 2;
+    const auto set_by_cli           = keys(rocprofv3::tool_environment(*parsed.opts, 0));
     EXPECT_EQ(set_by_cli, contract_names(contract::message::tool_request));
 
     auto fake = fake_environment{rocprofv3::tool_environment(*parsed.opts, 0)};

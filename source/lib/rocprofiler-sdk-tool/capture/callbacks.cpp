@@ -252,7 +252,15 @@ counting_dispatch_callback(rocprofiler_dispatch_counting_service_data_t dispatch
                 if(!accept(info) || !ranges_allow(info)) return;
                 auto pass = current_replay_pass.value_or(0);
                 auto lock = std::lock_guard{state->mutex};
-                auto it   = state->counters.agent_configs.find(info.agent_id.handle);
+                if(state->cfg.multiplexed())
+                {
+                    // AMD's multiplexing: this dispatch's turn among the agent's groups.
+                    if(auto chosen = next_multiplexed(state->counters, info.agent_id.handle))
+                        *config = *chosen;
+                    user_data->value = 0;
+                    return;
+                }
+                auto it = state->counters.agent_configs.find(info.agent_id.handle);
                 if(it == state->counters.agent_configs.end() || pass >= it->second.size()) return;
                 *config = it->second[pass];
                 // The record callback learns the pass from the user data: pass + 1, 0 = not

@@ -1,6 +1,7 @@
 // Counter planning at run time: which counter configuration each pass of each agent's dispatches
 // collects (application replay: the one group of this run; kernel replay: every group, one after
-// another or together). rocprofv3 validates the same groups before the program runs.
+// another or together; AMD's multiplexing: one group per dispatch, in turns). rocprofv3 validates
+// the same groups before the program runs.
 #include "capture/counter_setup.hpp"
 #include "capture/agents.hpp"
 #include "config/metric_sets.hpp"
@@ -192,7 +193,8 @@ setup_counters(const config&             cfg,
             const auto [cfg_id, passes] = *created;
             if(!cfg.kernel_replay)
             {
-                configs.push_back(cfg_id); // application replay: run r collects group r
+                // Application replay: the run's one group. Multiplexing: every group, in turns.
+                configs.push_back(cfg_id);
                 continue;
             }
             groups_plan.push_back(planned_group{cfg_id, passes, ids});
@@ -200,6 +202,12 @@ setup_counters(const config&             cfg,
         }
         if(cfg.kernel_replay && !groups_plan.empty())
             plan_replay_passes(data, plan, agent, groups_plan);
+        if(cfg.multiplexed() && !configs.empty() && configs.size() < groups.size())
+            log::warning("agent " + std::to_string(agent.info.logical_node_id) + ": " +
+                         std::to_string(configs.size()) + " of the " +
+                         std::to_string(groups.size()) +
+                         " multiplexed counter groups can be collected there; its dispatches "
+                         "take turns among those");
     }
     for(size_t g = 0; g < groups.size(); ++g)
         if(unknown[g] && !unknown[g]->empty())
@@ -208,6 +216,14 @@ setup_counters(const config&             cfg,
                                 " (rocprofv3 -L lists the counters)");
     for(const auto& c : data.counters)
         plan.counter_names[c.id] = c.name;
+    plan.multiplex_interval = cfg.counter_groups_interval;
+    if(cfg.multiplexed())
+        log::info(
+            "multiplexing " + std::to_string(groups.size()) +
+            " counter groups: each dispatch is counted with one group, the next group every " +
+            std::to_string(cfg.counter_groups_interval) +
+            " counted dispatch(es) of an agent (no dispatch gets every group: use --replay-mode "
+            "kernel for that)");
     auto any = false;
     for(const auto& [agent, configs] : plan.agent_configs)
         any = any || !configs.empty();
@@ -215,4 +231,13 @@ setup_counters(const config&             cfg,
     return errors.empty();
 }
 
+std::optional<rocprofiler_counter_config_id_t>
+next_multiplexed(counter_plan& plan, uint64_t agent)
+{
+    auto it = plan.agent_configs.find(agent);
+    if(it == plan.agent_configs.end() || it->second.empty()) return std::nullopt;
+    const auto n        = plan.multiplexed_dispatches[agent]++;
+    const auto interval = plan.multiplex_interval == 0 ? uint64_t{1} : plan.multiplex_interval;
+    return it->second[(n / interval) % it->second.size()];
+}
 } // namespace rocprofiler::tool

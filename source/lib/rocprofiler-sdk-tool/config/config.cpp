@@ -30,7 +30,7 @@ constexpr bool otf2_built  = false;
 std::vector<std::vector<std::string>>
 config::collected_groups() const
 {
-    if(kernel_replay) return counter_groups;
+    if(kernel_replay || multiplexed()) return counter_groups;
     if(counters.empty()) return {};
     return {counters};
 }
@@ -169,18 +169,30 @@ read_counters(const getenv_fn& getenv, config& cfg, std::vector<std::string>& er
 
     if(cfg.kernel_replay && cfg.counter_groups.empty() && !cfg.counters.empty())
         cfg.counter_groups = {cfg.counters};
+    // ROCPROF_COUNTER_GROUPS_INTERVAL: a positive number of dispatches.
+    const auto interval_text = get(getenv, contract::counter_groups_interval);
+    auto       interval      = std::optional<uint64_t>{};
+    if(!interval_text.empty())
+    {
+        interval = parse::parse_count(interval_text);
+        if(!interval || *interval == 0)
+        {
+            errors.emplace_back(std::string{contract::counter_groups_interval} + "='" +
+                                interval_text +
+                                "' is not a positive number of dispatches (1, 2, ...)");
+            interval.reset();
+        }
+    }
     // AMD's rocprofv3 may give the counters as ROCPROF_COUNTER_GROUPS only. One group is the
-    // counters of every dispatch; several, without kernel replay, would be AMD's multiplexing (one
-    // group at a time, switching every ROCPROF_COUNTER_GROUPS_INTERVAL dispatches).
-    if(!cfg.kernel_replay && cfg.counters.empty() && cfg.counter_groups.size() == 1)
+    // counters of every dispatch; several, without kernel replay, are AMD's multiplexing: one
+    // group per dispatch, switching every ROCPROF_COUNTER_GROUPS_INTERVAL dispatches (1 when not
+    // given). rocprofv3 asks for it with the interval (its ROCPROF_COUNTERS holds every group).
+    const bool groups_only = cfg.counters.empty() || interval.has_value();
+    if(!cfg.kernel_replay && groups_only && cfg.counter_groups.size() > 1 &&
+       errors.size() == errors_before)
+        cfg.counter_groups_interval = interval.value_or(1);
+    else if(!cfg.kernel_replay && cfg.counters.empty() && cfg.counter_groups.size() == 1)
         cfg.counters = cfg.counter_groups.front();
-    else if(!cfg.kernel_replay && cfg.counters.empty() && cfg.counter_groups.size() > 1 &&
-            errors.size() == errors_before)
-        errors.emplace_back(
-            "ROCPROF_COUNTER_GROUPS names " + std::to_string(cfg.counter_groups.size()) +
-            " groups without ROCPROF_COUNTERS or ROCPROF_KERNEL_REPLAY=1: collecting one group at "
-            "a time (AMD's multiplexing, ROCPROF_COUNTER_GROUPS_INTERVAL) is not supported on this "
-            "device; set ROCPROF_KERNEL_REPLAY=1 to collect every group for every dispatch");
     if(cfg.counter_collection && cfg.collected_groups().empty())
         errors.emplace_back("ROCPROF_COUNTER_COLLECTION is set but ROCPROF_COUNTERS / "
                             "ROCPROF_COUNTER_GROUPS name no counter");

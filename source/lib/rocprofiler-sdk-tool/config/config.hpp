@@ -52,8 +52,15 @@ struct config
     // ROCPROF_COUNTERS ("pmc: A B"): the counters of this run. Without kernel replay they form the
     // one group collected on every dispatch.
     std::vector<std::string> counters = {};
-    // ROCPROF_COUNTER_GROUPS ("A B;C"): under kernel replay, pass i collects group i.
+    // ROCPROF_COUNTER_GROUPS ("A B;C"): under kernel replay, pass i collects group i; without it,
+    // several groups are AMD's multiplexing (below).
     std::vector<std::vector<std::string>> counter_groups = {};
+    // ROCPROF_COUNTER_GROUPS_INTERVAL: AMD's multiplexing of several groups without kernel replay:
+    // each dispatch is counted with one group, the n-th counted dispatch of an agent with group
+    // (n / interval) % groups. 0: not multiplexing. Set to 1 when several groups come without
+    // ROCPROF_COUNTERS or kernel replay and no interval is given (AMD's default).
+    uint64_t counter_groups_interval = 0;
+    bool     multiplexed() const { return counter_groups_interval != 0; }
 
     // ROCPROF_PC_SAMPLING_METHOD (host_trap, stochastic; empty: no PC sampling), _UNIT
     // (instructions, cycles, time) and _INTERVAL: the buffered PC sampling service on every agent
@@ -101,7 +108,8 @@ struct config
     // then profiles nothing.
     bool helper_mode = false;
 
-    // Groups this run collects: counter_groups under kernel replay, else the one group `counters`.
+    // Groups this run collects: counter_groups under kernel replay or multiplexing, else the one
+    // group `counters`.
     std::vector<std::vector<std::string>> collected_groups() const;
 
     bool records_dispatches() const

@@ -49,6 +49,8 @@ constexpr auto table = std::array{
     variable{counter_collection, request, reader::tool_config, "switch"},
     variable{counters, request, reader::tool_config, "pmc: A B C (every counter of the run)"},
     variable{counter_groups, request, reader::tool_config, "groups: A B;C (or pmc: lines)"},
+    variable{
+        counter_groups_interval, request, reader::tool_config, "a positive number of dispatches"},
     variable{kernel_replay, request, reader::tool_config, "switch"},
     variable{pc_sampling_method, request, reader::tool_config, "host_trap or stochastic"},
     variable{pc_sampling_unit, request, reader::tool_config, "instructions, cycles or time"},
@@ -118,6 +120,8 @@ encode_counters(const tool_request& request, environment& env)
             all += " " + name;
     env[counters]       = all;
     env[counter_groups] = parse::encode_counter_groups(request.counter_groups);
+    if(request.counter_groups_interval)
+        env[counter_groups_interval] = std::to_string(*request.counter_groups_interval);
 }
 } // namespace
 
@@ -253,6 +257,8 @@ decode_tool_request(const getenv_fn& getenv)
     if(r.counter_groups.empty())
         if(auto all = parse::parse_counter_list(text_of(getenv, counters)); !all.empty())
             r.counter_groups = {std::move(all)};
+    if(const auto* text = getenv(counter_groups_interval); text != nullptr && *text != '\0')
+        r.counter_groups_interval = decode_count(counter_groups_interval, text, out.errors);
     r.pc_sampling_method = text_of(getenv, pc_sampling_method);
     r.pc_sampling_unit   = text_of(getenv, pc_sampling_unit);
     if(const auto* text = getenv(pc_sampling_interval); text != nullptr && *text != '\0')

@@ -63,7 +63,10 @@ inline constexpr const char* progress           = "ROCPROF_PROGRESS";
 inline constexpr const char* counter_collection = "ROCPROF_COUNTER_COLLECTION";
 inline constexpr const char* counters           = "ROCPROF_COUNTERS";
 inline constexpr const char* counter_groups     = "ROCPROF_COUNTER_GROUPS";
-inline constexpr const char* kernel_replay      = "ROCPROF_KERNEL_REPLAY";
+// AMD's multiplexing: without kernel replay, one group per dispatch, switching to the next every
+// this many dispatches of an agent (default 1 when the groups come without ROCPROF_COUNTERS).
+inline constexpr const char* counter_groups_interval = "ROCPROF_COUNTER_GROUPS_INTERVAL";
+inline constexpr const char* kernel_replay           = "ROCPROF_KERNEL_REPLAY";
 // Earlier names of ROCPROF_MARKER_API_TRACE and ROCPROF_STATS_SUMMARY (AMD's names, which
 // rocprofv3 sets): still read when the new name is unset, with a deprecation note on stderr.
 inline constexpr const char* marker_trace_old = "ROCPROF_MARKER_TRACE";
@@ -185,6 +188,9 @@ struct tool_request
     bool                                  counter_collection = false;
     std::vector<std::vector<std::string>> counter_groups     = {};
     bool                                  kernel_replay      = false;
+    // Set: AMD's multiplexing of counter_groups without kernel replay (one group per dispatch,
+    // switching every this many dispatches of an agent).
+    std::optional<uint64_t> counter_groups_interval = {};
     // PC sampling: an empty method asks for none.
     std::string pc_sampling_method   = {};
     std::string pc_sampling_unit     = {};

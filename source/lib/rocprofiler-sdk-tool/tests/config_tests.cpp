@@ -292,13 +292,50 @@ TEST(tool_config, amds_variable_names_and_forms)
     r   = rocprofiler::tool::read_config(get);
     EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors.front());
     EXPECT_EQ(r.cfg.collected_groups(), (std::vector<std::vector<std::string>>{{"A", "B"}}));
-    // Several, without kernel replay: AMD's multiplexing, refused with why.
+    // Several, without kernel replay: AMD's multiplexing, one group per dispatch, switching every
+    // dispatch (AMD's default interval) or every ROCPROF_COUNTER_GROUPS_INTERVAL dispatches.
     env = {{"ROCPROF_COUNTER_COLLECTION", "1"}, {"ROCPROF_COUNTER_GROUPS", "pmc: A\npmc: B"}};
     r   = rocprofiler::tool::read_config(get);
-    ASSERT_FALSE(r.errors.empty());
-    EXPECT_NE(r.errors[0].find("ROCPROF_COUNTER_GROUPS names 2 groups"), std::string::npos)
-        << r.errors[0];
-    EXPECT_NE(r.errors[0].find("not supported on this device"), std::string::npos) << r.errors[0];
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors.front());
+    EXPECT_TRUE(r.cfg.multiplexed());
+    EXPECT_EQ(r.cfg.counter_groups_interval, 1u);
+    EXPECT_EQ(r.cfg.collected_groups(), (std::vector<std::vector<std::string>>{{"A"}, {"B"}}));
+    env["ROCPROF_COUNTER_GROUPS_INTERVAL"] = "3";
+    r                                      = rocprofiler::tool::read_config(get);
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors.front());
+    EXPECT_EQ(r.cfg.counter_groups_interval, 3u);
+    // rocprofv3's form: every counter in ROCPROF_COUNTERS too, the interval asking for it.
+    env["ROCPROF_COUNTERS"] = "pmc: A B";
+    r                       = rocprofiler::tool::read_config(get);
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors.front());
+    EXPECT_EQ(r.cfg.counter_groups_interval, 3u);
+    // Without the interval, ROCPROF_COUNTERS is the one group of the run, as before.
+    env.erase("ROCPROF_COUNTER_GROUPS_INTERVAL");
+    r = rocprofiler::tool::read_config(get);
+    EXPECT_FALSE(r.cfg.multiplexed());
+    EXPECT_EQ(r.cfg.collected_groups(), (std::vector<std::vector<std::string>>{{"A", "B"}}));
+    // Under kernel replay every dispatch gets every group: no multiplexing.
+    env = {{"ROCPROF_COUNTER_COLLECTION", "1"},
+           {"ROCPROF_KERNEL_REPLAY", "1"},
+           {"ROCPROF_COUNTER_GROUPS", "A;B"},
+           {"ROCPROF_COUNTER_GROUPS_INTERVAL", "2"}};
+    r   = rocprofiler::tool::read_config(get);
+    EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors.front());
+    EXPECT_FALSE(r.cfg.multiplexed());
+    // An interval that is not a positive number is an error, naming the variable and the value.
+    for(const char* bad : {"0", "x", "-1", "2.5"})
+    {
+        env = {{"ROCPROF_COUNTER_COLLECTION", "1"},
+               {"ROCPROF_COUNTER_GROUPS", "A;B"},
+               {"ROCPROF_COUNTER_GROUPS_INTERVAL", bad}};
+        r   = rocprofiler::tool::read_config(get);
+        // Then, with no group collected, that counter collection has no counter.
+        ASSERT_FALSE(r.errors.empty()) << bad;
+        EXPECT_EQ(r.errors[0],
+                  std::string{"ROCPROF_COUNTER_GROUPS_INTERVAL='"} + bad +
+                      "' is not a positive number of dispatches (1, 2, ...)");
+        EXPECT_FALSE(r.cfg.multiplexed());
+    }
     env = {{"ROCPROF_COUNTER_GROUPS", "pmc: A\n\npmc:\n"}};
     r   = rocprofiler::tool::read_config(get);
     ASSERT_FALSE(r.errors.empty());
