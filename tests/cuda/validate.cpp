@@ -256,8 +256,10 @@ check_runtime(const json& tool, const json& program, uint64_t passes)
                std::to_string(queues.size()) + ")");
 
     // Timestamps. timed_spin spins until the GPU's global timer has advanced by the requested
-    // time, so the GPU's own duration is that plus the loop's exit (well under 1 us): the SDK's
-    // duration must be within [requested, requested + 1 us]. The program's events bracket the
+    // time, so the GPU's own duration is that plus the time to the loop's first read of the timer,
+    // the last read's overshoot (up to one step of the timer, which can be 1 us) and the exit: the
+    // SDK's duration must be within [requested, requested + 2 us] (measured on an H100: 0.93 to
+    // 1.01 us over, the timer's step). The program's events bracket the
     // kernel together with the SDK's own two events and the launch gap, so they can only be
     // longer: they give an upper bound (sdk <= event + 1 us) and their difference is printed.
     auto timed = std::vector<const json*>{};
@@ -285,7 +287,7 @@ check_runtime(const json& tool, const json& program, uint64_t passes)
                     diff / 1e3,
                     event / 1e3,
                     (event - ours) / 1e3);
-        expect(diff >= 0.0 && diff <= 1000.0, "SDK duration within [spin, spin + 1 us]");
+        expect(diff >= 0.0 && diff <= 2000.0, "SDK duration within [spin, spin + 2 us]");
         expect(ours <= event + 1000.0, "SDK duration <= event duration + 1 us");
         // The program's events bracket the kernel behind a 20 ms host function: anything the SDK
         // holds the launch up for beyond that delays the kernel's start on the GPU.

@@ -6,6 +6,7 @@
 #include "cuda/cupti/cupti_errors.hpp"
 #include "cuda/interpose/driver.hpp"
 
+#include <atomic>
 #include <map>
 #include <utility>
 
@@ -55,6 +56,13 @@ batched_execution::resolved() const
 {
     auto lock = std::lock_guard{m_mutex};
     return m_resolved;
+}
+
+bool
+batched_execution::finished() const
+{
+    auto lock = std::lock_guard{m_mutex};
+    return m_result.has_value();
 }
 
 // Delivers once both halves are there, outside the lock (the completion reaches the tool).
@@ -319,12 +327,53 @@ bool
 close_if_last(context_profiler&                         prof,
               const batch_device&                       device,
               const std::shared_ptr<batched_execution>& entry,
+              bool                                      application_waiting,
               batch_release&                            later)
 {
-    if(!prof.batch.running || prof.batch.ranges.empty() || prof.batch.ranges.back() != entry)
+    if(!application_waiting || !prof.batch.running || prof.batch.ranges.empty() ||
+       prof.batch.ranges.back() != entry)
         return false;
-    close_batch(prof, device, "its last kernel finished", later);
+    close_batch(prof, device, "its last kernel finished while the application waits", later);
     return true;
+}
+
+bool
+close_if_finished(context_profiler& prof, const batch_device& device, batch_release& later)
+{
+    if(!prof.batch.running || prof.batch.ranges.empty()) return false;
+    for(const auto& entry : prof.batch.ranges)
+        if(!entry->finished()) return false;
+    close_batch(prof, device, "the application synchronized", later);
+    return true;
+}
+
+bool
+close_after_context_wait(context_profiler& prof, const batch_device& device, batch_release& later)
+{
+    if(!prof.batch.running || prof.batch.ranges.empty()) return false;
+    close_batch(prof, device, "the application synchronized the context", later);
+    return true;
+}
+
+namespace
+{
+std::atomic<int> waiting_threads = 0;
+} // namespace
+
+application_wait_scope::application_wait_scope()
+{
+    waiting_threads.fetch_add(1);
+}
+
+application_wait_scope::~application_wait_scope()
+{
+    waiting_threads.fetch_sub(1);
+}
+
+bool
+application_wait_scope::any()
+{
+    return waiting_threads.load() > 0;
 }
 
 batch_device
@@ -345,6 +394,23 @@ real_batch_device(context_profiler& prof, CUcontext ctx, int device, CUstream st
     if(flush_before_counting())
         out.flush = [&prof, device, stream] { prof.flusher.flush(device, stream); };
     return out;
+}
+
+void
+close_batches_after_wait(CUcontext synchronized)
+{
+    for_each_profiler(
+        [synchronized](context_profiler& prof)
+        {
+            auto later = batch_release{}; // released after the lock below
+            auto lock  = std::lock_guard{prof.mutex};
+            if(!prof.batch.running) return;
+            const auto device = real_batch_device(prof, prof.ctx, 0, nullptr);
+            if(synchronized != nullptr && prof.ctx == synchronized)
+                close_after_context_wait(prof, device, later);
+            else
+                close_if_finished(prof, device, later);
+        });
 }
 
 void

@@ -1,10 +1,14 @@
 // The batched path of counting: the counted executions of one-pass configurations that are not
 // replayed (every run of application replay) share one range-profiler session on their context,
 // with one user range per execution, and the session is decoded for many executions at once:
-// when its counter data image is full, when another counting use takes the context's range
-// profiler (a replayed dispatch, a change of configuration), and at exit. Each execution still
-// gets its own record: its range is named after it, the decode matches ranges to executions by
-// name and evaluates each range by itself, and its completion is held until both the kernel
+// when the application waits for the device (cuCtxSynchronize, cuStreamSynchronize,
+// cuEventSynchronize: interpose/interpose_sync.cpp), when its counter data image is full, when
+// another counting use takes the context's range profiler (a replayed dispatch, a change of
+// configuration), and at exit. Not when the device merely went idle: an application that launches
+// more slowly than its kernels run would close a batch after almost every launch (measured on a
+// PyTorch training loop: 339 sessions for 797 executions, docs/PERFORMANCE.md). Each execution
+// still gets its own record: its range is named after it, the decode matches ranges to executions
+// by name and evaluates each range by itself, and its completion is held until both the kernel
 // finished and its values are known. A range the decode does not find (CUPTI dropped it, or the
 // session failed) gives its execution an error, counted in the statistics, never nothing.
 //
@@ -52,6 +56,8 @@ public:
     // ones are ignored. Delivers nothing (it runs under the context profiler's lock).
     void resolve(std::vector<double> values, std::string error);
     bool resolved() const;
+    // Whether its kernel finished (complete() was called).
+    bool finished() const;
 
     // After the batch's decode, outside the lock: the completion may be delivered now.
     void release();
@@ -138,14 +144,47 @@ void close_batch(context_profiler&   prof,
                  std::string_view    why,
                  batch_release&      later);
 
-// After `entry`'s kernel finished: decodes the context's batch when `entry` is its last range (the
-// application launched nothing counted since: it waits, or is idle), so that records do not wait
-// for a full image or for exit, and a later fault of the context does not take them with it.
-// Returns whether it decoded. Called with the profiler's lock held.
+// After `entry`'s kernel finished: decodes the context's batch when `entry` is its last range and
+// the application is waiting for the device meanwhile (`application_waiting`: it is blocked in a
+// synchronization, so it launches nothing before the decode and a later fault of the context
+// cannot take these records with it). Returns whether it decoded. Called with the profiler's lock
+// held.
 bool close_if_last(context_profiler&                         prof,
                    const batch_device&                       device,
                    const std::shared_ptr<batched_execution>& entry,
+                   bool                                      application_waiting,
                    batch_release&                            later);
+
+// After the application's synchronization returned: decodes the context's batch when every
+// execution in it has finished (a wait for one stream leaves others running: their batch waits for
+// the next synchronization). Returns whether it decoded. Called with the profiler's lock held.
+bool close_if_finished(context_profiler& prof, const batch_device& device, batch_release& later);
+
+// After the application's synchronization of the whole context returned successfully: every kernel
+// of the context finished, whether or not its completion reached the SDK yet, so the batch is
+// decoded now (its records follow their completions). Returns whether it decoded. Called with the
+// profiler's lock held.
+bool
+close_after_context_wait(context_profiler& prof, const batch_device& device, batch_release& later);
+
+// Threads of the application inside a synchronization with the device, process-wide. The
+// synchronization interposers hold one scope around the driver's call; the batched path reads it.
+class application_wait_scope
+{
+public:
+    application_wait_scope();
+    ~application_wait_scope();
+
+    application_wait_scope(const application_wait_scope&)            = delete;
+    application_wait_scope& operator=(const application_wait_scope&) = delete;
+
+    static bool any();
+};
+
+// After an application's synchronization returned: close_after_context_wait() on the batch of
+// `synchronized` (the context a successful cuCtxSynchronize waited for; nullptr after a stream or
+// event wait, or a failed one), close_if_finished() on every other context's.
+void close_batches_after_wait(CUcontext synchronized);
 
 // The device side of the batched path on a real context: the wait synchronizes `ctx` (made
 // current on the calling thread for the call), the flush is the context's cache flusher.

@@ -164,7 +164,11 @@ complete_batched(std::shared_ptr<batched_execution> entry,
         auto& prof  = profiler_of(ctx);
         auto  later = batch_release{}; // released after the lock below
         auto  lock  = std::lock_guard{prof.mutex};
-        close_if_last(prof, real_batch_device(prof, ctx, 0, nullptr), entry, later);
+        close_if_last(prof,
+                      real_batch_device(prof, ctx, 0, nullptr),
+                      entry,
+                      application_wait_scope::any(),
+                      later);
     };
 }
 

@@ -29,6 +29,7 @@ namespace rocprofiler::cuda
     X(cuCtxSetCurrent)                                                                             \
     X(cuCtxGetDevice)                                                                              \
     X(cuCtxSynchronize)                                                                            \
+    X(cuCtxSynchronize_v2)                                                                         \
     X(cuModuleLoadData)                                                                            \
     X(cuModuleGetFunction)                                                                         \
     X(cuMemsetD8_v2)                                                                               \
@@ -88,7 +89,8 @@ namespace rocprofiler::cuda
     Y(cuLaunchCooperativeKernel_ptsz, cuLaunchCooperativeKernel)                                   \
     Y(cuMemAllocAsync_ptsz, cuMemAllocAsync)                                                       \
     Y(cuMemAllocFromPoolAsync_ptsz, cuMemAllocFromPoolAsync)                                       \
-    Y(cuMemFreeAsync_ptsz, cuMemFreeAsync)
+    Y(cuMemFreeAsync_ptsz, cuMemFreeAsync)                                                         \
+    Y(cuStreamSynchronize_ptsz, cuStreamSynchronize)
 
 // cuGetProcAddress (the 4-argument form of CUDA 11.3..12.x) is not declared by CUDA 13's cuda.h.
 using cuGetProcAddress_v1_fn = CUresult (*)(const char*, void**, int, cuuint64_t);

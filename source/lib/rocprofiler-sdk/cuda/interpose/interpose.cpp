@@ -92,6 +92,7 @@ substitute(const char* name, void* real, bool per_thread_flag)
     if(auto* wrapper = exported_launch_wrapper(*d, real)) return wrapper;
     if(auto* wrapper = memory_wrapper(*d, real)) return wrapper;
     if(auto* wrapper = profiler_wrapper(*d, real)) return wrapper;
+    if(auto* wrapper = sync_wrapper(*d, real)) return wrapper;
     if(auto* wrapper = launch_wrapper_by_name(name, real, per_thread_flag)) return wrapper;
     return real;
 }

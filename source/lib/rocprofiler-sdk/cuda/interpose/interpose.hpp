@@ -62,4 +62,7 @@ void* launch_wrapper_by_name(const char* name, void* real, bool per_thread);
 void* memory_wrapper(const driver_table& drv, void* real);
 // cuProfilerStart/Stop as the marker domain's profiler controls (interpose_profiler.cpp).
 void* profiler_wrapper(const driver_table& drv, void* real);
+// The application's synchronizations, after which counting decodes its batches
+// (interpose_sync.cpp).
+void* sync_wrapper(const driver_table& drv, void* real);
 } // namespace rocprofiler::cuda

@@ -427,20 +427,26 @@ TEST_F(cuda_counter_batch_session, a_failed_launch_has_its_error_and_leaves_the_
 
 // A batch whose last kernel finished is decoded then (the application waits or is idle), not at a
 // full image or exit: the records of a batch cannot be lost to a later fault of the context.
-TEST_F(cuda_counter_batch_session, a_batch_is_decoded_when_its_last_kernel_finished)
+// A batch is decoded when its last kernel finishes while the application waits for the device
+// (it launches nothing meanwhile), not merely because the device went idle: an application that
+// launches more slowly than its kernels run would otherwise get a session per launch.
+TEST_F(cuda_counter_batch_session, a_batch_is_decoded_when_its_last_kernel_finished_during_a_wait)
 {
     auto first  = launch();
     auto second = launch();
     complete(first, 0);
     {
         auto later = metrics::batch_release{};
-        EXPECT_FALSE(metrics::close_if_last(prof, device, first, later)) << "not the last range";
+        EXPECT_FALSE(metrics::close_if_last(prof, device, first, true, later)) << "not the last";
     }
     EXPECT_TRUE(records.empty());
     complete(second, 1);
     {
         auto later = metrics::batch_release{};
-        EXPECT_TRUE(metrics::close_if_last(prof, device, second, later));
+        EXPECT_FALSE(metrics::close_if_last(prof, device, second, false, later))
+            << "the device is idle but the application does not wait: the batch stays open";
+        EXPECT_TRUE(records.empty());
+        EXPECT_TRUE(metrics::close_if_last(prof, device, second, true, later));
     }
     ASSERT_EQ(records.size(), 2u);
     expect_values(records[0], 1);
@@ -451,12 +457,91 @@ TEST_F(cuda_counter_batch_session, a_batch_is_decoded_when_its_last_kernel_finis
     complete(third, 2);
     {
         auto later = metrics::batch_release{};
-        EXPECT_FALSE(metrics::close_if_last(prof, device, second, later));
-        EXPECT_TRUE(metrics::close_if_last(prof, device, third, later));
+        EXPECT_FALSE(metrics::close_if_last(prof, device, second, true, later));
+        EXPECT_TRUE(metrics::close_if_last(prof, device, third, true, later));
     }
     ASSERT_EQ(records.size(), 3u);
     expect_values(records[2], 3);
     EXPECT_EQ(fake.starts, 2);
+}
+
+// After the application's synchronization returned, a batch whose executions have all finished
+// is decoded; one that still has a kernel running (another stream) waits for the next one. Many
+// launches between two waits share one session.
+TEST_F(cuda_counter_batch_session, a_synchronization_decodes_a_batch_whose_kernels_all_finished)
+{
+    auto first  = launch();
+    auto second = launch();
+    auto third  = launch();
+    complete(first, 0);
+    complete(second, 1);
+    {
+        auto later = metrics::batch_release{};
+        EXPECT_FALSE(metrics::close_if_finished(prof, device, later)) << "third still runs";
+    }
+    EXPECT_TRUE(records.empty());
+    complete(third, 2);
+    {
+        auto later = metrics::batch_release{};
+        EXPECT_TRUE(metrics::close_if_finished(prof, device, later));
+        EXPECT_FALSE(metrics::close_if_finished(prof, device, later)) << "nothing left to close";
+    }
+    ASSERT_EQ(records.size(), 3u);
+    expect_values(records[0], 1);
+    expect_values(records[2], 3);
+    EXPECT_EQ(fake.starts, 1) << "three launches, one session";
+    EXPECT_EQ(fake.decodes, 1);
+}
+
+// After the application synchronized the whole context, every kernel of it has finished, even when
+// the SDK has not yet been told (completions come on another thread, later): the batch is decoded
+// at once, and each execution's record follows when its completion comes. Waiting for the
+// completions instead lost the batch to a kernel that faulted right after the wait (first H100
+// run of cuda.counters_fault with decoding at synchronizations).
+TEST_F(cuda_counter_batch_session, a_context_synchronization_decodes_before_the_completions_come)
+{
+    auto first  = launch();
+    auto second = launch();
+    {
+        auto later = metrics::batch_release{};
+        EXPECT_FALSE(metrics::close_if_finished(prof, device, later)) << "no completion yet";
+        EXPECT_TRUE(metrics::close_after_context_wait(prof, device, later));
+        EXPECT_FALSE(metrics::close_after_context_wait(prof, device, later))
+            << "nothing left to close";
+    }
+    EXPECT_EQ(fake.decodes, 1);
+    EXPECT_TRUE(records.empty()) << "a record waits for its kernel's completion";
+    complete(first, 0);
+    complete(second, 1);
+    ASSERT_EQ(records.size(), 2u);
+    expect_values(records[0], 1);
+    expect_values(records[1], 2);
+    // A later launch opens a new session.
+    auto third = launch();
+    complete(third, 2);
+    {
+        auto later = metrics::batch_release{};
+        EXPECT_TRUE(metrics::close_after_context_wait(prof, device, later));
+    }
+    ASSERT_EQ(records.size(), 3u);
+    expect_values(records[2], 3);
+    EXPECT_EQ(fake.starts, 2);
+}
+
+// The wait scope counts the threads inside a synchronization.
+TEST(cuda_counter_batch, application_wait_scopes_count_the_waiting_threads)
+{
+    EXPECT_FALSE(metrics::application_wait_scope::any());
+    {
+        auto outer = metrics::application_wait_scope{};
+        EXPECT_TRUE(metrics::application_wait_scope::any());
+        {
+            auto inner = metrics::application_wait_scope{};
+            EXPECT_TRUE(metrics::application_wait_scope::any());
+        }
+        EXPECT_TRUE(metrics::application_wait_scope::any());
+    }
+    EXPECT_FALSE(metrics::application_wait_scope::any());
 }
 
 // CUPTI's PM and PC sampling do not run beside an enabled range profiler (HARDWARE_BUSY on the
