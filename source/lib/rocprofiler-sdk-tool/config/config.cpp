@@ -170,27 +170,27 @@ read_counters(const getenv_fn& getenv, config& cfg, std::vector<std::string>& er
     if(cfg.kernel_replay && cfg.counter_groups.empty() && !cfg.counters.empty())
         cfg.counter_groups = {cfg.counters};
     // ROCPROF_COUNTER_GROUPS_INTERVAL: a positive number of dispatches.
+    // (A plain number, 0 when not given: GCC's -Wmaybe-uninitialized misreads an optional here.)
     const auto interval_text = get(getenv, contract::counter_groups_interval);
-    auto       interval      = std::optional<uint64_t>{};
+    auto       interval      = uint64_t{0};
     if(!interval_text.empty())
     {
-        interval = parse::parse_count(interval_text);
-        if(!interval || *interval == 0)
-        {
+        const auto parsed = parse::parse_count(interval_text);
+        if(parsed && *parsed > 0)
+            interval = *parsed;
+        else
             errors.emplace_back(std::string{contract::counter_groups_interval} + "='" +
                                 interval_text +
                                 "' is not a positive number of dispatches (1, 2, ...)");
-            interval.reset();
-        }
     }
     // AMD's rocprofv3 may give the counters as ROCPROF_COUNTER_GROUPS only. One group is the
     // counters of every dispatch; several, without kernel replay, are AMD's multiplexing: one
     // group per dispatch, switching every ROCPROF_COUNTER_GROUPS_INTERVAL dispatches (1 when not
     // given). rocprofv3 asks for it with the interval (its ROCPROF_COUNTERS holds every group).
-    const bool groups_only = cfg.counters.empty() || interval.has_value();
+    const bool groups_only = cfg.counters.empty() || interval != 0;
     if(!cfg.kernel_replay && groups_only && cfg.counter_groups.size() > 1 &&
        errors.size() == errors_before)
-        cfg.counter_groups_interval = interval.value_or(1);
+        cfg.counter_groups_interval = interval != 0 ? interval : 1;
     else if(!cfg.kernel_replay && cfg.counters.empty() && cfg.counter_groups.size() == 1)
         cfg.counters = cfg.counter_groups.front();
     if(cfg.counter_collection && cfg.collected_groups().empty())
