@@ -1,7 +1,7 @@
 #include "kernel_replay/deferred_counting.hpp"
 
-#include "common/environment.hpp"
 #include "common/logging.hpp"
+#include "kernel_replay/settings.hpp"
 
 #include <algorithm>
 #include <string>
@@ -11,7 +11,7 @@ namespace rocprofiler::kernel_replay
 deferred_counting::deferred_counting(uint64_t pass_count)
 {
     m_pass.pass_count = pass_count;
-    m_pass.timeout_ns = common::env::get(common::env::settings::replay_pass_timeout_ms) * 1000000;
+    m_pass.timeout_ns = settings().pass_timeout_ns;
 }
 
 dispatch::execution_result

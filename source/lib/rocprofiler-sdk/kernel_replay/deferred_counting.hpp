@@ -16,7 +16,7 @@ class deferred_counting
 {
 public:
     // `pass_count`: the planned passes, or 0 (execution_request::pass_count). Each pass is waited
-    // for at most ROCPROFILER_REPLAY_PASS_TIMEOUT_MS (read here; 0: no limit).
+    // for at most ROCPROFILER_REPLAY_PASS_TIMEOUT_MS (settings.hpp; 0: no limit).
     explicit deferred_counting(uint64_t pass_count);
 
     // Runs pass `pass` of the dispatch (dispatch::run_execution_sync), keeps its execution when

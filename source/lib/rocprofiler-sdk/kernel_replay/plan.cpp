@@ -1,6 +1,7 @@
 #include "kernel_replay/plan.hpp"
 
 #include "common/environment.hpp"
+#include "kernel_replay/settings.hpp"
 
 namespace rocprofiler::kernel_replay
 {
@@ -20,7 +21,7 @@ static_assert(max_passes_default == common::env::settings::replay_max_passes.def
 uint64_t
 max_passes()
 {
-    return common::env::get(common::env::settings::replay_max_passes);
+    return settings().max_passes;
 }
 
 plan

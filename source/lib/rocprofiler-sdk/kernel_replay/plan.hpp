@@ -43,7 +43,7 @@ plan make_plan(std::optional<uint64_t> pass_count, bool has_continue);
 // The default of ROCPROFILER_REPLAY_MAX_PASSES.
 inline constexpr uint64_t max_passes_default = 1024;
 
-// The limit ROCPROFILER_REPLAY_MAX_PASSES sets now.
+// The limit ROCPROFILER_REPLAY_MAX_PASSES sets (settings.hpp: read once per session).
 uint64_t max_passes();
 
 // True when the plan's row is a tool error that deserves a warning (0 without replay_continue,

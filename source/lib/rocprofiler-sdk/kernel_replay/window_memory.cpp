@@ -1,10 +1,10 @@
 #include "kernel_replay/window_memory.hpp"
 
 #include "common/dcheck.hpp"
-#include "common/environment.hpp"
 #include "common/logging.hpp"
 #include "common/static_object.hpp"
 #include "kernel_replay/isolation.hpp"
+#include "kernel_replay/settings.hpp"
 
 #include <map>
 #include <mutex>
@@ -13,12 +13,10 @@ namespace rocprofiler::kernel_replay
 {
 using dispatch::decline_reason;
 
-// ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS bounds the wait for earlier work of the agent before the
-// snapshot. Read per window (a getenv next to a replay costs nothing; tests change it).
 uint64_t
 drain_timeout_ns()
 {
-    return common::env::get(common::env::settings::replay_drain_timeout_ms) * 1000 * 1000;
+    return settings().drain_timeout_ns;
 }
 
 namespace
@@ -145,7 +143,7 @@ prepare_memory(const dispatch::logical_dispatch& dispatch,
                                           dispatch.info.grid_size.y,
                                           dispatch.info.grid_size.z},
                        dispatch.info.workgroup_size};
-    wm.settings  = current_settings();
+    wm.settings  = settings().write_set;
     wm.predicted = predict(
         wm.key,
         dispatch.arguments,

@@ -1,7 +1,5 @@
 #include "kernel_replay/write_set.hpp"
 
-#include "common/environment.hpp"
-
 #include <algorithm>
 #include <utility>
 
@@ -19,34 +17,6 @@ first_sight(const anchor& a, const write_set_settings& settings)
     return to > from ? memory_range{from, to - from} : memory_range{};
 }
 } // namespace
-
-write_set_settings
-current_settings()
-{
-    namespace env = common::env;
-    auto out      = write_set_settings{};
-    out.snapshot  = env::get(env::settings::replay_snapshot) == env::snapshot_scope::all
-                        ? snapshot_scope::all
-                        : snapshot_scope::predicted;
-    switch(env::get(env::settings::replay_verify))
-    {
-    case env::verify_scope::all:
-        out.verify = verify_scope::all;
-        break;
-    case env::verify_scope::reachable:
-        out.verify = verify_scope::reachable;
-        break;
-    case env::verify_scope::off:
-        out.verify = verify_scope::off;
-        break;
-    }
-    out.keep_baseline =
-        env::get(env::settings::replay_verify_baseline) == env::verify_baseline::kept;
-    out.window_bytes = std::max<uint64_t>(env::get(env::settings::replay_predict_window_mb), 1)
-                       << 20;
-    out.pointer_depth = static_cast<uint32_t>(env::get(env::settings::replay_pointer_depth));
-    return out;
-}
 
 uint64_t
 prediction::snapshot_bytes() const

@@ -31,6 +31,7 @@
 // (the verification hashes kept between windows). This file is the policy that combines them.
 #pragma once
 
+#include "common/environment.hpp"
 #include "dispatch/backend.hpp"
 #include "dispatch/dispatch.hpp"
 #include "kernel_replay/anchors.hpp"
@@ -47,18 +48,9 @@ namespace rocprofiler::kernel_replay
 {
 using dispatch::memory_range;
 
-enum class snapshot_scope
-{
-    predicted, // the predicted write set, verified (the default)
-    all,       // every tracked range; nothing to verify
-};
-
-enum class verify_scope
-{
-    all,       // every tracked range outside the snapshot (the default)
-    reachable, // the regions the kernel's anchors point into, outside the snapshot
-    off,       // nothing: a write outside the snapshot goes unnoticed
-};
+// The setting's own enums (common/environment.hpp): one enum per setting.
+using common::env::snapshot_scope; // predicted (verified) or every tracked range
+using common::env::verify_scope;   // all, reachable or off
 
 struct write_set_settings
 {
@@ -72,12 +64,8 @@ struct write_set_settings
     uint32_t       pointer_depth       = 3; // ROCPROFILER_REPLAY_POINTER_DEPTH: 1 = arguments only
     uint64_t       anchor_slack        = 256;
     bool           keep_baseline       = true; // ROCPROFILER_REPLAY_VERIFY_BASELINE=kept
+    // (settings.hpp reads the values from the environment once per session)
 };
-
-// The settings from the environment (ROCPROFILER_REPLAY_SNAPSHOT, ROCPROFILER_REPLAY_VERIFY,
-// ROCPROFILER_REPLAY_VERIFY_BASELINE, ROCPROFILER_REPLAY_PREDICT_WINDOW_MB,
-// ROCPROFILER_REPLAY_POINTER_DEPTH), read per call.
-write_set_settings current_settings();
 
 struct prediction
 {

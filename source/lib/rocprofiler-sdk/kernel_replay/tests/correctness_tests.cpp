@@ -8,6 +8,7 @@
 //   ROCPROFILER_TEST_LAYOUTS=2000 ROCPROFILER_TEST_LAYOUT_SEED=$RANDOM
 //   kernel-replay-correctness-tests
 // A failure names the seed, the layout and the first differing byte.
+#include "replay_env.hpp"
 #include <rocprofiler-sdk-host/host.h>
 #include <rocprofiler-sdk/experimental/kernel_replay_outcome.h>
 #include <rocprofiler-sdk/rocprofiler.h>
@@ -107,8 +108,8 @@ protected:
         rocprofiler_host_destroy_queue(m_queue);
         rocprofiler_host_destroy_queue(m_other);
         rocprofiler_set_kernel_replay_outcome_callback(nullptr, nullptr);
-        unsetenv("ROCPROFILER_REPLAY_VERIFY");
-        unsetenv("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY");
+        replay_test::unset_replay_env("ROCPROFILER_REPLAY_VERIFY");
+        replay_test::unset_replay_env("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY");
     }
 
     void run(rocprofiler_host_kernel_t kernel, const void* args, size_t size, uint32_t items)
@@ -294,7 +295,7 @@ class replay_layouts : public replay_correctness,
 TEST_P(replay_layouts, the_application_memory_equals_a_run_without_replay)
 {
     const auto [verify, passes] = GetParam();
-    setenv("ROCPROFILER_REPLAY_VERIFY", verify, 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_VERIFY", verify);
     const auto    seed    = env_or("ROCPROFILER_TEST_LAYOUT_SEED", 20261205);
     const auto    layouts = env_or("ROCPROFILER_TEST_LAYOUTS", 40);
     const auto    kernel  = sdk_test::register_kernel("layout_kernel", layout_kernel);
@@ -367,7 +368,7 @@ TEST_F(replay_correctness, an_eight_byte_pointer_holder_is_replayed_in_full_in_e
     for(const char* verify : {"all", "reachable", "off"})
     {
         SCOPED_TRACE(verify);
-        setenv("ROCPROFILER_REPLAY_VERIFY", verify, 1);
+        replay_test::set_replay_env("ROCPROFILER_REPLAY_VERIFY", verify);
         constexpr uint32_t n      = 100;
         auto*              array  = static_cast<uint32_t*>(device_alloc(n * sizeof(uint32_t)));
         auto*              holder = static_cast<uint32_t**>(device_alloc(sizeof(uint32_t*)));
@@ -445,7 +446,7 @@ TEST_F(replay_correctness, a_kernel_that_dispatches_kernels_never_leaves_torn_me
         {
             SCOPED_TRACE(std::string{verify} + (hidden ? ", child output not in the arguments"
                                                        : ", child output in the arguments"));
-            setenv("ROCPROFILER_REPLAY_VERIFY", verify, 1);
+            replay_test::set_replay_env("ROCPROFILER_REPLAY_VERIFY", verify);
             auto* parent_out = static_cast<uint32_t*>(device_alloc(n * sizeof(uint32_t)));
             auto* child_out  = static_cast<uint32_t*>(device_alloc(n * sizeof(uint32_t)));
             hidden_child_out = child_out;
@@ -519,7 +520,7 @@ TEST_F(replay_correctness, arguments_pointing_to_untracked_host_memory_are_decli
         EXPECT_EQ(seen[0].reason, "untracked_memory");
     }
     // Opted in: replayed, and the untracked writes repeat with each pass (documented).
-    setenv("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", "1", 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", "1");
     take_outcomes();
     const auto args = plain_args{heap, n};
     run(kernel, &args, sizeof(args), n);

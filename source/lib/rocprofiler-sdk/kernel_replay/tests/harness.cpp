@@ -1,4 +1,5 @@
 #include "harness.hpp"
+#include "replay_env.hpp"
 
 #include "sdk_test.hpp"
 
@@ -421,7 +422,8 @@ replay_fixture::SetUp()
 {
     // Keeps the one drain-stuck test fast; drains that succeed are unaffected.
     m_drain_timeout_set = (std::getenv("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS") == nullptr);
-    if(m_drain_timeout_set) setenv("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS", "100", 1);
+    if(m_drain_timeout_set)
+        replay_test::set_replay_env("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS", "100");
     g_behaviour = behaviour{};
     log().clear();
     ASSERT_EQ(sdk_test::configure_tool("kernel-replay-tests", initialize_tool),
@@ -436,6 +438,6 @@ replay_fixture::TearDown()
     g_behaviour = behaviour{};
     (void)flushed_buffer();
     log().clear();
-    if(m_drain_timeout_set) unsetenv("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS");
+    if(m_drain_timeout_set) replay_test::unset_replay_env("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS");
 }
 } // namespace replay_test

@@ -3,6 +3,7 @@
 // device through the backend-neutral dispatch pipeline.
 #include "fake_memory.hpp"
 #include "harness.hpp"
+#include "replay_env.hpp"
 
 #include "common/logging.hpp"
 #include "dispatch/dispatch.hpp"
@@ -63,11 +64,11 @@ TEST_F(isolation, dispatch_from_inside_a_replayed_kernel_is_not_a_candidate)
     replay_fixed(3);
     // The counter lives in host memory, which the child's executions count in: replay it anyway
     // (by default an argument pointing to untracked memory declines the replay).
-    setenv("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", "1", 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", "1");
     auto counter = std::atomic<int>{0};
     auto args    = spawn_args{device().count, device().other, &counter};
     run_kernel(device().spawn, &args, sizeof(args), 1, 1);
-    unsetenv("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY");
+    replay_test::unset_replay_env("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY");
     ASSERT_EQ(rocprofiler_host_device_synchronize(), ROCPROFILER_HOST_STATUS_SUCCESS);
     EXPECT_EQ(
         log().replay_of(ROCPROFILER_KERNEL_REPLAY_PASS, ROCPROFILER_CALLBACK_PHASE_ENTER).size(),

@@ -1,6 +1,7 @@
 // Memory across the loop: the tracker, snapshot before pass 0, restore before every further pass
 // and never after the last one, and declines when no snapshot can be taken.
 #include "harness.hpp"
+#include "replay_env.hpp"
 
 #include "common/logging.hpp"
 #include "host/memory.hpp"
@@ -123,14 +124,14 @@ INSTANTIATE_TEST_SUITE_P(loops,
 TEST_F(memory_tests, snapshot_that_cannot_be_taken_declines_and_warns_once)
 {
     auto p = targeted_add(3);
-    setenv("ROCPROFILER_REPLAY_HOST_BUDGET_MB", "0", 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_HOST_BUDGET_MB", "0");
     setenv("ROCPROFILER_LOG_LEVEL", "debug", 1);
     rocprofiler::common::log::reset_level_from_environment();
     ::testing::internal::CaptureStderr();
     for(int i = 0; i < 3; ++i)
         p.run();
     auto err = ::testing::internal::GetCapturedStderr();
-    unsetenv("ROCPROFILER_REPLAY_HOST_BUDGET_MB");
+    replay_test::unset_replay_env("ROCPROFILER_REPLAY_HOST_BUDGET_MB");
     unsetenv("ROCPROFILER_LOG_LEVEL");
     rocprofiler::common::log::reset_level_from_environment();
 

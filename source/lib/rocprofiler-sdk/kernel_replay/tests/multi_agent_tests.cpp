@@ -25,6 +25,7 @@
 // locked window is required to be exclusive.
 #include "fake_memory.hpp"
 #include "harness.hpp"
+#include "replay_env.hpp"
 
 #include "dispatch/dispatch.hpp"
 
@@ -495,8 +496,14 @@ struct problem
 class drain_timeout_scope
 {
 public:
-    drain_timeout_scope() { setenv("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS", "5000", 1); }
-    ~drain_timeout_scope() { setenv("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS", "100", 1); }
+    drain_timeout_scope()
+    {
+        replay_test::set_replay_env("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS", "5000");
+    }
+    ~drain_timeout_scope()
+    {
+        replay_test::set_replay_env("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS", "100");
+    }
 
     drain_timeout_scope(const drain_timeout_scope&)            = delete;
     drain_timeout_scope& operator=(const drain_timeout_scope&) = delete;

@@ -3,6 +3,7 @@
 // after the pass that wrote outside the snapshot, with the reason in the outcome and in the log:
 // never a silent divergence. The outcome callback (experimental/kernel_replay_outcome.h) gives
 // what the engine decided for each dispatch.
+#include "replay_env.hpp"
 #include <rocprofiler-sdk-host/host.h>
 #include <rocprofiler-sdk/experimental/kernel_replay_outcome.h>
 #include <rocprofiler-sdk/rocprofiler.h>
@@ -100,9 +101,9 @@ protected:
     {
         rocprofiler_host_destroy_queue(m_queue);
         rocprofiler_set_kernel_replay_outcome_callback(nullptr, nullptr);
-        unsetenv("ROCPROFILER_REPLAY_VERIFY");
-        unsetenv("ROCPROFILER_REPLAY_PREDICT_WINDOW_MB");
-        unsetenv("ROCPROFILER_REPLAY_HOST_BUDGET_MB");
+        replay_test::unset_replay_env("ROCPROFILER_REPLAY_VERIFY");
+        replay_test::unset_replay_env("ROCPROFILER_REPLAY_PREDICT_WINDOW_MB");
+        replay_test::unset_replay_env("ROCPROFILER_REPLAY_HOST_BUDGET_MB");
     }
 
     // Dispatches `fn` over `items` work-items (one workgroup of up to 64) and waits.
@@ -283,7 +284,7 @@ TEST_F(prediction, with_verification_off_a_write_outside_the_snapshot_is_not_see
     // The documented cost of ROCPROFILER_REPLAY_VERIFY=off: the kernel runs three times on the
     // unrestored memory and nothing says so. This test pins that behaviour down so that the
     // docs stay true.
-    setenv("ROCPROFILER_REPLAY_VERIFY", "off", 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_VERIFY", "off");
     auto* x           = device_alloc<int>(n);
     host_kept_pointer = x;
     run("host_kept_unverified", increment_through_host_memory, nullptr, 0, n);
@@ -548,7 +549,7 @@ TEST_F(prediction, read_only_inputs_leave_the_snapshot_once_two_dispatches_left_
 
 TEST_F(prediction, a_region_larger_than_the_window_is_predicted_from_the_pointer_on)
 {
-    setenv("ROCPROFILER_REPLAY_PREDICT_WINDOW_MB", "1", 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_PREDICT_WINDOW_MB", "1");
     constexpr size_t big  = (4u << 20) / sizeof(int); // 4 MiB
     auto*            x    = device_alloc<int>(big);
     auto             args = inplace_args{x + 1024};
@@ -564,7 +565,7 @@ TEST_F(prediction, a_region_larger_than_the_window_is_predicted_from_the_pointer
 
 TEST_F(prediction, a_snapshot_over_the_budget_is_declined_and_runs_once)
 {
-    setenv("ROCPROFILER_REPLAY_HOST_BUDGET_MB", "0", 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_HOST_BUDGET_MB", "0");
     auto* x    = device_alloc<int>(n);
     auto  args = inplace_args{x};
     run("over_budget", double_plus_one, &args, sizeof(args), n);
@@ -578,7 +579,7 @@ TEST_F(prediction, a_snapshot_over_the_budget_is_declined_and_runs_once)
 
 TEST_F(prediction, reachable_verification_hashes_only_the_allocations_the_kernel_reaches)
 {
-    setenv("ROCPROFILER_REPLAY_VERIFY", "reachable", 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_VERIFY", "reachable");
     auto* unrelated = device_alloc<int>(1024);
     (void)unrelated;
     auto* x    = device_alloc<int>(n);
@@ -615,7 +616,7 @@ public:
     ~observed_writes()
     {
         unsetenv("ROCPROFILER_HOST_OBSERVED_WRITES");
-        unsetenv("ROCPROFILER_REPLAY_VERIFY_BASELINE");
+        replay_test::unset_replay_env("ROCPROFILER_REPLAY_VERIFY_BASELINE");
     }
     observed_writes(const observed_writes&)            = delete;
     observed_writes& operator=(const observed_writes&) = delete;
@@ -697,7 +698,7 @@ TEST_F(prediction, without_the_declaration_or_with_fresh_baselines_every_window_
     EXPECT_EQ(last().baseline_hashed_bytes, last().verified_bytes);
 
     auto declared = observed_writes{};
-    setenv("ROCPROFILER_REPLAY_VERIFY_BASELINE", "fresh", 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_VERIFY_BASELINE", "fresh");
     run("undeclared", double_plus_one, &args, sizeof(args), n);
     run("undeclared", double_plus_one, &args, sizeof(args), n);
     EXPECT_EQ(last().baseline_hashed_bytes, last().verified_bytes);

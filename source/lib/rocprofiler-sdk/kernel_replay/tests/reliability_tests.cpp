@@ -2,6 +2,7 @@
 // any use (replay_pass_count returning UINT64_MAX) and a pass that cannot finish while the replay
 // window holds the application back.
 #include "harness.hpp"
+#include "replay_env.hpp"
 
 #include "common/logging.hpp"
 #include "dispatch/decline_reason.hpp"
@@ -55,7 +56,7 @@ TEST_F(reliability, pass_count_above_the_limit_is_declined_with_a_warning)
 
 TEST_F(reliability, the_pass_limit_is_configurable_and_inclusive)
 {
-    setenv("ROCPROFILER_REPLAY_MAX_PASSES", "4", 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_MAX_PASSES", "4");
     auto p = targeted_add(4);
     p.run();
     EXPECT_EQ(passes_run(), 4u) << "a count equal to the limit is replayed in full";
@@ -75,7 +76,7 @@ TEST_F(reliability, the_pass_limit_is_configurable_and_inclusive)
     r.run();
     EXPECT_EQ(passes_run(), 6u);
     EXPECT_TRUE(r.one_run());
-    unsetenv("ROCPROFILER_REPLAY_MAX_PASSES");
+    replay_test::unset_replay_env("ROCPROFILER_REPLAY_MAX_PASSES");
 }
 
 TEST(plan_table, pass_limit)
@@ -93,20 +94,20 @@ TEST(plan_table, pass_limit)
     EXPECT_EQ(make_plan(2, false, 2).kind, loop_kind::fixed);
 
     // The limit comes from ROCPROFILER_REPLAY_MAX_PASSES; a bad value keeps the default.
-    unsetenv("ROCPROFILER_REPLAY_MAX_PASSES");
+    replay_test::unset_replay_env("ROCPROFILER_REPLAY_MAX_PASSES");
     EXPECT_EQ(rocprofiler::kernel_replay::max_passes(),
               rocprofiler::kernel_replay::max_passes_default);
-    setenv("ROCPROFILER_REPLAY_MAX_PASSES", "7", 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_MAX_PASSES", "7");
     EXPECT_EQ(rocprofiler::kernel_replay::max_passes(), 7u);
     EXPECT_EQ(make_plan(8, false).reason, decline_reason::pass_limit);
     for(const auto* bad : {"1", "-5", "18446744073709551616", "abc"})
     {
-        setenv("ROCPROFILER_REPLAY_MAX_PASSES", bad, 1);
+        replay_test::set_replay_env("ROCPROFILER_REPLAY_MAX_PASSES", bad);
         EXPECT_EQ(rocprofiler::kernel_replay::max_passes(),
                   rocprofiler::kernel_replay::max_passes_default)
             << bad;
     }
-    unsetenv("ROCPROFILER_REPLAY_MAX_PASSES");
+    replay_test::unset_replay_env("ROCPROFILER_REPLAY_MAX_PASSES");
 }
 
 // Issue 17: a replayed kernel that waits for work of another queue (the gate kernel spins until
@@ -116,9 +117,9 @@ TEST(plan_table, pass_limit)
 // launch returns, and the still-running pass signals the application when it finishes.
 TEST_F(reliability, a_pass_that_does_not_finish_ends_the_replay_with_a_message)
 {
-    setenv("ROCPROFILER_REPLAY_PASS_TIMEOUT_MS", "200", 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_PASS_TIMEOUT_MS", "200");
     // The gate's flag lives in host memory: replay it anyway (the kernel only reads it).
-    setenv("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", "1", 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", "1");
     tool().targets = {device().gate.handle};
     replay_fixed(3);
     auto open = std::atomic<bool>{false};
@@ -139,8 +140,8 @@ TEST_F(reliability, a_pass_that_does_not_finish_ends_the_replay_with_a_message)
     ASSERT_EQ(rocprofiler_host_dispatch(device().queue, &params), ROCPROFILER_HOST_STATUS_SUCCESS);
     auto returned_after = std::chrono::steady_clock::now() - t0;
     auto err            = ::testing::internal::GetCapturedStderr();
-    unsetenv("ROCPROFILER_REPLAY_PASS_TIMEOUT_MS");
-    unsetenv("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY");
+    replay_test::unset_replay_env("ROCPROFILER_REPLAY_PASS_TIMEOUT_MS");
+    replay_test::unset_replay_env("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY");
 
     EXPECT_GE(returned_after, 200ms);
     EXPECT_LT(returned_after, 2s) << "the launch waited for the gate's own bound";

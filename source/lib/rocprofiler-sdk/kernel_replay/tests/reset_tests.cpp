@@ -5,6 +5,8 @@
 #include "context/context.hpp"
 #include "dispatch/dispatch.hpp"
 #include "kernel_replay/engine.hpp"
+#include "kernel_replay/plan.hpp"
+#include "kernel_replay/settings.hpp"
 #include "registration/registration.hpp"
 #include "sdk_test.hpp"
 
@@ -174,3 +176,30 @@ TEST(sdk_reset, reset_finalizes_and_returns_to_the_just_loaded_state)
     EXPECT_EQ(fresh.handle, 1u);
 }
 } // namespace
+
+// Kernel replay reads its settings once per session: a variable changed while a session runs
+// does not reach its windows; the session after a reset reads it.
+TEST(sdk_reset, replay_settings_are_read_once_per_session)
+{
+    namespace kr = rocprofiler::kernel_replay;
+    unsetenv("ROCPROFILER_REPLAY_MAX_PASSES");
+    unsetenv("ROCPROFILER_REPLAY_VERIFY");
+    rocprofiler::registration::reset_for_tests();
+    EXPECT_EQ(kr::settings().max_passes, kr::max_passes_default);
+    EXPECT_EQ(kr::settings().write_set.verify, kr::verify_scope::all);
+
+    setenv("ROCPROFILER_REPLAY_MAX_PASSES", "7", 1);
+    setenv("ROCPROFILER_REPLAY_VERIFY", "off", 1);
+    EXPECT_EQ(kr::settings().max_passes, kr::max_passes_default) << "not read again mid-session";
+    EXPECT_EQ(kr::max_passes(), kr::max_passes_default);
+    EXPECT_EQ(kr::settings().write_set.verify, kr::verify_scope::all);
+
+    rocprofiler::registration::reset_for_tests();
+    EXPECT_EQ(kr::settings().max_passes, 7u) << "the next session reads the environment";
+    EXPECT_EQ(kr::settings().write_set.verify, kr::verify_scope::off);
+
+    unsetenv("ROCPROFILER_REPLAY_MAX_PASSES");
+    unsetenv("ROCPROFILER_REPLAY_VERIFY");
+    kr::reread_settings();
+    EXPECT_EQ(kr::max_passes(), kr::max_passes_default);
+}

@@ -2,6 +2,7 @@
 // directly or through pointers stored in reached allocations. Allocations it cannot reach are
 // never written back, so the application may use them during the replay window; with
 // ROCPROFILER_REPLAY_SNAPSHOT=all every tracked allocation is restored instead.
+#include "replay_env.hpp"
 #include <rocprofiler-sdk-host/host.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
@@ -54,7 +55,7 @@ protected:
     void TearDown() override
     {
         on_pass_enter = {};
-        unsetenv("ROCPROFILER_REPLAY_SNAPSHOT");
+        replay_test::unset_replay_env("ROCPROFILER_REPLAY_SNAPSHOT");
     }
 };
 
@@ -132,7 +133,7 @@ run_direct(const char* name, int* data)
 
 TEST_F(snapshot_scope, an_allocation_the_kernel_cannot_reach_is_never_written_back)
 {
-    unsetenv("ROCPROFILER_REPLAY_SNAPSHOT");
+    replay_test::unset_replay_env("ROCPROFILER_REPLAY_SNAPSHOT");
     auto* data = device_alloc<int>(64);
     // Another part of the application writes memory the kernel never sees.
     auto* unrelated = written_during_the_window();
@@ -144,7 +145,7 @@ TEST_F(snapshot_scope, an_allocation_the_kernel_cannot_reach_is_never_written_ba
 
 TEST_F(snapshot_scope, memory_reached_through_a_pointer_in_device_memory_is_restored)
 {
-    unsetenv("ROCPROFILER_REPLAY_SNAPSHOT");
+    replay_test::unset_replay_env("ROCPROFILER_REPLAY_SNAPSHOT");
     auto* data    = device_alloc<int>(64);
     auto* entries = device_alloc<table>(1);
     entries->tag  = 7;
@@ -157,11 +158,11 @@ TEST_F(snapshot_scope, memory_reached_through_a_pointer_in_device_memory_is_rest
 
 TEST_F(snapshot_scope, snapshot_all_restores_every_tracked_allocation)
 {
-    setenv("ROCPROFILER_REPLAY_SNAPSHOT", "all", 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_SNAPSHOT", "all");
     auto* data      = device_alloc<int>(64);
     auto* unrelated = written_during_the_window();
     run_direct("scope_all", data);
-    unsetenv("ROCPROFILER_REPLAY_SNAPSHOT");
+    replay_test::unset_replay_env("ROCPROFILER_REPLAY_SNAPSHOT");
     EXPECT_EQ(unrelated[0], 0) << "with 'all', the restore before pass 1 reverts the write";
     for(int i = 0; i < 64; ++i)
         ASSERT_EQ(data[i], 1);

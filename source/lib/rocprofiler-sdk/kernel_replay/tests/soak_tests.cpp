@@ -7,6 +7,7 @@
 // not checked under a sanitizer).
 // Prints one "[soak]" summary line. CTest label `soak` (excluded from the default test command);
 // a 3-second run of the same test is part of the `reliability` label.
+#include "replay_env.hpp"
 #include <rocprofiler-sdk-host/host.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
@@ -192,7 +193,7 @@ TEST_F(replay_soak, threads_replay_with_tracing_and_counters_without_loss_or_gro
     const auto max_growth_mib = env_number("SOAK_MAX_RSS_GROWTH_MB", 64);
     ASSERT_GT(seconds, 0u);
     // The threads write their own buffers from the host between dispatches (see stress_tests).
-    setenv("ROCPROFILER_REPLAY_VERIFY", "reachable", 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_VERIFY", "reachable");
     g_config = sdk_test::make_config(sdk_test::gpu_agent(), {"DURATION_NS", "WORK_ITEMS"}).handle;
     ASSERT_NE(g_config.load(), 0u);
 
@@ -314,5 +315,5 @@ TEST_F(replay_soak, threads_replay_with_tracing_and_counters_without_loss_or_gro
     }
     for(auto& q : queues)
         rocprofiler_host_destroy_queue(q);
-    unsetenv("ROCPROFILER_REPLAY_VERIFY");
+    replay_test::unset_replay_env("ROCPROFILER_REPLAY_VERIFY");
 }

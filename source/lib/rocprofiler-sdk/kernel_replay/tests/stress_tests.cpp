@@ -3,6 +3,7 @@
 // thread checks its memory against a single run; at the end every application completion must
 // have fired exactly once and every pass must have delivered exactly one COMPLETE record. Runs
 // under ThreadSanitizer in scripts/test.sh.
+#include "replay_env.hpp"
 #include <rocprofiler-sdk-host/host.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 
@@ -111,7 +112,7 @@ TEST_F(replay_stress, eight_threads_four_queues_every_dispatch_one_run_and_one_c
     // the default verification (every tracked allocation outside the snapshot) those writes would
     // end replays early, correctly but by design of this test; verifying the allocations the
     // kernels reach is what such a program needs (docs/kernel_replay.md).
-    setenv("ROCPROFILER_REPLAY_VERIFY", "reachable", 1);
+    replay_test::set_replay_env("ROCPROFILER_REPLAY_VERIFY", "reachable");
     auto kernel = sdk_test::register_kernel("stress_accumulate", accumulate);
     auto queues = std::vector<rocprofiler_host_queue_t>(queues_count);
     for(auto& q : queues)
@@ -218,5 +219,5 @@ TEST_F(replay_stress, eight_threads_four_queues_every_dispatch_one_run_and_one_c
         if(passes > 1) ++replayed;
     }
     EXPECT_GT(replayed, total / 2);
-    unsetenv("ROCPROFILER_REPLAY_VERIFY");
+    replay_test::unset_replay_env("ROCPROFILER_REPLAY_VERIFY");
 }
