@@ -7,10 +7,10 @@
 #     header: no CUDA, no CUPTI, no host-device runtime.
 #  2. The host device runtime (host/runtime/) knows nothing of the profiler: the adapter attaches
 #     through the runtime's own first-use hook (set_first_use_hook). The one header it may include
-#     from the SDK is common/environment.hpp, the library's one registry of environment variables,
-#     which holds the runtime's own documented variables (ROCPROFILER_HOST_WORKERS,
-#     ..._SHUTDOWN_TIMEOUT_MS) so that they are read and rejected like every other; it depends on
-#     the standard library only.
+#     from the SDK is common/environment.hpp, the library's registry machinery, through which it
+#     declares and reads its own documented variables (host/runtime/settings.hpp:
+#     ROCPROFILER_HOST_WORKERS, ..._SHUTDOWN_TIMEOUT_MS) so that they are read and rejected like
+#     every other; it depends on the standard library only.
 #  3. CUDA and CUPTI headers appear only in source/lib/rocprofiler-sdk/cuda/ and in tests/cuda/.
 #  4. Public headers include only public headers and the C library.
 #  5. Tools (the rocprofv3 tool library, the samples, the test tools) use the public API only.
@@ -27,8 +27,15 @@
 #     includes anything of kernel_replay/; what a backend needs of replay (allocation tracking,
 #     excluded launches, frees that wait for a window) it asks through dispatch/interception.hpp.
 # 10. The CUDA backend keeps one folder per concern: every source of cuda/ but the backend itself
-#     (backend.hpp, agents.cpp) lives in a subfolder, and docs/architecture.md ("The CUDA backend,
+#     (backend.hpp, agents.cpp, and its table of environment variables, settings.hpp) lives in a
+#     subfolder, and docs/architecture.md ("The CUDA backend,
 #     folder by folder") names each subfolder and each file, so that the map stays true.
+# 11. Backends register their own settings: the core's environment registry (common/) names no
+#     backend (no line of code of common/ says CUDA, CUPTI or the host device's variables), and
+#     no core file outside the backends names a backend's variable (ROCPROFILER_CUDA_*,
+#     ROCPROFILER_CUPTI_*, ROCPROFILER_HOST_*); each backend's table lives beside its code
+#     (cuda/settings.hpp, host/settings.hpp) and reaches the registry through
+#     device_backend::settings().
 set -uo pipefail
 cd "$(dirname "$0")/.."
 lib=source/lib/rocprofiler-sdk
@@ -109,7 +116,7 @@ arch=docs/architecture.md
 while IFS= read -r file; do
     rel=${file#"${lib}/cuda/"}
     case "${rel}" in
-        backend.hpp | agents.cpp | CMakeLists.txt) continue ;;
+        backend.hpp | agents.cpp | settings.hpp | CMakeLists.txt) continue ;;
         tests/* | tests_*/*) continue ;;
         */*) ;;
         *) violation "rule 10 (a CUDA backend source outside a concern's folder): ${file}"; continue ;;
@@ -120,6 +127,14 @@ while IFS= read -r file; do
     grep -qE "\`(${name%.*}\.(cpp|hpp|cu|cpp/hpp|inc|sh)|${name})\`" "${arch}" ||
         violation "rule 10 (file not named in ${arch}): ${file}"
 done < <(find "${lib}/cuda" -type f | sort)
+
+while IFS= read -r line; do
+    [ -n "${line}" ] && violation "rule 11 (the core's registry names a backend): ${line}"
+done < <(grep -HniE 'cuda|cupti|ROCPROFILER_HOST_' $(find "${lib}/common" -type f \( -name '*.cpp' -o -name '*.hpp' \) -not -path '*/tests/*') |
+         grep -vE '^[^:]+:[0-9]+:[[:space:]]*//')
+while IFS= read -r line; do
+    [ -n "${line}" ] && violation "rule 11 (a core file names a backend's variable): ${line}"
+done < <(grep -HnE '"ROCPROFILER_(CUDA|CUPTI|HOST)_' ${core_files} | grep -vE '^[^:]+:[0-9]+:[[:space:]]*//')
 
 if [ "${failures}" -ne 0 ]; then
     echo "layering: ${failures} violation(s)"

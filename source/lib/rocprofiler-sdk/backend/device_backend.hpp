@@ -7,7 +7,8 @@
 // (dispatch/backend.hpp: a launch_backend per intercepted launch, a memory_backend per agent for
 // kernel replay); docs/architecture.md lists the whole contract.
 //
-// This folder includes nothing of the rest of the library: every other layer may include it.
+// This folder includes nothing of the rest of the library but the environment registry
+// (common/environment.hpp, in registry.cpp): every other layer may include it.
 #pragma once
 
 #include <rocprofiler-sdk/agent.h>
@@ -16,8 +17,14 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
+
+namespace rocprofiler::common::env
+{
+struct setting; // common/environment.hpp
+}
 
 namespace rocprofiler::backend
 {
@@ -125,6 +132,11 @@ public:
         return std::nullopt;
     }
 
+    // The backend's environment variables (its table of common/environment.hpp's registry, beside
+    // its code): the library's registry is the core's table and every registered backend's
+    // (every_setting()), and docs/api.md lists them all. Static: asked at any time, any thread.
+    virtual std::span<const common::env::setting* const> settings() const { return {}; }
+
     // True when the backend reports the application's memory copies (memory_copy/memory_copy.hpp)
     // of its devices. A context that traces copies is told once about backends that do not.
     virtual bool traces_memory_copies() const { return false; }
@@ -134,4 +146,8 @@ public:
 // them: rocprofiler_add_device_backend() in each backend's CMakeLists.txt). Built on first use;
 // never changes afterwards.
 const std::vector<device_backend*>& registered();
+
+// Every environment variable of the library: the core's table (common/environment.hpp), then each
+// registered backend's, in registration order.
+std::vector<const common::env::setting*> every_setting();
 } // namespace rocprofiler::backend

@@ -172,38 +172,8 @@ indexed_regex_family(std::string_view prefix, std::string_view default_text, std
     return {def};
 }
 
-// The values of the choice settings.
-enum class timestamp_source
-{
-    cupti,  // wait for every execution's CUPTI record
-    events, // CUDA event times calibrated against later CUPTI records (experimental)
-};
-enum class flush_mode
-{
-    owner, // CUPTI's worker and the replaying thread flush; never a background thread
-    loop,  // diagnostic: the completion thread flushes until the record arrives
-};
-enum class cache_control
-{
-    all,  // flush L2 before every counted execution
-    none, // measure the caches as they are
-};
-enum class counter_schedule
-{
-    dispatch, // the passes of a replayed dispatch form one CUPTI replay cycle
-    pass,     // each pass measures its own configuration
-};
-enum class range_mode
-{
-    automatic,
-    user,
-};
-enum class shadow_placement
-{
-    automatic, // device memory when it fits, else pinned host memory
-    device,
-    host,
-};
+// The values of the core's choice settings (one enum per setting; backends define theirs beside
+// their tables).
 enum class snapshot_scope
 {
     predicted, // the memory the kernel is predicted to write, verified
@@ -225,24 +195,17 @@ enum class verify_baseline
 namespace names
 {
 // Levels as common::log::level numbers them (logging.cpp checks).
-inline constexpr auto log_level        = std::array<choice_name, 11>{{{"error", 0},
-                                                                      {"warning", 1},
-                                                                      {"info", 2},
-                                                                      {"debug", 3},
-                                                                      {"trace", 4},
-                                                                      {"warn", 1, true},
-                                                                      {"0", 0, true},
-                                                                      {"1", 1, true},
-                                                                      {"2", 2, true},
-                                                                      {"3", 3, true},
-                                                                      {"4", 4, true}}};
-inline constexpr auto timestamp_source = std::array<choice_name, 2>{{{"cupti", 0}, {"events", 1}}};
-inline constexpr auto flush_mode       = std::array<choice_name, 2>{{{"owner", 0}, {"loop", 1}}};
-inline constexpr auto cache_control    = std::array<choice_name, 2>{{{"all", 0}, {"none", 1}}};
-inline constexpr auto counter_schedule = std::array<choice_name, 2>{{{"dispatch", 0}, {"pass", 1}}};
-inline constexpr auto range_mode       = std::array<choice_name, 2>{{{"auto", 0}, {"user", 1}}};
-inline constexpr auto shadow_placement =
-    std::array<choice_name, 3>{{{"auto", 0}, {"device", 1}, {"host", 2}}};
+inline constexpr auto log_level = std::array<choice_name, 11>{{{"error", 0},
+                                                               {"warning", 1},
+                                                               {"info", 2},
+                                                               {"debug", 3},
+                                                               {"trace", 4},
+                                                               {"warn", 1, true},
+                                                               {"0", 0, true},
+                                                               {"1", 1, true},
+                                                               {"2", 2, true},
+                                                               {"3", 3, true},
+                                                               {"4", 4, true}}};
 inline constexpr auto snapshot_scope =
     std::array<choice_name, 3>{{{"predicted", 0}, {"all", 1}, {"reachable", 0, true}}};
 inline constexpr auto verify_scope =
@@ -250,89 +213,37 @@ inline constexpr auto verify_scope =
 inline constexpr auto verify_baseline = std::array<choice_name, 2>{{{"kept", 0}, {"fresh", 1}}};
 } // namespace names
 
-// The registry, one setting a line; docs/api.md lists the same variables in the same order.
+// The core's table, one setting a line. Each device backend has its own table beside its code
+// (cuda/settings.hpp, host/settings.hpp) and registers it (backend::device_backend::settings());
+// docs/api.md lists the core's table, then each backend's, in the same order.
 namespace settings
 {
 // clang-format off
 inline constexpr auto tool_libraries              = path_list("ROCP_TOOL_LIBRARIES", "tool libraries to load, `:`-separated");
 inline constexpr auto log_level                   = choice("ROCPROFILER_LOG_LEVEL", names::log_level, static_cast<log::level>(1), "least severe log level printed to stderr (`warn` and `0`-`4` are accepted too)");
-inline constexpr auto host_workers                = number_or_computed("ROCPROFILER_HOST_WORKERS", "hardware threads, at least 2", {1, 4096, "threads"}, "worker threads of the host device");
-inline constexpr auto host_shutdown_timeout_ms    = number("ROCPROFILER_HOST_SHUTDOWN_TIMEOUT_MS", 5000, {1, max_scaled, "ms"}, "how long exit waits for host-device work");
-inline constexpr auto host_counter_slots          = number("ROCPROFILER_HOST_COUNTER_SLOTS", 4, {1, 64, "slots"}, "counter slots per pass of the host device");
-inline constexpr auto host_pc_sampling_ring       = number("ROCPROFILER_HOST_PC_SAMPLING_RING", 4096, {1, 1048576, "samples"}, "PC samples one host-device worker keeps per dispatch; more are dropped and reported");
-inline constexpr auto host_spm_samples            = number("ROCPROFILER_HOST_SPM_SAMPLES", 65536, {2, 1048576, "samples"}, "SPM samples one host-device execution keeps, the one at its end included; more are dropped, flagged DATA_LOSS and reported");
 inline constexpr auto metrics_path                = text("ROCPROFILER_METRICS_PATH", "none", "a derived-metrics file, or a directory whose `*.json` files are read in name order, added to the shipped file (a definition of the same name replaces the shipped one)");
 inline constexpr auto replay_drain_timeout_ms     = number("ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS", 30000, {0, max_scaled, "ms"}, "how long kernel replay waits for an agent to drain before it declines");
 inline constexpr auto replay_max_passes           = number("ROCPROFILER_REPLAY_MAX_PASSES", 1024, {2, UINT32_MAX, "passes"}, "most passes a fixed replay loop may plan; a dispatch whose replay_pass_count returns more is declined (`pass_limit`)");
 inline constexpr auto replay_pass_timeout_ms      = number("ROCPROFILER_REPLAY_PASS_TIMEOUT_MS", 10000, {0, max_scaled, "ms"}, "how long kernel replay waits for one pass before it ends the replay (`pass_drain_stuck`; 0: no limit)");
-inline constexpr auto replay_host_budget_mb       = number_or_computed("ROCPROFILER_REPLAY_HOST_BUDGET_MB", "half of the memory available when a snapshot is taken", {0, max_scaled, "MiB"}, "host memory that replay snapshots of the host device may use");
 inline constexpr auto replay_snapshot             = choice("ROCPROFILER_REPLAY_SNAPSHOT", names::snapshot_scope, snapshot_scope::predicted, "what a replay snapshot covers: the memory the kernel is predicted to write (verified), or every tracked allocation");
 inline constexpr auto replay_verify               = choice("ROCPROFILER_REPLAY_VERIFY", names::verify_scope, verify_scope::all, "which memory outside a predicted snapshot is hashed to prove no pass wrote there: all tracked memory, the regions the kernel's pointers reach, or none");
 inline constexpr auto replay_verify_baseline      = choice("ROCPROFILER_REPLAY_VERIFY_BASELINE", names::verify_baseline, verify_baseline::kept, "`kept`: a replay window starts from the hashes the agent's last verified window left when nothing that may write memory ran in between; `fresh`: every window hashes its verification set before pass 0");
-inline constexpr auto host_observed_writes        = flag("ROCPROFILER_HOST_OBSERVED_WRITES", false, "`1`: the application writes host-device memory only through kernels and rocprofiler_host_memcpy/memset, so replay verification may keep its hashes between windows");
 inline constexpr auto replay_pointer_depth        = number("ROCPROFILER_REPLAY_POINTER_DEPTH", 3, {1, 8, "levels"}, "how many levels of pointers kernel replay follows to predict a kernel's writes: 1, the pointers in the kernel's arguments; 2, also the pointers held in the memory they point to; 3, one level further");
 inline constexpr auto replay_predict_window_mb    = number("ROCPROFILER_REPLAY_PREDICT_WINDOW_MB", 256, {1, max_scaled, "MiB"}, "a kernel seen for the first time is predicted to write the whole region a pointer argument points into when it is at most this large, else this much from the pointer on");
-inline constexpr auto cuda_agents                 = flag_or_unset("ROCPROFILER_CUDA_AGENTS", "only when the process has loaded the driver", "`1`: list CUDA devices even in a process that has not loaded the driver; `0`: never");
-inline constexpr auto cupti_library               = text("ROCPROFILER_CUPTI_LIBRARY", "found by name", "path of libcupti, when it is not found by name");
-inline constexpr auto cuda_cupti                  = flag("ROCPROFILER_CUDA_CUPTI", true, "`0`: no CUPTI; kernel timestamps come from CUDA events");
-inline constexpr auto cuda_timestamps             = choice("ROCPROFILER_CUDA_TIMESTAMPS", names::timestamp_source, timestamp_source::cupti, "kernel timestamps from CUPTI records, or from events (experimental; docs/cuda.md)");
-inline constexpr auto cuda_flush                  = choice("ROCPROFILER_CUDA_FLUSH", names::flush_mode, flush_mode::owner, "who flushes CUPTI's activity buffers; `loop` is a diagnostic (docs/cuda.md)");
-inline constexpr auto cuda_flush_period_ms        = number_or_computed("ROCPROFILER_CUDA_FLUSH_PERIOD_MS", "1 (0 with ROCPROFILER_CUDA_FLUSH=loop)", {0, UINT32_MAX, "ms"}, "CUPTI's worker flush period (0: CUPTI's heuristics)");
-inline constexpr auto cuda_buffer_records         = number_or_computed("ROCPROFILER_CUDA_BUFFER_RECORDS", "1 (0 with ROCPROFILER_CUDA_FLUSH=loop)", {0, UINT64_MAX, "records"}, "records per CUPTI activity buffer (0: as many as fit)");
-inline constexpr auto cuda_record_wait_ms         = number("ROCPROFILER_CUDA_RECORD_WAIT_MS", 500, {0, max_scaled, "ms"}, "how long an execution waits for its CUPTI record before it takes event times");
-inline constexpr auto cuda_per_thread_buffers     = flag_or_unset("ROCPROFILER_CUDA_PER_THREAD_BUFFERS", "CUPTI's default (1)", "CUPTI's per-thread activity buffers, for comparison");
-inline constexpr auto cuda_timing_stats           = flag("ROCPROFILER_CUDA_TIMING_STATS", false, "`1`: print `[cuda-timing]`, `[cuda-replay-memory]` and `[cuda-metrics]` statistics at exit");
-inline constexpr auto cuda_metric_filter_device   = indexed_regex_family("ROCPROFILER_CUDA_METRIC_FILTER_DEVICE", "every metric", "CUDA device N lists only the metrics whose name contains a match");
-inline constexpr auto cuda_cache_control          = choice("ROCPROFILER_CUDA_CACHE_CONTROL", names::cache_control, cache_control::all, "`all`: flush L2 before every counted execution; `none`: measure caches as they are");
-inline constexpr auto cuda_counter_schedule       = choice("ROCPROFILER_CUDA_COUNTER_SCHEDULE", names::counter_schedule, counter_schedule::dispatch, "`dispatch`: the counted passes of a replayed dispatch are one CUPTI replay cycle over the union of the agent's configurations (docs/cuda.md); `pass`: each pass measures its own configuration");
-inline constexpr auto cuda_range_mode             = choice("ROCPROFILER_CUDA_RANGE_MODE", names::range_mode, range_mode::automatic, "CUPTI range of a counted execution");
-inline constexpr auto cuda_counter_batch          = number("ROCPROFILER_CUDA_COUNTER_BATCH", 128, {0, 4096, "dispatches"}, "counted dispatches of a one-pass configuration that are not replayed (application replay) which share one CUPTI range-profiler session, one range each, decoded together (0: each is measured by itself)");
-inline constexpr auto replay_shadow               = choice("ROCPROFILER_REPLAY_SHADOW", names::shadow_placement, shadow_placement::automatic, "where CUDA replay snapshots go (`auto`: device memory when it fits)");
-inline constexpr auto replay_shadow_pool_mb       = number("ROCPROFILER_REPLAY_SHADOW_POOL_MB", 2048, {0, max_scaled, "MiB"}, "shadow memory a CUDA context keeps between replayed dispatches (0: free after each)");
-inline constexpr auto replay_drain_spin_us        = number("ROCPROFILER_REPLAY_DRAIN_SPIN_US", 200, {0, max_scaled, "us"}, "how long the replaying thread polls for the CUDA drain before it sleeps");
-inline constexpr auto replay_batch_min            = number("ROCPROFILER_REPLAY_BATCH_MIN", 8, {0, UINT64_MAX, "copies"}, "copies from which a CUDA snapshot goes in one `cuMemcpyBatchAsync` (0: never)");
-inline constexpr auto replay_merge_adjacent       = flag("ROCPROFILER_REPLAY_MERGE_ADJACENT", false, "`1`: one CUDA copy over adjacent allocations (for allocators that carve one reservation)");
-inline constexpr auto replay_allow_host_memory    = flag("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", false, "`1`: replay kernels that receive host memory (CUDA: pinned host memory; host device: writable memory not allocated by rocprofiler_host_malloc); their writes there are not restored");
+inline constexpr auto replay_allow_host_memory    = flag("ROCPROFILER_REPLAY_ALLOW_HOST_MEMORY", false, "`1`: replay kernels that receive host memory the device's allocator did not hand out (declined as `untracked_memory` otherwise; docs/kernel_replay.md); their writes there are not restored");
 // clang-format on
 
 inline constexpr auto all = std::to_array<const setting*>({&tool_libraries.def,
                                                            &log_level.def,
-                                                           &host_workers.def,
-                                                           &host_shutdown_timeout_ms.def,
-                                                           &host_counter_slots.def,
-                                                           &host_pc_sampling_ring.def,
-                                                           &host_spm_samples.def,
                                                            &metrics_path.def,
                                                            &replay_drain_timeout_ms.def,
                                                            &replay_max_passes.def,
                                                            &replay_pass_timeout_ms.def,
-                                                           &replay_host_budget_mb.def,
                                                            &replay_snapshot.def,
                                                            &replay_verify.def,
                                                            &replay_verify_baseline.def,
-                                                           &host_observed_writes.def,
                                                            &replay_predict_window_mb.def,
                                                            &replay_pointer_depth.def,
-                                                           &cuda_agents.def,
-                                                           &cupti_library.def,
-                                                           &cuda_cupti.def,
-                                                           &cuda_timestamps.def,
-                                                           &cuda_flush.def,
-                                                           &cuda_flush_period_ms.def,
-                                                           &cuda_buffer_records.def,
-                                                           &cuda_record_wait_ms.def,
-                                                           &cuda_per_thread_buffers.def,
-                                                           &cuda_timing_stats.def,
-                                                           &cuda_metric_filter_device.def,
-                                                           &cuda_cache_control.def,
-                                                           &cuda_counter_schedule.def,
-                                                           &cuda_range_mode.def,
-                                                           &cuda_counter_batch.def,
-                                                           &replay_shadow.def,
-                                                           &replay_shadow_pool_mb.def,
-                                                           &replay_drain_spin_us.def,
-                                                           &replay_batch_min.def,
-                                                           &replay_merge_adjacent.def,
                                                            &replay_allow_host_memory.def});
 } // namespace settings
 

@@ -9,6 +9,7 @@
 #include "cuda/interpose/settings_driver.hpp"
 #include "cuda/sampling/pc_sampling_session.hpp"
 #include "cuda/sampling/pm_sampling_offer.hpp"
+#include "cuda/settings.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -129,6 +130,11 @@ public:
 
     // CUPTI's memcpy activity records (memory_copies.hpp).
     bool traces_memory_copies() const override { return true; }
+
+    std::span<const common::env::setting* const> settings() const override
+    {
+        return settings::table::all;
+    }
 
     void append_devices(std::vector<backend::device_description>& out) override
     {

@@ -13,6 +13,7 @@
 #include "host/memory.hpp"
 #include "host/pc_sampling.hpp"
 #include "host/runtime/runtime.hpp"
+#include "host/settings.hpp"
 #include "host/spm.hpp"
 #include "memory_copy/memory_copy.hpp"
 #include "registration/registration.hpp"
@@ -248,7 +249,7 @@ drain_at_exit()
                              "device's work; records of work still in flight may be missing";
         return;
     }
-    const auto timeout_ms = common::env::get(common::env::settings::host_shutdown_timeout_ms);
+    const auto timeout_ms = common::env::get(settings::shutdown_timeout_ms);
     const auto start      = std::chrono::steady_clock::now();
     if(!dev->drain(timeout_ms * 1000 * 1000))
     {

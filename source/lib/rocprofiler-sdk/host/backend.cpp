@@ -4,6 +4,7 @@
 #include "host/counters.hpp"
 #include "host/pc_sampling.hpp"
 #include "host/runtime/runtime.hpp"
+#include "host/settings.hpp"
 #include "host/spm.hpp"
 
 #include <unistd.h>
@@ -52,6 +53,8 @@ public:
 
     // rocprofiler_host_memcpy reports each copy (adapter.cpp).
     bool traces_memory_copies() const override { return true; }
+
+    std::span<const common::env::setting* const> settings() const override { return settings::all; }
 
     void append_devices(std::vector<backend::device_description>& out) override
     {

@@ -3,6 +3,7 @@
 #include "common/environment.hpp"
 #include "counters/counters.hpp"
 #include "host/runtime/runtime.hpp"
+#include "host/settings.hpp"
 
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
@@ -105,7 +106,7 @@ const std::vector<host_counter>& host_counter_table();
 uint32_t
 slots_from_environment()
 {
-    return static_cast<uint32_t>(common::env::get(common::env::settings::host_counter_slots));
+    return static_cast<uint32_t>(common::env::get(settings::counter_slots));
 }
 
 struct listing

@@ -5,6 +5,7 @@
 #include "common/logging.hpp"
 #include "host/process_memory.hpp"
 #include "host/runtime/runtime.hpp"
+#include "host/settings.hpp"
 
 #include <unistd.h>
 
@@ -44,7 +45,7 @@ get_tracker()
 size_t
 snapshot_budget()
 {
-    if(auto mb = common::env::get(common::env::settings::replay_host_budget_mb))
+    if(auto mb = common::env::get(settings::replay_host_budget_mb))
         return static_cast<size_t>(*mb) << 20;
     auto pages     = sysconf(_SC_AVPHYS_PAGES);
     auto page_size = sysconf(_SC_PAGESIZE);
@@ -280,7 +281,7 @@ public:
     // rocprofiler_host_memcpy/memset alone (ROCPROFILER_HOST_OBSERVED_WRITES=1).
     std::optional<uint64_t> write_epoch() override
     {
-        if(!common::env::get(common::env::settings::host_observed_writes)) return std::nullopt;
+        if(!common::env::get(settings::observed_writes)) return std::nullopt;
         auto& trk  = get_tracker();
         auto  lock = std::lock_guard{trk.mutex};
         return trk.changes + m_device.memory_writes();

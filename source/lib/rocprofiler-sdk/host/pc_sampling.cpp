@@ -3,6 +3,7 @@
 #include "common/environment.hpp"
 #include "common/logging.hpp"
 #include "host/pc_sample_ring.hpp"
+#include "host/settings.hpp"
 
 #include <cstdint>
 #include <dlfcn.h>
@@ -47,8 +48,7 @@ constexpr uint64_t max_interval_ns = 1000 * 1000 * 1000;
 size_t
 ring_capacity()
 {
-    static const auto value =
-        static_cast<size_t>(common::env::get(common::env::settings::host_pc_sampling_ring));
+    static const auto value = static_cast<size_t>(common::env::get(settings::pc_sampling_ring));
     return value;
 }
 

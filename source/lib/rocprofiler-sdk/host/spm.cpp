@@ -3,6 +3,7 @@
 #include "common/environment.hpp"
 #include "common/thread_hooks.hpp"
 #include "host/counters.hpp"
+#include "host/settings.hpp"
 
 #include <pthread.h>
 
@@ -37,7 +38,7 @@ spm_offer()
 
 spm_session::spm_session(std::shared_ptr<const dispatch::spm_request> request, uint32_t workers)
     : m_request{std::move(request)}
-    , m_limit{static_cast<size_t>(common::env::get(common::env::settings::host_spm_samples))}
+    , m_limit{static_cast<size_t>(common::env::get(settings::spm_samples))}
     , m_workers(workers)
 {
     const auto& specs = device_counters().counters;

@@ -1,12 +1,17 @@
 // The environment registry: every setting accepts its good values, rejects bad ones with one
 // message (the variable, what it accepts, the default used) and treats empty as unset; the typed
-// accessors read through an injected getenv; docs/api.md's table lists exactly the registry.
+// accessors read through an injected getenv; each backend registers its table; docs/api.md's table
+// lists exactly the registry (the core's table, then every backend's, built or not).
 
+#include "backend/device_backend.hpp"
 #include "common/environment.hpp"
 #include "common/logging.hpp"
+#include "cuda/settings.hpp"
+#include "host/settings.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -15,10 +20,24 @@
 #include <string>
 #include <vector>
 
-namespace env = rocprofiler::common::env;
+namespace env    = rocprofiler::common::env;
+namespace cuda_s = rocprofiler::cuda::settings;
+namespace host_s = rocprofiler::host::settings;
 
 namespace
 {
+// Every table of the library, in docs/api.md's order: the core's, then each backend's in
+// registration order (CUDA devices first), whether or not this build has the backend.
+std::vector<const env::setting*>
+every_table()
+{
+    auto out =
+        std::vector<const env::setting*>{env::settings::all.begin(), env::settings::all.end()};
+    out.insert(out.end(), cuda_s::table::all.begin(), cuda_s::table::all.end());
+    out.insert(out.end(), host_s::all.begin(), host_s::all.end());
+    return out;
+}
+
 // A fake environment: a name -> value table.
 struct fake_environment
 {
@@ -118,7 +137,7 @@ bad_values(const env::setting& def)
 TEST(environment, registry_entries_are_complete_and_unique)
 {
     auto names = std::set<std::string_view>{};
-    for(const auto* def : env::settings::all)
+    for(const auto* def : every_table())
     {
         SCOPED_TRACE(std::string{def->name});
         EXPECT_TRUE(def->name.starts_with("ROCP_") || def->name.starts_with("ROCPROFILER_"));
@@ -148,7 +167,7 @@ TEST(environment, registry_entries_are_complete_and_unique)
 
 TEST(environment, unset_empty_and_blank_values_give_the_default)
 {
-    for(const auto* def : env::settings::all)
+    for(const auto* def : every_table())
     {
         const auto variable = variable_of(*def);
         SCOPED_TRACE(variable);
@@ -165,7 +184,7 @@ TEST(environment, unset_empty_and_blank_values_give_the_default)
 
 TEST(environment, every_setting_accepts_its_good_values)
 {
-    for(const auto* def : env::settings::all)
+    for(const auto* def : every_table())
     {
         const auto variable = variable_of(*def);
         for(const auto& [value, expected] : good_numbers(*def))
@@ -188,7 +207,7 @@ TEST(environment, every_setting_accepts_its_good_values)
 TEST(environment, every_setting_rejects_bad_values_with_one_message)
 {
     auto rejected = 0;
-    for(const auto* def : env::settings::all)
+    for(const auto* def : every_table())
     {
         const auto variable = variable_of(*def);
         for(const auto& value : bad_values(*def))
@@ -214,7 +233,7 @@ TEST(environment, every_setting_rejects_bad_values_with_one_message)
 TEST(environment, scaled_settings_cannot_overflow_their_conversion)
 {
     auto scaled = 0;
-    for(const auto* def : env::settings::all)
+    for(const auto* def : every_table())
     {
         if(def->type != env::value_type::number) continue;
         auto factor = uint64_t{0};
@@ -231,13 +250,12 @@ TEST(environment, scaled_settings_cannot_overflow_their_conversion)
 
 TEST(environment, accepted_values_name_the_range_and_the_choices)
 {
-    EXPECT_EQ(env::accepted_values(env::settings::host_counter_slots.def),
-              "an integer from 1 to 64 (slots)");
+    EXPECT_EQ(env::accepted_values(host_s::counter_slots.def), "an integer from 1 to 64 (slots)");
     EXPECT_EQ(env::accepted_values(env::settings::replay_snapshot.def), "one of predicted, all");
     EXPECT_EQ(env::accepted_values(env::settings::replay_verify.def), "one of all, reachable, off");
     EXPECT_EQ(env::accepted_values(env::settings::log_level.def),
               "one of error, warning, info, debug, trace");
-    EXPECT_EQ(env::accepted_values(env::settings::cuda_timing_stats.def),
+    EXPECT_EQ(env::accepted_values(cuda_s::table::cuda_timing_stats.def),
               "one of 1, 0, true, false, yes, no, on, off");
     auto result = env::check(env::settings::replay_drain_timeout_ms.def,
                              "ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS",
@@ -254,14 +272,14 @@ TEST(environment, typed_accessors_read_through_the_injected_getenv)
     auto getenv = fake.getenv();
 
     EXPECT_EQ(env::get(s::replay_drain_timeout_ms, getenv), 30000U);
-    EXPECT_FALSE(env::get(s::host_workers, getenv).has_value());
-    EXPECT_FALSE(env::get(s::cuda_agents, getenv).has_value());
-    EXPECT_FALSE(env::get(s::cuda_timing_stats, getenv));
-    EXPECT_TRUE(env::get(s::cuda_cupti, getenv));
+    EXPECT_FALSE(env::get(host_s::workers, getenv).has_value());
+    EXPECT_FALSE(env::get(cuda_s::table::cuda_agents, getenv).has_value());
+    EXPECT_FALSE(env::get(cuda_s::table::cuda_timing_stats, getenv));
+    EXPECT_TRUE(env::get(cuda_s::table::cuda_cupti, getenv));
     EXPECT_EQ(env::get(s::log_level, getenv), rocprofiler::common::log::level::warning);
-    EXPECT_EQ(env::get(s::replay_shadow, getenv), env::shadow_placement::automatic);
+    EXPECT_EQ(env::get(cuda_s::table::replay_shadow, getenv), cuda_s::shadow_placement::automatic);
     EXPECT_TRUE(env::get(s::tool_libraries, getenv).empty());
-    EXPECT_EQ(env::get(s::cupti_library, getenv), "");
+    EXPECT_EQ(env::get(cuda_s::table::cupti_library, getenv), "");
 
     fake.values = {{"ROCPROFILER_REPLAY_DRAIN_TIMEOUT_MS", "250"},
                    {"ROCPROFILER_HOST_WORKERS", "8"},
@@ -275,17 +293,18 @@ TEST(environment, typed_accessors_read_through_the_injected_getenv)
                    {"ROCPROFILER_CUDA_METRIC_FILTER_DEVICE1", "^sm__"},
                    {"ROCPROFILER_CUDA_METRIC_FILTER_DEVICE2", "("}};
     EXPECT_EQ(env::get(s::replay_drain_timeout_ms, getenv), 250U);
-    EXPECT_EQ(env::get(s::host_workers, getenv), 8U);
-    EXPECT_EQ(env::get(s::cuda_agents, getenv), false);
-    EXPECT_TRUE(env::get(s::cuda_timing_stats, getenv));
-    EXPECT_FALSE(env::get(s::cuda_cupti, getenv));
+    EXPECT_EQ(env::get(host_s::workers, getenv), 8U);
+    EXPECT_EQ(env::get(cuda_s::table::cuda_agents, getenv), false);
+    EXPECT_TRUE(env::get(cuda_s::table::cuda_timing_stats, getenv));
+    EXPECT_FALSE(env::get(cuda_s::table::cuda_cupti, getenv));
     EXPECT_EQ(env::get(s::log_level, getenv), rocprofiler::common::log::level::debug);
-    EXPECT_EQ(env::get(s::replay_shadow, getenv), env::shadow_placement::host);
+    EXPECT_EQ(env::get(cuda_s::table::replay_shadow, getenv), cuda_s::shadow_placement::host);
     EXPECT_EQ(env::get(s::tool_libraries, getenv), (std::vector<std::string>{"a.so", "b.so"}));
-    EXPECT_EQ(env::get(s::cupti_library, getenv), "/opt/libcupti.so");
-    EXPECT_EQ(env::get(s::cuda_metric_filter_device, 0, getenv), "");
-    EXPECT_EQ(env::get(s::cuda_metric_filter_device, 1, getenv), "^sm__");
-    EXPECT_EQ(env::get(s::cuda_metric_filter_device, 2, getenv), "") << "invalid: no filter";
+    EXPECT_EQ(env::get(cuda_s::table::cupti_library, getenv), "/opt/libcupti.so");
+    EXPECT_EQ(env::get(cuda_s::table::cuda_metric_filter_device, 0, getenv), "");
+    EXPECT_EQ(env::get(cuda_s::table::cuda_metric_filter_device, 1, getenv), "^sm__");
+    EXPECT_EQ(env::get(cuda_s::table::cuda_metric_filter_device, 2, getenv), "")
+        << "invalid: no filter";
 }
 
 TEST(environment, a_bad_value_is_warned_once_and_the_default_is_used)
@@ -295,9 +314,9 @@ TEST(environment, a_bad_value_is_warned_once_and_the_default_is_used)
     fake.values = {{"ROCPROFILER_HOST_COUNTER_SLOTS", "65"}, {"ROCPROFILER_HOST_WORKERS", "lots"}};
 
     testing::internal::CaptureStderr();
-    EXPECT_EQ(env::get(env::settings::host_counter_slots, getenv), 4U);
-    EXPECT_EQ(env::get(env::settings::host_counter_slots, getenv), 4U);
-    EXPECT_FALSE(env::get(env::settings::host_workers, getenv).has_value());
+    EXPECT_EQ(env::get(host_s::counter_slots, getenv), 4U);
+    EXPECT_EQ(env::get(host_s::counter_slots, getenv), 4U);
+    EXPECT_FALSE(env::get(host_s::workers, getenv).has_value());
     const auto err = testing::internal::GetCapturedStderr();
 
     const auto slots = std::string{"[rocprofiler-sdk][warning] ROCPROFILER_HOST_COUNTER_SLOTS='65' "
@@ -330,6 +349,38 @@ TEST(environment, a_bad_log_level_is_reported_without_the_log)
     EXPECT_EQ(err,
               "[rocprofiler-sdk][warning] ROCPROFILER_LOG_LEVEL='Loud' is not valid: expected one "
               "of error, warning, info, debug, trace; using the default warning\n");
+}
+
+// Each backend registers its own table (device_backend::settings()); the library's registry is the
+// core's table and theirs, and the core's names no backend.
+TEST(environment, each_backend_registers_its_own_table)
+{
+    namespace backend = rocprofiler::backend;
+    auto expected =
+        std::vector<const env::setting*>{env::settings::all.begin(), env::settings::all.end()};
+    auto host_found = false;
+    for(const auto* b : backend::registered())
+    {
+        const auto table = b->settings();
+        ASSERT_FALSE(table.empty()) << b->name() << " registers no table";
+        if(std::string_view{b->name()} == "cuda")
+            EXPECT_TRUE(std::equal(
+                table.begin(), table.end(), cuda_s::table::all.begin(), cuda_s::table::all.end()));
+        if(std::string_view{b->name()} == "host")
+        {
+            host_found = true;
+            EXPECT_TRUE(
+                std::equal(table.begin(), table.end(), host_s::all.begin(), host_s::all.end()));
+        }
+        expected.insert(expected.end(), table.begin(), table.end());
+    }
+    EXPECT_TRUE(host_found);
+    EXPECT_EQ(backend::every_setting(), expected);
+    for(const auto* def : env::settings::all)
+    {
+        EXPECT_FALSE(def->name.starts_with("ROCPROFILER_CUDA_")) << def->name;
+        EXPECT_FALSE(def->name.starts_with("ROCPROFILER_HOST_")) << def->name;
+    }
 }
 
 // --- docs/api.md ---------------------------------------------------------------------------------
@@ -406,7 +457,7 @@ TEST(environment, docs_api_md_lists_exactly_the_registry)
     ASSERT_FALSE(rows.empty()) << "no environment table in " << path;
 
     auto expected = std::vector<std::string>{};
-    for(const auto* def : env::settings::all)
+    for(const auto* def : every_table())
         expected.emplace_back(documented_row(*def));
 
     auto table = std::ostringstream{};

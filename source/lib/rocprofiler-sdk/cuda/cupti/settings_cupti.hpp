@@ -6,6 +6,8 @@
 // header); docs/cuda.md describes what the settings do.
 #pragma once
 
+#include "cuda/settings.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,21 +54,11 @@ bool read_timing_stats();
 // ROCPROFILER_CUDA_TIMESTAMPS: "events" (experimental) takes kernel times from CUDA events,
 // calibrated against CUPTI's records; "cupti" (the default) waits for every execution's CUPTI
 // record.
-enum class timestamp_source
-{
-    events,
-    cupti,
-};
 timestamp_source read_timestamp_source();
 
 // ROCPROFILER_CUDA_FLUSH: "loop" (diagnostic) makes the completion thread flush CUPTI's buffers
 // until a record arrives; "owner" (the default) leaves flushing to their owner
 // (cupti_activity.hpp has the details).
-enum class flush_mode
-{
-    owner,
-    loop,
-};
 flush_mode read_flush_mode();
 
 // ROCPROFILER_CUDA_FLUSH_PERIOD_MS: CUPTI's worker flush period in ms (0: CUPTI's heuristics);

@@ -1,6 +1,7 @@
 #include "cuda/interpose/settings_driver.hpp"
 
 #include "common/environment.hpp"
+#include "cuda/settings.hpp"
 
 namespace rocprofiler::cuda::settings
 {
@@ -9,7 +10,7 @@ namespace env = common::env;
 agents_mode
 cuda_agents()
 {
-    const auto value = env::get(env::settings::cuda_agents);
+    const auto value = env::get(table::cuda_agents);
     if(!value) return agents_mode::when_loaded;
     return *value ? agents_mode::always : agents_mode::never;
 }
@@ -17,50 +18,41 @@ cuda_agents()
 bool
 timing_stats()
 {
-    static const bool value = env::get(env::settings::cuda_timing_stats);
+    static const bool value = env::get(table::cuda_timing_stats);
     return value;
 }
 
 shadow_placement
 replay_shadow()
 {
-    switch(env::get(env::settings::replay_shadow))
-    {
-    case env::shadow_placement::device:
-        return shadow_placement::device;
-    case env::shadow_placement::host:
-        return shadow_placement::host;
-    case env::shadow_placement::automatic:
-        break;
-    }
-    return shadow_placement::automatic;
+    return env::get(table::replay_shadow);
 }
 
 size_t
 shadow_pool_retain_bytes()
 {
-    static const size_t value = env::get(env::settings::replay_shadow_pool_mb) << 20;
+    static const size_t value = env::get(table::replay_shadow_pool_mb) << 20;
     return value;
 }
 
 uint64_t
 drain_spin_ns()
 {
-    static const uint64_t value = env::get(env::settings::replay_drain_spin_us) * 1000;
+    static const uint64_t value = env::get(table::replay_drain_spin_us) * 1000;
     return value;
 }
 
 size_t
 batch_min()
 {
-    static const size_t value = env::get(env::settings::replay_batch_min);
+    static const size_t value = env::get(table::replay_batch_min);
     return value;
 }
 
 bool
 merge_adjacent()
 {
-    return env::get(env::settings::replay_merge_adjacent);
+    return env::get(table::replay_merge_adjacent);
 }
 
 bool

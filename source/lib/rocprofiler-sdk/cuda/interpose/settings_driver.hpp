@@ -4,6 +4,8 @@
 // reported once and gives the default. Any thread.
 #pragma once
 
+#include "cuda/settings.hpp"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -21,13 +23,8 @@ agents_mode cuda_agents();
 // ROCPROFILER_CUDA_TIMING_STATS on: the [cuda-replay-memory] line at exit. Read once.
 bool timing_stats();
 
-// ROCPROFILER_REPLAY_SHADOW: where replay snapshots go. Read on every call.
-enum class shadow_placement
-{
-    automatic, // unset, empty or any other value: device memory when it fits, else pinned host
-    device,    // "device"
-    host,      // "host"
-};
+// ROCPROFILER_REPLAY_SHADOW: where replay snapshots go (cuda/settings.hpp's enum). Read on every
+// call.
 shadow_placement replay_shadow();
 
 // ROCPROFILER_REPLAY_SHADOW_POOL_MB, in bytes: the largest shadow block a context keeps between

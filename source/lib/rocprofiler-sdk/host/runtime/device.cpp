@@ -4,6 +4,7 @@
 #include "rocprofiler-sdk/host/runtime/kernel_registry.hpp"
 #include "rocprofiler-sdk/host/runtime/runtime.hpp"
 #include "rocprofiler-sdk/host/runtime/scheduler.hpp"
+#include "rocprofiler-sdk/host/runtime/settings.hpp"
 #include "rocprofiler-sdk/host/runtime/wait.hpp"
 
 #include <pthread.h>
@@ -38,7 +39,7 @@ uint32_t
 resolve_worker_count(uint32_t requested)
 {
     if(requested > 0) return requested;
-    if(auto configured = common::env::get(common::env::settings::host_workers))
+    if(auto configured = common::env::get(runtime::settings::workers))
         return static_cast<uint32_t>(*configured);
     return std::max<uint32_t>(cpu_count(), 2);
 }
@@ -624,7 +625,7 @@ device&
 process_device()
 {
     static const uint64_t shutdown_timeout_ns =
-        common::env::get(common::env::settings::host_shutdown_timeout_ms) * 1000000;
+        common::env::get(runtime::settings::shutdown_timeout_ms) * 1000000;
     static device* const instance = []
     {
         auto options                = device_options{};
