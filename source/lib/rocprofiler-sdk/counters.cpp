@@ -6,6 +6,7 @@
 #include "buffer/buffer.hpp"
 #include "common/api_guard.hpp"
 #include "common/logging.hpp"
+#include "common/static_object.hpp"
 #include "context/context.hpp"
 #include "dispatch/device_counting.hpp"
 #include "registration/registration.hpp"
@@ -48,10 +49,17 @@ struct counter_dimensions
 counter_dimensions&
 dimensions_of(rocprofiler_counter_id_t counter)
 {
-    static auto* mutex  = new std::mutex{};
-    static auto* tables = new std::unordered_map<uint64_t, std::unique_ptr<counter_dimensions>>{};
-    auto         lock   = std::lock_guard{*mutex};
-    auto&        slot   = (*tables)[counter.handle];
+    // Facts of the process (the pointers handed out stay valid): kept by a test reset.
+    struct dimension_tables
+    {
+        std::mutex                                                        mutex  = {};
+        std::unordered_map<uint64_t, std::unique_ptr<counter_dimensions>> tables = {};
+    };
+    auto& state =
+        rocprofiler::common::static_object<dimension_tables,
+                                           rocprofiler::common::reset_order::never>::get();
+    auto  lock = std::lock_guard{state.mutex};
+    auto& slot = state.tables[counter.handle];
     if(!slot)
     {
         slot                          = std::make_unique<counter_dimensions>();

@@ -143,6 +143,22 @@ struct counter_value
 // Counter values of an earlier (or the current) counted execution of the same logical dispatch,
 // which the backend measured later than that execution ran (NVIDIA GPUs: one CUPTI replay cycle
 // spans several passes, and its values are decoded after the last of them).
+//
+// Late counters, who calls what on which thread. Any backend may use it; nothing in it is tied to
+// one way of measuring:
+//   - Replayed executions: the backend marks an execution's values as coming later
+//     (execution_result::counters_deferred) in the result it hands to on_complete (any thread).
+//     The replay engine reads that result on the replaying thread (the one that submitted the
+//     dispatch) after the pass finished, keeps the execution pending, and delivers each
+//     deferred_counters it later finds in `resolved` of a pass's result, or in what
+//     launch_backend::finish_counting() returns (called once, on the replaying thread, after the
+//     last pass, also when the loop ended early), as that execution's records, with the
+//     timestamps of its own pass. Values for an execution that is not pending are logged and
+//     dropped; a pending execution whose values never come is reported with an error, never
+//     dropped silently (kernel_replay/deferred_counting.hpp).
+//   - Executions that are not replayed: the backend does not defer; it holds on_complete until
+//     both the kernel finished and its values are known, and calls it once with them, on the thread
+//     that comes last (the CUDA backend's batched counting: cuda/counters/counter_batch.hpp).
 struct deferred_counters
 {
     uint64_t                   execution = 0;  // execution_request::execution

@@ -2,6 +2,7 @@
 
 #include "common/environment.hpp"
 #include "common/logging.hpp"
+#include "common/static_object.hpp"
 #include "host/pc_sample_ring.hpp"
 #include "host/settings.hpp"
 
@@ -149,8 +150,11 @@ pc_sample_ring*
 ring_of(uint32_t worker_index)
 {
     static std::mutex mutex;
-    static auto*      rings = new std::vector<pc_sample_ring*>{};
-    auto              lock  = std::lock_guard{mutex};
+    struct rings_tag;
+    static auto* rings = &common::static_object<std::vector<pc_sample_ring*>,
+                                                common::reset_order::never,
+                                                rings_tag>::get();
+    auto         lock  = std::lock_guard{mutex};
     if(rings->size() <= worker_index) rings->resize(worker_index + 1, nullptr);
     auto*& ring = (*rings)[worker_index];
     if(ring == nullptr) ring = new pc_sample_ring{ring_capacity()};
@@ -220,8 +224,11 @@ uint64_t
 function_size(uint64_t entry)
 {
     static std::mutex mutex;
-    static auto*      known = new std::map<uint64_t, uint64_t>{};
-    auto              lock  = std::lock_guard{mutex};
+    struct known_tag;
+    static auto* known = &common::static_object<std::map<uint64_t, uint64_t>,
+                                                common::reset_order::never,
+                                                known_tag>::get();
+    auto         lock  = std::lock_guard{mutex};
     if(auto itr = known->find(entry); itr != known->end()) return itr->second;
 
     auto        info   = Dl_info{};

@@ -1,6 +1,7 @@
 #include "spm/spm.hpp"
 
 #include "agent/agent.hpp"
+#include "common/static_object.hpp"
 
 #include <algorithm>
 #include <map>
@@ -20,7 +21,9 @@ struct registry
 registry&
 get_registry()
 {
-    static auto* value = new registry{}; // leaked: configurations outlive static destructors
+    struct value_tag;
+    static auto* value = &common::static_object<registry, common::reset_order::never, value_tag>::
+                             get(); // leaked: configurations outlive static destructors
     return *value;
 }
 } // namespace

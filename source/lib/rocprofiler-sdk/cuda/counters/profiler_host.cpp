@@ -1,5 +1,6 @@
 #include "cuda/counters/profiler_host.hpp"
 
+#include "common/static_object.hpp"
 #include "cuda/cupti/cupti_errors.hpp"
 #include "cuda/interpose/driver.hpp"
 
@@ -8,8 +9,11 @@ namespace rocprofiler::cuda::metrics
 std::mutex&
 host_api_mutex()
 {
-    static auto* value = new std::mutex{};
-    return *value;
+    struct host_api_lock
+    {
+        std::mutex mutex = {};
+    };
+    return common::static_object<host_api_lock, common::reset_order::never>::get().mutex;
 }
 
 // The target side of CUPTI's profiler (device queries, the range profiler) needs

@@ -1,6 +1,7 @@
 #include "cuda/counters/range_profiler.hpp"
 
 #include "common/logging.hpp"
+#include "common/static_object.hpp"
 #include "cuda/counters/counting_stats.hpp"
 #include "cuda/cupti/cupti_errors.hpp"
 #include "cuda/cupti/settings_cupti.hpp"
@@ -19,7 +20,10 @@ struct profiler_registry
 profiler_registry&
 registry()
 {
-    static auto* value = new profiler_registry{}; // never destroyed: used at exit
+    struct value_tag;
+    static auto* value = &common::static_object<profiler_registry,
+                                                common::reset_order::never,
+                                                value_tag>::get(); // never destroyed: used at exit
     return *value;
 }
 } // namespace

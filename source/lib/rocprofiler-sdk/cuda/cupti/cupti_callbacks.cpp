@@ -1,6 +1,7 @@
 #include "cuda/cupti/cupti_callbacks.hpp"
 
 #include "common/logging.hpp"
+#include "common/static_object.hpp"
 
 #include <array>
 #include <atomic>
@@ -33,7 +34,10 @@ struct subscription
 subscription&
 get_subscription()
 {
-    static auto* value = new subscription{}; // CUPTI may call back during exit: never destroyed
+    struct value_tag;
+    static auto* value =
+        &common::static_object<subscription, common::reset_order::never, value_tag>::
+            get(); // CUPTI may call back during exit: never destroyed
     return *value;
 }
 

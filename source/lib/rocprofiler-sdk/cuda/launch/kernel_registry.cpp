@@ -106,11 +106,16 @@ uint64_t
 code_object_id_of(void* module)
 {
     if(module == nullptr) return 0;
-    static auto* ids   = new std::unordered_map<void*, uint64_t>{};
-    static auto* lock  = new std::mutex{};
-    auto         guard = std::lock_guard{*lock};
-    auto [itr, added]  = ids->emplace(module, 0);
-    if(added) itr->second = (uint64_t{1} << 40) + ids->size();
+    // A fact of the process (a module keeps its id): kept by a test reset.
+    struct module_ids
+    {
+        std::mutex                          mutex = {};
+        std::unordered_map<void*, uint64_t> ids   = {};
+    };
+    auto& state       = common::static_object<module_ids, common::reset_order::never>::get();
+    auto  guard       = std::lock_guard{state.mutex};
+    auto [itr, added] = state.ids.emplace(module, 0);
+    if(added) itr->second = (uint64_t{1} << 40) + state.ids.size();
     return itr->second;
 }
 
@@ -172,8 +177,12 @@ lookup_kernel_by_name(const char* mangled)
 void
 report_kernel_once(const kernel_entry& entry, CUfunction handle, rocprofiler_agent_id_t agent)
 {
-    static auto* report_mutex = new std::mutex{};
-    auto         guard        = std::lock_guard{*report_mutex};
+    struct report_lock
+    {
+        std::mutex mutex = {};
+    };
+    auto guard = std::lock_guard{
+        common::static_object<report_lock, common::reset_order::never>::get().mutex};
     if(entry.reported) return;
     report_kernel(entry, handle, agent);
     entry.reported = true;

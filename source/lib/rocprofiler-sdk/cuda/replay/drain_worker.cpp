@@ -1,6 +1,7 @@
 #include "cuda/replay/drain_worker.hpp"
 
 #include "common/guard.hpp"
+#include "common/static_object.hpp"
 #include "common/thread_hooks.hpp"
 #include "cuda/interpose/driver.hpp"
 #include "cuda/interpose/settings_driver.hpp"
@@ -110,8 +111,11 @@ worker_of(CUcontext ctx)
 {
     static std::mutex mutex;
     static std::mutex start_mutex; // one start at a time, so each start is announced once
-    static auto*      workers = new std::unordered_map<CUcontext, drain_worker*>{};
-    auto              find    = [ctx]() -> drain_worker*
+    struct workers_tag;
+    static auto* workers = &common::static_object<std::unordered_map<CUcontext, drain_worker*>,
+                                                  common::reset_order::never,
+                                                  workers_tag>::get();
+    auto         find    = [ctx]() -> drain_worker*
     {
         auto lock = std::lock_guard{mutex};
         auto itr  = workers->find(ctx);

@@ -1,6 +1,7 @@
 #include "cuda/replay/replay_kernels.hpp"
 
 #include "common/logging.hpp"
+#include "common/static_object.hpp"
 #include "cuda/interpose/driver.hpp"
 
 #include <algorithm>
@@ -45,9 +46,12 @@ context_kernels&
 kernels_of(CUcontext ctx)
 {
     static std::mutex mutex;
-    static auto*      table = new std::unordered_map<CUcontext, context_kernels*>{};
-    auto              lock  = std::lock_guard{mutex};
-    auto*&            slot  = (*table)[ctx];
+    struct table_tag;
+    static auto* table = &common::static_object<std::unordered_map<CUcontext, context_kernels*>,
+                                                common::reset_order::never,
+                                                table_tag>::get();
+    auto         lock  = std::lock_guard{mutex};
+    auto*&       slot  = (*table)[ctx];
     if(slot == nullptr) slot = new context_kernels{};
     return *slot;
 }

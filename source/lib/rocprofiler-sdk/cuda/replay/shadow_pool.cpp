@@ -1,6 +1,7 @@
 #include "cuda/replay/shadow_pool.hpp"
 
 #include "common/logging.hpp"
+#include "common/static_object.hpp"
 #include "cuda/interpose/driver.hpp"
 #include "cuda/interpose/settings_driver.hpp"
 #include "cuda/replay/allocation_tracker.hpp"
@@ -69,9 +70,12 @@ context_pool*
 find_pool(CUcontext ctx, bool create)
 {
     static std::mutex mutex;
-    static auto*      pools = new std::unordered_map<CUcontext, context_pool*>{};
-    auto              lock  = std::lock_guard{mutex};
-    auto              itr   = pools->find(ctx);
+    struct pools_tag;
+    static auto* pools = &common::static_object<std::unordered_map<CUcontext, context_pool*>,
+                                                common::reset_order::never,
+                                                pools_tag>::get();
+    auto         lock  = std::lock_guard{mutex};
+    auto         itr   = pools->find(ctx);
     if(itr != pools->end()) return itr->second;
     if(!create) return nullptr;
     auto* pool = new context_pool{};
@@ -176,9 +180,12 @@ CUstream
 private_stream(CUcontext ctx)
 {
     static std::mutex mutex;
-    static auto*      streams = new std::unordered_map<CUcontext, CUstream>{};
-    auto              lock    = std::lock_guard{mutex};
-    auto&             slot    = (*streams)[ctx];
+    struct streams_tag;
+    static auto* streams = &common::static_object<std::unordered_map<CUcontext, CUstream>,
+                                                  common::reset_order::never,
+                                                  streams_tag>::get();
+    auto         lock    = std::lock_guard{mutex};
+    auto&        slot    = (*streams)[ctx];
     if(slot == nullptr)
     {
         auto scope = internal_call_scope{};

@@ -1,6 +1,7 @@
 #include "cuda/sampling/pm_sampling_offer.hpp"
 
 #include "common/logging.hpp"
+#include "common/static_object.hpp"
 #include "common/time.hpp"
 #include "cuda/counters/metric_registry.hpp"
 #include "cuda/counters/profiler_host.hpp"
@@ -19,14 +20,20 @@ namespace
 std::mutex&
 names_mutex()
 {
-    static auto* value = new std::mutex{};
-    return *value;
+    struct names_lock
+    {
+        std::mutex mutex = {};
+    };
+    return common::static_object<names_lock, common::reset_order::never>::get().mutex;
 }
 
 std::map<uint32_t, std::vector<std::string>>&
 names_by_device()
 {
-    static auto* value = new std::map<uint32_t, std::vector<std::string>>{};
+    struct value_tag;
+    static auto* value = &common::static_object<std::map<uint32_t, std::vector<std::string>>,
+                                                common::reset_order::never,
+                                                value_tag>::get();
     return *value;
 }
 
@@ -84,8 +91,14 @@ offer_of(uint32_t ordinal)
         return std::nullopt;
     }
     // Asked on every query: the answer of a device is kept once known.
-    static auto* offers = new std::map<uint32_t, std::optional<backend::spm_offer>>{};
-    static auto* mutex  = new std::mutex{};
+    struct known_offers
+    {
+        std::mutex                                            mutex  = {};
+        std::map<uint32_t, std::optional<backend::spm_offer>> offers = {};
+    };
+    auto& known  = common::static_object<known_offers, common::reset_order::never>::get();
+    auto* offers = &known.offers;
+    auto* mutex  = &known.mutex;
     {
         auto lock = std::lock_guard{*mutex};
         if(auto it = offers->find(ordinal); it != offers->end()) return it->second;

@@ -2,6 +2,7 @@
 
 #include "agent/agent.hpp"
 #include "common/logging.hpp"
+#include "common/static_object.hpp"
 #include "common/thread.hpp"
 #include "correlation/correlation.hpp"
 #include "cuda/backend.hpp"
@@ -47,7 +48,10 @@ struct bookkeeping
 bookkeeping&
 books()
 {
-    static auto* value = new bookkeeping{}; // CUPTI may deliver during exit: never destroyed
+    struct value_tag;
+    static auto* value =
+        &common::static_object<bookkeeping, common::reset_order::never, value_tag>::
+            get(); // CUPTI may deliver during exit: never destroyed
     return *value;
 }
 

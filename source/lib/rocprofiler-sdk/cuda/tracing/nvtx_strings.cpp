@@ -1,5 +1,6 @@
 #include "cuda/tracing/nvtx_strings.hpp"
 
+#include "common/static_object.hpp"
 #include <deque>
 #include <mutex>
 #include <utility>
@@ -61,7 +62,8 @@ struct string_store
 string_store&
 store()
 {
-    static auto* s = new string_store{};
+    struct s_tag;
+    static auto* s = &common::static_object<string_store, common::reset_order::never, s_tag>::get();
     return *s;
 }
 } // namespace
