@@ -2,6 +2,7 @@
 
 #include "config/parse.hpp"
 #include "input_file.hpp"
+#include "job_multiplexing.hpp"
 #include "untrusted/input_file.hpp"
 
 #include "untrusted/printable.hpp"
@@ -118,72 +119,6 @@ canonical_key(std::string key)
     if(key == "list_metrics") return "list_avail"; // upstream's earlier name of --list-avail
     if(key == "hsa_finalize_trace") return "hsa_finalizer_trace"; // the schema's spelling
     return key;
-}
-
-// pmc_groups / pmc_group_interval: AMD's multiplexing, one run in which each dispatch is counted
-// with one of the groups, switching to the next every pmc_group_interval dispatches of an agent.
-// The groups become --pmc groups (so that every check of --pmc applies to them); the run then
-// multiplexes them (options::pmc_group_interval) unless the job asks for a replay mode, which
-// collects every group for every dispatch.
-struct multiplexing
-{
-    std::optional<std::vector<std::vector<std::string>>> groups   = {};
-    std::optional<uint64_t>                              interval = {};
-};
-
-// Reads the job's pmc_groups and pmc_group_interval; false with @p error on a malformed value.
-bool
-read_multiplexing(const nlohmann::json& entry,
-                  const std::string&    where,
-                  multiplexing&         out,
-                  std::string&          error)
-{
-    if(entry.contains("pmc_groups") && !entry.at("pmc_groups").is_null())
-    {
-        const auto& value = entry.at("pmc_groups");
-        if(!value.is_array())
-        {
-            error = where + "pmc_groups is " + value.dump() +
-                    ", expected a list of counter groups ([[A, B], [C]])";
-            return false;
-        }
-        auto groups = std::vector<std::vector<std::string>>{};
-        for(const auto& group : value)
-        {
-            auto names = std::vector<std::string>{};
-            // A group is a list of counter names; a string is one group ("A B" or "A,B").
-            for(const auto& item : group.is_array() ? group : nlohmann::json::array({group}))
-            {
-                if(!item.is_string())
-                {
-                    error = where + "pmc_groups has " + item.dump() +
-                            ", expected counter names (strings)";
-                    return false;
-                }
-                names.push_back(item.get<std::string>());
-            }
-            groups.push_back(std::move(names));
-        }
-        if(!groups.empty()) out.groups = std::move(groups);
-    }
-    if(entry.contains("pmc_group_interval") && !entry.at("pmc_group_interval").is_null())
-    {
-        // A number, or its text (YAML readers may give either).
-        const auto& value = entry.at("pmc_group_interval");
-        auto        count = std::optional<uint64_t>{};
-        if(value.is_number_integer() && value.get<int64_t>() > 0)
-            count = value.get<uint64_t>();
-        else if(value.is_string())
-            count = rocprofiler::tool::parse::parse_count(value.get<std::string>());
-        if(!count || *count == 0)
-        {
-            error = where + "pmc_group_interval is " + value.dump() +
-                    ", expected a positive number of dispatches";
-            return false;
-        }
-        out.interval = count;
-    }
-    return true;
 }
 
 // A job key that is not one of job_keys(): upstream's other options are "not supported", like on
