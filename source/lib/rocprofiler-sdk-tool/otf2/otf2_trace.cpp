@@ -18,7 +18,7 @@ enum location_order : int
 };
 
 std::string
-agent_label(const results& data, rocprofiler_agent_id_t id)
+otf2_agent_name(const results& data, rocprofiler_agent_id_t id)
 {
     return "Agent " + std::to_string(agent_number(data, id));
 }
@@ -65,13 +65,13 @@ otf2_trace::dispatch(size_t                                                     
     const auto& d    = r.dispatch_info;
     auto        name = data.kernel_name(d.kernel_id);
     if(name.empty()) name = "kernel_" + std::to_string(d.kernel_id);
-    auto& loc =
-        location_of(p,
-                    queue_order,
-                    agent_number(data, d.agent_id),
-                    d.queue_id.handle,
-                    location_kind::stream,
-                    agent_label(data, d.agent_id) + " Queue " + std::to_string(d.queue_id.handle));
+    auto& loc = location_of(p,
+                            queue_order,
+                            agent_number(data, d.agent_id),
+                            d.queue_id.handle,
+                            location_kind::stream,
+                            otf2_agent_name(data, d.agent_id) + " Queue " +
+                                std::to_string(d.queue_id.handle));
     loc.intervals.push_back(
         {r.start_timestamp, r.end_timestamp, region_of(region_kind::kernel, name, {})});
     ++m_records;
@@ -93,7 +93,7 @@ otf2_trace::memory_copy(size_t                                                 p
                             0,
                             location_kind::stream,
                             host ? std::string{"Host memory copies"}
-                                       : agent_label(data, agent) + " memory copies");
+                                       : otf2_agent_name(data, agent) + " memory copies");
     loc.intervals.push_back(
         {c.start_timestamp,
          c.end_timestamp,
