@@ -364,8 +364,10 @@ TEST(environment, each_backend_registers_its_own_table)
         const auto table = b->settings();
         ASSERT_FALSE(table.empty()) << b->name() << " registers no table";
         if(std::string_view{b->name()} == "cuda")
+        {
             EXPECT_TRUE(std::equal(
                 table.begin(), table.end(), cuda_s::table::all.begin(), cuda_s::table::all.end()));
+        }
         if(std::string_view{b->name()} == "host")
         {
             host_found = true;
