@@ -17,24 +17,17 @@ namespace rocprofiler::cuda::pm_sampling
 {
 namespace
 {
-std::mutex&
-names_mutex()
+// The counter names each device offers, and the lock that guards them: a fact of the process.
+struct offered_names
 {
-    struct names_lock
-    {
-        std::mutex mutex = {};
-    };
-    return common::static_object<names_lock, common::reset_order::never>::get().mutex;
-}
+    std::mutex                                   mutex  = {};
+    std::map<uint32_t, std::vector<std::string>> by_dev = {};
+};
 
-std::map<uint32_t, std::vector<std::string>>&
-names_by_device()
+offered_names&
+offered()
 {
-    struct value_tag;
-    static auto* value = &common::static_object<std::map<uint32_t, std::vector<std::string>>,
-                                                common::reset_order::never,
-                                                value_tag>::get();
-    return *value;
+    return common::static_object<offered_names, common::reset_order::never>::get();
 }
 
 // The base metrics CUPTI's profiler host lists for PM sampling on `chip`.
@@ -77,8 +70,8 @@ std::optional<backend::spm_offer> compute_offer(uint32_t ordinal);
 void
 remember_counters(uint32_t ordinal, std::vector<std::string> names)
 {
-    auto lock                  = std::lock_guard{names_mutex()};
-    names_by_device()[ordinal] = std::move(names);
+    auto lock                 = std::lock_guard{offered().mutex};
+    offered().by_dev[ordinal] = std::move(names);
 }
 
 std::optional<backend::spm_offer>
@@ -96,16 +89,14 @@ offer_of(uint32_t ordinal)
         std::mutex                                            mutex  = {};
         std::map<uint32_t, std::optional<backend::spm_offer>> offers = {};
     };
-    auto& known  = common::static_object<known_offers, common::reset_order::never>::get();
-    auto* offers = &known.offers;
-    auto* mutex  = &known.mutex;
+    auto& known = common::static_object<known_offers, common::reset_order::never>::get();
     {
-        auto lock = std::lock_guard{*mutex};
-        if(auto it = offers->find(ordinal); it != offers->end()) return it->second;
+        auto lock = std::lock_guard{known.mutex};
+        if(auto it = known.offers.find(ordinal); it != known.offers.end()) return it->second;
     }
     auto offer = compute_offer(ordinal);
-    auto lock  = std::lock_guard{*mutex};
-    return offers->emplace(ordinal, std::move(offer)).first->second;
+    auto lock  = std::lock_guard{known.mutex};
+    return known.offers.emplace(ordinal, std::move(offer)).first->second;
 }
 
 namespace
@@ -115,8 +106,8 @@ compute_offer(uint32_t ordinal)
 {
     auto names = std::vector<std::string>{};
     {
-        auto lock = std::lock_guard{names_mutex()};
-        if(auto it = names_by_device().find(ordinal); it != names_by_device().end())
+        auto lock = std::lock_guard{offered().mutex};
+        if(auto it = offered().by_dev.find(ordinal); it != offered().by_dev.end())
             names = it->second;
     }
     const auto device = "cuda: device " + std::to_string(ordinal) + " offers no SPM: ";
@@ -167,8 +158,8 @@ sample_execution(uint32_t                     ordinal,
     if(t == nullptr) return fail("this CUPTI has no PM sampling API");
     auto metrics = std::vector<std::string>{};
     {
-        auto  lock  = std::lock_guard{names_mutex()};
-        auto& names = names_by_device()[ordinal];
+        auto  lock  = std::lock_guard{offered().mutex};
+        auto& names = offered().by_dev[ordinal];
         for(auto index : request.counters)
         {
             if(index >= names.size()) break;
