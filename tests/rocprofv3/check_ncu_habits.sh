@@ -1,6 +1,4 @@
 #!/bin/sh
-# check_ncu_habits.sh traces DIR COUNT
-#   Exactly COUNT <prefix>_kernel_trace.csv files are in DIR (one per profiled process).
 # check_ncu_habits.sh counters DIR PREFIX TRACED COUNTED
 #   <PREFIX>_kernel_trace.csv names exactly the kernels of TRACED (comma-separated), and
 #   <PREFIX>_counter_collection.csv exactly those of COUNTED ("-": none, and no such rows).
@@ -9,14 +7,6 @@ mode=$1
 dir=$2
 cd "$dir" || { echo "FAIL: no directory $dir" >&2; exit 1; }
 case $mode in
-traces)
-    n=0
-    for f in *_kernel_trace.csv; do
-        [ -f "$f" ] && n=$((n + 1))
-    done
-    [ "$n" -eq "$3" ] || { echo "FAIL: $n kernel traces in $dir, expected $3" >&2; ls; exit 1; }
-    echo "check_ncu_habits: OK ($n kernel traces)"
-    ;;
 counters)
     prefix=$3
     # The kernel names of a CSV file: the column named Kernel_Name.
@@ -37,7 +27,7 @@ counters)
     echo "check_ncu_habits: OK (traced $traced; counted ${counted:-none})"
     ;;
 *)
-    echo "usage: check_ncu_habits.sh traces|counters ..."
+    echo "usage: check_ncu_habits.sh counters ..."
     exit 2
     ;;
 esac

@@ -85,17 +85,17 @@ set(_ncu_two_runs "sh|-c|${_prog} && exec ${_prog}")
 rocprofv3_case(NAME ncu_target_processes_default
     COMMAND "${_cli}|-f|csv|--kernel-trace|-d|@WORK@/out|--|${_ncu_two_runs}"
     EXPECT_RC 0 EXPECT_STDOUT "dispatches: 9.*dispatches: 9"
-    VALIDATE "${_ncu_check}|traces|@WORK@/out|2")
+    VALIDATE "${_default_output}|@WORK@/out|2|kernel_trace.csv")
 rocprofv3_case(NAME ncu_target_processes_all
     COMMAND "${_cli}|-f|csv|--target-processes|all|--kernel-trace|-d|@WORK@/out|--|${_ncu_two_runs}"
     EXPECT_RC 0 EXPECT_STDOUT "dispatches: 9.*dispatches: 9"
-    VALIDATE "${_ncu_check}|traces|@WORK@/out|2")
+    VALIDATE "${_default_output}|@WORK@/out|2|kernel_trace.csv")
 rocprofv3_case(NAME ncu_target_processes_application_only
     COMMAND "${_cli}|-f|csv|--target-processes|application-only|--kernel-trace|-d|@WORK@/out|--|${_ncu_two_runs}"
     EXPECT_RC 0 EXPECT_STDOUT "dispatches: 9.*dispatches: 9"
-    VALIDATE "${_ncu_check}|traces|@WORK@/out|1"
-    VALIDATE_FAIL "${_ncu_check}|traces|@WORK@/out|2"
-    VALIDATE_FAIL_MATCH "FAIL: 1 kernel traces")
+    VALIDATE "${_default_output}|@WORK@/out|1|kernel_trace.csv"
+    VALIDATE_FAIL "${_default_output}|@WORK@/out|2|kernel_trace.csv"
+    VALIDATE_FAIL_MATCH "FAIL: 1 files <pid>_kernel_trace.csv")
 rocprofv3_case(NAME ncu_target_processes_bad_value
     COMMAND "${_cli}|--target-processes|children|--|${_prog}|--marker|@WORK@/ran"
     EXPECT_RC 1 EXPECT_STDERR "accepted: application-only, all"

@@ -101,8 +101,6 @@ amd_differences()
 {
     static const auto list = std::vector<const char*>{"-v",
                                                       "--version",
-                                                      "-o",
-                                                      "--output-file",
                                                       "-r",
                                                       "--runtime-trace",
                                                       "-s",

@@ -4,10 +4,11 @@
 #             -- python3 ddp_step.py run <rank_dir>
 # with ROCPROFILER_LOG_LEVEL=debug and DDP_RANK_STDERR=1 (each rank's SDK log in
 # <rank_dir>/rank<r>.stderr). Usage:
-#   python3 check_ddp_outputs.py <dir> <rank_dir> <world_size>
+#   python3 check_ddp_outputs.py <dir>/<host> <rank_dir> <world_size>
 # Per rank (its pid from <rank_dir>/rank<r>.json):
 # - its own files: <pid>_results.json, _kernel_trace.csv, _counter_collection.csv, _agent_info.csv
-#   (no -o: the prefix is the process id); distinct pids; nothing overwritten: results.json's pid,
+#   (no -o: AMD's default prefix %hostname%/%pid%, so the files are in <dir>/<host>); distinct
+#   pids; nothing overwritten: results.json's pid,
 #   and every counter row's Process_Id, is the rank's pid; the CSV row counts equal the JSON's;
 # - every dispatch on the rank's GPU (agent logical_node_type_id = rank);
 # - NCCL kernels ran once (one trace row, one counter record: pass 0, group 1) and each has a

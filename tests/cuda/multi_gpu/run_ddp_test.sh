@@ -59,5 +59,5 @@ if [ ${rc} -ne 0 ]; then
 fi
 set -o pipefail
 if ! "${python}" "${script}" compare "${out}/reference" "${out}/profiled" | tee -a "${v}"; then fail=1; fi
-if ! "${python}" "${checker}" "${out}/rocprof" "${out}/profiled" "${world}" | tee -a "${v}"; then fail=1; fi
+if ! "${python}" "${checker}" "${out}/rocprof/$(uname -n)" "${out}/profiled" "${world}" | tee -a "${v}"; then fail=1; fi
 exit ${fail}

@@ -278,6 +278,9 @@ read_output_names(const getenv_fn& getenv, config& cfg, std::vector<std::string>
 {
     if(auto path = get(getenv, contract::output_path); !path.empty()) cfg.output_path = path;
     cfg.output_file_name = get(getenv, contract::output_file_name);
+    // AMD's default: one directory per host, one prefix per process.
+    cfg.output_file_name_default = cfg.output_file_name.empty();
+    if(cfg.output_file_name_default) cfg.output_file_name = "%hostname%/%pid%";
     // Placeholders (%pid%, %hostname%, %rank%, %env{NAME}%, ...) take this process's values.
     const auto values = placeholders::process_values(getenv, command_line());
     for(auto [variable, text] : {std::pair{contract::output_path, &cfg.output_path},

@@ -69,13 +69,16 @@ struct config
     std::string pc_sampling_unit     = {};
     uint64_t    pc_sampling_interval = 0;
 
-    std::string output_path      = ".";   // ROCPROF_OUTPUT_PATH
-    std::string output_file_name = {};    // ROCPROF_OUTPUT_FILE_NAME; default: the process id
-    bool        csv              = true;  // ROCPROF_OUTPUT_FORMAT contains "csv" (default)
-    bool        json             = false; // ROCPROF_OUTPUT_FORMAT contains "json"
-    bool        pftrace          = false; // ROCPROF_OUTPUT_FORMAT contains "pftrace"
-    bool        rocpd            = false; // ROCPROF_OUTPUT_FORMAT contains "rocpd"
-    bool        otf2             = false; // ROCPROF_OUTPUT_FORMAT contains "otf2"
+    std::string output_path = "."; // ROCPROF_OUTPUT_PATH
+    // ROCPROF_OUTPUT_FILE_NAME, expanded; unset: AMD's %hostname%/%pid%, so output_path gains the
+    // host's directory and the prefix is the process id (output_file_name_default is then true).
+    std::string output_file_name         = {};
+    bool        output_file_name_default = false;
+    bool        csv                      = true;  // ROCPROF_OUTPUT_FORMAT contains "csv" (default)
+    bool        json                     = false; // ROCPROF_OUTPUT_FORMAT contains "json"
+    bool        pftrace                  = false; // ROCPROF_OUTPUT_FORMAT contains "pftrace"
+    bool        rocpd                    = false; // ROCPROF_OUTPUT_FORMAT contains "rocpd"
+    bool        otf2                     = false; // ROCPROF_OUTPUT_FORMAT contains "otf2"
 
     std::string               include_regex_text = {}; // ROCPROF_KERNEL_FILTER_INCLUDE_REGEX
     std::string               exclude_regex_text = {}; // ROCPROF_KERNEL_FILTER_EXCLUDE_REGEX

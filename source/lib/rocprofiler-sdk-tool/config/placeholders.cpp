@@ -1,6 +1,7 @@
 #include "config/placeholders.hpp"
 
 #include <cstdint>
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -254,7 +255,9 @@ process_values(const std::function<const char*(const char*)>& getenv,
     const auto here        = std::filesystem::current_path(cwd).string();
 
     char host[HOST_NAME_MAX + 1] = {};
-    if(gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
+    // A host without a name still gets a directory name (the default prefix is %hostname%/%pid%).
+    if(gethostname(host, sizeof(host) - 1) != 0 || host[0] == '\0')
+        std::snprintf(host, sizeof(host), "%s", "localhost");
     const auto pid = std::to_string(getpid());
 
     // Everything by value: the lookup outlives this call.

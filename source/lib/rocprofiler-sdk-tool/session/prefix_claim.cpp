@@ -22,7 +22,8 @@ namespace rocprofiler::tool
 std::string
 claim_prefix(config& cfg, uint64_t pid)
 {
-    if(cfg.output_file_name.empty()) return {}; // the pid: no other live process has it
+    // The default prefix is the pid under the host's directory: no other live process has it.
+    if(cfg.output_file_name.empty() || cfg.output_file_name_default) return {};
     auto        taken_by = std::string{};
     const auto& run_dir  = cfg.run_dir;
     if(!run_dir.empty())

@@ -154,6 +154,29 @@ TEST(tool_config, output_file_name_with_directories)
     }
 }
 
+// No prefix given: AMD's default %hostname%/%pid%, the host's directory under the output path and
+// the process id as the prefix; a prefix that is given is not the default.
+TEST(tool_config, default_output_file_name_is_host_and_pid)
+{
+    auto env    = std::map<std::string, std::string>{{"ROCPROF_OUTPUT_PATH", "/o"}};
+    auto getenv = [&env](const char* name) -> const char*
+    {
+        auto it = env.find(name);
+        return it != env.end() ? it->second.c_str() : nullptr;
+    };
+    char host[256] = {};
+    ASSERT_EQ(gethostname(host, sizeof(host) - 1), 0);
+    auto r = rocprofiler::tool::read_config(getenv);
+    ASSERT_TRUE(r.errors.empty()) << r.errors.front();
+    EXPECT_EQ(r.cfg.output_path, std::string{"/o/"} + (host[0] != '\0' ? host : "localhost"));
+    EXPECT_EQ(r.cfg.output_file_name, std::to_string(getpid()));
+    EXPECT_TRUE(r.cfg.output_file_name_default);
+    env["ROCPROF_OUTPUT_FILE_NAME"] = std::to_string(getpid());
+    r                               = rocprofiler::tool::read_config(getenv);
+    EXPECT_EQ(r.cfg.output_path, "/o");
+    EXPECT_FALSE(r.cfg.output_file_name_default);
+}
+
 TEST(tool_config, reads_and_validates)
 {
     auto env = std::map<std::string, std::string>{{"ROCPROF_KERNEL_TRACE", "1"},
