@@ -168,12 +168,19 @@ def mpi_job(a):
     check(spread["region"]["max_rank_total_ns"] == 0 and spread["region"]["slowest_rank"] is None,
           f"rank_spread of a domain without data: {spread['region']}")
 
-    # One query over the four databases: a row per database, in input order.
-    run([a.rocpd, "query", "-i", *dbs, "--query",
+    # One query over the four databases, each separately: a row per database, in input order.
+    run([a.rocpd, "query", "--per-database", "-i", *dbs, "--query",
          "SELECT COUNT(*) AS dispatches FROM kernels", "--format", "json", "-d", work, "-o", "q"])
     rows = json.load(open(os.path.join(work, "q.json")))["query"]
     check([(x["database"], x["dispatches"]) for x in rows] ==
           [(dbs[r], counts[r][0]) for r in range(RANKS)], f"query rows {rows}")
+    # And on their union, one statement over the job: the dispatches of every rank, per rank.
+    run([a.rocpd, "query", "-i", *dbs, "--query",
+         "SELECT COUNT(*) AS dispatches, COUNT(DISTINCT pid) AS ranks FROM kernels",
+         "--format", "json", "-d", work, "-o", "u"])
+    rows = json.load(open(os.path.join(work, "u.json")))["query"]
+    check(rows == [{"dispatches": sum(counts[r][0] for r in range(RANKS)), "ranks": RANKS}],
+          f"union query rows {rows}")
 
     # One database of the whole job: each rank's rows (its own tables, named with its uuid) kept
     # apart by their guid, (guid, id) distinct, each rank's rows found by its guid.

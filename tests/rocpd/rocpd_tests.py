@@ -482,7 +482,7 @@ def many_inputs(a):
         with connect(one) as c:
             each = c.execute("SELECT COUNT(*) FROM kernels").fetchone()[0]
         check(each > 0 and calls == 300 * each, f"300 inputs summed to {calls} calls, one has {each}")
-        p = subprocess.run([a.rocpd, "query", "--force", "-i", *paths, "--query",
+        p = subprocess.run([a.rocpd, "query", "--per-database", "--force", "-i", *paths, "--query",
                             "SELECT COUNT(*) FROM kernels", "--format", "csv", "-d", folder,
                             "-o", "many"], capture_output=True, text=True, timeout=240,
                            preexec_fn=few_files)
@@ -564,8 +564,63 @@ def amd_written(a):
 def query(a):
     dbs = job_dbs(a)
     out = os.path.join(a.work, "query")
-    sql = "SELECT name, COUNT(*) AS n, SUM(duration) AS total FROM kernels GROUP BY name ORDER BY name"
-    run([a.rocpd, "query", "-i", *dbs, "--query", sql, "--format", "json", "-d", out, "-o", "q"])
+    # On the union of the inputs: the statement sees the job as `rocpd merge` would write it, so
+    # aggregates and joins span every rank; each result equals that of the merged database.
+    merged = os.path.join(a.work, "query_merged.db")
+    run([a.rocpd, "merge", "-i", *dbs, "-o", merged])
+    statements = [
+        "SELECT name, COUNT(*) AS n, SUM(duration) AS total FROM kernels GROUP BY name ORDER BY name",
+        "SELECT COUNT(DISTINCT guid) AS processes, COUNT(*) AS dispatches FROM kernels",
+        "SELECT pid, COUNT(*) AS n FROM kernels GROUP BY pid ORDER BY pid",
+        "SELECT k.name, a.name AS agent, COUNT(*) AS n FROM kernels k JOIN rocpd_kernel_dispatch d "
+        "ON d.id = k.id AND d.guid = k.guid JOIN rocpd_info_agent a ON a.id = d.agent_id AND "
+        "a.guid = d.guid GROUP BY k.name, a.name ORDER BY k.name, a.name",
+        "SELECT COUNT(*) AS n, SUM(size) AS bytes FROM memory_copies",
+        "SELECT counter_name, COUNT(*) AS n, SUM(value) AS total FROM counters_collection "
+        "GROUP BY counter_name ORDER BY counter_name",
+        "SELECT name, total_calls FROM top ORDER BY name",
+        "SELECT COUNT(*) AS n FROM rocprofv3_merge",
+    ]
+    copied = {}
+    for i, sql in enumerate(statements):
+        p = run([a.rocpd, "query", "-i", *dbs, "--query", sql, "--format", "json", "-d", out,
+                 "-o", f"union_{i}"])
+        line = [x for x in p.stderr.splitlines() if "rows copied from" in x]
+        check(len(line) == 1, f"union query {sql}: no line naming the tables copied: {p.stderr}")
+        copied[i] = set(line[0].split("rows copied from ", 1)[1].split(", "))
+        got = json.load(open(os.path.join(out, f"union_{i}.json")))["query"]
+        with connect(merged) as c:
+            cursor = c.execute(sql)
+            names = [d[0] for d in cursor.description]
+            expected = [dict(zip(names, row)) for row in cursor]
+        check(got == expected, f"union query {sql}:\n{got}\nexpected (merged):\n{expected}")
+        check(len(got) > 0, f"union query {sql}: no rows (the comparison proves nothing)")
+    # Only the tables a statement reads are copied: the kernels, not the copies, and the reverse.
+    check("rocpd_kernel_dispatch" in copied[1] and "rocpd_memory_copy" not in copied[1] and
+          "rocpd_region" not in copied[1] and "rocpd_pmc_event" not in copied[1],
+          f"a query of the kernels copied {sorted(copied[1])}")
+    check("rocpd_memory_copy" in copied[4] and "rocpd_kernel_dispatch" not in copied[4],
+          f"a query of the copies copied {sorted(copied[4])}")
+    check(copied[7] == {"no table"}, f"a query of rocprofv3_merge copied {sorted(copied[7])}")
+    totals = json.load(open(os.path.join(out, "union_1.json")))["query"][0]
+    check(totals["processes"] == len(dbs), f"union of {len(dbs)} ranks: {totals}")
+    # The union is read-only as the inputs are; nothing is written to them.
+    before = [digest(p) for p in dbs]
+    p = run([a.rocpd, "query", "-i", *dbs, "--query",
+             f"DELETE FROM {run_table(dbs[0], 'rocpd_string')}"], expect_rc=5)
+    check("readonly" in p.stderr, p.stderr)
+    p = run([a.rocpd, "query", "-i", *dbs, "--query", "SELECT * FROM no_such_view"], expect_rc=5)
+    check("no such table: no_such_view" in p.stderr and "union" in p.stderr, p.stderr)
+    check([digest(p) for p in dbs] == before, "a query changed an input")
+    # A run given twice is refused on the union (its rows would count twice), even with --force.
+    p = run([a.rocpd, "query", "-i", dbs[0], dbs[0], "--force", "--query", "SELECT 1"],
+            expect_rc=2)
+    check("is in two inputs" in p.stderr, p.stderr)
+
+    # --per-database: each input separately, rows led by the database.
+    sql = statements[0]
+    run([a.rocpd, "query", "--per-database", "-i", *dbs, "--query", sql, "--format", "json",
+         "-d", out, "-o", "q"])
     got = json.load(open(os.path.join(out, "q.json")))["query"]
     expected = []
     for path in dbs:
@@ -573,34 +628,55 @@ def query(a):
             for name, n, total in c.execute(sql):
                 expected.append({"database": path, "name": name, "n": n, "total": total})
     check(got == expected, f"query rows:\n{got}\nexpected:\n{expected}")
-    run([a.rocpd, "query", "-i", *dbs, "--query", sql, "--format", "csv", "-d", out, "-o", "q"])
+    run([a.rocpd, "query", "--per-database", "-i", *dbs, "--query", sql, "--format", "csv",
+         "-d", out, "-o", "q"])
     rows = list(csv.DictReader(open(os.path.join(out, "q_query.csv"))))
     check([r["database"] for r in rows] == [e["database"] for e in expected], "csv databases")
     check([int(r["total"]) for r in rows] == [e["total"] for e in expected], "csv totals")
 
     # More databases than SQLite can attach to one connection (10 in Debian's build): 70 copies
-    # of one rank, read together (--force: they are one database 70 times).
+    # of one rank, read separately (--force: they are one database 70 times).
     many = os.path.join(a.work, "query_many")
     os.makedirs(many, exist_ok=True)
     copies = []
     for i in range(70):
         copies.append(os.path.join(many, f"copy_{i}.db"))
         shutil.copyfile(dbs[0], copies[-1])
-    run([a.rocpd, "query", "-i", *copies, "--query", "SELECT COUNT(*) AS n FROM kernels",
-         "--format", "json", "-d", out, "-o", "many", "--force"])
+    run([a.rocpd, "query", "--per-database", "-i", *copies, "--query",
+         "SELECT COUNT(*) AS n FROM kernels", "--format", "json", "-d", out, "-o", "many",
+         "--force"])
     with connect(dbs[0]) as c:
         n = c.execute("SELECT COUNT(*) FROM kernels").fetchone()[0]
     got = json.load(open(os.path.join(out, "many.json")))["query"]
     check([r["n"] for r in got] == [n] * 70, f"70 databases: {got[:3]}...")
     # A query that fails on a later database leaves no partial file.
     failing = os.path.join(out, "fails_query.csv")
-    p = run([a.rocpd, "query", "-i", dbs[0], without_counters_view(a), "--query",
-             "SELECT * FROM counters_collection", "--format", "csv", "-d", out, "-o", "fails"],
-            expect_rc=5)
+    p = run([a.rocpd, "query", "--per-database", "-i", dbs[0], without_counters_view(a),
+             "--query", "SELECT * FROM counters_collection", "--format", "csv", "-d", out,
+             "-o", "fails"], expect_rc=5)
     check("no such table: counters_collection" in p.stderr, p.stderr)
     check(not os.path.exists(failing), f"{failing} left behind")
-    p = run([a.rocpd, "query", "-i", *dbs, "--query", "SELECT name FROM regions LIMIT 0"])
+    p = run([a.rocpd, "query", "--per-database", "-i", *dbs, "--query",
+             "SELECT name FROM regions LIMIT 0"])
     check("QUERY:" in p.stdout and "database" in p.stdout, p.stdout)
+
+
+def query_union_of_many(a):
+    """The union of more databases than SQLite attaches to one connection: 12 processes, each
+    profiled on its own, queried as one job (every dispatch counted once, per process right)."""
+    folder = os.path.join(a.work, "union_many")
+    os.makedirs(folder, exist_ok=True)
+    paths = []
+    for i in range(12):
+        run([a.rocprofv3, "--kernel-trace", "-d", folder, "-o", f"p{i}", "--", a.program])
+        paths.append(os.path.join(folder, f"p{i}_results.db"))
+    each = [count(p, "SELECT COUNT(*) FROM kernels") for p in paths]
+    run([a.rocpd, "query", "--force", "-i", *paths, "--query",
+         "SELECT pid, COUNT(*) AS n FROM kernels GROUP BY pid ORDER BY pid", "--format", "json",
+         "-d", folder, "-o", "u"])
+    got = json.load(open(os.path.join(folder, "u.json")))["query"]
+    expected = sorted((int(metadata(p)["pid"]), n) for p, n in zip(paths, each))
+    check([(r["pid"], r["n"]) for r in got] == expected, f"12 processes: {got} != {expected}")
 
 
 def without_counters_view(a):
@@ -694,7 +770,7 @@ def merge(a):
     with sqlite3.connect(extra) as c:
         c.execute("CREATE TABLE later_table (x)")
     p = run([a.rocpd, "merge", "-i", extra, "-o", merged], expect_rc=2)
-    check("table later_table is not in the schema merge writes" in p.stderr, p.stderr)
+    check("table later_table is not in the rocpd schema; --force leaves it out" in p.stderr, p.stderr)
     p = run([a.rocpd, "merge", "-i", extra, "-o", merged, "--force"])
     check("warning" in p.stderr and "later_table" in p.stderr, p.stderr)
     p = run([a.rocpd, "merge", "-i", merged, "-o", merged], expect_rc=1)
@@ -1357,7 +1433,7 @@ def hostile_names(a):
 CASES = {"produce": produce, "writer_metadata": writer_metadata, "summary": summary,
          "summary_memory": summary_memory, "many_inputs": many_inputs,
          "amd_written": amd_written,
-         "query": query, "merge": merge, "convert": convert, "convert_memory": convert_memory,
+         "query": query, "query_union_of_many": query_union_of_many, "merge": merge, "convert": convert, "convert_memory": convert_memory,
          "convert_pftrace": convert_pftrace, "graph_ids": graph_ids,
          "report_formats": report_formats,
          "time_window": time_window,

@@ -127,10 +127,13 @@ usage(command what, const std::string& program)
                window + output;
     case command::query:
         return "usage: " + program +
-               " -i DB... --query SQL [--format console|csv|json|md|html] [-d DIR] [-o NAME]\n"
-               "Runs SQL on each database and lists the rows of all, each led by the database\n"
-               "it came from.\n" +
+               " -i DB... --query SQL [--per-database] [--format console|csv|json|md|html]\n"
+               "       [-d DIR] [-o NAME]\n"
+               "Runs SQL on the union of the databases (as if merged: aggregates and joins span\n"
+               "every process).\n" +
                common + "  --query SQL                one SELECT statement\n" +
+               "  --per-database             run SQL on each database separately instead, each\n"
+               "                             row led by the database it came from\n" +
                "  --format F                 console (default), csv, json, md, html\n" + output;
     case command::merge:
         return "usage: " + program +
@@ -240,6 +243,8 @@ parse_arguments(command what, const std::vector<std::string>& args, arguments& o
         }
         else if(word == "--query" && what == command::query)
             out.query = value(i);
+        else if(word == "--per-database" && what == command::query)
+            out.per_database = true;
         else if((word == "--start" || word == "--end") &&
                 (what == command::convert || what == command::summary))
         {

@@ -40,7 +40,9 @@ struct arguments
     // kernel, memory_copy, region; all three when not given.
     std::vector<std::string> domains = {};
     std::string              query   = {};
-    bool                     force   = false;
+    // query --per-database: each input separately (rows led by the database), not their union.
+    bool per_database = false;
+    bool force        = false;
     // convert, summary: --start/--end as given ("" when not given), checked by parse_arguments:
     // nanoseconds (the records' clock) or a percentage of the job's span ("25%").
     std::string window_start = {};
