@@ -742,6 +742,22 @@ def merge(a):
     got = csv_rows(os.path.join(out, "merged_counter_collection.csv"))[1]
     check(got == want, f"the merged database's counter rows ({len(got)}) are not the ranks' "
                        f"({len(want)}): {[x for x in got if x not in want][:2]}")
+    # The same for marker rows: two processes of the marker program, merged and converted, give
+    # each process's rows with its own Process_Id, as each wrote them.
+    second = os.path.join(a.work, "markers_2")
+    run([a.rocprofv3, "--marker-trace", "--kernel-trace", "-f", "csv", "rocpd", "-d", second,
+         "-o", "run", "--", a.marker_program, "--truth", os.path.join(second, "truth.json")])
+    merged_markers = os.path.join(a.work, "merged_markers.db")
+    run([a.rocpd, "merge", "--force", "-i", marker_db(a), os.path.join(second, "run_results.db"),
+         "-o", merged_markers])
+    run([a.rocpd, "convert", "-i", merged_markers, "-f", "csv", "-d", out, "-o", "markers"])
+    want = sorted(row for folder in [os.path.join(a.work, "markers"), second]
+                  for row in csv_rows(os.path.join(folder, "run_marker_api_trace.csv"))[1])
+    got = sorted(csv_rows(os.path.join(out, "markers_marker_api_trace.csv"))[1])
+    pids = {row["Process_Id"] for row in csv_dicts(os.path.join(out, "markers_marker_api_trace.csv"))}
+    check(len(want) > 0 and got == want and len(pids) == 2,
+          f"the merged database's marker rows ({len(got)}, processes {pids}) are not the two "
+          f"processes' ({len(want)}): {[x for x in got if x not in want][:2]}")
     m = metadata(merged)
     with connect(merged) as c:
         inputs = c.execute("SELECT path, guid, rank FROM rocprofv3_merge ORDER BY rank").fetchall()
@@ -831,6 +847,23 @@ def convert(a):
           f"{replayed}: no dispatch has the times of {len(REPLAY_GROUPS)} passes: not a test")
     check(not os.path.exists(os.path.join(out, "replay_kernel_trace.csv")),
           "a kernel_trace.csv converted from a run without --kernel-trace")
+    # Kernel replay with the kernel trace: each pass's kernel trace record is a row of
+    # kernel_trace.csv (the database keeps the further passes' times in extdata).
+    traced = os.path.join(a.work, "replay_traced")
+    replay = [w for g in REPLAY_GROUPS for w in ["--pmc", *g]]
+    run([a.rocprofv3, "--kernel-trace", *replay, "--replay-mode", "kernel",
+         "--kernel-replay-beta-enabled", "-f", "csv", "rocpd", "-d", traced, "-o", "rt", "--",
+         a.program])
+    run([a.rocpd, "convert", "-i", os.path.join(traced, "rt_results.db"), "-f", "csv", "-d", out,
+         "-o", "replay_traced"])
+    for kind in ["kernel_trace", "counter_collection"]:
+        pairs.append((os.path.join(traced, f"rt_{kind}.csv"),
+                      os.path.join(out, f"replay_traced_{kind}.csv")))
+    passes = {}
+    for row in csv_dicts(os.path.join(traced, "rt_kernel_trace.csv")):
+        passes[row["Dispatch_Id"]] = passes.get(row["Dispatch_Id"], 0) + 1
+    check(any(n == len(REPLAY_GROUPS) for n in passes.values()),
+          f"rt_kernel_trace.csv: no dispatch has {len(REPLAY_GROUPS)} rows: not a test ({passes})")
     alias = os.path.join(os.path.dirname(a.rocpd), "rocpd2csv")
     run([alias, "-i", marker_db(a), "-f", "csv", "-d", out, "-o", "markers"])
     for kind in ["kernel_trace", "marker_api_trace"]:

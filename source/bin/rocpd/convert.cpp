@@ -3,7 +3,9 @@
 // views (the counter values from rocpd_pmc_event and rocpd_info_pmc) and are formatted by
 // the tool library's own CSV row functions (csv/rows.hpp), fed with records rebuilt from the view
 // columns, so that the two writers cannot drift apart. Rows are streamed to the files, in the
-// views' order (by start time; rocprofv3 writes them in completion order).
+// views' order (by start time; rocprofv3 writes them in completion order). Under kernel replay a
+// dispatch has a kernel trace row per pass, as rocprofv3 writes them (the further passes' times
+// are in its extdata); Process_Id is each row's own process (a merged database holds several).
 //
 // Each database gets its own set of files: <name>_kernel_trace.csv, ... where <name> is -o (one
 // input), -o + "_" + the input's file stem (several inputs), or the stem alone (no -o). A file is
@@ -215,6 +217,41 @@ counter_record_of(const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r,
     return rec;
 }
 
+// The times of a dispatch's further replay passes (rocpd_kernel_dispatch.extdata's
+// kernel_trace_records: [{start, end}, ...]) that are in @p window; a malformed list is a bad input
+// naming the file and the dispatch.
+std::vector<std::pair<uint64_t, uint64_t>>
+further_passes(const std::string&                kept,
+               const std::optional<time_window>& window,
+               const std::string&                path,
+               uint64_t                          dispatch_id)
+{
+    auto out = std::vector<std::pair<uint64_t, uint64_t>>{};
+    if(kept.empty()) return out;
+    const auto entries = nlohmann::json::parse(kept, nullptr, false);
+    const auto bad     = [&]
+    {
+        return failure{exit_code::bad_input,
+                       path + ": dispatch " + std::to_string(dispatch_id) +
+                           ": its extdata's kernel_trace_records is not a list of {start, end}"};
+    };
+    if(!entries.is_array()) throw bad();
+    for(const auto& e : entries)
+    {
+        if(!e.is_object()) throw bad();
+        for(const auto* field : {"start", "end"})
+            if(!e.contains(field) || !e[field].is_number_unsigned()) throw bad();
+        const auto start = e["start"].get<uint64_t>();
+        const auto end   = e["end"].get<uint64_t>();
+        // The window's rule for a record (job.hpp): overlapping it, or wholly inside it.
+        if(window && (window->inside_only ? (start < window->start || end > window->end)
+                                          : (start > window->end || end < window->start)))
+            continue;
+        out.emplace_back(start, end);
+    }
+    return out;
+}
+
 // A CSV file opened on first use (a file is written only when it has rows).
 class csv_file
 {
@@ -314,17 +351,27 @@ convert_one(const input_database&             db,
 
     // Dispatches that only a counter record made (no --kernel-trace) are not kernel trace rows.
     auto kernels = csv_file{prefix + "_kernel_trace.csv", tool::kernel_trace_csv_header(), to.csv};
+    // Under kernel replay a dispatch's row holds its first pass; each further pass's kernel trace
+    // record (its own times) is a row of rocprofv3's kernel_trace.csv too.
     db.each_row(std::string{dispatch_columns} +
-                    " FROM kernels AS k JOIN rocpd_kernel_dispatch AS kd ON kd.id = k.id AND "
-                    "kd.guid = k.guid WHERE json_extract(kd.extdata, '$.source') IS NOT "
-                    "'counter_collection'" +
+                    ", json_extract(kd.extdata, '$.kernel_trace_records') FROM kernels AS k JOIN "
+                    "rocpd_kernel_dispatch AS kd ON kd.id = k.id AND kd.guid = k.guid WHERE "
+                    "json_extract(kd.extdata, '$.source') IS NOT 'counter_collection'" +
                     window_filter(window, "k.") + " ORDER BY k.start, k.id",
                 [&](sqlite3_stmt* s)
                 {
-                    const auto r = dispatch_of(data, s, names);
-                    if(kernels.enabled()) kernels.row(tool::kernel_trace_csv_row(data, r));
-                    if(to.otf2 != nullptr) to.otf2->dispatch(to.process, data, r);
-                    if(trace != nullptr) trace->dispatch(data, r);
+                    auto       r    = dispatch_of(data, s, names);
+                    const auto more = further_passes(column_text(s, dispatch_column_count),
+                                                     window,
+                                                     db.path(),
+                                                     r.dispatch_info.dispatch_id);
+                    for(size_t pass = 0; pass <= more.size(); ++pass)
+                    {
+                        if(pass > 0) std::tie(r.start_timestamp, r.end_timestamp) = more[pass - 1];
+                        if(kernels.enabled()) kernels.row(tool::kernel_trace_csv_row(data, r));
+                        if(to.otf2 != nullptr) to.otf2->dispatch(to.process, data, r);
+                        if(trace != nullptr) trace->dispatch(data, r);
+                    }
                     flush();
                 });
     kernels.close();
@@ -432,7 +479,7 @@ convert_one(const input_database&             db,
     auto markers =
         csv_file{prefix + "_marker_api_trace.csv", tool::marker_api_trace_csv_header(), to.csv};
     db.each_row("SELECT category, name, tid, corr_id, start, end, category LIKE 'MARKER%', "
-                "json_extract(extdata, '$.process_range') FROM regions WHERE 1" +
+                "json_extract(extdata, '$.process_range'), pid FROM regions WHERE 1" +
                     window_filter(window, "") + " ORDER BY start, id",
                 [&](sqlite3_stmt* s)
                 {
@@ -446,7 +493,12 @@ convert_one(const input_database&             db,
                     e.process_range      = u64(s, 7) != 0;
                     const bool is_marker = u64(s, 6) != 0;
                     if(is_marker && markers.enabled())
+                    {
+                        // Process_Id: the row's process (a merged database holds several).
+                        const auto tagged = std::exchange(data.pid, u64(s, 8));
                         markers.row(tool::marker_api_trace_csv_row(data, e));
+                        data.pid = tagged;
+                    }
                     if(trace != nullptr)
                     {
                         if(is_marker)
