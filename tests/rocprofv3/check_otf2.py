@@ -5,7 +5,9 @@ Each case runs rocprofv3 (and rocpd) on host-device programs with -f csv otf2, r
 back with otf2-print (OTF2's own reader, -Werror: a warning fails) and compares it with the CSV
 files written by the same run: every row of kernel_trace.csv, memory_copy_trace.csv and
 marker_api_trace.csv must be one Enter/Leave pair of the region of that name with the row's
-timestamps, on a location of the right kind, and nothing else may be there. Nothing is hard-coded
+timestamps, on a location of the right kind, and nothing else may be there; every row of
+counter_collection.csv one value of a Metric event at the dispatch's end on the agent's metric
+location. Nothing is hard-coded
 but the programs' own counts.
 
 Exit 77 (skipped, CTest SKIP_RETURN_CODE) only when this build has no OTF2 and otf2-print is not
@@ -56,6 +58,8 @@ LOCATION = re.compile(
     r'^LOCATION\s+(\d+)\s+Name: "(.*)" <\d+>, Type: (\w+), # Events: (\d+), Group: "(.*)" <(\d+)>')
 GROUP = re.compile(r'^LOCATION_GROUP\s+(\d+)\s+Name: "(.*)" <\d+>, Type: (\w+), '
                    r'Parent: "(?:node::)?(.*)" <\d+>')
+METRIC = re.compile(r'^METRIC\s+(\d+)\s+(\d+)\s+Metric: (\d+), (\d+) Values?: (.*)$')
+METRIC_VALUE = re.compile(r'\("(.*?)" <\d+>; DOUBLE; ([^)]*)\)')
 CLOCK = re.compile(r'^CLOCK_PROPERTIES\s+Ticks per Seconds: (\d+), Global Offset: (\d+), '
                    r'Length: (\d+)')
 
@@ -73,6 +77,8 @@ class Archive:
         self.groups = {}
         self.clock = None
         self.pairs = collections.defaultdict(list)
+        # Per location, its Metric events as (time, counter name, value).
+        self.metrics = collections.defaultdict(list)
         open_regions = collections.defaultdict(list)
         counted = collections.Counter()
         last_time = {}
@@ -91,6 +97,17 @@ class Archive:
                     name, start = open_regions[loc].pop()
                     check(name == region, f"location {loc}: LEAVE {region} closes {name}")
                     self.pairs[loc].append((region, start, time))
+                continue
+            m = METRIC.match(line)
+            if m:
+                loc, time, count = int(m.group(1)), int(m.group(2)), int(m.group(4))
+                check(time >= last_time.get(loc, 0), f"location {loc}: time goes back at {line!r}")
+                last_time[loc] = time
+                counted[loc] += 1
+                values = METRIC_VALUE.findall(m.group(5))
+                check(len(values) == count, f"{count} values announced, {len(values)} read: {line!r}")
+                for name, value in values:
+                    self.metrics[loc].append((time, name, float(value)))
                 continue
             m = LOCATION.match(line)
             if m:
@@ -129,6 +146,16 @@ class Archive:
         return out
 
 
+    def counter_values(self, where):
+        """Counter of (time, counter name, value rounded as the CSV writes it) on the locations
+        whose info satisfies where()."""
+        out = collections.Counter()
+        for loc, points in self.metrics.items():
+            if where(self.locations[loc]):
+                out.update((t, name, f"{value:.6f}") for t, name, value in points)
+        return out
+
+
 def same(expected, found, what):
     missing = expected - found
     extra = found - expected
@@ -162,6 +189,18 @@ def is_copy(loc):
 
 def is_thread(loc):
     return loc["type"] == "CPU_THREAD"
+
+
+def is_counters(loc):
+    return loc["type"] == "METRIC" and loc["name"].endswith(" counters")
+
+
+def counters_of(csv_rows):
+    """Counter of (end time, counter name, value) of counter_collection.csv: one Metric value per
+    row, at the dispatch's end."""
+    return collections.Counter(
+        (int(r["End_Timestamp"]), r["Counter_Name"], f"{float(r['Counter_Value']):.6f}")
+        for r in csv_rows)
 
 
 # --- cases ---------------------------------------------------------------------------------------
@@ -229,6 +268,63 @@ def case_markers(a):
               f"no location for thread {t} among {sorted(names)}")
     print(f"check_otf2: markers: {len(markers)} marker rows on {len(threads)} threads and "
           f"{len(dispatches)} dispatches, as in the CSV files")
+
+
+def case_counters(a):
+    """Counter values (--pmc) as Metric events on the agent's metric location, equal to the rows
+    of counter_collection.csv; under kernel replay, one event per pass with that pass's group."""
+    out = os.path.join(a.work, "out")
+    run([a.rocprofv3, "--kernel-trace", "--pmc", "WORK_ITEMS", "WORKGROUPS", "-f", "csv", "otf2",
+         "-d", out, "-o", "run", "--", a.program])
+    values = rows(os.path.join(out, "run_counter_collection.csv"))
+    check(len(values) == 2 * 9, f"{len(values)} rows in counter_collection.csv, expected 18")
+    arch = Archive(a.otf2_print, os.path.join(out, "run_results.otf2"))
+    same(counters_of(values), arch.counter_values(is_counters), "counter values")
+    same(kernels_of(rows(os.path.join(out, "run_kernel_trace.csv"))), arch.intervals(is_queue),
+         "kernel dispatches beside the counters")
+    # Not vacuous: a value off by one is caught.
+    changed = [dict(values[0], Counter_Value=str(float(values[0]["Counter_Value"]) + 1))]
+    try:
+        same(counters_of(changed + values[1:]), arch.counter_values(is_counters), "mutated")
+    except Failed:
+        pass
+    else:
+        raise Failed("the comparison accepted a changed counter value")
+    # Kernel replay, two groups: each pass's record is an event with its own group's values.
+    replay = os.path.join(a.work, "replay")
+    run([a.rocprofv3, "--pmc", "WORK_ITEMS", "WORKGROUPS", "--pmc", "DURATION_NS", "--replay-mode",
+         "kernel", "--kernel-replay-beta-enabled", "-f", "csv", "otf2", "-d", replay, "-o", "run",
+         "--", a.program])
+    replayed = rows(os.path.join(replay, "run_counter_collection.csv"))
+    names = {r["Counter_Name"] for r in replayed}
+    check(names == {"WORK_ITEMS", "WORKGROUPS", "DURATION_NS"}, f"replayed counters {names}")
+    arch = Archive(a.otf2_print, os.path.join(replay, "run_results.otf2"))
+    same(counters_of(replayed), arch.counter_values(is_counters), "replayed counter values")
+    print(f"check_otf2: counters: {len(values)} values, then {len(replayed)} under kernel replay, "
+          f"as in counter_collection.csv")
+
+
+def case_rocpd_convert_counters(a):
+    """rocpd convert -f otf2 of databases with counters: the same Metric events rocprofv3 writes."""
+    runs = os.path.join(a.work, "runs")
+    dbs = []
+    for rank in (0, 1):
+        run([a.rocprofv3, "--kernel-trace", "--pmc", "WORK_ITEMS", "WORKGROUPS", "-f", "csv",
+             "rocpd", "-d", runs, "-o", f"rank_{rank}", "--", a.program],
+            env={"OMPI_COMM_WORLD_RANK": str(rank), "OMPI_COMM_WORLD_SIZE": "2"})
+        dbs.append(os.path.join(runs, f"rank_{rank}_results.db"))
+    conv = os.path.join(a.work, "conv")
+    run([a.rocpd, "convert", "-i"] + dbs + ["-f", "otf2", "-d", conv, "-o", "job"])
+    arch = Archive(a.otf2_print, os.path.join(conv, "job_results.otf2"))
+    for rank in (0, 1):
+        groups = [g for g, info in arch.groups.items() if f"rank {rank}," in info["name"]]
+        check(len(groups) == 1, f"rank {rank}: groups {arch.groups}")
+        values = rows(os.path.join(runs, f"rank_{rank}_counter_collection.csv"))
+        check(values, f"rank {rank}: no counter rows")
+        same(counters_of(values),
+             arch.counter_values(lambda l, g=groups[0]: l["group"] == g and is_counters(l)),
+             f"rank {rank}: counter values")
+    print("check_otf2: rocpd_convert_counters: both processes' counter values, as their CSV files")
 
 
 def case_in_the_way(a):
@@ -337,7 +433,9 @@ def case_not_built(a):
 CASES = {
     "kernels": case_kernels,
     "markers": case_markers,
+    "counters": case_counters,
     "in_the_way": case_in_the_way,
+    "rocpd_convert_counters": case_rocpd_convert_counters,
     "rocpd_convert": case_rocpd_convert,
     "rocpd_convert_errors": case_rocpd_convert_errors,
     "not_built": case_not_built,

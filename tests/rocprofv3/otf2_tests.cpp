@@ -121,6 +121,51 @@ TEST(otf2_trace, records_go_to_queue_copy_and_thread_locations)
                                         "cudaMalloc"}));
 }
 
+// Counter records: values summed by name (instances), one metric class per list of names, a
+// list longer than OTF2's 255 members split into several classes and points.
+TEST(otf2_trace, counter_records_are_metric_points_on_the_agent_s_location)
+{
+    auto data                = results{};
+    auto gpu                 = agent_entry{};
+    gpu.info.id.handle       = 7;
+    gpu.info.logical_node_id = 1;
+    gpu.info.type            = ROCPROFILER_AGENT_TYPE_GPU;
+    data.agents.push_back(gpu);
+
+    auto       trace                = otf2_trace{};
+    const auto p                    = trace.add_process("app (pid 1)", "node");
+    auto       rec                  = counter_dispatch{};
+    rec.data.dispatch_info.agent_id = {7};
+    rec.data.end_timestamp          = 500;
+    rec.values                      = {{1, "A", 2.0}, {2, "B", 3.0}, {1, "A", 5.0}};
+    trace.counters(p, data, rec);
+    rec.data.end_timestamp = 400; // arrives later, ends earlier: the archive sorts by time
+    trace.counters(p, data, rec);
+    rec.values.clear();
+    trace.counters(p, data, rec); // no values: nothing
+    for(size_t i = 0; i < 300; ++i)
+        rec.values.push_back({i, "C" + std::to_string(i), static_cast<double>(i)});
+    rec.data.end_timestamp = 600;
+    trace.counters(p, data, rec);
+
+    EXPECT_EQ(trace.records(), 3U);
+    ASSERT_EQ(trace.processes().at(p).locations.size(), 1U);
+    const auto& loc = trace.processes().at(p).locations.begin()->second;
+    EXPECT_EQ(loc.name, "Agent 1 counters");
+    EXPECT_EQ(loc.kind, otf2_trace::location_kind::metric);
+    ASSERT_EQ(loc.metrics.size(), 4U);
+    EXPECT_EQ(loc.metrics[0].time, 500U);
+    EXPECT_EQ(loc.metrics[0].values, (std::vector<double>{7.0, 3.0}));
+    EXPECT_EQ(loc.metrics[1].metric_class, loc.metrics[0].metric_class);
+    EXPECT_EQ(loc.metrics[2].values.size(), otf2_trace::max_metric_members);
+    EXPECT_EQ(loc.metrics[3].values.size(), 300U - otf2_trace::max_metric_members);
+    EXPECT_EQ(loc.metrics[3].values.front(), 255.0);
+    ASSERT_EQ(trace.metric_classes().size(), 3U);
+    EXPECT_EQ(trace.metric_classes()[0], (std::vector<uint32_t>{0, 1}));
+    EXPECT_EQ(trace.metric_members().size(), 302U);
+    EXPECT_EQ(trace.metric_members()[2], "C0");
+}
+
 TEST(otf2_trace, process_names_carry_pid_rank_and_host)
 {
     EXPECT_EQ(otf2_process_name("/usr/bin/app", "12", "3", "node7"),

@@ -19,8 +19,7 @@
 // the folder of the same name), written by the tool library's OTF2 writer (otf2/otf2_trace.hpp)
 // from the same rebuilt records, one process (location group) per database named by its program,
 // pid, rank and host. The records of every database are read first; the archive is written after
-// the CSV files, and its failure leaves them in place. The OTF2 writer has no metrics: counter
-// values are not in the archive.
+// the CSV files, and its failure leaves them in place; counter values are its metric events.
 #include "commands.hpp"
 #include "job.hpp"
 #include "job_pftrace.hpp"
@@ -422,7 +421,7 @@ convert_one(const input_database&             db,
     // a record is handed on when the next one starts, so one dispatch is held at a time.
     auto counters =
         csv_file{prefix + "_counter_collection.csv", tool::counter_collection_csv_header(), to.csv};
-    if(counters.enabled() || trace != nullptr)
+    if(counters.enabled() || trace != nullptr || to.otf2 != nullptr)
     {
         auto       record = std::optional<tool::counter_dispatch>{};
         auto       key    = std::tuple<std::string, uint64_t, std::optional<uint64_t>>{};
@@ -439,6 +438,7 @@ convert_one(const input_database&             db,
                 trace->counters(data, *record);
                 flush();
             }
+            if(to.otf2 != nullptr) to.otf2->counters(to.process, data, *record);
             record.reset();
         };
         constexpr int c = dispatch_column_count;

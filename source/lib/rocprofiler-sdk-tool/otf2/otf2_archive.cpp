@@ -105,11 +105,27 @@ region_paradigm(const otf2_trace::region& r)
 // One location of the archive: a lane of a location of the model.
 struct lane_entry
 {
-    uint64_t                          group     = 0;
-    std::string                       name      = {};
-    otf2_trace::location_kind         kind      = otf2_trace::location_kind::thread;
-    std::vector<otf2_trace::interval> intervals = {};
+    uint64_t                              group     = 0;
+    std::string                           name      = {};
+    otf2_trace::location_kind             kind      = otf2_trace::location_kind::thread;
+    std::vector<otf2_trace::interval>     intervals = {};
+    std::vector<otf2_trace::metric_point> metrics   = {}; // in time order
 };
+
+OTF2_LocationType
+location_type(otf2_trace::location_kind kind)
+{
+    switch(kind)
+    {
+    case otf2_trace::location_kind::thread:
+        return OTF2_LOCATION_TYPE_CPU_THREAD;
+    case otf2_trace::location_kind::stream:
+        return OTF2_LOCATION_TYPE_ACCELERATOR_STREAM;
+    case otf2_trace::location_kind::metric:
+        return OTF2_LOCATION_TYPE_METRIC;
+    }
+    return OTF2_LOCATION_TYPE_UNKNOWN;
+}
 
 // The OTF2 calls of one archive; the first failure is kept, later calls are skipped.
 class archive_writer
@@ -151,9 +167,24 @@ write_archive(const otf2_trace& trace, const std::string& directory, const std::
         // archive) without one.
         if(trace.processes()[g].locations.empty())
             lanes.push_back(
-                lane_entry{g, "Process (no records)", otf2_trace::location_kind::thread, {}});
+                lane_entry{g, "Process (no records)", otf2_trace::location_kind::thread, {}, {}});
         for(const auto& [key, loc] : trace.processes()[g].locations)
         {
+            if(loc.kind == otf2_trace::location_kind::metric)
+            {
+                // Points: one lane, in time order (records arrive in completion order).
+                auto points = loc.metrics;
+                std::stable_sort(points.begin(),
+                                 points.end(),
+                                 [](const auto& a, const auto& b) { return a.time < b.time; });
+                for(const auto& m : points)
+                {
+                    first = std::min(first, m.time);
+                    last  = std::max(last, m.time);
+                }
+                lanes.push_back(lane_entry{g, loc.name, loc.kind, {}, std::move(points)});
+                continue;
+            }
             auto split = otf2_lanes(loc.intervals);
             for(size_t i = 0; i < split.size(); ++i)
             {
@@ -166,7 +197,8 @@ write_archive(const otf2_trace& trace, const std::string& directory, const std::
                     g,
                     i == 0 ? loc.name : loc.name + " (overlap " + std::to_string(i) + ")",
                     loc.kind,
-                    std::move(split[i])});
+                    std::move(split[i]),
+                    {}});
             }
         }
     }
@@ -190,7 +222,7 @@ write_archive(const otf2_trace& trace, const std::string& directory, const std::
     out.check(OTF2_Archive_SetSerialCollectiveCallbacks(archive), "setting collective callbacks");
     out.check(OTF2_Archive_SetCreator(archive, "rocprofv3"), "setting the creator");
     out.check(OTF2_Archive_SetDescription(
-                  archive, "kernel dispatches, memory copies, markers and API calls"),
+                  archive, "kernel dispatches, memory copies, markers, API calls and counters"),
               "setting the description");
 
     // Events: per lane, Enter at each start and Leave at each end, in time order.
@@ -226,6 +258,26 @@ write_archive(const otf2_trace& trace, const std::string& directory, const std::
                 open.push_back(iv);
             }
             leave_until(std::numeric_limits<uint64_t>::max());
+            // Counter values: doubles, one Metric event per point.
+            auto types  = std::vector<OTF2_Type>{};
+            auto values = std::vector<OTF2_MetricValue>{};
+            for(const auto& m : lanes[l].metrics)
+            {
+                if(!out.ok()) break;
+                types.assign(m.values.size(), OTF2_TYPE_DOUBLE);
+                values.resize(m.values.size());
+                for(size_t v = 0; v < m.values.size(); ++v)
+                    values[v].floating_point = m.values[v];
+                out.check(OTF2_EvtWriter_Metric(writer,
+                                                nullptr,
+                                                m.time,
+                                                static_cast<OTF2_MetricRef>(m.metric_class),
+                                                static_cast<uint8_t>(m.values.size()),
+                                                types.data(),
+                                                values.data()),
+                          "writing a Metric event");
+                ++events[l];
+            }
             out.check(OTF2_Archive_CloseEvtWriter(archive, writer), "closing an event writer");
         }
         out.check(OTF2_Archive_CloseEvtFiles(archive), "closing the event files");
@@ -292,6 +344,34 @@ write_archive(const otf2_trace& trace, const std::string& directory, const std::
                       "writing a region");
         }
 
+        // Counters: a member per name (a count: no unit, absolute values at a point), a class
+        // per list of names, recorded asynchronously on the agents' metric locations.
+        const auto& members = trace.metric_members();
+        for(size_t m = 0; m < members.size() && out.ok(); ++m)
+            out.check(OTF2_GlobalDefWriter_WriteMetricMember(defs,
+                                                             static_cast<OTF2_MetricMemberRef>(m),
+                                                             string(members[m]),
+                                                             string("hardware counter"),
+                                                             OTF2_METRIC_TYPE_OTHER,
+                                                             OTF2_METRIC_ABSOLUTE_POINT,
+                                                             OTF2_TYPE_DOUBLE,
+                                                             OTF2_BASE_DECIMAL,
+                                                             0,
+                                                             string("#")),
+                      "writing a metric member");
+        const auto& classes = trace.metric_classes();
+        for(size_t c = 0; c < classes.size() && out.ok(); ++c)
+        {
+            auto refs = std::vector<OTF2_MetricMemberRef>(classes[c].begin(), classes[c].end());
+            out.check(OTF2_GlobalDefWriter_WriteMetricClass(defs,
+                                                            static_cast<OTF2_MetricRef>(c),
+                                                            static_cast<uint8_t>(refs.size()),
+                                                            refs.data(),
+                                                            OTF2_METRIC_ASYNCHRONOUS,
+                                                            OTF2_RECORDER_KIND_ABSTRACT),
+                      "writing a metric class");
+        }
+
         // The system tree: the machine, one node per host, the processes under their host.
         const auto root = OTF2_SystemTreeNodeRef{0};
         out.check(
@@ -325,9 +405,7 @@ write_archive(const otf2_trace& trace, const std::string& directory, const std::
                           defs,
                           static_cast<OTF2_LocationRef>(l),
                           string(lanes[l].name),
-                          lanes[l].kind == otf2_trace::location_kind::stream
-                              ? OTF2_LOCATION_TYPE_ACCELERATOR_STREAM
-                              : OTF2_LOCATION_TYPE_CPU_THREAD,
+                          location_type(lanes[l].kind),
                           events[l],
                           static_cast<OTF2_LocationGroupRef>(lanes[l].group)),
                       "writing a location");

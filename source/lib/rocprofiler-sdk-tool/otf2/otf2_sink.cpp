@@ -81,6 +81,12 @@ otf2_sink::memory_copy(const results&                                         da
 }
 
 void
+otf2_sink::counters(const results& data, const counter_dispatch& rec)
+{
+    if(!m_done) m_trace.counters(m_process, data, rec);
+}
+
+void
 otf2_sink::marker(const results&, const marker_event& e)
 {
     if(!m_done) m_trace.marker(m_process, e);

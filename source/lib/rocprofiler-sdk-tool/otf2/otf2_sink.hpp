@@ -1,8 +1,8 @@
 // -f otf2: <prefix>_results.otf2, <prefix>_results.def and <prefix>_results/, an OTF2 archive of
-// the run's kernel dispatches, memory copies, markers and API calls (otf2_trace.hpp says where
-// each goes). The records are kept as compact intervals while the run goes on (the OTF2 archive
-// wants each location's events in time order, which the records do not arrive in) and the archive
-// is written once, at the end; a run ended abruptly (SIGKILL) has no archive.
+// the run's kernel dispatches, memory copies, markers, API calls and counter values (otf2_trace.hpp
+// says where each goes). The records are kept as compact intervals while the run goes on (the OTF2
+// archive wants each location's events in time order, which the records do not arrive in) and the
+// archive is written once, at the end; a run ended abruptly (SIGKILL) has no archive.
 #pragma once
 
 #include "config/config.hpp"
@@ -29,6 +29,7 @@ public:
                   const rocprofiler_buffer_tracing_kernel_dispatch_record_t& r) override;
     void memory_copy(const results&                                         data,
                      const rocprofiler_buffer_tracing_memory_copy_record_t& r) override;
+    void counters(const results& data, const counter_dispatch& rec) override;
     void marker(const results& data, const marker_event& e) override;
     void api_call(const results& data, const marker_event& e) override;
     void finish(const results&            data,

@@ -8,13 +8,14 @@ namespace rocprofiler::tool
 {
 namespace
 {
-// The order of the location kinds in a group: queues, copies, threads, process ranges.
+// The order of the location kinds in a group: queues, copies, threads, process ranges, counters.
 enum location_order : int
 {
     queue_order   = 0,
     copy_order    = 1,
     thread_order  = 2,
     process_order = 3,
+    metric_order  = 4,
 };
 
 std::string
@@ -129,6 +130,47 @@ otf2_trace::api_call(size_t p, const marker_event& e)
                             "Thread " + std::to_string(e.thread_id));
     loc.intervals.push_back(
         {e.start, e.end, region_of(region_kind::api_call, e.function, e.domain)});
+    ++m_records;
+}
+
+void
+otf2_trace::counters(size_t p, const results& data, const counter_dispatch& rec)
+{
+    // The values by counter name, summed over instances, in the order the names first come.
+    auto members = std::vector<uint32_t>{};
+    auto values  = std::vector<double>{};
+    for(const auto& v : rec.values)
+    {
+        auto [it, added] = m_member_ids.emplace(v.name, static_cast<uint32_t>(m_members.size()));
+        if(added) m_members.push_back(v.name);
+        const auto at = std::find(members.begin(), members.end(), it->second);
+        if(at == members.end())
+        {
+            members.push_back(it->second);
+            values.push_back(v.value);
+        }
+        else
+            values[static_cast<size_t>(at - members.begin())] += v.value;
+    }
+    if(members.empty()) return;
+    const auto agent = rec.data.dispatch_info.agent_id;
+    auto&      loc   = location_of(p,
+                            metric_order,
+                            agent_number(data, agent),
+                            0,
+                            location_kind::metric,
+                            otf2_agent_name(data, agent) + " counters");
+    for(size_t from = 0; from < members.size(); from += max_metric_members)
+    {
+        const auto to    = std::min(members.size(), from + max_metric_members);
+        auto       list  = std::vector<uint32_t>(members.begin() + from, members.begin() + to);
+        auto [it, added] = m_class_ids.emplace(list, static_cast<uint32_t>(m_classes.size()));
+        if(added) m_classes.push_back(std::move(list));
+        loc.metrics.push_back(
+            metric_point{rec.data.end_timestamp,
+                         it->second,
+                         std::vector<double>(values.begin() + from, values.begin() + to)});
+    }
     ++m_records;
 }
 

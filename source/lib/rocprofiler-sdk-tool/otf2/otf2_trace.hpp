@@ -15,7 +15,15 @@
 // OTF2 wants the Enter/Leave events of a location in time order and properly nested. Records that
 // overlap on one location without nesting (dispatches of one queue running together, process
 // ranges) are moved to further locations of the same group, "<name> (overlap N)", as the
-// Perfetto trace moves them to further tracks. Nothing here calls the SDK or the OTF2 library.
+// Perfetto trace moves them to further tracks.
+//
+// Counter values (--pmc) are metric events: one metric location per agent of a process ("Agent 1
+// counters", OTF2_LOCATION_TYPE_METRIC), one Metric event per counter record (a dispatch, or one
+// replay pass of it) at the dispatch's end, holding its counters' values (summed over instances,
+// as counter_collection.csv sums them) as doubles. Each counter name is a metric member
+// (absolute point values); each distinct list of names a metric class (at most 255 members: a
+// longer list is split into several classes and events). Nothing here calls the SDK or the OTF2
+// library.
 #pragma once
 
 #include "model/results.hpp"
@@ -46,6 +54,7 @@ public:
     {
         thread, // OTF2_LOCATION_TYPE_CPU_THREAD
         stream, // OTF2_LOCATION_TYPE_ACCELERATOR_STREAM: a queue, a copy engine
+        metric, // OTF2_LOCATION_TYPE_METRIC: an agent's counter values
     };
     struct interval
     {
@@ -53,11 +62,19 @@ public:
         uint64_t end    = 0;
         uint32_t region = 0;
     };
+    // One Metric event: the values of metric class @c metric_class's members, in its order.
+    struct metric_point
+    {
+        uint64_t            time         = 0;
+        uint32_t            metric_class = 0;
+        std::vector<double> values       = {};
+    };
     struct location
     {
-        std::string           name      = {};
-        location_kind         kind      = location_kind::thread;
-        std::vector<interval> intervals = {};
+        std::string               name      = {};
+        location_kind             kind      = location_kind::thread;
+        std::vector<interval>     intervals = {};
+        std::vector<metric_point> metrics   = {};
     };
     struct process
     {
@@ -86,6 +103,10 @@ public:
                      const rocprofiler_buffer_tracing_memory_copy_record_t& c);
     void marker(size_t p, const marker_event& e);
     void api_call(size_t p, const marker_event& e);
+    void counters(size_t p, const results& data, const counter_dispatch& rec);
+
+    // The most members OTF2 takes in one metric class (its member count is a uint8_t).
+    static constexpr size_t max_metric_members = 255;
 
     // The CLOCK_MONOTONIC instant that matches @p realtime_ns (ns since the epoch), so that the
     // archive's clock properties carry the wall-clock time of its first event; unknown otherwise.
@@ -94,8 +115,11 @@ public:
         m_anchor = std::pair{monotonic_ns, realtime_ns};
     }
 
-    const std::vector<process>&                         processes() const { return m_processes; }
-    const std::vector<region>&                          regions() const { return m_regions; }
+    const std::vector<process>& processes() const { return m_processes; }
+    const std::vector<region>&  regions() const { return m_regions; }
+    // The counter names (metric members) and the metric classes (lists of member indices).
+    const std::vector<std::string>&                     metric_members() const { return m_members; }
+    const std::vector<std::vector<uint32_t>>&           metric_classes() const { return m_classes; }
     const std::optional<std::pair<uint64_t, uint64_t>>& realtime_anchor() const { return m_anchor; }
     size_t                                              records() const { return m_records; }
 
@@ -114,6 +138,10 @@ private:
     std::vector<process>                                                  m_processes  = {};
     std::vector<region>                                                   m_regions    = {};
     std::map<std::tuple<region_kind, std::string, std::string>, uint32_t> m_region_ids = {};
+    std::vector<std::string>                                              m_members    = {};
+    std::map<std::string, uint32_t>                                       m_member_ids = {};
+    std::vector<std::vector<uint32_t>>                                    m_classes    = {};
+    std::map<std::vector<uint32_t>, uint32_t>                             m_class_ids  = {};
     std::optional<std::pair<uint64_t, uint64_t>>                          m_anchor     = {};
     size_t                                                                m_records    = 0;
 };
