@@ -144,9 +144,12 @@ pftrace_builder::marker(const marker_event& e)
     {
         if(!m_process_ranges)
         {
-            m_process_ranges.emplace();
-            m_process_ranges->parent = m_process;
-            m_process_ranges->name   = "Markers (process ranges)";
+            // Built whole (clang's libstdc++ checks find the nested aggregate incomplete for a
+            // bare emplace()).
+            auto ranges      = lanes{};
+            ranges.parent    = m_process;
+            ranges.name      = "Markers (process ranges)";
+            m_process_ranges = std::move(ranges);
         }
         track = m_process_ranges->place(m_trace, e.start, e.end);
     }
