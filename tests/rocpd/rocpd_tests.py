@@ -333,7 +333,7 @@ def report_formats(a):
         page = _HtmlTables()
         page.feed(open(os.path.join(out, f"{command}.html"), encoding="utf-8").read())
         same_as_json(page.tables, doc, f"{command} html")
-    p = run([a.rocpd, "summary", "-i", *dbs, "--format", "pdf"], expect_rc=1)
+    p = run([a.rocpd, "summary", "-i", *dbs, "--format", "docx"], expect_rc=1)
     check("md, html" in p.stderr, f"an unknown format's message: {p.stderr}")
 
 
@@ -557,6 +557,67 @@ def amd_written(a):
     run([a.rocpd, "merge", "-i", *amd, "-o", os.path.join(folder, "merged.db")])
     check(count(os.path.join(folder, "merged.db"), "SELECT COUNT(*) FROM kernels") ==
           sum(count(x, "SELECT COUNT(*) FROM kernels") for x in amd), "merge lost kernels")
+
+
+def summary_amd_options(a):
+    """AMD's summary options: --region-categories, --mangled-kernels, --truncate-kernels,
+    --domain-summary, and --format pdf refused with the reason."""
+    out = os.path.join(a.work, "summary_amd")
+    markers = marker_db(a)
+    with connect(markers) as c:
+        categories = {cat: sorted(n for (n,) in c.execute(
+            "SELECT DISTINCT name FROM regions WHERE category = ?", (cat,)))
+            for (cat,) in c.execute("SELECT DISTINCT category FROM regions")}
+    check(len(categories) >= 2 and all(k.startswith("MARKER_") for k in categories),
+          f"the marker run's region categories: {categories} (not a test)")
+
+    def tables(extra, name):
+        run([a.rocpd, "summary", "-i", markers, *extra, "--format", "json", "-d", out, "-o", name])
+        return json.load(open(os.path.join(out, f"{name}.json")))
+
+    # MARKER takes every MARKER_* category; one category only its own regions.
+    doc = tables(["--region-categories", "MARKER"], "marker")
+    got = sorted(r["name"] for r in doc["region_summary"])
+    check(got == sorted(n for v in categories.values() for n in v), f"MARKER: {got}")
+    check("kernel_summary" not in doc and "memory_copy_summary" not in doc,
+          f"MARKER kept the views: {list(doc)}")
+    one = sorted(categories)[0]
+    doc = tables(["--region-categories", one.lower()], "one")
+    check(sorted(r["name"] for r in doc["region_summary"]) == categories[one],
+          f"{one}: {doc['region_summary']}")
+    # NONE: every view, no region; a view's name keeps that view only.
+    doc = tables(["--region-categories", "NONE"], "none")
+    check("region_summary" not in doc and "kernel_summary" in doc, f"NONE: {list(doc)}")
+    doc = tables(["--region-categories", "KERNEL", "--domain-summary"], "kernel")
+    check(set(doc) == {"domain_summary", "kernel_summary"}, f"KERNEL: {list(doc)}")
+    p = run([a.rocpd, "summary", "-i", markers, "--region-categories", "a;b"], expect_rc=1)
+    check("--region-categories takes category names" in p.stderr and "'a;b'" in p.stderr,
+          p.stderr)
+
+    # Kernel names: a copy whose first kernel has a mangled name and its demangled display name.
+    named = os.path.join(a.work, "mangled.db")
+    shutil.copyfile(job_dbs(a)[0], named)
+    with sqlite3.connect(named) as c:
+        table = run_table(named, "rocpd_info_kernel_symbol")
+        first = c.execute(f'SELECT MIN(id) FROM "{table}"').fetchone()[0]
+        c.execute(f'UPDATE "{table}" SET kernel_name = ?, display_name = ? WHERE id = ?',
+                  ("_Z3addIfEvPT_i", "void add<float>(float*, int)", first))
+    with connect(named) as c:
+        calls = c.execute("SELECT COUNT(*) FROM kernels k WHERE k.kernel_id = ?",
+                          (first,)).fetchone()[0]
+    check(calls > 0, "the renamed kernel has no dispatches (not a test)")
+    for extra, expected in [([], "void add<float>(float*, int)"),
+                            (["--mangled-kernels"], "_Z3addIfEvPT_i"),
+                            (["--truncate-kernels"], "add")]:
+        run([a.rocpd, "summary", "-i", named, "--domains", "kernel", *extra, "--format", "json",
+             "-d", out, "-o", "names"])
+        rows = json.load(open(os.path.join(out, "names.json")))["kernel_summary"]
+        found = [r for r in rows if r["name"] == expected]
+        check(len(found) == 1 and found[0]["calls"] == calls,
+              f"{extra}: no row {expected!r} with {calls} calls: {[r['name'] for r in rows]}")
+
+    p = run([a.rocpd, "summary", "-i", markers, "--format", "pdf"], expect_rc=1)
+    check("--format pdf is not supported" in p.stderr and "html" in p.stderr, p.stderr)
 
 
 # ---- query ---------------------------------------------------------------------------------
@@ -1464,7 +1525,8 @@ def hostile_names(a):
 
 
 CASES = {"produce": produce, "writer_metadata": writer_metadata, "summary": summary,
-         "summary_memory": summary_memory, "many_inputs": many_inputs,
+         "summary_memory": summary_memory, "summary_amd_options": summary_amd_options,
+         "many_inputs": many_inputs,
          "amd_written": amd_written,
          "query": query, "query_union_of_many": query_union_of_many, "merge": merge, "convert": convert, "convert_memory": convert_memory,
          "convert_pftrace": convert_pftrace, "graph_ids": graph_ids,

@@ -114,7 +114,8 @@ usage(command what, const std::string& program)
     case command::summary:
         return "usage: " + program +
                " -i DB... [--summary-by-rank] [--domains kernel memory_copy region]\n"
-               "       [--format console|csv|json|md|html] [-d DIR] [-o NAME]\n"
+               "       [--region-categories CAT...] [--mangled-kernels | --truncate-kernels]\n"
+               "       [--domain-summary] [--format console|csv|json|md|html] [-d DIR] [-o NAME]\n"
                "Per name and per domain: calls, total, mean, min, max, stddev (ns) and the share\n"
                "of the domain's total, over every database; per rank and the spread across ranks\n"
                "with --summary-by-rank.\n" +
@@ -122,6 +123,13 @@ usage(command what, const std::string& program)
                "  --summary-by-rank, --by-rank  one summary per rank (the process when no rank\n"
                "                             was recorded) and the spread of the rank totals\n"
                "  --domains D...             kernel, memory_copy, region (default: all)\n"
+               "  --region-categories CAT... AMD's: only the regions of these categories (MARKER\n"
+               "                             takes MARKER_CORE_API, ...) and the views named\n"
+               "                             (KERNEL, MEMORY_COPY); NONE: every view, no region\n"
+               "  --mangled-kernels          kernels by their mangled names\n"
+               "  --truncate-kernels         kernels by their base names (no template, no\n"
+               "                             parameters)\n"
+               "  --domain-summary           AMD's switch: the domain table (always written here)\n"
                "  --format F                 console (default), csv (one file per table), json,\n"
                "                             md (Markdown), html (one page)\n" +
                window + output;
@@ -223,6 +231,10 @@ parse_arguments(command what, const std::vector<std::string>& args, arguments& o
                 out.output = format::markdown;
             else if(name == "html")
                 out.output = format::html;
+            else if(name == "pdf")
+                usage_error(what,
+                            "--format pdf is not supported here (AMD's rocpd draws it with "
+                            "Python's matplotlib): use --format html and print the page");
             else
                 usage_error(
                     what, "unknown format '" + name + "' (formats: console, csv, json, md, html)");
@@ -230,6 +242,29 @@ parse_arguments(command what, const std::vector<std::string>& args, arguments& o
         }
         else if((word == "--summary-by-rank" || word == "--by-rank") && what == command::summary)
             out.by_rank = true;
+        else if(word == "--domain-summary" && what == command::summary)
+            out.domain_summary = true; // AMD's switch; the table is always written here
+        else if(word == "--mangled-kernels" && what == command::summary)
+            out.kernel_names = kernel_name_form::mangled;
+        else if(word == "--truncate-kernels" && what == command::summary)
+            out.kernel_names = kernel_name_form::truncated;
+        else if(word == "--region-categories" && what == command::summary)
+        {
+            for(const auto& v : values(i))
+            {
+                auto upper = v;
+                std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
+                if(upper.empty() ||
+                   upper.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+                       std::string::npos)
+                    usage_error(what,
+                                "--region-categories takes category names (HIP, MARKER, "
+                                "CUDA_RUNTIME_API, NONE, ...), not '" +
+                                    v + "'");
+                out.region_categories.emplace_back(std::move(upper));
+            }
+            out.region_categories_given = true;
+        }
         else if(word == "--domains" && what == command::summary)
         {
             for(auto& v : values(i))

@@ -26,6 +26,15 @@ enum class format
     html,     // one <output-file>.html: a standalone page, a table per table
 };
 
+// summary: which kernel name the kernel rows are grouped by (AMD's --mangled-kernels,
+// --truncate-kernels); the kernels view's name otherwise.
+enum class kernel_name_form
+{
+    display,
+    mangled,
+    truncated,
+};
+
 struct arguments
 {
     command                  what         = command::summary;
@@ -39,7 +48,15 @@ struct arguments
     bool                     by_rank         = false;
     // kernel, memory_copy, region; all three when not given.
     std::vector<std::string> domains = {};
-    std::string              query   = {};
+    // summary, AMD's forms: --domain-summary (the domain table, always written here),
+    // --region-categories (upper case; NONE: no region summary; a view's name, KERNEL(S) or
+    // MEMORY_COPY/MEMORY_COPIES, keeps that domain; other names keep the regions of those
+    // categories and of categories that start with them and '_'), the kernel name form.
+    bool                     domain_summary          = false;
+    std::vector<std::string> region_categories       = {};
+    bool                     region_categories_given = false;
+    kernel_name_form         kernel_names            = kernel_name_form::display;
+    std::string              query                   = {};
     // query --per-database: each input separately (rows led by the database), not their union.
     bool per_database = false;
     bool force        = false;

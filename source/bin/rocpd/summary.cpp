@@ -12,6 +12,7 @@
 #include "job.hpp"
 #include "tables.hpp"
 
+#include "config/parse.hpp"
 #include "model/domain_stats.hpp"
 
 #include <sqlite3.h>
@@ -80,6 +81,71 @@ rank_less(const std::string& a, const std::string& b)
     return a < b;
 }
 
+// SQLite function rocpd_truncated_name(name): the kernel's base name, as rocprofv3
+// --truncate-kernels shows it (AMD's --truncate-kernels).
+void
+truncated_name(sqlite3_context* context, int, sqlite3_value** argv)
+{
+    const auto* text = sqlite3_value_text(argv[0]);
+    if(text == nullptr)
+    {
+        sqlite3_result_null(context);
+        return;
+    }
+    const auto name = tool::parse::format_kernel_name(
+        std::string{reinterpret_cast<const char*>(text),
+                    static_cast<size_t>(sqlite3_value_bytes(argv[0]))},
+        true,
+        true);
+    sqlite3_result_text(context, name.c_str(), static_cast<int>(name.size()), SQLITE_TRANSIENT);
+}
+
+// The rows a domain is summed over (name, duration and the times the window filters), as a
+// FROM clause: the kernels by the name form asked for, the regions of the categories asked for.
+std::string
+source_rows(const domain_source& source, const arguments& args)
+{
+    const auto domain = std::string{source.domain};
+    if(domain == "kernel" && args.kernel_names == kernel_name_form::mangled)
+        return "(SELECT COALESCE(NULLIF(ks.kernel_name, ''), k.name) AS name, k.duration, k.start, "
+               "k.\"end\" FROM kernels AS k LEFT JOIN rocpd_info_kernel_symbol AS ks ON ks.id = "
+               "k.kernel_id AND ks.guid = k.guid)";
+    if(domain == "kernel" && args.kernel_names == kernel_name_form::truncated)
+        return "(SELECT rocpd_truncated_name(name) AS name, duration, start, \"end\" FROM kernels)";
+    if(domain != "region" || !args.region_categories_given) return source.view;
+    // Categories are [A-Z0-9_] (arguments.cpp); '_' is escaped for LIKE.
+    auto match = std::string{};
+    for(const auto& c : args.region_categories)
+    {
+        auto pattern = std::string{};
+        for(char ch : c)
+            pattern += ch == '_' ? std::string{"\\_"} : std::string{ch};
+        match += (match.empty() ? "" : " OR ") + std::string{"UPPER(category) = '"} + c +
+                 "' OR UPPER(category) LIKE '" + pattern + "\\_%' ESCAPE '\\'";
+    }
+    return "(SELECT * FROM regions WHERE " + match + ")";
+}
+
+// Whether --region-categories keeps @p domain (AMD's rule: given categories keep the views they
+// name and the regions of the others; NONE keeps every view and no region).
+bool
+kept_by_categories(const std::string& domain, const arguments& args)
+{
+    if(!args.region_categories_given) return true;
+    const auto& cats = args.region_categories;
+    const auto  has  = [&cats](const char* c)
+    { return std::find(cats.begin(), cats.end(), c) != cats.end(); };
+    if(has("NONE")) return domain != "region";
+    if(domain == "kernel") return has("KERNEL") || has("KERNELS");
+    if(domain == "memory_copy") return has("MEMORY_COPY") || has("MEMORY_COPIES");
+    return std::any_of(cats.begin(),
+                       cats.end(),
+                       [](const std::string& c) {
+                           return c != "KERNEL" && c != "KERNELS" && c != "MEMORY_COPY" &&
+                                  c != "MEMORY_COPIES";
+                       });
+}
+
 double
 median(std::vector<int64_t> values)
 {
@@ -96,6 +162,9 @@ run_summary(const arguments& args)
 {
     const auto the_job = job{args};
     const auto window  = the_job.window(args);
+    auto       domains = std::vector<std::string>{};
+    for(const auto& name : args.domains)
+        if(kept_by_categories(name, args)) domains.push_back(name);
 
     // domain -> name -> sums, over the job and per rank.
     auto overall = std::map<std::string, by_name>{};
@@ -105,10 +174,20 @@ run_summary(const arguments& args)
         {
             const auto rank = the_job.rank_of(db);
             auto&      mine = ranks[rank];
+            if(args.kernel_names == kernel_name_form::truncated &&
+               sqlite3_create_function(db.handle(),
+                                       "rocpd_truncated_name",
+                                       1,
+                                       SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                                       nullptr,
+                                       truncated_name,
+                                       nullptr,
+                                       nullptr) != SQLITE_OK)
+                db.fail(
+                    SQLITE_ERROR, "cannot add the truncated-name function", exit_code::internal);
             for(const auto& source : sources)
             {
-                if(std::find(args.domains.begin(), args.domains.end(), source.domain) ==
-                   args.domains.end())
+                if(std::find(domains.begin(), domains.end(), source.domain) == domains.end())
                     continue;
                 auto& all  = overall[source.domain];
                 auto& here = mine[source.domain];
@@ -117,7 +196,7 @@ run_summary(const arguments& args)
                 db.each_row(std::string{"SELECT name, COUNT(*), SUM(d), SUM(CAST(d AS REAL) * d), "
                                         "MIN(d), MAX(d) FROM (SELECT name, MAX(duration, 0) AS d "
                                         "FROM "} +
-                                source.view + " WHERE 1" + window_filter(window, "") +
+                                source_rows(source, args) + " WHERE 1" + window_filter(window, "") +
                                 ") GROUP BY name",
                             [&](sqlite3_stmt* s)
                             {
@@ -137,7 +216,7 @@ run_summary(const arguments& args)
     auto tables = std::vector<table>{};
     auto domain = table{"domain_summary", {"domain"}, {}};
     domain.columns.insert(domain.columns.end(), stat_columns.begin(), stat_columns.end() - 1);
-    for(const auto& name : args.domains)
+    for(const auto& name : domains)
     {
         const auto& names = overall[name];
         const auto  total = sum_of(names);
@@ -172,7 +251,7 @@ run_summary(const arguments& args)
                              "max_rank_total_ns",
                              "slowest_rank"},
                             {}};
-        for(const auto& name : args.domains)
+        for(const auto& name : domains)
         {
             auto t = table{name + "_summary_by_rank", {"rank", "name"}, {}};
             t.columns.insert(t.columns.end(), stat_columns.begin(), stat_columns.end());
