@@ -620,6 +620,77 @@ def summary_amd_options(a):
     check("--format pdf is not supported" in p.stderr and "html" in p.stderr, p.stderr)
 
 
+def package(a):
+    """rocpd package: a folder with index.yaml that stands for the databases as -i of every
+    command; -c moves them in, --copy copies; AMD's index form read; nothing overwritten."""
+    dbs = job_dbs(a)
+    work = os.path.join(a.work, "package")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+
+    def kernel_calls(inputs):
+        out = os.path.join(work, "s")
+        run([a.rocpd, "summary", "-i", *inputs, "--domains", "kernel", "--format", "json",
+             "-d", out, "-o", "s"])
+        return json.load(open(os.path.join(out, "s.json")))["domain_summary"][0]["calls"]
+
+    whole = kernel_calls(dbs)
+    before = [digest(p) for p in dbs]
+    # An index of the databases where they are: the folder and the index both stand for them.
+    run([a.rocpd, "package", "-i", *dbs, "-d", os.path.join(work, "job")])
+    folder = os.path.join(work, "job.rpdb")
+    check(os.path.isfile(os.path.join(folder, "index.yaml")), f"no index in {folder}")
+    check(kernel_calls([folder]) == whole, "the package folder is not the job")
+    check(kernel_calls([os.path.join(folder, "index.yaml")]) == whole, "the index is not the job")
+    check([digest(p) for p in dbs] == before, "package changed a database")
+    # -c --copy: copies in the folder, the originals kept; then -c moves copies of two ranks.
+    run([a.rocpd, "package", "-i", *dbs[:2], "-d", os.path.join(work, "copied"), "-c", "--copy"])
+    copied = os.path.join(work, "copied.rpdb")
+    expected = sorted(["index.yaml"] + [os.path.basename(p) for p in dbs[:2]])
+    check(sorted(os.listdir(copied)) == expected, f"copied package: {os.listdir(copied)}")
+    check(all(os.path.exists(p) for p in dbs), "--copy removed an original")
+    loose = os.path.join(work, "loose")
+    os.makedirs(loose)
+    for p in dbs[2:]:
+        shutil.copyfile(p, os.path.join(loose, os.path.basename(p)))
+    run([a.rocpd, "package", "-i", loose, "-d", copied, "-c"])  # a folder as input; added to
+    check(not [n for n in os.listdir(loose) if n.endswith(".db")], "-c left the databases")
+    check(kernel_calls([copied]) == whole, "the package added to does not hold every rank")
+    # Nothing overwritten: a database already in the folder stops the move before it starts.
+    again = os.path.join(work, "again")
+    os.makedirs(again)
+    shutil.copyfile(dbs[0], os.path.join(again, os.path.basename(dbs[0])))
+    p = run([a.rocpd, "package", "-i", os.path.join(again, os.path.basename(dbs[0])), "-d",
+             copied, "-c"], expect_rc=6)
+    check("is already there; nothing was moved" in p.stderr, p.stderr)
+    check(os.path.exists(os.path.join(again, os.path.basename(dbs[0]))), "moved anyway")
+    # AMD's index form (no quotes, the list at the key's indentation, a wildcard).
+    amd = os.path.join(work, "amd")
+    os.makedirs(amd)
+    for p in dbs:
+        shutil.copyfile(p, os.path.join(amd, os.path.basename(p)))
+    with open(os.path.join(amd, "index.yaml"), "w") as f:
+        f.write("rocprofiler-sdk:\n  rocpd:\n    files:\n    - rank_*_results.db\n"
+                "    path: .\n    rocpd_package_version: '1.0'\n")
+    check(kernel_calls([amd]) == whole, "AMD's index form was not read")
+    # Bad inputs: a folder without databases, an index listing a missing file or nothing.
+    empty = os.path.join(work, "empty")
+    os.makedirs(empty)
+    p = run([a.rocpd, "summary", "-i", empty], expect_rc=2)
+    check("a folder without databases" in p.stderr, p.stderr)
+    bad = os.path.join(work, "bad.yaml")
+    with open(bad, "w") as f:
+        f.write("rocprofiler-sdk:\n  rocpd:\n    files: missing.db\n")
+    p = run([a.rocpd, "summary", "-i", bad], expect_rc=2)
+    check("missing.db" in p.stderr, p.stderr)
+    with open(bad, "w") as f:
+        f.write("something: else\n")
+    p = run([a.rocpd, "summary", "-i", bad], expect_rc=2)
+    check("not a rocpd package index" in p.stderr, p.stderr)
+    p = run([a.rocpd, "package", "-i", dbs[0], "--copy"], expect_rc=1)
+    check("it needs -c" in p.stderr, p.stderr)
+
+
 # ---- query ---------------------------------------------------------------------------------
 
 def query(a):
@@ -1526,7 +1597,7 @@ def hostile_names(a):
 
 CASES = {"produce": produce, "writer_metadata": writer_metadata, "summary": summary,
          "summary_memory": summary_memory, "summary_amd_options": summary_amd_options,
-         "many_inputs": many_inputs,
+         "many_inputs": many_inputs, "package": package,
          "amd_written": amd_written,
          "query": query, "query_union_of_many": query_union_of_many, "merge": merge, "convert": convert, "convert_memory": convert_memory,
          "convert_pftrace": convert_pftrace, "graph_ids": graph_ids,

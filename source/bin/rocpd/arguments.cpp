@@ -26,6 +26,8 @@ command_word(command what)
         return "merge";
     case command::convert:
         return "convert";
+    case command::package:
+        return "package";
     }
     return "?";
 }
@@ -84,18 +86,21 @@ time_bound_of(const std::string& option, const std::string& text)
 command
 command_named(const std::string& word)
 {
-    for(auto what : {command::summary, command::query, command::merge, command::convert})
+    for(auto what :
+        {command::summary, command::query, command::merge, command::convert, command::package})
         if(word == command_word(what)) return what;
     throw failure{exit_code::usage,
                   "rocpd: unknown command '" + word +
-                      "' (commands: summary, query, merge, convert; rocpd --help)"};
+                      "' (commands: summary, query, merge, convert, package; rocpd --help)"};
 }
 
 std::string
 usage(command what, const std::string& program)
 {
     const std::string common =
-        "  -i, --input DB...          the databases (rocprofv3 -f rocpd), one or many\n"
+        "  -i, --input DB...          the databases (rocprofv3 -f rocpd), one or many; a\n"
+        "                             folder (its *.db, or the package its index.yaml lists)\n"
+        "                             or a package's index.yaml\n"
         "  --force                    read databases of different jobs together\n"
         "  --busy-timeout MS          how long to wait for a locked database (default 5000)\n"
         "  -h, --help                 this text\n";
@@ -149,6 +154,16 @@ usage(command what, const std::string& program)
                "Writes one database holding every input's rows, ids renumbered so that they stay\n"
                "distinct; the views work on it.\n" +
                common + "  -o, --output-file OUT.db   the merged database (replaced if present)\n";
+    case command::package:
+        return "usage: " + program +
+               " -i DB... [-d PATH] [-c|--consolidate] [--copy]\n"
+               "Writes PATH.rpdb/index.yaml, which lists the databases, so that the folder (or\n"
+               "the index) stands for them all as -i of every rocpd command.\n" +
+               common +
+               "  -d, --output-path PATH     the package folder (.rpdb is added; default: the\n"
+               "                             current folder, or rocpd-<date>-<time>.rpdb with -c)\n"
+               "  -c, --consolidate          move the databases into the folder\n"
+               "  --copy                     with -c: copy them, keeping the originals\n";
     case command::convert:
         return "usage: " + program +
                " -i DB... -f csv|otf2|pftrace... [-d DIR] [-o NAME]\n"
@@ -319,6 +334,10 @@ parse_arguments(command what, const std::vector<std::string>& args, arguments& o
         }
         else if(word == "--force")
             out.force = true;
+        else if((word == "-c" || word == "--consolidate") && what == command::package)
+            out.consolidate = true;
+        else if(word == "--copy" && what == command::package)
+            out.copy = true;
         else if(word == "--busy-timeout")
         {
             const auto text = value(i);
@@ -336,6 +355,10 @@ parse_arguments(command what, const std::vector<std::string>& args, arguments& o
     }
     if(out.inputs.empty()) usage_error(what, "no input database (-i DB...)");
     if(what == command::query && out.query.empty()) usage_error(what, "no query (--query SQL)");
+    if(what == command::package && out.copy && !out.consolidate)
+        usage_error(what, "--copy copies the databases into the package: it needs -c");
+    if(what == command::package && !out.output_file.empty())
+        usage_error(what, "-o is not an option of package (-d names the folder)");
     if(what == command::merge && out.output_file.empty())
         usage_error(what, "no output database (-o OUT.db)");
     if(what == command::convert && !out.format_given)

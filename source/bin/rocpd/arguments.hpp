@@ -15,6 +15,7 @@ enum class command
     query,
     merge,
     convert,
+    package,
 };
 
 enum class format
@@ -60,6 +61,9 @@ struct arguments
     // query --per-database: each input separately (rows led by the database), not their union.
     bool per_database = false;
     bool force        = false;
+    // package: move the databases into the package folder (-c), or copy them (--copy).
+    bool consolidate = false;
+    bool copy        = false;
     // convert, summary: --start/--end as given ("" when not given), checked by parse_arguments:
     // nanoseconds (the records' clock) or a percentage of the job's span ("25%").
     std::string window_start = {};

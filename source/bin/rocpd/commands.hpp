@@ -10,4 +10,5 @@ int run_summary(const arguments& args); // summary.cpp
 int run_query(const arguments& args);   // query.cpp
 int run_merge(const arguments& args);   // merge.cpp
 int run_convert(const arguments& args); // convert.cpp
+int run_package(const arguments& args); // package.cpp
 } // namespace rocpd

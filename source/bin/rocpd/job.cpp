@@ -1,5 +1,6 @@
 #include "job.hpp"
 #include "errors.hpp"
+#include "inputs.hpp"
 
 #include <sqlite3.h>
 
@@ -26,8 +27,10 @@ job_key(const input_database& db)
 
 job::job(const arguments& args)
 {
-    m_databases.reserve(args.inputs.size());
-    for(const auto& path : args.inputs)
+    // Folders and package indexes stand for the databases they hold or list.
+    const auto paths = expand_inputs(args.inputs);
+    m_databases.reserve(paths.size());
+    for(const auto& path : paths)
         m_databases.emplace_back(path, args.busy_timeout_ms);
     if(args.force) return;
 

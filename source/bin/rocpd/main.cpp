@@ -49,9 +49,10 @@ run(int argc, char** argv)
                          "Reads the databases of rocprofv3 -f rocpd (one per process) as one job.\n"
                          "commands:\n"
                          "  summary   per name and domain: calls, total, mean, min, max, stddev\n"
-                         "  query     one SQL query over every database\n"
+                         "  query     one SQL query over the union of the databases\n"
                          "  merge     one database holding every input\n"
                          "  convert   CSV files; an OTF2 archive; a Perfetto trace\n"
+                         "  package   a folder with an index that stands for several databases\n"
                          "rocpd <command> --help lists a command's options.\n";
             if(args.empty()) return static_cast<int>(exit_code::usage);
             return 0;
@@ -76,6 +77,8 @@ run(int argc, char** argv)
         return run_merge(parsed);
     case command::convert:
         return run_convert(parsed);
+    case command::package:
+        return run_package(parsed);
     }
     return 0;
 }
