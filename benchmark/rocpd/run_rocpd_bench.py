@@ -12,6 +12,11 @@
    `rocpd convert -f csv`. Wall time and peak memory (getrusage of the child).
 2. --ranks databases of --rank-rows dispatches each (copies of one, each with its own rank tag):
    `rocpd summary --summary-by-rank --domains kernel --force` over 8, 16, ... of them.
+3. --union-dbs databases of --union-rows dispatches each, each profiled on its own (distinct runs):
+   `rocpd query` of one GROUP BY over their union against `sqlite3` running it on the database
+   `rocpd merge` writes of them (the floor), against merge + sqlite3 (the way without a union), and
+   a query that reads no table of theirs (the union's fixed cost).
+--parts picks which of 1 (one), 2 (ranks) and 3 (union) run (default: all).
 Prints markdown tables: wall and CPU time (user + system; min - max over the runs), peak memory,
 and the ratio of the median CPU times to the floor's. Timings depend on the machine and what else
 runs (CPU time less than wall time): compare rows of one run only.
@@ -79,6 +84,10 @@ def main():
     parser.add_argument("--rows", type=int, default=10**6)
     parser.add_argument("--rank-rows", type=int, default=10**5)
     parser.add_argument("--ranks", type=int, nargs="+", default=[8, 16, 32, 64])
+    parser.add_argument("--union-dbs", type=int, default=8)
+    parser.add_argument("--union-rows", type=int, default=10**5)
+    parser.add_argument("--parts", nargs="+", choices=["one", "ranks", "union"],
+                        default=["one", "ranks", "union"])
     a = parser.parse_args()
     rocprofv3 = os.path.join(a.build, "bin", "rocprofv3")
     rocpd = os.path.join(a.build, "bin", "rocpd")
@@ -97,11 +106,75 @@ def main():
                         os.environ, OMPI_COMM_WORLD_RANK="0", OMPI_COMM_WORLD_SIZE="1"))
     seed = os.path.join(a.work, "seed_results.db")
 
+    out = os.path.join(a.work, "out")
+    os.makedirs(out)
+    if "one" in a.parts:
+        one_database(a, seed, sqlite, rocpd, out)
+    if "ranks" in a.parts:
+        by_rank(a, seed, rocpd, out)
+    if "union" in a.parts:
+        union(a, rocprofv3, rocpd, sqlite, program, out)
+    shutil.rmtree(a.work)
+    return 0
+
+
+def table_of(pairs, runs):
+    print("| command | wall time (min - max) | CPU time (min - max) | peak memory | median CPU / "
+          "floor's |")
+    print("|---|---|---|---|---|")
+    floor = None
+    for label, cmd, is_floor in pairs:
+        samples = [timed(cmd) for _ in range(runs)]
+        lo, hi, _ = spread(samples, 0)
+        clo, chi, cmed = spread(samples, 2)
+        mem = max(s[1] for s in samples) / 1024
+        if is_floor:
+            floor = cmed
+        ratio = f"{cmed / floor:.2f}"
+        print(f"| {label} | {lo:.2f} - {hi:.2f} s | {clo:.2f} - {chi:.2f} s | {mem:.1f} MB | "
+              f"{ratio} |")
+
+
+def union(a, rocprofv3, rocpd, sqlite, program, out):
+    paths = []
+    for r in range(a.union_dbs):
+        subprocess.run([rocprofv3, "--kernel-trace", "-f", "rocpd", "-d", a.work, "-o", f"u{r}",
+                        "--", program], check=True, stdout=subprocess.DEVNULL,
+                       env=dict(os.environ, OMPI_COMM_WORLD_RANK=str(r),
+                                OMPI_COMM_WORLD_SIZE=str(a.union_dbs)))
+        paths.append(os.path.join(a.work, f"u{r}_results.db"))
+        per_db = inflate(paths[-1], a.union_rows)
+    merged = os.path.join(a.work, "union_merged.db")
+    subprocess.run([rocpd, "merge", "-i", *paths, "-o", merged], check=True,
+                   stderr=subprocess.DEVNULL)
+    sql = "SELECT name, COUNT(*), SUM(duration) FROM kernels GROUP BY name"
+    merge_then_query = ["sh", "-c", f'"$0" merge -i "$@" -o "{merged}.again" && "{sqlite}" '
+                        f'"{merged}.again" "{sql}"', rocpd, *paths]
+    pairs = [
+        (f"`sqlite3 merged.db \"{sql}\"` (the floor: the merged database)", [sqlite, merged, sql],
+         True),
+        (f"`rocpd query -i <{a.union_dbs} databases> --query \"{sql}\"`",
+         [rocpd, "query", "-i", *paths, "--query", sql, "--format", "csv", "-d", out, "-o", "u"],
+         False),
+        ("`rocpd merge -i <the databases> -o m.db` then `sqlite3 m.db ...`", merge_then_query,
+         False),
+        ("`rocpd query -i <the databases> --query \"SELECT COUNT(*) FROM rocprofv3_merge\"` "
+         "(reads none of their tables)",
+         [rocpd, "query", "-i", *paths, "--query", "SELECT COUNT(*) FROM rocprofv3_merge",
+          "--format", "csv", "-d", out, "-o", "n"], False),
+        (f"`rocpd query --per-database -i <the databases> --query \"{sql}\"`",
+         [rocpd, "query", "--per-database", "-i", *paths, "--query", sql, "--format", "csv",
+          "-d", out, "-o", "p"], False),
+    ]
+    print(f"\n## rocpd query over the union of {a.union_dbs} databases of {per_db} dispatches "
+          f"each ({a.runs} runs each)\n")
+    table_of(pairs, a.runs)
+
+
+def one_database(a, seed, sqlite, rocpd, out):
     big = os.path.join(a.work, "big.db")
     shutil.copyfile(seed, big)
     rows = inflate(big, a.rows)
-    out = os.path.join(a.work, "out")
-    os.makedirs(out)
     floor_sql = ("SELECT name, COUNT(*), SUM(duration), AVG(duration), MIN(duration), "
                  "MAX(duration), SUM(duration * duration) FROM kernels GROUP BY name")
     pairs = [
@@ -115,24 +188,11 @@ def main():
                                               "-o", "c"]),
     ]
     print(f"## rocpd over one database of {rows} dispatches ({a.runs} runs each)\n")
-    print("| command | wall time (min - max) | CPU time (min - max) | peak memory | median CPU / "
-          "floor's |")
-    print("|---|---|---|---|---|")
-    floor = None
-    for i, (label, cmd) in enumerate(pairs):
-        samples = [timed(cmd) for _ in range(a.runs)]
-        lo, hi, _ = spread(samples, 0)
-        clo, chi, cmed = spread(samples, 2)
-        mem = max(s[1] for s in samples) / 1024
-        if i % 2 == 0:
-            floor = cmed
-            ratio = "1.00"
-        else:
-            ratio = f"{cmed / floor:.2f}"
-        print(f"| {label} | {lo:.2f} - {hi:.2f} s | {clo:.2f} - {chi:.2f} s | {mem:.1f} MB | "
-              f"{ratio} |")
+    table_of([(label, cmd, i % 2 == 0) for i, (label, cmd) in enumerate(pairs)], a.runs)
     os.remove(big)
 
+
+def by_rank(a, seed, rocpd, out):
     rank_seed = os.path.join(a.work, "rank_seed.db")
     shutil.copyfile(seed, rank_seed)
     per_rank = inflate(rank_seed, a.rank_rows)
@@ -156,8 +216,6 @@ def main():
         mem = max(s[1] for s in samples) / 1024
         print(f"| {n} | {n * per_rank / 1e6:.1f} M | {lo:.2f} - {hi:.2f} s | {clo:.2f} - {chi:.2f} "
               f"s | {mem:.1f} MB | {cmed / (n * per_rank) * 1e6:.2f} |")
-    shutil.rmtree(a.work)
-    return 0
 
 
 if __name__ == "__main__":
