@@ -12,6 +12,12 @@
 
 namespace rocprofiler::cuda::metrics
 {
+namespace
+{
+// Contexts with a counting session open (running_batches()).
+std::atomic<int> open_batches = 0;
+} // namespace
+
 batched_execution::batched_execution(std::string range, std::vector<rocprofiler_counter_id_t> ids)
     : m_range{std::move(range)}
     , m_ids{std::move(ids)}
@@ -205,6 +211,7 @@ open_batch(context_profiler& prof, collection_config& cfg, uint64_t capacity, st
     }
     prof.batch.cfg     = &cfg;
     prof.batch.running = true;
+    open_batches.fetch_add(1);
     return true;
 }
 } // namespace
@@ -220,6 +227,7 @@ close_batch(context_profiler&   prof,
     auto timer    = phase_timer{phases().batch_close};
     auto scope    = internal_call_scope{};
     batch.running = false;
+    open_batches.fetch_sub(1);
     ROCP_LOG(debug) << "cuda: counter batch: closing " << batch.ranges.size() << " ranges (" << why
                     << ")";
     auto stop = CUpti_RangeProfiler_Stop_Params{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
@@ -396,9 +404,16 @@ real_batch_device(context_profiler& prof, CUcontext ctx, int device, CUstream st
     return out;
 }
 
+int
+running_batches()
+{
+    return open_batches.load();
+}
+
 void
 close_batches_after_wait(CUcontext synchronized)
 {
+    if(open_batches.load() == 0) return;
     for_each_profiler(
         [synchronized](context_profiler& prof)
         {

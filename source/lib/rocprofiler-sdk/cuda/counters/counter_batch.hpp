@@ -181,9 +181,15 @@ public:
     static bool any();
 };
 
+// How many contexts have a counting session open (a batch running), process-wide: each opened
+// batch counts until it is closed.
+int running_batches();
+
 // After an application's synchronization returned: close_after_context_wait() on the batch of
 // `synchronized` (the context a successful cuCtxSynchronize waited for; nullptr after a stream or
-// event wait, or a failed one), close_if_finished() on every other context's.
+// event wait, or a failed one), close_if_finished() on every other context's. With no batch
+// running (no counting, or every batch decoded) it returns at once: an application's waits cost
+// one atomic load, not a walk over the contexts and their locks.
 void close_batches_after_wait(CUcontext synchronized);
 
 // The device side of the batched path on a real context: the wait synchronizes `ctx` (made

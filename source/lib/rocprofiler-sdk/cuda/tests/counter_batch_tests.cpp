@@ -528,6 +528,24 @@ TEST_F(cuda_counter_batch_session, a_context_synchronization_decodes_before_the_
     EXPECT_EQ(fake.starts, 2);
 }
 
+// Each open session counts until it is closed: an application's wait with none open returns
+// without visiting any context.
+TEST_F(cuda_counter_batch_session, running_batches_count_the_open_sessions)
+{
+    const auto before = metrics::running_batches();
+    auto       first  = launch();
+    EXPECT_EQ(metrics::running_batches(), before + 1);
+    auto second = launch(); // the same session
+    EXPECT_EQ(metrics::running_batches(), before + 1);
+    complete(first, 0);
+    complete(second, 1);
+    close();
+    EXPECT_EQ(metrics::running_batches(), before);
+    close(); // closing a closed batch changes nothing
+    EXPECT_EQ(metrics::running_batches(), before);
+    ASSERT_EQ(records.size(), 2u);
+}
+
 // The wait scope counts the threads inside a synchronization.
 TEST(cuda_counter_batch, application_wait_scopes_count_the_waiting_threads)
 {
