@@ -80,7 +80,7 @@ check "[ -s '${trace:-none}' ]" "rocpd convert -f pftrace wrote no trace"
 
 # query: one row per traced dispatch.
 queried=$("${rocpd}" query -i "${dbs[0]}" --query "SELECT COUNT(*) AS n FROM kernels" 2>"${out}/query.stderr" |
-    awk 'NF == 2 && $2 ~ /^[0-9]+$/ { print $2 }')
+    awk 'NF == 1 && $1 ~ /^[0-9]+$/ { print $1 }')
 check "[ '${queried:-}' = '${want_calls:-x}' ]" "query: ${queried:-none} kernels, kernel_trace.csv has ${want_calls:-?} rows"
 
 echo "RESULT rocpd_rows_equal=${same}/3 rocpd_summary_calls=${got_calls:-none} rocpd_query_kernels=${queried:-none}" |
