@@ -28,8 +28,8 @@ const char* const footer_help =
     "\nOutput files are <dir>/<prefix>_results.db (rocpd, the default format; read it with\n"
     "rocpd summary/convert/query), and with -f: _kernel_trace.csv, _memory_copy_trace.csv,\n"
     "_agent_info.csv, _kernel_stats.csv, _counter_collection.csv, _results.json. The default\n"
-    "prefix is the application's process id, so that processes never overwrite each other's\n"
-    "files. With several --pmc groups and no kernel replay, the application runs once per group\n"
+    "prefix is AMD's %hostname%/%pid% (<dir>/<host>/<pid>_...), so that processes never\n"
+    "overwrite each other's files. With several --pmc groups and no kernel replay, the application runs once per group\n"
     "and run N writes to <dir>/pass_<N>/ (the lines of a text input file: <dir>/pmc_<N>/; the\n"
     "jobs of a JSON/YAML input file: <dir>/pass_<N>/). Other options of AMD's rocprofv3\n"
     "(--hip-trace, --hsa-trace, ...) are accepted and answered with 'not supported on this\n"
@@ -146,8 +146,8 @@ add_output_options(CLI::App& app, parsed_args& args)
                    "each profiled process's values");
     app.add_option("-o,--output-file",
                    opts.output_file,
-                   "Prefix of the output file names (default: the application's process id); "
-                   "placeholders as for -d");
+                   "Prefix of the output file names (default: %hostname%/%pid%, AMD's: "
+                   "<dir>/<host>/<pid>_...); placeholders as for -d");
     app.add_option("-f,--output-format",
                    opts.output_formats,
                    "Output formats: rocpd (SQLite database in AMD's rocpd layout, "
