@@ -656,6 +656,14 @@ def package(a):
     run([a.rocpd, "package", "-i", loose, "-d", copied, "-c"])  # a folder as input; added to
     check(not [n for n in os.listdir(loose) if n.endswith(".db")], "-c left the databases")
     check(kernel_calls([copied]) == whole, "the package added to does not hold every rank")
+    # A folder given with '..' from another working directory: the index still finds them.
+    sub = os.path.join(work, "sub")
+    os.makedirs(sub)
+    subprocess.run([a.rocpd, "package", "-i", os.path.relpath(dbs[0], sub), "-d",
+                    os.path.join("..", "rel")], cwd=sub, check=True, capture_output=True)
+    check(kernel_calls([os.path.join(work, "rel.rpdb")]) ==
+          count(dbs[0], "SELECT COUNT(*) FROM kernels"),
+          "a package made with a relative -d does not find its database")
     # Nothing overwritten: a database already in the folder stops the move before it starts.
     again = os.path.join(work, "again")
     os.makedirs(again)
@@ -933,6 +941,10 @@ def merge(a):
     run([a.rocpd, "merge", "-i", half, *dbs[2:], "-o", again])
     check(count(again, "SELECT COUNT(*) FROM kernels") ==
           sum(count(p, "SELECT COUNT(*) FROM kernels") for p in dbs), "a merged file merged again")
+    # Its record of the inputs holds each run once (the merged input's rows, not a second row).
+    check(count(again, "SELECT COUNT(*) FROM rocprofv3_merge") == len(dbs) and
+          count(again, "SELECT COUNT(DISTINCT guid) FROM rocprofv3_merge") == len(dbs),
+          "rocprofv3_merge of a merged file merged again: a run recorded twice")
 
 
 # ---- convert -------------------------------------------------------------------------------

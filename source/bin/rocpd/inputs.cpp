@@ -120,7 +120,18 @@ read_package_index(const std::string& index)
         const auto path = fs::path{name}.is_absolute() ? fs::path{name} : folder / name;
         if(has_wildcard(name))
         {
-            auto found = matches(path.string());
+            // The folder's own characters are no pattern (a package under run[1]/).
+            auto pattern = std::string{};
+            if(!fs::path{name}.is_absolute() && !folder.empty())
+            {
+                for(char c : folder.string())
+                {
+                    if(c == '*' || c == '?' || c == '[' || c == '\\') pattern += '\\';
+                    pattern += c;
+                }
+                pattern += '/';
+            }
+            auto found = matches(pattern + name);
             if(found.empty())
                 throw failure{exit_code::bad_input, index + ": '" + name + "' matches no database"};
             out.insert(out.end(), found.begin(), found.end());

@@ -95,7 +95,9 @@ merged_database::merged_database(const std::string& path)
     : m_path{path}
 {
     if(!path.empty()) std::remove(path.c_str());
-    if(sqlite3_open_v2(path.c_str(),
+    // A relative name that starts with "file:" is a file of that name, not a URI.
+    const auto opened = path.rfind("file:", 0) == 0 ? "./" + path : path;
+    if(sqlite3_open_v2(opened.c_str(),
                        &m_db,
                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
                        nullptr) != SQLITE_OK)
@@ -132,19 +134,23 @@ merged_database::exec(const std::string& sql)
 }
 
 std::vector<std::vector<std::string>>
-merged_database::rows(const std::string& sql)
+merged_database::rows(const std::string& sql, const std::string& input)
 {
     auto          out  = std::vector<std::vector<std::string>>{};
     sqlite3_stmt* stmt = nullptr;
-    if(sqlite3_prepare_v2(m_db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
-        throw failure{exit_code::output, "cannot read: " + sql + " (" + sqlite3_errmsg(m_db) + ")"};
-    while(sqlite3_step(stmt) == SQLITE_ROW)
+    auto          rc   = sqlite3_prepare_v2(m_db, sql.c_str(), -1, &stmt, nullptr);
+    while(rc == SQLITE_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
     {
         auto& row = out.emplace_back();
         for(int i = 0; i < sqlite3_column_count(stmt); ++i)
             row.push_back(column_text(stmt, i));
+        rc = SQLITE_OK;
     }
+    // A read that stops before its end is the input's failure, not a shorter answer.
+    const auto why = std::string{sqlite3_errmsg(m_db)};
     sqlite3_finalize(stmt);
+    if(rc != SQLITE_DONE)
+        throw failure{exit_code::bad_input, input + ": cannot read it (" + why + ")"};
     return out;
 }
 
@@ -169,7 +175,8 @@ merged_database::build_schema(const job& inputs, bool force)
         attach(db.path());
         exec("BEGIN");
         auto suffixes = std::vector<std::string>{};
-        for(const auto& row : rows("SELECT value FROM input.rocpd_metadata WHERE tag = 'uuid'"))
+        for(const auto& row :
+            rows("SELECT value FROM input.rocpd_metadata WHERE tag = 'uuid'", db.path()))
         {
             const auto& suffix = row.at(0);
             auto [it, added]   = runs.emplace(suffix, db.path());
@@ -179,14 +186,17 @@ merged_database::build_schema(const job& inputs, bool force)
                                   " and " + db.path()};
             suffixes.push_back(suffix);
         }
+        auto merged_input = false; // a merged file: its rocprofv3_merge records its runs
         for(const auto& row : rows("SELECT name, sql FROM input.sqlite_master WHERE type = "
-                                   "'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"))
+                                   "'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+                                   db.path()))
         {
             const auto& name = row.at(0);
             if(name == "rocprofv3_merge")
             {
                 // A merged input's own record of its inputs: small, always copied.
                 exec("INSERT INTO rocprofv3_merge SELECT * FROM input.rocprofv3_merge");
+                merged_input = true;
                 continue;
             }
             auto suffix =
@@ -209,12 +219,14 @@ merged_database::build_schema(const job& inputs, bool force)
             unions[base].push_back(name);
             m_base_of.emplace(name, base);
         }
-        // One row per run of this input, from the run's own metadata table.
-        for(const auto& suffix : suffixes)
+        // One row per run of this input, from the run's own metadata table (a merged input's
+        // runs are in the rows copied above).
+        for(const auto& suffix : merged_input ? std::vector<std::string>{} : suffixes)
         {
             auto tags = std::map<std::string, std::string>{};
             for(const auto& row :
-                rows("SELECT tag, value FROM input." + sql_name("rocpd_metadata" + suffix)))
+                rows("SELECT tag, value FROM input." + sql_name("rocpd_metadata" + suffix),
+                     db.path()))
                 tags.emplace(row.at(0), row.at(1));
             auto values = sql_text(db.path());
             for(const auto* key : {"guid", "rank", "pid", "hostname"})

@@ -51,7 +51,9 @@ public:
     void keep() { m_kept = true; }
 
 private:
-    std::vector<std::vector<std::string>> rows(const std::string& sql);
+    // The rows of @p sql over the attached @p input; a failed read throws failure{bad_input}
+    // naming it.
+    std::vector<std::vector<std::string>> rows(const std::string& sql, const std::string& input);
     void                                  attach(const std::string& path);
 
     std::string m_path = {};

@@ -47,27 +47,47 @@ package_folder(const arguments& args)
     return path;
 }
 
-// Writes the index of @p folder: the databases an index already there lists (a package added
-// to keeps what it held), then @p listed, each once.
-void
-write_index(const fs::path& folder, std::vector<std::string> listed)
+// @p path relative to @p folder, through the real paths (a folder given as ../x, or a link).
+std::string
+relative_to(const std::string& path, const fs::path& folder)
 {
-    auto ec = std::error_code{};
+    auto ec  = std::error_code{};
+    auto out = fs::relative(path, folder, ec);
+    if(ec || out.empty())
+        throw failure{exit_code::output,
+                      path + ": cannot name it relative to " + folder.string() +
+                          (ec ? " (" + ec.message() + ")" : std::string{})};
+    return out.string();
+}
+
+// What an index already in @p folder lists (a package added to keeps what it held), relative to
+// the folder; read before anything moves, so that a bad index stops the command first.
+std::vector<std::string>
+already_listed(const fs::path& folder)
+{
+    auto ec   = std::error_code{};
+    auto kept = std::vector<std::string>{};
     if(fs::exists(folder / "index.yaml", ec))
-    {
-        auto kept = std::vector<std::string>{};
         for(const auto& path : read_package_index((folder / "index.yaml").string()))
-            kept.push_back(fs::absolute(path).lexically_relative(fs::absolute(folder)).string());
-        for(auto& name : listed)
-            if(std::find(kept.begin(), kept.end(), name) == kept.end())
-                kept.push_back(std::move(name));
-        listed = std::move(kept);
-    }
-    const auto index   = folder / "index.yaml";
-    const auto partial = folder / ("index.yaml.partial-" + std::to_string(::getpid()));
+            kept.push_back(relative_to(path, folder));
+    return kept;
+}
+
+// Writes the index of @p folder: @p kept, then @p listed, each once.
+void
+write_index(const fs::path&                 folder,
+            std::vector<std::string>        kept,
+            const std::vector<std::string>& listed)
+{
+    for(const auto& name : listed)
+        if(std::find(kept.begin(), kept.end(), name) == kept.end()) kept.push_back(name);
+    const auto& all     = kept;
+    auto        ec      = std::error_code{};
+    const auto  index   = folder / "index.yaml";
+    const auto  partial = folder / ("index.yaml.partial-" + std::to_string(::getpid()));
     {
         auto out = std::ofstream{partial, std::ios::binary | std::ios::trunc};
-        out << package_index(listed);
+        out << package_index(all);
         out.close();
         if(!out)
         {
@@ -97,13 +117,13 @@ run_package(const arguments& args)
                       folder.string() + ": cannot create the package folder" +
                           (ec ? " (" + ec.message() + ")" : std::string{})};
 
-    auto listed = std::vector<std::string>{};
+    const auto kept   = already_listed(folder);
+    auto       listed = std::vector<std::string>{};
     if(!args.consolidate)
     {
         for(const auto& db : the_job.databases())
-            listed.push_back(
-                fs::absolute(db.path()).lexically_relative(fs::absolute(folder)).string());
-        write_index(folder, listed);
+            listed.push_back(relative_to(db.path(), folder));
+        write_index(folder, kept, listed);
         std::cerr << "rocpd: wrote " << (folder / "index.yaml").string() << " (" << listed.size()
                   << " databases where they are)\n";
         return 0;
@@ -123,29 +143,50 @@ run_package(const arguments& args)
             throw failure{exit_code::output,
                           target.string() + " is already there; nothing was moved"};
     }
-    for(const auto& db : the_job.databases())
+    // A failure part-way still indexes what arrived, so that no moved database is left unlisted.
+    try
     {
-        db.close();
-        const auto name   = fs::path{db.path()}.filename().string();
-        const auto target = folder / name;
-        listed.push_back(name);
-        if(fs::exists(target, ec) && fs::equivalent(target, db.path(), ec)) continue;
-        if(!args.copy)
+        for(const auto& db : the_job.databases())
         {
-            fs::rename(db.path(), target, ec);
-            if(!ec) continue;
-            // Another file system: copied, then the original removed.
-            ec.clear();
+            db.close();
+            const auto name   = fs::path{db.path()}.filename().string();
+            const auto target = folder / name;
+            if(fs::exists(target, ec) && fs::equivalent(target, db.path(), ec))
+            {
+                listed.push_back(name);
+                continue;
+            }
+            if(!args.copy)
+            {
+                fs::rename(db.path(), target, ec);
+                if(!ec)
+                {
+                    listed.push_back(name);
+                    continue;
+                }
+                // Another file system: copied, then the original removed.
+                ec.clear();
+            }
+            fs::copy_file(db.path(), target, fs::copy_options::none, ec);
+            if(ec)
+            {
+                auto ignored = std::error_code{};
+                fs::remove(target, ignored); // a partial copy is not a database
+                throw failure{exit_code::output,
+                              target.string() + ": cannot " +
+                                  std::string{args.copy ? "copy " : "move "} + db.path() +
+                                  " there (" + ec.message() + ")"};
+            }
+            listed.push_back(name);
+            if(!args.copy) fs::remove(db.path(), ec);
         }
-        fs::copy_file(db.path(), target, fs::copy_options::none, ec);
-        if(ec)
-            throw failure{exit_code::output,
-                          target.string() + ": cannot " +
-                              std::string{args.copy ? "copy " : "move "} + db.path() + " there (" +
-                              ec.message() + ")"};
-        if(!args.copy) fs::remove(db.path(), ec);
     }
-    write_index(folder, listed);
+    catch(const failure&)
+    {
+        if(!listed.empty()) write_index(folder, kept, listed);
+        throw;
+    }
+    write_index(folder, kept, listed);
     std::cerr << "rocpd: wrote " << folder.string() << " (" << listed.size() << " databases "
               << (args.copy ? "copied" : "moved") << " into it, and index.yaml)\n";
     return 0;
