@@ -13,6 +13,7 @@
 #include "csv/rows.hpp"
 #include "otf2/otf2_trace.hpp"
 #include "pftrace/pftrace_builder.hpp"
+#include "protobuf_varint.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -125,19 +126,6 @@ check_rows(const std::string& header, const std::string& rows)
     if(quoted || start != rows.size()) std::abort();
 }
 
-std::optional<uint64_t>
-varint(std::string_view in, size_t& pos)
-{
-    uint64_t value = 0;
-    for(unsigned shift = 0; shift < 64 && pos < in.size(); shift += 7)
-    {
-        const auto byte = static_cast<uint8_t>(in[pos++]);
-        value |= uint64_t{byte & 0x7fU} << shift;
-        if((byte & 0x80U) == 0) return value;
-    }
-    return std::nullopt;
-}
-
 // A protobuf message: fields of known wire types whose lengths stay inside it.
 bool
 well_formed(std::string_view message)
@@ -145,12 +133,12 @@ well_formed(std::string_view message)
     size_t pos = 0;
     while(pos < message.size())
     {
-        const auto key = varint(message, pos);
+        const auto key = read_varint(message, pos);
         if(!key || (*key >> 3U) == 0) return false;
         switch(*key & 7U)
         {
         case 0:
-            if(!varint(message, pos)) return false;
+            if(!read_varint(message, pos)) return false;
             break;
         case 1:
             if(message.size() - pos < 8) return false;
@@ -158,7 +146,7 @@ well_formed(std::string_view message)
             break;
         case 2:
         {
-            const auto length = varint(message, pos);
+            const auto length = read_varint(message, pos);
             if(!length || *length > message.size() - pos) return false;
             pos += *length;
             break;
@@ -181,9 +169,9 @@ check_trace(std::string_view trace)
     size_t pos = 0;
     while(pos < trace.size())
     {
-        const auto key = varint(trace, pos);
+        const auto key = read_varint(trace, pos);
         if(!key || *key != ((1U << 3U) | 2U)) std::abort();
-        const auto length = varint(trace, pos);
+        const auto length = read_varint(trace, pos);
         if(!length || *length > trace.size() - pos) std::abort();
         if(!well_formed(trace.substr(pos, *length))) std::abort();
         pos += *length;

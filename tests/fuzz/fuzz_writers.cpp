@@ -11,6 +11,7 @@
 //   (rocprofv3_raw_name's column) as the name's bytes.
 #include "csv/rows.hpp"
 #include "pftrace/protowire.hpp"
+#include "protobuf_varint.hpp"
 #include "rocpd/sqlite_bind.hpp"
 #include "untrusted/utf8.hpp"
 
@@ -45,19 +46,6 @@ read_csv_field(std::string_view field)
         out += field[i];
     }
     return out;
-}
-
-std::optional<uint64_t>
-read_varint(std::string_view in, size_t& pos)
-{
-    uint64_t value = 0;
-    for(unsigned shift = 0; shift < 64 && pos < in.size(); shift += 7)
-    {
-        const auto byte = static_cast<uint8_t>(in[pos++]);
-        value |= uint64_t{byte & 0x7fU} << shift;
-        if((byte & 0x80U) == 0) return value;
-    }
-    return std::nullopt;
 }
 
 void

@@ -29,6 +29,18 @@ spans(const std::vector<std::vector<interval>>& lanes)
     }
     return out;
 }
+// Results with one GPU agent: handle 7, shown as "Agent 1".
+results
+results_with_one_gpu()
+{
+    auto data                = results{};
+    auto gpu                 = agent_entry{};
+    gpu.info.id.handle       = 7;
+    gpu.info.logical_node_id = 1;
+    gpu.info.type            = ROCPROFILER_AGENT_TYPE_GPU;
+    data.agents.push_back(gpu);
+    return data;
+}
 } // namespace
 
 TEST(otf2_lanes, nested_and_disjoint_intervals_stay_on_one_lane)
@@ -56,12 +68,7 @@ TEST(otf2_lanes, overlapping_intervals_that_do_not_nest_go_to_another_lane)
 
 TEST(otf2_trace, records_go_to_queue_copy_and_thread_locations)
 {
-    auto data                = results{};
-    auto gpu                 = agent_entry{};
-    gpu.info.id.handle       = 7;
-    gpu.info.logical_node_id = 1;
-    gpu.info.type            = ROCPROFILER_AGENT_TYPE_GPU;
-    data.agents.push_back(gpu);
+    auto data     = results_with_one_gpu();
     auto sym      = kernel_symbol{};
     sym.kernel_id = 3;
     sym.name      = "vector_add";
@@ -125,12 +132,7 @@ TEST(otf2_trace, records_go_to_queue_copy_and_thread_locations)
 // list longer than OTF2's 255 members split into several classes and points.
 TEST(otf2_trace, counter_records_are_metric_points_on_the_agent_s_location)
 {
-    auto data                = results{};
-    auto gpu                 = agent_entry{};
-    gpu.info.id.handle       = 7;
-    gpu.info.logical_node_id = 1;
-    gpu.info.type            = ROCPROFILER_AGENT_TYPE_GPU;
-    data.agents.push_back(gpu);
+    auto data = results_with_one_gpu();
 
     auto       trace                = otf2_trace{};
     const auto p                    = trace.add_process("app (pid 1)", "node");

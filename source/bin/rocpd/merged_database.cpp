@@ -19,22 +19,29 @@ namespace
 // chunk views of this many.
 constexpr size_t union_chunk = 250;
 
+// @p text between @p quote characters, each one inside doubled: an SQL name ('"') or text ('\'').
+std::string
+sql_quoted(const std::string& text, char quote)
+{
+    auto out = std::string{quote};
+    for(char c : text)
+    {
+        out += c;
+        if(c == quote) out += c;
+    }
+    return out + quote;
+}
+
 std::string
 sql_name(const std::string& name)
 {
-    auto out = std::string{"\""};
-    for(char c : name)
-        out += c == '"' ? std::string{"\"\""} : std::string{c};
-    return out + "\"";
+    return sql_quoted(name, '"');
 }
 
 std::string
 sql_text(const std::string& text)
 {
-    auto out = std::string{"'"};
-    for(char c : text)
-        out += c == '\'' ? std::string{"''"} : std::string{c};
-    return out + "'";
+    return sql_quoted(text, '\'');
 }
 
 // @p path as an SQLite URI that opens it read-only (every byte outside the unreserved set

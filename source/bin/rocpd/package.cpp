@@ -5,19 +5,18 @@
 //
 // Nothing is overwritten: a database already at its place in the folder is an error naming it,
 // before anything moves; an index already in the folder keeps what it lists (the new databases
-// are added); the index is written to a temporary name and renamed into place. The
+// are added); the index is written atomically (files/atomic_file.hpp). The
 // inputs are checked as any command checks them (rocpd databases of one job, or --force).
 #include "commands.hpp"
 #include "errors.hpp"
 #include "inputs.hpp"
 #include "job.hpp"
 
-#include <unistd.h>
+#include "files/atomic_file.hpp"
 
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <set>
 
@@ -81,27 +80,12 @@ write_index(const fs::path&                 folder,
 {
     for(const auto& name : listed)
         if(std::find(kept.begin(), kept.end(), name) == kept.end()) kept.push_back(name);
-    const auto& all     = kept;
-    auto        ec      = std::error_code{};
-    const auto  index   = folder / "index.yaml";
-    const auto  partial = folder / ("index.yaml.partial-" + std::to_string(::getpid()));
-    {
-        auto out = std::ofstream{partial, std::ios::binary | std::ios::trunc};
-        out << package_index(all);
-        out.close();
-        if(!out)
-        {
-            fs::remove(partial);
-            throw failure{exit_code::output, index.string() + ": cannot write the index"};
-        }
-    }
-    fs::rename(partial, index, ec);
-    if(ec)
-    {
-        fs::remove(partial);
-        throw failure{exit_code::output,
-                      index.string() + ": cannot write the index (" + ec.message() + ")"};
-    }
+    // The tool's own atomic write: an exclusive, unpredictable temporary renamed over the index,
+    // never through a link planted at its name.
+    auto errors = std::vector<std::string>{};
+    if(!rocprofiler::tool::write_file_atomically(
+           (folder / "index.yaml").string(), package_index(kept), errors))
+        throw failure{exit_code::output, errors.empty() ? "cannot write the index" : errors.back()};
 }
 } // namespace
 
